@@ -1,0 +1,40 @@
+# claimledger. `make run` and `make test` work on a fresh clone (they create .venv).
+PYTHON ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+PYTEST_ARGS ?=
+
+.PHONY: run test lint ui serve bench install clean
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	@touch $@
+
+install: $(VENV)/.installed
+
+## run: migrate the embedded store, ingest the bundled sample corpus, print a summary
+run: install
+	$(BIN)/claims run samples/corpus --register samples/register.yaml
+
+## test: the whole suite (starts a throwaway PostgreSQL when initdb is available)
+test: install
+	scripts/with-postgres.sh $(PY) -m pytest -n 2 $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/mypy claims
+
+ui: install
+	$(BIN)/claims ui
+
+serve: install
+	$(BIN)/claims serve
+
+bench: install
+	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b; done
+
+clean:
+	rm -rf $(VENV) .claims

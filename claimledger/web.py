@@ -1,0 +1,17 @@
+"""The HTTP app served by ``claims serve``: the reviewer UI and the retrieval API, composed.
+
+Each layer contributes an APIRouter; this module only assembles them.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from claims.settings import Settings, get_settings
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    app = FastAPI(title="claimledger", version="0.1.0")
+    # Routers are registered here, one line per layer (review UI, retrieval API, metrics).
+    return app

@@ -1,0 +1,46 @@
+"""Application settings, read from the environment (prefix ``CLAIMS_``) once per process."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATA_DIR = Path(".claims")
+
+
+class Settings(BaseSettings):
+    """Every knob an operator can turn, with the embedded defaults."""
+
+    model_config = SettingsConfigDict(env_prefix="CLAIMS_", extra="ignore")
+
+    data_dir: Path = Field(DEFAULT_DATA_DIR, description="Where the embedded database lives.")
+    database_url: str | None = Field(
+        None,
+        description="SQLAlchemy URL of the claim store; default sqlite:///<data_dir>/claims.db. "
+        "Use postgresql+psycopg://user:pass@host/db for PostgreSQL.",
+    )
+    max_source_bytes: int = Field(
+        5 * 1024 * 1024, description="Largest source file accepted by ingest, in bytes."
+    )
+    spacy_model: str | None = Field(
+        None, description="Name of an installed trained spaCy pipeline to improve extraction."
+    )
+    reviewer: str | None = Field(None, description="Default reviewer name for `claims review`.")
+    policy_file: Path | None = Field(None, description="Authority policy applied by `claims run`.")
+    register_file: Path | None = Field(None, description="Source register applied by `claims run`.")
+    sources_dir: Path | None = Field(None, description="Directory the pipeline sensor watches.")
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'claims.db').as_posix()}"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings (cached; tests call ``get_settings.cache_clear()``)."""
+    return Settings()

@@ -1,0 +1,158 @@
+"""Claim repository: claims in and out of the store, read like sentences."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from claims.models import Bound, Claim, EffectiveTime, Modality, Polarity, Span, ValueKind
+from claims.tables import ClaimRow
+
+
+def claim_to_row(claim: Claim, *, now: datetime | None = None) -> ClaimRow:
+    if claim.source_version_id is None or claim.source_id is None:
+        raise ValueError(f"claim {claim.id} has no source version; only stored claims have one")
+    is_number = isinstance(claim.value, int | float) and not isinstance(claim.value, bool)
+    return ClaimRow(
+        id=claim.id,
+        source_version_id=claim.source_version_id,
+        source_id=claim.source_id,
+        generation=claim.generation,
+        subject=claim.subject,
+        predicate=claim.predicate,
+        claim_key=claim.claim_key,
+        coarse_key=claim.coarse_key,
+        kind=claim.kind.value,
+        value_number=float(claim.value) if is_number else None,  # type: ignore[arg-type]
+        value_text=None if is_number or claim.value is None else str(claim.value),
+        low=claim.low,
+        high=claim.high,
+        bound=claim.bound.value,
+        approximate=claim.approximate,
+        precision=claim.precision,
+        unit=claim.unit,
+        canonical_value=claim.canonical_value,
+        canonical_low=claim.canonical_low,
+        canonical_high=claim.canonical_high,
+        canonical_unit=claim.canonical_unit,
+        dimension=claim.dimension,
+        polarity=claim.polarity.value if claim.polarity else None,
+        modality=claim.modality.value if claim.modality else None,
+        scope=dict(claim.scope),
+        scope_residual=list(claim.scope_residual),
+        time_start=claim.time.start,
+        time_end=claim.time.end,
+        time_granularity=claim.time.granularity.value if claim.time.granularity else None,
+        time_text=claim.time.text,
+        reported_speech=claim.reported_speech,
+        span_start=claim.span.start,
+        span_end=claim.span.end,
+        value_start=claim.value_span.start if claim.value_span else None,
+        value_end=claim.value_span.end if claim.value_span else None,
+        quote=claim.quote,
+        confidence=claim.confidence,
+        created_at=claim.created_at or now or datetime.now(UTC),
+    )
+
+
+def row_to_claim(row: ClaimRow) -> Claim:
+    value: float | str | None = row.value_number if row.value_number is not None else row.value_text
+    return Claim(
+        id=row.id,
+        source_version_id=row.source_version_id,
+        source_id=row.source_id,
+        generation=row.generation,
+        subject=row.subject,
+        predicate=row.predicate,
+        claim_key=row.claim_key,
+        coarse_key=row.coarse_key,
+        kind=ValueKind(row.kind),
+        value=value,
+        low=row.low,
+        high=row.high,
+        bound=Bound(row.bound),
+        approximate=row.approximate,
+        precision=row.precision,
+        unit=row.unit,
+        canonical_value=row.canonical_value,
+        canonical_low=row.canonical_low,
+        canonical_high=row.canonical_high,
+        canonical_unit=row.canonical_unit,
+        dimension=row.dimension,
+        polarity=Polarity(row.polarity) if row.polarity else None,
+        modality=Modality(row.modality) if row.modality else None,
+        scope=dict(row.scope or {}),
+        scope_residual=list(row.scope_residual or []),
+        time=EffectiveTime(
+            start=row.time_start,
+            end=row.time_end,
+            granularity=row.time_granularity,
+            text=row.time_text,
+        ),
+        reported_speech=row.reported_speech,
+        span=Span(start=row.span_start, end=row.span_end),
+        value_span=(
+            Span(start=row.value_start, end=row.value_end)
+            if row.value_start is not None and row.value_end is not None
+            else None
+        ),
+        quote=row.quote,
+        confidence=row.confidence,
+        created_at=row.created_at,
+    )
+
+
+class ClaimRepository:
+    """Claims of the store, within one session (the caller owns the transaction)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def add_all(self, claims: Iterable[Claim]) -> int:
+        """Insert claims whose id is not stored yet; returns how many were new (idempotent)."""
+        batch = list(claims)
+        if not batch:
+            return 0
+        known = self._existing_ids([c.id for c in batch])
+        now = datetime.now(UTC)
+        fresh = [claim_to_row(c, now=now) for c in batch if c.id not in known]
+        self.session.add_all(fresh)
+        self.session.flush()
+        return len(fresh)
+
+    def by_id(self, claim_id: str) -> Claim | None:
+        row = self.session.get(ClaimRow, claim_id)
+        return row_to_claim(row) if row else None
+
+    def for_key(self, claim_key: str, generation: str) -> list[Claim]:
+        return self._select(ClaimRow.claim_key == claim_key, ClaimRow.generation == generation)
+
+    def for_keys(self, claim_keys: Sequence[str], generation: str) -> list[Claim]:
+        out: list[Claim] = []
+        keys = list(dict.fromkeys(claim_keys))
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            out += self._select(ClaimRow.claim_key.in_(chunk), ClaimRow.generation == generation)
+        return out
+
+    def for_version(self, source_version_id: str, generation: str) -> list[Claim]:
+        return self._select(
+            ClaimRow.source_version_id == source_version_id, ClaimRow.generation == generation
+        )
+
+    def all(self, generation: str) -> list[Claim]:
+        return self._select(ClaimRow.generation == generation)
+
+    def _select(self, *where: object) -> list[Claim]:
+        stmt = select(ClaimRow).where(*where).order_by(ClaimRow.id)  # type: ignore[arg-type]
+        return [row_to_claim(r) for r in self.session.scalars(stmt)]
+
+    def _existing_ids(self, ids: list[str]) -> set[str]:
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            found.update(self.session.scalars(select(ClaimRow.id).where(ClaimRow.id.in_(chunk))))
+        return found

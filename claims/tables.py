@@ -1,0 +1,326 @@
+"""SQLAlchemy 2 tables for every durable thing claimledger keeps, in one metadata.
+
+One linear Alembic history (``migrations/``) is generated from this module; the test suite
+proves the two agree. Constraint names come from the naming convention so they are the same
+on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ID = String(64)
+SOURCE_ID = String(512)
+KEY = String(512)
+TS = DateTime(timezone=True)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {dict[str, Any]: JSON, list[str]: JSON, datetime: TS}
+
+
+# --------------------------------------------------------------------------- sources
+
+
+class SourceRow(Base):
+    __tablename__ = "sources"
+
+    id: Mapped[str] = mapped_column(SOURCE_ID, primary_key=True)
+    title: Mapped[str | None] = mapped_column(Text)
+    authority_tier: Mapped[str | None] = mapped_column(String(128))
+    effective_from: Mapped[date | None] = mapped_column(Date)
+    effective_to: Mapped[date | None] = mapped_column(Date)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(TS)
+    updated_at: Mapped[datetime] = mapped_column(TS)
+
+
+class SourceGrantRow(Base):
+    """Source ``source_id`` is visible to members of ``group_name`` (no rows: public)."""
+
+    __tablename__ = "source_grants"
+
+    source_id: Mapped[str] = mapped_column(
+        SOURCE_ID, ForeignKey("sources.id", ondelete="CASCADE"), primary_key=True
+    )
+    group_name: Mapped[str] = mapped_column(String(256), primary_key=True)
+
+
+class SourceSupersedesRow(Base):
+    """Register entry: ``source_id`` replaces ``supersedes_source_id`` (trusted)."""
+
+    __tablename__ = "source_supersedes"
+
+    source_id: Mapped[str] = mapped_column(
+        SOURCE_ID, ForeignKey("sources.id", ondelete="CASCADE"), primary_key=True
+    )
+    supersedes_source_id: Mapped[str] = mapped_column(
+        SOURCE_ID, ForeignKey("sources.id"), primary_key=True
+    )
+    supersedes_version: Mapped[int | None] = mapped_column(Integer)
+    effective_from: Mapped[date | None] = mapped_column(Date)
+
+
+class SourceVersionRow(Base):
+    __tablename__ = "source_versions"
+    __table_args__ = (
+        UniqueConstraint("source_id", "sha256"),
+        UniqueConstraint("source_id", "number"),
+    )
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    source_id: Mapped[str] = mapped_column(SOURCE_ID, ForeignKey("sources.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    label: Mapped[str | None] = mapped_column(String(256))
+    sha256: Mapped[str] = mapped_column(String(64))
+    size_bytes: Mapped[int] = mapped_column(Integer)
+    media_type: Mapped[str] = mapped_column(String(64))
+    origin_path: Mapped[str | None] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(Text)
+    ingested_at: Mapped[datetime] = mapped_column(TS, index=True)
+
+
+class VersionSupersessionRow(Base):
+    __tablename__ = "version_supersessions"
+    __table_args__ = (UniqueConstraint("newer_version_id", "older_version_id"),)
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    newer_version_id: Mapped[str] = mapped_column(ID, ForeignKey("source_versions.id"))
+    older_version_id: Mapped[str] = mapped_column(
+        ID, ForeignKey("source_versions.id"), index=True
+    )
+    origin: Mapped[str] = mapped_column(String(16))
+    effective_from: Mapped[date | None] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column(TS)
+
+
+class SupersessionCandidateRow(Base):
+    __tablename__ = "supersession_candidates"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    source_version_id: Mapped[str] = mapped_column(
+        ID, ForeignKey("source_versions.id"), index=True
+    )
+    target_text: Mapped[str] = mapped_column(Text)
+    target_source_id: Mapped[str | None] = mapped_column(SOURCE_ID)
+    span_start: Mapped[int] = mapped_column(Integer)
+    span_end: Mapped[int] = mapped_column(Integer)
+    quote: Mapped[str] = mapped_column(Text)
+    state: Mapped[str] = mapped_column(String(16), default="open")
+    created_at: Mapped[datetime] = mapped_column(TS)
+
+
+# --------------------------------------------------------------------------- claims
+
+
+class ExtractorGenerationRow(Base):
+    __tablename__ = "extractor_generations"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    label: Mapped[str] = mapped_column(String(128))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    regression_report: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(TS)
+    promoted_at: Mapped[datetime | None] = mapped_column(TS)
+
+
+class ClaimRow(Base):
+    __tablename__ = "claims"
+    __table_args__ = (
+        Index("ix_claims_generation_claim_key", "generation", "claim_key"),
+        Index("ix_claims_generation_coarse_key", "generation", "coarse_key"),
+    )
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    source_version_id: Mapped[str] = mapped_column(
+        ID, ForeignKey("source_versions.id"), index=True
+    )
+    source_id: Mapped[str] = mapped_column(SOURCE_ID, ForeignKey("sources.id"), index=True)
+    generation: Mapped[str] = mapped_column(ID, ForeignKey("extractor_generations.id"))
+    subject: Mapped[str | None] = mapped_column(Text)
+    predicate: Mapped[str | None] = mapped_column(Text)
+    claim_key: Mapped[str] = mapped_column(KEY)
+    coarse_key: Mapped[str | None] = mapped_column(KEY)
+    kind: Mapped[str] = mapped_column(String(16))
+    value_number: Mapped[float | None] = mapped_column(Float)
+    value_text: Mapped[str | None] = mapped_column(Text)
+    low: Mapped[float | None] = mapped_column(Float)
+    high: Mapped[float | None] = mapped_column(Float)
+    bound: Mapped[str] = mapped_column(String(16))
+    approximate: Mapped[bool] = mapped_column(Boolean, default=False)
+    precision: Mapped[float | None] = mapped_column(Float)
+    unit: Mapped[str | None] = mapped_column(String(128))
+    canonical_value: Mapped[float | None] = mapped_column(Float)
+    canonical_low: Mapped[float | None] = mapped_column(Float)
+    canonical_high: Mapped[float | None] = mapped_column(Float)
+    canonical_unit: Mapped[str | None] = mapped_column(String(128))
+    dimension: Mapped[str | None] = mapped_column(String(128))
+    polarity: Mapped[str | None] = mapped_column(String(16))
+    modality: Mapped[str | None] = mapped_column(String(16))
+    scope: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    scope_residual: Mapped[list[str]] = mapped_column(JSON, default=list)
+    time_start: Mapped[date | None] = mapped_column(Date)
+    time_end: Mapped[date | None] = mapped_column(Date)
+    time_granularity: Mapped[str | None] = mapped_column(String(16))
+    time_text: Mapped[str | None] = mapped_column(Text)
+    reported_speech: Mapped[bool] = mapped_column(Boolean, default=False)
+    span_start: Mapped[int] = mapped_column(Integer)
+    span_end: Mapped[int] = mapped_column(Integer)
+    value_start: Mapped[int | None] = mapped_column(Integer)
+    value_end: Mapped[int | None] = mapped_column(Integer)
+    quote: Mapped[str] = mapped_column(Text)
+    confidence: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(TS)
+
+
+class EdgeRow(Base):
+    __tablename__ = "edges"
+    __table_args__ = (Index("ix_edges_generation_claim_key", "generation", "claim_key"),)
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), index=True)
+    left_claim_id: Mapped[str] = mapped_column(ID, ForeignKey("claims.id"), index=True)
+    right_claim_id: Mapped[str] = mapped_column(ID, ForeignKey("claims.id"), index=True)
+    claim_key: Mapped[str] = mapped_column(KEY)
+    rule: Mapped[str] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(Text)
+    material: Mapped[bool | None] = mapped_column(Boolean)
+    materiality: Mapped[float | None] = mapped_column(Float)
+    generation: Mapped[str] = mapped_column(ID, ForeignKey("extractor_generations.id"))
+    created_at: Mapped[datetime] = mapped_column(TS)
+    retired_at: Mapped[datetime | None] = mapped_column(TS)
+
+
+# --------------------------------------------------------------------------- review
+
+
+class AuthorityPolicyRow(Base):
+    __tablename__ = "authority_policies"
+
+    version: Mapped[str] = mapped_column(String(128), primary_key=True)
+    policy_id: Mapped[str] = mapped_column(String(128))
+    declared_version: Mapped[str] = mapped_column(String(64))
+    content_hash: Mapped[str] = mapped_column(String(64))
+    content: Mapped[dict[str, Any]] = mapped_column(JSON)
+    applied_at: Mapped[datetime] = mapped_column(TS, index=True)
+    applied_by: Mapped[str | None] = mapped_column(String(256))
+
+
+class ReviewItemRow(Base):
+    __tablename__ = "review_items"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    claim_key: Mapped[str] = mapped_column(KEY, index=True)
+    state: Mapped[str] = mapped_column(String(16), index=True)
+    risk: Mapped[float] = mapped_column(Float, default=0.0)
+    high_risk: Mapped[bool] = mapped_column(Boolean, default=False)
+    assignee: Mapped[str | None] = mapped_column(String(256))
+    lock_expires_at: Mapped[datetime | None] = mapped_column(TS)
+    deferred_until: Mapped[date | None] = mapped_column(Date)
+    revision: Mapped[int] = mapped_column(Integer, default=1)
+    policy_version: Mapped[str | None] = mapped_column(
+        String(128), ForeignKey("authority_policies.version")
+    )
+    opened_at: Mapped[datetime] = mapped_column(TS)
+    updated_at: Mapped[datetime] = mapped_column(TS)
+
+
+class ReviewItemClaimRow(Base):
+    __tablename__ = "review_item_claims"
+
+    review_item_id: Mapped[str] = mapped_column(
+        ID, ForeignKey("review_items.id", ondelete="CASCADE"), primary_key=True
+    )
+    claim_id: Mapped[str] = mapped_column(ID, ForeignKey("claims.id"), primary_key=True)
+
+
+class ResolutionRow(Base):
+    __tablename__ = "resolutions"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    review_item_id: Mapped[str] = mapped_column(ID, ForeignKey("review_items.id"), index=True)
+    method: Mapped[str] = mapped_column(String(16))
+    outcome: Mapped[str] = mapped_column(String(16))
+    dismiss_reason: Mapped[str | None] = mapped_column(String(32))
+    rationale: Mapped[str] = mapped_column(Text)
+    evidence: Mapped[list[str]] = mapped_column(JSON, default=list)
+    decided_by: Mapped[str] = mapped_column(String(256))
+    policy_version: Mapped[str] = mapped_column(
+        String(128), ForeignKey("authority_policies.version")
+    )
+    decided_at: Mapped[datetime] = mapped_column(TS)
+    superseded_at: Mapped[datetime | None] = mapped_column(TS)
+
+
+class ResolutionWinnerRow(Base):
+    __tablename__ = "resolution_winners"
+
+    resolution_id: Mapped[str] = mapped_column(
+        ID, ForeignKey("resolutions.id", ondelete="CASCADE"), primary_key=True
+    )
+    claim_id: Mapped[str] = mapped_column(ID, ForeignKey("claims.id"), primary_key=True)
+
+
+class AuditEventRow(Base):
+    """Append-only: the code inserts rows and never updates or deletes them."""
+
+    __tablename__ = "audit_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(TS, index=True)
+    actor: Mapped[str] = mapped_column(String(256))
+    action: Mapped[str] = mapped_column(String(64))
+    entity_type: Mapped[str] = mapped_column(String(64))
+    entity_id: Mapped[str] = mapped_column(String(512), index=True)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    policy_version: Mapped[str | None] = mapped_column(String(128))
+
+
+# --------------------------------------------------------------------------- read model
+
+
+class ClaimStatusRow(Base):
+    """Requester-independent status per claim, materialised by the ``conflict_status`` asset.
+
+    The retrieval layer narrows it to what a requester may see at query time.
+    """
+
+    __tablename__ = "claim_status"
+
+    claim_id: Mapped[str] = mapped_column(
+        ID, ForeignKey("claims.id", ondelete="CASCADE"), primary_key=True
+    )
+    claim_key: Mapped[str] = mapped_column(KEY, index=True)
+    status: Mapped[str] = mapped_column(String(16))
+    review_item_id: Mapped[str | None] = mapped_column(ID)
+    resolution_id: Mapped[str | None] = mapped_column(ID)
+    superseded_by_version_id: Mapped[str | None] = mapped_column(ID)
+    policy_version: Mapped[str | None] = mapped_column(String(128))
+    computed_at: Mapped[datetime] = mapped_column(TS)

@@ -1,0 +1,58 @@
+"""Alembic environment: one metadata (claims.tables), URL from claimledger settings."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from claims.settings import get_settings
+from claims.store.engine import make_engine
+from claims.tables import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def _database_url() -> str:
+    return config.attributes.get("database_url") or get_settings().resolved_database_url
+
+
+def run_migrations_offline() -> None:
+    url = _database_url()
+    context.configure(
+        url=url,
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=url.startswith("sqlite"),
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _run(connection)
+        return
+    engine = make_engine(_database_url())
+    try:
+        with engine.connect() as conn:
+            _run(conn)
+    finally:
+        engine.dispose()
+
+
+def _run(connection) -> None:  # type: ignore[no-untyped-def]
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

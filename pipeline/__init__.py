@@ -1,0 +1,1 @@
+"""pipeline layer of claimledger (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""retrieval layer of claimledger (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""review layer of claimledger (see docs/ARCHITECTURE.md)."""
