@@ -516,9 +516,9 @@ class MentionScanner:
             # "12 members", "2000 widgets": the counted noun is the unit as written
             counted = _COUNTED.match(folded, end)
             if counted is not None:
-                word = counted.group(1)
-                if word not in res.stopwords and word not in res.prepositions and word.islower():
-                    unit_text = word
+                noun = counted.group(1)
+                if noun not in res.stopwords and noun not in res.prepositions:
+                    unit_text = noun
                     end = counted.end()
         # bounds and approximations written before the value
         approximate = False
