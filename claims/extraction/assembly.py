@@ -308,10 +308,20 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
             start = i + 1
     out.append((start, sent.end))
     bounded: list[tuple[int, int]] = []
+    role, info = roles.role, roles.info
     for a, b in out:
         while b - a > MAX_CLAUSE_TOKENS:
-            bounded.append((a, a + MAX_CLAUSE_TOKENS))
-            a += MAX_CLAUSE_TOKENS
+            cut = a + MAX_CLAUSE_TOKENS
+            # never cut through a value mention ("1,000 ms" must stay in one window)
+            while (
+                cut < b
+                and role[cut] == VALUE
+                and role[cut - 1] == VALUE
+                and info[cut] == info[cut - 1]
+            ):
+                cut += 1
+            bounded.append((a, cut))
+            a = cut
         if b > a:
             bounded.append((a, b))
     return bounded
@@ -334,10 +344,13 @@ class ClaimAssembler:
     def __init__(self, res: Resources, generation: str) -> None:
         self.res = res
         self.generation = generation
+        self._text = ""
 
     def __call__(
         self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
     ) -> list[Claim]:
+        # Doc.text joins every token on each access: read it once per doc, not once per claim.
+        self._text = doc.text
         roles = assign_roles(doc, mentions, self.res)
         claims: list[Claim] = []
         q_starts = [q.start for q in mentions.quantities]
@@ -348,7 +361,7 @@ class ClaimAssembler:
                 continue
             lo, hi = bisect_left(t_starts, s0), bisect_left(t_starts, s1)
             times = mentions.times[lo:hi]
-            when = effective_time(doc.text, times)
+            when = effective_time(self._text, times)
             qlo, qhi = bisect_left(q_starts, s0), bisect_left(q_starts, s1)
             if _is_non_latin(sent.text):
                 claims.extend(
@@ -386,8 +399,10 @@ class ClaimAssembler:
                 seen.add(info[i])  # type: ignore[arg-type]
                 values.append(info[i])  # type: ignore[arg-type]
         span = self._evidence(doc, sent, a, b)
-        reported_at = next((i for i in range(sent.start, b) if role[i] == REPORTED), None)
-        a = self._after_attribution(doc, a, b, role)
+        reported_at = next((i for i in range(a, b) if role[i] == REPORTED), None)
+        start = self._after_attribution(doc, a, b, role)
+        if not any(role[i] == VALUE for i in range(a, start)):
+            a = start  # a value inside the attribution itself keeps the whole clause
         if not values:
             claim = self._non_quantity(
                 doc,
@@ -484,7 +499,7 @@ class ClaimAssembler:
         else:
             end_tok = doc[b - 1]
             start, end = doc[a].idx, end_tok.idx + len(end_tok.text)
-        text = doc.text
+        text = self._text
         while start < end and text[start].isspace():
             start += 1
         while end > start and text[end - 1].isspace():
@@ -573,7 +588,7 @@ class ClaimAssembler:
             reported_speech=reported,
             span=span,
             value_span=value_span,
-            quote=doc.text[span.start : span.end],
+            quote=self._text[span.start : span.end],
             confidence=max(0.05, min(1.0, round(confidence, 2))),
         )
 
@@ -625,6 +640,7 @@ class ClaimAssembler:
             if (
                 len(before) > 8
                 or any(role[i] in (SEP, LABEL, VALUE) for i in before)
+                or any(role[i] in (LABEL, VALUE, TIME) for i in after)
                 or not 1 <= sum(role[i] == CONTENT for i in after) <= 5
                 or any(doc[i].lower_ in ("to", "too", "very", "than") for i in after)
             ):
@@ -693,7 +709,7 @@ class ClaimAssembler:
             reported_speech=reported,
             span=span,
             value_span=None,
-            quote=doc.text[span.start : span.end],
+            quote=self._text[span.start : span.end],
             confidence=confidence,
         )
 
@@ -716,7 +732,7 @@ class ClaimAssembler:
             return self._non_latin_windows(
                 doc, sent, mentions, qlo, qhi, when, source_id, source_version_id
             )
-        text = doc.text
+        text = self._text
         pieces = list(text[s0:s1])
         cut: list[tuple[int, int]] = [(q.cue_start, q.end) for q in mentions.quantities[qlo:qhi]]
         cut += [(t.start, t.end) for t in mentions.times if s0 <= t.start < s1]
@@ -764,7 +780,7 @@ class ClaimAssembler:
     ) -> list[Claim]:
         """A very long non-Latin sentence: each value keyed by the 40 characters before it."""
         out = []
-        text = doc.text
+        text = self._text
         for q in mentions.quantities[qlo:qhi]:
             w0 = max(sent.start_char, q.cue_start - 40)
             w1 = min(sent.end_char, q.end + 40)
