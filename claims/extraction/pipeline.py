@@ -67,7 +67,7 @@ class CueComponent:
         for key, phrases in grouped.items():
             label, _, ident = key.partition("|")
             self.labels[nlp.vocab.strings.add(key)] = (label, ident)
-            self.matcher.add(key, list(nlp.tokenizer.pipe(phrases)))
+            self.matcher.add(key, [nlp.make_doc(phrase) for phrase in phrases])
 
     def __call__(self, doc: Doc) -> Doc:
         labels = self.labels
