@@ -299,14 +299,17 @@ def _head(
     quals: list[int] = list(owner)
     in_quals = False
     override = override or {}
+    seen_value = False
     for i in side:
         r = override.get(i, role[i])
-        if r == PREP:
+        if r == VALUE:
+            seen_value = True
+        elif r == PREP:
             in_quals = True  # "limit *for* interactive requests": what follows qualifies
         elif r == SEP:
-            # "In production, the timeout": a comma ends an introductory phrase;
-            # after a head it starts the next list item, which only qualifies.
-            in_quals = bool(head)
+            # "In production, the timeout": a comma ends an introductory phrase; after a
+            # head or a value ("99.95%, measured over ...") what follows only qualifies.
+            in_quals = bool(head) or seen_value
         elif r == CONTENT:
             (quals if in_quals else head).append(i)
     return head, quals
@@ -452,11 +455,19 @@ class ClaimAssembler:
                 frame.subject = frame.subject or previous.subject
                 frame.predicate = frame.predicate or previous.predicate
                 for dim, value in previous.scope.items():
-                    frame.scope.setdefault(dim, value) if dim != "period" else None
+                    if dim != "period":  # a period is what list items usually vary by
+                        frame.scope.setdefault(dim, value)
             reported = reported_at is not None and roles.idx[reported_at] < q.start
+            value_when = when
+            if len(values) > 1:
+                # "$4.2 billion in 2024, up from $3.75 billion in 2023": a list item's own
+                # time expression beats the sentence's
+                own = sorted({cast(int, info[i]) for i in idxs if role[i] == TIME})
+                if own:
+                    value_when = effective_time(self._text, [mentions.times[t] for t in own])
             out.append(
                 self._quantity_claim(
-                    doc, q, frame, when, span, reported, source_id, source_version_id
+                    doc, q, frame, value_when, span, reported, source_id, source_version_id
                 )
             )
             if frame.key_words:

@@ -416,7 +416,8 @@ def _unit_after(res: Resources, folded: str, pos: int) -> tuple[int, str] | None
     per = _PER.match(folded, end)
     if per is not None and folded[end : per.end()].strip():
         den = _unit_at(res, folded, per.end())
-        if den is not None:
+        # "3% per year" is an annual rate (a period scope), not percent per second
+        if den is not None and not (_is_ratio(surface) and _is_time(den.group(0))):
             combined = f"{surface} per {folded[per.end() : den.end()]}"
             if lookup(combined) is not None:
                 return den.end(), folded[start : den.end()]
@@ -729,3 +730,13 @@ class MentionScanner:
 
 def _is_count(dimension: str) -> bool:
     return "/" not in dimension and not dimension.isupper()
+
+
+def _is_ratio(surface: str) -> bool:
+    entry = lookup(surface)
+    return entry is not None and entry.dimension in ("percent", "dosage")
+
+
+def _is_time(surface: str) -> bool:
+    entry = lookup(surface)
+    return entry is not None and entry.dimension == "time"
