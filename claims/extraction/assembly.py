@@ -620,7 +620,7 @@ class ClaimAssembler:
             modality=frame.modality,
             scope=dict(frame.scope),
             scope_residual=list(frame.residual),
-            time=when.model_copy(),
+            time=_copy_time(when),
             reported_speech=reported,
             span=span,
             value_span=value_span,
@@ -756,7 +756,7 @@ class ClaimAssembler:
             modality=modality,
             scope=dict(frame.scope),
             scope_residual=list(frame.residual),
-            time=when.model_copy(),
+            time=_copy_time(when),
             reported_speech=reported,
             span=span,
             value_span=None,
@@ -852,6 +852,13 @@ class ClaimAssembler:
                 )
             )
         return out
+
+
+def _copy_time(when: EffectiveTime) -> EffectiveTime:
+    """A claim's own copy of its sentence's time (claims are mutable models)."""
+    return EffectiveTime.model_construct(
+        start=when.start, end=when.end, granularity=when.granularity, text=when.text
+    )
 
 
 def _pivot_char(roles: Roles, a: int, b: int) -> int:

@@ -192,14 +192,16 @@ class _TimeScanner:
         triggers: dict[str, list[str]] = {}
         for month in res.months:
             triggers.setdefault(month, []).extend(["mdy", "my"])
-        for word in list(res.quarter_words) + ["the"]:
+        for word in res.quarter_words:
             triggers.setdefault(word, []).append("qw")
         triggers.setdefault("q", []).append("q")
         triggers.setdefault("h", []).append("h")
         self.triggers = triggers
-        self.deictic_first = frozenset(d.split()[0] for d in res.deictic)
+        # deictic phrases are found from their last word ("for the *period*"): first words
+        # such as "for", "in" and "the" are everywhere
+        self.deictic_last = frozenset(d.split()[-1] for d in res.deictic)
         self.dmy = next(p for k, p in self.patterns if k == "dmy")
-        self.trigger_words = frozenset(triggers) | frozenset(months_lower(res)) | self.deictic_first
+        self.trigger_words = frozenset(triggers) | frozenset(months_lower(res)) | self.deictic_last
         self._finders: dict[str, re.Pattern[str]] = {}
 
     def _word_finder(self, word: str) -> re.Pattern[str]:
@@ -232,8 +234,8 @@ class _TimeScanner:
                         m = self.dmy.match(folded, day.start())
                         if m is not None:
                             candidates["dmy"].append(m)
-                if lower in self.deictic_first:
-                    deictic_at.append(start)
+                if lower in self.deictic_last:
+                    deictic_at.append(word.end())
         for kind in candidates:
             candidates[kind].sort(key=lambda m: m.start())
         deictic_at.sort()
@@ -251,9 +253,9 @@ class _TimeScanner:
         for t in found:
             t.role = self._role(folded, t.start)
         out.times.extend(_merge_ranges(found, folded))
-        deictic = self.res.deictic_match
-        for start in deictic_at:
-            m = deictic.match(folded, start)
+        deictic = self.res.deictic_ending
+        for end in deictic_at:
+            m = deictic.search(folded, max(0, end - 40), end)
             if m is not None and not occupied[m.start()] and not occupied[m.end() - 1]:
                 out.times.append(TimeMention(m.start(), m.end(), None, None, None, "deictic"))
                 occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())

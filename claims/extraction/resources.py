@@ -88,7 +88,7 @@ class Resources:
     label_before: re.Pattern[str]
     connective_before: re.Pattern[str]
     deictic_re: re.Pattern[str]
-    deictic_match: re.Pattern[str]  # same phrases, matched at a known word start
+    deictic_ending: re.Pattern[str]  # same phrases, ending at the end of the searched window
     number_first_words: frozenset[str]
     stopwords: frozenset[str]
     prepositions: frozenset[str]
@@ -225,7 +225,9 @@ def resources() -> Resources:
         label_before=label_before,
         connective_before=connective_before,
         deictic_re=deictic_re,
-        deictic_match=re.compile(rf"(?:{_alternation(list(deictic))})(?![A-Za-z])", re.IGNORECASE),
+        deictic_ending=re.compile(
+            rf"(?<![A-Za-z])(?:{_alternation(list(deictic))})$", re.IGNORECASE
+        ),
         number_first_words=frozenset(
             w.split()[0] for w in number_word_list + list(vocab.dozen_words)
         ),
