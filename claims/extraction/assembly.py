@@ -56,7 +56,8 @@ from claims.units.normalize import conversion
     UNIT,
     POSS,
     SUPERSEDES,
-) = range(17)
+    VERB,  # a statement verb ("stores", "shares"): content that also splits subject/action
+) = range(18)
 
 TEXT_KEY = "claims.text"  # doc.user_data key holding the exact input text (Doc.text rebuilds it)
 MAX_CLAUSE_TOKENS = 80  # longer clauses are cut into windows so cost stays linear
@@ -109,7 +110,7 @@ class Frame:
     subject_words: list[str] = field(default_factory=list)
 
 
-_CLAIM_ROLES = frozenset({MODAL, NEG, PIVOT})
+_CLAIM_ROLES = frozenset({MODAL, NEG, PIVOT, VERB})
 _CUE_ROLES = {
     "MODAL": MODAL,
     "NEGATION": NEG,
@@ -117,6 +118,7 @@ _CUE_ROLES = {
     "PIVOT": PIVOT,
     "WH": WH,
     "SUPERSEDES": SUPERSEDES,
+    "VERB": VERB,
 }
 
 
@@ -215,16 +217,28 @@ def read_frame(
             frame.pivot_kind = str(info[i])
         elif r == NEG:
             frame.negated = not frame.negated
+    verb_pivot = False
     if pivot == -1:
         # "The service doesn't store payment data": the negation splits subject and action
         pivot = next((k for k, i in enumerate(idxs) if role[i] == NEG), -1)
+    if pivot == -1:
+        # "The service stores payment data": the verb splits them and belongs to the action
+        seen_content = False
+        for k, i in enumerate(idxs):
+            if role[i] == VERB and seen_content:  # "Refunds apply": not the leading noun
+                pivot = k
+                break
+            seen_content = seen_content or role[i] in (CONTENT, SCOPE, VERB)
+        verb_pivot = pivot != -1
+        frame.pivot_kind = "verb" if verb_pivot else None
     frame.pivot_found = pivot != -1
     if pivot == -1:
         subject_side: Sequence[int] = idxs
         predicate_side: Sequence[int] = ()
     else:
         subject_side = idxs[:pivot]
-        predicate_side = [i for i in idxs[pivot + 1 :] if role[i] not in (PIVOT, MODAL)]
+        after = idxs[pivot:] if verb_pivot else idxs[pivot + 1 :]
+        predicate_side = [i for i in after if role[i] not in (PIVOT, MODAL)]
     # A party word in the object ("never shares *customer* data") is content, not scope:
     # parties scope a claim when they are its subject or follow a preposition.
     override: dict[int, int] = {}
@@ -259,7 +273,9 @@ def read_frame(
         others = subj_quals + pred_quals
         frame.predicate = roles.lower[idxs[pivot]] if pivot != -1 else None
     frame.subject = _text(roles, [i for i in subject_side if role[i] in (CONTENT, SCOPE)]) or None
-    frame.subject_words = [fold_word(roles.word(i)) for i in subject_side if role[i] == CONTENT]
+    frame.subject_words = [
+        fold_word(roles.word(i)) for i in subject_side if role[i] in (CONTENT, VERB)
+    ]
     if not pred_head and not subj_head and pivot != -1 and frame.pivot_kind == "action":
         # "the vendor charged $5 million": nothing but the verb names what was measured
         key_idx = [idxs[pivot]]
@@ -310,7 +326,7 @@ def _head(
             # "In production, the timeout": a comma ends an introductory phrase; after a
             # head or a value ("99.95%, measured over ...") what follows only qualifies.
             in_quals = bool(head) or seen_value
-        elif r == CONTENT:
+        elif r in (CONTENT, VERB):
             (quals if in_quals else head).append(i)
     return head, quals
 
@@ -647,13 +663,14 @@ class ClaimAssembler:
         present = set(role[a:b])
         if WH in present or roles.lower[b - 1] == "?":
             return None
-        if not present & {MODAL, NEG, PIVOT}:
+        if not present & _CLAIM_ROLES:
             return None  # no obligation, negation or copula: nothing to claim
         idxs = [i for i in range(a, b) if role[i] != PUNCT]
         has_modal = MODAL in present
         has_neg = NEG in present
         frame = read_frame(doc, roles, idxs, self.res, mentions.times)
-        if has_modal or has_neg:
+        has_verb = frame.pivot_kind == "verb"
+        if has_modal or has_neg or has_verb:
             if not frame.action_words and frame.subject_words:
                 # "Encryption at rest is required": what is required is the subject
                 frame.action_words = frame.subject_words[:1]
