@@ -647,6 +647,9 @@ class MentionScanner:
     ) -> tuple[int, float, bool]:
         """Apply a glued suffix or a spaced magnitude word; the bool is False for unknown glue."""
         vocab = self.res.numbers
+        cjk = vocab.cjk_magnitudes.get(folded[end : end + 1])
+        if cjk is not None:
+            return end + 1, value * cjk, True
         letters = _LETTERS.match(folded, end)
         if letters is not None:
             glued = letters.group(0)

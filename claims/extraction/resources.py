@@ -61,6 +61,7 @@ class NumberVocabulary:
     magnitude_words: dict[str, float]
     magnitude_suffixes: dict[str, float]
     currency_only_suffixes: dict[str, float]
+    cjk_magnitudes: dict[str, float]
     bounds_before: dict[str, str]  # phrase -> bound
     bounds_after: dict[str, str]
     approximations: frozenset[str]
@@ -151,6 +152,7 @@ def resources() -> Resources:
         currency_only_suffixes={
             str(k): float(v) for k, v in numbers["currency_only_suffixes"].items()
         },
+        cjk_magnitudes={str(k): float(v) for k, v in numbers["cjk_magnitudes"].items()},
         bounds_before=bounds_before,
         bounds_after=bounds_after,
         approximations=approximations,
