@@ -28,6 +28,9 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 _LETTERS_END = re.compile(r"[A-Za-z_]+$")
 _BETWEEN = re.compile(r"(?:^|(?<=[^A-Za-z]))(between|from)\s+$", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
+# A label word ends in a letter, "." ("No."), "§" or "#"; anything else before a number
+# cannot be one, so the dictionary lookup is skipped.
+_LABEL_TAILS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.§#")
 _NONSPACE = re.compile(r"\S+")
 _OPENERS = "([{\"'\u201c\u2018"
 
@@ -516,7 +519,12 @@ class MentionScanner:
         if e < len(folded) - 1 and folded[e] in ".:/" and folded[e + 1].isdigit():
             self._label(s, self._label_end(folded, e), occupied, out)
             return
-        label = phrase_before(folded, s, res.numbers.label_words, 2)
+        before = folded[s - 2 : s] if s >= 2 else folded[:s]
+        label = (
+            phrase_before(folded, s, res.numbers.label_words, 2)
+            if before.strip() and before.rstrip()[-1:] in _LABEL_TAILS
+            else None
+        )
         if label is not None:
             self._label(label[1], self._label_end(folded, e), occupied, out)
             return
