@@ -199,7 +199,6 @@ def read_frame(
     idxs: Sequence[int],
     res: Resources,
     times: Sequence[TimeMention],
-    question: bool = False,
 ) -> Frame:
     """The key, subject, predicate, scope and polarity a list of token indices states."""
     role, info = roles.role, roles.info
@@ -536,9 +535,7 @@ class ClaimAssembler:
             if len(own) > 2 * CONTEXT_RADIUS:
                 pos = next(k for k, i in enumerate(own) if role[i] == VALUE)
                 own = own[max(0, pos - CONTEXT_RADIUS) : pos + CONTEXT_RADIUS]
-            lead = shared[-CONTEXT_RADIUS:] if owner[qi] != first_seg or True else []
-            if owner[qi] == first_seg:
-                lead = shared[-CONTEXT_RADIUS:]
+            lead = shared[-CONTEXT_RADIUS:]  # the lead-in ("The limits are") serves every item
             out.append(lead + own)
         return out
 
