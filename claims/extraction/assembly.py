@@ -397,7 +397,11 @@ class ClaimAssembler:
             qlo, qhi = bisect_left(q_starts, s0), bisect_left(q_starts, s1)
             non_latin = _is_non_latin(self._text[s0:s1])
             if qlo == qhi and (
-                non_latin or not _CLAIM_ROLES.intersection(roles.role[sent.start : sent.end])
+                (non_latin and not self._has_non_latin_marker(self._text[s0:s1]))
+                or (
+                    not non_latin
+                    and not _CLAIM_ROLES.intersection(roles.role[sent.start : sent.end])
+                )
             ):
                 continue  # no value, modal, negation or copula: the sentence claims nothing
             lo, hi = bisect_left(t_starts, s0), bisect_left(t_starts, s1)
@@ -792,7 +796,8 @@ class ClaimAssembler:
         source_version_id: str | None,
     ) -> list[Claim]:
         if qlo == qhi:
-            return []
+            claim = self._non_latin_polarity(sent, when, source_id, source_version_id)
+            return [claim] if claim else []
         s0, s1 = sent.start_char, sent.end_char
         if s1 - s0 > MAX_QUOTE_CHARS:
             return self._non_latin_windows(
@@ -832,6 +837,88 @@ class ClaimAssembler:
                 )
             )
         return out
+
+    def _has_non_latin_marker(self, sentence: str) -> bool:
+        return any(marker in sentence for marker, _ in self.res.non_latin_modal)
+
+    def _non_latin_polarity(
+        self,
+        sent: Span,
+        when: EffectiveTime,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> Claim | None:
+        """A modal or negated sentence in another script: the markers are removed and the
+        rest is the key, so permission and prohibition of one action share a key."""
+        s0, s1 = sent.start_char, sent.end_char
+        if s1 - s0 > MAX_QUOTE_CHARS:
+            return None
+        sentence = self._text[s0:s1]
+        modal_id: str | None = None
+        negated = False
+        for marker, kind in self.res.non_latin_modal:
+            if marker not in sentence:
+                continue
+            sentence = sentence.replace(marker, " ")
+            if kind == "negation":
+                negated = not negated
+            elif modal_id is None:
+                modal_id = kind
+        if modal_id is None and not negated:
+            return None
+        key = fold_text(sentence, self.res.non_latin_trim)
+        words = key.split(" ")
+        for fragment in self.res.non_latin_trailing:
+            if words and words[-1].endswith(fragment) and len(words[-1]) > len(fragment):
+                words[-1] = words[-1][: -len(fragment)]
+                break
+        key = " ".join(words)
+        if not key:
+            return None
+        modality = _MODALITY.get(modal_id) if modal_id else Modality.STATEMENT
+        polarity = Polarity.NEGATIVE if negated else Polarity.POSITIVE
+        if modality == Modality.PROHIBITION:
+            polarity = Polarity.NEGATIVE
+        span = self._evidence(sent.doc, sent, sent.start, sent.end)
+        kind = ValueKind.POLARITY
+        claim_id = stable_id(
+            "cl", source_version_id, self.generation, span.start, span.end, s0, None,
+            kind.value, key,
+        )  # fmt: skip
+        return Claim(
+            id=claim_id,
+            source_version_id=source_version_id,
+            source_id=source_id,
+            generation=self.generation,
+            subject=None,
+            predicate=key,
+            claim_key=key,
+            coarse_key=key,
+            kind=kind,
+            value=key,
+            low=None,
+            high=None,
+            bound=Bound.EXACT,
+            approximate=False,
+            precision=None,
+            unit=None,
+            canonical_value=None,
+            canonical_low=None,
+            canonical_high=None,
+            canonical_unit=None,
+            dimension=None,
+            polarity=polarity,
+            modality=modality,
+            scope={},
+            scope_residual=[],
+            time=_copy_time(when),
+            reported_speech=False,
+            span=span,
+            value_span=None,
+            quote=self._text[span.start : span.end],
+            confidence=0.5,
+            created_at=None,
+        )
 
     def _non_latin_windows(
         self,
