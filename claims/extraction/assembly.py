@@ -261,8 +261,8 @@ def read_frame(
             t = times[cast(int, info[i])]
             if t.scope is not None:
                 frame.scope.setdefault(*t.scope)
-    subj_head, subj_quals = _head(doc, role, subject_side, override)
-    pred_head, pred_quals = _head(doc, role, predicate_side, override)
+    subj_head, subj_quals = _head(roles.lower, role, subject_side, override)
+    pred_head, pred_quals = _head(roles.lower, role, predicate_side, override)
     if pred_head:
         key_idx = pred_head
         others = subj_head + subj_quals + pred_quals
@@ -298,8 +298,11 @@ def read_frame(
     return frame
 
 
+_RELATIVES = frozenset({"which", "who", "whom", "whose", "that", "where", "when"})
+
+
 def _head(
-    doc: Doc, role: list[int], side: Sequence[int], override: dict[int, int] | None = None
+    lower: list[str], role: list[int], side: Sequence[int], override: dict[int, int] | None = None
 ) -> tuple[list[int], list[int]]:
     """(head content tokens, qualifier content tokens) of one side of the pivot."""
     if not side:
@@ -319,7 +322,7 @@ def _head(
         r = override.get(i, role[i])
         if r == VALUE:
             seen_value = True
-        elif r == PREP:
+        elif r == PREP or (head and lower[i] in _RELATIVES):
             in_quals = True  # "limit *for* interactive requests": what follows qualifies
         elif r == SEP:
             # "In production, the timeout": a comma ends an introductory phrase; after a
@@ -518,7 +521,9 @@ class ClaimAssembler:
         if len(values) == 1:
             first = next(i for i in range(a, b) if role[i] == VALUE)
             lo, hi = max(a, first - CONTEXT_RADIUS), min(b, first + CONTEXT_RADIUS)
-            return [[i for i in range(lo, hi) if role[i] != VALUE or info[i] == values[0]]]
+            idxs = [i for i in range(lo, hi) if role[i] != VALUE or info[i] == values[0]]
+            # the value belongs to the subordinate clause it sits in
+            return [idxs[self._subordinate_start(idxs, role) :]]
         segments: list[list[int]] = [[]]
         for i in range(a, b):
             if role[i] == SEP:
@@ -540,8 +545,20 @@ class ClaimAssembler:
                 pos = next(k for k, i in enumerate(own) if role[i] == VALUE)
                 own = own[max(0, pos - CONTEXT_RADIUS) : pos + CONTEXT_RADIUS]
             lead = shared[-CONTEXT_RADIUS:]  # the lead-in ("The limits are") serves every item
-            out.append(lead + own)
+            cut = self._subordinate_start(own, role)
+            out.append(own[cut:] if cut else lead + own)
         return out
+
+    def _subordinate_start(self, idxs: list[int], role: list[int]) -> int:
+        """Position after the last subordinator ("when", "if") before the value, else 0."""
+        lower, subordinators = self._roles.lower, self.res.subordinators
+        cut = 0
+        for k, i in enumerate(idxs):
+            if role[i] == VALUE:
+                break
+            if lower[i] in subordinators:
+                cut = k + 1
+        return cut
 
     def _evidence(self, doc: Doc, sent: Span, a: int, b: int) -> CharSpan:
         """The sentence (trimmed of surrounding whitespace), or the clause window if it is long."""
@@ -662,8 +679,8 @@ class ClaimAssembler:
     ) -> Claim | None:
         role = roles.role
         present = set(role[a:b])
-        if WH in present or roles.lower[b - 1] == "?":
-            return None
+        if roles.lower[b - 1] == "?" or role[a] == WH:
+            return None  # a question states nothing ("which"/"when" inside a clause is fine)
         if not present & _CLAIM_ROLES:
             return None  # no obligation, negation or copula: nothing to claim
         idxs = [i for i in range(a, b) if role[i] != PUNCT]

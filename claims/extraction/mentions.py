@@ -515,6 +515,10 @@ class MentionScanner:
         if prev == "-" and s >= 2 and folded[s - 2].isascii() and folded[s - 2].isalpha():
             self._label(s, self._label_end(folded, e), occupied, out)
             return
+        # "(1)", "alert(1)": an enumeration or an argument, not a measurement
+        if prev == "(" and folded[e : e + 1] == ")":
+            self._label(s, e, occupied, out)
+            return
         # Dotted or timed numbers (4.2.1, 10.0.0.1, 10:30, 3/4): identifiers or times, not values.
         if e < len(folded) - 1 and folded[e] in ".:/" and folded[e + 1].isdigit():
             self._label(s, self._label_end(folded, e), occupied, out)

@@ -96,6 +96,7 @@ class Resources:
     separators: frozenset[str]
     generic_heads: frozenset[str]
     question_words: frozenset[str]
+    subordinators: frozenset[str]
     non_latin_trim: tuple[str, ...]
     non_latin_scope: tuple[tuple[str, str, str], ...]  # (phrase, dim, value)
     unit_words: frozenset[str]  # single-word unit surfaces, lowercased
@@ -247,6 +248,7 @@ def resources() -> Resources:
         separators=frozenset(str(w) for w in words["separators"]),
         generic_heads=frozenset(str(w) for w in words["generic_heads"]),
         question_words=frozenset(str(w) for w in words["question_words"]),
+        subordinators=frozenset(str(w) for w in words["subordinators"]),
         non_latin_trim=tuple(
             sorted((str(w) for w in words["non_latin_trim"]), key=len, reverse=True)
         ),
