@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+import spacy.symbols
 from spacy.tokens import Doc, Span
 
 from claims.extraction.effective_time import effective_time
@@ -111,6 +112,7 @@ class Frame:
 
 
 _CLAIM_ROLES = frozenset({MODAL, NEG, PIVOT, VERB})
+_POS_VERB = spacy.symbols.VERB
 _CUE_ROLES = {
     "MODAL": MODAL,
     "NEGATION": NEG,
@@ -185,6 +187,13 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
             role[i] = STOP
         else:
             role[i] = CONTENT
+    if n and doc.has_annotation("POS"):
+        # A trained pipeline (CLAIMS_SPACY_MODEL) tags verbs the lexicons do not know:
+        # they split subject from action like the statement verbs of cues.yaml.
+        pos = doc.to_array(["POS"]).tolist()
+        for i in range(n):
+            if role[i] == CONTENT and pos[i] == _POS_VERB:
+                role[i] = VERB
     return Roles(role, info, starts, ends, lower, text)
 
 
