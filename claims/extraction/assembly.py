@@ -385,7 +385,21 @@ def _is_non_latin(text: str) -> bool:
 
 
 class ClaimAssembler:
-    """Builds ``Claim`` objects for a processed doc."""
+    """Builds ``Claim`` objects for a processed doc (safe to share between threads: each
+    doc gets its own ``_DocAssembly`` holding that doc's text and roles)."""
+
+    def __init__(self, res: Resources, generation: str) -> None:
+        self.res = res
+        self.generation = generation
+
+    def __call__(
+        self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
+    ) -> list[Claim]:
+        return _DocAssembly(self.res, self.generation)(doc, mentions, source_id, source_version_id)
+
+
+class _DocAssembly:
+    """The claims of one doc; lives for one call."""
 
     def __init__(self, res: Resources, generation: str) -> None:
         self.res = res
