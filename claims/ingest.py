@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from claims.errors import InputError
 from claims.ids import sha256_hex
+from claims.models import Source
 from claims.register import Register, apply_register, source_id_problem
 from claims.store.sources import SourceRepository
 
@@ -372,10 +373,18 @@ def ingest(
     repository = SourceRepository(session)
     report = IngestReport(rejected=list(rejected))
     if register is not None:
-        register.check_references(repository.ids() | {f.source_id for f in files})
+        stored = repository.ids()
+        register.check_references(stored | {f.source_id for f in files})
         report.register = str(register.path)
         report.register_entries = len(register.entries)
         report.register_changed = apply_register(session, register)
+        if register.default_access_groups:
+            # A new source the register does not list gets the register's default groups,
+            # so "restricted unless said otherwise" also covers files the owner forgot.
+            for source_id in sorted({f.source_id for f in files} - stored - register.source_ids):
+                repository.apply_register_entry(
+                    Source(id=source_id, access_groups=list(register.default_access_groups))
+                )
     for file in files:
         version, created = repository.add_version(
             file.source_id,

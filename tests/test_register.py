@@ -193,3 +193,32 @@ def test_document_text_without_register_gets_no_metadata(engine: Engine, tmp_pat
         note = SourceRepository(session).get("front-matter")
     assert note is not None
     assert (note.authority_tier, note.access_groups, note.supersedes) == (None, [], [])
+
+
+def test_default_access_groups_cover_new_files_the_register_does_not_list(
+    engine: Engine, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(FIXTURES / "ingest" / "good", corpus)
+    with transaction(engine) as session:  # alpha exists before the register is used
+        ingest(session, scan_sources([corpus / "alpha.txt"]).files)
+    register_path = tmp_path / "register.yaml"
+    register_path.write_text(
+        "tiers: [internal]\n"
+        "default_access_groups: [staff]\n"
+        "sources:\n"
+        "  front-matter:\n"
+        "    access_groups: []\n",
+        encoding="utf-8",
+    )
+    register = load_register(register_path)
+    with transaction(engine) as session:
+        ingest(session, scan_sources([corpus], register).files, register)
+    with transaction(engine) as session:
+        repository = SourceRepository(session)
+        groups = {sid: repository.get(sid).access_groups for sid in repository.ids()}  # type: ignore[union-attr]
+    assert groups == {
+        "alpha": [],  # stored before, not listed: untouched
+        "front-matter": [],  # listed as public
+        "notes/beta": ["staff"],  # new and not listed: the default
+    }
