@@ -27,7 +27,7 @@ from claims.errors import InputError
 from claims.ids import sha256_hex
 from claims.models import Source
 from claims.register import Register, apply_register, source_id_problem
-from claims.store.sources import SourceRepository
+from claims.store.sources import NewVersion, SourceRepository
 
 MEDIA_TYPES = {".txt": "text/plain", ".md": "text/markdown"}
 _BOM = "\ufeff"
@@ -385,24 +385,28 @@ def ingest(
                 repository.apply_register_entry(
                     Source(id=source_id, access_groups=list(register.default_access_groups))
                 )
-    for file in files:
-        version, created = repository.add_version(
-            file.source_id,
-            file.text,
-            raw=file.data,
-            media_type=file.media_type,
-            origin_path=str(file.path),
-        )
+    outcomes = repository.add_versions(
+        [
+            NewVersion(
+                source_id=file.source_id,
+                text=file.text,
+                raw=file.data,
+                media_type=file.media_type,
+                origin_path=str(file.path),
+            )
+            for file in files
+        ]
+    )
+    for file, outcome in zip(files, outcomes, strict=True):
         report.files.append(
             IngestedFile(
-                source_id=file.source_id,
+                source_id=outcome.source_id,
                 path=str(file.path),
-                version_id=version.id,
-                number=version.number,
-                sha256=version.sha256,
-                created=created,
-                # One file per source id per command, so this is final for the command.
-                latest_number=repository.latest_number(file.source_id) or version.number,
+                version_id=outcome.version_id,
+                number=outcome.number,
+                sha256=outcome.sha256,
+                created=outcome.created,
+                latest_number=outcome.latest_number,
             )
         )
     return report

@@ -15,6 +15,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -64,13 +65,15 @@ class Register:
     def source_ids(self) -> set[str]:
         return set(self.entries)
 
+    @cached_property
+    def _ids_by_path(self) -> dict[Path, str]:
+        return {e.path: sid for sid, e in self.entries.items() if e.path is not None}
+
     def source_id_for(self, file: Path) -> str | None:
         """The source id the register assigns to ``file`` through a ``path`` field, if any."""
-        resolved = file.resolve()
-        for source_id, entry in self.entries.items():
-            if entry.path is not None and entry.path == resolved:
-                return source_id
-        return None
+        if not self._ids_by_path:
+            return None
+        return self._ids_by_path.get(file.resolve())
 
     def tier_rank(self, tier: str | None) -> int:
         """0 for the highest tier; sources without a tier rank below every declared one."""

@@ -64,16 +64,26 @@ class CliResult:
     err: str
 
 
-@pytest.fixture
-def store_url(database_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A migrated store of each backend that the CLI is pointed at."""
-    upgrade(database_url)
-    monkeypatch.setenv("CLAIMS_DATABASE_URL", database_url)
+def _cli_store(url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    upgrade(url)
+    monkeypatch.setenv("CLAIMS_DATABASE_URL", url)
     monkeypatch.delenv("CLAIMS_REGISTER_FILE", raising=False)
     monkeypatch.delenv("CLAIMS_MAX_SOURCE_BYTES", raising=False)
     get_settings.cache_clear()
-    yield database_url
+    yield url
     get_settings.cache_clear()
+
+
+@pytest.fixture
+def store_url(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A migrated SQLite store that the CLI is pointed at."""
+    yield from _cli_store(sqlite_url, monkeypatch)
+
+
+@pytest.fixture
+def any_store_url(database_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The same on each backend in turn (SQLite, PostgreSQL): for the core behaviour."""
+    yield from _cli_store(database_url, monkeypatch)
 
 
 @pytest.fixture
@@ -110,22 +120,24 @@ def corpus(tmp_path: Path) -> Path:
 
 
 def test_ingesting_the_same_directory_twice_adds_no_versions(
-    store_url: str, corpus: Path, run_cli
+    any_store_url: str, corpus: Path, run_cli
 ) -> None:
     first = run_cli("ingest", corpus)
     assert first.code == 0, first.err
     assert "3 files, 3 sources: 3 new versions, 0 unchanged" in first.out
-    after_first = store_state(store_url)
+    after_first = store_state(any_store_url)
 
     second = run_cli("ingest", corpus)
     assert second.code == 0, second.err
     assert "3 files, 3 sources: 0 new versions, 3 unchanged" in second.out
-    assert store_state(store_url)["versions"] == after_first["versions"]
+    assert store_state(any_store_url)["versions"] == after_first["versions"]
 
 
-def test_editing_one_file_adds_exactly_one_version(store_url: str, corpus: Path, run_cli) -> None:
+def test_editing_one_file_adds_exactly_one_version(
+    any_store_url: str, corpus: Path, run_cli
+) -> None:
     assert run_cli("ingest", corpus).code == 0
-    before = store_state(store_url)["versions"]
+    before = store_state(any_store_url)["versions"]
     beta = corpus / "notes" / "beta.md"
     beta.write_text(beta.read_text(encoding="utf-8").replace("50 GB", "80 GB"), encoding="utf-8")
 
@@ -133,7 +145,7 @@ def test_editing_one_file_adds_exactly_one_version(store_url: str, corpus: Path,
 
     assert result.code == 0, result.err
     assert "1 new versions, 2 unchanged" in result.out
-    after = store_state(store_url)["versions"]
+    after = store_state(any_store_url)["versions"]
     assert isinstance(before, list) and isinstance(after, list)
     assert len(after) == len(before) + 1
     assert set(before) <= set(after)  # nothing overwritten or deleted
@@ -325,19 +337,19 @@ def _with_bad(corpus: Path, name: str) -> Path:
     ],
 )
 def test_bad_file_is_named_and_nothing_is_written(
-    store_url: str, corpus: Path, run_cli, name: str, expected: str
+    any_store_url: str, corpus: Path, run_cli, name: str, expected: str
 ) -> None:
     assert run_cli("ingest", corpus / "notes").code == 0  # something already stored
     (corpus / "alpha.txt").write_text("The support response time is 1 hour.\n")  # would be new
     bad = _with_bad(corpus, name)
-    before = store_state(store_url)
+    before = store_state(any_store_url)
 
     result = run_cli("ingest", corpus, "--register", REGISTERS / "good.yaml")
 
     assert result.code == 2
     assert "1 file(s) rejected, nothing was ingested" in result.err
     assert f"{bad}{expected}" in result.err
-    assert store_state(store_url) == before
+    assert store_state(any_store_url) == before
 
 
 def test_file_over_the_size_limit_is_named_and_nothing_is_written(
@@ -394,17 +406,17 @@ def test_two_files_with_one_source_id_are_both_rejected(
     ],
 )
 def test_bad_register_stops_the_whole_command(
-    store_url: str, corpus: Path, run_cli, fixture: str, expected: str
+    any_store_url: str, corpus: Path, run_cli, fixture: str, expected: str
 ) -> None:
     assert run_cli("ingest", corpus / "notes").code == 0
-    before = store_state(store_url)
+    before = store_state(any_store_url)
 
     # even --keep-going does not ingest anything under a register it cannot trust
     result = run_cli("ingest", corpus, "--register", REGISTERS / fixture, "--keep-going")
 
     assert result.code == 2
     assert expected in result.err
-    assert store_state(store_url) == before
+    assert store_state(any_store_url) == before
 
 
 def test_supersedes_naming_a_file_of_the_same_command_is_accepted(
@@ -419,7 +431,7 @@ def test_supersedes_naming_a_file_of_the_same_command_is_accepted(
 
 
 def test_keep_going_ingests_valid_files_and_reports_every_bad_one(
-    store_url: str, corpus: Path, run_cli
+    any_store_url: str, corpus: Path, run_cli
 ) -> None:
     binary = _with_bad(corpus, "binary.txt")
     empty = _with_bad(corpus, "empty.txt")
@@ -431,7 +443,7 @@ def test_keep_going_ingests_valid_files_and_reports_every_bad_one(
     assert "2 file(s) rejected; the other 3 were ingested" in result.err
     assert f"{binary}:4: the file looks binary" in result.err
     assert f"{empty}: the file is empty" in result.err
-    assert {v[0] for v in store_state(store_url)["versions"]} == {  # type: ignore[union-attr]
+    assert {v[0] for v in store_state(any_store_url)["versions"]} == {  # type: ignore[union-attr]
         "alpha",
         "front-matter",
         "notes/beta",
