@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, event, func, select
 
 from claims.errors import InputError
+from claims.ids import sha256_hex
 from claims.ingest import ingest, read_source_file, scan_sources
 from claims.register import load_register
 from claims.settings import get_settings
@@ -464,6 +465,37 @@ def test_keep_going_json_report_lists_rejected_files(store_url: str, corpus: Pat
             "convert it to UTF-8",
         }
     ]
+
+
+def test_concurrent_ingest_of_the_same_source_fails_cleanly_and_writes_nothing(
+    any_store_url: str, corpus: Path, run_cli
+) -> None:
+    """Another command commits a version of `alpha` after our reads, before our writes."""
+    competitor = make_engine(any_store_url)
+    fired: list[str] = []
+
+    def commit_competing_version(conn, cursor, statement, *_args) -> None:  # type: ignore[no-untyped-def]
+        if fired or not statement.lstrip().upper().startswith("INSERT INTO SOURCES"):
+            return
+        fired.append(statement)
+        with transaction(competitor) as session:
+            SourceRepository(session).add_version("alpha", "The support response time is 9 hours.")
+
+    event.listen(Engine, "before_cursor_execute", commit_competing_version)
+    try:
+        result = run_cli("ingest", corpus)
+    finally:
+        event.remove(Engine, "before_cursor_execute", commit_competing_version)
+        competitor.dispose()
+
+    assert fired, "the race was not staged"
+    assert result.code == 4
+    assert "another command stored versions of the same sources at the same time" in result.err
+    assert store_state(any_store_url)["versions"] == [  # only the competitor's version
+        ("alpha", 1, sha256_hex(b"The support response time is 9 hours."))
+    ]
+    again = run_cli("ingest", corpus)  # running it again succeeds, as the message says
+    assert again.code == 0 and "3 new versions" in again.out
 
 
 def test_no_paths_and_no_register_is_a_usage_error(store_url: str, run_cli) -> None:
