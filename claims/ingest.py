@@ -15,6 +15,7 @@ extension (a file named directly: its stem), unless the register maps the file t
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +56,10 @@ class RejectedFile:
     path: Path
     reason: str
     line: int | None = None  # where in the file the problem is, when there is such a place
+    # The id and checksum the file would have had, when they can be told (a pipeline can
+    # then fail exactly that source version); None for a missing file or an unusable name.
+    source_id: str | None = None
+    sha256: str | None = None
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line is not None else str(self.path)
@@ -138,7 +143,8 @@ class IngestReport:
             "new_versions": self.new_versions,
             "unchanged": self.unchanged,
             "rejected": [
-                {"path": str(r.path), "line": r.line, "reason": r.reason} for r in self.rejected
+                {"path": str(r.path), "line": r.line, "source_id": r.source_id, "reason": r.reason}
+                for r in self.rejected
             ],
             "register": (
                 {
@@ -193,7 +199,7 @@ def scan_sources(
             try:
                 scan.files.append(read_source_file(file, root, register, max_source_bytes=limit))
             except InputError as error:
-                scan.rejected.append(_rejection(file, error))
+                scan.rejected.append(_rejection(file, error, root, register))
     _reject_duplicate_ids(scan)
     return scan
 
@@ -316,12 +322,16 @@ def _reject_duplicate_ids(scan: SourceScan) -> None:
                     file.path,
                     f"source id {source_id!r} is also the id of {others}; rename one of them "
                     "or map one to another id with `path` in the register",
+                    source_id=source_id,
+                    sha256=file.sha256,
                 )
             )
     scan.files = [f for f in scan.files if f.source_id not in clashes]
 
 
-def _rejection(path: Path, error: InputError) -> RejectedFile:
+def _rejection(
+    path: Path, error: InputError, root: Path | None, register: Register | None
+) -> RejectedFile:
     """The error as a rejection: the reason without the location, the line kept apart."""
     message, line = str(error), None
     location = error.location or ""
@@ -329,7 +339,16 @@ def _rejection(path: Path, error: InputError) -> RejectedFile:
         message = message[len(location) + 2 :]
         tail = location[len(str(path)) + 1 :] if location.startswith(f"{path}:") else ""
         line = int(tail) if tail.isdigit() else None
-    return RejectedFile(path, message, line)
+    try:
+        source_id: str | None = _source_id(path, root, register)
+    except InputError:
+        source_id = None
+    try:
+        with path.open("rb") as stream:
+            sha256: str | None = hashlib.file_digest(stream, "sha256").hexdigest()
+    except OSError:
+        sha256 = None
+    return RejectedFile(path, message, line, source_id, sha256)
 
 
 def _rejection_message(rejected: Sequence[RejectedFile], *, ingested: int | None) -> str:

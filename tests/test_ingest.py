@@ -461,6 +461,7 @@ def test_keep_going_json_report_lists_rejected_files(store_url: str, corpus: Pat
         {
             "path": str(latin1),
             "line": 3,
+            "source_id": "incoming/latin1",
             "reason": "the file is not valid UTF-8 (byte 0xfc at line 3, byte offset 21); "
             "convert it to UTF-8",
         }
@@ -528,6 +529,18 @@ def test_module_entry_point_maps_errors_to_exit_codes(tmp_path: Path) -> None:
     )
     assert bad.returncode == 2
     assert "the file is empty" in bad.stderr
+
+
+def test_rejected_files_carry_the_id_and_checksum_they_would_have_had(corpus: Path) -> None:
+    """So a pipeline can fail exactly that source version's partition."""
+    binary = _with_bad(corpus, "binary.txt")
+    scan = scan_sources([corpus, BAD / "report.pdf", corpus / "gone.txt"])
+    by_path = {r.path: r for r in scan.rejected}
+    assert (by_path[binary].source_id, by_path[binary].line) == ("incoming/binary", 4)
+    assert by_path[binary].sha256 == sha256_hex(binary.read_bytes())
+    assert by_path[BAD / "report.pdf"].source_id == "report"
+    missing = by_path[corpus / "gone.txt"]
+    assert (missing.source_id, missing.sha256) == (None, None)
 
 
 def test_read_source_file_raises_input_error_naming_the_file(tmp_path: Path) -> None:
