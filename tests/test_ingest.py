@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import Engine, event, func, select
 
 from claims.errors import InputError
 from claims.ids import sha256_hex
-from claims.ingest import ingest, read_source_file, scan_sources
+from claims.ingest import decode_source_text, ingest, read_source_file, scan_sources
 from claims.register import load_register
 from claims.settings import get_settings
 from claims.store import SourceRepository, make_engine, transaction
@@ -553,3 +555,28 @@ def test_engine_fixture_store_is_untouched_by_scanning(engine: Engine, corpus: P
     scan_sources([corpus, BAD])
     with transaction(engine) as session:
         assert SourceRepository(session).count_versions() == 0
+
+
+def test_file_names_are_printed_literally_not_as_markup(
+    store_url: str, tmp_path: Path, run_cli
+) -> None:
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    (folder / "[bold]memo.txt").write_text("The review period is 10 days.\n")
+    result = run_cli("ingest", folder)
+    assert result.code == 0, result.err
+    assert "new        [bold]memo v1" in result.out
+    assert "[bold]memo  tier=-  groups=public" in run_cli("sources", "list").out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.binary(max_size=64) | st.text(max_size=64).map(lambda t: t.encode("utf-8")))
+def test_any_bytes_are_either_exact_text_or_a_named_rejection(data: bytes) -> None:
+    path = Path("inbox/any.txt")
+    try:
+        text = decode_source_text(data, path)
+    except InputError as error:
+        assert str(error).startswith(str(path))
+        return
+    assert text.encode("utf-8") in (data, data.removeprefix(b"\xef\xbb\xbf"))
+    assert text.strip() and "\x00" not in text
