@@ -26,8 +26,7 @@ from sqlalchemy.orm import Session
 
 from claims.errors import InputError
 from claims.ids import sha256_hex
-from claims.models import Source
-from claims.register import Register, apply_register, source_id_problem
+from claims.register import Register, apply_default_groups, apply_register, source_id_problem
 from claims.store.sources import NewVersion, SourceRepository
 
 MEDIA_TYPES = {".txt": "text/plain", ".md": "text/markdown"}
@@ -397,13 +396,10 @@ def ingest(
         report.register = str(register.path)
         report.register_entries = len(register.entries)
         report.register_changed = apply_register(session, register)
-        if register.default_access_groups:
-            # A new source the register does not list gets the register's default groups,
-            # so "restricted unless said otherwise" also covers files the owner forgot.
-            for source_id in sorted({f.source_id for f in files} - stored - register.source_ids):
-                repository.apply_register_entry(
-                    Source(id=source_id, access_groups=list(register.default_access_groups))
-                )
+        # A new source the register does not list gets the register's default groups, so
+        # "restricted unless said otherwise" also covers files the owner forgot to list.
+        unlisted = {f.source_id for f in files} - stored - register.source_ids
+        apply_default_groups(session, register, sorted(unlisted))
     outcomes = repository.add_versions(
         [
             NewVersion(

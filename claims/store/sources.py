@@ -121,6 +121,10 @@ class SourceRepository:
         Sources named in ``supersedes`` are created bare if they are not stored yet. Returns
         whether anything changed (a new source counts as a change).
         """
+        return self.replace_register_metadata(source)[1]
+
+    def replace_register_metadata(self, source: Source) -> tuple[Source | None, bool]:
+        """``apply_register_entry`` that also returns the metadata before (None: new source)."""
         before = self.get(source.id)
         row = self.ensure(source.id)
         row.title = source.title
@@ -152,7 +156,7 @@ class SourceRepository:
         if changed:
             row.updated_at = datetime.now(UTC)
             self.session.flush()
-        return changed
+        return before, changed
 
     def all_with_metadata(self) -> list[Source]:
         """Every source with its groups and supersedes, in three queries (for listings)."""
