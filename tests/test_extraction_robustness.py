@@ -151,3 +151,14 @@ def test_concurrent_extraction_from_threads_matches_serial_extraction() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         threaded = list(pool.map(lambda t: [c.model_dump() for c in extract(t)], texts))
     assert threaded == serial
+
+
+def test_data_files_refuse_yaml_booleans(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    from claims.extraction import resources as module
+
+    (tmp_path / "words.yaml").write_text("stopwords: [the, on, of]\n", encoding="utf-8")
+    monkeypatch.setattr(module, "DATA_DIR", tmp_path)
+    with pytest.raises(ValueError, match=r"words.yaml: stopwords.1 is the boolean True"):
+        module.read_yaml("words.yaml")
