@@ -272,7 +272,12 @@ def read_frame(
                 frame.scope.setdefault(*t.scope)
     subj_head, subj_quals = _head(roles.lower, role, subject_side, override)
     pred_head, pred_quals = _head(roles.lower, role, predicate_side, override)
-    if pred_head:
+    if verb_pivot and subj_head and len(pred_head) <= 1:
+        # "A late fee of 5% applies": a lone statement verb names no attribute
+        key_idx = subj_head
+        others = subj_quals + pred_quals
+        frame.predicate = _text(roles, pred_head) if pred_head else None
+    elif pred_head:
         key_idx = pred_head
         others = subj_head + subj_quals + pred_quals
         frame.predicate = _text(roles, pred_head)
@@ -613,6 +618,11 @@ class _DocAssembly:
         if non_latin_key is not None:
             key = non_latin_key or f"unknown:{dimension or 'number'}"
         else:
+            if not frame.key_words and q.unit and _counts_things(dimension):
+                # "The free tier includes 1,000 API calls per day": the counted thing is
+                # what the number measures
+                counted = q.unit.split(" per ")[0].split("/")[0].split()
+                frame.key_words = [fold_word(w) for w in counted if w.isalpha()]
             key = (
                 " ".join(frame.key_words) if frame.key_words else f"unknown:{dimension or 'number'}"
             )
@@ -993,6 +1003,21 @@ class _DocAssembly:
                 )
             )
         return out
+
+
+_UNCOUNTED = ("time", "data", "percent", "mass", "length", "volume", "area", "temperature")
+
+
+def _counts_things(dimension: str | None) -> bool:
+    """True for counted units (tokens, API calls, "members"), not measures or money."""
+    if dimension is None:
+        return True
+    head = dimension.split("/")[0]
+    return (
+        head not in _UNCOUNTED
+        and not head.isupper()
+        and head not in ("frequency", "power", "dosage")
+    )
 
 
 def _copy_time(when: EffectiveTime) -> EffectiveTime:

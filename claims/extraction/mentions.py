@@ -254,7 +254,11 @@ class _TimeScanner:
                 occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
         found.sort(key=lambda t: t.start)
         for t in found:
-            t.role = self._role(folded, t.start)
+            t.role, connective = self._role(folded, t.start)
+            if t.role != "during" and not occupied[connective]:
+                # "Starting January 1, 2026": the connective belongs to the time expression
+                occupied[connective : t.start] = b"\x01" * (t.start - connective)
+                t.start = connective
         out.times.extend(_merge_ranges(found, folded))
         deictic = self.res.deictic_ending
         for end in deictic_at:
@@ -264,11 +268,13 @@ class _TimeScanner:
                 occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
         out.times.sort(key=lambda t: t.start)
 
-    def _role(self, folded: str, start: int) -> str:
+    def _role(self, folded: str, start: int) -> tuple[str, int]:
+        """(role, start of the connective) of a time expression starting at ``start``."""
         m = self.res.connective_before.search(folded, max(0, start - 40), start)
         if m is None:
-            return "during"
-        return self.res.connectives.get(" ".join(m.group(1).lower().split()), "during")
+            return "during", start
+        role = self.res.connectives.get(" ".join(m.group(1).lower().split()), "during")
+        return role, m.start(1)
 
     def _build(self, kind: str, m: re.Match[str], folded: str) -> TimeMention | None:
         months = self.res.months
@@ -422,7 +428,9 @@ def _unit_after(res: Resources, folded: str, pos: int) -> tuple[int, str] | None
     if per is not None and folded[end : per.end()].strip():
         den = _unit_at(res, folded, per.end())
         # "3% per year" is an annual rate (a period scope), not percent per second
-        if den is not None and not (_is_ratio(surface) and _is_time(den.group(0))):
+        if den is not None and not (
+            (_is_ratio(surface) or _is_time(surface)) and _is_time(den.group(0))
+        ):
             combined = f"{surface} per {folded[per.end() : den.end()]}"
             if lookup(combined) is not None:
                 return den.end(), folded[start : den.end()]
