@@ -147,6 +147,11 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
 
     for qi, q in enumerate(mentions.quantities):
         mark(q.cue_start, q.end, VALUE, qi)
+        if q.modifier is not None:  # the describing word stays content ("vacation")
+            i = bisect_left(starts, q.modifier[0])
+            while i < n and starts[i] < q.modifier[1]:
+                role[i], info[i] = -1, None
+                i += 1
     for ti, tm in enumerate(mentions.times):
         mark(tm.start, tm.end, TIME, ti)
     for lab in mentions.labels:

@@ -99,6 +99,7 @@ class QuantityMention:
     unit: str | None = None  # as written
     unit_key: str | None = None  # the lexicon surface to normalise with
     number_word: bool = False
+    modifier: tuple[int, int] | None = None  # "vacation" in "1.5 vacation days": content
 
 
 @dataclass(slots=True)
@@ -594,6 +595,7 @@ class MentionScanner:
         # unit
         unit_text: str | None = None
         unit_key: str | None = None
+        modifier: tuple[int, int] | None = None
         unit = _unit_after(res, folded, end)
         if unit is not None:
             end, unit_text = unit[0], unit[1]
@@ -626,8 +628,15 @@ class MentionScanner:
             if counted is not None:
                 noun = counted.group(1)
                 if noun not in res.stopwords and noun not in res.prepositions:
-                    unit_text = noun
-                    end = counted.end()
+                    after = _unit_after(res, folded, counted.end())
+                    if after is not None and folded[counted.end() : counted.end() + 1] == " ":
+                        # "1.5 vacation days": the word describes a known unit
+                        modifier = (counted.start(1), counted.end())
+                        end, unit_text = after
+                        unit_key = unit_text
+                    else:
+                        unit_text = noun
+                        end = counted.end()
         # bounds and approximations written before the value
         approximate = False
         pos = cue_start
@@ -657,6 +666,7 @@ class MentionScanner:
             approximate=approximate,
             unit=unit_text,
             unit_key=unit_key,
+            modifier=modifier,
         )
         out.quantities.append(q)
         occupied[cue_start:end] = b"\x01" * (end - cue_start)
