@@ -628,11 +628,11 @@ class MentionScanner:
             if counted is not None:
                 noun = counted.group(1)
                 if noun not in res.stopwords and noun not in res.prepositions:
-                    after = _unit_after(res, folded, counted.end())
-                    if after is not None and folded[counted.end() : counted.end() + 1] == " ":
+                    described = _unit_after(res, folded, counted.end())
+                    if described is not None and folded[counted.end() : counted.end() + 1] == " ":
                         # "1.5 vacation days": the word describes a known unit
                         modifier = (counted.start(1), counted.end())
-                        end, unit_text = after
+                        end, unit_text = described
                         unit_key = unit_text
                     else:
                         unit_text = noun
