@@ -87,8 +87,12 @@ def edge_id(generation: str, kind: str, left_id: str, right_id: str) -> str:
     return stable_id("edge", generation, kind, left_id, right_id)
 
 
-def refine(x: ClaimFacts, y: ClaimFacts, verdict: PairVerdict,
-           supersessions: SupersessionIndex = _NO_SUPERSESSIONS) -> EdgeDraft | None:
+def refine(
+    x: ClaimFacts,
+    y: ClaimFacts,
+    verdict: PairVerdict,
+    supersessions: SupersessionIndex = _NO_SUPERSESSIONS,
+) -> EdgeDraft | None:
     """The edge a compared pair gets once clones, sources and supersession are considered.
 
     This is the one place that turns a verdict into an edge; ``claims check`` and the builder

@@ -114,8 +114,7 @@ def _same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
             return PairVerdict(
                 Relation.AMBIGUOUS,
                 Rule.TIME,
-                f"effective time stated on one side only ({_time_side(a, b)}); "
-                f"{outcome.reason}",
+                f"effective time stated on one side only ({_time_side(a, b)}); {outcome.reason}",
             )
         return PairVerdict(Relation.CONFLICT, outcome.rule, outcome.reason)
     if outcome.state == AGREE:
@@ -212,9 +211,7 @@ def _quantities(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
                 Rule.UNIT,
                 f"different dimensions: {a.shown} ({a.dimension}) vs {b.shown} ({b.dimension})",
             )
-        if not (
-            _close(a.lo, b.lo) and _close(a.hi, b.hi) and a.bound == b.bound
-        ):
+        if not (_close(a.lo, b.lo) and _close(a.hi, b.hi) and a.bound == b.bound):
             return ValueOutcome(
                 INCOMPARABLE, Rule.UNIT, f"unit stated on one side only: {a.shown} vs {b.shown}"
             )
