@@ -239,3 +239,38 @@ def test_edge_kinds_are_edge_kind_values() -> None:
         [facts_from_claim(_claim("a", 1)), facts_from_claim(_claim("b", 2))], generation="g1"
     )
     assert {e.kind for e in build.edges} <= {k.value for k in EdgeKind}
+
+
+def test_conflict_edges_form_a_star_linking_every_origin() -> None:
+    twelve = [_claim(s, 12) for s in ("a", "b", "c")]
+    thirty = [_claim(s, 30) for s in ("d", "e")]
+    build = build_edges([facts_from_claim(c) for c in twelve + thirty], generation="g1")
+    conflicts = [e for e in build.edges if e.kind == "conflicts"]
+    assert len(conflicts) == 3 + 2 - 1  # n + m - 1, not n * m
+    linked = {e.left_claim_id for e in conflicts} | {e.right_claim_id for e in conflicts}
+    assert linked == {c.id for c in twelve + thirty}
+
+
+def test_old_version_sentence_cloned_elsewhere_is_still_superseded() -> None:
+    sentence = "The output limit is 250 tokens."
+    old = _claim("policy", 250, sentence, version="policy-v1")
+    copy = _claim("aaa-mirror", 250, sentence, version="aaa-mirror-v1")
+    new = _claim("policy", 500, version="policy-v2")
+    index = SupersessionIndex(
+        derive_version_supersessions(
+            _versions(
+                ("policy-v1", "policy", 1),
+                ("policy-v2", "policy", 2),
+                ("aaa-mirror-v1", "aaa-mirror", 1),
+            ),
+            [],
+        )
+    )
+    build = build_edges(
+        [facts_from_claim(c) for c in (old, copy, new)], generation="g1", supersessions=index
+    )
+    kinds = _kinds(build)
+    assert ("supersedes", "lineage") in kinds
+    assert ("conflicts", "value") in kinds  # the mirror still contradicts the current policy
+    supersedes = next(e for e in build.edges if e.kind == "supersedes")
+    assert (supersedes.left_claim_id, supersedes.right_claim_id) == (new.id, old.id)

@@ -115,6 +115,18 @@ class SupersessionIndex:
     def replaced(self, version_id: str) -> bool:
         return version_id in self._newer
 
+    def newer_versions(self, older: str) -> set[str]:
+        """Every version that replaces ``older``, directly or through a chain."""
+        found: set[str] = set()
+        frontier = [older]
+        while frontier:
+            version = frontier.pop()
+            for successor, _ in self._newer.get(version, ()):
+                if successor not in found:
+                    found.add(successor)
+                    frontier.append(successor)
+        return found
+
     def link(self, newer: str, older: str) -> SupersessionLink | None:
         """How ``newer`` replaces ``older``, if it does (following chains of replacements)."""
         if not self._newer or newer == older:
