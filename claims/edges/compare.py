@@ -99,10 +99,14 @@ def _same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
         return PairVerdict(Relation.COMPATIBLE, Rule.SCOPE, f"different scope: {different}")
 
     outcome = compare_values(a, b)
-    one_sided_scope = _one_sided_scope(a, b)
-    one_sided_time = a.time_known != b.time_known
     if outcome.state == INCOMPARABLE:
         return PairVerdict(Relation.AMBIGUOUS, outcome.rule, outcome.reason)
+    if outcome.state == COMPATIBLE:
+        return PairVerdict(Relation.COMPATIBLE, outcome.rule, outcome.reason)
+    one_sided_scope = (
+        _one_sided_scope(a, b) if a.scope or b.scope or a.residual or b.residual else ""
+    )
+    one_sided_time = a.time_known != b.time_known
     if outcome.state == INCOMPATIBLE:
         if one_sided_scope:
             return PairVerdict(
