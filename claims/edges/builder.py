@@ -25,7 +25,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from claims.edges.compare import compare_facts
+from claims.edges.compare import compare_facts, ordered
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
 from claims.edges.supersession import SupersessionIndex
@@ -124,7 +124,7 @@ def refine(
     """
     if verdict.relation is Relation.UNRELATED:
         return None
-    left, right = (x, y) if x.order_key <= y.order_key else (y, x)
+    left, right = ordered(x, y)
     newer_older = _supersession(left, right, supersessions)
     if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
         if newer_older is not None:
