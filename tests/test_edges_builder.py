@@ -283,3 +283,20 @@ def test_build_converts_to_domain_edges() -> None:
     [edge] = build.as_edges()
     assert edge.kind is EdgeKind.CONFLICTS and edge.generation == "g7"
     assert edge.id == build.edges[0].id and edge.material is True
+
+
+def test_a_sentence_listing_several_values_elaborates_instead_of_conflicting() -> None:
+    listing = "The fee is 10 USD or 15 USD."
+    fee = {"key": "fee", "unit": "USD"}
+    ten = claim_from_spec(fee | {"value": 10, "quote": listing}, default_source="tariff")
+    fifteen = claim_from_spec(fee | {"value": 15, "quote": listing}, default_source="tariff")
+    single = claim_from_spec(
+        fee | {"value": 10, "quote": "The fee is 10 USD."}, default_source="faq"
+    )
+    build = build_edges([facts_from_claim(c) for c in (ten, fifteen, single)], generation="g1")
+    assert ("conflicts", "value") not in _kinds(build)
+    assert _kinds(build).count(("compatible", "elaboration")) == 2  # 15 vs 10 twice
+    assert ("corroborates", "value") in _kinds(build)
+    other = claim_from_spec(fee | {"value": 12, "quote": "The fee is 12 USD."}, default_source="x")
+    build = build_edges([facts_from_claim(c) for c in (ten, fifteen, other)], generation="g1")
+    assert _kinds(build).count(("conflicts", "value")) == 2  # 12 is not in the list

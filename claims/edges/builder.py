@@ -25,7 +25,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from claims.edges.compare import compare_facts, ordered
+from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
 from claims.edges.supersession import SupersessionIndex
@@ -204,11 +204,25 @@ class _Emitter:
         self.tiers = tiers
         self.build = build
         self._emitted: set[tuple[str, str]] = set()
+        self._members: list[ClaimFacts] = []
+        self._sentences: dict[tuple[str, str], list[ClaimFacts]] | None = None
 
-    def start_block(self) -> None:
+    def start_block(self, members: list[ClaimFacts]) -> None:
         self._emitted.clear()
+        self._members = members
+        self._sentences = None
+
+    def _mates(self, facts: ClaimFacts) -> list[ClaimFacts]:
+        """Claims of this block in the same sentence of the same version (built on demand)."""
+        if self._sentences is None:
+            self._sentences = defaultdict(list)
+            for member in self._members:
+                self._sentences[(member.version_id, member.quote_norm)].append(member)
+        return self._sentences.get((facts.version_id, facts.quote_norm), [])
 
     def pair(self, x: ClaimFacts, y: ClaimFacts, verdict: PairVerdict, claim_key: str) -> None:
+        if verdict.relation is Relation.CONFLICT:
+            verdict = listed_values(x, y, verdict, self._mates(x), self._mates(y))
         draft = refine(x, y, verdict, self.supersessions)
         if draft is None:
             return
@@ -284,7 +298,7 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     claim_key = members[0].claim_key
     groups = _groups(members)
     build.groups += len(groups)
-    emit.start_block()
+    emit.start_block(members)
     _clone_and_group_edges(groups, emit, claim_key, build)
     disagreeing: dict[tuple[int, int], PairVerdict] = {}
     for i, first in enumerate(groups):
@@ -337,7 +351,7 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
     _sort_members(members, emit.supersessions)
     groups = _groups(members)
     claim_key = NEAR_MISS_PREFIX + members[0].coarse_key
-    emit.start_block()
+    emit.start_block(members)
     for i, first in enumerate(groups):
         rep = first[0][0]
         for second in groups[i + 1 :]:
