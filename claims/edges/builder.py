@@ -126,6 +126,9 @@ def refine(
         return None
     left, right = ordered(x, y)
     newer_older = _supersession(left, right, supersessions)
+    if newer_older is not None and not supersessions.claim_superseded(newer_older[1]):
+        # a register replacement from a date leaves the older claim in force before it
+        newer_older = None
     if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
         if newer_older is not None:
             newer, older, origin = newer_older
@@ -153,10 +156,10 @@ def refine(
             )
     if verdict.relation is Relation.CORROBORATION:
         if newer_older is not None:
-            newer, older, _ = newer_older
+            newer, older, origin = newer_older
             return EdgeDraft(
                 EdgeKind.COMPATIBLE,
-                Rule.LINEAGE if newer.source_id == older.source_id else Rule.REGISTER,
+                Rule.LINEAGE if origin is SupersessionOrigin.LINEAGE else Rule.REGISTER,
                 f"restated unchanged by the replacing version ({verdict.reason})",
                 newer,
                 older,

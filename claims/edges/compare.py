@@ -87,6 +87,8 @@ def listed_values(
     """
     if verdict.relation is not Relation.CONFLICT:
         return verdict
+    if ordered(x, y)[0] is not x:
+        x, y, mates_x, mates_y = y, x, mates_y, mates_x
     if x.version_id and x.version_id == y.version_id and x.quote_norm == y.quote_norm:
         return PairVerdict(
             Relation.COMPATIBLE,
