@@ -10,7 +10,7 @@ vanished ones retired. ``claim_keys=None`` recomputes everything. The pipeline's
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import or_, select
@@ -20,6 +20,7 @@ from claims.edges.builder import NEAR_MISS_PREFIX, build_edges
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.edges.materiality import MaterialitySettings
 from claims.edges.supersession import (
+    RegisterSupersedes,
     SupersessionIndex,
     derive_version_supersessions,
     supersession_candidate,
@@ -27,7 +28,7 @@ from claims.edges.supersession import (
 from claims.store.claims import row_to_claim
 from claims.store.edges import EdgeRepository, SupersessionRepository
 from claims.store.sources import SourceRepository
-from claims.tables import ClaimRow, SourceRow, VersionSupersessionRow
+from claims.tables import ClaimRow, SourceRow, SourceVersionRow, VersionSupersessionRow
 
 _CHUNK = 500
 
@@ -71,11 +72,43 @@ class EdgeReport:
         }
 
 
-def sync_version_supersessions(session: Session) -> SupersessionIndex:
-    """Derive version supersessions from lineage + register, store them, return the index."""
+def register_closure(
+    source_ids: Collection[str], register: Sequence[RegisterSupersedes]
+) -> set[str]:
+    """``source_ids`` plus every source linked to them through register entries."""
+    neighbours: dict[str, set[str]] = {}
+    for entry in register:
+        neighbours.setdefault(entry.source_id, set()).add(entry.supersedes_source_id)
+        neighbours.setdefault(entry.supersedes_source_id, set()).add(entry.source_id)
+    found = set(source_ids)
+    frontier = list(found)
+    while frontier:
+        for other in neighbours.get(frontier.pop(), ()):
+            if other not in found:
+                found.add(other)
+                frontier.append(other)
+    return found
+
+
+def sync_version_supersessions(
+    session: Session, source_ids: Collection[str] | None = None
+) -> SupersessionIndex:
+    """Derive version supersessions from lineage + register, store them, return the index.
+
+    With ``source_ids``, only those sources and the sources the register links them to are
+    derived and synced (what an incremental recompute needs; the whole store otherwise).
+    """
     repo = SupersessionRepository(session)
-    rows = derive_version_supersessions(repo.version_refs(), repo.register_entries())
-    repo.sync(rows)
+    register = repo.register_entries()
+    if source_ids is None:
+        rows = derive_version_supersessions(repo.version_refs(), register)
+        repo.sync(rows)
+        return SupersessionIndex(rows)
+    scope = register_closure(source_ids, register)
+    versions = repo.version_refs(scope)
+    register = [e for e in register if e.source_id in scope]
+    rows = derive_version_supersessions(versions, register)
+    repo.sync(rows, [v.id for v in versions])
     return SupersessionIndex(rows)
 
 
@@ -135,9 +168,9 @@ def recompute_edges(
 
     Identical re-runs change no row; edges no longer produced are retired, not deleted.
     """
-    index = sync_version_supersessions(session)
     facts, keys, coarse = _load(session, generation, claim_keys)
     source_ids = sorted({f.source_id for f in facts})
+    index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
     tiers: dict[str, str | None] = {}
     for start in range(0, len(source_ids), _CHUNK):
         chunk = source_ids[start : start + _CHUNK]
@@ -184,7 +217,12 @@ def keys_touched_by_version(session: Session, source_version_id: str, generation
     Its own claims' keys, plus the keys of the versions it replaces or that replace it
     (their claims become superseded, or stop being so).
     """
-    sync_version_supersessions(session)
+    source_id = session.scalar(
+        select(SourceVersionRow.source_id).where(SourceVersionRow.id == source_version_id)
+    )
+    if source_id is None:
+        return set()
+    sync_version_supersessions(session, [source_id])
     related = {source_version_id}
     rows = session.execute(
         select(
