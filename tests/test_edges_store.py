@@ -278,3 +278,21 @@ def test_register_change_reaches_an_incremental_recompute(engine: Engine) -> Non
         report = recompute_edges(session, GEN, {"annual leave|days"})
         assert SupersessionRepository(session).all() == []
     assert report.by_kind == {"conflicts": 1} and report.retired == 1
+
+
+def test_explain_pair_says_why_two_stored_claims_are_not_linked(engine: Engine) -> None:
+    from claims.edges import explain_pair
+
+    add_version(engine, "a", "Q1: 12.", [LIMIT | {"value": 12, "scope": {"period": "q1"}}])
+    add_version(engine, "b", "Q2: 15.", [LIMIT | {"value": 15, "scope": {"period": "q2"}}])
+    add_version(engine, "c", "Q2 again: 15.", [LIMIT | {"value": 16, "scope": {"period": "q2"}}])
+    with transaction(engine) as session:
+        recompute_edges(session, GEN)
+        claims = sorted(ClaimRepository(session).all(GEN), key=lambda c: c.source_id or "")
+        a, b, c = claims
+        why = explain_pair(session, a.id, c.id)
+        assert (why.kind, why.rule) == ("compatible", "scope")
+        assert "q1 vs q2" in why.reason
+        conflict = explain_pair(session, c.id, b.id)
+        assert (conflict.kind, conflict.rule) == ("conflicts", "value")
+        assert conflict.edge_id is not None

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from claims.edges.builder import NEAR_MISS_PREFIX, build_edges
+from claims.edges.builder import NEAR_MISS_PREFIX, build_edges, refine
+from claims.edges.compare import compare_facts
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.edges.materiality import MaterialitySettings
 from claims.edges.supersession import (
@@ -273,3 +274,44 @@ def record_supersession_candidates(session: Session, source_version_id: str) -> 
         for mention in find_supersession_mentions(version.text)
     ]
     return SupersessionRepository(session).add_candidates(candidates)
+
+
+@dataclass(frozen=True)
+class PairExplanation:
+    """Why two stored claims are (or are not) linked, whether or not an edge was stored."""
+
+    kind: str | None  # the EdgeKind value the pair gets, None when unrelated
+    rule: str
+    reason: str
+    edge_id: str | None  # the live stored edge between them, if the builder stored one
+
+
+def explain_pair(session: Session, left_claim_id: str, right_claim_id: str) -> PairExplanation:
+    """The verdict the edge rules give two stored claims (same rules as the builder).
+
+    Edges join groups by their first claims, so most similar pairs have no stored edge of
+    their own; this answers "why were these two not linked?" for any pair.
+    """
+    from claims.errors import NotFoundError
+    from claims.store.claims import ClaimRepository
+
+    claims = ClaimRepository(session)
+    left, right = claims.by_id(left_claim_id), claims.by_id(right_claim_id)
+    for wanted, found in ((left_claim_id, left), (right_claim_id, right)):
+        if found is None:
+            raise NotFoundError(f"claim {wanted} is not in the store")
+    assert left is not None and right is not None
+    x, y = facts_from_claim(left), facts_from_claim(right)
+    index = sync_version_supersessions(session, sorted({x.source_id, y.source_id}))
+    verdict = compare_facts(x, y)
+    draft = refine(x, y, verdict, index)
+    stored = [
+        e
+        for e in EdgeRepository(session).for_claim(left_claim_id)
+        if {e.left_claim_id, e.right_claim_id} == {left_claim_id, right_claim_id}
+    ]
+    if draft is None:
+        return PairExplanation(None, verdict.rule, verdict.reason, None)
+    return PairExplanation(
+        draft.kind.value, draft.rule, draft.reason, stored[0].id if stored else None
+    )
