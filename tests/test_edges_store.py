@@ -10,7 +10,11 @@ from edge_fixtures import claim_from_spec
 from sqlalchemy import Engine, select
 
 from claims.edges import MaterialitySettings, supersession_candidate
-from claims.edges.recompute import keys_touched_by_version, recompute_edges
+from claims.edges.recompute import (
+    keys_touched_by_sources,
+    keys_touched_by_version,
+    recompute_edges,
+)
 from claims.models import EdgeKind, Source, SupersedesRef
 from claims.store import (
     ClaimRepository,
@@ -275,8 +279,10 @@ def test_register_change_reaches_an_incremental_recompute(engine: Engine) -> Non
     with transaction(engine) as session:
         SourceRepository(session).apply_register_entry(Source(id="hr-2026"))
     with transaction(engine) as session:
-        report = recompute_edges(session, GEN, {"annual leave|days"})
+        touched = keys_touched_by_sources(session, ["hr-2026", "hr-2019"], GEN)
+        report = recompute_edges(session, GEN, touched)
         assert SupersessionRepository(session).all() == []
+    assert touched == {"annual leave|days"}
     assert report.by_kind == {"conflicts": 1} and report.retired == 1
 
 

@@ -248,6 +248,30 @@ def keys_touched_by_version(session: Session, source_version_id: str, generation
     )
 
 
+def keys_touched_by_sources(
+    session: Session, source_ids: Collection[str], generation: str
+) -> set[str]:
+    """Claim keys whose edges may change when the register entries of ``source_ids`` change.
+
+    The keys of every claim of those sources and of the sources the register links them to
+    (after the change); pass the sources of both the old and the new entries.
+    """
+    scope = register_closure(source_ids, SupersessionRepository(session).register_entries())
+    sync_version_supersessions(session, scope)
+    keys: set[str] = set()
+    ordered_scope = sorted(scope)
+    for start in range(0, len(ordered_scope), _CHUNK):
+        chunk = ordered_scope[start : start + _CHUNK]
+        keys.update(
+            session.scalars(
+                select(ClaimRow.claim_key)
+                .where(ClaimRow.generation == generation, ClaimRow.source_id.in_(chunk))
+                .distinct()
+            )
+        )
+    return keys
+
+
 def record_supersession_candidates(session: Session, source_version_id: str) -> int:
     """Store "this document replaces X" mentions of a version as reviewer candidates.
 
