@@ -87,10 +87,13 @@ def fold_text(text: str, trim: tuple[str, ...] = ()) -> str:
     words = _STRIP.sub(" ", "".join(kept)).strip().split(" ")
     trimset = set(trim)
     words = [w for w in words if w and w not in trimset]
-    if words:
+    changed = True
+    while words and changed:  # "何日ですか" loses "ですか", then "何日"
+        changed = False
         last = words[-1]
         for particle in trim:
             if last.endswith(particle) and len(last) > len(particle):
                 words[-1] = last[: -len(particle)]
+                changed = True
                 break
     return " ".join(words)

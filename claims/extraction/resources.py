@@ -65,6 +65,7 @@ class NumberVocabulary:
     bounds_after: dict[str, str]
     approximations: frozenset[str]
     label_words: frozenset[str]
+    bound_cues: frozenset[str]  # bounds_before + approximations
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,8 @@ class Resources:
     label_before: re.Pattern[str]
     connective_before: re.Pattern[str]
     deictic_re: re.Pattern[str]
+    deictic_match: re.Pattern[str]  # same phrases, matched at a known word start
+    number_first_words: frozenset[str]
     stopwords: frozenset[str]
     prepositions: frozenset[str]
     separators: frozenset[str]
@@ -152,6 +155,7 @@ def resources() -> Resources:
         bounds_after=bounds_after,
         approximations=approximations,
         label_words=frozenset(str(w).lower() for w in numbers["label_words"]),
+        bound_cues=frozenset(bounds_before) | approximations,
     )
     connectives = {str(p).lower(): role for role, ps in time["connectives"].items() for p in ps}
     unit_insensitive, unit_sensitive = _unit_patterns()
@@ -221,6 +225,10 @@ def resources() -> Resources:
         label_before=label_before,
         connective_before=connective_before,
         deictic_re=deictic_re,
+        deictic_match=re.compile(rf"(?:{_alternation(list(deictic))})(?![A-Za-z])", re.IGNORECASE),
+        number_first_words=frozenset(
+            w.split()[0] for w in number_word_list + list(vocab.dozen_words)
+        ),
         stopwords=frozenset(str(w) for w in words["stopwords"]),
         prepositions=frozenset(str(w) for w in words["prepositions"]),
         separators=frozenset(str(w) for w in words["separators"]),
