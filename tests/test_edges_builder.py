@@ -156,10 +156,12 @@ def test_superseded_claim_is_not_a_live_conflict_with_a_third_source() -> None:
         [facts_from_claim(c) for c in (old, new, third)], generation="g1", supersessions=index
     )
     kinds = _kinds(build)
-    # the wiki still contradicts the current policy; the old version agrees with the wiki
+    # the wiki still contradicts the current policy; the old version's agreement with the
+    # wiki no longer counts as support
     assert ("conflicts", "value") in kinds
     assert ("supersedes", "lineage") in kinds
-    assert ("corroborates", "value") in kinds
+    assert ("compatible", "superseded") in kinds
+    assert ("corroborates", "value") not in kinds
     conflict = next(e for e in build.edges if e.kind == "conflicts")
     assert {conflict.left_claim_id, conflict.right_claim_id} == {new.id, third.id}
 

@@ -165,6 +165,22 @@ def refine(
                 newer,
                 older,
             )
+        if (
+            supersessions
+            and verdict.rule != Rule.CLONE
+            and (supersessions.claim_superseded(left) or supersessions.claim_superseded(right))
+        ):
+            # a replaced version no longer asserts anything: its agreement is not support
+            # (clone edges stay: they say where a mirrored sentence came from)
+            gone = left if supersessions.claim_superseded(left) else right
+            return EdgeDraft(
+                EdgeKind.COMPATIBLE,
+                Rule.SUPERSEDED,
+                f"the version of {gone.source_id} stating {gone.shown} is superseded; its "
+                f"agreement no longer counts as support ({verdict.reason})",
+                left,
+                right,
+            )
         if left.source_id and left.source_id == right.source_id:
             return EdgeDraft(
                 EdgeKind.COMPATIBLE,
