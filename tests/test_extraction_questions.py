@@ -95,3 +95,9 @@ def test_a_configured_pipeline_directory_is_used_and_a_missing_one_is_a_clear_er
         assert extract("The fee is 5%.")[0].claim_key == "fee"
     finally:
         get_settings.cache_clear()
+
+
+def test_question_unit_hint_names_a_dimension() -> None:
+    assert parse_question("How long is the notice period in days?").unit_dimension == "time"
+    assert parse_question("How many tokens can batch requests produce?").unit_dimension == "token"
+    assert parse_question("What is the notice period?").unit_dimension is None

@@ -56,7 +56,8 @@ from claims.units.normalize import conversion
     UNIT,
     POSS,
     SUPERSEDES,
-) = range(17)
+    VERB,  # a statement verb ("stores", "shares"): content that also splits subject/action
+) = range(18)
 
 TEXT_KEY = "claims.text"  # doc.user_data key holding the exact input text (Doc.text rebuilds it)
 MAX_CLAUSE_TOKENS = 80  # longer clauses are cut into windows so cost stays linear
@@ -109,7 +110,7 @@ class Frame:
     subject_words: list[str] = field(default_factory=list)
 
 
-_CLAIM_ROLES = frozenset({MODAL, NEG, PIVOT})
+_CLAIM_ROLES = frozenset({MODAL, NEG, PIVOT, VERB})
 _CUE_ROLES = {
     "MODAL": MODAL,
     "NEGATION": NEG,
@@ -117,6 +118,7 @@ _CUE_ROLES = {
     "PIVOT": PIVOT,
     "WH": WH,
     "SUPERSEDES": SUPERSEDES,
+    "VERB": VERB,
 }
 
 
@@ -197,7 +199,6 @@ def read_frame(
     idxs: Sequence[int],
     res: Resources,
     times: Sequence[TimeMention],
-    question: bool = False,
 ) -> Frame:
     """The key, subject, predicate, scope and polarity a list of token indices states."""
     role, info = roles.role, roles.info
@@ -215,16 +216,28 @@ def read_frame(
             frame.pivot_kind = str(info[i])
         elif r == NEG:
             frame.negated = not frame.negated
+    verb_pivot = False
     if pivot == -1:
         # "The service doesn't store payment data": the negation splits subject and action
         pivot = next((k for k, i in enumerate(idxs) if role[i] == NEG), -1)
+    if pivot == -1:
+        # "The service stores payment data": the verb splits them and belongs to the action
+        seen_content = False
+        for k, i in enumerate(idxs):
+            if role[i] == VERB and seen_content:  # "Refunds apply": not the leading noun
+                pivot = k
+                break
+            seen_content = seen_content or role[i] in (CONTENT, SCOPE, VERB)
+        verb_pivot = pivot != -1
+        frame.pivot_kind = "verb" if verb_pivot else None
     frame.pivot_found = pivot != -1
     if pivot == -1:
         subject_side: Sequence[int] = idxs
         predicate_side: Sequence[int] = ()
     else:
         subject_side = idxs[:pivot]
-        predicate_side = [i for i in idxs[pivot + 1 :] if role[i] not in (PIVOT, MODAL)]
+        after = idxs[pivot:] if verb_pivot else idxs[pivot + 1 :]
+        predicate_side = [i for i in after if role[i] not in (PIVOT, MODAL)]
     # A party word in the object ("never shares *customer* data") is content, not scope:
     # parties scope a claim when they are its subject or follow a preposition.
     override: dict[int, int] = {}
@@ -248,8 +261,8 @@ def read_frame(
             t = times[cast(int, info[i])]
             if t.scope is not None:
                 frame.scope.setdefault(*t.scope)
-    subj_head, subj_quals = _head(doc, role, subject_side, override)
-    pred_head, pred_quals = _head(doc, role, predicate_side, override)
+    subj_head, subj_quals = _head(roles.lower, role, subject_side, override)
+    pred_head, pred_quals = _head(roles.lower, role, predicate_side, override)
     if pred_head:
         key_idx = pred_head
         others = subj_head + subj_quals + pred_quals
@@ -259,7 +272,9 @@ def read_frame(
         others = subj_quals + pred_quals
         frame.predicate = roles.lower[idxs[pivot]] if pivot != -1 else None
     frame.subject = _text(roles, [i for i in subject_side if role[i] in (CONTENT, SCOPE)]) or None
-    frame.subject_words = [fold_word(roles.word(i)) for i in subject_side if role[i] == CONTENT]
+    frame.subject_words = [
+        fold_word(roles.word(i)) for i in subject_side if role[i] in (CONTENT, VERB)
+    ]
     if not pred_head and not subj_head and pivot != -1 and frame.pivot_kind == "action":
         # "the vendor charged $5 million": nothing but the verb names what was measured
         key_idx = [idxs[pivot]]
@@ -283,8 +298,11 @@ def read_frame(
     return frame
 
 
+_RELATIVES = frozenset({"which", "who", "whom", "whose", "that", "where", "when"})
+
+
 def _head(
-    doc: Doc, role: list[int], side: Sequence[int], override: dict[int, int] | None = None
+    lower: list[str], role: list[int], side: Sequence[int], override: dict[int, int] | None = None
 ) -> tuple[list[int], list[int]]:
     """(head content tokens, qualifier content tokens) of one side of the pivot."""
     if not side:
@@ -304,13 +322,13 @@ def _head(
         r = override.get(i, role[i])
         if r == VALUE:
             seen_value = True
-        elif r == PREP:
+        elif r == PREP or (head and lower[i] in _RELATIVES):
             in_quals = True  # "limit *for* interactive requests": what follows qualifies
         elif r == SEP:
             # "In production, the timeout": a comma ends an introductory phrase; after a
             # head or a value ("99.95%, measured over ...") what follows only qualifies.
             in_quals = bool(head) or seen_value
-        elif r == CONTENT:
+        elif r in (CONTENT, VERB):
             (quals if in_quals else head).append(i)
     return head, quals
 
@@ -382,7 +400,11 @@ class ClaimAssembler:
             qlo, qhi = bisect_left(q_starts, s0), bisect_left(q_starts, s1)
             non_latin = _is_non_latin(self._text[s0:s1])
             if qlo == qhi and (
-                non_latin or not _CLAIM_ROLES.intersection(roles.role[sent.start : sent.end])
+                (non_latin and not self._has_non_latin_marker(self._text[s0:s1]))
+                or (
+                    not non_latin
+                    and not _CLAIM_ROLES.intersection(roles.role[sent.start : sent.end])
+                )
             ):
                 continue  # no value, modal, negation or copula: the sentence claims nothing
             lo, hi = bisect_left(t_starts, s0), bisect_left(t_starts, s1)
@@ -499,7 +521,9 @@ class ClaimAssembler:
         if len(values) == 1:
             first = next(i for i in range(a, b) if role[i] == VALUE)
             lo, hi = max(a, first - CONTEXT_RADIUS), min(b, first + CONTEXT_RADIUS)
-            return [[i for i in range(lo, hi) if role[i] != VALUE or info[i] == values[0]]]
+            idxs = [i for i in range(lo, hi) if role[i] != VALUE or info[i] == values[0]]
+            # the value belongs to the subordinate clause it sits in
+            return [idxs[self._subordinate_start(idxs, role) :]]
         segments: list[list[int]] = [[]]
         for i in range(a, b):
             if role[i] == SEP:
@@ -520,11 +544,21 @@ class ClaimAssembler:
             if len(own) > 2 * CONTEXT_RADIUS:
                 pos = next(k for k, i in enumerate(own) if role[i] == VALUE)
                 own = own[max(0, pos - CONTEXT_RADIUS) : pos + CONTEXT_RADIUS]
-            lead = shared[-CONTEXT_RADIUS:] if owner[qi] != first_seg or True else []
-            if owner[qi] == first_seg:
-                lead = shared[-CONTEXT_RADIUS:]
-            out.append(lead + own)
+            lead = shared[-CONTEXT_RADIUS:]  # the lead-in ("The limits are") serves every item
+            cut = self._subordinate_start(own, role)
+            out.append(own[cut:] if cut else lead + own)
         return out
+
+    def _subordinate_start(self, idxs: list[int], role: list[int]) -> int:
+        """Position after the last subordinator ("when", "if") before the value, else 0."""
+        lower, subordinators = self._roles.lower, self.res.subordinators
+        cut = 0
+        for k, i in enumerate(idxs):
+            if role[i] == VALUE:
+                break
+            if lower[i] in subordinators:
+                cut = k + 1
+        return cut
 
     def _evidence(self, doc: Doc, sent: Span, a: int, b: int) -> CharSpan:
         """The sentence (trimmed of surrounding whitespace), or the clause window if it is long."""
@@ -620,7 +654,7 @@ class ClaimAssembler:
             modality=frame.modality,
             scope=dict(frame.scope),
             scope_residual=list(frame.residual),
-            time=when.model_copy(),
+            time=_copy_time(when),
             reported_speech=reported,
             span=span,
             value_span=value_span,
@@ -645,15 +679,16 @@ class ClaimAssembler:
     ) -> Claim | None:
         role = roles.role
         present = set(role[a:b])
-        if WH in present or roles.lower[b - 1] == "?":
-            return None
-        if not present & {MODAL, NEG, PIVOT}:
+        if roles.lower[b - 1] == "?" or role[a] == WH:
+            return None  # a question states nothing ("which"/"when" inside a clause is fine)
+        if not present & _CLAIM_ROLES:
             return None  # no obligation, negation or copula: nothing to claim
         idxs = [i for i in range(a, b) if role[i] != PUNCT]
         has_modal = MODAL in present
         has_neg = NEG in present
         frame = read_frame(doc, roles, idxs, self.res, mentions.times)
-        if has_modal or has_neg:
+        has_verb = frame.pivot_kind == "verb"
+        if has_modal or has_neg or has_verb:
             if not frame.action_words and frame.subject_words:
                 # "Encryption at rest is required": what is required is the subject
                 frame.action_words = frame.subject_words[:1]
@@ -756,7 +791,7 @@ class ClaimAssembler:
             modality=modality,
             scope=dict(frame.scope),
             scope_residual=list(frame.residual),
-            time=when.model_copy(),
+            time=_copy_time(when),
             reported_speech=reported,
             span=span,
             value_span=None,
@@ -778,7 +813,8 @@ class ClaimAssembler:
         source_version_id: str | None,
     ) -> list[Claim]:
         if qlo == qhi:
-            return []
+            claim = self._non_latin_polarity(sent, when, source_id, source_version_id)
+            return [claim] if claim else []
         s0, s1 = sent.start_char, sent.end_char
         if s1 - s0 > MAX_QUOTE_CHARS:
             return self._non_latin_windows(
@@ -819,6 +855,88 @@ class ClaimAssembler:
             )
         return out
 
+    def _has_non_latin_marker(self, sentence: str) -> bool:
+        return any(marker in sentence for marker, _ in self.res.non_latin_modal)
+
+    def _non_latin_polarity(
+        self,
+        sent: Span,
+        when: EffectiveTime,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> Claim | None:
+        """A modal or negated sentence in another script: the markers are removed and the
+        rest is the key, so permission and prohibition of one action share a key."""
+        s0, s1 = sent.start_char, sent.end_char
+        if s1 - s0 > MAX_QUOTE_CHARS:
+            return None
+        sentence = self._text[s0:s1]
+        modal_id: str | None = None
+        negated = False
+        for marker, kind in self.res.non_latin_modal:
+            if marker not in sentence:
+                continue
+            sentence = sentence.replace(marker, " ")
+            if kind == "negation":
+                negated = not negated
+            elif modal_id is None:
+                modal_id = kind
+        if modal_id is None and not negated:
+            return None
+        key = fold_text(sentence, self.res.non_latin_trim)
+        words = key.split(" ")
+        for fragment in self.res.non_latin_trailing:
+            if words and words[-1].endswith(fragment) and len(words[-1]) > len(fragment):
+                words[-1] = words[-1][: -len(fragment)]
+                break
+        key = " ".join(words)
+        if not key:
+            return None
+        modality = _MODALITY.get(modal_id) if modal_id else Modality.STATEMENT
+        polarity = Polarity.NEGATIVE if negated else Polarity.POSITIVE
+        if modality == Modality.PROHIBITION:
+            polarity = Polarity.NEGATIVE
+        span = self._evidence(sent.doc, sent, sent.start, sent.end)
+        kind = ValueKind.POLARITY
+        claim_id = stable_id(
+            "cl", source_version_id, self.generation, span.start, span.end, s0, None,
+            kind.value, key,
+        )  # fmt: skip
+        return Claim(
+            id=claim_id,
+            source_version_id=source_version_id,
+            source_id=source_id,
+            generation=self.generation,
+            subject=None,
+            predicate=key,
+            claim_key=key,
+            coarse_key=key,
+            kind=kind,
+            value=key,
+            low=None,
+            high=None,
+            bound=Bound.EXACT,
+            approximate=False,
+            precision=None,
+            unit=None,
+            canonical_value=None,
+            canonical_low=None,
+            canonical_high=None,
+            canonical_unit=None,
+            dimension=None,
+            polarity=polarity,
+            modality=modality,
+            scope={},
+            scope_residual=[],
+            time=_copy_time(when),
+            reported_speech=False,
+            span=span,
+            value_span=None,
+            quote=self._text[span.start : span.end],
+            confidence=0.5,
+            created_at=None,
+        )
+
     def _non_latin_windows(
         self,
         doc: Doc,
@@ -852,6 +970,13 @@ class ClaimAssembler:
                 )
             )
         return out
+
+
+def _copy_time(when: EffectiveTime) -> EffectiveTime:
+    """A claim's own copy of its sentence's time (claims are mutable models)."""
+    return EffectiveTime.model_construct(
+        start=when.start, end=when.end, granularity=when.granularity, text=when.text
+    )
 
 
 def _pivot_char(roles: Roles, a: int, b: int) -> int:

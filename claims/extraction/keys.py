@@ -80,7 +80,9 @@ def fold_text(text: str, trim: tuple[str, ...] = ()) -> str:
     kept = []
     for ch in normalized:
         cat = unicodedata.category(ch)
-        if cat[0] in "PSNCZ" and cat != "Mn":
+        if "\u064b" <= ch <= "\u065f" or ch == "\u0670":
+            continue  # Arabic short-vowel marks are optional in writing: never part of a key
+        if cat[0] in "PSNCZ":
             kept.append(" ")
         else:
             kept.append(ch)

@@ -28,6 +28,9 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 _LETTERS_END = re.compile(r"[A-Za-z_]+$")
 _BETWEEN = re.compile(r"(?:^|(?<=[^A-Za-z]))(between|from)\s+$", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
+# A label word ends in a letter, "." ("No."), "§" or "#"; anything else before a number
+# cannot be one, so the dictionary lookup is skipped.
+_LABEL_TAILS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.§#")
 _NONSPACE = re.compile(r"\S+")
 _OPENERS = "([{\"'\u201c\u2018"
 
@@ -192,14 +195,16 @@ class _TimeScanner:
         triggers: dict[str, list[str]] = {}
         for month in res.months:
             triggers.setdefault(month, []).extend(["mdy", "my"])
-        for word in list(res.quarter_words) + ["the"]:
+        for word in res.quarter_words:
             triggers.setdefault(word, []).append("qw")
         triggers.setdefault("q", []).append("q")
         triggers.setdefault("h", []).append("h")
         self.triggers = triggers
-        self.deictic_first = frozenset(d.split()[0] for d in res.deictic)
+        # deictic phrases are found from their last word ("for the *period*"): first words
+        # such as "for", "in" and "the" are everywhere
+        self.deictic_last = frozenset(d.split()[-1] for d in res.deictic)
         self.dmy = next(p for k, p in self.patterns if k == "dmy")
-        self.trigger_words = frozenset(triggers) | frozenset(months_lower(res)) | self.deictic_first
+        self.trigger_words = frozenset(triggers) | frozenset(months_lower(res)) | self.deictic_last
         self._finders: dict[str, re.Pattern[str]] = {}
 
     def _word_finder(self, word: str) -> re.Pattern[str]:
@@ -232,8 +237,8 @@ class _TimeScanner:
                         m = self.dmy.match(folded, day.start())
                         if m is not None:
                             candidates["dmy"].append(m)
-                if lower in self.deictic_first:
-                    deictic_at.append(start)
+                if lower in self.deictic_last:
+                    deictic_at.append(word.end())
         for kind in candidates:
             candidates[kind].sort(key=lambda m: m.start())
         deictic_at.sort()
@@ -251,9 +256,9 @@ class _TimeScanner:
         for t in found:
             t.role = self._role(folded, t.start)
         out.times.extend(_merge_ranges(found, folded))
-        deictic = self.res.deictic_match
-        for start in deictic_at:
-            m = deictic.match(folded, start)
+        deictic = self.res.deictic_ending
+        for end in deictic_at:
+            m = deictic.search(folded, max(0, end - 40), end)
             if m is not None and not occupied[m.start()] and not occupied[m.end() - 1]:
                 out.times.append(TimeMention(m.start(), m.end(), None, None, None, "deictic"))
                 occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
@@ -510,11 +515,20 @@ class MentionScanner:
         if prev == "-" and s >= 2 and folded[s - 2].isascii() and folded[s - 2].isalpha():
             self._label(s, self._label_end(folded, e), occupied, out)
             return
+        # "(1)", "alert(1)": an enumeration or an argument, not a measurement
+        if prev == "(" and folded[e : e + 1] == ")":
+            self._label(s, e, occupied, out)
+            return
         # Dotted or timed numbers (4.2.1, 10.0.0.1, 10:30, 3/4): identifiers or times, not values.
         if e < len(folded) - 1 and folded[e] in ".:/" and folded[e + 1].isdigit():
             self._label(s, self._label_end(folded, e), occupied, out)
             return
-        label = phrase_before(folded, s, res.numbers.label_words, 2)
+        before = folded[s - 2 : s] if s >= 2 else folded[:s]
+        label = (
+            phrase_before(folded, s, res.numbers.label_words, 2)
+            if before.strip() and before.rstrip()[-1:] in _LABEL_TAILS
+            else None
+        )
         if label is not None:
             self._label(label[1], self._label_end(folded, e), occupied, out)
             return
@@ -645,6 +659,9 @@ class MentionScanner:
     ) -> tuple[int, float, bool]:
         """Apply a glued suffix or a spaced magnitude word; the bool is False for unknown glue."""
         vocab = self.res.numbers
+        cjk = vocab.cjk_magnitudes.get(folded[end : end + 1])
+        if cjk is not None:
+            return end + 1, value * cjk, True
         letters = _LETTERS.match(folded, end)
         if letters is not None:
             glued = letters.group(0)
