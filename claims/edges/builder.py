@@ -9,12 +9,17 @@ pair of claims); inside a group, claims with the same normalised sentence form o
 - origins of one group to the group's first origin (``corroborates``);
 - agreeing groups by their first claims (``corroborates``), compatible groups likewise
   (``compatible``, with the reason they are not linked);
-- every origin of one group to every origin of a disagreeing group (``conflicts`` or
-  ``ambiguous``), unless one side's version replaces the other's (``supersedes``, newer on
-  the left) or one side's version is replaced (``compatible``, rule ``superseded``).
+- disagreeing groups (``conflicts`` or ``ambiguous``) as a star: every origin of each side
+  to the first origin of the other (n + m - 1 edges, not n x m), unless one side's version
+  replaces the other's (``supersedes``, newer on the left) or one side's version is
+  replaced (``compatible``, rule ``superseded``); a replaced version's claims are also
+  linked to every differing claim of the replacing version;
+- a conflict inside one sentence, or with one value of a sentence that lists several, is an
+  elaboration (``listed_values``).
 
-A second pass over coarse-key blocks compares claims whose keys differ slightly (near
-misses); those edges are never conflicts and carry the coarse key prefixed with ``~``.
+A second pass over coarse-key blocks compares claims whose keys are near misses
+(``near_miss``); those edges are never conflicts and carry the coarse key prefixed with
+``~``.
 """
 
 from __future__ import annotations
