@@ -9,8 +9,8 @@ pair of claims); inside a group, claims with the same normalised sentence form o
 - origins of one group to the group's first origin (``corroborates``);
 - agreeing groups by their first claims (``corroborates``), compatible groups likewise
   (``compatible``, with the reason they are not linked);
-- disagreeing groups (``conflicts`` or ``ambiguous``) as a star: every origin of each side
-  to the first origin of the other (n + m - 1 edges, not n x m), unless one side's version
+- disagreeing groups (``conflicts`` or ``ambiguous``) claim by claim (a star over claims
+  beyond ``DISAGREEMENT_PAIR_LIMIT`` pairs), unless one side's version
   replaces the other's (``supersedes``, newer on the left) or one side's version is
   replaced (``compatible``, rule ``superseded``); a replaced version's claims are also
   linked to every differing claim of the replacing version;
