@@ -57,9 +57,7 @@ class ReviewItemRepository:
     def row(self, item_id: str) -> ReviewItemRow:
         row = self.session.get(ReviewItemRow, item_id)
         if row is None:
-            raise NotFoundError(
-                f"no review item {item_id!r}; `claims review list` shows the queue"
-            )
+            raise NotFoundError(f"no review item {item_id!r}; `claims review list` shows the queue")
         return row
 
     def get(self, item_id: str) -> ReviewItem:

@@ -113,13 +113,16 @@ def claim(
         )
     allowed = (ReviewState.OPEN.value, ReviewState.CLAIMED.value, ReviewState.DEFERRED.value)
     if row.state not in allowed:
-        raise InputError(
-            f"review item {item_id} is {row.state}; reopen it before claiming it"
-        )
+        raise InputError(f"review item {item_id} is {row.state}; reopen it before claiming it")
     policy = active_policy(session)
-    took_over = row.state == ReviewState.CLAIMED.value and holder is None and row.assignee not in (
-        None,
-        reviewer.name,
+    took_over = (
+        row.state == ReviewState.CLAIMED.value
+        and holder is None
+        and row.assignee
+        not in (
+            None,
+            reviewer.name,
+        )
     )
     change_item(
         session,

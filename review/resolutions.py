@@ -68,8 +68,7 @@ def validate_decision(
         raise InputError(f"winner: a {outcome.value} item has no winners")
     if outcome is ReviewState.DISMISSED and dismiss_reason is None:
         raise InputError(
-            "reason: say why it is not a conflict: "
-            + ", ".join(r.value for r in DismissReason)
+            "reason: say why it is not a conflict: " + ", ".join(r.value for r in DismissReason)
         )
     cited = list(dict.fromkeys(e.strip() for e in evidence if e.strip()))
     allowed = _allowed_evidence(session, list(members))
@@ -160,9 +159,7 @@ def resolutions_for(session: Session, item_id: str) -> list[Resolution]:
 
 def current_resolutions(session: Session) -> list[Resolution]:
     """The standing resolution of every item that has one."""
-    rows = list(
-        session.scalars(select(ResolutionRow).where(ResolutionRow.superseded_at.is_(None)))
-    )
+    rows = list(session.scalars(select(ResolutionRow).where(ResolutionRow.superseded_at.is_(None))))
     winners: dict[str, list[str]] = {r.id: [] for r in rows}
     for link in session.scalars(select(ResolutionWinnerRow)):
         if link.resolution_id in winners:

@@ -180,13 +180,14 @@ def rule_decision(
     return None
 
 
-def _tiers_of(session: Session, claim_ids: Iterable[str]) -> dict[str, str | None]:
+def _tiers_of(session: Session, claim_ids: Iterable[str]) -> dict[str, tuple[str | None, bool]]:
+    """Claim id -> (authority tier of its source, source withdrawn?)."""
     stmt = (
-        select(ClaimRow.id, SourceRow.authority_tier)
+        select(ClaimRow.id, SourceRow.authority_tier, SourceRow.withdrawn)
         .join(SourceRow, SourceRow.id == ClaimRow.source_id)
         .where(ClaimRow.id.in_(list(claim_ids)))
     )
-    return {claim_id: tier for claim_id, tier in session.execute(stmt)}
+    return {claim_id: (tier, bool(gone)) for claim_id, tier, gone in session.execute(stmt)}
 
 
 def _higher_tier_wins(
@@ -194,9 +195,9 @@ def _higher_tier_wins(
     rule_id: str,
     min_gap: int,
     conflict: ConflictSet,
-    tiers: dict[str, str | None],
+    tiers: dict[str, tuple[str | None, bool]],
 ) -> RuleDecision | None:
-    ranks = {c: policy.tier_rank(tiers.get(c)) for c in conflict.claim_ids}
+    ranks = {c: policy.tier_rank(tiers.get(c, (None, False))[0]) for c in conflict.claim_ids}
     if any(rank is None for rank in ranks.values()):
         return None  # a source without a listed tier cannot be ranked
     best = min(r for r in ranks.values() if r is not None)
@@ -204,6 +205,8 @@ def _higher_tier_wins(
     rest = [r for c, r in ranks.items() if r is not None and r != best]
     if not rest or min(rest) - best < min_gap:
         return None
+    if any(tiers[c][1] for c in top):
+        return None  # a withdrawn source cannot win by rule; a person decides
     top_set = set(top)
     if any(e.left_claim_id in top_set and e.right_claim_id in top_set for e in conflict.edges):
         return None  # the top tier disagrees with itself
@@ -268,13 +271,25 @@ def route(
                 members[row.id] = sorted(known | fresh)
                 report.grown.append(row.id)
                 if row.state in _CLOSED or row.state == ReviewState.DEFERRED.value:
-                    reopen(session, row.id, actor, reason=_growth_reason(session, fresh, row),
-                           now=now, policy_version=policy.stamp)
+                    reopen(
+                        session,
+                        row.id,
+                        actor,
+                        reason=_growth_reason(session, fresh, row),
+                        now=now,
+                        policy_version=policy.stamp,
+                    )
                     report.reopened[row.id] = "new claims joined the conflict set"
             if (row.risk, row.high_risk) != (risk, high_risk):
-                change_item(session, row, actor=actor, action="item.rescore",
-                            changes={"risk": risk, "high_risk": high_risk}, now=now,
-                            policy_version=policy.stamp)
+                change_item(
+                    session,
+                    row,
+                    actor=actor,
+                    action="item.rescore",
+                    changes={"risk": risk, "high_risk": high_risk},
+                    now=now,
+                    policy_version=policy.stamp,
+                )
             _check_closed_item(session, row, conflict, policy, material, actor, now, report)
         session.refresh(row)
         if row.state == ReviewState.OPEN.value:
@@ -381,8 +396,7 @@ def _check_closed_item(
         winners = tuple(sorted(resolution.winner_claim_ids))
         if decision is None or decision.winners != winners:
             reason = (
-                f"policy {policy.stamp} would decide differently than "
-                f"{resolution.policy_version}"
+                f"policy {policy.stamp} would decide differently than {resolution.policy_version}"
             )
     if reason is not None:
         reopen(session, row.id, actor, reason=reason, now=now, policy_version=policy.stamp)
@@ -423,8 +437,12 @@ def _auto_resolve(
         row,
         actor=f"rule:{decision.rule_id}",
         action="item.auto_resolve",
-        changes={"state": ReviewState.RESOLVED.value, "policy_version": policy.stamp,
-                 "assignee": None, "lock_expires_at": None},
+        changes={
+            "state": ReviewState.RESOLVED.value,
+            "policy_version": policy.stamp,
+            "assignee": None,
+            "lock_expires_at": None,
+        },
         now=now,
         policy_version=policy.stamp,
     )

@@ -15,9 +15,13 @@ import yaml
 from sqlalchemy import Engine
 
 from claims.ids import stable_id
-from claims.models import Claim, EffectiveTime, Source, Span, ValueKind
+from claims.models import Claim, EffectiveTime, ReviewItem, Source, Span, ValueKind
 from claims.store import ClaimRepository, SourceRepository, transaction
 from claims.tables import EdgeRow, ExtractorGenerationRow, SourceRow
+from review.items import ReviewItemRepository
+from review.policy import apply_policy, load_policy
+from review.reviewers import ReviewerDirectory, load_reviewers
+from review.routing import route
 
 FIXTURES = Path(__file__).parent / "fixtures" / "review"
 
@@ -105,7 +109,8 @@ class ReviewLedger:
                 value=float(value) if numeric else value,
                 unit=unit,
                 canonical_value=(
-                    canonical_value if canonical_value is not None
+                    canonical_value
+                    if canonical_value is not None
                     else (float(value) if numeric else None)
                 ),
                 canonical_unit=canonical_unit,
@@ -154,3 +159,30 @@ def _day(value: Any) -> date | None:
     if value is None or isinstance(value, date):
         return value
     return date.fromisoformat(str(value))
+
+
+def reviewers() -> ReviewerDirectory:
+    """alice and bob, from the fixture file (passwords in its comment)."""
+    return load_reviewers(FIXTURES / "reviewers.yaml")
+
+
+def routed_ledger(engine: Engine, policy_file: str = "policy.yaml") -> ReviewLedger:
+    """The corpus scenario with the policy applied and the conflicts routed."""
+    ledger = ReviewLedger(engine).load()
+    policy = load_policy(FIXTURES / policy_file)
+    with transaction(engine) as session:
+        apply_policy(session, policy, actor="admin")
+        route(session, policy)
+    return ledger
+
+
+def item_for_key(engine: Engine, claim_key: str) -> ReviewItem:
+    with transaction(engine) as session:
+        items = [i for i in ReviewItemRepository(session).search() if i.claim_key == claim_key]
+    assert len(items) == 1, items
+    return items[0]
+
+
+DIVIDEND = "acme|dividend_per_share"
+HEADCOUNT = "acme|headcount"
+LIMIT = "interactive assistant|output_limit"
