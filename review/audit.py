@@ -46,11 +46,9 @@ def record(
 
 
 def history(session: Session, entity_id: str) -> list[AuditEvent]:
-    """Every event about ``entity_id``, oldest first."""
+    """Every event about ``entity_id``, in the order they were written."""
     stmt = (
-        select(AuditEventRow)
-        .where(AuditEventRow.entity_id == entity_id)
-        .order_by(AuditEventRow.at, AuditEventRow.id)
+        select(AuditEventRow).where(AuditEventRow.entity_id == entity_id).order_by(AuditEventRow.id)
     )
     return [_to_event(r) for r in session.scalars(stmt)]
 

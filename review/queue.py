@@ -50,11 +50,7 @@ def change_item(
 ) -> ReviewItemRow:
     """Apply ``changes`` if nobody changed the row since it was read; audit before/after."""
     seen = row.revision
-    if expected_revision is not None and expected_revision != seen:
-        raise ConcurrencyError(
-            f"review item {row.id} changed since you loaded it (revision {expected_revision}, "
-            f"now {seen}); reload it and try again"
-        )
+    check_revision(row, expected_revision)
     before = snapshot(row)
     values = {**changes, "revision": seen + 1, "updated_at": now}
     result = session.execute(
@@ -85,6 +81,15 @@ def change_item(
     return row
 
 
+def check_revision(row: ReviewItemRow, expected_revision: int | None) -> None:
+    """Refuse to act on an item that changed since the reviewer loaded it."""
+    if expected_revision is not None and expected_revision != row.revision:
+        raise ConcurrencyError(
+            f"review item {row.id} changed since you loaded it (revision {expected_revision}, "
+            f"now {row.revision}); reload it and try again"
+        )
+
+
 def _lock_holder(row: ReviewItemRow, now: datetime) -> str | None:
     """Who holds a live lock on the item, if anyone."""
     expires = as_utc(row.lock_expires_at)
@@ -105,6 +110,7 @@ def claim(
     now = _now(now)
     repo = ReviewItemRepository(session)
     row = repo.row(item_id)
+    check_revision(row, expected_revision)
     holder = _lock_holder(row, now)
     if holder is not None and holder != reviewer.name:
         raise ConcurrencyError(
@@ -154,6 +160,7 @@ def release(
     now = _now(now)
     repo = ReviewItemRepository(session)
     row = repo.row(item_id)
+    check_revision(row, expected_revision)
     _require_own_lock(row, reviewer, now)
     change_item(
         session,
@@ -225,6 +232,7 @@ def decide(
     now = _now(now)
     repo = ReviewItemRepository(session)
     row = repo.row(item_id)
+    check_revision(row, expected_revision)
     members = repo.claim_ids(item_id)
     chosen, text, cited = validate_decision(
         session,
@@ -349,6 +357,7 @@ def defer(
         raise InputError(f"until: {until.isoformat()} is not in the future; pick a later date")
     repo = ReviewItemRepository(session)
     row = repo.row(item_id)
+    check_revision(row, expected_revision)
     expected = _hold_for_decision(session, row, reviewer, expected_revision, now)
     change_item(
         session,
@@ -384,6 +393,7 @@ def reopen(
         raise InputError("reason: say why the item is reopened")
     repo = ReviewItemRepository(session)
     row = repo.row(item_id)
+    check_revision(row, expected_revision)
     if row.state not in (*CLOSED_STATES_VALUES, ReviewState.DEFERRED.value):
         raise InputError(
             f"review item {item_id} is {row.state}; only closed or deferred items reopen"
