@@ -5,7 +5,11 @@ from __future__ import annotations
 import sys
 
 from claimledger.cli import db as _db  # noqa: F401  (registers commands)
+from claimledger.cli import metrics as _metrics  # noqa: F401
+from claimledger.cli import policy as _policy  # noqa: F401
+from claimledger.cli import review as _review  # noqa: F401
 from claimledger.cli import schema as _schema  # noqa: F401
+from claimledger.cli import serve as _serve  # noqa: F401
 from claimledger.cli.app import app
 from claims.errors import ClaimLedgerError
 
