@@ -1,0 +1,33 @@
+"""The code location: ``pipeline.definitions:defs`` (loaded by workspace.yaml). Assembly only."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from pipeline.assets import all_assets
+from pipeline.checks import ASSET_CHECKS
+from pipeline.executors import executor_for
+from pipeline.jobs import claims_pipeline_job
+from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
+from pipeline.schedules import build_reconciliation_schedule
+from pipeline.sensors import sources_sensor
+from pipeline.settings import get_pipeline_settings
+
+settings = get_pipeline_settings()
+
+defs = dg.Definitions(
+    assets=all_assets(),
+    asset_checks=ASSET_CHECKS,
+    jobs=[claims_pipeline_job],
+    sensors=[sources_sensor()],
+    schedules=[build_reconciliation_schedule(settings)],
+    resources={
+        "store": ClaimStore(database_url=dg.EnvVar("CLAIMS_DATABASE_URL")),
+        "extractor": ExtractorResource(),
+        "sources": SourcesResource(
+            sources_dir=dg.EnvVar("CLAIMS_SOURCES_DIR"),
+            register_file=dg.EnvVar("CLAIMS_REGISTER_FILE"),
+        ),
+    },
+    executor=executor_for(settings),
+)
