@@ -6,6 +6,7 @@ import sys
 
 from claimledger.cli import db as _db  # noqa: F401  (registers commands)
 from claimledger.cli import ingest as _ingest  # noqa: F401
+from claimledger.cli import run as _run  # noqa: F401
 from claimledger.cli import schema as _schema  # noqa: F401
 from claimledger.cli import sources as _sources  # noqa: F401
 from claimledger.cli.app import app
