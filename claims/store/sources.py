@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import delete, func, select
@@ -14,6 +15,38 @@ from claims.tables import SourceGrantRow, SourceRow, SourceSupersedesRow, Source
 
 def version_id(source_id: str, sha256: str) -> str:
     return stable_id("sv", source_id, sha256)
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    """A stored version without its text (for listings)."""
+
+    id: str
+    source_id: str
+    number: int
+    sha256: str
+    size_bytes: int
+    media_type: str
+    origin_path: str | None
+    ingested_at: datetime
+
+
+def _trusted_fields(source: Source) -> tuple[object, ...]:
+    """What a register entry controls, comparable between a stored source and an entry."""
+    return (
+        source.title,
+        source.authority_tier,
+        tuple(sorted(set(source.access_groups))),
+        tuple(
+            sorted(
+                ((r.source_id, r.version, r.effective_from) for r in source.supersedes),
+                key=lambda ref: ref[0],
+            )
+        ),
+        source.effective_from,
+        source.effective_to,
+        source.withdrawn,
+    )
 
 
 def _row_to_version(row: SourceVersionRow) -> SourceVersion:
@@ -57,15 +90,19 @@ class SourceRepository:
             self.session.flush()
         return row
 
-    def apply_register_entry(self, source: Source) -> None:
-        """Replace the trusted metadata of ``source.id`` with the register's entry."""
+    def apply_register_entry(self, source: Source) -> bool:
+        """Replace the trusted metadata of ``source.id`` with the register's entry.
+
+        Sources named in ``supersedes`` are created bare if they are not stored yet. Returns
+        whether anything changed (a new source counts as a change).
+        """
+        before = self.get(source.id)
         row = self.ensure(source.id)
         row.title = source.title
         row.authority_tier = source.authority_tier
         row.effective_from = source.effective_from
         row.effective_to = source.effective_to
         row.withdrawn = source.withdrawn
-        row.updated_at = datetime.now(UTC)
         self.session.execute(delete(SourceGrantRow).where(SourceGrantRow.source_id == source.id))
         self.session.execute(
             delete(SourceSupersedesRow).where(SourceSupersedesRow.source_id == source.id)
@@ -86,6 +123,40 @@ class SourceRepository:
                 )
             )
         self.session.flush()
+        changed = before is None or _trusted_fields(before) != _trusted_fields(source)
+        if changed:
+            row.updated_at = datetime.now(UTC)
+            self.session.flush()
+        return changed
+
+    def all_with_metadata(self) -> list[Source]:
+        """Every source with its groups and supersedes, in three queries (for listings)."""
+        groups: dict[str, list[str]] = {}
+        for source_id, group in self.session.execute(
+            select(SourceGrantRow.source_id, SourceGrantRow.group_name).order_by(
+                SourceGrantRow.group_name
+            )
+        ):
+            groups.setdefault(source_id, []).append(group)
+        supersedes: dict[str, list[SupersedesRef]] = {}
+        for s in self.session.scalars(
+            select(SourceSupersedesRow).order_by(SourceSupersedesRow.supersedes_source_id)
+        ):
+            supersedes.setdefault(s.source_id, []).append(
+                SupersedesRef(
+                    source_id=s.supersedes_source_id,
+                    version=s.supersedes_version,
+                    effective_from=s.effective_from,
+                )
+            )
+        return [
+            self._build_source(row, groups.get(row.id, []), supersedes.get(row.id, []))
+            for row in self.session.scalars(select(SourceRow).order_by(SourceRow.id))
+        ]
+
+    def ids(self) -> set[str]:
+        """Every stored source id."""
+        return set(self.session.scalars(select(SourceRow.id)))
 
     def _to_source(self, row: SourceRow) -> Source:
         groups = self.session.scalars(
@@ -98,12 +169,10 @@ class SourceRepository:
             .where(SourceSupersedesRow.source_id == row.id)
             .order_by(SourceSupersedesRow.supersedes_source_id)
         )
-        return Source(
-            id=row.id,
-            title=row.title,
-            authority_tier=row.authority_tier,
-            access_groups=list(groups),
-            supersedes=[
+        return self._build_source(
+            row,
+            list(groups),
+            [
                 SupersedesRef(
                     source_id=s.supersedes_source_id,
                     version=s.supersedes_version,
@@ -111,6 +180,16 @@ class SourceRepository:
                 )
                 for s in supersedes
             ],
+        )
+
+    @staticmethod
+    def _build_source(row: SourceRow, groups: list[str], supersedes: list[SupersedesRef]) -> Source:
+        return Source(
+            id=row.id,
+            title=row.title,
+            authority_tier=row.authority_tier,
+            access_groups=groups,
+            supersedes=supersedes,
             effective_from=row.effective_from,
             effective_to=row.effective_to,
             withdrawn=row.withdrawn,
@@ -180,9 +259,32 @@ class SourceRepository:
         )
         return [_row_to_version(r) for r in rows]
 
+    def latest_number(self, source_id: str) -> int | None:
+        """The newest version number of ``source_id`` (None when it has no version)."""
+        return self.session.scalar(
+            select(func.max(SourceVersionRow.number)).where(SourceVersionRow.source_id == source_id)
+        )
+
     def latest_version(self, source_id: str) -> SourceVersion | None:
         versions = self.versions(source_id)
         return versions[-1] if versions else None
+
+    def version_index(self) -> dict[str, list[VersionInfo]]:
+        """Every stored version without its text, per source id, oldest first."""
+        index: dict[str, list[VersionInfo]] = {}
+        stmt = select(
+            SourceVersionRow.id,
+            SourceVersionRow.source_id,
+            SourceVersionRow.number,
+            SourceVersionRow.sha256,
+            SourceVersionRow.size_bytes,
+            SourceVersionRow.media_type,
+            SourceVersionRow.origin_path,
+            SourceVersionRow.ingested_at,
+        ).order_by(SourceVersionRow.source_id, SourceVersionRow.number)
+        for row in self.session.execute(stmt):
+            index.setdefault(row.source_id, []).append(VersionInfo(*row))
+        return index
 
     def count_versions(self) -> int:
         return self.session.scalar(select(func.count()).select_from(SourceVersionRow)) or 0
