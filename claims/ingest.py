@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from claims.errors import InputError
 from claims.ids import sha256_hex
+from claims.models import Source
 from claims.register import Register, apply_register, source_id_problem
 from claims.store.sources import SourceRepository
 
@@ -53,9 +54,11 @@ class RejectedFile:
 
     path: Path
     reason: str
+    line: int | None = None  # where in the file the problem is, when there is such a place
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.reason}"
+        where = f"{self.path}:{self.line}" if self.line is not None else str(self.path)
+        return f"{where}: {self.reason}"
 
 
 @dataclass
@@ -134,7 +137,9 @@ class IngestReport:
             "sources": self.sources,
             "new_versions": self.new_versions,
             "unchanged": self.unchanged,
-            "rejected": [{"path": str(r.path), "reason": r.reason} for r in self.rejected],
+            "rejected": [
+                {"path": str(r.path), "line": r.line, "reason": r.reason} for r in self.rejected
+            ],
             "register": (
                 {
                     "path": self.register,
@@ -188,7 +193,7 @@ def scan_sources(
             try:
                 scan.files.append(read_source_file(file, root, register, max_source_bytes=limit))
             except InputError as error:
-                scan.rejected.append(RejectedFile(file, _reason(error)))
+                scan.rejected.append(_rejection(file, error))
     _reject_duplicate_ids(scan)
     return scan
 
@@ -316,12 +321,15 @@ def _reject_duplicate_ids(scan: SourceScan) -> None:
     scan.files = [f for f in scan.files if f.source_id not in clashes]
 
 
-def _reason(error: InputError) -> str:
-    """The error message without the leading location (the rejection carries the path)."""
-    message = str(error)
-    if error.location and message.startswith(f"{error.location}: "):
-        return message[len(error.location) + 2 :]
-    return message
+def _rejection(path: Path, error: InputError) -> RejectedFile:
+    """The error as a rejection: the reason without the location, the line kept apart."""
+    message, line = str(error), None
+    location = error.location or ""
+    if location and message.startswith(f"{location}: "):
+        message = message[len(location) + 2 :]
+        tail = location[len(str(path)) + 1 :] if location.startswith(f"{path}:") else ""
+        line = int(tail) if tail.isdigit() else None
+    return RejectedFile(path, message, line)
 
 
 def _rejection_message(rejected: Sequence[RejectedFile], *, ingested: int | None) -> str:
@@ -365,10 +373,18 @@ def ingest(
     repository = SourceRepository(session)
     report = IngestReport(rejected=list(rejected))
     if register is not None:
-        register.check_references(repository.ids() | {f.source_id for f in files})
+        stored = repository.ids()
+        register.check_references(stored | {f.source_id for f in files})
         report.register = str(register.path)
         report.register_entries = len(register.entries)
         report.register_changed = apply_register(session, register)
+        if register.default_access_groups:
+            # A new source the register does not list gets the register's default groups,
+            # so "restricted unless said otherwise" also covers files the owner forgot.
+            for source_id in sorted({f.source_id for f in files} - stored - register.source_ids):
+                repository.apply_register_entry(
+                    Source(id=source_id, access_groups=list(register.default_access_groups))
+                )
     for file in files:
         version, created = repository.add_version(
             file.source_id,

@@ -143,6 +143,8 @@ def parse_register(text: str, path: Path) -> Register:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else 1
         problem = error.problem or error.context or "unreadable"
+        if error.context and error.context_mark is not None and error.problem:
+            problem += f" ({error.context} at line {error.context_mark.line + 1})"
         raise RegisterError(f"invalid YAML: {problem}", location=f"{path}:{line}") from None
     except yaml.YAMLError as error:
         raise RegisterError(f"invalid YAML: {error}", location=str(path)) from None
