@@ -14,6 +14,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import re
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -24,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from claims.edges.materiality import MaterialitySettings
 from claims.errors import NotFoundError, PolicyError
 from claims.models import AuthorityPolicyVersion
 from claims.tables import AuthorityPolicyRow
@@ -162,6 +164,26 @@ class AuthorityPolicy(_Strict):
     def is_high_risk(self, claim_key: str) -> bool:
         return self.high_risk_pattern(claim_key) is not None
 
+    def materiality_settings(self) -> MaterialitySettings:
+        """The edge builder's materiality knobs, taken from this policy.
+
+        Routing enforces high-risk patterns exactly (globs); the edge builder matches words,
+        so it gets each pattern's literal words ("dividend|*" -> "dividend").
+        """
+        phrases = []
+        for pattern in self.high_risk_predicates:
+            words = " ".join(re.sub(r"[*?\[\]|]", " ", pattern).split())
+            if words and words not in phrases:
+                phrases.append(words)
+        gaps = [r.min_tier_gap for r in self.auto_resolution if r.kind is RuleKind.HIGHER_TIER_WINS]
+        return MaterialitySettings(
+            high_risk_predicates=phrases,
+            relative_difference_threshold=self.materiality.relative_threshold,
+            authority_tiers=list(self.tiers),
+            # Without a tier rule no tier gap settles anything: every gap stays material.
+            tier_gap_resolvable=min(gaps) if gaps else len(self.tiers) + 1,
+        )
+
 
 def _field_path(loc: tuple[int | str, ...]) -> str:
     path = ""
@@ -294,6 +316,26 @@ def policy_versions(session: Session) -> list[AuthorityPolicyVersion]:
         select(AuthorityPolicyRow).order_by(AuthorityPolicyRow.applied_at.desc())
     )
     return [_to_version(r) for r in rows]
+
+
+DEFAULT_POLICY_FILE = Path(__file__).with_name("default_policy.yaml")
+
+
+def policy_for_routing(
+    session: Session, policy_file: Path | None, *, actor: str
+) -> AuthorityPolicy:
+    """The policy a routing pass uses: ``policy_file`` applied (idempotent) when given, else
+    the active one, else the bundled default (no rules: every conflict needs a person)."""
+    if policy_file is not None:
+        policy = load_policy(policy_file)
+        apply_policy(session, policy, actor=actor)
+        return policy
+    row = active_policy_row(session)
+    if row is not None:
+        return policy_from_row(row)
+    policy = load_policy(DEFAULT_POLICY_FILE)
+    apply_policy(session, policy, actor=actor)
+    return policy
 
 
 def policy_by_version(session: Session, version: str) -> AuthorityPolicy | None:

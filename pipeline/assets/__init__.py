@@ -5,13 +5,14 @@ To add a stage (the review and retrieval layers add ``review_queue`` and
 ``definitions.py`` loads every asset and check from these modules.
 """
 
-from pipeline.assets import claims, edges, sources
+from pipeline.assets import claims, edges, review, sources
 from pipeline.assets.ownership import OWNERS
 
 ASSET_MODULES = [
     sources,  # source_register, source_versions
     claims,  # claims (extraction + normalisation, per source version)
     edges,  # claim_edges (conflict, corroboration, ambiguous, supersession)
+    review,  # review_queue (routing under the authority policy, review metrics)
 ]
 
 __all__ = ["ASSET_MODULES", "OWNERS", "all_assets", "graph_asset_keys"]
