@@ -318,6 +318,12 @@ def policy_versions(session: Session) -> list[AuthorityPolicyVersion]:
     return [_to_version(r) for r in rows]
 
 
+def active_materiality(session: Session) -> MaterialitySettings | None:
+    """The edge builder's materiality settings from the active policy (None: none applied)."""
+    row = active_policy_row(session)
+    return policy_from_row(row).materiality_settings() if row is not None else None
+
+
 DEFAULT_POLICY_FILE = Path(__file__).with_name("default_policy.yaml")
 
 

@@ -93,3 +93,13 @@ def test_applying_policies_keeps_every_version_and_audits_each_application(
     assert versions == {v1.stamp, v2.stamp}
     assert stored == 2
     assert applications == 3
+
+
+def test_policy_feeds_the_edge_builders_materiality_settings() -> None:
+    settings = load_policy(FIXTURES / "policy.yaml").materiality_settings()
+    assert settings.authority_tiers == ["regulator", "board", "management", "draft"]
+    assert settings.relative_difference_threshold == 0.05
+    assert settings.tier_gap_resolvable == 1
+    assert settings.high_risk_predicates == ["acme dividend", "capital_ratio"]
+    no_rules = load_policy(FIXTURES / "policy_v2_no_rules.yaml").materiality_settings()
+    assert no_rules.tier_gap_resolvable == 5  # no tier rule: no tier gap settles a conflict
