@@ -12,13 +12,12 @@ from pipeline.resources import ClaimStore
 
 
 def _materialize(engine: Engine, policy_file: str = "") -> dg.ExecuteInProcessResult:
-    with dg.instance_for_test() as instance:
-        return dg.materialize(
-            [review_queue],
-            resources={"store": ClaimStore(database_url=str(engine.url))},
-            run_config={"ops": {"review_queue": {"config": {"policy_file": policy_file}}}},
-            instance=instance,
-        )
+    return dg.materialize(
+        [review_queue],
+        resources={"store": ClaimStore(database_url=str(engine.url))},
+        run_config={"ops": {"review_queue": {"config": {"policy_file": policy_file}}}},
+        instance=dg.DagsterInstance.ephemeral(),
+    )
 
 
 def _metadata(result: dg.ExecuteInProcessResult) -> dict[str, object]:
