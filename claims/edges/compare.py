@@ -99,10 +99,14 @@ def _same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
         return PairVerdict(Relation.COMPATIBLE, Rule.SCOPE, f"different scope: {different}")
 
     outcome = compare_values(a, b)
-    one_sided_scope = _one_sided_scope(a, b)
-    one_sided_time = a.time_known != b.time_known
     if outcome.state == INCOMPARABLE:
         return PairVerdict(Relation.AMBIGUOUS, outcome.rule, outcome.reason)
+    if outcome.state == COMPATIBLE:
+        return PairVerdict(Relation.COMPATIBLE, outcome.rule, outcome.reason)
+    one_sided_scope = (
+        _one_sided_scope(a, b) if a.scope or b.scope or a.residual or b.residual else ""
+    )
+    one_sided_time = a.time_known != b.time_known
     if outcome.state == INCOMPATIBLE:
         if one_sided_scope:
             return PairVerdict(
@@ -114,8 +118,7 @@ def _same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
             return PairVerdict(
                 Relation.AMBIGUOUS,
                 Rule.TIME,
-                f"effective time stated on one side only ({_time_side(a, b)}); "
-                f"{outcome.reason}",
+                f"effective time stated on one side only ({_time_side(a, b)}); {outcome.reason}",
             )
         return PairVerdict(Relation.CONFLICT, outcome.rule, outcome.reason)
     if outcome.state == AGREE:
@@ -212,9 +215,7 @@ def _quantities(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
                 Rule.UNIT,
                 f"different dimensions: {a.shown} ({a.dimension}) vs {b.shown} ({b.dimension})",
             )
-        if not (
-            _close(a.lo, b.lo) and _close(a.hi, b.hi) and a.bound == b.bound
-        ):
+        if not (_close(a.lo, b.lo) and _close(a.hi, b.hi) and a.bound == b.bound):
             return ValueOutcome(
                 INCOMPARABLE, Rule.UNIT, f"unit stated on one side only: {a.shown} vs {b.shown}"
             )

@@ -12,7 +12,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -26,9 +26,13 @@ APPROXIMATE_TOLERANCE = 0.10
 EQUALITY_EPSILON = 1e-9
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True, eq=False)
 class ClaimFacts:
-    """What the edge rules compare; see ``facts_from_claim`` for how each field is derived."""
+    """What the edge rules compare; see ``facts_from_claim`` for how each field is derived.
+
+    Treat as read-only. Not frozen on purpose: a frozen dataclass pays for every field
+    assignment at construction, which shows at a million claims.
+    """
 
     id: str
     source_id: str
@@ -60,15 +64,15 @@ class ClaimFacts:
     reported: bool
     quote_norm: str  # surface form used to detect clones
 
-    @property
-    def order_key(self) -> tuple[str, str, str]:
-        """Deterministic order of the two sides of a pair (independent of argument order)."""
-        return (self.source_id, self.version_id, self.id)
+    # derived once in __post_init__ (the hot loop reads them many times per claim)
+    order_key: tuple[str, str, str] = field(init=False, repr=False)
+    signature: tuple[Any, ...] = field(init=False, repr=False)
 
-    @property
-    def signature(self) -> tuple[Any, ...]:
-        """Everything the rules read: claims with equal signatures get equal verdicts."""
-        return (
+    def __post_init__(self) -> None:
+        # deterministic order of the two sides of a pair (independent of argument order)
+        self.order_key = (self.source_id, self.version_id, self.id)
+        # everything the rules read: claims with equal signatures get equal verdicts
+        self.signature = (
             self.claim_key,
             self.coarse_key,
             self.kind,

@@ -7,6 +7,7 @@ versioned authority policy; the defaults here are what an unconfigured store use
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,7 +44,7 @@ class MaterialitySettings(BaseModel):
     )
 
 
-class Materiality(BaseModel):
+class Materiality(NamedTuple):
     material: bool
     score: float
 

@@ -103,8 +103,9 @@ class SupersessionIndex:
     """Answers "does version X replace version Y?" (transitively) and "is Y replaced?"."""
 
     def __init__(self, rows: Iterable[SourceVersionSupersession] = ()) -> None:
+        self.rows = list(rows)
         self._newer: dict[str, list[tuple[str, SourceVersionSupersession]]] = defaultdict(list)
-        for row in rows:
+        for row in self.rows:
             self._newer[row.older_version_id].append((row.newer_version_id, row))
         self._memo: dict[tuple[str, str], SupersessionLink | None] = {}
 
@@ -113,6 +114,18 @@ class SupersessionIndex:
 
     def replaced(self, version_id: str) -> bool:
         return version_id in self._newer
+
+    def newer_versions(self, older: str) -> set[str]:
+        """Every version that replaces ``older``, directly or through a chain."""
+        found: set[str] = set()
+        frontier = [older]
+        while frontier:
+            version = frontier.pop()
+            for successor, _ in self._newer.get(version, ()):
+                if successor not in found:
+                    found.add(successor)
+                    frontier.append(successor)
+        return found
 
     def link(self, newer: str, older: str) -> SupersessionLink | None:
         """How ``newer`` replaces ``older``, if it does (following chains of replacements)."""
@@ -170,9 +183,7 @@ def match_source(target_text: str, sources: Sequence[Source]) -> str | None:
     if not wanted:
         return None
     hits = {
-        s.id
-        for s in sources
-        if _loose(s.id) == wanted or (s.title and _loose(s.title) == wanted)
+        s.id for s in sources if _loose(s.id) == wanted or (s.title and _loose(s.title) == wanted)
     }
     if len(hits) != 1:
         # also accept the target naming the id inside longer words ("the Policy hr-2019")
