@@ -42,16 +42,23 @@ class PipelineWorld:
         }
 
 
-def make_world(tmp_path: Path, database_url: str | None = None) -> PipelineWorld:
+def make_world(
+    tmp_path: Path, database_url: str | None = None, *, persistent: bool = False
+) -> PipelineWorld:
+    """``persistent``: a Dagster instance on disk (schedules need one), else in memory."""
     corpus = tmp_path / "corpus"
     shutil.copytree(FIXTURES / "corpus", corpus)
     register = tmp_path / "register.yaml"
     shutil.copy(FIXTURES / "register.yaml", register)
     url = database_url or f"sqlite:///{tmp_path / 'claims.db'}"
     upgrade(url)
-    home = tmp_path / "dagster_home"
-    home.mkdir()
-    return PipelineWorld(corpus, register, url, dg.DagsterInstance.local_temp(str(home)))
+    if persistent:
+        home = tmp_path / "dagster_home"
+        home.mkdir()
+        instance = dg.DagsterInstance.local_temp(str(home))
+    else:
+        instance = dg.DagsterInstance.ephemeral()
+    return PipelineWorld(corpus, register, url, instance)
 
 
 def table_rows(store: ClaimStore, table: type, *, skip: tuple[str, ...] = ()) -> list[tuple]:

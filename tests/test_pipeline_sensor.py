@@ -94,7 +94,7 @@ def test_changed_register_requests_a_graph_refresh(tmp_path: Path) -> None:
 
 
 def test_nightly_reconciliation_adds_missed_files_and_refreshes_the_graph(tmp_path: Path) -> None:
-    world = make_world(tmp_path)
+    world = make_world(tmp_path, persistent=True)
     defs = build_definitions(world.resources())
     schedule = defs.resolve_schedule_def("nightly_reconciliation")
     with dg.build_schedule_context(

@@ -3,6 +3,7 @@ through the webserver's GraphQL API, asset metadata read back through GraphQL.""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -171,9 +172,8 @@ def test_run_launched_through_graphql_materializes_and_reports_metadata(tmp_path
             process.wait(timeout=10)
         except (ProcessLookupError, subprocess.TimeoutExpired):
             pass
-        try:  # background processes here may ignore SIGTERM: make sure the group is gone
+        # Background processes here may ignore SIGTERM: make sure the group is gone.
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         process.wait(timeout=10)
         log.close()
