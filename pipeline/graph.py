@@ -15,7 +15,8 @@ import dagster as dg
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from claims.tables import ClaimRow, EdgeRow
+from claims.edges.recompute import EdgeReport
+from claims.tables import EdgeRow
 
 PAGE = 1000
 
@@ -30,11 +31,6 @@ class LastEvaluation:
 class ClaimsChanges:
     partition_keys: list[str]
     cursor: int  # newest claims materialization seen (0 when there is none)
-
-
-@dataclass(frozen=True)
-class RecomputeSummary:
-    keys: int
 
 
 def last_evaluation(instance: dg.DagsterInstance, asset_key: dg.AssetKey) -> LastEvaluation | None:
@@ -75,33 +71,22 @@ def claims_materialized_since(
     return ClaimsChanges(partition_keys=list(keys), cursor=newest)
 
 
-def claim_keys_of_versions(
-    session: Session, version_ids: Sequence[str], generation: str
-) -> list[str]:
-    """Distinct claim keys of the given versions' claims in ``generation``."""
-    found: set[str] = set()
-    ids = list(version_ids)
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        found.update(
-            session.scalars(
-                select(ClaimRow.claim_key)
-                .where(ClaimRow.generation == generation, ClaimRow.source_version_id.in_(chunk))
-                .distinct()
-            )
-        )
-    return sorted(found)
+def claim_keys_touched(session: Session, version_ids: Sequence[str], generation: str) -> set[str]:
+    """Claim keys whose edges may change because of these versions (their own claims and
+    those of the versions they replace or that replace them)."""
+    from claims.edges.recompute import keys_touched_by_version
+
+    touched: set[str] = set()
+    for version_id in version_ids:
+        touched |= keys_touched_by_version(session, version_id, generation)
+    return touched
 
 
-def recompute(session: Session, generation: str, claim_keys: list[str] | None) -> RecomputeSummary:
+def recompute(session: Session, generation: str, claim_keys: set[str] | None) -> EdgeReport:
     """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``."""
-    from claims.edges import recompute_edges
+    from claims.edges.recompute import recompute_edges
 
-    report = recompute_edges(session, generation, claim_keys)
-    keys = getattr(report, "keys", None)
-    if keys is None:
-        keys = len(claim_keys) if claim_keys is not None else _count_keys(session, generation)
-    return RecomputeSummary(keys=int(keys if isinstance(keys, int) else len(keys)))
+    return recompute_edges(session, generation, claim_keys)
 
 
 def edge_counts(session: Session, generation: str) -> dict[str, int]:
@@ -112,14 +97,3 @@ def edge_counts(session: Session, generation: str) -> dict[str, int]:
         .group_by(EdgeRow.kind)
     )
     return {kind: count for kind, count in rows}
-
-
-def _count_keys(session: Session, generation: str) -> int:
-    return (
-        session.scalar(
-            select(func.count(func.distinct(ClaimRow.claim_key))).where(
-                ClaimRow.generation == generation
-            )
-        )
-        or 0
-    )

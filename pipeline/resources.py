@@ -67,9 +67,10 @@ class ExtractorResource(dg.ConfigurableResource):
 
     Empty ``extractor`` means the built-in spaCy + rules extractor. A dotted path
     ``package.module:function`` plugs in another one with the same signature
-    (``extract(text, *, source_id, source_version_id) -> list[Claim]``); its module may
-    define ``current_generation() -> (id, label)``, otherwise the generation id is derived
-    from the built-in generation and the path, so its claims never mix with the built-in's.
+    (``extract(text, *, source_id, source_version_id) -> list[Claim]``). Its generation is
+    the function's ``generation`` attribute ``(id, label)``, else its module's
+    ``current_generation()``, else an id derived from the built-in generation and the path,
+    so its claims never mix with the built-in's.
     """
 
     extractor: str = Field("", description="module:function of a custom extractor, or empty.")
@@ -87,10 +88,14 @@ class ExtractorResource(dg.ConfigurableResource):
 
         if not self.extractor:
             return current_generation()
-        module = importlib.import_module(self.extractor.partition(":")[0])
-        own = getattr(module, "current_generation", None)
-        if callable(own):
-            gen_id, label = own()
+        function = _load_callable(self.extractor)
+        declared = getattr(function, "generation", None)
+        if declared is None:
+            module = importlib.import_module(self.extractor.partition(":")[0])
+            own = getattr(module, "current_generation", None)
+            declared = own() if callable(own) else None
+        if declared is not None:
+            gen_id, label = declared
             return str(gen_id), str(label)
         base_id, base_label = current_generation()
         return stable_id("gen", base_id, self.extractor), f"{base_label}+{self.extractor}"

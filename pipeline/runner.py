@@ -110,10 +110,8 @@ def run_pipeline(
             outcome.failures.append(RunFailure("graph", _failure_message(result)))
         outcome.check_failures += _failed_checks(result)
         for event in result.get_asset_materialization_events():
-            materialization = event.asset_materialization
-            if materialization is not None and materialization.asset_key == dg.AssetKey(
-                "claim_edges"
-            ):
+            materialization = event.materialization
+            if materialization.asset_key == dg.AssetKey("claim_edges"):
                 outcome.graph_metadata = {
                     key: value.value for key, value in materialization.metadata.items()
                 }

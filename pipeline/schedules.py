@@ -36,11 +36,7 @@ def build_reconciliation_schedule(settings: PipelineSettings) -> dg.ScheduleDefi
         store: ClaimStore,
         extractor: ExtractorResource,
     ) -> list[dg.RunRequest]:
-        stamp = (
-            context.scheduled_execution_time.isoformat()
-            if context.scheduled_execution_time
-            else "manual"
-        )
+        stamp = context.scheduled_execution_time.isoformat()
         generation, _ = extractor.generation()
         instance = context.instance
         known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)

@@ -294,10 +294,8 @@ _NORMS = {"must", "must_not", "may", "optional"}
 
 
 def _polarities(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
-    if a.label and b.label and a.label != b.label:
-        return ValueOutcome(
-            COMPATIBLE, Rule.ACTION, f"different actions: {a.label!r} vs {b.label!r}"
-        )
+    # the claim key already names the action; the action as written differs by inflection
+    # ("sublet" / "subletting") and is only shown, never compared
     what = a.label or b.label
     words = f"{_STANCE_WORDS[a.stance]} vs {_STANCE_WORDS[b.stance]}"
     if a.stance == b.stance:

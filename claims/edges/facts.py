@@ -99,17 +99,18 @@ class ClaimFacts:
 
 # ----------------------------------------------------------------- deontic stance
 
-# (modality, polarity) -> stance. "shall not" may arrive as obligation+negative or as
-# prohibition+positive; both mean must_not. A negated option ("not optional") is a must.
+# (modality, polarity) -> stance. "shall not" arrives either as obligation + negative or as
+# prohibition (the extractor may also mark that negative: the negation is the prohibition
+# itself, so prohibition is must_not whatever the polarity); "optional" likewise.
 _STANCE: dict[tuple[str, str], str] = {
     ("obligation", "positive"): "must",
     ("obligation", "negative"): "must_not",
     ("prohibition", "positive"): "must_not",
-    ("prohibition", "negative"): "may",
+    ("prohibition", "negative"): "must_not",
     ("permission", "positive"): "may",
     ("permission", "negative"): "must_not",
     ("option", "positive"): "optional",
-    ("option", "negative"): "must",
+    ("option", "negative"): "optional",
     ("statement", "positive"): "is",
     ("statement", "negative"): "is_not",
 }

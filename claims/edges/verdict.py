@@ -34,7 +34,6 @@ class Rule:
     TIME = "time"  # disjoint (or one-sided) effective time
     REPORTED_SPEECH = "reported_speech"
     MODALITY = "modality"  # a fact against a norm; an obligation implies a permission
-    ACTION = "action"  # polarity claims about different actions
     # ambiguous
     UNIT = "unit"  # different dimensions, or a unit on one side only
     KIND = "kind"  # a quantity against a label

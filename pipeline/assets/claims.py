@@ -5,6 +5,8 @@ from collections import Counter
 
 import dagster as dg
 
+from claims.edges.recompute import record_supersession_candidates
+from claims.extraction import find_supersession_mentions
 from claims.models import Claim
 from claims.store import ClaimRepository, GenerationRepository
 from pipeline import corpus
@@ -45,6 +47,7 @@ def claims(
         )
     kinds: Counter[str] = Counter()
     new_claims = 0
+    candidates = 0
     preview: list[Claim] = []
     for key in keys:
         version = versions[key]
@@ -56,9 +59,12 @@ def claims(
             raise dg.Failure(
                 f"extraction failed for source version {key} ({version.origin_path}): {error}"
             ) from error
+        mentions = find_supersession_mentions(version.text)
         # One transaction per version: a failure later in the batch leaves this one whole.
         with store.transaction() as session:
             new_claims += ClaimRepository(session).add_all(found)
+            if mentions:  # "this replaces X": a candidate for a reviewer, never applied
+                candidates += record_supersession_candidates(session, version.id)
         kinds.update(claim.kind.value for claim in found)
         if len(preview) < 8:
             preview.extend(found[: 8 - len(preview)])
@@ -71,6 +77,7 @@ def claims(
             "versions": len(keys),
             "claims": sum(kinds.values()),
             "new_claims": new_claims,
+            "supersession_candidates": candidates,
             "claims_by_kind": dg.MetadataValue.md(count_table(dict(kinds))),
             "preview": dg.MetadataValue.md(claims_preview(preview)),
         }

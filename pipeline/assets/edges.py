@@ -14,6 +14,8 @@ from pipeline.summary import count_table
 class ClaimEdgesConfig(dg.Config):
     full: bool = False
     """Recompute every claim key (the nightly reconciliation sets this)."""
+    incremental_limit: int = 200
+    """Above this many changed versions a full recompute is cheaper than key by key."""
 
 
 @dg.asset(
@@ -39,11 +41,11 @@ def claim_edges(
     changes = graph.claims_materialized_since(
         context.instance, claims.key, since.claims_cursor if since else None
     )
-    claim_keys: list[str] | None = None
-    if since is not None:
+    claim_keys: set[str] | None = None
+    if since is not None and len(changes.partition_keys) <= config.incremental_limit:
         with store.transaction() as session:
             versions = corpus.versions_for_keys(session, changes.partition_keys)
-            claim_keys = graph.claim_keys_of_versions(
+            claim_keys = graph.claim_keys_touched(
                 session, [v.id for v in versions.values()], generation
             )
     with store.transaction() as session:
@@ -58,10 +60,16 @@ def claim_edges(
             "generation": generation,
             "mode": mode,
             "claim_keys_evaluated": report.keys,
+            "claims_compared": report.claims,
+            "comparisons": report.comparisons,
             "versions_since_last_run": len(changes.partition_keys),
             "edges": sum(summary.values()),
             "edges_by_kind": dg.MetadataValue.md(count_table(summary)),
             "conflicts": summary.get("conflicts", 0),
+            "material_conflicts": report.material_conflicts,
+            "inserted": report.inserted,
+            "retired": report.retired,
+            "version_supersessions": report.version_supersessions,
             "claims_cursor": changes.cursor,
         }
     )
