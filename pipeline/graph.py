@@ -83,10 +83,16 @@ def claim_keys_touched(session: Session, version_ids: Sequence[str], generation:
 
 
 def recompute(session: Session, generation: str, claim_keys: set[str] | None) -> EdgeReport:
-    """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``."""
-    from claims.edges.recompute import recompute_edges
+    """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``.
 
-    return recompute_edges(session, generation, claim_keys)
+    Materiality follows the active authority policy (tiers, threshold, high-risk words).
+    """
+    from claims.edges.recompute import recompute_edges
+    from review.policy import active_materiality
+
+    return recompute_edges(
+        session, generation, claim_keys, materiality=active_materiality(session)
+    )
 
 
 def edge_counts(session: Session, generation: str) -> dict[str, int]:
