@@ -122,10 +122,11 @@ def conflict_sets(edges: Iterable[EdgeRow]) -> list[ConflictSet]:
         members: dict[str, set[str]] = defaultdict(set)
         for node in list(parent):
             members[_find(parent, node)].add(node)
+        edges_of: dict[str, list[EdgeRow]] = defaultdict(list)
+        for edge in by_key[key]:
+            edges_of[_find(parent, edge.left_claim_id)].append(edge)
         for root in sorted(members):
-            claim_ids = frozenset(members[root])
-            set_edges = tuple(e for e in by_key[key] if e.left_claim_id in claim_ids)
-            sets.append(ConflictSet(key, claim_ids, set_edges))
+            sets.append(ConflictSet(key, frozenset(members[root]), tuple(edges_of[root])))
     return sets
 
 
@@ -164,12 +165,21 @@ def set_risk(conflict: ConflictSet, policy: AuthorityPolicy) -> tuple[bool, floa
 
 
 def rule_decision(
-    session: Session, policy: AuthorityPolicy, conflict: ConflictSet, *, material: bool
+    session: Session,
+    policy: AuthorityPolicy,
+    conflict: ConflictSet,
+    *,
+    material: bool,
+    tiers: dict[str, tuple[str | None, bool]] | None = None,
 ) -> RuleDecision | None:
-    """The first auto-resolution rule that decides the set, or None (a person decides)."""
+    """The first auto-resolution rule that decides the set, or None (a person decides).
+
+    ``tiers`` (claim id -> (tier, withdrawn)) may be preloaded for many sets at once.
+    """
     if policy.is_high_risk(conflict.claim_key):
         return None
-    tiers = _tiers_of(session, conflict.claim_ids)
+    if tiers is None or not conflict.claim_ids <= tiers.keys():
+        tiers = _tiers_of(session, conflict.claim_ids)
     for rule in policy.auto_resolution:
         if material and not rule.material_conflicts:
             continue
@@ -182,12 +192,16 @@ def rule_decision(
 
 def _tiers_of(session: Session, claim_ids: Iterable[str]) -> dict[str, tuple[str | None, bool]]:
     """Claim id -> (authority tier of its source, source withdrawn?)."""
-    stmt = (
-        select(ClaimRow.id, SourceRow.authority_tier, SourceRow.withdrawn)
-        .join(SourceRow, SourceRow.id == ClaimRow.source_id)
-        .where(ClaimRow.id.in_(list(claim_ids)))
-    )
-    return {claim_id: (tier, bool(gone)) for claim_id, tier, gone in session.execute(stmt)}
+    ids = sorted(set(claim_ids))
+    found: dict[str, tuple[str | None, bool]] = {}
+    for start in range(0, len(ids), 500):
+        stmt = (
+            select(ClaimRow.id, SourceRow.authority_tier, SourceRow.withdrawn)
+            .join(SourceRow, SourceRow.id == ClaimRow.source_id)
+            .where(ClaimRow.id.in_(ids[start : start + 500]))
+        )
+        found.update((c, (tier, bool(gone))) for c, tier, gone in session.execute(stmt))
+    return found
 
 
 def _higher_tier_wins(
@@ -250,6 +264,7 @@ def route(
     by_key: dict[str, list[ReviewItemRow]] = defaultdict(list)
     for row in existing_rows:
         by_key[row.claim_key].append(row)
+    tiers = _tiers_of(session, (c for s in sets for c in s.claim_ids))
 
     for conflict in sets:
         material, risk = set_risk(conflict, policy)
@@ -290,10 +305,9 @@ def route(
                     now=now,
                     policy_version=policy.stamp,
                 )
-            _check_closed_item(session, row, conflict, policy, material, actor, now, report)
-        session.refresh(row)
+            _check_closed_item(session, row, conflict, policy, material, actor, now, report, tiers)
         if row.state == ReviewState.OPEN.value:
-            decision = rule_decision(session, policy, conflict, material=material)
+            decision = rule_decision(session, policy, conflict, material=material, tiers=tiers)
             if decision is not None:
                 _auto_resolve(session, row, decision, policy, now)
                 report.auto_resolved.append(row.id)
@@ -376,6 +390,7 @@ def _check_closed_item(
     actor: str,
     now: datetime,
     report: RoutingReport,
+    tiers: dict[str, tuple[str | None, bool]],
 ) -> None:
     """Reopen a closed item whose decision no longer stands."""
     if row.state not in _CLOSED:
@@ -392,7 +407,7 @@ def _check_closed_item(
         if newer:
             reason = f"new source version after the decision: {', '.join(newer)}"
     if reason is None and resolution.method is ResolutionMethod.RULE:
-        decision = rule_decision(session, policy, conflict, material=material)
+        decision = rule_decision(session, policy, conflict, material=material, tiers=tiers)
         winners = tuple(sorted(resolution.winner_claim_ids))
         if decision is None or decision.winners != winners:
             reason = (
