@@ -75,6 +75,9 @@ class RoutingReport:
     grown: list[str] = field(default_factory=list)
     reopened: dict[str, str] = field(default_factory=dict)
     released_deferrals: list[str] = field(default_factory=list)
+    # Unresolved items none of whose claims is in a live conflict set any more (edges
+    # retired, or a new extractor generation): left for a person to dismiss, never closed.
+    orphaned: list[str] = field(default_factory=list)
 
     def as_metadata(self) -> dict[str, int | str]:
         return {
@@ -86,6 +89,7 @@ class RoutingReport:
             "grown": len(self.grown),
             "reopened": len(self.reopened),
             "released_deferrals": len(self.released_deferrals),
+            "orphaned": len(self.orphaned),
         }
 
 
@@ -311,7 +315,17 @@ def route(
             if decision is not None:
                 _auto_resolve(session, row, decision, policy, now)
                 report.auto_resolved.append(row.id)
+    report.orphaned = _orphaned(session, sets)
     return report
+
+
+def _orphaned(session: Session, sets: list[ConflictSet]) -> list[str]:
+    live = {c for s in sets for c in s.claim_ids}
+    unresolved = [s.value for s in (ReviewState.OPEN, ReviewState.CLAIMED, ReviewState.DEFERRED)]
+    rows = session.scalars(select(ReviewItemRow).where(ReviewItemRow.state.in_(unresolved)))
+    candidates = [r.id for r in rows]
+    members = ReviewItemRepository(session).claim_ids_for(candidates)
+    return sorted(i for i in candidates if not live.intersection(members.get(i, [])))
 
 
 def _open_item(
