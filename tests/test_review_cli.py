@@ -127,3 +127,42 @@ def test_defer_dismiss_and_reopen_from_the_terminal(store: Path) -> None:
     assert DIVIDEND not in _items()
     claims("review", "reopen", items[DIVIDEND]["id"], "--reason", "the CFO says both are net")
     assert _items()[DIVIDEND]["state"] == "open"
+
+
+def test_claims_serve_migrates_the_store_and_serves_the_reviewer_ui(store: Path) -> None:
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    repo = Path(__file__).resolve().parents[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "claimledger", "serve", "--port", str(port)],
+        cwd=repo,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, server.stderr.read() if server.stderr else ""
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/review/login", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "claims serve did not answer"
+                time.sleep(0.3)
+        assert response.status_code == 200 and "Reviewer login" in response.text
+        assert response.cookies.get("claims_review_session")
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
