@@ -192,3 +192,10 @@ def test_login_never_redirects_to_another_site(client: TestClient) -> None:
         follow_redirects=False,
     )
     assert response.headers["location"] == "/review/queue"
+
+
+def test_metrics_page_shows_the_review_figures(client: TestClient) -> None:
+    login(client)
+    page = client.get("/review/metrics").text
+    assert '<td id="m-candidates">5</td>' in page
+    assert "acme|dividend*" in page and "Decided by rule / by reviewers" in page

@@ -26,6 +26,8 @@ from claims.store import make_engine, transaction
 from review import queue
 from review.evidence import item_view
 from review.items import ReviewItemRepository, as_utc
+from review.metrics import review_metrics
+from review.policy import active_policy_row, policy_from_row
 from review.reviewers import Reviewer, load_reviewers
 from review.web.session import CsrfError, SessionSigner, WebSession
 
@@ -172,6 +174,23 @@ def create_router(settings: Settings) -> APIRouter:
         )
 
     # ----------------------------------------------------------------- pages
+
+    @router.get("/metrics")
+    def metrics_page(request: Request) -> Response:
+        reviewer = current(request)
+        if reviewer is None:
+            return to_login(request)
+        with transaction(engine()) as session:
+            row = active_policy_row(session)
+            policy = policy_from_row(row) if row is not None else None
+            figures = review_metrics(session, policy)
+        return render(
+            request,
+            "metrics.html",
+            reviewer=reviewer,
+            m=figures,
+            policy_version=policy.stamp if policy else None,
+        )
 
     @router.get("/queue")
     def queue_page(
