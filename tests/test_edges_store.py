@@ -217,3 +217,29 @@ def test_incremental_recompute_on_postgresql(postgres_url: str) -> None:
         assert snapshot(engine) == before
     finally:
         engine.dispose()
+
+
+def test_text_saying_it_replaces_a_document_is_only_a_candidate(engine: Engine) -> None:
+    from claims.edges.recompute import record_supersession_candidates
+
+    add_version(engine, "travel-2019", "Travel costs are refunded within 30 days.", [])
+    with transaction(engine) as session:
+        SourceRepository(session).apply_register_entry(
+            Source(id="travel-2019", title="Travel Policy 2019")
+        )
+    v = add_version(
+        engine,
+        "travel-2026",
+        "This policy supersedes the Travel Policy 2019. Refunds: 14 days.",
+        [],
+    )
+    with transaction(engine) as session:
+        assert record_supersession_candidates(session, v) == 1
+        assert record_supersession_candidates(session, v) == 0  # idempotent
+        recompute_edges(session, GEN)
+        repo = SupersessionRepository(session)
+        [candidate] = repo.candidates()
+        assert candidate.target_source_id == "travel-2019"
+        assert candidate.quote == "This policy supersedes the Travel Policy 2019."
+        assert candidate.state.value == "open"
+        assert repo.all() == []  # never applied without the register

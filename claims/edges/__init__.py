@@ -10,9 +10,13 @@ Public surface:
 - ``derive_version_supersessions``, ``SupersessionIndex``, ``supersession_candidate``;
 - ``ClaimFacts`` / ``facts_from_claim``: the lean comparable form of a claim.
 
-The store side (``recompute_edges``, ``keys_touched_by_version``) lives in
-``claims.edges.recompute``; ``claims.store.edges`` holds the repositories.
+The store side (``recompute_edges``, ``keys_touched_by_version``,
+``record_supersession_candidates``, ``EdgeReport``) lives in ``claims.edges.recompute`` and is
+also reachable here, imported on first use (``claims.store.edges`` imports this package, so
+an eager import would be circular).
 """
+
+from typing import Any
 
 from claims.edges.builder import (
     NEAR_MISS_PREFIX,
@@ -60,3 +64,19 @@ __all__ = [
     "refine",
     "supersession_candidate",
 ]
+
+_STORE_SIDE = {
+    "EdgeReport",
+    "keys_touched_by_version",
+    "recompute_edges",
+    "record_supersession_candidates",
+    "sync_version_supersessions",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _STORE_SIDE:
+        from claims.edges import recompute
+
+        return getattr(recompute, name)
+    raise AttributeError(f"module 'claims.edges' has no attribute {name!r}")

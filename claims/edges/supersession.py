@@ -171,10 +171,11 @@ class SupersessionIndex:
 # ----------------------------------------------------------------- candidates from text
 
 _TOKEN = re.compile(r"[\W_]+", re.UNICODE)
+_LEADING_ARTICLE = re.compile(r"^(?:the|a|an|our|this|that)\s+")
 
 
 def _loose(name: str) -> str:
-    return _TOKEN.sub(" ", name.casefold()).strip()
+    return _LEADING_ARTICLE.sub("", _TOKEN.sub(" ", name.casefold()).strip())
 
 
 def match_source(target_text: str, sources: Sequence[Source]) -> str | None:
