@@ -15,6 +15,7 @@ extension (a file named directly: its stem), unless the register maps the file t
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,9 +26,8 @@ from sqlalchemy.orm import Session
 
 from claims.errors import InputError
 from claims.ids import sha256_hex
-from claims.models import Source
-from claims.register import Register, apply_register, source_id_problem
-from claims.store.sources import SourceRepository
+from claims.register import Register, apply_default_groups, apply_register, source_id_problem
+from claims.store.sources import NewVersion, SourceRepository
 
 MEDIA_TYPES = {".txt": "text/plain", ".md": "text/markdown"}
 _BOM = "\ufeff"
@@ -55,6 +55,10 @@ class RejectedFile:
     path: Path
     reason: str
     line: int | None = None  # where in the file the problem is, when there is such a place
+    # The id and checksum the file would have had, when they can be told (a pipeline can
+    # then fail exactly that source version); None for a missing file or an unusable name.
+    source_id: str | None = None
+    sha256: str | None = None
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line is not None else str(self.path)
@@ -138,7 +142,8 @@ class IngestReport:
             "new_versions": self.new_versions,
             "unchanged": self.unchanged,
             "rejected": [
-                {"path": str(r.path), "line": r.line, "reason": r.reason} for r in self.rejected
+                {"path": str(r.path), "line": r.line, "source_id": r.source_id, "reason": r.reason}
+                for r in self.rejected
             ],
             "register": (
                 {
@@ -193,7 +198,7 @@ def scan_sources(
             try:
                 scan.files.append(read_source_file(file, root, register, max_source_bytes=limit))
             except InputError as error:
-                scan.rejected.append(_rejection(file, error))
+                scan.rejected.append(_rejection(file, error, root, register))
     _reject_duplicate_ids(scan)
     return scan
 
@@ -316,12 +321,16 @@ def _reject_duplicate_ids(scan: SourceScan) -> None:
                     file.path,
                     f"source id {source_id!r} is also the id of {others}; rename one of them "
                     "or map one to another id with `path` in the register",
+                    source_id=source_id,
+                    sha256=file.sha256,
                 )
             )
     scan.files = [f for f in scan.files if f.source_id not in clashes]
 
 
-def _rejection(path: Path, error: InputError) -> RejectedFile:
+def _rejection(
+    path: Path, error: InputError, root: Path | None, register: Register | None
+) -> RejectedFile:
     """The error as a rejection: the reason without the location, the line kept apart."""
     message, line = str(error), None
     location = error.location or ""
@@ -329,7 +338,16 @@ def _rejection(path: Path, error: InputError) -> RejectedFile:
         message = message[len(location) + 2 :]
         tail = location[len(str(path)) + 1 :] if location.startswith(f"{path}:") else ""
         line = int(tail) if tail.isdigit() else None
-    return RejectedFile(path, message, line)
+    try:
+        source_id: str | None = _source_id(path, root, register)
+    except InputError:
+        source_id = None
+    try:
+        with path.open("rb") as stream:
+            sha256: str | None = hashlib.file_digest(stream, "sha256").hexdigest()
+    except OSError:
+        sha256 = None
+    return RejectedFile(path, message, line, source_id, sha256)
 
 
 def _rejection_message(rejected: Sequence[RejectedFile], *, ingested: int | None) -> str:
@@ -378,31 +396,32 @@ def ingest(
         report.register = str(register.path)
         report.register_entries = len(register.entries)
         report.register_changed = apply_register(session, register)
-        if register.default_access_groups:
-            # A new source the register does not list gets the register's default groups,
-            # so "restricted unless said otherwise" also covers files the owner forgot.
-            for source_id in sorted({f.source_id for f in files} - stored - register.source_ids):
-                repository.apply_register_entry(
-                    Source(id=source_id, access_groups=list(register.default_access_groups))
-                )
-    for file in files:
-        version, created = repository.add_version(
-            file.source_id,
-            file.text,
-            raw=file.data,
-            media_type=file.media_type,
-            origin_path=str(file.path),
-        )
+        # A new source the register does not list gets the register's default groups, so
+        # "restricted unless said otherwise" also covers files the owner forgot to list.
+        unlisted = {f.source_id for f in files} - stored - register.source_ids
+        apply_default_groups(session, register, sorted(unlisted))
+    outcomes = repository.add_versions(
+        [
+            NewVersion(
+                source_id=file.source_id,
+                text=file.text,
+                raw=file.data,
+                media_type=file.media_type,
+                origin_path=str(file.path),
+            )
+            for file in files
+        ]
+    )
+    for file, outcome in zip(files, outcomes, strict=True):
         report.files.append(
             IngestedFile(
-                source_id=file.source_id,
+                source_id=outcome.source_id,
                 path=str(file.path),
-                version_id=version.id,
-                number=version.number,
-                sha256=version.sha256,
-                created=created,
-                # One file per source id per command, so this is final for the command.
-                latest_number=repository.latest_number(file.source_id) or version.number,
+                version_id=outcome.version_id,
+                number=outcome.number,
+                sha256=outcome.sha256,
+                created=outcome.created,
+                latest_number=outcome.latest_number,
             )
         )
     return report

@@ -12,9 +12,10 @@ transaction.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -24,6 +25,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from claims.errors import RegisterError
 from claims.models import Source, SupersedesRef
+from claims.tables import AuditEventRow
 
 TOP_LEVEL_KEYS = ("tiers", "default_access_groups", "sources")
 ENTRY_KEYS = (
@@ -64,13 +66,15 @@ class Register:
     def source_ids(self) -> set[str]:
         return set(self.entries)
 
+    @cached_property
+    def _ids_by_path(self) -> dict[Path, str]:
+        return {e.path: sid for sid, e in self.entries.items() if e.path is not None}
+
     def source_id_for(self, file: Path) -> str | None:
         """The source id the register assigns to ``file`` through a ``path`` field, if any."""
-        resolved = file.resolve()
-        for source_id, entry in self.entries.items():
-            if entry.path is not None and entry.path == resolved:
-                return source_id
-        return None
+        if not self._ids_by_path:
+            return None
+        return self._ids_by_path.get(file.resolve())
 
     def tier_rank(self, tier: str | None) -> int:
         """0 for the highest tier; sources without a tier rank below every declared one."""
@@ -97,17 +101,64 @@ class Register:
 def apply_register(session: Session, register: Register) -> list[str]:
     """Write every entry's trusted metadata to the store; returns the ids that changed.
 
-    Sources the register does not list keep what they had: removing an entry never clears
-    metadata (mark a source ``withdrawn`` instead).
+    Each change is appended to the audit log (action ``register.apply``, before and after),
+    in the same transaction. Sources the register does not list keep what they had:
+    removing an entry never clears metadata (mark a source ``withdrawn`` instead).
     """
+    return _apply(session, register, [entry.source for entry in register.entries.values()])
+
+
+def apply_default_groups(session: Session, register: Register, source_ids: Iterable[str]) -> None:
+    """Give new sources the register does not list its ``default_access_groups`` (audited)."""
+    if register.default_access_groups:
+        groups = list(register.default_access_groups)
+        _apply(session, register, [Source(id=sid, access_groups=groups) for sid in source_ids])
+
+
+def _apply(session: Session, register: Register, sources: Iterable[Source]) -> list[str]:
     from claims.store.sources import SourceRepository
 
     repository = SourceRepository(session)
-    return [
-        source_id
-        for source_id, entry in register.entries.items()
-        if repository.apply_register_entry(entry.source)
-    ]
+    changed: list[str] = []
+    now = datetime.now(UTC)
+    for source in sources:
+        before, was_changed = repository.replace_register_metadata(source)
+        if not was_changed:
+            continue
+        changed.append(source.id)
+        session.add(
+            AuditEventRow(
+                at=now,
+                actor=f"register:{register.path}"[:256],
+                action="register.apply",
+                entity_type="source",
+                entity_id=source.id,
+                before=trusted_metadata(before) if before is not None else None,
+                after=trusted_metadata(source),
+            )
+        )
+    session.flush()
+    return changed
+
+
+def trusted_metadata(source: Source) -> dict[str, Any]:
+    """What the register controls about a source, as JSON-ready data (audit before/after)."""
+    return {
+        "title": source.title,
+        "tier": source.authority_tier,
+        "access_groups": sorted(source.access_groups),
+        "supersedes": [
+            {
+                "source_id": ref.source_id,
+                "version": ref.version,
+                "effective_from": ref.effective_from.isoformat() if ref.effective_from else None,
+            }
+            for ref in sorted(source.supersedes, key=lambda ref: ref.source_id)
+        ],
+        "effective_from": source.effective_from.isoformat() if source.effective_from else None,
+        "effective_to": source.effective_to.isoformat() if source.effective_to else None,
+        "withdrawn": source.withdrawn,
+    }
 
 
 # --------------------------------------------------------------------------- loading

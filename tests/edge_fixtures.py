@@ -61,7 +61,9 @@ def claim_from_spec(spec: dict[str, Any], *, default_source: str, generation: st
     low, high = spec.get("low"), spec.get("high")
     time = spec.get("time") or {}
     quote = spec.get("quote") or f"{key} {value if value is not None else ''} {unit or ''}"
-    claim_id = spec.get("id") or stable_id("c", source, version, quote, key, str(sorted(spec)))
+    claim_id = spec.get("id") or stable_id(
+        "c", source, version, quote, key, repr(sorted(spec.items(), key=str))
+    )
     return Claim(
         id=claim_id,
         source_version_id=version,

@@ -274,3 +274,12 @@ def test_old_version_sentence_cloned_elsewhere_is_still_superseded() -> None:
     assert ("conflicts", "value") in kinds  # the mirror still contradicts the current policy
     supersedes = next(e for e in build.edges if e.kind == "supersedes")
     assert (supersedes.left_claim_id, supersedes.right_claim_id) == (new.id, old.id)
+
+
+def test_build_converts_to_domain_edges() -> None:
+    build = build_edges(
+        [facts_from_claim(_claim("a", 12)), facts_from_claim(_claim("b", 30))], generation="g7"
+    )
+    [edge] = build.as_edges()
+    assert edge.kind is EdgeKind.CONFLICTS and edge.generation == "g7"
+    assert edge.id == build.edges[0].id and edge.material is True

@@ -1,4 +1,4 @@
-"""The sentences of the CiteNexus pages and the acceptance tutorial extract into comparable claims."""
+"""Sentences of the CiteNexus pages and the acceptance tutorial extract into comparable claims."""
 
 from __future__ import annotations
 

@@ -12,10 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, func, select
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import Engine, event, func, select
 
 from claims.errors import InputError
-from claims.ingest import ingest, read_source_file, scan_sources
+from claims.ids import sha256_hex
+from claims.ingest import decode_source_text, ingest, read_source_file, scan_sources
 from claims.register import load_register
 from claims.settings import get_settings
 from claims.store import SourceRepository, make_engine, transaction
@@ -64,16 +67,26 @@ class CliResult:
     err: str
 
 
-@pytest.fixture
-def store_url(database_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A migrated store of each backend that the CLI is pointed at."""
-    upgrade(database_url)
-    monkeypatch.setenv("CLAIMS_DATABASE_URL", database_url)
+def _cli_store(url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    upgrade(url)
+    monkeypatch.setenv("CLAIMS_DATABASE_URL", url)
     monkeypatch.delenv("CLAIMS_REGISTER_FILE", raising=False)
     monkeypatch.delenv("CLAIMS_MAX_SOURCE_BYTES", raising=False)
     get_settings.cache_clear()
-    yield database_url
+    yield url
     get_settings.cache_clear()
+
+
+@pytest.fixture
+def store_url(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A migrated SQLite store that the CLI is pointed at."""
+    yield from _cli_store(sqlite_url, monkeypatch)
+
+
+@pytest.fixture
+def any_store_url(database_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The same on each backend in turn (SQLite, PostgreSQL): for the core behaviour."""
+    yield from _cli_store(database_url, monkeypatch)
 
 
 @pytest.fixture
@@ -110,22 +123,24 @@ def corpus(tmp_path: Path) -> Path:
 
 
 def test_ingesting_the_same_directory_twice_adds_no_versions(
-    store_url: str, corpus: Path, run_cli
+    any_store_url: str, corpus: Path, run_cli
 ) -> None:
     first = run_cli("ingest", corpus)
     assert first.code == 0, first.err
     assert "3 files, 3 sources: 3 new versions, 0 unchanged" in first.out
-    after_first = store_state(store_url)
+    after_first = store_state(any_store_url)
 
     second = run_cli("ingest", corpus)
     assert second.code == 0, second.err
     assert "3 files, 3 sources: 0 new versions, 3 unchanged" in second.out
-    assert store_state(store_url)["versions"] == after_first["versions"]
+    assert store_state(any_store_url)["versions"] == after_first["versions"]
 
 
-def test_editing_one_file_adds_exactly_one_version(store_url: str, corpus: Path, run_cli) -> None:
+def test_editing_one_file_adds_exactly_one_version(
+    any_store_url: str, corpus: Path, run_cli
+) -> None:
     assert run_cli("ingest", corpus).code == 0
-    before = store_state(store_url)["versions"]
+    before = store_state(any_store_url)["versions"]
     beta = corpus / "notes" / "beta.md"
     beta.write_text(beta.read_text(encoding="utf-8").replace("50 GB", "80 GB"), encoding="utf-8")
 
@@ -133,7 +148,7 @@ def test_editing_one_file_adds_exactly_one_version(store_url: str, corpus: Path,
 
     assert result.code == 0, result.err
     assert "1 new versions, 2 unchanged" in result.out
-    after = store_state(store_url)["versions"]
+    after = store_state(any_store_url)["versions"]
     assert isinstance(before, list) and isinstance(after, list)
     assert len(after) == len(before) + 1
     assert set(before) <= set(after)  # nothing overwritten or deleted
@@ -325,19 +340,19 @@ def _with_bad(corpus: Path, name: str) -> Path:
     ],
 )
 def test_bad_file_is_named_and_nothing_is_written(
-    store_url: str, corpus: Path, run_cli, name: str, expected: str
+    any_store_url: str, corpus: Path, run_cli, name: str, expected: str
 ) -> None:
     assert run_cli("ingest", corpus / "notes").code == 0  # something already stored
     (corpus / "alpha.txt").write_text("The support response time is 1 hour.\n")  # would be new
     bad = _with_bad(corpus, name)
-    before = store_state(store_url)
+    before = store_state(any_store_url)
 
     result = run_cli("ingest", corpus, "--register", REGISTERS / "good.yaml")
 
     assert result.code == 2
     assert "1 file(s) rejected, nothing was ingested" in result.err
     assert f"{bad}{expected}" in result.err
-    assert store_state(store_url) == before
+    assert store_state(any_store_url) == before
 
 
 def test_file_over_the_size_limit_is_named_and_nothing_is_written(
@@ -394,17 +409,17 @@ def test_two_files_with_one_source_id_are_both_rejected(
     ],
 )
 def test_bad_register_stops_the_whole_command(
-    store_url: str, corpus: Path, run_cli, fixture: str, expected: str
+    any_store_url: str, corpus: Path, run_cli, fixture: str, expected: str
 ) -> None:
     assert run_cli("ingest", corpus / "notes").code == 0
-    before = store_state(store_url)
+    before = store_state(any_store_url)
 
     # even --keep-going does not ingest anything under a register it cannot trust
     result = run_cli("ingest", corpus, "--register", REGISTERS / fixture, "--keep-going")
 
     assert result.code == 2
     assert expected in result.err
-    assert store_state(store_url) == before
+    assert store_state(any_store_url) == before
 
 
 def test_supersedes_naming_a_file_of_the_same_command_is_accepted(
@@ -419,7 +434,7 @@ def test_supersedes_naming_a_file_of_the_same_command_is_accepted(
 
 
 def test_keep_going_ingests_valid_files_and_reports_every_bad_one(
-    store_url: str, corpus: Path, run_cli
+    any_store_url: str, corpus: Path, run_cli
 ) -> None:
     binary = _with_bad(corpus, "binary.txt")
     empty = _with_bad(corpus, "empty.txt")
@@ -431,7 +446,7 @@ def test_keep_going_ingests_valid_files_and_reports_every_bad_one(
     assert "2 file(s) rejected; the other 3 were ingested" in result.err
     assert f"{binary}:4: the file looks binary" in result.err
     assert f"{empty}: the file is empty" in result.err
-    assert {v[0] for v in store_state(store_url)["versions"]} == {  # type: ignore[union-attr]
+    assert {v[0] for v in store_state(any_store_url)["versions"]} == {  # type: ignore[union-attr]
         "alpha",
         "front-matter",
         "notes/beta",
@@ -448,10 +463,42 @@ def test_keep_going_json_report_lists_rejected_files(store_url: str, corpus: Pat
         {
             "path": str(latin1),
             "line": 3,
+            "source_id": "incoming/latin1",
             "reason": "the file is not valid UTF-8 (byte 0xfc at line 3, byte offset 21); "
             "convert it to UTF-8",
         }
     ]
+
+
+def test_concurrent_ingest_of_the_same_source_fails_cleanly_and_writes_nothing(
+    any_store_url: str, corpus: Path, run_cli
+) -> None:
+    """Another command commits a version of `alpha` after our reads, before our writes."""
+    competitor = make_engine(any_store_url)
+    fired: list[str] = []
+
+    def commit_competing_version(conn, cursor, statement, *_args) -> None:  # type: ignore[no-untyped-def]
+        if fired or not statement.lstrip().upper().startswith("INSERT INTO SOURCES"):
+            return
+        fired.append(statement)
+        with transaction(competitor) as session:
+            SourceRepository(session).add_version("alpha", "The support response time is 9 hours.")
+
+    event.listen(Engine, "before_cursor_execute", commit_competing_version)
+    try:
+        result = run_cli("ingest", corpus)
+    finally:
+        event.remove(Engine, "before_cursor_execute", commit_competing_version)
+        competitor.dispose()
+
+    assert fired, "the race was not staged"
+    assert result.code == 4
+    assert "another command stored versions of the same sources at the same time" in result.err
+    assert store_state(any_store_url)["versions"] == [  # only the competitor's version
+        ("alpha", 1, sha256_hex(b"The support response time is 9 hours."))
+    ]
+    again = run_cli("ingest", corpus)  # running it again succeeds, as the message says
+    assert again.code == 0 and "3 new versions" in again.out
 
 
 def test_no_paths_and_no_register_is_a_usage_error(store_url: str, run_cli) -> None:
@@ -486,6 +533,18 @@ def test_module_entry_point_maps_errors_to_exit_codes(tmp_path: Path) -> None:
     assert "the file is empty" in bad.stderr
 
 
+def test_rejected_files_carry_the_id_and_checksum_they_would_have_had(corpus: Path) -> None:
+    """So a pipeline can fail exactly that source version's partition."""
+    binary = _with_bad(corpus, "binary.txt")
+    scan = scan_sources([corpus, BAD / "report.pdf", corpus / "gone.txt"])
+    by_path = {r.path: r for r in scan.rejected}
+    assert (by_path[binary].source_id, by_path[binary].line) == ("incoming/binary", 4)
+    assert by_path[binary].sha256 == sha256_hex(binary.read_bytes())
+    assert by_path[BAD / "report.pdf"].source_id == "report"
+    missing = by_path[corpus / "gone.txt"]
+    assert (missing.source_id, missing.sha256) == (None, None)
+
+
 def test_read_source_file_raises_input_error_naming_the_file(tmp_path: Path) -> None:
     """The per-file function the pipeline uses to fail one partition."""
     with pytest.raises(InputError, match=r"latin1.txt:3: the file is not valid UTF-8"):
@@ -496,3 +555,28 @@ def test_engine_fixture_store_is_untouched_by_scanning(engine: Engine, corpus: P
     scan_sources([corpus, BAD])
     with transaction(engine) as session:
         assert SourceRepository(session).count_versions() == 0
+
+
+def test_file_names_are_printed_literally_not_as_markup(
+    store_url: str, tmp_path: Path, run_cli
+) -> None:
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    (folder / "[bold]memo.txt").write_text("The review period is 10 days.\n")
+    result = run_cli("ingest", folder)
+    assert result.code == 0, result.err
+    assert "new        [bold]memo v1" in result.out
+    assert "[bold]memo  tier=-  groups=public" in run_cli("sources", "list").out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.binary(max_size=64) | st.text(max_size=64).map(lambda t: t.encode("utf-8")))
+def test_any_bytes_are_either_exact_text_or_a_named_rejection(data: bytes) -> None:
+    path = Path("inbox/any.txt")
+    try:
+        text = decode_source_text(data, path)
+    except InputError as error:
+        assert str(error).startswith(str(path))
+        return
+    assert text.encode("utf-8") in (data, data.removeprefix(b"\xef\xbb\xbf"))
+    assert text.strip() and "\x00" not in text

@@ -7,13 +7,14 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, func, select
 
 from claims.errors import RegisterError
 from claims.ingest import ingest, scan_sources
 from claims.models import SupersedesRef
 from claims.register import apply_register, load_register
 from claims.store import SourceRepository, transaction
+from claims.tables import AuditEventRow
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REGISTERS = FIXTURES / "register"
@@ -118,6 +119,8 @@ def test_applying_a_register_writes_trusted_metadata_and_reports_changes(engine:
     with transaction(engine) as session:
         beta = SourceRepository(session).get("notes/beta")
         assert apply_register(session, register) == []  # same register again: no change
+        events = session.scalar(select(func.count()).select_from(AuditEventRow))
+    assert events == 3  # one per source created, none for the no-op re-apply
     assert beta is not None
     assert beta.authority_tier == "internal"
     assert beta.access_groups == ["finance", "ops"]
@@ -145,7 +148,18 @@ def test_changed_groups_are_reported_and_dropped_entries_keep_metadata(
     with transaction(engine) as session:
         repository = SourceRepository(session)
         beta, alpha = repository.get("notes/beta"), repository.get("alpha")
+        audit = session.scalars(
+            select(AuditEventRow)
+            .where(AuditEventRow.entity_id == "notes/beta")
+            .order_by(AuditEventRow.id)
+        ).all()
     assert changed == ["notes/beta"]
+    # every change of trusted metadata is in the audit log, with before and after
+    assert [(e.action, e.entity_type) for e in audit] == [("register.apply", "source")] * 2
+    assert audit[0].before is None and audit[0].after["access_groups"] == ["finance", "ops"]
+    assert audit[1].before["access_groups"] == ["finance", "ops"]
+    assert audit[1].after["access_groups"] == ["ops"]
+    assert audit[1].actor == f"register:{narrower}"
     assert beta is not None and beta.access_groups == ["ops"]
     assert beta.supersedes == []  # the entry no longer lists it
     assert alpha is not None and alpha.authority_tier == "official"  # not listed: untouched
@@ -217,6 +231,10 @@ def test_default_access_groups_cover_new_files_the_register_does_not_list(
     with transaction(engine) as session:
         repository = SourceRepository(session)
         groups = {sid: repository.get(sid).access_groups for sid in repository.ids()}  # type: ignore[union-attr]
+        defaulted = session.scalars(
+            select(AuditEventRow.after).where(AuditEventRow.entity_id == "notes/beta")
+        ).all()
+    assert [a["access_groups"] for a in defaulted] == [["staff"]]  # audited like an entry
     assert groups == {
         "alpha": [],  # stored before, not listed: untouched
         "front-matter": [],  # listed as public

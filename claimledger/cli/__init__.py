@@ -7,6 +7,7 @@ import sys
 from claimledger.cli import check as _check  # noqa: F401  (registers commands)
 from claimledger.cli import conflicts as _conflicts  # noqa: F401
 from claimledger.cli import db as _db  # noqa: F401
+from claimledger.cli import extract as _extract  # noqa: F401
 from claimledger.cli import ingest as _ingest  # noqa: F401
 from claimledger.cli import metrics as _metrics  # noqa: F401
 from claimledger.cli import policy as _policy  # noqa: F401

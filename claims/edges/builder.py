@@ -25,12 +25,12 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from claims.edges.compare import compare_facts
+from claims.edges.compare import compare_facts, ordered
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
 from claims.edges.supersession import SupersessionIndex
 from claims.edges.verdict import PairVerdict, Rule
-from claims.models import EdgeKind, Relation, SupersessionOrigin
+from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
 
 NEAR_MISS_PREFIX = "~"
 
@@ -79,8 +79,28 @@ class EdgeBuild:
     comparisons: int = 0
     near_miss_blocks: int = 0
 
+    generation: str = ""
+
     def count(self, kind: EdgeKind) -> int:
         return sum(1 for e in self.edges if e.kind == kind.value)
+
+    def as_edges(self) -> list[Edge]:
+        """The edges as domain models (for callers that want ``claims.models.Edge``)."""
+        return [
+            Edge(
+                id=e.id,
+                kind=EdgeKind(e.kind),
+                left_claim_id=e.left_claim_id,
+                right_claim_id=e.right_claim_id,
+                claim_key=e.claim_key,
+                rule=e.rule,
+                reason=e.reason,
+                material=e.material,
+                materiality=e.materiality,
+                generation=self.generation,
+            )
+            for e in self.edges
+        ]
 
 
 def edge_id(generation: str, kind: str, left_id: str, right_id: str) -> str:
@@ -104,7 +124,7 @@ def refine(
     """
     if verdict.relation is Relation.UNRELATED:
         return None
-    left, right = (x, y) if x.order_key <= y.order_key else (y, x)
+    left, right = ordered(x, y)
     newer_older = _supersession(left, right, supersessions)
     if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
         if newer_older is not None:
@@ -349,7 +369,7 @@ def build_edges(
     recompute passes the keys a new source version touches); ``None`` means all.
     Deterministic: the same claims give the same edges with the same ids.
     """
-    build = EdgeBuild()
+    build = EdgeBuild(generation=generation)
     emit = _Emitter(
         generation,
         supersessions or _NO_SUPERSESSIONS,

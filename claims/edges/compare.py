@@ -48,8 +48,7 @@ def compare(a: Claim, b: Claim) -> PairVerdict:
 
 def compare_facts(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     """``compare`` on the lean form (what the edge builder calls in its hot loop)."""
-    if b.order_key < a.order_key:
-        a, b = b, a
+    a, b = ordered(a, b)
     if a.claim_key != b.claim_key:
         if a.coarse_key and a.coarse_key == b.coarse_key:
             return _near_miss(_same_key(a, b), a, b)
@@ -59,6 +58,16 @@ def compare_facts(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
             f"different claim keys: {a.claim_key!r} vs {b.claim_key!r}",
         )
     return _same_key(a, b)
+
+
+def ordered(a: ClaimFacts, b: ClaimFacts) -> tuple[ClaimFacts, ClaimFacts]:
+    """The two sides in their fixed order (source id, version id, claim id)."""
+    if a.order_key < b.order_key:
+        return a, b
+    if b.order_key < a.order_key:
+        return b, a
+    # two claims under one id (ad-hoc input): still one fixed order
+    return (a, b) if repr(a.signature) <= repr(b.signature) else (b, a)
 
 
 def _near_miss(inner: PairVerdict, a: ClaimFacts, b: ClaimFacts) -> PairVerdict:

@@ -80,10 +80,14 @@ def sync_version_supersessions(session: Session) -> SupersessionIndex:
 
 
 def _claims_where(session: Session, generation: str, *conditions: object) -> list[ClaimFacts]:
-    stmt = select(ClaimRow).where(ClaimRow.generation == generation)
+    # plain rows, not ORM instances: row_to_claim only reads columns by name, and building
+    # tracked instances costs more than the edge rules themselves
+    table = ClaimRow.__table__
+    stmt = select(table).where(table.c.generation == generation)
     if conditions:
         stmt = stmt.where(or_(*conditions))  # type: ignore[arg-type]
-    return [facts_from_claim(row_to_claim(r)) for r in session.scalars(stmt.order_by(ClaimRow.id))]
+    rows = session.execute(stmt.order_by(table.c.id))
+    return [facts_from_claim(row_to_claim(r)) for r in rows]  # type: ignore[arg-type]
 
 
 def _load(

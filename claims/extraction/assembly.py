@@ -201,7 +201,27 @@ def read_frame(
             frame.pivot_kind = str(info[i])
         elif r == NEG:
             frame.negated = not frame.negated
-        elif r == SCOPE:
+    if pivot == -1:
+        # "The service doesn't store payment data": the negation splits subject and action
+        pivot = next((k for k, i in enumerate(idxs) if role[i] == NEG), -1)
+    frame.pivot_found = pivot != -1
+    if pivot == -1:
+        subject_side: Sequence[int] = idxs
+        predicate_side: Sequence[int] = ()
+    else:
+        subject_side = idxs[:pivot]
+        predicate_side = [i for i in idxs[pivot + 1 :] if role[i] not in (PIVOT, MODAL)]
+    # A party word in the object ("never shares *customer* data") is content, not scope:
+    # parties scope a claim when they are its subject or follow a preposition.
+    override: dict[int, int] = {}
+    for i in predicate_side:
+        if role[i] == PREP:
+            break
+        if role[i] == SCOPE and cast(tuple[str, str], info[i])[0] == "party":
+            override[i] = CONTENT
+    for i in idxs:
+        r = override.get(i, role[i])
+        if r == SCOPE:
             dim, value = cast(tuple[str, str], info[i])
             if dim not in frame.scope:
                 frame.scope[dim] = value
@@ -214,15 +234,8 @@ def read_frame(
             t = times[cast(int, info[i])]
             if t.scope is not None:
                 frame.scope.setdefault(*t.scope)
-    frame.pivot_found = pivot != -1
-    if pivot == -1:
-        subject_side: Sequence[int] = idxs
-        predicate_side: Sequence[int] = ()
-    else:
-        subject_side = idxs[:pivot]
-        predicate_side = [i for i in idxs[pivot + 1 :] if role[i] not in (PIVOT, MODAL)]
-    subj_head, subj_quals = _head(doc, role, subject_side)
-    pred_head, pred_quals = _head(doc, role, predicate_side)
+    subj_head, subj_quals = _head(doc, role, subject_side, override)
+    pred_head, pred_quals = _head(doc, role, predicate_side, override)
     if pred_head:
         key_idx = pred_head
         others = subj_head + subj_quals + pred_quals
@@ -256,7 +269,9 @@ def read_frame(
     return frame
 
 
-def _head(doc: Doc, role: list[int], side: Sequence[int]) -> tuple[list[int], list[int]]:
+def _head(
+    doc: Doc, role: list[int], side: Sequence[int], override: dict[int, int] | None = None
+) -> tuple[list[int], list[int]]:
     """(head content tokens, qualifier content tokens) of one side of the pivot."""
     if not side:
         return [], []
@@ -269,17 +284,17 @@ def _head(doc: Doc, role: list[int], side: Sequence[int]) -> tuple[list[int], li
     head: list[int] = []
     quals: list[int] = list(owner)
     in_quals = False
+    override = override or {}
     for i in side:
-        r = role[i]
-        if in_quals:
-            if r == CONTENT:
-                quals.append(i)
-        elif r == PREP and head:
-            in_quals = True
+        r = override.get(i, role[i])
+        if r == PREP:
+            in_quals = True  # "limit *for* interactive requests": what follows qualifies
+        elif r == SEP:
+            # "In production, the timeout": a comma ends an introductory phrase;
+            # after a head it starts the next list item, which only qualifies.
+            in_quals = bool(head)
         elif r == CONTENT:
-            head.append(i)
-        elif r in (SEP,) and head:
-            in_quals = True
+            (quals if in_quals else head).append(i)
     return head, quals
 
 
@@ -463,10 +478,18 @@ class ClaimAssembler:
         return out
 
     def _evidence(self, doc: Doc, sent: Span, a: int, b: int) -> CharSpan:
+        """The sentence (trimmed of surrounding whitespace), or the clause window if it is long."""
         if sent.end_char - sent.start_char <= MAX_QUOTE_CHARS:
-            return CharSpan(start=sent.start_char, end=sent.end_char)
-        end_tok = doc[b - 1]
-        return CharSpan(start=doc[a].idx, end=end_tok.idx + len(end_tok.text))
+            start, end = sent.start_char, sent.end_char
+        else:
+            end_tok = doc[b - 1]
+            start, end = doc[a].idx, end_tok.idx + len(end_tok.text)
+        text = doc.text
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        return CharSpan(start=start, end=end)
 
     def _quantity_claim(
         self,
@@ -577,6 +600,11 @@ class ClaimAssembler:
             return None
         frame = read_frame(doc, roles, idxs, self.res, mentions.times)
         if has_modal or has_neg:
+            if not frame.action_words and frame.subject_words:
+                # "Encryption at rest is required": what is required is the subject
+                frame.action_words = frame.subject_words[:1]
+                frame.action_text = frame.subject_words[0]
+                frame.subject_words = frame.subject_words[1:]
             if not frame.action_words:
                 return None
             kind = ValueKind.POLARITY
@@ -591,9 +619,16 @@ class ClaimAssembler:
             predicate = frame.action_text
             confidence = 0.7
         elif frame.pivot_kind == "copula" and frame.subject and frame.predicate_text:
-            content = [i for i in range(a, b) if role[i] == CONTENT]
-            if len(content) > 10:
-                return None
+            pivot_at = _pivot_char(doc, role, a, b)
+            before = [i for i in range(a, b) if doc[i].idx < pivot_at]
+            after = [i for i in range(a, b) if doc[i].idx > pivot_at]
+            if (
+                len(before) > 8
+                or any(role[i] in (SEP, LABEL, VALUE) for i in before)
+                or not 1 <= sum(role[i] == CONTENT for i in after) <= 5
+                or any(doc[i].lower_ in ("to", "too", "very", "than") for i in after)
+            ):
+                return None  # a copula sentence that is not "X is <label>"
             # "The governing law is German law": key from the subject, value is the predicate.
             subj_idx = [
                 i
@@ -698,7 +733,7 @@ class ClaimAssembler:
                 pieces[k - s0] = " "
         key = fold_text("".join(pieces), self.res.non_latin_trim)
         frame = Frame(scope=scope, subject=key or None)
-        span = CharSpan(start=s0, end=s1)
+        span = self._evidence(doc, sent, sent.start, sent.end)
         out = []
         for q in mentions.quantities[qlo:qhi]:
             out.append(

@@ -27,6 +27,7 @@ _RANGE_SEP = re.compile(r"\s*(?:-|–|—|\bto\b|\band\b)\s*(?:US\$|\$|€|£|¥
 _LETTERS = re.compile(r"[A-Za-z]+")
 _LETTERS_END = re.compile(r"[A-Za-z_]+$")
 _BETWEEN = re.compile(r"(?:^|(?<=[^A-Za-z]))(between|from)\s+$", re.IGNORECASE)
+_COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,})(?![A-Za-z0-9])")
 _YEAR_WORDS = frozenset(
     [
         "the",
@@ -456,7 +457,7 @@ class MentionScanner:
                 value = _apply_power(value, power.group(0))
                 end = power.end()
         if not math.isfinite(value):
-            occupied[start:end] = b"\x01" * (end - start)
+            self._label(start, end, occupied, out)
             return  # 1e400, 10^10^10: not a usable number; nothing is claimed
         # magnitude glued (32k, 2.5bn, $5M) or spaced (5 million)
         end, value, glued_ok = self._magnitude(folded, end, value, currency is not None)
@@ -512,6 +513,13 @@ class MentionScanner:
             if end < len(folded) and folded[end].isascii() and folded[end].isalpha():
                 self._label(start, self._label_end(folded, end), occupied, out)
                 return
+            # "12 members", "2000 widgets": the counted noun is the unit as written
+            counted = _COUNTED.match(folded, end)
+            if counted is not None:
+                noun = counted.group(1)
+                if noun not in res.stopwords and noun not in res.prepositions:
+                    unit_text = noun
+                    end = counted.end()
         # bounds and approximations written before the value
         approximate = False
         pos = cue_start

@@ -11,7 +11,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, insert, or_, select
+from sqlalchemy import delete, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from claims.edges.builder import EdgeRecord
@@ -75,14 +75,26 @@ class EdgeRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def _rows_in_scope(self, generation: str, claim_keys: Collection[str] | None) -> list[EdgeRow]:
-        base = select(EdgeRow).where(EdgeRow.generation == generation)
+    def _stored_in_scope(
+        self, generation: str, claim_keys: Collection[str] | None
+    ) -> dict[str, tuple[str, str, bool | None, float | None, str, datetime | None]]:
+        """id -> (rule, reason, material, materiality, claim_key, retired_at), as plain rows."""
+        base = select(
+            EdgeRow.id,
+            EdgeRow.rule,
+            EdgeRow.reason,
+            EdgeRow.material,
+            EdgeRow.materiality,
+            EdgeRow.claim_key,
+            EdgeRow.retired_at,
+        ).where(EdgeRow.generation == generation)
         if claim_keys is None:
-            return list(self.session.scalars(base))
-        rows: list[EdgeRow] = []
+            return {r[0]: tuple(r[1:]) for r in self.session.execute(base)}  # type: ignore[misc]
+        out = {}
         for chunk in _chunks(sorted(claim_keys)):
-            rows += self.session.scalars(base.where(EdgeRow.claim_key.in_(chunk)))
-        return rows
+            for r in self.session.execute(base.where(EdgeRow.claim_key.in_(chunk))):
+                out[r[0]] = tuple(r[1:])
+        return out  # type: ignore[return-value]
 
     def sync(
         self,
@@ -97,16 +109,17 @@ class EdgeRepository:
         New edges are inserted, changed ones updated in place, vanished ones retired.
         """
         now = now or datetime.now(UTC)
-        existing = {row.id: row for row in self._rows_in_scope(generation, claim_keys)}
+        existing = self._stored_in_scope(generation, claim_keys)
         counts = EdgeSync()
         fresh: list[dict[str, object]] = []
+        changes: list[dict[str, object]] = []
         seen: set[str] = set()
         for edge in produced:
             if edge.id in seen:
                 continue
             seen.add(edge.id)
-            row = existing.get(edge.id)
-            if row is None:
+            stored = existing.get(edge.id)
+            if stored is None:
                 fresh.append(
                     {
                         "id": edge.id,
@@ -124,28 +137,35 @@ class EdgeRepository:
                     }
                 )
                 continue
-            changed = (row.rule, row.reason, row.material, row.materiality, row.claim_key) != (
-                edge.rule,
-                edge.reason,
-                edge.material,
-                edge.materiality,
-                edge.claim_key,
-            )
-            if row.retired_at is not None:
-                row.retired_at = None
+            values = (edge.rule, edge.reason, edge.material, edge.materiality, edge.claim_key)
+            retired = stored[5] is not None
+            if retired:
                 counts.revived += 1
-            elif changed:
+            elif stored[:5] != values:
                 counts.updated += 1
             else:
                 counts.unchanged += 1
-            if changed:
-                row.rule, row.reason = edge.rule, edge.reason
-                row.material, row.materiality = edge.material, edge.materiality
-                row.claim_key = edge.claim_key
-        for row_id, row in existing.items():
-            if row_id not in seen and row.retired_at is None:
-                row.retired_at = now
-                counts.retired += 1
+                continue
+            changes.append(
+                {
+                    "id": edge.id,
+                    "rule": edge.rule,
+                    "reason": edge.reason,
+                    "material": edge.material,
+                    "materiality": edge.materiality,
+                    "claim_key": edge.claim_key,
+                    "retired_at": None,
+                }
+            )
+        gone = [i for i, stored in existing.items() if i not in seen and stored[5] is None]
+        counts.retired = len(gone)
+        if changes:
+            self.session.execute(update(EdgeRow), changes)  # bulk UPDATE by primary key
+        for chunk in _chunks(sorted(gone)):
+            self.session.execute(
+                update(EdgeRow).where(EdgeRow.id.in_(chunk)).values(retired_at=now),
+                execution_options={"synchronize_session": False},
+            )
         for start in range(0, len(fresh), 5000):
             self.session.execute(insert(EdgeRow), fresh[start : start + 5000])
         counts.inserted = len(fresh)

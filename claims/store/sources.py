@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -15,6 +16,30 @@ from claims.tables import SourceGrantRow, SourceRow, SourceSupersedesRow, Source
 
 def version_id(source_id: str, sha256: str) -> str:
     return stable_id("sv", source_id, sha256)
+
+
+@dataclass(frozen=True)
+class NewVersion:
+    """Bytes offered as a version of ``source_id`` (``text`` is their decoded form)."""
+
+    source_id: str
+    text: str
+    raw: bytes
+    media_type: str = "text/plain"
+    origin_path: str | None = None
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class VersionOutcome:
+    """What ``add_versions`` did with one offered version."""
+
+    version_id: str
+    source_id: str
+    number: int
+    sha256: str
+    created: bool
+    latest_number: int  # the source's newest version number after the whole batch
 
 
 @dataclass(frozen=True)
@@ -96,6 +121,10 @@ class SourceRepository:
         Sources named in ``supersedes`` are created bare if they are not stored yet. Returns
         whether anything changed (a new source counts as a change).
         """
+        return self.replace_register_metadata(source)[1]
+
+    def replace_register_metadata(self, source: Source) -> tuple[Source | None, bool]:
+        """``apply_register_entry`` that also returns the metadata before (None: new source)."""
         before = self.get(source.id)
         row = self.ensure(source.id)
         row.title = source.title
@@ -127,7 +156,7 @@ class SourceRepository:
         if changed:
             row.updated_at = datetime.now(UTC)
             self.session.flush()
-        return changed
+        return before, changed
 
     def all_with_metadata(self) -> list[Source]:
         """Every source with its groups and supersedes, in three queries (for listings)."""
@@ -246,6 +275,73 @@ class SourceRepository:
         self.session.add(row)
         self.session.flush()
         return _row_to_version(row), True
+
+    def add_versions(self, offered: Sequence[NewVersion]) -> list[VersionOutcome]:
+        """Store each offered version unless its bytes are stored for that source already.
+
+        The batch form of ``add_version``: a few queries per 500 sources instead of several
+        per file. Outcomes come back in the order offered.
+        """
+        source_ids = list(dict.fromkeys(item.source_id for item in offered))
+        known: dict[str, dict[str, tuple[str, int]]] = {sid: {} for sid in source_ids}
+        latest: dict[str, int] = dict.fromkeys(source_ids, 0)
+        existing_sources: set[str] = set()
+        for start in range(0, len(source_ids), 500):
+            chunk = source_ids[start : start + 500]
+            existing_sources.update(
+                self.session.scalars(select(SourceRow.id).where(SourceRow.id.in_(chunk)))
+            )
+            for sid, sha, vid, number in self.session.execute(
+                select(
+                    SourceVersionRow.source_id,
+                    SourceVersionRow.sha256,
+                    SourceVersionRow.id,
+                    SourceVersionRow.number,
+                ).where(SourceVersionRow.source_id.in_(chunk))
+            ):
+                known[sid][sha] = (vid, number)
+                latest[sid] = max(latest[sid], number)
+        now = datetime.now(UTC)
+        new_sources = [sid for sid in source_ids if sid not in existing_sources]
+        self.session.add_all(
+            SourceRow(id=sid, withdrawn=False, created_at=now, updated_at=now)
+            for sid in new_sources
+        )
+        if new_sources:
+            self.session.flush()  # versions reference their source
+        rows: list[SourceVersionRow] = []
+        decided: list[tuple[str, str, int, str, bool]] = []
+        for item in offered:
+            digest = sha256_hex(item.raw)
+            stored = known[item.source_id].get(digest)
+            if stored is not None:
+                decided.append((stored[0], item.source_id, stored[1], digest, False))
+                continue
+            number = latest[item.source_id] + 1
+            latest[item.source_id] = number
+            vid = version_id(item.source_id, digest)
+            known[item.source_id][digest] = (vid, number)
+            rows.append(
+                SourceVersionRow(
+                    id=vid,
+                    source_id=item.source_id,
+                    number=number,
+                    label=item.label,
+                    sha256=digest,
+                    size_bytes=len(item.raw),
+                    media_type=item.media_type,
+                    origin_path=item.origin_path,
+                    text=item.text,
+                    ingested_at=now,
+                )
+            )
+            decided.append((vid, item.source_id, number, digest, True))
+        self.session.add_all(rows)
+        self.session.flush()
+        return [
+            VersionOutcome(vid, sid, number, digest, created, latest[sid])
+            for vid, sid, number, digest, created in decided
+        ]
 
     def version(self, version_id_: str) -> SourceVersion | None:
         row = self.session.get(SourceVersionRow, version_id_)
