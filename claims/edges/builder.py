@@ -25,7 +25,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from claims.edges.compare import compare_facts, ordered
+from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
 from claims.edges.supersession import SupersessionIndex
@@ -126,6 +126,9 @@ def refine(
         return None
     left, right = ordered(x, y)
     newer_older = _supersession(left, right, supersessions)
+    if newer_older is not None and not supersessions.claim_superseded(newer_older[1]):
+        # a register replacement from a date leaves the older claim in force before it
+        newer_older = None
     if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
         if newer_older is not None:
             newer, older, origin = newer_older
@@ -153,10 +156,10 @@ def refine(
             )
     if verdict.relation is Relation.CORROBORATION:
         if newer_older is not None:
-            newer, older, _ = newer_older
+            newer, older, origin = newer_older
             return EdgeDraft(
                 EdgeKind.COMPATIBLE,
-                Rule.LINEAGE if newer.source_id == older.source_id else Rule.REGISTER,
+                Rule.LINEAGE if origin is SupersessionOrigin.LINEAGE else Rule.REGISTER,
                 f"restated unchanged by the replacing version ({verdict.reason})",
                 newer,
                 older,
@@ -204,11 +207,25 @@ class _Emitter:
         self.tiers = tiers
         self.build = build
         self._emitted: set[tuple[str, str]] = set()
+        self._members: list[ClaimFacts] = []
+        self._sentences: dict[tuple[str, str], list[ClaimFacts]] | None = None
 
-    def start_block(self) -> None:
+    def start_block(self, members: list[ClaimFacts]) -> None:
         self._emitted.clear()
+        self._members = members
+        self._sentences = None
+
+    def _mates(self, facts: ClaimFacts) -> list[ClaimFacts]:
+        """Claims of this block in the same sentence of the same version (built on demand)."""
+        if self._sentences is None:
+            self._sentences = defaultdict(list)
+            for member in self._members:
+                self._sentences[(member.version_id, member.quote_norm)].append(member)
+        return self._sentences.get((facts.version_id, facts.quote_norm), [])
 
     def pair(self, x: ClaimFacts, y: ClaimFacts, verdict: PairVerdict, claim_key: str) -> None:
+        if verdict.relation is Relation.CONFLICT:
+            verdict = listed_values(x, y, verdict, self._mates(x), self._mates(y))
         draft = refine(x, y, verdict, self.supersessions)
         if draft is None:
             return
@@ -284,7 +301,7 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     claim_key = members[0].claim_key
     groups = _groups(members)
     build.groups += len(groups)
-    emit.start_block()
+    emit.start_block(members)
     _clone_and_group_edges(groups, emit, claim_key, build)
     disagreeing: dict[tuple[int, int], PairVerdict] = {}
     for i, first in enumerate(groups):
@@ -337,7 +354,7 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
     _sort_members(members, emit.supersessions)
     groups = _groups(members)
     claim_key = NEAR_MISS_PREFIX + members[0].coarse_key
-    emit.start_block()
+    emit.start_block(members)
     for i, first in enumerate(groups):
         rep = first[0][0]
         for second in groups[i + 1 :]:

@@ -18,6 +18,7 @@ both argument orders give the same verdict, rule and reason. The checks run in t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -68,6 +69,44 @@ def ordered(a: ClaimFacts, b: ClaimFacts) -> tuple[ClaimFacts, ClaimFacts]:
         return b, a
     # two claims under one id (ad-hoc input): still one fixed order
     return (a, b) if repr(a.signature) <= repr(b.signature) else (b, a)
+
+
+def listed_values(
+    x: ClaimFacts,
+    y: ClaimFacts,
+    verdict: PairVerdict,
+    mates_x: Sequence[ClaimFacts] = (),
+    mates_y: Sequence[ClaimFacts] = (),
+) -> PairVerdict:
+    """A conflict turned into an elaboration when a sentence lists several values.
+
+    ``mates_x`` are the other claims of the same key in x's sentence (same source version).
+    "The fee is 10 USD." against "The fee is 10 USD, or 15 USD for express delivery." is
+    not a contradiction: the second sentence's values are a superset of the first's. Two
+    values in one sentence are an enumeration, never a conflict with each other.
+    """
+    if verdict.relation is not Relation.CONFLICT:
+        return verdict
+    if ordered(x, y)[0] is not x:
+        x, y, mates_x, mates_y = y, x, mates_y, mates_x
+    if x.version_id and x.version_id == y.version_id and x.quote_norm == y.quote_norm:
+        return PairVerdict(
+            Relation.COMPATIBLE,
+            Rule.ELABORATION,
+            f"one sentence lists several values: {x.shown} and {y.shown}",
+        )
+    for listing, single, mates in ((x, y, mates_x), (y, x, mates_y)):
+        for mate in mates:
+            if mate.id == listing.id:
+                continue
+            if _same_key(mate, single).relation is Relation.CORROBORATION:
+                return PairVerdict(
+                    Relation.COMPATIBLE,
+                    Rule.ELABORATION,
+                    f"elaboration: one side lists {mate.shown} and {listing.shown}, "
+                    f"the other states {single.shown}",
+                )
+    return verdict
 
 
 def _near_miss(inner: PairVerdict, a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
