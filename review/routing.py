@@ -24,12 +24,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import not_, or_, select
 from sqlalchemy.orm import Session
 
 from claims.ids import stable_id
 from claims.models import ResolutionMethod, ReviewState
 from claims.tables import (
+    AuditEventRow,
     ClaimRow,
     EdgeRow,
     ExtractorGenerationRow,
@@ -249,12 +250,13 @@ def route(
     policy: AuthorityPolicy,
     *,
     now: datetime | None = None,
-    actor: str = ROUTER_ACTOR,
 ) -> RoutingReport:
     """Bring review items in line with the live conflict edges and ``policy`` (idempotent).
 
     ``policy`` must already be applied (its version is a foreign key of every resolution).
+    Routing acts as ``router``; an item a reviewer has acted on is never decided by rule.
     """
+    actor = ROUTER_ACTOR
     now = now or datetime.now(UTC)
     report = RoutingReport(policy_version=policy.stamp)
     report.released_deferrals = release_due_deferrals(session, now=now)
@@ -310,13 +312,27 @@ def route(
                     policy_version=policy.stamp,
                 )
             _check_closed_item(session, row, conflict, policy, material, actor, now, report, tiers)
-        if row.state == ReviewState.OPEN.value:
+        if row.state == ReviewState.OPEN.value and not _touched_by_a_person(session, row.id):
             decision = rule_decision(session, policy, conflict, material=material, tiers=tiers)
             if decision is not None:
                 _auto_resolve(session, row, decision, policy, now)
                 report.auto_resolved.append(row.id)
     report.orphaned = _orphaned(session, sets)
     return report
+
+
+def _touched_by_a_person(session: Session, item_id: str) -> bool:
+    """Whether a reviewer ever acted on the item: from then on rules never decide it."""
+    machine = or_(
+        AuditEventRow.actor.in_([ROUTER_ACTOR, SYSTEM_ACTOR]),
+        AuditEventRow.actor.startswith("rule:"),
+    )
+    stmt = select(AuditEventRow.id).where(
+        AuditEventRow.entity_id == item_id,
+        AuditEventRow.entity_type == "review_item",
+        not_(machine),
+    )
+    return session.scalars(stmt.limit(1)).first() is not None
 
 
 def _orphaned(session: Session, sets: list[ConflictSet]) -> list[str]:

@@ -229,3 +229,14 @@ def test_item_whose_conflict_edges_were_retired_is_reported_not_closed(engine: E
         report = route(session, active_policy(session))
     assert report.orphaned == [item.id]
     assert item_for_key(engine, LIMIT).state is ReviewState.OPEN
+
+
+def test_rules_never_decide_an_item_a_reviewer_reopened(engine: Engine) -> None:
+    routed_ledger(engine)
+    item = item_for_key(engine, HEADCOUNT)  # resolved by rule
+    with transaction(engine) as session:
+        queue.reopen_by_reviewer(
+            session, item.id, reviewers().get("alice"), reason="the blog is right, check it"
+        )
+    assert _route(engine) == {}
+    assert item_for_key(engine, HEADCOUNT).state is ReviewState.OPEN
