@@ -233,7 +233,7 @@ def decide(
     repo = ReviewItemRepository(session)
     row = repo.row(item_id)
     check_revision(row, expected_revision)
-    members = repo.claim_ids(item_id)
+    members = repo.current_claim_ids(item_id)
     chosen, text, cited = validate_decision(
         session,
         item_claim_ids=members,

@@ -42,7 +42,7 @@ from review import audit
 from review.items import CLOSED_STATES, ReviewItemRepository, as_utc, snapshot
 from review.policy import AuthorityPolicy, RuleKind
 from review.queue import SYSTEM_ACTOR, change_item, release_due_deferrals, reopen
-from review.resolutions import current_resolution, record_resolution
+from review.resolutions import current_resolution, record_resolution, supersede_current
 
 ROUTER_ACTOR = "router"
 _CLOSED = tuple(s.value for s in CLOSED_STATES)
@@ -79,6 +79,8 @@ class RoutingReport:
     # Unresolved items none of whose claims is in a live conflict set any more (edges
     # retired, or a new extractor generation): left for a person to dismiss, never closed.
     orphaned: list[str] = field(default_factory=list)
+    # Items whose set reappeared under a new extractor generation (same evidence spans).
+    carried_over: list[str] = field(default_factory=list)
 
     def as_metadata(self) -> dict[str, int | str]:
         return {
@@ -91,6 +93,7 @@ class RoutingReport:
             "reopened": len(self.reopened),
             "released_deferrals": len(self.released_deferrals),
             "orphaned": len(self.orphaned),
+            "carried_over": len(self.carried_over),
         }
 
 
@@ -271,6 +274,7 @@ def route(
     for row in existing_rows:
         by_key[row.claim_key].append(row)
     tiers = _tiers_of(session, (c for s in sets for c in s.claim_ids))
+    live = {c for s in sets for c in s.claim_ids}
 
     for conflict in sets:
         material, risk = set_risk(conflict, policy)
@@ -278,12 +282,16 @@ def route(
         matches = [
             r for r in by_key[conflict.claim_key] if conflict.claim_ids & set(members.get(r.id, []))
         ]
-        if not matches:
+        predecessor = None if matches else _predecessor(session, conflict, by_key, members, live)
+        if predecessor is not None:
+            row = predecessor
+            _carry_over(session, row, conflict, members, now, report)
+        elif not matches:
             row = _open_item(session, conflict, policy, risk, high_risk, actor, now)
             by_key[conflict.claim_key].append(row)
             members[row.id] = sorted(conflict.claim_ids)
             report.opened.append(row.id)
-        else:
+        if matches:
             row = matches[0]  # lowest id: the oldest identity of this set
             known = set(members.get(row.id, []))
             fresh = conflict.claim_ids - known
@@ -319,6 +327,113 @@ def route(
                 report.auto_resolved.append(row.id)
     report.orphaned = _orphaned(session, sets)
     return report
+
+
+Fingerprint = tuple[str, int, int]  # source version, span start, span end
+
+
+def _evidence(session: Session, claim_ids: Iterable[str]) -> dict[str, tuple[Fingerprint, object]]:
+    """Claim id -> (where its evidence is, what value it read there)."""
+    ids = sorted(set(claim_ids))
+    found: dict[str, tuple[Fingerprint, object]] = {}
+    for start in range(0, len(ids), 500):
+        stmt = select(
+            ClaimRow.id,
+            ClaimRow.source_version_id,
+            ClaimRow.span_start,
+            ClaimRow.span_end,
+            ClaimRow.canonical_value,
+            ClaimRow.canonical_unit,
+            ClaimRow.value_number,
+            ClaimRow.value_text,
+            ClaimRow.polarity,
+        ).where(ClaimRow.id.in_(ids[start : start + 500]))
+        for claim_id, version, begin, end, *value in session.execute(stmt):
+            found[claim_id] = ((version, begin, end), tuple(value))
+    return found
+
+
+def _predecessor(
+    session: Session,
+    conflict: ConflictSet,
+    by_key: dict[str, list[ReviewItemRow]],
+    members: dict[str, list[str]],
+    live: set[str],
+) -> ReviewItemRow | None:
+    """An item of the same key whose claims (all of an older extractor generation) cite
+    exactly the evidence spans of this set: the same conflict, re-extracted."""
+    candidates = [
+        r for r in by_key[conflict.claim_key] if not live.intersection(members.get(r.id, []))
+    ]
+    if not candidates:
+        return None
+    wanted = {fp for fp, _ in _evidence(session, conflict.claim_ids).values()}
+    for row in candidates:
+        old = _evidence(session, members.get(row.id, []))
+        if old and {fp for fp, _ in old.values()} == wanted:
+            return row
+    return None
+
+
+def _carry_over(
+    session: Session,
+    row: ReviewItemRow,
+    conflict: ConflictSet,
+    members: dict[str, list[str]],
+    now: datetime,
+    report: RoutingReport,
+) -> None:
+    """Move an item to the new generation's claims; carry its decision if the values held."""
+    old_ids = members.get(row.id, [])
+    old = _evidence(session, old_ids)
+    new = _evidence(session, conflict.claim_ids)
+    by_place = {fp: claim_id for claim_id, (fp, _) in new.items()}
+    claim_map = {old_id: by_place[fp] for old_id, (fp, _) in old.items() if fp in by_place}
+    changed = sorted(
+        old_id for old_id, new_id in claim_map.items() if old[old_id][1] != new[new_id][1]
+    )
+    ReviewItemRepository(session).add_claims(row.id, conflict.claim_ids)
+    members[row.id] = sorted(set(old_ids) | conflict.claim_ids)
+    change_item(
+        session,
+        row,
+        actor=ROUTER_ACTOR,
+        action="item.carry_over",
+        changes={},
+        now=now,
+        detail={"claim_map": dict(sorted(claim_map.items())), "values_changed": changed},
+    )
+    report.carried_over.append(row.id)
+    resolution = current_resolution(session, row.id)
+    if row.state not in _CLOSED or resolution is None:
+        return
+    if changed:
+        reopen(
+            session,
+            row.id,
+            ROUTER_ACTOR,
+            reason="a new extractor generation reads different values: " + ", ".join(changed),
+            now=now,
+        )
+        report.reopened[row.id] = "values changed under a new extractor generation"
+        return
+    supersede_current(session, row.id, now=now)
+    record_resolution(
+        session,
+        item_id=row.id,
+        item_revision=row.revision,
+        method=resolution.method,
+        outcome=resolution.outcome,
+        winners=[claim_map.get(w, w) for w in resolution.winner_claim_ids],
+        rationale=resolution.rationale,
+        evidence=[claim_map.get(e, e) for e in resolution.evidence],
+        decided_by=resolution.decided_by,
+        policy_version=resolution.policy_version,
+        dismiss_reason=resolution.dismiss_reason,
+        now=now,
+        audit_actor=ROUTER_ACTOR,
+        audit_action="resolution.carry_over",
+    )
 
 
 def _touched_by_a_person(session: Session, item_id: str) -> bool:
