@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
 from review_ledger import (
     DIVIDEND,
     HEADCOUNT,
@@ -14,12 +17,20 @@ from review_ledger import (
 from sqlalchemy import Engine
 
 from claims.models import ResolutionMethod, ReviewState
-from claims.store import transaction
+from claims.store import make_engine, transaction
 from review import queue
 from review.evidence import item_view
 from review.policy import active_policy
 from review.resolutions import current_resolution, resolutions_for
 from review.routing import route
+
+
+@pytest.fixture
+def engine(migrated_url: str) -> Iterator[Engine]:
+    """Both backends: carry-over matches evidence with SQL on SQLite and PostgreSQL."""
+    store = make_engine(migrated_url)
+    yield store
+    store.dispose()
 
 
 def _resolve_limit(engine: Engine) -> str:
