@@ -166,3 +166,27 @@ def test_claims_serve_migrates_the_store_and_serves_the_reviewer_ui(store: Path)
     finally:
         os.killpg(server.pid, signal.SIGKILL)
         server.wait(timeout=10)
+
+
+def test_applying_a_malformed_policy_changes_nothing(store: Path) -> None:
+    claims("policy", "apply", str(FIXTURES / "policy.yaml"), "--as", "admin")
+    before = json.loads(claims("policy", "list", "--json"))
+    for bad in ("policy_bad_tier.yaml", "policy_bad_yaml.yaml", "policy_unknown_field.yaml"):
+        error = failure("policy", "apply", str(FIXTURES / bad), "--as", "admin")
+        assert isinstance(error, PolicyError) and bad in str(error)
+    assert json.loads(claims("policy", "list", "--json")) == before
+
+
+def test_show_json_has_every_side_with_provenance(store: Path) -> None:
+    claims("policy", "apply", str(FIXTURES / "policy.yaml"), "--as", "admin")
+    view = json.loads(claims("review", "show", _items()[DIVIDEND]["id"], "--json"))
+    sides = {s["claim_id"]: s for s in view["sides"]}
+    assert set(sides) == {"c-div-press", "c-div-report", "c-div-restated"}
+    restated = sides["c-div-restated"]
+    assert restated["authority_tier"] == "regulator" and restated["version_number"] == 1
+    assert (
+        restated["quote"]
+        == "The dividend for fiscal 2025 is EUR 1.05 per share after the correction."
+    )
+    assert restated["scope_text"] == "period=fy2025"
+    assert view["history"][0]["action"] == "item.open"
