@@ -33,6 +33,7 @@ from review.web.session import CsrfError, SessionSigner, WebSession
 
 HERE = Path(__file__).parent
 PREFIX = "/review"
+QUEUE_PAGE = 200  # the riskiest and oldest first; filters narrow the rest
 STATE_CHOICES = ("unresolved", *(s.value for s in ReviewState), "all")
 NOTICES = {
     "claimed": "You claimed the item.",
@@ -218,13 +219,18 @@ def create_router(settings: Settings) -> APIRouter:
                 assignee=reviewer.name if mine else None,
                 high_risk={"high": True, "normal": False}.get(risk),
                 key_contains=key.strip() or None,
+                limit=QUEUE_PAGE + 1,
             )
         now = datetime.now(UTC)
+        more = len(items) > QUEUE_PAGE
+        items = items[:QUEUE_PAGE]
         return render(
             request,
             "queue.html",
             reviewer=reviewer,
             items=items,
+            more=more,
+            page=QUEUE_PAGE,
             ages={i.id: _age(i.opened_at, now) for i in items},
             filters={"state": state, "risk": risk, "key": key, "mine": bool(mine)},
             state_choices=STATE_CHOICES,
