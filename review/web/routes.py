@@ -231,6 +231,7 @@ def create_router(settings: Settings) -> APIRouter:
             items=items,
             more=more,
             page=QUEUE_PAGE,
+            now=now,
             ages={i.id: _age(i.opened_at, now) for i in items},
             filters={"state": state, "risk": risk, "key": key, "mine": bool(mine)},
             state_choices=STATE_CHOICES,
