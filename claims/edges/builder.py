@@ -28,6 +28,7 @@ from typing import NamedTuple
 from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
+from claims.edges.near_miss import near_key_pairs
 from claims.edges.supersession import SupersessionIndex
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
@@ -352,22 +353,25 @@ def _supersession_pairs(
 
 def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     _sort_members(members, emit.supersessions)
-    groups = _groups(members)
     claim_key = NEAR_MISS_PREFIX + members[0].coarse_key
+    by_key: dict[str, list[ClaimFacts]] = defaultdict(list)
+    for facts in members:
+        by_key[facts.claim_key].append(facts)
+    pairs = near_key_pairs(by_key)  # an index, not all pairs of keys
+    if not pairs:
+        return
     emit.start_block(members)
-    for i, first in enumerate(groups):
-        rep = first[0][0]
-        for second in groups[i + 1 :]:
-            other = second[0][0]
-            if other.claim_key == rep.claim_key:
-                continue  # same key: the claim-key block already decided this pair
-            build.comparisons += 1
-            verdict = compare_facts(rep, other)
-            # only the near misses worth a look are kept: disagreements and agreements
-            if verdict.relation is Relation.AMBIGUOUS or (
-                verdict.relation is Relation.COMPATIBLE and verdict.rule == Rule.KEY
-            ):
-                emit.pair(rep, other, verdict, claim_key)
+    groups = {key: [g[0][0] for g in _groups(claims)] for key, claims in by_key.items()}
+    for key_a, key_b in sorted(pairs):
+        for rep in groups[key_a]:
+            for other in groups[key_b]:
+                build.comparisons += 1
+                verdict = compare_facts(rep, other)
+                # only the near misses worth a look are kept: disagreements and agreements
+                if verdict.relation is Relation.AMBIGUOUS or (
+                    verdict.relation is Relation.COMPATIBLE and verdict.rule == Rule.KEY
+                ):
+                    emit.pair(rep, other, verdict, claim_key)
 
 
 def build_edges(
