@@ -1,0 +1,223 @@
+"""The answer contract (seed 004): ``answer(question, requester)``.
+
+1. The question is parsed by the same extraction that reads sources
+   (``claims.extraction.parse_question``) into a claim key, scope and time.
+2. The claims at that key the requester may see, holding in the asked scope and time, are
+   the candidates. A scope the question names excludes claims stating another value for
+   that qualifier; a claim that states the asked qualifier beats one that states none.
+3. Superseded claims drop out (register and lineage supersession, as of the asked date),
+   then claims a visible resolution decided against.
+4. An unresolved material conflict or an ambiguous relation among what remains gives
+   ``conflict`` with every side cited and ``value`` null; several values with no recorded
+   relation also give ``conflict`` (we never pick one). One value left: ``answered``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import date
+from typing import Any, Protocol
+
+from sqlalchemy import Connection, Engine
+
+from claims.errors import InputError
+from claims.models import ConflictStatus, Requester
+from retrieval.contract import Answer, AnswerStatus, AsOfOut
+from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader
+from retrieval.status import sides_of, value_key
+from retrieval.verdicts import Verdict, evaluate
+
+MAX_QUESTION_CHARS = 1000
+
+
+class QuestionFrameLike(Protocol):
+    """What the answer needs from ``claims.extraction.parse_question``."""
+
+    claim_key: str | None
+    scope: dict[str, str]
+    time: Any
+
+
+def check_question(question: str) -> str:
+    """The question, stripped; InputError if it is empty, huge or not in Latin script."""
+    text = question.strip()
+    if not text:
+        raise InputError("the question is empty; ask e.g. 'What is the output limit?'")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise InputError(
+            f"the question has {len(text)} characters; the limit is {MAX_QUESTION_CHARS}"
+        )
+    for char in text:
+        category = unicodedata.category(char)
+        if category.startswith("C"):
+            raise InputError(
+                f"the question contains the control character U+{ord(char):04X}; remove it"
+            )
+        if category.startswith("L") and not unicodedata.name(char, "").startswith("LATIN"):
+            raise InputError(
+                f"the question contains {char!r} ({unicodedata.name(char, 'unknown script')}); "
+                "claimledger extracts English claims only, ask in English"
+            )
+    return text
+
+
+def answer(
+    store: Engine | Connection, question: str, requester: Requester, as_of: AsOf = NOW
+) -> Answer:
+    """Answer ``question`` for ``requester`` from the claims it may see (seed-004 contract)."""
+    text = check_question(question)
+    from claims.extraction import parse_question  # the same extraction that read the sources
+
+    return answer_frame(store, parse_question(text), requester, question=text, as_of=as_of)
+
+
+def _interval(frame: QuestionFrameLike) -> tuple[date | None, date | None]:
+    time = getattr(frame, "time", None)
+    if time is None:
+        return None, None
+    return getattr(time, "start", None), getattr(time, "end", None)
+
+
+def _in_time(claim: ClaimFact, start: date | None, end: date | None) -> bool:
+    """Claims of unknown time are kept: unknown is not excluded, it is not guessed either."""
+    if start is not None and claim.time_end is not None and claim.time_end < start:
+        return False
+    return not (end is not None and claim.time_start is not None and claim.time_start > end)
+
+
+def _in_scope(candidates: list[ClaimFact], scope: dict[str, str]) -> list[ClaimFact]:
+    kept = [
+        c
+        for c in candidates
+        if all(c.scope.get(dim, value) == value for dim, value in scope.items())
+    ]
+    for dim, value in sorted(scope.items()):
+        # The claim that names the asked qualifier is more specific than one that is silent.
+        if any(c.scope.get(dim) == value for c in kept):
+            kept = [c for c in kept if c.scope.get(dim) == value]
+    return kept
+
+
+def _describe(side_values: list[tuple[Any, str | None]]) -> str:
+    return " vs ".join(f"{value} {unit}".strip() if unit else f"{value}" for value, unit in side_values)
+
+
+def answer_frame(
+    store: Engine | Connection,
+    frame: QuestionFrameLike,
+    requester: Requester,
+    *,
+    question: str,
+    as_of: AsOf = NOW,
+) -> Answer:
+    """The answer for an already parsed question (the part of ``answer`` after parsing)."""
+    start, end = _interval(frame)
+    key = frame.claim_key
+    as_of_out = AsOfOut(effective=as_of.effective, known_at=as_of.known_at)
+
+    def result(status: AnswerStatus, reason: str, **fields: Any) -> Answer:
+        return Answer(
+            question=question,
+            status=status,
+            value=fields.pop("value", None),
+            unit=fields.pop("unit", None),
+            citations=fields.pop("citations", []),
+            reason=reason,
+            claim_key=key,
+            as_of=as_of_out,
+            **fields,
+        )
+
+    if not key:
+        return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
+    if isinstance(store, Engine):
+        with store.connect() as conn:
+            group = EvidenceLoader(conn, as_of).group_for_keys([key])
+    else:
+        group = EvidenceLoader(store, as_of).group_for_keys([key])
+    group = group.narrow(requester, as_of)
+    verdicts = evaluate(group)
+    addressed = [
+        c for c in group.claims.values() if c.claim_key == key and _in_time(c, start, end)
+    ]
+    addressed = _in_scope(addressed, dict(frame.scope or {}))
+    if not addressed:
+        return result(AnswerStatus.NOT_FOUND, f"no visible claim addresses {key!r}")
+    live = [verdicts[c.id] for c in addressed if verdicts[c.id].superseded_by is None]
+    if not live:
+        return result(
+            AnswerStatus.NOT_FOUND,
+            f"every visible claim about {key!r} is superseded by a version that states no value",
+        )
+    remaining = [v for v in live if not _decided_against(v, group.claims)]
+    if not remaining:
+        return result(
+            AnswerStatus.NOT_FOUND,
+            f"the visible claims about {key!r} lost a resolution to claims that no longer hold",
+        )
+    policy = _policy(remaining)
+    sides = sides_of([v.claim for v in remaining])
+    citations = [sid for side in sides for sid in side.source_ids]
+    unique_citations = list(dict.fromkeys(citations))
+    values = _describe([(s.value, s.unit) for s in sides])
+    unresolved = [
+        v
+        for v in remaining
+        if v.status in (ConflictStatus.CONTESTED, ConflictStatus.UNDER_REVIEW)
+    ]
+    if unresolved:
+        in_review = any(v.status is ConflictStatus.UNDER_REVIEW for v in unresolved)
+        return result(
+            AnswerStatus.CONFLICT,
+            f"unresolved conflict about {key!r}: {values}"
+            + ("; a reviewer is deciding it" if in_review else "; no resolution applies"),
+            citations=unique_citations,
+            sides=sides,
+            policy_version=policy,
+        )
+    if any(v.status is ConflictStatus.AMBIGUOUS for v in remaining):
+        return result(
+            AnswerStatus.CONFLICT,
+            f"the evidence about {key!r} is ambiguous (units or scope cannot be reconciled): "
+            f"{values}",
+            citations=unique_citations,
+            sides=sides,
+            policy_version=policy,
+        )
+    if len(sides) > 1:
+        return result(
+            AnswerStatus.CONFLICT,
+            f"the visible claims about {key!r} state different values ({values}) and no "
+            "resolution or qualifier in the question separates them",
+            citations=unique_citations,
+            sides=sides,
+            policy_version=policy,
+        )
+    side = sides[0]
+    how = "resolved by review" if policy else "one value"
+    if any(v.superseded_by is not None for v in (verdicts[c.id] for c in addressed)):
+        how += ", older versions superseded"
+    return result(
+        AnswerStatus.ANSWERED,
+        f"{how}: {_describe([(side.value, side.unit)])} from {len(side.citations)} claim(s)",
+        value=side.value,
+        unit=side.unit,
+        citations=side.source_ids,
+        sides=sides,
+        policy_version=policy,
+    )
+
+
+def _decided_against(verdict: Verdict, claims: dict[str, ClaimFact]) -> bool:
+    """A resolution decides a value: claims stating a winner's value are not losers."""
+    if verdict.status is not ConflictStatus.RESOLVED or verdict.resolution is None:
+        return False
+    winning = {value_key(claims[w]) for w in verdict.resolution.winners if w in claims}
+    return value_key(verdict.claim) not in winning
+
+
+def _policy(verdicts: list[Verdict]) -> str | None:
+    applied = [v.resolution for v in verdicts if v.resolution is not None]
+    if not applied:
+        return None
+    return max(applied, key=lambda r: (r.decided_at, r.id)).policy_version
