@@ -99,7 +99,9 @@ def _in_scope(candidates: list[ClaimFact], scope: dict[str, str]) -> list[ClaimF
 
 
 def _describe(side_values: list[tuple[Any, str | None]]) -> str:
-    return " vs ".join(f"{value} {unit}".strip() if unit else f"{value}" for value, unit in side_values)
+    return " vs ".join(
+        f"{value} {unit}".strip() if unit else f"{value}" for value, unit in side_values
+    )
 
 
 def answer_frame(
@@ -137,9 +139,7 @@ def answer_frame(
         group = EvidenceLoader(store, as_of).group_for_keys([key])
     group = group.narrow(requester, as_of)
     verdicts = evaluate(group)
-    addressed = [
-        c for c in group.claims.values() if c.claim_key == key and _in_time(c, start, end)
-    ]
+    addressed = [c for c in group.claims.values() if c.claim_key == key and _in_time(c, start, end)]
     addressed = _in_scope(addressed, dict(frame.scope or {}))
     if not addressed:
         return result(AnswerStatus.NOT_FOUND, f"no visible claim addresses {key!r}")
@@ -161,9 +161,7 @@ def answer_frame(
     unique_citations = list(dict.fromkeys(citations))
     values = _describe([(s.value, s.unit) for s in sides])
     unresolved = [
-        v
-        for v in remaining
-        if v.status in (ConflictStatus.CONTESTED, ConflictStatus.UNDER_REVIEW)
+        v for v in remaining if v.status in (ConflictStatus.CONTESTED, ConflictStatus.UNDER_REVIEW)
     ]
     if unresolved:
         in_review = any(v.status is ConflictStatus.UNDER_REVIEW for v in unresolved)

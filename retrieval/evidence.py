@@ -479,9 +479,9 @@ class EvidenceLoader:
         return resolution.outcome if resolution is not None else "open"
 
     def _resolutions(self, item_ids: list[str]) -> dict[str, ResolutionFact]:
-        stmt = select(
-            _R.id, _R.review_item_id, _R.outcome, _R.policy_version, _R.decided_at
-        ).where(_R.review_item_id.in_(bindparam("ids", expanding=True)))
+        stmt = select(_R.id, _R.review_item_id, _R.outcome, _R.policy_version, _R.decided_at).where(
+            _R.review_item_id.in_(bindparam("ids", expanding=True))
+        )
         if self.known_at is None:
             stmt = stmt.where(_R.superseded_at.is_(None))
         else:

@@ -250,7 +250,8 @@ def status_of_source(
             verdicts = [
                 v
                 for v in verdicts
-                if v.claim.span_start < span[1] and span[0] < v.claim.span_end
+                if v.claim.span_start < span[1]
+                and span[0] < v.claim.span_end
                 or (span[0] == span[1] and v.claim.span_start <= span[0] < v.claim.span_end)
             ]
         replaced = version_replacement(group, version_id)

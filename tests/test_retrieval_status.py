@@ -52,7 +52,11 @@ def test_unresolved_material_conflict_is_contested_with_a_side_per_value(engine:
     assert [(s.value, s.source_ids) for s in report.sides] == [(250, ["a"]), (500, ["b"])]
     assert [c.claim_id for s in report.sides for c in s.citations] == ["ca", "cb"]
     result = ask(engine, EVERYONE)
-    assert (result["status"], result["value"], result["citations"]) == ("conflict", None, ["a", "b"])
+    assert (result["status"], result["value"], result["citations"]) == (
+        "conflict",
+        None,
+        ["a", "b"],
+    )
 
 
 def test_claimed_review_item_reports_under_review(engine: Engine) -> None:
@@ -98,7 +102,11 @@ def test_hidden_winner_is_recomputed_from_visible_evidence(engine: Engine) -> No
     corpus.write(engine)
     # Legal sees the winner: resolved, answered from it and its corroboration.
     legal = ask(engine, Requester(principal="lee", groups=["legal"]))
-    assert (legal["status"], legal["value"], legal["citations"]) == ("answered", 500, ["b", "secret"])
+    assert (legal["status"], legal["value"], legal["citations"]) == (
+        "answered",
+        500,
+        ["b", "secret"],
+    )
     # The outsider sees no winner: the visible conflict is unresolved for them.
     report = status_of_claim(engine, ca, OUTSIDER)
     assert report.status is ConflictStatus.CONTESTED
