@@ -1,0 +1,58 @@
+"""Claim extraction: spaCy (blank English + rules from data files) and pint units.
+
+Public surface:
+
+- ``extract(text, *, source_id=None, source_version_id=None) -> list[Claim]``
+- ``current_generation() -> (generation id, "gen-<8hex>")``
+- ``parse_question(text) -> QuestionFrame`` (claim_key, coarse_key, scope, residual, time)
+- ``find_supersession_mentions(text) -> list[SupersessionMention]``
+- ``get_pipeline(model=None)`` / ``build_pipeline(model=None)``: the spaCy ``Language``;
+  ``nlp(text)._.claims`` holds the claims.
+"""
+
+from __future__ import annotations
+
+from claims.errors import InputError
+from claims.extraction.generation import current_generation
+from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline
+from claims.extraction.question import QuestionFrame, parse_question
+from claims.extraction.supersession import SupersessionMention, find_supersession_mentions
+from claims.models import Claim
+from claims.settings import get_settings
+
+
+def extract(
+    text: str, *, source_id: str | None = None, source_version_id: str | None = None
+) -> list[Claim]:
+    """Every claim in ``text``, in document order, with spans into ``text`` itself.
+
+    Raises ``InputError`` only for input that cannot be text at all (not a ``str``) or is
+    larger than the pipeline's limit.
+    """
+    if not isinstance(text, str):
+        raise InputError(f"expected text (str), got {type(text).__name__}")
+    nlp = get_pipeline(get_settings().spacy_model)
+    if len(text) > nlp.max_length:
+        raise InputError(
+            f"text has {len(text)} characters, more than the extractor's limit of "
+            f"{nlp.max_length}; split the source into smaller files"
+        )
+    doc = nlp.make_doc(text)
+    doc.user_data[SOURCE_ID] = source_id
+    doc.user_data[SOURCE_VERSION_ID] = source_version_id
+    for _, component in nlp.pipeline:
+        doc = component(doc)
+    claims: list[Claim] = doc._.claims or []
+    return claims
+
+
+__all__ = [
+    "QuestionFrame",
+    "SupersessionMention",
+    "build_pipeline",
+    "current_generation",
+    "extract",
+    "find_supersession_mentions",
+    "get_pipeline",
+    "parse_question",
+]

@@ -1,0 +1,809 @@
+"""Claim assembly: turns a sentence's tokens, cue spans and mentions into claims.
+
+Every token of a sentence gets one role (value, time, label, scope, modal, negation,
+reported-speech cue, pivot verb, preposition, separator, stopword or content word). A claim
+key is then read off the roles:
+
+* the *pivot* (first copula/possession verb or modal) splits subject side from predicate side;
+* each side's *head* is its content words up to the first preposition (a possessive
+  "X's Y" makes X the owner and Y the head);
+* the key is the predicate head when it has content ("has a 250-token *output limit*"),
+  otherwise the subject head ("the *dividend* ... was 12 cents");
+* every other content word is a residual qualifier, except generic carriers ("requests").
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+from spacy.tokens import Doc, Span
+
+from claims.extraction.effective_time import effective_time
+from claims.extraction.keys import fold_text, fold_word
+from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
+from claims.extraction.resources import Resources
+from claims.ids import stable_id
+from claims.models import (
+    Bound,
+    Claim,
+    EffectiveTime,
+    Modality,
+    Polarity,
+    ValueKind,
+)
+from claims.models import Span as CharSpan
+from claims.units.normalize import conversion
+
+# token roles
+(
+    CONTENT,
+    STOP,
+    PUNCT,
+    SEP,
+    PREP,
+    PIVOT,
+    MODAL,
+    NEG,
+    REPORTED,
+    WH,
+    SCOPE,
+    TIME,
+    VALUE,
+    LABEL,
+    UNIT,
+    POSS,
+    SUPERSEDES,
+) = range(17)
+
+MAX_CLAUSE_TOKENS = 80  # longer clauses are cut into windows so cost stays linear
+CONTEXT_RADIUS = 40  # tokens around a value considered for its key
+MAX_QUOTE_CHARS = 600  # a longer sentence quotes the clause window instead
+
+_MODALITY = {
+    "obligation": Modality.OBLIGATION,
+    "permission": Modality.PERMISSION,
+    "prohibition": Modality.PROHIBITION,
+    "option": Modality.OPTION,
+    "statement": Modality.STATEMENT,
+}
+
+
+@dataclass(slots=True)
+class Roles:
+    """Per-token roles for one doc (filled once, read by every claim)."""
+
+    role: list[int]
+    info: list[object]
+
+
+@dataclass(slots=True)
+class Frame:
+    """What a context of tokens says: key, subject, predicate, scope, polarity, modality."""
+
+    key_words: list[str] = field(default_factory=list)
+    subject: str | None = None
+    predicate: str | None = None
+    scope: dict[str, str] = field(default_factory=dict)
+    residual: list[str] = field(default_factory=list)
+    negated: bool = False
+    modality: Modality | None = None
+    modal_id: str | None = None
+    pivot_found: bool = False
+    action_words: list[str] = field(default_factory=list)
+    action_text: str | None = None
+    pivot_kind: str | None = None
+    predicate_text: str | None = None
+    subject_words: list[str] = field(default_factory=list)
+
+
+def assign_roles(
+    doc: Doc, mentions: Mentions, res: Resources, cue_key: str = "claim_cues"
+) -> Roles:
+    n = len(doc)
+    role = [-1] * n
+    info: list[object] = [None] * n
+    starts = [t.idx for t in doc]
+
+    def mark(start: int, end: int, r: int, data: object) -> None:
+        i = max(0, bisect_left(starts, start) - 1)
+        while i < n and starts[i] < end:
+            t = doc[i]
+            if t.idx + len(t.text) > start and role[i] == -1:
+                role[i] = r
+                info[i] = data
+            i += 1
+
+    for qi, q in enumerate(mentions.quantities):
+        mark(q.cue_start, q.end, VALUE, qi)
+    for ti, tm in enumerate(mentions.times):
+        mark(tm.start, tm.end, TIME, ti)
+    for lab in mentions.labels:
+        mark(lab.start, lab.end, LABEL, lab.scope)
+    spans: Sequence[Span] = doc.spans.get(cue_key, [])
+    for span in sorted(spans, key=lambda s: (s.start, -(s.end - s.start))):
+        if any(role[i] != -1 for i in range(span.start, span.end)):
+            continue
+        label = span.label_
+        ident = span.id_
+        data: object
+        if label == "SCOPE":
+            dim, _, value = ident.partition("=")
+            r, data = SCOPE, (dim, value or span.text.lower())
+        elif label == "MODAL":
+            r, data = MODAL, ident
+        elif label == "NEGATION":
+            r, data = NEG, ident
+        elif label == "REPORTED":
+            r, data = REPORTED, ident
+        elif label == "PIVOT":
+            r, data = PIVOT, ident
+        elif label == "WH":
+            r, data = WH, ident
+        elif label == "SUPERSEDES":
+            r, data = SUPERSEDES, ident
+        else:
+            continue
+        for i in range(span.start, span.end):
+            role[i] = r
+            info[i] = data
+    stop, preps, seps, units = res.stopwords, res.prepositions, res.separators, res.unit_words
+    for i, t in enumerate(doc):
+        if role[i] != -1:
+            continue
+        low = t.lower_
+        if low in seps:
+            role[i] = SEP
+        elif t.is_punct or t.is_space:
+            role[i] = PUNCT
+        elif low in ("'s", "'", "\u2019s"):
+            role[i] = POSS
+        elif low in preps:
+            role[i] = PREP
+            # "per share", "in days": a unit named after a preposition is a unit hint
+            if i + 1 < n and low in ("per", "in") and doc[i + 1].lower_ in units:
+                role[i + 1] = UNIT
+        elif low in stop or t.like_num:
+            role[i] = STOP
+        else:
+            role[i] = CONTENT
+    return Roles(role, info)
+
+
+def _text(doc: Doc, idxs: Sequence[int]) -> str | None:
+    words = [doc[i].text for i in idxs]
+    return " ".join(words).lower() if words else None
+
+
+def read_frame(
+    doc: Doc,
+    roles: Roles,
+    idxs: Sequence[int],
+    res: Resources,
+    times: Sequence[TimeMention],
+    question: bool = False,
+) -> Frame:
+    """The key, subject, predicate, scope and polarity a list of token indices states."""
+    role, info = roles.role, roles.info
+    frame = Frame()
+    pivot = -1
+    for k, i in enumerate(idxs):
+        r = role[i]
+        if r == MODAL and frame.modal_id is None:
+            frame.modal_id = str(info[i])
+            frame.modality = _MODALITY.get(frame.modal_id)
+            if pivot == -1:
+                pivot = k
+        elif r == PIVOT and pivot == -1:
+            pivot = k
+            frame.pivot_kind = str(info[i])
+        elif r == NEG:
+            frame.negated = not frame.negated
+    if pivot == -1:
+        # "The service doesn't store payment data": the negation splits subject and action
+        pivot = next((k for k, i in enumerate(idxs) if role[i] == NEG), -1)
+    frame.pivot_found = pivot != -1
+    if pivot == -1:
+        subject_side: Sequence[int] = idxs
+        predicate_side: Sequence[int] = ()
+    else:
+        subject_side = idxs[:pivot]
+        predicate_side = [i for i in idxs[pivot + 1 :] if role[i] not in (PIVOT, MODAL)]
+    # A party word in the object ("never shares *customer* data") is content, not scope:
+    # parties scope a claim when they are its subject or follow a preposition.
+    override: dict[int, int] = {}
+    for i in predicate_side:
+        if role[i] == PREP:
+            break
+        if role[i] == SCOPE and cast(tuple[str, str], info[i])[0] == "party":
+            override[i] = CONTENT
+    for i in idxs:
+        r = override.get(i, role[i])
+        if r == SCOPE:
+            dim, value = cast(tuple[str, str], info[i])
+            if dim not in frame.scope:
+                frame.scope[dim] = value
+            elif frame.scope[dim] != value:
+                frame.residual.append(value)
+        elif r == LABEL and info[i] is not None:
+            dim, value = cast(tuple[str, str], info[i])
+            frame.scope.setdefault(dim, value)
+        elif r == TIME:
+            t = times[cast(int, info[i])]
+            if t.scope is not None:
+                frame.scope.setdefault(*t.scope)
+    subj_head, subj_quals = _head(doc, role, subject_side, override)
+    pred_head, pred_quals = _head(doc, role, predicate_side, override)
+    if pred_head:
+        key_idx = pred_head
+        others = subj_head + subj_quals + pred_quals
+        frame.predicate = _text(doc, pred_head)
+    else:
+        key_idx = subj_head
+        others = subj_quals + pred_quals
+        frame.predicate = doc[idxs[pivot]].lower_ if pivot != -1 else None
+    frame.subject = _text(doc, [i for i in subject_side if role[i] in (CONTENT, SCOPE)]) or None
+    frame.subject_words = [fold_word(doc[i].text) for i in subject_side if role[i] == CONTENT]
+    if not pred_head and not subj_head and pivot != -1 and frame.pivot_kind == "action":
+        # "the vendor charged $5 million": nothing but the verb names what was measured
+        key_idx = [idxs[pivot]]
+    seen: set[str] = set()
+    for i in key_idx:
+        w = fold_word(doc[i].text)
+        if w not in seen:
+            seen.add(w)
+            frame.key_words.append(w)
+    for i in others:
+        w = fold_word(doc[i].text)
+        if w in seen or w in res.generic_heads or doc[i].lower_ in res.generic_heads:
+            continue
+        seen.add(w)
+        frame.residual.append(w)
+    frame.action_words = [fold_word(doc[i].text) for i in pred_head]
+    frame.action_text = _text(doc, pred_head)
+    frame.predicate_text = _text(
+        doc, [i for i in predicate_side if role[i] in (CONTENT, SCOPE, STOP, PREP)]
+    )
+    return frame
+
+
+def _head(
+    doc: Doc, role: list[int], side: Sequence[int], override: dict[int, int] | None = None
+) -> tuple[list[int], list[int]]:
+    """(head content tokens, qualifier content tokens) of one side of the pivot."""
+    if not side:
+        return [], []
+    owner: list[int] = []
+    poss = [k for k, i in enumerate(side) if role[i] == POSS]
+    if poss:
+        k = poss[-1]
+        owner = [i for i in side[:k] if role[i] == CONTENT]
+        side = side[k + 1 :]
+    head: list[int] = []
+    quals: list[int] = list(owner)
+    in_quals = False
+    override = override or {}
+    for i in side:
+        r = override.get(i, role[i])
+        if r == PREP:
+            in_quals = True  # "limit *for* interactive requests": what follows qualifies
+        elif r == SEP:
+            # "In production, the timeout": a comma ends an introductory phrase;
+            # after a head it starts the next list item, which only qualifies.
+            in_quals = bool(head)
+        elif r == CONTENT:
+            (quals if in_quals else head).append(i)
+    return head, quals
+
+
+def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
+    """Token ranges of the sentence's clauses: split at ';' and cut to bounded windows."""
+    out: list[tuple[int, int]] = []
+    start = sent.start
+    for i in range(sent.start, sent.end):
+        if doc[i].text == ";" and roles.role[i] != VALUE:
+            out.append((start, i))
+            start = i + 1
+    out.append((start, sent.end))
+    bounded: list[tuple[int, int]] = []
+    role, info = roles.role, roles.info
+    for a, b in out:
+        while b - a > MAX_CLAUSE_TOKENS:
+            cut = a + MAX_CLAUSE_TOKENS
+            # never cut through a value mention ("1,000 ms" must stay in one window)
+            while (
+                cut < b
+                and role[cut] == VALUE
+                and role[cut - 1] == VALUE
+                and info[cut] == info[cut - 1]
+            ):
+                cut += 1
+            bounded.append((a, cut))
+            a = cut
+        if b > a:
+            bounded.append((a, b))
+    return bounded
+
+
+def _is_non_latin(text: str) -> bool:
+    latin = other = 0
+    for ch in text:
+        if ch.isalpha():
+            if ch.isascii():
+                latin += 1
+            elif ord(ch) > 0x24F:
+                other += 1
+    return other > latin
+
+
+class ClaimAssembler:
+    """Builds ``Claim`` objects for a processed doc."""
+
+    def __init__(self, res: Resources, generation: str) -> None:
+        self.res = res
+        self.generation = generation
+        self._text = ""
+
+    def __call__(
+        self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
+    ) -> list[Claim]:
+        # Doc.text joins every token on each access: read it once per doc, not once per claim.
+        self._text = doc.text
+        roles = assign_roles(doc, mentions, self.res)
+        claims: list[Claim] = []
+        q_starts = [q.start for q in mentions.quantities]
+        t_starts = [t.start for t in mentions.times]
+        for sent in doc.sents:
+            s0, s1 = sent.start_char, sent.end_char
+            if s1 <= s0:
+                continue
+            lo, hi = bisect_left(t_starts, s0), bisect_left(t_starts, s1)
+            times = mentions.times[lo:hi]
+            when = effective_time(self._text, times)
+            qlo, qhi = bisect_left(q_starts, s0), bisect_left(q_starts, s1)
+            if _is_non_latin(sent.text):
+                claims.extend(
+                    self._non_latin(
+                        doc, sent, mentions, qlo, qhi, when, source_id, source_version_id
+                    )
+                )
+                continue
+            for a, b in _clauses(doc, sent, roles):
+                claims.extend(
+                    self._clause(
+                        doc, sent, a, b, roles, mentions, when, source_id, source_version_id
+                    )
+                )
+        return claims
+
+    # ------------------------------------------------------------------ English
+    def _clause(
+        self,
+        doc: Doc,
+        sent: Span,
+        a: int,
+        b: int,
+        roles: Roles,
+        mentions: Mentions,
+        when: EffectiveTime,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> list[Claim]:
+        role, info = roles.role, roles.info
+        values: list[int] = []
+        seen: set[int] = set()
+        for i in range(a, b):
+            if role[i] == VALUE and info[i] not in seen:
+                seen.add(info[i])  # type: ignore[arg-type]
+                values.append(info[i])  # type: ignore[arg-type]
+        span = self._evidence(doc, sent, a, b)
+        reported_at = next((i for i in range(a, b) if role[i] == REPORTED), None)
+        start = self._after_attribution(doc, a, b, role)
+        if not any(role[i] == VALUE for i in range(a, start)):
+            a = start  # a value inside the attribution itself keeps the whole clause
+        if not values:
+            claim = self._non_quantity(
+                doc,
+                sent,
+                a,
+                b,
+                roles,
+                mentions,
+                when,
+                span,
+                reported_at is not None,
+                source_id,
+                source_version_id,
+            )
+            return [claim] if claim else []
+        contexts = self._contexts(a, b, role, info, values)
+        out: list[Claim] = []
+        previous: Frame | None = None
+        for qi, idxs in zip(values, contexts, strict=True):
+            q = mentions.quantities[qi]
+            frame = read_frame(doc, roles, idxs, self.res, mentions.times)
+            if not frame.key_words and previous is not None and previous.key_words:
+                # "30 days, and 60 days in the first year": the second value reuses the key
+                frame.key_words = list(previous.key_words)
+                frame.subject = frame.subject or previous.subject
+                frame.predicate = frame.predicate or previous.predicate
+                for dim, value in previous.scope.items():
+                    frame.scope.setdefault(dim, value) if dim != "period" else None
+            reported = reported_at is not None and doc[reported_at].idx < q.start
+            out.append(
+                self._quantity_claim(
+                    doc, q, frame, when, span, reported, source_id, source_version_id
+                )
+            )
+            if frame.key_words:
+                previous = frame
+        return out
+
+    @staticmethod
+    def _after_attribution(doc: Doc, a: int, b: int, role: list[int]) -> int:
+        """Skip "According to the complaint," / "The vendor claimed that": the reported content
+        starts after the attribution, which must not become the claim's subject."""
+        for i in range(a, b):
+            if role[i] != REPORTED:
+                continue
+            j = i
+            while j < b and role[j] == REPORTED:
+                j += 1
+            if doc[i].lower_ == "according":
+                while j < b and role[j] != SEP:
+                    j += 1
+                return min(j + 1, b) if j < b else a
+            return j if j < b else a
+        return a
+
+    def _contexts(
+        self, a: int, b: int, role: list[int], info: list[object], values: list[int]
+    ) -> list[list[int]]:
+        """Token indices that describe each value (its list item plus the shared lead-in)."""
+        if len(values) == 1:
+            first = next(i for i in range(a, b) if role[i] == VALUE)
+            lo, hi = max(a, first - CONTEXT_RADIUS), min(b, first + CONTEXT_RADIUS)
+            return [[i for i in range(lo, hi) if role[i] != VALUE or info[i] == values[0]]]
+        segments: list[list[int]] = [[]]
+        for i in range(a, b):
+            if role[i] == SEP:
+                segments.append([])
+            else:
+                segments[-1].append(i)
+        owner: dict[int, int] = {}
+        for s, seg in enumerate(segments):
+            for i in seg:
+                if role[i] == VALUE:
+                    owner.setdefault(info[i], s)  # type: ignore[arg-type]
+        first_seg = min(owner.values())
+        shared = [i for seg in segments[:first_seg] for i in seg]
+        out = []
+        for qi in values:
+            seg = segments[owner[qi]]
+            own = [i for i in seg if role[i] != VALUE or info[i] == qi]
+            if len(own) > 2 * CONTEXT_RADIUS:
+                pos = next(k for k, i in enumerate(own) if role[i] == VALUE)
+                own = own[max(0, pos - CONTEXT_RADIUS) : pos + CONTEXT_RADIUS]
+            lead = shared[-CONTEXT_RADIUS:] if owner[qi] != first_seg or True else []
+            if owner[qi] == first_seg:
+                lead = shared[-CONTEXT_RADIUS:]
+            out.append(lead + own)
+        return out
+
+    def _evidence(self, doc: Doc, sent: Span, a: int, b: int) -> CharSpan:
+        """The sentence (trimmed of surrounding whitespace), or the clause window if it is long."""
+        if sent.end_char - sent.start_char <= MAX_QUOTE_CHARS:
+            start, end = sent.start_char, sent.end_char
+        else:
+            end_tok = doc[b - 1]
+            start, end = doc[a].idx, end_tok.idx + len(end_tok.text)
+        text = self._text
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        return CharSpan(start=start, end=end)
+
+    def _quantity_claim(
+        self,
+        doc: Doc,
+        q: QuantityMention,
+        frame: Frame,
+        when: EffectiveTime,
+        span: CharSpan,
+        reported: bool,
+        source_id: str | None,
+        source_version_id: str | None,
+        non_latin_key: str | None = None,
+    ) -> Claim:
+        entry = conversion(q.unit_key) if q.unit_key else None
+        dimension = entry.dimension if entry else None
+        if non_latin_key is not None:
+            key = non_latin_key or f"unknown:{dimension or 'number'}"
+        else:
+            key = (
+                " ".join(frame.key_words) if frame.key_words else f"unknown:{dimension or 'number'}"
+            )
+        confidence = 0.9
+        if not frame.pivot_found:
+            confidence -= 0.1
+        if q.unit is None:
+            confidence -= 0.2
+        if q.number_word:
+            confidence -= 0.05
+        if non_latin_key is not None:
+            confidence = 0.6 if non_latin_key else 0.3
+        elif not frame.key_words:
+            confidence = 0.3
+        canonical = canonical_low = canonical_high = None
+        if entry is not None:
+            canonical = q.value * entry.factor + entry.offset
+            if q.low is not None and q.high is not None:
+                canonical_low = q.low * entry.factor + entry.offset
+                canonical_high = q.high * entry.factor + entry.offset
+        value_span = CharSpan(start=q.start, end=q.end)
+        polarity = Polarity.NEGATIVE if frame.negated else Polarity.POSITIVE
+        if frame.modality == Modality.PROHIBITION:
+            polarity = Polarity.NEGATIVE
+        key_words = key.split(" ")
+        claim_id = stable_id(
+            "cl",
+            source_version_id,
+            self.generation,
+            span.start,
+            span.end,
+            value_span.start,
+            value_span.end,
+            ValueKind.QUANTITY.value,
+            key,
+        )
+        return Claim(
+            id=claim_id,
+            source_version_id=source_version_id,
+            source_id=source_id,
+            generation=self.generation,
+            subject=frame.subject,
+            predicate=frame.predicate,
+            claim_key=key,
+            coarse_key=key_words[-1] if key_words else None,
+            kind=ValueKind.QUANTITY,
+            value=q.value,
+            low=q.low,
+            high=q.high,
+            bound=q.bound,
+            approximate=q.approximate,
+            unit=q.unit,
+            canonical_value=canonical,
+            canonical_low=canonical_low,
+            canonical_high=canonical_high,
+            canonical_unit=entry.canonical_unit if entry else None,
+            dimension=dimension,
+            polarity=polarity,
+            modality=frame.modality,
+            scope=dict(frame.scope),
+            scope_residual=list(frame.residual),
+            time=when.model_copy(),
+            reported_speech=reported,
+            span=span,
+            value_span=value_span,
+            quote=self._text[span.start : span.end],
+            confidence=max(0.05, min(1.0, round(confidence, 2))),
+        )
+
+    def _non_quantity(
+        self,
+        doc: Doc,
+        sent: Span,
+        a: int,
+        b: int,
+        roles: Roles,
+        mentions: Mentions,
+        when: EffectiveTime,
+        span: CharSpan,
+        reported: bool,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> Claim | None:
+        role = roles.role
+        idxs = [i for i in range(a, b) if role[i] not in (PUNCT,)]
+        has_modal = any(role[i] == MODAL for i in idxs)
+        has_neg = any(role[i] == NEG for i in idxs)
+        has_wh = any(role[i] == WH for i in idxs)
+        if has_wh or doc[b - 1].text == "?":
+            return None
+        frame = read_frame(doc, roles, idxs, self.res, mentions.times)
+        if has_modal or has_neg:
+            if not frame.action_words and frame.subject_words:
+                # "Encryption at rest is required": what is required is the subject
+                frame.action_words = frame.subject_words[:1]
+                frame.action_text = frame.subject_words[0]
+                frame.subject_words = frame.subject_words[1:]
+            if not frame.action_words:
+                return None
+            kind = ValueKind.POLARITY
+            key_words = frame.action_words
+            value: str | None = frame.action_text
+            residual = [w for w in frame.residual]
+            subj_words = [w for w in frame.subject_words if w not in self.res.generic_heads]
+            for w in subj_words:
+                if w not in residual and w not in frame.scope.values() and w not in key_words:
+                    residual.append(w)
+            frame.residual = residual
+            predicate = frame.action_text
+            confidence = 0.7
+        elif frame.pivot_kind == "copula" and frame.subject and frame.predicate_text:
+            pivot_at = _pivot_char(doc, role, a, b)
+            before = [i for i in range(a, b) if doc[i].idx < pivot_at]
+            after = [i for i in range(a, b) if doc[i].idx > pivot_at]
+            if (
+                len(before) > 8
+                or any(role[i] in (SEP, LABEL, VALUE) for i in before)
+                or any(role[i] in (LABEL, VALUE, TIME) for i in after)
+                or not 1 <= sum(role[i] == CONTENT for i in after) <= 5
+                or any(doc[i].lower_ in ("to", "too", "very", "than") for i in after)
+            ):
+                return None  # a copula sentence that is not "X is <label>"
+            # "The governing law is German law": key from the subject, value is the predicate.
+            subj_idx = [
+                i
+                for i in range(a, b)
+                if role[i] == CONTENT and doc[i].idx < _pivot_char(doc, role, a, b)
+            ]
+            if not subj_idx:
+                return None
+            key_words = []
+            for i in subj_idx:
+                w = fold_word(doc[i].text)
+                if w not in key_words:
+                    key_words.append(w)
+            kind = ValueKind.CATEGORICAL
+            value = frame.predicate_text
+            pivot_at = _pivot_char(doc, role, a, b)
+            frame.scope = {}
+            for i in range(a, b):
+                if role[i] == SCOPE and doc[i].idx < pivot_at:
+                    dim, val = cast(tuple[str, str], roles.info[i])
+                    frame.scope.setdefault(dim, val)
+            predicate = "is"
+            frame.residual = []
+            confidence = 0.6
+        else:
+            return None
+        key = " ".join(key_words)
+        polarity = Polarity.NEGATIVE if frame.negated else Polarity.POSITIVE
+        if frame.modality == Modality.PROHIBITION:
+            polarity = Polarity.NEGATIVE
+        modality = frame.modality
+        if modality is None and kind == ValueKind.POLARITY:
+            modality = Modality.STATEMENT
+        claim_id = stable_id(
+            "cl",
+            source_version_id,
+            self.generation,
+            span.start,
+            span.end,
+            doc[a].idx,
+            None,
+            kind.value,
+            key,
+        )
+        return Claim(
+            id=claim_id,
+            source_version_id=source_version_id,
+            source_id=source_id,
+            generation=self.generation,
+            subject=frame.subject,
+            predicate=predicate,
+            claim_key=key,
+            coarse_key=key_words[-1] if key_words else None,
+            kind=kind,
+            value=value,
+            bound=Bound.EXACT,
+            polarity=polarity,
+            modality=modality,
+            scope=dict(frame.scope),
+            scope_residual=list(frame.residual),
+            time=when.model_copy(),
+            reported_speech=reported,
+            span=span,
+            value_span=None,
+            quote=self._text[span.start : span.end],
+            confidence=confidence,
+        )
+
+    # ------------------------------------------------------------------ other scripts
+    def _non_latin(
+        self,
+        doc: Doc,
+        sent: Span,
+        mentions: Mentions,
+        qlo: int,
+        qhi: int,
+        when: EffectiveTime,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> list[Claim]:
+        if qlo == qhi:
+            return []
+        s0, s1 = sent.start_char, sent.end_char
+        if s1 - s0 > MAX_QUOTE_CHARS:
+            return self._non_latin_windows(
+                doc, sent, mentions, qlo, qhi, when, source_id, source_version_id
+            )
+        text = self._text
+        pieces = list(text[s0:s1])
+        cut: list[tuple[int, int]] = [(q.cue_start, q.end) for q in mentions.quantities[qlo:qhi]]
+        cut += [(t.start, t.end) for t in mentions.times if s0 <= t.start < s1]
+        cut += [(lab.start, lab.end) for lab in mentions.labels if s0 <= lab.start < s1]
+        scope: dict[str, str] = {}
+        sentence = text[s0:s1]
+        for phrase, dim, value in self.res.non_latin_scope:
+            pos = sentence.find(phrase)
+            if pos >= 0:
+                scope.setdefault(dim, value)
+                cut.append((s0 + pos, s0 + pos + len(phrase)))
+        for c0, c1 in cut:
+            for k in range(max(c0, s0), min(c1, s1)):
+                pieces[k - s0] = " "
+        key = fold_text("".join(pieces), self.res.non_latin_trim)
+        frame = Frame(scope=scope, subject=key or None)
+        span = self._evidence(doc, sent, sent.start, sent.end)
+        out = []
+        for q in mentions.quantities[qlo:qhi]:
+            out.append(
+                self._quantity_claim(
+                    doc,
+                    q,
+                    frame,
+                    when,
+                    span,
+                    False,
+                    source_id,
+                    source_version_id,
+                    non_latin_key=key,
+                )
+            )
+        return out
+
+    def _non_latin_windows(
+        self,
+        doc: Doc,
+        sent: Span,
+        mentions: Mentions,
+        qlo: int,
+        qhi: int,
+        when: EffectiveTime,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> list[Claim]:
+        """A very long non-Latin sentence: each value keyed by the 40 characters before it."""
+        out = []
+        text = self._text
+        for q in mentions.quantities[qlo:qhi]:
+            w0 = max(sent.start_char, q.cue_start - 40)
+            w1 = min(sent.end_char, q.end + 40)
+            key = fold_text(text[w0 : q.cue_start], self.res.non_latin_trim)
+            span = CharSpan(start=w0, end=w1)
+            out.append(
+                self._quantity_claim(
+                    doc,
+                    q,
+                    Frame(subject=key or None),
+                    when,
+                    span,
+                    False,
+                    source_id,
+                    source_version_id,
+                    non_latin_key=key,
+                )
+            )
+        return out
+
+
+def _pivot_char(doc: Doc, role: list[int], a: int, b: int) -> int:
+    for i in range(a, b):
+        if role[i] in (PIVOT, MODAL):
+            return doc[i].idx
+    return doc[b - 1].idx + 1

@@ -1,0 +1,641 @@
+"""Character-level mentions: quantities, effective-time expressions and labels.
+
+Numbers are found on a *folded* copy of the text (every decimal digit of any script turned
+into ASCII, full-width ASCII turned into ASCII, one code point for one code point), so
+"３０日" and "٣٠ يوما" read like "30日" and "30 يوما" while every offset still points into
+the original text. This runs at the character level because Japanese and Chinese write
+units flush to the number, which a whitespace tokenizer cannot split.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from claims.extraction.resources import Resources, resources
+from claims.models import Bound, TimeGranularity
+from claims.units.lexicon import currency_for_prefix, lookup
+
+_NUMBER = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?")
+_EXPONENT = re.compile(r"[eE][+-]?[0-9]{1,6}(?![A-Za-z0-9])")
+_POWER = re.compile(r"(?:\^[0-9]{1,6})+")
+_JOINER = re.compile(r"[ \t]{0,2}(?:-[ \t]?)?")
+_PER = re.compile(r"\s*(?:\bper\b|/)\s*", re.IGNORECASE)
+_RANGE_SEP = re.compile(r"\s*(?:-|–|—|\bto\b|\band\b)\s*(?:US\$|\$|€|£|¥)?", re.IGNORECASE)
+_LETTERS = re.compile(r"[A-Za-z]+")
+_LETTERS_END = re.compile(r"[A-Za-z_]+$")
+_BETWEEN = re.compile(r"(?:^|(?<=[^A-Za-z]))(between|from)\s+$", re.IGNORECASE)
+_COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,})(?![A-Za-z0-9])")
+_YEAR_WORDS = frozenset(
+    [
+        "the",
+        "fiscal",
+        "calendar",
+        "year",
+        "fy",
+        "cy",
+        "its",
+        "our",
+        "their",
+        "a",
+        "to",
+        "and",
+        "or",
+        "than",
+        "between",
+        "end",
+        "early",
+        "late",
+        "mid",
+    ]
+)
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)\s*$")
+
+
+@dataclass(slots=True)
+class QuantityMention:
+    """A number (or range) with its unit as written; offsets into the original text."""
+
+    start: int  # first character of the value mention (currency symbol, "between", digit)
+    end: int  # one past the last character of the unit (or number)
+    cue_start: int  # start of a bound/approximation phrase before the value, else == start
+    value: float
+    low: float | None = None
+    high: float | None = None
+    bound: Bound = Bound.EXACT
+    approximate: bool = False
+    unit: str | None = None  # as written
+    unit_key: str | None = None  # the lexicon surface to normalise with
+    number_word: bool = False
+
+
+@dataclass(slots=True)
+class TimeMention:
+    start: int
+    end: int
+    first: date | None
+    last: date | None
+    granularity: TimeGranularity | None
+    role: str = "during"  # at / from / after / until / before / during / range / deictic
+    scope: tuple[str, str] | None = None  # a quarter also scopes the claim {period: q1}
+
+
+@dataclass(slots=True)
+class LabelMention:
+    """An identifier or label containing digits (p50, Section 4.2, FY2024): not a quantity."""
+
+    start: int
+    end: int
+    scope: tuple[str, str] | None = None
+
+
+@dataclass(slots=True)
+class Mentions:
+    quantities: list[QuantityMention] = field(default_factory=list)
+    times: list[TimeMention] = field(default_factory=list)
+    labels: list[LabelMention] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- dates
+
+
+def _month_end(year: int, month: int) -> date:
+    nxt = date(year + (month == 12), month % 12 + 1, 1)
+    return nxt - timedelta(days=1)
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+class _TimeScanner:
+    """Dates, months, quarters, halves and years, in that order of precedence."""
+
+    def __init__(self, res: Resources) -> None:
+        self.res = res
+        months = "|".join(sorted(res.months, key=len, reverse=True))
+        qwords = "|".join(sorted(res.quarter_words, key=len, reverse=True))
+        year = r"(1[89][0-9]{2}|20[0-9]{2}|2100)"
+        day = r"([0-3]?[0-9])(?:st|nd|rd|th)?"
+        flags = re.IGNORECASE
+        self.patterns: list[tuple[str, re.Pattern[str]]] = [
+            ("cjk", re.compile(rf"{year}年(?:([01]?[0-9])月(?:([0-3]?[0-9])日)?)?")),
+            ("iso", re.compile(rf"(?<![0-9]){year}-([01][0-9])-([0-3][0-9])(?![0-9])")),
+            ("mdy", re.compile(rf"(?<![A-Za-z])({months})\.?\s+{day},?\s+{year}(?![0-9])", flags)),
+            (
+                "dmy",
+                re.compile(
+                    rf"(?<![0-9]){day}(?:\s+of)?\s+({months})\.?,?\s+{year}(?![0-9])", flags
+                ),
+            ),
+            ("my", re.compile(rf"(?<![A-Za-z])({months})\.?,?\s+{year}(?![0-9])", flags)),
+            (
+                "q",
+                re.compile(
+                    rf"(?<![A-Za-z])Q([1-4])(?:\s+|\s*(?:of\s+)?(?:FY|CY)?\s*)'?{year}(?![0-9])",
+                    flags,
+                ),
+            ),
+            (
+                "qw",
+                re.compile(
+                    rf"(?<![A-Za-z])(?:the\s+)?({qwords})\s+quarter\s+(?:of\s+)?(?:fiscal\s+|FY\s*)?{year}(?![0-9])",
+                    flags,
+                ),
+            ),
+            ("h", re.compile(rf"(?<![A-Za-z])H([12])\s+(?:of\s+)?{year}(?![0-9])", flags)),
+            ("year", re.compile(rf"(?<![0-9A-Za-z.,$€£¥]){year}(?![0-9A-Za-z%]|[.,][0-9])")),
+        ]
+
+    def scan(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+        found: list[TimeMention] = []
+        for kind, pattern in self.patterns:
+            for m in pattern.finditer(folded):
+                if occupied[m.start()] or occupied[m.end() - 1]:
+                    continue
+                mention = self._build(kind, m, folded)
+                if mention is None:
+                    continue
+                found.append(mention)
+                occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+        found.sort(key=lambda t: t.start)
+        for t in found:
+            t.role = self._role(folded, t.start)
+        out.times.extend(_merge_ranges(found, folded))
+        for m in self.res.deictic_re.finditer(folded):
+            if not occupied[m.start()]:
+                out.times.append(TimeMention(m.start(), m.end(), None, None, None, "deictic"))
+                occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+        out.times.sort(key=lambda t: t.start)
+
+    def _role(self, folded: str, start: int) -> str:
+        m = self.res.connective_before.search(folded, max(0, start - 40), start)
+        if m is None:
+            return "during"
+        return self.res.connectives.get(" ".join(m.group(1).lower().split()), "during")
+
+    def _build(self, kind: str, m: re.Match[str], folded: str) -> TimeMention | None:
+        months = self.res.months
+        if kind == "cjk":
+            y = int(m.group(1))
+            if m.group(3):
+                d = _safe_date(y, int(m.group(2)), int(m.group(3)))
+                return TimeMention(m.start(), m.end(), d, d, TimeGranularity.DAY) if d else None
+            if m.group(2):
+                mo = int(m.group(2))
+                if not 1 <= mo <= 12:
+                    return None
+                return TimeMention(
+                    m.start(), m.end(), date(y, mo, 1), _month_end(y, mo), TimeGranularity.MONTH
+                )
+            return TimeMention(
+                m.start(), m.end(), date(y, 1, 1), date(y, 12, 31), TimeGranularity.YEAR
+            )
+        if kind == "iso":
+            d = _safe_date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            return TimeMention(m.start(), m.end(), d, d, TimeGranularity.DAY) if d else None
+        if kind == "mdy":
+            d = _safe_date(int(m.group(3)), months[m.group(1).lower()], int(m.group(2)))
+            return TimeMention(m.start(), m.end(), d, d, TimeGranularity.DAY) if d else None
+        if kind == "dmy":
+            d = _safe_date(int(m.group(3)), months[m.group(2).lower()], int(m.group(1)))
+            return TimeMention(m.start(), m.end(), d, d, TimeGranularity.DAY) if d else None
+        if kind == "my":
+            word = m.group(1).lower()
+            if word == "may" and not m.group(1)[0].isupper():
+                return None  # "may 2024 ..." in lower case is the modal verb far more often
+            y, mo = int(m.group(2)), months[word]
+            return TimeMention(
+                m.start(), m.end(), date(y, mo, 1), _month_end(y, mo), TimeGranularity.MONTH
+            )
+        if kind in ("q", "qw"):
+            q = int(m.group(1)) if kind == "q" else self.res.quarter_words[m.group(1).lower()]
+            y = int(m.group(2))
+            first = date(y, 3 * q - 2, 1)
+            return TimeMention(
+                m.start(),
+                m.end(),
+                first,
+                _month_end(y, 3 * q),
+                TimeGranularity.QUARTER,
+                scope=("period", f"q{q}"),
+            )
+        if kind == "h":
+            h, y = int(m.group(1)), int(m.group(2))
+            first = date(y, 1 if h == 1 else 7, 1)
+            last = _month_end(y, 6 if h == 1 else 12)
+            return TimeMention(
+                m.start(), m.end(), first, last, TimeGranularity.MONTH, scope=("period", f"h{h}")
+            )
+        # a bare year: only when nothing says it is a count ("2000 widgets", "2019 employees")
+        if not self._reads_as_year(folded, m.start(), m.end()):
+            return None
+        y = int(m.group(1))
+        return TimeMention(m.start(), m.end(), date(y, 1, 1), date(y, 12, 31), TimeGranularity.YEAR)
+
+    def _reads_as_year(self, folded: str, start: int, end: int) -> bool:
+        res = self.res
+        if res.bound_before.search(folded, max(0, start - 30), start):
+            return False
+        if res.currency_prefix.search(folded, max(0, start - 5), start):
+            return False
+        after = folded[end : end + 40]
+        joiner = _JOINER.match(after)
+        pos = end + (joiner.end() if joiner else 0)
+        if _unit_at(res, folded, pos) is not None and folded[pos : pos + 1] != "年":
+            return False
+        if res.magnitude_word.match(folded, end):
+            return False
+        before = _WORD_BEFORE.search(folded, max(0, start - 30), start)
+        if before is None:
+            return True  # sentence start, after punctuation or a digit-free symbol
+        word = before.group(1).lower()
+        if word in res.connectives or word in _YEAR_WORDS:
+            return True
+        nxt = _LETTERS.match(after.lstrip())
+        return not (nxt and nxt.group(0).islower())
+
+
+def _merge_ranges(found: list[TimeMention], folded: str) -> list[TimeMention]:
+    """ "from 2019 to 2021", "between March 2024 and June 2024", "2019-2021" -> one range."""
+    out: list[TimeMention] = []
+    i = 0
+    while i < len(found):
+        a = found[i]
+        if i + 1 < len(found):
+            b = found[i + 1]
+            gap = folded[a.end : b.start]
+            if re.fullmatch(
+                r"\s*(?:-|–|—|to|until|till|through|thru|and)\s*", gap, re.IGNORECASE
+            ) and (gap.strip().lower() != "and" or a.role == "during"):
+                out.append(
+                    TimeMention(
+                        a.start,
+                        b.end,
+                        a.first,
+                        b.last,
+                        _finer(a.granularity, b.granularity),
+                        "range",
+                    )
+                )
+                i += 2
+                continue
+        out.append(a)
+        i += 1
+    return out
+
+
+_ORDER = {
+    TimeGranularity.DAY: 0,
+    TimeGranularity.MONTH: 1,
+    TimeGranularity.QUARTER: 2,
+    TimeGranularity.YEAR: 3,
+}
+
+
+def _finer(a: TimeGranularity | None, b: TimeGranularity | None) -> TimeGranularity | None:
+    if a is None or b is None:
+        return a or b
+    return a if _ORDER[a] <= _ORDER[b] else b
+
+
+# --------------------------------------------------------------------------- units
+
+
+def _unit_at(res: Resources, folded: str, pos: int) -> re.Match[str] | None:
+    """The longest lexicon unit starting exactly at ``pos``."""
+    a = res.unit_sensitive.match(folded, pos)
+    b = res.unit_insensitive.match(folded, pos)
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a if a.end() >= b.end() else b
+
+
+def _unit_after(res: Resources, folded: str, pos: int) -> tuple[int, str] | None:
+    """(end, unit surface) of a unit written after a number ending at ``pos``, with "per X"."""
+    joiner = _JOINER.match(folded, pos)
+    start = joiner.end() if joiner else pos
+    m = _unit_at(res, folded, start)
+    if m is None:
+        return None
+    end = m.end()
+    surface = folded[start:end]
+    per = _PER.match(folded, end)
+    if per is not None and folded[end : per.end()].strip():
+        den = _unit_at(res, folded, per.end())
+        if den is not None:
+            combined = f"{surface} per {folded[per.end() : den.end()]}"
+            if lookup(combined) is not None:
+                return den.end(), folded[start : den.end()]
+    return end, surface
+
+
+# --------------------------------------------------------------------------- numbers
+
+
+def _parse_number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _apply_power(base: float, chain: str) -> float:
+    """Right-associative ``base^a^b`` in floats; anything past float range is ``inf``."""
+    exponents = [float(x) for x in chain.split("^") if x]
+    value = exponents[-1]
+    try:
+        for e in reversed(exponents[:-1]):
+            value = e**value
+        return float(base**value)
+    except OverflowError:
+        return math.inf
+
+
+def _number_words_value(res: Resources, text: str) -> float | None:
+    vocab = res.numbers
+    key = " ".join(text.lower().replace("-", " ").split())
+    if key in vocab.dozen_words:
+        return float(vocab.dozen_words[key])
+    total, current, seen = 0, 0, False
+    for word in key.split():
+        if word == "and":
+            continue
+        if word in vocab.units_words:
+            current += vocab.units_words[word]
+        elif word in vocab.tens_words:
+            current += vocab.tens_words[word]
+        elif word in vocab.scale_words:
+            scale = vocab.scale_words[word]
+            if scale == 100:
+                current = max(current, 1) * 100
+            else:
+                total += max(current, 1) * scale
+                current = 0
+        else:
+            return None
+        seen = True
+    return float(total + current) if seen else None
+
+
+class MentionScanner:
+    """Finds every quantity, time expression and label in a text, in one left-to-right pass each."""
+
+    def __init__(self, res: Resources | None = None) -> None:
+        self.res = res or resources()
+        self.times = _TimeScanner(self.res)
+
+    def scan(self, text: str) -> Mentions:
+        res = self.res
+        folded = text.translate(res.fold)
+        self._folded = folded
+        out = Mentions()
+        occupied = bytearray(len(folded) + 1)
+        self.times.scan(folded, occupied, out)
+        for m in _NUMBER.finditer(folded):
+            if occupied[m.start()]:
+                continue
+            self._number(folded, m, occupied, out)
+        self._number_words(folded, occupied, out)
+        out.quantities.sort(key=lambda q: q.start)
+        out.labels.sort(key=lambda lab: lab.start)
+        return out
+
+    # -- labels
+    def _label(self, start: int, end: int, occupied: bytearray, out: Mentions) -> None:
+        out.labels.append(LabelMention(start, end, self._label_scope(out, start, end)))
+        occupied[start:end] = b"\x01" * (end - start)
+
+    def _number(self, folded: str, m: re.Match[str], occupied: bytearray, out: Mentions) -> None:
+        res = self.res
+        s, e = m.start(), m.end()
+        prev = folded[s - 1] if s else ""
+        # Glued to Latin letters before: p50, IPv4, FY2024, Q1, COVID-19, ISO-9001 -> a label.
+        if prev.isascii() and (prev.isalpha() or prev == "_"):
+            word = _LETTERS_END.search(folded, max(0, s - 12), s)
+            start = word.start() if word else s - 1
+            self._label(start, self._label_end(folded, e), occupied, out)
+            return
+        if prev == "-" and s >= 2 and folded[s - 2].isascii() and folded[s - 2].isalpha():
+            self._label(s, self._label_end(folded, e), occupied, out)
+            return
+        # Dotted or timed numbers (4.2.1, 10.0.0.1, 10:30, 3/4): identifiers or times, not values.
+        if e < len(folded) - 1 and folded[e] in ".:/" and folded[e + 1].isdigit():
+            self._label(s, self._label_end(folded, e), occupied, out)
+            return
+        label = res.label_before.search(folded, max(0, s - 16), s)
+        if label is not None:
+            self._label(label.start(1), self._label_end(folded, e), occupied, out)
+            return
+        value = _parse_number(m.group(0))
+        end = e
+        # sign
+        start = s
+        if prev and prev in "+-" and (s < 2 or not folded[s - 2].isalnum()):
+            start = s - 1
+            if prev == "-":
+                value = -value
+        # currency written before
+        currency = None
+        cur = res.currency_prefix.search(folded, max(0, start - 5), start)
+        if cur is not None:
+            currency = currency_for_prefix(cur.group(0).strip())
+            if currency is not None:
+                start = cur.start()
+        # exponent / power
+        exp = _EXPONENT.match(folded, end)
+        if exp is not None:
+            value = float(m.group(0).replace(",", "") + exp.group(0))
+            end = exp.end()
+        else:
+            power = _POWER.match(folded, end)
+            if power is not None:
+                value = _apply_power(value, power.group(0))
+                end = power.end()
+        if not math.isfinite(value):
+            self._label(start, end, occupied, out)
+            return  # 1e400, 10^10^10: not a usable number; nothing is claimed
+        # magnitude glued (32k, 2.5bn, $5M) or spaced (5 million)
+        end, value, glued_ok = self._magnitude(folded, end, value, currency is not None)
+        if not glued_ok:
+            self._label(start, self._label_end(folded, end), occupied, out)
+            return
+        # range
+        low = high = None
+        bound = Bound.EXACT
+        cue_start = start
+        rng = _RANGE_SEP.match(folded, end)
+        if rng is not None:
+            sep = folded[end : rng.end()].strip().lower()
+            between = _BETWEEN.search(folded, max(0, start - 12), start)
+            if sep != "and" or (between and between.group(1).lower() == "between"):
+                m2 = _NUMBER.match(folded, rng.end())
+                if m2 is not None and not occupied[m2.start()]:
+                    hi = _parse_number(m2.group(0))
+                    hi_end, hi, _ = self._magnitude(folded, m2.end(), hi, currency is not None)
+                    lo = value
+                    if lo <= hi and math.isfinite(hi):
+                        low, high, bound = lo, hi, Bound.RANGE
+                        end = hi_end
+                        if between is not None:
+                            start = cue_start = between.start()
+        # unit
+        unit_text: str | None = None
+        unit_key: str | None = None
+        unit = _unit_after(res, folded, end)
+        if unit is not None:
+            end, unit_text = unit[0], unit[1]
+            unit_key = unit_text
+            if currency is not None and lookup(unit_text) is not None:
+                entry = lookup(unit_text)
+                if entry is not None and not entry.dimension.startswith(currency):
+                    unit_key = (
+                        f"{currency} per {unit_text}" if _is_count(entry.dimension) else unit_text
+                    )
+            elif currency is not None:
+                unit_key = currency
+        elif currency is not None:
+            unit_key = currency
+            unit_text = folded[start:s].strip().lstrip("+-") or currency
+            per = _PER.match(folded, end)
+            if per is not None and folded[end : per.end()].strip():
+                den = _unit_at(res, folded, per.end())
+                if den is not None and lookup(f"{currency} per {den.group(0)}") is not None:
+                    unit_key = f"{currency} per {den.group(0)}"
+                    unit_text = f"{unit_text} per {den.group(0)}"
+                    end = den.end()
+        else:
+            # letters glued after the number that are no unit: 3rd, 10b, 9001abc -> a label
+            if end < len(folded) and folded[end].isascii() and folded[end].isalpha():
+                self._label(start, self._label_end(folded, end), occupied, out)
+                return
+            # "12 members", "2000 widgets": the counted noun is the unit as written
+            counted = _COUNTED.match(folded, end)
+            if counted is not None:
+                noun = counted.group(1)
+                if noun not in res.stopwords and noun not in res.prepositions:
+                    unit_text = noun
+                    end = counted.end()
+        # bounds and approximations written before the value
+        approximate = False
+        pos = cue_start
+        for _ in range(2):
+            cue = res.bound_before.search(folded, max(0, pos - 30), pos)
+            if cue is None:
+                break
+            phrase = " ".join(cue.group(1).lower().split())
+            if phrase in res.numbers.approximations:
+                approximate = True
+            elif bound == Bound.EXACT and phrase in res.numbers.bounds_before:
+                bound = Bound(res.numbers.bounds_before[phrase])
+            pos = cue.start(1)
+        cue_start = min(cue_start, pos)
+        after = res.bound_after.match(folded, end)
+        if after is not None and bound == Bound.EXACT:
+            bound = Bound(res.numbers.bounds_after[" ".join(after.group(1).lower().split())])
+            end = after.end()
+        q = QuantityMention(
+            start=start,
+            end=end,
+            cue_start=cue_start,
+            value=value if low is None else low,
+            low=low,
+            high=high,
+            bound=bound,
+            approximate=approximate,
+            unit=unit_text,
+            unit_key=unit_key,
+        )
+        out.quantities.append(q)
+        occupied[cue_start:end] = b"\x01" * (end - cue_start)
+
+    def _magnitude(
+        self, folded: str, end: int, value: float, currency: bool
+    ) -> tuple[int, float, bool]:
+        """Apply a glued suffix or a spaced magnitude word; the bool is False for unknown glue."""
+        vocab = self.res.numbers
+        letters = _LETTERS.match(folded, end)
+        if letters is not None:
+            glued = letters.group(0)
+            factor = vocab.magnitude_suffixes.get(glued)
+            if factor is None and currency:
+                factor = vocab.currency_only_suffixes.get(glued)
+            if factor is not None:
+                value *= factor
+                end = letters.end()
+            elif _unit_at(self.res, folded, end) is None:
+                return end, value, False
+        word = self.res.magnitude_word.match(folded, end)
+        if word is not None:
+            value *= vocab.magnitude_words[word.group(1).lower()]
+            end = word.end()
+        return end, value, True
+
+    def _label_scope(self, out: Mentions, start: int, end: int) -> tuple[str, str] | None:
+        """p99 -> (metric, p99), Q1 -> (period, q1), FY2024 -> (period, fy2024)."""
+        text = self._folded[start:end].lower()
+        known = self.res.label_scope.get(text)
+        if known is not None:
+            return known
+        for pattern, dim in self.res.label_scope_patterns:
+            if pattern.match(text):
+                return dim, text
+        return None
+
+    @staticmethod
+    def _label_end(folded: str, pos: int) -> int:
+        n = len(folded)
+        while pos < n and (
+            folded[pos].isalnum()
+            or (folded[pos] in ".-:/" and pos + 1 < n and folded[pos + 1].isalnum())
+        ):
+            if not folded[pos].isascii() and folded[pos].isalpha():
+                break
+            pos += 1
+        return pos
+
+    def _number_words(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+        res = self.res
+        for m in res.number_words.finditer(folded):
+            if occupied[m.start()] or occupied[m.end() - 1]:
+                continue
+            value = _number_words_value(res, m.group(0))
+            if value is None:
+                continue
+            unit = _unit_after(res, folded, m.end())
+            if unit is None:
+                continue  # "one of the", "no one": number words need a unit to be a quantity
+            end, unit_text = unit
+            cue_start = m.start()
+            bound = Bound.EXACT
+            approximate = False
+            cue = res.bound_before.search(folded, max(0, m.start() - 30), m.start())
+            if cue is not None:
+                phrase = " ".join(cue.group(1).lower().split())
+                if phrase in res.numbers.approximations:
+                    approximate = True
+                elif phrase in res.numbers.bounds_before:
+                    bound = Bound(res.numbers.bounds_before[phrase])
+                cue_start = cue.start(1)
+            out.quantities.append(
+                QuantityMention(
+                    start=m.start(),
+                    end=end,
+                    cue_start=cue_start,
+                    value=value,
+                    bound=bound,
+                    approximate=approximate,
+                    unit=unit_text,
+                    unit_key=unit_text,
+                    number_word=True,
+                )
+            )
+            occupied[cue_start:end] = b"\x01" * (end - cue_start)
+
+
+def _is_count(dimension: str) -> bool:
+    return "/" not in dimension and not dimension.isupper()

@@ -1,0 +1,97 @@
+"""Questions read with the same key and scope machinery as claims.
+
+"What is the interactive assistant's output limit?" -> key "output limit",
+scope {request_type: interactive}; "What was the Q1 dividend per share?" -> key
+"dividend", scope {period: q1}. The retrieval layer looks claims up by these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from claims.extraction.assembly import (
+    PUNCT,
+    WH,
+    assign_roles,
+    read_frame,
+)
+from claims.extraction.effective_time import effective_time
+from claims.extraction.keys import fold_text
+from claims.extraction.mentions import Mentions
+from claims.extraction.pipeline import get_pipeline
+from claims.extraction.resources import Resources, resources
+from claims.models import EffectiveTime
+from claims.settings import get_settings
+
+
+@dataclass
+class QuestionFrame:
+    """What a question asks about, in claim-key terms."""
+
+    text: str
+    claim_key: str
+    coarse_key: str | None
+    scope: dict[str, str] = field(default_factory=dict)
+    scope_residual: list[str] = field(default_factory=list)
+    time: EffectiveTime = field(default_factory=EffectiveTime)
+    subject: str | None = None
+    predicate: str | None = None
+    unit_dimension: str | None = None
+
+
+def parse_question(text: str) -> QuestionFrame:
+    """The claim key, coarse key, scope, residual qualifiers and time a question asks about."""
+    res = resources()
+    nlp = get_pipeline(get_settings().spacy_model)
+    with nlp.select_pipes(disable=["claim_assembler"]):
+        doc = nlp(text)
+    mentions: Mentions = doc._.mentions or Mentions()
+    when = effective_time(doc.text, mentions.times)
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    other = sum(1 for ch in text if ch.isalpha() and ord(ch) > 0x24F)
+    if other > latin:
+        key = _non_latin_key(text, mentions, res)
+        return QuestionFrame(
+            text=text, claim_key=key, coarse_key=key or None, time=when, subject=key or None
+        )
+    roles = assign_roles(doc, mentions, res)
+    words = res.question_words
+    idxs: list[int] = []
+    for i, tok in enumerate(doc):
+        if roles.role[i] in (PUNCT, WH):
+            continue
+        if tok.lower_ in words and not idxs:
+            continue  # leading "how long", "what", "does"
+        idxs.append(i)
+    frame = read_frame(doc, roles, idxs, res, mentions.times, question=True)
+    key_words = [w for w in frame.key_words if w not in words]
+    key = " ".join(key_words)
+    unit_dimension = None
+    for q in mentions.quantities:
+        if q.unit_key:
+            from claims.units.normalize import conversion
+
+            entry = conversion(q.unit_key)
+            unit_dimension = entry.dimension if entry else None
+    return QuestionFrame(
+        text=text,
+        claim_key=key,
+        coarse_key=key_words[-1] if key_words else None,
+        scope=frame.scope,
+        scope_residual=[w for w in frame.residual if w not in words],
+        time=when,
+        subject=frame.subject,
+        predicate=frame.predicate,
+        unit_dimension=unit_dimension,
+    )
+
+
+def _non_latin_key(text: str, mentions: Mentions, res: Resources) -> str:
+    chars = list(text)
+    for q in mentions.quantities:
+        for k in range(q.cue_start, q.end):
+            chars[k] = " "
+    return fold_text(
+        "".join(chars),
+        res.non_latin_trim + ("何日", "何", "ですか", "か", "吗", "多少", "ما", "هي", "என்ன"),
+    )

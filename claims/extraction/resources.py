@@ -1,0 +1,236 @@
+"""The extraction data files, loaded once per process and compiled into matchers."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from claims.units.lexicon import is_non_latin, lexicon, surfaces
+
+DATA_DIR = Path(__file__).parent / "data"
+
+
+def read_yaml(name: str) -> dict[str, Any]:
+    data = yaml.safe_load((DATA_DIR / name).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{DATA_DIR / name}: expected a mapping at the top level")
+    return data
+
+
+def _alternation(phrases: list[str]) -> str:
+    """A regex alternation of literal phrases, longest first, spaces matching any whitespace."""
+    ordered = sorted({p for p in phrases if p}, key=lambda p: (-len(p), p))
+    return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in ordered)
+
+
+def _fold_table() -> dict[int, int]:
+    """Same-length folding: every decimal digit to ASCII, full-width ASCII to ASCII, odd spaces.
+
+    One code point always maps to one code point, so offsets in the folded text are offsets
+    in the original text.
+    """
+    table: dict[int, int] = {}
+    for code in range(0x80, 0x30000):
+        ch = chr(code)
+        digit = unicodedata.decimal(ch, None)
+        if digit is not None:
+            table[code] = ord("0") + digit
+    for code in range(0xFF01, 0xFF5F):  # full-width ASCII block
+        table[code] = code - 0xFF01 + 0x21
+    for code in (0x00A0, 0x2007, 0x202F, 0x2009, 0x200A, 0x3000, 0x2002, 0x2003):
+        table[code] = 0x20
+    table[0x2212] = ord("-")  # minus sign
+    table[0x066B] = ord(".")  # Arabic decimal separator
+    table[0x066C] = ord(",")  # Arabic thousands separator
+    table[0x3002] = 0x3002  # ideographic full stop stays itself
+    return table
+
+
+@dataclass(frozen=True)
+class NumberVocabulary:
+    units_words: dict[str, int]
+    tens_words: dict[str, int]
+    scale_words: dict[str, int]
+    dozen_words: dict[str, int]
+    magnitude_words: dict[str, float]
+    magnitude_suffixes: dict[str, float]
+    currency_only_suffixes: dict[str, float]
+    bounds_before: dict[str, str]  # phrase -> bound
+    bounds_after: dict[str, str]
+    approximations: frozenset[str]
+    label_words: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Everything compiled from the data files."""
+
+    fold: dict[int, int]
+    numbers: NumberVocabulary
+    months: dict[str, int]
+    quarter_words: dict[str, int]
+    connectives: dict[str, str]  # phrase -> role
+    deictic: tuple[str, ...]
+    unit_insensitive: re.Pattern[str]
+    unit_sensitive: re.Pattern[str]
+    currency_prefix: re.Pattern[str]
+    bound_before: re.Pattern[str]
+    bound_after: re.Pattern[str]
+    magnitude_word: re.Pattern[str]
+    number_words: re.Pattern[str]
+    label_before: re.Pattern[str]
+    connective_before: re.Pattern[str]
+    deictic_re: re.Pattern[str]
+    stopwords: frozenset[str]
+    prepositions: frozenset[str]
+    separators: frozenset[str]
+    generic_heads: frozenset[str]
+    question_words: frozenset[str]
+    non_latin_trim: tuple[str, ...]
+    non_latin_scope: tuple[tuple[str, str, str], ...]  # (phrase, dim, value)
+    unit_words: frozenset[str]  # single-word unit surfaces, lowercased
+    label_scope: dict[str, tuple[str, str]]  # one-word scope label ("p99", "q1") -> (dim, value)
+    label_scope_patterns: tuple[tuple[re.Pattern[str], str], ...]  # regex -> dim
+
+
+def _unit_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    insensitive, sensitive = surfaces()
+    # One- or two-letter Latin symbols ("m", "s", "L") are case-sensitive: "M" is not a metre.
+    short = [s for s in insensitive if len(s) <= 1 and s.isascii() and s.isalpha()]
+    insensitive = [s for s in insensitive if s not in short]
+    sensitive = sorted(set(sensitive) | set(short), key=lambda s: (-len(s), s))
+
+    def pattern(items: list[str]) -> str:
+        latin = [s for s in items if not is_non_latin(s)]
+        other = [s for s in items if is_non_latin(s)]
+        parts = []
+        if latin:
+            # A Latin unit ends at a word boundary: "5 mice" is not "5 m".
+            parts.append(rf"(?:{_alternation(latin)})(?![A-Za-z0-9_])")
+        if other:
+            parts.append(f"(?:{_alternation(other)})")
+        return "|".join(parts)
+
+    return (
+        re.compile(pattern(insensitive), re.IGNORECASE),
+        re.compile(pattern(sensitive)),
+    )
+
+
+@lru_cache(maxsize=1)
+def resources() -> Resources:
+    """The compiled data files (cached per process)."""
+    numbers = read_yaml("numbers.yaml")
+    time = read_yaml("time.yaml")
+    words = read_yaml("words.yaml")
+    scope = read_yaml("scope.yaml")
+
+    bounds_before = {
+        str(p).lower(): bound for bound, ps in numbers["bounds_before"].items() for p in ps
+    }
+    bounds_after = {
+        str(p).lower(): bound for bound, ps in numbers["bounds_after"].items() for p in ps
+    }
+    approximations = frozenset(str(p).lower() for p in numbers["approximations"])
+    vocab = NumberVocabulary(
+        units_words=dict(numbers["units_words"]),
+        tens_words=dict(numbers["tens_words"]),
+        scale_words=dict(numbers["scale_words"]),
+        dozen_words=dict(numbers["dozen_words"]),
+        magnitude_words={k: float(v) for k, v in numbers["magnitude_words"].items()},
+        magnitude_suffixes={str(k): float(v) for k, v in numbers["magnitude_suffixes"].items()},
+        currency_only_suffixes={
+            str(k): float(v) for k, v in numbers["currency_only_suffixes"].items()
+        },
+        bounds_before=bounds_before,
+        bounds_after=bounds_after,
+        approximations=approximations,
+        label_words=frozenset(str(w).lower() for w in numbers["label_words"]),
+    )
+    connectives = {str(p).lower(): role for role, ps in time["connectives"].items() for p in ps}
+    unit_insensitive, unit_sensitive = _unit_patterns()
+    prefixes = list(lexicon().currency_prefixes)
+    word_prefixes = [p for p in prefixes if p[0].isalpha()]
+    symbol_prefixes = [p for p in prefixes if not p[0].isalpha()]
+    currency_prefix = re.compile(
+        rf"(?:(?<![A-Za-z])(?:{_alternation(word_prefixes)})\s?|(?:{_alternation(symbol_prefixes)})\s?)$"
+    )
+    cue_words = list(bounds_before) + list(approximations)
+    bound_before = re.compile(
+        rf"(?:^|(?<=[^A-Za-z]))({_alternation(cue_words)})\s*$", re.IGNORECASE
+    )
+    bound_after = re.compile(rf"\s+({_alternation(list(bounds_after))})(?![A-Za-z])", re.IGNORECASE)
+    magnitude_word = re.compile(
+        rf"\s+({_alternation(list(vocab.magnitude_words))})(?![A-Za-z])", re.IGNORECASE
+    )
+    number_word_list = list(vocab.units_words) + list(vocab.tens_words) + list(vocab.scale_words)
+    nw = _alternation(number_word_list)
+    number_words = re.compile(
+        rf"(?<![A-Za-z])(?:{_alternation(list(vocab.dozen_words))}|(?:{nw})(?:(?:\s+and\s+|[\s-]+)(?:{nw}))*)(?![A-Za-z])",
+        re.IGNORECASE,
+    )
+    label_before = re.compile(
+        rf"(?:^|(?<=[^A-Za-z]))({_alternation(sorted(vocab.label_words))})\s*$", re.IGNORECASE
+    )
+    connective_before = re.compile(
+        rf"(?:^|(?<=[^A-Za-z]))({_alternation(list(connectives))})\s+(?:the\s+)?$", re.IGNORECASE
+    )
+    deictic = tuple(str(d).lower() for d in time["deictic"])
+    deictic_re = re.compile(
+        rf"(?<![A-Za-z])(?:{_alternation(list(deictic))})(?![A-Za-z])", re.IGNORECASE
+    )
+    non_latin_scope = tuple(
+        (str(phrase), str(dim), str(value))
+        for dim, values in (scope.get("non_latin") or {}).items()
+        for value, phrases in values.items()
+        for phrase in phrases
+    )
+    unit_words = frozenset(s for s in lexicon().folded if " " not in s and s.isalpha())
+    label_scope = {
+        str(phrase).lower(): (str(dim), str(value))
+        for dim, values in scope["dimensions"].items()
+        for value, phrases in values.items()
+        for phrase in phrases
+        if " " not in str(phrase) and any(ch.isdigit() for ch in str(phrase))
+    }
+    label_scope_patterns = tuple(
+        (re.compile(str(pattern[0]["LOWER"]["REGEX"])), str(dim))
+        for dim, patterns in (scope.get("token_patterns") or {}).items()
+        for pattern in patterns
+    )
+    return Resources(
+        fold=_fold_table(),
+        numbers=vocab,
+        months={str(k): int(v) for k, v in time["months"].items()},
+        quarter_words={str(k): int(v) for k, v in time["quarter_words"].items()},
+        connectives=connectives,
+        deictic=deictic,
+        unit_insensitive=unit_insensitive,
+        unit_sensitive=unit_sensitive,
+        currency_prefix=currency_prefix,
+        bound_before=bound_before,
+        bound_after=bound_after,
+        magnitude_word=magnitude_word,
+        number_words=number_words,
+        label_before=label_before,
+        connective_before=connective_before,
+        deictic_re=deictic_re,
+        stopwords=frozenset(str(w) for w in words["stopwords"]),
+        prepositions=frozenset(str(w) for w in words["prepositions"]),
+        separators=frozenset(str(w) for w in words["separators"]),
+        generic_heads=frozenset(str(w) for w in words["generic_heads"]),
+        question_words=frozenset(str(w) for w in words["question_words"]),
+        non_latin_trim=tuple(
+            sorted((str(w) for w in words["non_latin_trim"]), key=len, reverse=True)
+        ),
+        non_latin_scope=tuple(sorted(non_latin_scope, key=lambda t: -len(t[0]))),
+        unit_words=unit_words,
+        label_scope=label_scope,
+        label_scope_patterns=label_scope_patterns,
+    )
