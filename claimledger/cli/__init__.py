@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from claimledger.cli import db as _db  # noqa: F401  (registers commands)
+from claimledger.cli import check as _check  # noqa: F401  (registers commands)
+from claimledger.cli import conflicts as _conflicts  # noqa: F401
+from claimledger.cli import db as _db  # noqa: F401
 from claimledger.cli import extract as _extract  # noqa: F401
 from claimledger.cli import schema as _schema  # noqa: F401
 from claimledger.cli.app import app

@@ -1,0 +1,82 @@
+"""Edges between claims: conflict, corroboration, ambiguity and supersession.
+
+Public surface:
+
+- ``compare(a, b) -> PairVerdict`` / ``compare_facts``: the pairwise rules (pure, symmetric);
+- ``build_edges(facts, ...) -> EdgeBuild``: blocking by claim key and coarse key, groups,
+  surface clones, corroboration and supersession-aware edges with deterministic ids;
+- ``refine``: the edge one compared pair gets (shared by the builder and ``claims check``);
+- ``MaterialitySettings`` / ``assess``: materiality of a conflict;
+- ``derive_version_supersessions``, ``SupersessionIndex``, ``supersession_candidate``;
+- ``ClaimFacts`` / ``facts_from_claim``: the lean comparable form of a claim.
+
+The store side (``recompute_edges``, ``keys_touched_by_version``,
+``record_supersession_candidates``, ``EdgeReport``) lives in ``claims.edges.recompute`` and is
+also reachable here, imported on first use (``claims.store.edges`` imports this package, so
+an eager import would be circular).
+"""
+
+from typing import Any
+
+from claims.edges.builder import (
+    NEAR_MISS_PREFIX,
+    EdgeBuild,
+    EdgeDraft,
+    EdgeRecord,
+    build_edges,
+    edge_id,
+    refine,
+)
+from claims.edges.compare import compare, compare_facts
+from claims.edges.facts import ClaimFacts, facts_from_claim, facts_from_claims
+from claims.edges.materiality import Materiality, MaterialitySettings, assess
+from claims.edges.supersession import (
+    RegisterSupersedes,
+    SupersessionIndex,
+    VersionRef,
+    derive_version_supersessions,
+    supersession_candidate,
+)
+from claims.edges.verdict import RELATION_RANK, PairVerdict, Rule
+
+__all__ = [
+    "NEAR_MISS_PREFIX",
+    "RELATION_RANK",
+    "ClaimFacts",
+    "EdgeBuild",
+    "EdgeDraft",
+    "EdgeRecord",
+    "Materiality",
+    "MaterialitySettings",
+    "PairVerdict",
+    "RegisterSupersedes",
+    "Rule",
+    "SupersessionIndex",
+    "VersionRef",
+    "assess",
+    "build_edges",
+    "compare",
+    "compare_facts",
+    "derive_version_supersessions",
+    "edge_id",
+    "facts_from_claim",
+    "facts_from_claims",
+    "refine",
+    "supersession_candidate",
+]
+
+_STORE_SIDE = {
+    "EdgeReport",
+    "keys_touched_by_version",
+    "recompute_edges",
+    "record_supersession_candidates",
+    "sync_version_supersessions",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _STORE_SIDE:
+        from claims.edges import recompute
+
+        return getattr(recompute, name)
+    raise AttributeError(f"module 'claims.edges' has no attribute {name!r}")

@@ -1,0 +1,415 @@
+"""Turn a set of claims into edges, block by block (never all pairs).
+
+Claims are blocked by claim key. Inside a block, claims with identical comparable facts form
+one *group* (they get identical verdicts, so the rules run once per pair of groups, not per
+pair of claims); inside a group, claims with the same normalised sentence form one *origin*
+(surface clones). Edges then join:
+
+- clones to the first claim of their origin (``corroborates``, rule ``clone``);
+- origins of one group to the group's first origin (``corroborates``);
+- agreeing groups by their first claims (``corroborates``), compatible groups likewise
+  (``compatible``, with the reason they are not linked);
+- every origin of one group to every origin of a disagreeing group (``conflicts`` or
+  ``ambiguous``), unless one side's version replaces the other's (``supersedes``, newer on
+  the left) or one side's version is replaced (``compatible``, rule ``superseded``).
+
+A second pass over coarse-key blocks compares claims whose keys differ slightly (near
+misses); those edges are never conflicts and carry the coarse key prefixed with ``~``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from claims.edges.compare import compare_facts, listed_values, ordered
+from claims.edges.facts import ClaimFacts
+from claims.edges.materiality import MaterialitySettings, assess
+from claims.edges.supersession import SupersessionIndex
+from claims.edges.verdict import PairVerdict, Rule
+from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
+
+NEAR_MISS_PREFIX = "~"
+
+_KIND = {
+    Relation.CONFLICT: EdgeKind.CONFLICTS,
+    Relation.AMBIGUOUS: EdgeKind.AMBIGUOUS,
+    Relation.CORROBORATION: EdgeKind.CORROBORATES,
+    Relation.COMPATIBLE: EdgeKind.COMPATIBLE,
+}
+_NO_SUPERSESSIONS = SupersessionIndex()
+_DEFAULT_MATERIALITY = MaterialitySettings()
+
+
+class EdgeDraft(NamedTuple):
+    """The edge one pair of claims gets, before it has an id (see ``refine``)."""
+
+    kind: EdgeKind
+    rule: str
+    reason: str
+    left: ClaimFacts
+    right: ClaimFacts
+
+
+class EdgeRecord(NamedTuple):
+    """One edge as stored (lean form of ``claims.models.Edge``)."""
+
+    id: str
+    kind: str
+    left_claim_id: str
+    right_claim_id: str
+    claim_key: str
+    rule: str
+    reason: str
+    material: bool | None
+    materiality: float | None
+
+
+@dataclass
+class EdgeBuild:
+    """The edges of a set of claims plus counts for reports and benchmarks."""
+
+    edges: list[EdgeRecord] = field(default_factory=list)
+    claims: int = 0
+    blocks: int = 0
+    groups: int = 0
+    comparisons: int = 0
+    near_miss_blocks: int = 0
+
+    generation: str = ""
+
+    def count(self, kind: EdgeKind) -> int:
+        return sum(1 for e in self.edges if e.kind == kind.value)
+
+    def as_edges(self) -> list[Edge]:
+        """The edges as domain models (for callers that want ``claims.models.Edge``)."""
+        return [
+            Edge(
+                id=e.id,
+                kind=EdgeKind(e.kind),
+                left_claim_id=e.left_claim_id,
+                right_claim_id=e.right_claim_id,
+                claim_key=e.claim_key,
+                rule=e.rule,
+                reason=e.reason,
+                material=e.material,
+                materiality=e.materiality,
+                generation=self.generation,
+            )
+            for e in self.edges
+        ]
+
+
+def edge_id(generation: str, kind: str, left_id: str, right_id: str) -> str:
+    """Deterministic edge id (one hash call: this runs once per edge at a million claims)."""
+    digest = hashlib.blake2b(
+        f"{generation}\x1f{kind}\x1f{left_id}\x1f{right_id}".encode(), digest_size=12
+    )
+    return f"edge_{digest.hexdigest()}"
+
+
+def refine(
+    x: ClaimFacts,
+    y: ClaimFacts,
+    verdict: PairVerdict,
+    supersessions: SupersessionIndex = _NO_SUPERSESSIONS,
+) -> EdgeDraft | None:
+    """The edge a compared pair gets once clones, sources and supersession are considered.
+
+    This is the one place that turns a verdict into an edge; ``claims check`` and the builder
+    both go through it. ``None`` for unrelated pairs.
+    """
+    if verdict.relation is Relation.UNRELATED:
+        return None
+    left, right = ordered(x, y)
+    newer_older = _supersession(left, right, supersessions)
+    if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
+        if newer_older is not None:
+            newer, older, origin = newer_older
+            rule = Rule.LINEAGE if origin is SupersessionOrigin.LINEAGE else Rule.REGISTER
+            how = "a newer version" if rule == Rule.LINEAGE else "the source register"
+            return EdgeDraft(
+                EdgeKind.SUPERSEDES,
+                rule,
+                f"{older.shown} in {older.source_id} is replaced by {newer.shown} in "
+                f"{newer.source_id} ({how}); {verdict.reason}",
+                newer,
+                older,
+            )
+        if supersessions and (
+            supersessions.claim_superseded(left) or supersessions.claim_superseded(right)
+        ):
+            gone = left if supersessions.claim_superseded(left) else right
+            return EdgeDraft(
+                EdgeKind.COMPATIBLE,
+                Rule.SUPERSEDED,
+                f"the version of {gone.source_id} stating {gone.shown} is superseded; "
+                f"not a live conflict ({verdict.reason})",
+                left,
+                right,
+            )
+    if verdict.relation is Relation.CORROBORATION:
+        if newer_older is not None:
+            newer, older, _ = newer_older
+            return EdgeDraft(
+                EdgeKind.COMPATIBLE,
+                Rule.LINEAGE if newer.source_id == older.source_id else Rule.REGISTER,
+                f"restated unchanged by the replacing version ({verdict.reason})",
+                newer,
+                older,
+            )
+        if left.source_id and left.source_id == right.source_id:
+            return EdgeDraft(
+                EdgeKind.COMPATIBLE,
+                Rule.SAME_SOURCE,
+                f"agreement inside one source ({left.source_id}) is not independent "
+                f"corroboration ({verdict.reason})",
+                left,
+                right,
+            )
+    return EdgeDraft(_KIND[verdict.relation], verdict.rule, verdict.reason, left, right)
+
+
+def _supersession(
+    a: ClaimFacts, b: ClaimFacts, index: SupersessionIndex
+) -> tuple[ClaimFacts, ClaimFacts, SupersessionOrigin] | None:
+    if a.version_id == b.version_id or not (
+        index.replaced(a.version_id) or index.replaced(b.version_id)
+    ):
+        return None
+    link = index.link(a.version_id, b.version_id)
+    if link is not None:
+        return a, b, link.origin
+    link = index.link(b.version_id, a.version_id)
+    if link is not None:
+        return b, a, link.origin
+    return None
+
+
+class _Emitter:
+    def __init__(
+        self,
+        generation: str,
+        supersessions: SupersessionIndex,
+        materiality: MaterialitySettings,
+        tiers: Mapping[str, str | None],
+        build: EdgeBuild,
+    ) -> None:
+        self.generation = generation
+        self.supersessions = supersessions
+        self.materiality = materiality
+        self.tiers = tiers
+        self.build = build
+        self._emitted: set[tuple[str, str]] = set()
+        self._members: list[ClaimFacts] = []
+        self._sentences: dict[tuple[str, str], list[ClaimFacts]] | None = None
+
+    def start_block(self, members: list[ClaimFacts]) -> None:
+        self._emitted.clear()
+        self._members = members
+        self._sentences = None
+
+    def _mates(self, facts: ClaimFacts) -> list[ClaimFacts]:
+        """Claims of this block in the same sentence of the same version (built on demand)."""
+        if self._sentences is None:
+            self._sentences = defaultdict(list)
+            for member in self._members:
+                self._sentences[(member.version_id, member.quote_norm)].append(member)
+        return self._sentences.get((facts.version_id, facts.quote_norm), [])
+
+    def pair(self, x: ClaimFacts, y: ClaimFacts, verdict: PairVerdict, claim_key: str) -> None:
+        if verdict.relation is Relation.CONFLICT:
+            verdict = listed_values(x, y, verdict, self._mates(x), self._mates(y))
+        draft = refine(x, y, verdict, self.supersessions)
+        if draft is None:
+            return
+        pair = (draft.left.id, draft.right.id)
+        if pair in self._emitted:
+            return
+        self._emitted.add(pair)
+        material: bool | None = None
+        score: float | None = None
+        if draft.kind is EdgeKind.CONFLICTS:
+            assessed = assess(
+                draft.left,
+                draft.right,
+                draft.rule,
+                self.materiality,
+                self.tiers.get(draft.left.source_id),
+                self.tiers.get(draft.right.source_id),
+            )
+            material, score = assessed.material, assessed.score
+        kind = draft.kind.value
+        self.build.edges.append(
+            EdgeRecord(
+                edge_id(self.generation, kind, draft.left.id, draft.right.id),
+                kind,
+                draft.left.id,
+                draft.right.id,
+                claim_key,
+                draft.rule,
+                draft.reason,
+                material,
+                score,
+            )
+        )
+
+
+def _groups(members: list[ClaimFacts]) -> list[list[list[ClaimFacts]]]:
+    """Members (sorted) -> groups of identical facts -> origins (lists of surface clones)."""
+    by_signature: dict[tuple[object, ...], dict[str, list[ClaimFacts]]] = {}
+    for facts in members:
+        origins = by_signature.setdefault(facts.signature, {})
+        origins.setdefault(facts.quote_norm, []).append(facts)
+    return [list(origins.values()) for origins in by_signature.values()]
+
+
+def _sort_members(members: list[ClaimFacts], index: SupersessionIndex) -> None:
+    # live claims first, so every group and origin is represented by a claim still in force
+    if index:
+        members.sort(key=lambda f: (index.claim_superseded(f), f.order_key))
+    else:
+        members.sort(key=lambda f: f.order_key)
+
+
+def _clone_and_group_edges(
+    groups: list[list[list[ClaimFacts]]], emit: _Emitter, claim_key: str, build: EdgeBuild
+) -> None:
+    for origins in groups:
+        anchor = origins[0][0]
+        same: PairVerdict | None = None
+        for origin in origins:
+            for clone in origin[1:]:
+                build.comparisons += 1
+                emit.pair(origin[0], clone, compare_facts(origin[0], clone), claim_key)
+            if origin is origins[0]:
+                continue
+            if same is None:
+                build.comparisons += 1
+                same = compare_facts(anchor, origin[0])
+            emit.pair(anchor, origin[0], same, claim_key)
+
+
+def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
+    _sort_members(members, emit.supersessions)
+    claim_key = members[0].claim_key
+    groups = _groups(members)
+    build.groups += len(groups)
+    emit.start_block(members)
+    _clone_and_group_edges(groups, emit, claim_key, build)
+    disagreeing: dict[tuple[int, int], PairVerdict] = {}
+    for i, first in enumerate(groups):
+        rep = first[0][0]
+        for j in range(i + 1, len(groups)):
+            second = groups[j]
+            other = second[0][0]
+            build.comparisons += 1
+            verdict = compare_facts(rep, other)
+            if verdict.relation not in (Relation.CONFLICT, Relation.AMBIGUOUS):
+                emit.pair(rep, other, verdict, claim_key)
+                continue
+            disagreeing[(i, j)] = verdict
+            # a star, not a product: every origin of each side meets the other side's first
+            # origin, so n and m origins cost n + m - 1 edges and all of them are linked
+            emit.pair(rep, other, verdict, claim_key)
+            for origin in second[1:]:
+                emit.pair(rep, origin[0], verdict, claim_key)
+            for origin in first[1:]:
+                emit.pair(origin[0], other, verdict, claim_key)
+    if disagreeing and emit.supersessions:
+        _supersession_pairs(groups, disagreeing, emit, claim_key)
+
+
+def _supersession_pairs(
+    groups: list[list[list[ClaimFacts]]],
+    disagreeing: dict[tuple[int, int], PairVerdict],
+    emit: _Emitter,
+    claim_key: str,
+) -> None:
+    """Link every claim of a replaced version to the replacing version's differing claims."""
+    index = emit.supersessions
+    by_version: dict[str, list[tuple[int, ClaimFacts]]] = defaultdict(list)
+    for g, origins in enumerate(groups):
+        for origin in origins:
+            for facts in origin:
+                by_version[facts.version_id].append((g, facts))
+    for older, olds in by_version.items():
+        if not index.replaced(older):
+            continue
+        for newer in index.newer_versions(older) & by_version.keys():
+            for g_old, x in olds:
+                for g_new, y in by_version[newer]:
+                    verdict = disagreeing.get((min(g_old, g_new), max(g_old, g_new)))
+                    if verdict is not None:
+                        emit.pair(x, y, verdict, claim_key)
+
+
+def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
+    _sort_members(members, emit.supersessions)
+    groups = _groups(members)
+    claim_key = NEAR_MISS_PREFIX + members[0].coarse_key
+    emit.start_block(members)
+    for i, first in enumerate(groups):
+        rep = first[0][0]
+        for second in groups[i + 1 :]:
+            other = second[0][0]
+            if other.claim_key == rep.claim_key:
+                continue  # same key: the claim-key block already decided this pair
+            build.comparisons += 1
+            verdict = compare_facts(rep, other)
+            # only the near misses worth a look are kept: disagreements and agreements
+            if verdict.relation is Relation.AMBIGUOUS or (
+                verdict.relation is Relation.COMPATIBLE and verdict.rule == Rule.KEY
+            ):
+                emit.pair(rep, other, verdict, claim_key)
+
+
+def build_edges(
+    claims: Iterable[ClaimFacts],
+    *,
+    generation: str,
+    supersessions: SupersessionIndex | None = None,
+    materiality: MaterialitySettings | None = None,
+    tiers: Mapping[str, str | None] | None = None,
+    keys: Collection[str] | None = None,
+    coarse_keys: Collection[str] | None = None,
+) -> EdgeBuild:
+    """Every edge among ``claims``, blocked by claim key (and coarse key for near misses).
+
+    ``keys`` / ``coarse_keys`` restrict which blocks are evaluated (an incremental
+    recompute passes the keys a new source version touches); ``None`` means all.
+    Deterministic: the same claims give the same edges with the same ids.
+    """
+    build = EdgeBuild(generation=generation)
+    emit = _Emitter(
+        generation,
+        supersessions or _NO_SUPERSESSIONS,
+        materiality or _DEFAULT_MATERIALITY,
+        tiers or {},
+        build,
+    )
+    blocks: dict[str, list[ClaimFacts]] = defaultdict(list)
+    coarse: dict[str, list[ClaimFacts]] = defaultdict(list)
+    for facts in claims:
+        build.claims += 1
+        if keys is None or facts.claim_key in keys:
+            blocks[facts.claim_key].append(facts)
+        if facts.coarse_key and (coarse_keys is None or facts.coarse_key in coarse_keys):
+            coarse[facts.coarse_key].append(facts)
+    for members in blocks.values():
+        build.blocks += 1
+        if len(members) > 1:
+            _block(members, emit, build)
+    for members in coarse.values():
+        if len(members) > 1 and _has_two_keys(members):
+            build.near_miss_blocks += 1
+            _near_miss_block(members, emit, build)
+    return build
+
+
+def _has_two_keys(members: Sequence[ClaimFacts]) -> bool:
+    first = members[0].claim_key
+    return any(m.claim_key != first for m in members)

@@ -1,0 +1,166 @@
+"""``claims check``: the pipeline's extraction and edge rules on two texts as two sources.
+
+No passage-level shortcut: each text goes through ``claims.extraction.extract`` as its own
+source, every claim of one text is compared with every claim of the other through
+``compare_facts`` and ``refine`` (exactly what the builder runs inside a block), and the
+strongest pair gives the top-level relation
+(conflict > ambiguous > corroboration > compatible > unrelated).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from claims.edges.builder import refine
+from claims.edges.compare import compare_facts, listed_values
+from claims.edges.facts import ClaimFacts, facts_from_claim, shown_value
+from claims.edges.verdict import RELATION_RANK, PairVerdict, Rule
+from claims.models import Claim, EdgeKind, Relation
+
+LEFT_SOURCE = "left"
+RIGHT_SOURCE = "right"
+
+_RELATION_OF_KIND = {
+    EdgeKind.CONFLICTS: Relation.CONFLICT,
+    EdgeKind.AMBIGUOUS: Relation.AMBIGUOUS,
+    EdgeKind.CORROBORATES: Relation.CORROBORATION,
+    EdgeKind.COMPATIBLE: Relation.COMPATIBLE,
+}
+
+
+def claim_summary(claim: Claim) -> dict[str, Any]:
+    """What a reader needs to recognise a claim in a check report."""
+    return {
+        "claim_key": claim.claim_key,
+        "value": shown_value(claim),
+        "kind": claim.kind.value,
+        "scope": dict(claim.scope),
+        "scope_residual": list(claim.scope_residual),
+        "time": claim.time.text,
+        "reported_speech": claim.reported_speech,
+        "quote": claim.quote,
+    }
+
+
+@dataclass(frozen=True)
+class PairReport:
+    left: Claim
+    right: Claim
+    relation: Relation
+    rule: str
+    reason: str
+
+    @property
+    def duplicate(self) -> bool:
+        return self.rule == Rule.CLONE
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "relation": self.relation.value,
+            "rule": self.rule,
+            "reason": self.reason,
+            "duplicate": self.duplicate,
+            "left": claim_summary(self.left),
+            "right": claim_summary(self.right),
+        }
+
+
+@dataclass
+class CheckResult:
+    """The verdict on two texts: the strongest pair plus every pair."""
+
+    relation: Relation
+    rule: str
+    reason: str
+    duplicate: bool
+    pairs: list[PairReport] = field(default_factory=list)
+    left_claims: int = 0
+    right_claims: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "relation": self.relation.value,
+            "rule": self.rule,
+            "reason": self.reason,
+            "duplicate": self.duplicate,
+            "left_claims": self.left_claims,
+            "right_claims": self.right_claims,
+            "pairs": [p.to_dict() for p in self.pairs],
+        }
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "relation": self.relation.value,
+            "rule": self.rule,
+            "reason": self.reason,
+            "duplicate": self.duplicate,
+        }
+
+
+def pair_report(
+    left: Claim,
+    right: Claim,
+    mates_left: Sequence[ClaimFacts] = (),
+    mates_right: Sequence[ClaimFacts] = (),
+) -> PairReport:
+    """One pair's relation; ``mates_*`` are the other claims of each claim's sentence."""
+    x, y = facts_from_claim(left), facts_from_claim(right)
+    verdict: PairVerdict = listed_values(x, y, compare_facts(x, y), mates_left, mates_right)
+    draft = refine(x, y, verdict)
+    if draft is None:
+        return PairReport(left, right, verdict.relation, verdict.rule, verdict.reason)
+    relation = _RELATION_OF_KIND.get(draft.kind, verdict.relation)
+    return PairReport(left, right, relation, draft.rule, draft.reason)
+
+
+def check_claims(left: Sequence[Claim], right: Sequence[Claim]) -> CheckResult:
+    """Compare every claim of ``left`` with every claim of ``right`` (two small texts)."""
+    left_facts = [facts_from_claim(c) for c in left]
+    right_facts = [facts_from_claim(c) for c in right]
+
+    def mates(facts: ClaimFacts, side: list[ClaimFacts]) -> list[ClaimFacts]:
+        return [
+            m
+            for m in side
+            if m.claim_key == facts.claim_key
+            and m.version_id == facts.version_id
+            and m.quote_norm == facts.quote_norm
+        ]
+
+    pairs = [
+        pair_report(a, b, mates(fa, left_facts), mates(fb, right_facts))
+        for a, fa in zip(left, left_facts, strict=True)
+        for b, fb in zip(right, right_facts, strict=True)
+    ]
+    if not pairs:
+        empty = [name for name, side in (("left", left), ("right", right)) if not side]
+        return CheckResult(
+            Relation.UNRELATED,
+            "none",
+            f"no comparable claim found in the {' and '.join(empty)} text",
+            False,
+            [],
+            len(left),
+            len(right),
+        )
+    top = max(pairs, key=lambda p: RELATION_RANK[p.relation])  # first of the strongest
+    return CheckResult(
+        top.relation,
+        top.rule,
+        top.reason,
+        any(p.duplicate for p in pairs),
+        pairs,
+        len(left),
+        len(right),
+    )
+
+
+def check_texts(left_text: str, right_text: str) -> CheckResult:
+    """Extract both texts as two sources and compare their claims."""
+    from claims.extraction import extract
+
+    left = extract(left_text, source_id=LEFT_SOURCE, source_version_id=f"{LEFT_SOURCE}@check")
+    right = extract(right_text, source_id=RIGHT_SOURCE, source_version_id=f"{RIGHT_SOURCE}@check")
+    return check_claims(left, right)

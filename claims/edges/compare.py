@@ -1,0 +1,383 @@
+"""Pairwise comparison of two claims: the conflict, corroboration and ambiguity rules.
+
+``compare(a, b)`` is pure and symmetric: the two sides are put in a fixed order first, so
+both argument orders give the same verdict, rule and reason. The checks run in this order:
+
+1. different claim keys: unrelated, unless the coarse keys match (a near miss, never a
+   conflict: it becomes ambiguous, an agreement becomes compatible);
+2. reported speech on either side: compatible (a third party's words, not the source's);
+3. known, disjoint effective times: compatible;
+4. a scope dimension stated on both sides with different values (or different unexplained
+   qualifier words on both sides): compatible;
+5. the values: equal (corroboration), both can hold (compatible: conversion, precision,
+   elaboration, overlapping ranges, multi-valued predicate), cannot both hold (conflict),
+   or cannot be compared (ambiguous: different dimensions or kinds);
+6. a disagreement where scope or time is stated on one side only is ambiguous, not a
+   conflict; an agreement under one-sided scope or time is compatible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+from claims.edges.facts import EQUALITY_EPSILON, INF, ClaimFacts, facts_from_claim
+from claims.edges.verdict import PairVerdict, Rule
+from claims.models import Claim, Relation
+
+AGREE = "agree"
+COMPATIBLE = "compatible"
+INCOMPATIBLE = "incompatible"
+INCOMPARABLE = "incomparable"
+
+
+@dataclass(frozen=True, slots=True)
+class ValueOutcome:
+    state: str
+    rule: str
+    reason: str
+
+
+def compare(a: Claim, b: Claim) -> PairVerdict:
+    """The relation between two claims, the rule that decided it and a readable reason."""
+    return compare_facts(facts_from_claim(a), facts_from_claim(b))
+
+
+def compare_facts(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
+    """``compare`` on the lean form (what the edge builder calls in its hot loop)."""
+    a, b = ordered(a, b)
+    if a.claim_key != b.claim_key:
+        if a.coarse_key and a.coarse_key == b.coarse_key:
+            return _near_miss(_same_key(a, b), a, b)
+        return PairVerdict(
+            Relation.UNRELATED,
+            Rule.KEY,
+            f"different claim keys: {a.claim_key!r} vs {b.claim_key!r}",
+        )
+    return _same_key(a, b)
+
+
+def ordered(a: ClaimFacts, b: ClaimFacts) -> tuple[ClaimFacts, ClaimFacts]:
+    """The two sides in their fixed order (source id, version id, claim id)."""
+    if a.order_key < b.order_key:
+        return a, b
+    if b.order_key < a.order_key:
+        return b, a
+    # two claims under one id (ad-hoc input): still one fixed order
+    return (a, b) if repr(a.signature) <= repr(b.signature) else (b, a)
+
+
+def listed_values(
+    x: ClaimFacts,
+    y: ClaimFacts,
+    verdict: PairVerdict,
+    mates_x: Sequence[ClaimFacts] = (),
+    mates_y: Sequence[ClaimFacts] = (),
+) -> PairVerdict:
+    """A conflict turned into an elaboration when a sentence lists several values.
+
+    ``mates_x`` are the other claims of the same key in x's sentence (same source version).
+    "The fee is 10 USD." against "The fee is 10 USD, or 15 USD for express delivery." is
+    not a contradiction: the second sentence's values are a superset of the first's. Two
+    values in one sentence are an enumeration, never a conflict with each other.
+    """
+    if verdict.relation is not Relation.CONFLICT:
+        return verdict
+    if x.version_id and x.version_id == y.version_id and x.quote_norm == y.quote_norm:
+        return PairVerdict(
+            Relation.COMPATIBLE,
+            Rule.ELABORATION,
+            f"one sentence lists several values: {x.shown} and {y.shown}",
+        )
+    for listing, single, mates in ((x, y, mates_x), (y, x, mates_y)):
+        for mate in mates:
+            if mate.id == listing.id:
+                continue
+            if _same_key(mate, single).relation is Relation.CORROBORATION:
+                return PairVerdict(
+                    Relation.COMPATIBLE,
+                    Rule.ELABORATION,
+                    f"elaboration: one side lists {mate.shown} and {listing.shown}, "
+                    f"the other states {single.shown}",
+                )
+    return verdict
+
+
+def _near_miss(inner: PairVerdict, a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
+    keys = f"{a.claim_key!r} vs {b.claim_key!r}"
+    if inner.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
+        return PairVerdict(
+            Relation.AMBIGUOUS,
+            Rule.KEY,
+            f"near miss: similar but different claim keys ({keys}); {inner.reason}",
+        )
+    if inner.relation is Relation.CORROBORATION:
+        return PairVerdict(
+            Relation.COMPATIBLE,
+            Rule.KEY,
+            f"near miss: similar but different claim keys ({keys}); {inner.reason}",
+        )
+    return PairVerdict(
+        Relation.UNRELATED, Rule.KEY, f"different claim keys ({keys}); {inner.reason}"
+    )
+
+
+def _same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
+    if a.reported or b.reported:
+        side = "both sides" if a.reported and b.reported else "one side"
+        return PairVerdict(
+            Relation.COMPATIBLE,
+            Rule.REPORTED_SPEECH,
+            f"reported speech on {side}: a third party's claim, not the source's own",
+        )
+    if a.time_known and b.time_known and (a.t_end < b.t_start or b.t_end < a.t_start):
+        return PairVerdict(
+            Relation.COMPATIBLE,
+            Rule.TIME,
+            f"disjoint effective time: {a.time_text} vs {b.time_text}",
+        )
+    different = _different_scope(a, b)
+    if different:
+        return PairVerdict(Relation.COMPATIBLE, Rule.SCOPE, f"different scope: {different}")
+
+    outcome = compare_values(a, b)
+    if outcome.state == INCOMPARABLE:
+        return PairVerdict(Relation.AMBIGUOUS, outcome.rule, outcome.reason)
+    if outcome.state == COMPATIBLE:
+        return PairVerdict(Relation.COMPATIBLE, outcome.rule, outcome.reason)
+    one_sided_scope = (
+        _one_sided_scope(a, b) if a.scope or b.scope or a.residual or b.residual else ""
+    )
+    one_sided_time = a.time_known != b.time_known
+    if outcome.state == INCOMPATIBLE:
+        if one_sided_scope:
+            return PairVerdict(
+                Relation.AMBIGUOUS,
+                Rule.SCOPE,
+                f"scope stated on one side only ({one_sided_scope}); {outcome.reason}",
+            )
+        if one_sided_time:
+            return PairVerdict(
+                Relation.AMBIGUOUS,
+                Rule.TIME,
+                f"effective time stated on one side only ({_time_side(a, b)}); {outcome.reason}",
+            )
+        return PairVerdict(Relation.CONFLICT, outcome.rule, outcome.reason)
+    if outcome.state == AGREE:
+        if one_sided_scope:
+            return PairVerdict(
+                Relation.COMPATIBLE,
+                Rule.SCOPE,
+                f"values agree ({outcome.reason}) but scope is stated on one side only "
+                f"({one_sided_scope})",
+            )
+        if one_sided_time:
+            return PairVerdict(
+                Relation.COMPATIBLE,
+                Rule.TIME,
+                f"values agree ({outcome.reason}) but effective time is stated on one side "
+                f"only ({_time_side(a, b)})",
+            )
+        if a.quote_norm == b.quote_norm and a.source_id != b.source_id:
+            # conflict was ruled out above: only an agreement can collapse into one origin
+            return PairVerdict(
+                Relation.CORROBORATION,
+                Rule.CLONE,
+                f"surface clone: the same sentence under {a.source_id or 'one source'} and "
+                f"{b.source_id or 'another'} counts as one origin ({outcome.reason})",
+            )
+        return PairVerdict(Relation.CORROBORATION, outcome.rule, outcome.reason)
+    return PairVerdict(Relation.COMPATIBLE, outcome.rule, outcome.reason)
+
+
+# ----------------------------------------------------------------- scope and time
+
+
+def _different_scope(a: ClaimFacts, b: ClaimFacts) -> str:
+    """A description of a qualifier both sides state differently, or ''."""
+    if a.scope and b.scope:
+        theirs = dict(b.scope)
+        for dim, value in a.scope:
+            other = theirs.get(dim)
+            if other is not None and other != value:
+                return f"{dim} {value} vs {other}"
+    if a.residual and b.residual and a.residual != b.residual:
+        only_a = " ".join(sorted(a.residual - b.residual)) or "-"
+        only_b = " ".join(sorted(b.residual - a.residual)) or "-"
+        return f"qualifier {only_a} vs {only_b}"
+    return ""
+
+
+def _one_sided_scope(a: ClaimFacts, b: ClaimFacts) -> str:
+    """A description of the qualifiers only one side states, or ''."""
+    dims_a = {d for d, _ in a.scope}
+    dims_b = {d for d, _ in b.scope}
+    extra = [f"{d} {v}" for d, v in a.scope if d not in dims_b]
+    extra += [f"{d} {v}" for d, v in b.scope if d not in dims_a]
+    if bool(a.residual) != bool(b.residual):
+        extra += sorted(a.residual or b.residual)
+    return ", ".join(extra)
+
+
+def _time_side(a: ClaimFacts, b: ClaimFacts) -> str:
+    return a.time_text if a.time_known else b.time_text
+
+
+# ----------------------------------------------------------------- values
+
+
+def compare_values(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
+    """How the two values relate, ignoring scope and time."""
+    if a.kind != b.kind:
+        return ValueOutcome(
+            INCOMPARABLE,
+            Rule.KIND,
+            f"different kinds of value: {a.kind} {a.shown!r} vs {b.kind} {b.shown!r}",
+        )
+    if a.kind == "quantity":
+        return _quantities(a, b)
+    if a.kind == "polarity":
+        return _polarities(a, b)
+    return _categories(a, b)
+
+
+def _close(x: float, y: float) -> bool:
+    if x == y:
+        return True
+    if x in (INF, -INF) or y in (INF, -INF):
+        return False
+    return abs(x - y) <= EQUALITY_EPSILON * max(abs(x), abs(y), 1e-300)
+
+
+def _quantities(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
+    if a.dimension != b.dimension:
+        if a.dimension and b.dimension:
+            return ValueOutcome(
+                INCOMPARABLE,
+                Rule.UNIT,
+                f"different dimensions: {a.shown} ({a.dimension}) vs {b.shown} ({b.dimension})",
+            )
+        if not (_close(a.lo, b.lo) and _close(a.hi, b.hi) and a.bound == b.bound):
+            return ValueOutcome(
+                INCOMPARABLE, Rule.UNIT, f"unit stated on one side only: {a.shown} vs {b.shown}"
+            )
+    # nominal endpoints: the admissible interval without the stated precision
+    a_lo, a_hi = a.lo + a.tol, a.hi - a.tol
+    b_lo, b_hi = b.lo + b.tol, b.hi - b.tol
+    if a.bound == b.bound and _close(a_lo, b_lo) and _close(a_hi, b_hi):
+        if a.unit != b.unit or a.shown != b.shown:
+            return ValueOutcome(
+                AGREE, Rule.CONVERSION, f"equal after unit conversion: {a.shown} = {b.shown}"
+            )
+        return ValueOutcome(AGREE, Rule.VALUE, f"same value: {a.shown}")
+
+    rule = Rule.VALUE
+    if "range" in (a.bound, b.bound):
+        rule = Rule.RANGE
+    elif a.bound != "exact" or b.bound != "exact":
+        rule = Rule.BOUND
+
+    if _disjoint(a, b):
+        return ValueOutcome(INCOMPATIBLE, rule, f"{rule}: {a.shown} vs {b.shown}")
+
+    if a.bound == b.bound == "exact":
+        # two points that only meet through the precision the text states
+        return ValueOutcome(
+            COMPATIBLE, Rule.PRECISION, f"within the stated precision: {a.shown} vs {b.shown}"
+        )
+    if _contains(a, b) or _contains(b, a):
+        inner, outer = (b, a) if _contains(a, b) else (a, b)
+        verb = "satisfies" if outer.bound not in ("exact", "range") else "lies within"
+        return ValueOutcome(
+            COMPATIBLE, Rule.ELABORATION, f"elaboration: {inner.shown} {verb} {outer.shown}"
+        )
+    return ValueOutcome(COMPATIBLE, rule, f"both can hold: {a.shown} and {b.shown} overlap")
+
+
+def _disjoint(a: ClaimFacts, b: ClaimFacts) -> bool:
+    """No value satisfies both admissible intervals."""
+    return _below(a.hi, a.hi_open, b.lo, b.lo_open) or _below(b.hi, b.hi_open, a.lo, a.lo_open)
+
+
+def _below(hi: float, hi_open: bool, lo: float, lo_open: bool) -> bool:
+    """Every value up to ``hi`` lies strictly below every value from ``lo``."""
+    if _close(hi, lo):
+        return hi_open or lo_open
+    return hi < lo
+
+
+def _contains(outer: ClaimFacts, inner: ClaimFacts) -> bool:
+    lo_ok = outer.lo < inner.lo or (
+        _close(outer.lo, inner.lo) and (not outer.lo_open or inner.lo_open)
+    )
+    hi_ok = outer.hi > inner.hi or (
+        _close(outer.hi, inner.hi) and (not outer.hi_open or inner.hi_open)
+    )
+    return lo_ok and hi_ok
+
+
+# stance pairs that cannot both hold
+_INCOMPATIBLE_STANCES = {
+    frozenset({"must", "must_not"}),
+    frozenset({"must", "optional"}),
+    frozenset({"may", "must_not"}),
+    frozenset({"optional", "must_not"}),
+    frozenset({"is", "is_not"}),
+}
+_STANCE_WORDS = {
+    "must": "required",
+    "must_not": "prohibited",
+    "may": "permitted",
+    "optional": "optional",
+    "is": "affirmed",
+    "is_not": "denied",
+}
+_NORMS = {"must", "must_not", "may", "optional"}
+
+
+def _polarities(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
+    # the claim key already names the action; the action as written differs by inflection
+    # ("sublet" / "subletting") and is only shown, never compared
+    what = a.label or b.label
+    words = f"{_STANCE_WORDS[a.stance]} vs {_STANCE_WORDS[b.stance]}"
+    if a.stance == b.stance:
+        same = _STANCE_WORDS[a.stance]
+        return ValueOutcome(AGREE, Rule.POLARITY, f"same polarity: {same} ({what})")
+    if frozenset({a.stance, b.stance}) in _INCOMPATIBLE_STANCES:
+        return ValueOutcome(INCOMPATIBLE, Rule.POLARITY, f"polarity: {words} ({what})")
+    if (a.stance in _NORMS) != (b.stance in _NORMS):
+        return ValueOutcome(
+            COMPATIBLE, Rule.MODALITY, f"a statement of fact against a norm: {words} ({what})"
+        )
+    return ValueOutcome(
+        COMPATIBLE, Rule.ELABORATION, f"elaboration: {words} can both hold ({what})"
+    )
+
+
+@lru_cache(maxsize=1)
+def multi_valued_predicates() -> frozenset[str]:
+    """Predicate words that can hold several labels at once (data file next to this module)."""
+    text = resources.files("claims.edges").joinpath("predicates.yaml").read_text("utf-8")
+    data = yaml.safe_load(text) or {}
+    return frozenset(str(w).casefold() for w in data.get("multi_valued", []))
+
+
+def is_multi_valued(facts: ClaimFacts) -> bool:
+    words = set(facts.predicate.split()) | set(facts.claim_key.replace("|", " ").split())
+    return bool(words & multi_valued_predicates())
+
+
+def _categories(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
+    if a.label == b.label:
+        return ValueOutcome(AGREE, Rule.CATEGORICAL, f"same value: {a.shown}")
+    if is_multi_valued(a) or is_multi_valued(b):
+        return ValueOutcome(
+            COMPATIBLE,
+            Rule.MULTI_VALUED,
+            f"the predicate can hold several values: {a.shown!r} and {b.shown!r}",
+        )
+    return ValueOutcome(INCOMPATIBLE, Rule.CATEGORICAL, f"categorical: {a.shown!r} vs {b.shown!r}")

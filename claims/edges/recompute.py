@@ -1,0 +1,237 @@
+"""Edges in the store: full and incremental recompute over the claims of one generation.
+
+``recompute_edges(session, generation, claim_keys)`` re-evaluates only the blocks of the
+given claim keys (and the coarse-key blocks those claims belong to), then makes the stored
+edges of exactly those blocks equal to the result: new edges inserted, changed ones updated,
+vanished ones retired. ``claim_keys=None`` recomputes everything. The pipeline's
+``claim_edges`` asset calls it with ``keys_touched_by_version`` for each new source version.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from claims.edges.builder import NEAR_MISS_PREFIX, build_edges
+from claims.edges.facts import ClaimFacts, facts_from_claim
+from claims.edges.materiality import MaterialitySettings
+from claims.edges.supersession import (
+    SupersessionIndex,
+    derive_version_supersessions,
+    supersession_candidate,
+)
+from claims.store.claims import row_to_claim
+from claims.store.edges import EdgeRepository, SupersessionRepository
+from claims.store.sources import SourceRepository
+from claims.tables import ClaimRow, SourceRow, VersionSupersessionRow
+
+_CHUNK = 500
+
+
+@dataclass
+class EdgeReport:
+    """What a recompute looked at and changed (reported as Dagster metadata upstream)."""
+
+    generation: str
+    full: bool
+    keys: int = 0
+    coarse_keys: int = 0
+    claims: int = 0
+    comparisons: int = 0
+    edges: int = 0
+    by_kind: dict[str, int] = field(default_factory=dict)
+    material_conflicts: int = 0
+    inserted: int = 0
+    updated: int = 0
+    revived: int = 0
+    retired: int = 0
+    unchanged: int = 0
+    version_supersessions: int = 0
+
+    def as_metadata(self) -> dict[str, object]:
+        return {
+            "generation": self.generation,
+            "full": self.full,
+            "keys": self.keys,
+            "claims": self.claims,
+            "comparisons": self.comparisons,
+            "edges": self.edges,
+            **{f"edges_{k}": v for k, v in sorted(self.by_kind.items())},
+            "material_conflicts": self.material_conflicts,
+            "inserted": self.inserted,
+            "updated": self.updated,
+            "revived": self.revived,
+            "retired": self.retired,
+            "unchanged": self.unchanged,
+            "version_supersessions": self.version_supersessions,
+        }
+
+
+def sync_version_supersessions(session: Session) -> SupersessionIndex:
+    """Derive version supersessions from lineage + register, store them, return the index."""
+    repo = SupersessionRepository(session)
+    rows = derive_version_supersessions(repo.version_refs(), repo.register_entries())
+    repo.sync(rows)
+    return SupersessionIndex(rows)
+
+
+def _claims_where(session: Session, generation: str, *conditions: object) -> list[ClaimFacts]:
+    # plain rows, not ORM instances: row_to_claim only reads columns by name, and building
+    # tracked instances costs more than the edge rules themselves
+    table = ClaimRow.__table__
+    stmt = select(table).where(table.c.generation == generation)
+    if conditions:
+        stmt = stmt.where(or_(*conditions))  # type: ignore[arg-type]
+    rows = session.execute(stmt.order_by(table.c.id))
+    return [facts_from_claim(row_to_claim(r)) for r in rows]  # type: ignore[arg-type]
+
+
+def _load(
+    session: Session, generation: str, claim_keys: Collection[str] | None
+) -> tuple[list[ClaimFacts], set[str] | None, set[str] | None]:
+    """The claims to evaluate plus the exact-key and coarse-key blocks in scope."""
+    if claim_keys is None:
+        return _claims_where(session, generation), None, None
+    keys = sorted(set(claim_keys))
+    coarse: set[str] = set()
+    for start in range(0, len(keys), _CHUNK):
+        chunk = keys[start : start + _CHUNK]
+        coarse.update(
+            c
+            for c in session.scalars(
+                select(ClaimRow.coarse_key)
+                .where(ClaimRow.generation == generation, ClaimRow.claim_key.in_(chunk))
+                .distinct()
+            )
+            if c
+        )
+    by_id: dict[str, ClaimFacts] = {}
+    for start in range(0, len(keys), _CHUNK):
+        for facts in _claims_where(
+            session, generation, ClaimRow.claim_key.in_(keys[start : start + _CHUNK])
+        ):
+            by_id[facts.id] = facts
+    coarse_list = sorted(coarse)
+    for start in range(0, len(coarse_list), _CHUNK):
+        for facts in _claims_where(
+            session, generation, ClaimRow.coarse_key.in_(coarse_list[start : start + _CHUNK])
+        ):
+            by_id[facts.id] = facts
+    return [by_id[i] for i in sorted(by_id)], set(keys), coarse
+
+
+def recompute_edges(
+    session: Session,
+    generation: str,
+    claim_keys: set[str] | None = None,
+    *,
+    materiality: MaterialitySettings | None = None,
+) -> EdgeReport:
+    """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
+
+    Identical re-runs change no row; edges no longer produced are retired, not deleted.
+    """
+    index = sync_version_supersessions(session)
+    facts, keys, coarse = _load(session, generation, claim_keys)
+    source_ids = sorted({f.source_id for f in facts})
+    tiers: dict[str, str | None] = {}
+    for start in range(0, len(source_ids), _CHUNK):
+        chunk = source_ids[start : start + _CHUNK]
+        rows = session.execute(
+            select(SourceRow.id, SourceRow.authority_tier).where(SourceRow.id.in_(chunk))
+        )
+        tiers.update((source_id, tier) for source_id, tier in rows)
+    build = build_edges(
+        facts,
+        generation=generation,
+        supersessions=index,
+        materiality=materiality,
+        tiers=tiers,
+        keys=keys,
+        coarse_keys=coarse,
+    )
+    scope: set[str] | None = None
+    if keys is not None:
+        scope = set(keys) | {NEAR_MISS_PREFIX + c for c in coarse or ()}
+    sync = EdgeRepository(session).sync(generation, build.edges, scope)
+    by_kind = Counter(e.kind for e in build.edges)
+    return EdgeReport(
+        generation=generation,
+        full=claim_keys is None,
+        keys=len(keys) if keys is not None else len({f.claim_key for f in facts}),
+        coarse_keys=len(coarse) if coarse is not None else len({f.coarse_key for f in facts}),
+        claims=len(facts),
+        comparisons=build.comparisons,
+        edges=len(build.edges),
+        by_kind=dict(sorted(by_kind.items())),
+        material_conflicts=sum(1 for e in build.edges if e.kind == "conflicts" and e.material),
+        inserted=sync.inserted,
+        updated=sync.updated,
+        revived=sync.revived,
+        retired=sync.retired,
+        unchanged=sync.unchanged,
+        version_supersessions=len(index.rows),
+    )
+
+
+def keys_touched_by_version(session: Session, source_version_id: str, generation: str) -> set[str]:
+    """Claim keys whose edges may change when ``source_version_id`` arrives.
+
+    Its own claims' keys, plus the keys of the versions it replaces or that replace it
+    (their claims become superseded, or stop being so).
+    """
+    sync_version_supersessions(session)
+    related = {source_version_id}
+    rows = session.execute(
+        select(
+            VersionSupersessionRow.newer_version_id, VersionSupersessionRow.older_version_id
+        ).where(
+            or_(
+                VersionSupersessionRow.newer_version_id == source_version_id,
+                VersionSupersessionRow.older_version_id == source_version_id,
+            )
+        )
+    )
+    for newer, older in rows:
+        related.update((newer, older))
+    return set(
+        session.scalars(
+            select(ClaimRow.claim_key)
+            .where(
+                ClaimRow.generation == generation, ClaimRow.source_version_id.in_(sorted(related))
+            )
+            .distinct()
+        )
+    )
+
+
+def record_supersession_candidates(session: Session, source_version_id: str) -> int:
+    """Store "this document replaces X" mentions of a version as reviewer candidates.
+
+    Never applied: only the register creates supersessions. Returns how many were new.
+    """
+    from claims.extraction import find_supersession_mentions
+
+    sources = SourceRepository(session)
+    version = sources.version(source_version_id)
+    if version is None:
+        from claims.errors import NotFoundError
+
+        raise NotFoundError(f"source version {source_version_id} is not in the store")
+    known = sources.all()
+    candidates = [
+        supersession_candidate(
+            version.id,
+            start=mention.span.start,
+            end=mention.span.end,
+            quote=mention.quote,
+            target_text=mention.target_text,
+            sources=[s for s in known if s.id != version.source_id],
+        )
+        for mention in find_supersession_mentions(version.text)
+    ]
+    return SupersessionRepository(session).add_candidates(candidates)

@@ -1,0 +1,348 @@
+"""Edge repository (claim edges) and supersession repository (version rows and candidates).
+
+Edges are never deleted: a recompute that no longer produces an edge sets its
+``retired_at``; one that produces it again clears it. Re-running on unchanged claims changes
+no row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy.orm import Session
+
+from claims.edges.builder import EdgeRecord
+from claims.edges.supersession import RegisterSupersedes, VersionRef
+from claims.models import (
+    CandidateState,
+    Edge,
+    EdgeKind,
+    SourceVersionSupersession,
+    Span,
+    SupersessionCandidate,
+    SupersessionOrigin,
+)
+from claims.tables import (
+    EdgeRow,
+    SourceSupersedesRow,
+    SourceVersionRow,
+    SupersessionCandidateRow,
+    VersionSupersessionRow,
+)
+
+_CHUNK = 500
+
+
+def row_to_edge(row: EdgeRow) -> Edge:
+    return Edge(
+        id=row.id,
+        kind=EdgeKind(row.kind),
+        left_claim_id=row.left_claim_id,
+        right_claim_id=row.right_claim_id,
+        claim_key=row.claim_key,
+        rule=row.rule,
+        reason=row.reason,
+        material=row.material,
+        materiality=row.materiality,
+        generation=row.generation,
+        created_at=row.created_at,
+        retired_at=row.retired_at,
+    )
+
+
+@dataclass
+class EdgeSync:
+    """What one ``EdgeRepository.sync`` changed."""
+
+    inserted: int = 0
+    updated: int = 0
+    revived: int = 0
+    retired: int = 0
+    unchanged: int = 0
+
+
+def _chunks(values: Sequence[str]) -> Iterable[list[str]]:
+    for start in range(0, len(values), _CHUNK):
+        yield list(values[start : start + _CHUNK])
+
+
+class EdgeRepository:
+    """Edges of one store, within one session (the caller owns the transaction)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def _stored_in_scope(
+        self, generation: str, claim_keys: Collection[str] | None
+    ) -> dict[str, tuple[str, str, bool | None, float | None, str, datetime | None]]:
+        """id -> (rule, reason, material, materiality, claim_key, retired_at), as plain rows."""
+        base = select(
+            EdgeRow.id,
+            EdgeRow.rule,
+            EdgeRow.reason,
+            EdgeRow.material,
+            EdgeRow.materiality,
+            EdgeRow.claim_key,
+            EdgeRow.retired_at,
+        ).where(EdgeRow.generation == generation)
+        if claim_keys is None:
+            return {r[0]: tuple(r[1:]) for r in self.session.execute(base)}  # type: ignore[misc]
+        out = {}
+        for chunk in _chunks(sorted(claim_keys)):
+            for r in self.session.execute(base.where(EdgeRow.claim_key.in_(chunk))):
+                out[r[0]] = tuple(r[1:])
+        return out  # type: ignore[return-value]
+
+    def sync(
+        self,
+        generation: str,
+        produced: Iterable[EdgeRecord],
+        claim_keys: Collection[str] | None,
+        *,
+        now: datetime | None = None,
+    ) -> EdgeSync:
+        """Make the stored edges of ``claim_keys`` (all keys if None) equal to ``produced``.
+
+        New edges are inserted, changed ones updated in place, vanished ones retired.
+        """
+        now = now or datetime.now(UTC)
+        existing = self._stored_in_scope(generation, claim_keys)
+        counts = EdgeSync()
+        fresh: list[dict[str, object]] = []
+        changes: list[dict[str, object]] = []
+        seen: set[str] = set()
+        for edge in produced:
+            if edge.id in seen:
+                continue
+            seen.add(edge.id)
+            stored = existing.get(edge.id)
+            if stored is None:
+                fresh.append(
+                    {
+                        "id": edge.id,
+                        "kind": edge.kind,
+                        "left_claim_id": edge.left_claim_id,
+                        "right_claim_id": edge.right_claim_id,
+                        "claim_key": edge.claim_key,
+                        "rule": edge.rule,
+                        "reason": edge.reason,
+                        "material": edge.material,
+                        "materiality": edge.materiality,
+                        "generation": generation,
+                        "created_at": now,
+                        "retired_at": None,
+                    }
+                )
+                continue
+            values = (edge.rule, edge.reason, edge.material, edge.materiality, edge.claim_key)
+            retired = stored[5] is not None
+            if retired:
+                counts.revived += 1
+            elif stored[:5] != values:
+                counts.updated += 1
+            else:
+                counts.unchanged += 1
+                continue
+            changes.append(
+                {
+                    "id": edge.id,
+                    "rule": edge.rule,
+                    "reason": edge.reason,
+                    "material": edge.material,
+                    "materiality": edge.materiality,
+                    "claim_key": edge.claim_key,
+                    "retired_at": None,
+                }
+            )
+        gone = [i for i, stored in existing.items() if i not in seen and stored[5] is None]
+        counts.retired = len(gone)
+        if changes:
+            self.session.execute(update(EdgeRow), changes)  # bulk UPDATE by primary key
+        for chunk in _chunks(sorted(gone)):
+            self.session.execute(
+                update(EdgeRow).where(EdgeRow.id.in_(chunk)).values(retired_at=now),
+                execution_options={"synchronize_session": False},
+            )
+        for start in range(0, len(fresh), 5000):
+            self.session.execute(insert(EdgeRow), fresh[start : start + 5000])
+        counts.inserted = len(fresh)
+        self.session.flush()
+        return counts
+
+    def active(
+        self,
+        generation: str | None = None,
+        *,
+        kinds: Collection[EdgeKind] | None = None,
+        claim_keys: Collection[str] | None = None,
+    ) -> list[Edge]:
+        """Edges not retired, optionally of some kinds / keys, ordered by key then id."""
+        stmt = select(EdgeRow).where(EdgeRow.retired_at.is_(None))
+        if generation is not None:
+            stmt = stmt.where(EdgeRow.generation == generation)
+        if kinds is not None:
+            stmt = stmt.where(EdgeRow.kind.in_([k.value for k in kinds]))
+        stmt = stmt.order_by(EdgeRow.claim_key, EdgeRow.id)
+        if claim_keys is None:
+            return [row_to_edge(r) for r in self.session.scalars(stmt)]
+        out: list[Edge] = []
+        for chunk in _chunks(sorted(claim_keys)):
+            out += [
+                row_to_edge(r)
+                for r in self.session.scalars(stmt.where(EdgeRow.claim_key.in_(chunk)))
+            ]
+        return sorted(out, key=lambda e: (e.claim_key, e.id))
+
+    def conflicts(
+        self, generation: str | None = None, *, material_only: bool = False
+    ) -> list[Edge]:
+        """Live conflict edges (what the review layer routes), optionally only material ones."""
+        edges = self.active(generation, kinds=[EdgeKind.CONFLICTS])
+        return [e for e in edges if e.material] if material_only else edges
+
+    def all(self, generation: str | None = None) -> list[Edge]:
+        """Every edge including retired ones (audit and tests)."""
+        stmt = select(EdgeRow).order_by(EdgeRow.id)
+        if generation is not None:
+            stmt = stmt.where(EdgeRow.generation == generation)
+        return [row_to_edge(r) for r in self.session.scalars(stmt)]
+
+    def for_claim(self, claim_id: str) -> list[Edge]:
+        stmt = (
+            select(EdgeRow)
+            .where(EdgeRow.retired_at.is_(None))
+            .where(or_(EdgeRow.left_claim_id == claim_id, EdgeRow.right_claim_id == claim_id))
+            .order_by(EdgeRow.id)
+        )
+        return [row_to_edge(r) for r in self.session.scalars(stmt)]
+
+
+class SupersessionRepository:
+    """Version supersessions (derived from lineage and register) and text candidates."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def version_refs(self) -> list[VersionRef]:
+        rows = self.session.execute(
+            select(SourceVersionRow.id, SourceVersionRow.source_id, SourceVersionRow.number)
+        )
+        return [VersionRef(id=i, source_id=s, number=n) for i, s, n in rows]
+
+    def register_entries(self) -> list[RegisterSupersedes]:
+        rows = self.session.scalars(select(SourceSupersedesRow))
+        return [
+            RegisterSupersedes(
+                source_id=r.source_id,
+                supersedes_source_id=r.supersedes_source_id,
+                supersedes_version=r.supersedes_version,
+                effective_from=r.effective_from,
+            )
+            for r in rows
+        ]
+
+    def all(self) -> list[SourceVersionSupersession]:
+        rows = self.session.scalars(
+            select(VersionSupersessionRow).order_by(VersionSupersessionRow.id)
+        )
+        return [
+            SourceVersionSupersession(
+                id=r.id,
+                newer_version_id=r.newer_version_id,
+                older_version_id=r.older_version_id,
+                origin=SupersessionOrigin(r.origin),
+                effective_from=r.effective_from,
+                created_at=r.created_at,
+            )
+            for r in rows
+        ]
+
+    def sync(self, derived: Sequence[SourceVersionSupersession]) -> tuple[int, int]:
+        """Store exactly ``derived``: insert new rows, drop rows the register no longer implies.
+
+        Returns (inserted, removed). Unchanged rows keep their ``created_at``.
+        """
+        wanted = {r.id: r for r in derived}
+        existing = {r.id: r for r in self.session.scalars(select(VersionSupersessionRow))}
+        removed = [
+            row_id
+            for row_id, row in existing.items()
+            if row_id not in wanted
+            or (row.origin, row.effective_from)
+            != (wanted[row_id].origin.value, wanted[row_id].effective_from)
+        ]
+        for chunk in _chunks(removed):
+            self.session.execute(
+                delete(VersionSupersessionRow).where(VersionSupersessionRow.id.in_(chunk))
+            )
+        self.session.flush()
+        now = datetime.now(UTC)
+        inserted = 0
+        for row_id, row in sorted(wanted.items()):
+            if row_id in existing and row_id not in removed:
+                continue
+            self.session.add(
+                VersionSupersessionRow(
+                    id=row.id,
+                    newer_version_id=row.newer_version_id,
+                    older_version_id=row.older_version_id,
+                    origin=row.origin.value,
+                    effective_from=row.effective_from,
+                    created_at=now,
+                )
+            )
+            inserted += 1
+        self.session.flush()
+        return inserted, len(removed) - sum(1 for r in removed if r in wanted)
+
+    def add_candidates(self, candidates: Iterable[SupersessionCandidate]) -> int:
+        """Insert candidates not stored yet (a reviewer's state on known ones is kept)."""
+        batch = list(candidates)
+        known: set[str] = set()
+        for chunk in _chunks([c.id for c in batch]):
+            known.update(
+                self.session.scalars(
+                    select(SupersessionCandidateRow.id).where(
+                        SupersessionCandidateRow.id.in_(chunk)
+                    )
+                )
+            )
+        now = datetime.now(UTC)
+        fresh = [c for c in batch if c.id not in known]
+        self.session.add_all(
+            SupersessionCandidateRow(
+                id=c.id,
+                source_version_id=c.source_version_id,
+                target_text=c.target_text,
+                target_source_id=c.target_source_id,
+                span_start=c.span.start,
+                span_end=c.span.end,
+                quote=c.quote,
+                state=c.state.value,
+                created_at=now,
+            )
+            for c in fresh
+        )
+        self.session.flush()
+        return len(fresh)
+
+    def candidates(self, state: CandidateState | None = None) -> list[SupersessionCandidate]:
+        stmt = select(SupersessionCandidateRow).order_by(SupersessionCandidateRow.id)
+        if state is not None:
+            stmt = stmt.where(SupersessionCandidateRow.state == state.value)
+        return [
+            SupersessionCandidate(
+                id=r.id,
+                source_version_id=r.source_version_id,
+                target_text=r.target_text,
+                target_source_id=r.target_source_id,
+                span=Span(start=r.span_start, end=r.span_end),
+                quote=r.quote,
+                state=CandidateState(r.state),
+                created_at=r.created_at,
+            )
+            for r in self.session.scalars(stmt)
+        ]
