@@ -17,7 +17,8 @@ install: $(VENV)/.installed
 
 ## run: migrate the embedded store, ingest the bundled sample corpus, print a summary
 run: install
-	$(BIN)/claims run samples/corpus --register samples/register.yaml
+	$(BIN)/claims db upgrade
+	$(BIN)/claims ingest samples/corpus --register samples/register.yaml
 
 ## test: the whole suite (starts a throwaway PostgreSQL when initdb is available)
 test: install

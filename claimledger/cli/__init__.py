@@ -8,7 +8,9 @@ from claimledger.cli import check as _check  # noqa: F401  (registers commands)
 from claimledger.cli import conflicts as _conflicts  # noqa: F401
 from claimledger.cli import db as _db  # noqa: F401
 from claimledger.cli import extract as _extract  # noqa: F401
+from claimledger.cli import ingest as _ingest  # noqa: F401
 from claimledger.cli import schema as _schema  # noqa: F401
+from claimledger.cli import sources as _sources  # noqa: F401
 from claimledger.cli.app import app
 from claims.errors import ClaimLedgerError
 
@@ -16,11 +18,17 @@ from claims.errors import ClaimLedgerError
 def main() -> None:
     """Entry point: runs the app and maps domain errors to a message and an exit code once."""
     try:
-        app(standalone_mode=False)
+        # In non-standalone mode click returns typer.Exit codes instead of exiting.
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code != 0:
+            sys.exit(code)
     except ClaimLedgerError as error:
+        from rich.markup import escape
+
         from claimledger.cli.app import err_console
 
-        err_console.print(f"[bold red]error:[/] {error}", markup=True, highlight=False)
+        # Messages quote file names and document text: escape them, never render as markup.
+        err_console.print(f"[bold red]error:[/] {escape(str(error))}", markup=True, highlight=False)
         sys.exit(error.exit_code)
     except SystemExit:
         raise

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import delete, func, select
@@ -14,6 +16,62 @@ from claims.tables import SourceGrantRow, SourceRow, SourceSupersedesRow, Source
 
 def version_id(source_id: str, sha256: str) -> str:
     return stable_id("sv", source_id, sha256)
+
+
+@dataclass(frozen=True)
+class NewVersion:
+    """Bytes offered as a version of ``source_id`` (``text`` is their decoded form)."""
+
+    source_id: str
+    text: str
+    raw: bytes
+    media_type: str = "text/plain"
+    origin_path: str | None = None
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class VersionOutcome:
+    """What ``add_versions`` did with one offered version."""
+
+    version_id: str
+    source_id: str
+    number: int
+    sha256: str
+    created: bool
+    latest_number: int  # the source's newest version number after the whole batch
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    """A stored version without its text (for listings)."""
+
+    id: str
+    source_id: str
+    number: int
+    sha256: str
+    size_bytes: int
+    media_type: str
+    origin_path: str | None
+    ingested_at: datetime
+
+
+def _trusted_fields(source: Source) -> tuple[object, ...]:
+    """What a register entry controls, comparable between a stored source and an entry."""
+    return (
+        source.title,
+        source.authority_tier,
+        tuple(sorted(set(source.access_groups))),
+        tuple(
+            sorted(
+                ((r.source_id, r.version, r.effective_from) for r in source.supersedes),
+                key=lambda ref: ref[0],
+            )
+        ),
+        source.effective_from,
+        source.effective_to,
+        source.withdrawn,
+    )
 
 
 def _row_to_version(row: SourceVersionRow) -> SourceVersion:
@@ -57,15 +115,23 @@ class SourceRepository:
             self.session.flush()
         return row
 
-    def apply_register_entry(self, source: Source) -> None:
-        """Replace the trusted metadata of ``source.id`` with the register's entry."""
+    def apply_register_entry(self, source: Source) -> bool:
+        """Replace the trusted metadata of ``source.id`` with the register's entry.
+
+        Sources named in ``supersedes`` are created bare if they are not stored yet. Returns
+        whether anything changed (a new source counts as a change).
+        """
+        return self.replace_register_metadata(source)[1]
+
+    def replace_register_metadata(self, source: Source) -> tuple[Source | None, bool]:
+        """``apply_register_entry`` that also returns the metadata before (None: new source)."""
+        before = self.get(source.id)
         row = self.ensure(source.id)
         row.title = source.title
         row.authority_tier = source.authority_tier
         row.effective_from = source.effective_from
         row.effective_to = source.effective_to
         row.withdrawn = source.withdrawn
-        row.updated_at = datetime.now(UTC)
         self.session.execute(delete(SourceGrantRow).where(SourceGrantRow.source_id == source.id))
         self.session.execute(
             delete(SourceSupersedesRow).where(SourceSupersedesRow.source_id == source.id)
@@ -86,6 +152,40 @@ class SourceRepository:
                 )
             )
         self.session.flush()
+        changed = before is None or _trusted_fields(before) != _trusted_fields(source)
+        if changed:
+            row.updated_at = datetime.now(UTC)
+            self.session.flush()
+        return before, changed
+
+    def all_with_metadata(self) -> list[Source]:
+        """Every source with its groups and supersedes, in three queries (for listings)."""
+        groups: dict[str, list[str]] = {}
+        for source_id, group in self.session.execute(
+            select(SourceGrantRow.source_id, SourceGrantRow.group_name).order_by(
+                SourceGrantRow.group_name
+            )
+        ):
+            groups.setdefault(source_id, []).append(group)
+        supersedes: dict[str, list[SupersedesRef]] = {}
+        for s in self.session.scalars(
+            select(SourceSupersedesRow).order_by(SourceSupersedesRow.supersedes_source_id)
+        ):
+            supersedes.setdefault(s.source_id, []).append(
+                SupersedesRef(
+                    source_id=s.supersedes_source_id,
+                    version=s.supersedes_version,
+                    effective_from=s.effective_from,
+                )
+            )
+        return [
+            self._build_source(row, groups.get(row.id, []), supersedes.get(row.id, []))
+            for row in self.session.scalars(select(SourceRow).order_by(SourceRow.id))
+        ]
+
+    def ids(self) -> set[str]:
+        """Every stored source id."""
+        return set(self.session.scalars(select(SourceRow.id)))
 
     def _to_source(self, row: SourceRow) -> Source:
         groups = self.session.scalars(
@@ -98,12 +198,10 @@ class SourceRepository:
             .where(SourceSupersedesRow.source_id == row.id)
             .order_by(SourceSupersedesRow.supersedes_source_id)
         )
-        return Source(
-            id=row.id,
-            title=row.title,
-            authority_tier=row.authority_tier,
-            access_groups=list(groups),
-            supersedes=[
+        return self._build_source(
+            row,
+            list(groups),
+            [
                 SupersedesRef(
                     source_id=s.supersedes_source_id,
                     version=s.supersedes_version,
@@ -111,6 +209,16 @@ class SourceRepository:
                 )
                 for s in supersedes
             ],
+        )
+
+    @staticmethod
+    def _build_source(row: SourceRow, groups: list[str], supersedes: list[SupersedesRef]) -> Source:
+        return Source(
+            id=row.id,
+            title=row.title,
+            authority_tier=row.authority_tier,
+            access_groups=groups,
+            supersedes=supersedes,
             effective_from=row.effective_from,
             effective_to=row.effective_to,
             withdrawn=row.withdrawn,
@@ -168,6 +276,73 @@ class SourceRepository:
         self.session.flush()
         return _row_to_version(row), True
 
+    def add_versions(self, offered: Sequence[NewVersion]) -> list[VersionOutcome]:
+        """Store each offered version unless its bytes are stored for that source already.
+
+        The batch form of ``add_version``: a few queries per 500 sources instead of several
+        per file. Outcomes come back in the order offered.
+        """
+        source_ids = list(dict.fromkeys(item.source_id for item in offered))
+        known: dict[str, dict[str, tuple[str, int]]] = {sid: {} for sid in source_ids}
+        latest: dict[str, int] = dict.fromkeys(source_ids, 0)
+        existing_sources: set[str] = set()
+        for start in range(0, len(source_ids), 500):
+            chunk = source_ids[start : start + 500]
+            existing_sources.update(
+                self.session.scalars(select(SourceRow.id).where(SourceRow.id.in_(chunk)))
+            )
+            for sid, sha, vid, number in self.session.execute(
+                select(
+                    SourceVersionRow.source_id,
+                    SourceVersionRow.sha256,
+                    SourceVersionRow.id,
+                    SourceVersionRow.number,
+                ).where(SourceVersionRow.source_id.in_(chunk))
+            ):
+                known[sid][sha] = (vid, number)
+                latest[sid] = max(latest[sid], number)
+        now = datetime.now(UTC)
+        new_sources = [sid for sid in source_ids if sid not in existing_sources]
+        self.session.add_all(
+            SourceRow(id=sid, withdrawn=False, created_at=now, updated_at=now)
+            for sid in new_sources
+        )
+        if new_sources:
+            self.session.flush()  # versions reference their source
+        rows: list[SourceVersionRow] = []
+        decided: list[tuple[str, str, int, str, bool]] = []
+        for item in offered:
+            digest = sha256_hex(item.raw)
+            stored = known[item.source_id].get(digest)
+            if stored is not None:
+                decided.append((stored[0], item.source_id, stored[1], digest, False))
+                continue
+            number = latest[item.source_id] + 1
+            latest[item.source_id] = number
+            vid = version_id(item.source_id, digest)
+            known[item.source_id][digest] = (vid, number)
+            rows.append(
+                SourceVersionRow(
+                    id=vid,
+                    source_id=item.source_id,
+                    number=number,
+                    label=item.label,
+                    sha256=digest,
+                    size_bytes=len(item.raw),
+                    media_type=item.media_type,
+                    origin_path=item.origin_path,
+                    text=item.text,
+                    ingested_at=now,
+                )
+            )
+            decided.append((vid, item.source_id, number, digest, True))
+        self.session.add_all(rows)
+        self.session.flush()
+        return [
+            VersionOutcome(vid, sid, number, digest, created, latest[sid])
+            for vid, sid, number, digest, created in decided
+        ]
+
     def version(self, version_id_: str) -> SourceVersion | None:
         row = self.session.get(SourceVersionRow, version_id_)
         return _row_to_version(row) if row else None
@@ -180,9 +355,32 @@ class SourceRepository:
         )
         return [_row_to_version(r) for r in rows]
 
+    def latest_number(self, source_id: str) -> int | None:
+        """The newest version number of ``source_id`` (None when it has no version)."""
+        return self.session.scalar(
+            select(func.max(SourceVersionRow.number)).where(SourceVersionRow.source_id == source_id)
+        )
+
     def latest_version(self, source_id: str) -> SourceVersion | None:
         versions = self.versions(source_id)
         return versions[-1] if versions else None
+
+    def version_index(self) -> dict[str, list[VersionInfo]]:
+        """Every stored version without its text, per source id, oldest first."""
+        index: dict[str, list[VersionInfo]] = {}
+        stmt = select(
+            SourceVersionRow.id,
+            SourceVersionRow.source_id,
+            SourceVersionRow.number,
+            SourceVersionRow.sha256,
+            SourceVersionRow.size_bytes,
+            SourceVersionRow.media_type,
+            SourceVersionRow.origin_path,
+            SourceVersionRow.ingested_at,
+        ).order_by(SourceVersionRow.source_id, SourceVersionRow.number)
+        for row in self.session.execute(stmt):
+            index.setdefault(row.source_id, []).append(VersionInfo(*row))
+        return index
 
     def count_versions(self) -> int:
         return self.session.scalar(select(func.count()).select_from(SourceVersionRow)) or 0

@@ -1,0 +1,427 @@
+"""Ingest: files and directories become immutable, versioned sources.
+
+Two steps, so the pipeline can reuse them without the CLI:
+
+- ``scan_sources(paths, register)`` reads and validates files (no store access) and returns a
+  ``SourceScan``: the good ``SourceFile``s and a ``RejectedFile`` for each bad one.
+- ``ingest(session, files, register)`` writes them inside the caller's transaction: it checks
+  the register's ``supersedes`` against what exists, applies the register, stores new
+  versions (same bytes again is a no-op) and returns an ``IngestReport``.
+
+Rules (docs/INGEST.md): ``.txt`` and ``.md`` files, UTF-8, not empty, not binary, at most
+``CLAIMS_MAX_SOURCE_BYTES``. Source id = path relative to the ingest root without its
+extension (a file named directly: its stem), unless the register maps the file to an id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from claims.errors import InputError
+from claims.ids import sha256_hex
+from claims.register import Register, apply_default_groups, apply_register, source_id_problem
+from claims.store.sources import NewVersion, SourceRepository
+
+MEDIA_TYPES = {".txt": "text/plain", ".md": "text/markdown"}
+_BOM = "\ufeff"
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One readable source file: its id, its exact bytes and their UTF-8 text."""
+
+    source_id: str
+    path: Path
+    data: bytes
+    text: str
+    media_type: str
+
+    @property
+    def sha256(self) -> str:
+        return sha256_hex(self.data)
+
+
+@dataclass(frozen=True)
+class RejectedFile:
+    """A file that cannot be ingested, and why (the message names what to do)."""
+
+    path: Path
+    reason: str
+    line: int | None = None  # where in the file the problem is, when there is such a place
+    # The id and checksum the file would have had, when they can be told (a pipeline can
+    # then fail exactly that source version); None for a missing file or an unusable name.
+    source_id: str | None = None
+    sha256: str | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else str(self.path)
+        return f"{where}: {self.reason}"
+
+
+@dataclass
+class SourceScan:
+    """What ``scan_sources`` found: readable files in a stable order, and rejected ones."""
+
+    files: list[SourceFile] = field(default_factory=list)
+    rejected: list[RejectedFile] = field(default_factory=list)
+
+    def raise_for_rejected(self) -> None:
+        """Raise one ``InputError`` listing every rejected file, if there is any."""
+        if self.rejected:
+            raise InputError(_rejection_message(self.rejected, ingested=None))
+
+
+@dataclass(frozen=True)
+class IngestedFile:
+    """The outcome for one file: the version it is, and whether this ingest created it."""
+
+    source_id: str
+    path: str
+    version_id: str
+    number: int
+    sha256: str
+    created: bool
+    latest_number: int  # the source's newest version after this ingest
+
+    @property
+    def matches_older_version(self) -> bool:
+        """True when the bytes equal an earlier version, not the newest one (a revert)."""
+        return not self.created and self.number != self.latest_number
+
+
+@dataclass
+class IngestReport:
+    """What one ingest did; ``to_dict`` is the ``--json`` shape."""
+
+    files: list[IngestedFile] = field(default_factory=list)
+    rejected: list[RejectedFile] = field(default_factory=list)
+    register: str | None = None
+    register_entries: int = 0
+    register_changed: list[str] = field(default_factory=list)
+
+    @property
+    def sources(self) -> int:
+        return len({f.source_id for f in self.files})
+
+    @property
+    def new_versions(self) -> int:
+        return sum(1 for f in self.files if f.created)
+
+    @property
+    def unchanged(self) -> int:
+        return sum(1 for f in self.files if not f.created)
+
+    @property
+    def new_version_ids(self) -> list[str]:
+        return [f.version_id for f in self.files if f.created]
+
+    def summary(self) -> str:
+        text = (
+            f"{len(self.files)} files, {self.sources} sources: "
+            f"{self.new_versions} new versions, {self.unchanged} unchanged"
+        )
+        if self.register:
+            text += (
+                f"; register {self.register}: {self.register_entries} entries, "
+                f"{len(self.register_changed)} changed"
+            )
+        if self.rejected:
+            text += f"; {len(self.rejected)} rejected"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sources": self.sources,
+            "new_versions": self.new_versions,
+            "unchanged": self.unchanged,
+            "rejected": [
+                {"path": str(r.path), "line": r.line, "source_id": r.source_id, "reason": r.reason}
+                for r in self.rejected
+            ],
+            "register": (
+                {
+                    "path": self.register,
+                    "entries": self.register_entries,
+                    "changed": self.register_changed,
+                }
+                if self.register
+                else None
+            ),
+            "files": [
+                {
+                    "source_id": f.source_id,
+                    "path": f.path,
+                    "version_id": f.version_id,
+                    "version": f.number,
+                    "latest_version": f.latest_number,
+                    "sha256": f.sha256,
+                    "status": "new" if f.created else "unchanged",
+                }
+                for f in self.files
+            ],
+        }
+
+
+# --------------------------------------------------------------------------- scanning
+
+
+def scan_sources(
+    paths: Iterable[Path | str],
+    register: Register | None = None,
+    *,
+    max_source_bytes: int | None = None,
+) -> SourceScan:
+    """Read and validate every ``.txt``/``.md`` file under ``paths`` (no store access).
+
+    A directory is walked recursively (hidden entries and other extensions are skipped) and
+    is the root its files' ids are relative to; a file named directly gets its stem as id.
+    A file reached twice is read once (the first way it was reached names it). Two files
+    that would get the same source id are both rejected.
+    """
+    limit = max_source_bytes if max_source_bytes is not None else _default_max_bytes()
+    scan = SourceScan()
+    seen: set[Path] = set()
+    for given in paths:
+        given = Path(given)
+        for file, root in _candidates(given, scan):
+            resolved = file.resolve()
+            if resolved in seen:
+                continue
+            seen.add(resolved)
+            try:
+                scan.files.append(read_source_file(file, root, register, max_source_bytes=limit))
+            except InputError as error:
+                scan.rejected.append(_rejection(file, error, root, register))
+    _reject_duplicate_ids(scan)
+    return scan
+
+
+def read_source_file(
+    path: Path,
+    root: Path | None = None,
+    register: Register | None = None,
+    *,
+    max_source_bytes: int | None = None,
+) -> SourceFile:
+    """One validated source file; raises ``InputError`` naming the file and the problem.
+
+    ``root`` is the directory the id is relative to (None: the id is the file's stem).
+    """
+    limit = max_source_bytes if max_source_bytes is not None else _default_max_bytes()
+    media_type = MEDIA_TYPES.get(path.suffix.lower())
+    if media_type is None:
+        raise InputError(
+            f"unsupported file type {path.suffix or '(none)'!r}; claims ingests "
+            f"{', '.join(MEDIA_TYPES)} files (convert it to UTF-8 text first)",
+            location=str(path),
+        )
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            raise InputError(
+                f"the file is {size} bytes, over the limit of {limit} bytes "
+                "(CLAIMS_MAX_SOURCE_BYTES); split it or raise the limit",
+                location=str(path),
+            )
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read the file: {error.strerror}", location=str(path)) from None
+    if len(data) > limit:  # the file grew between stat and read
+        raise InputError(
+            f"the file is {len(data)} bytes, over the limit of {limit} bytes "
+            "(CLAIMS_MAX_SOURCE_BYTES); split it or raise the limit",
+            location=str(path),
+        )
+    text = decode_source_text(data, path)
+    source_id = _source_id(path, root, register)
+    return SourceFile(source_id=source_id, path=path, data=data, text=text, media_type=media_type)
+
+
+def decode_source_text(data: bytes, path: Path) -> str:
+    """The text of ``data``; raises ``InputError`` if it is empty, binary or not UTF-8."""
+    if not data:
+        raise InputError("the file is empty; there is nothing to ingest", location=str(path))
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data[:nul].count(b"\n") + 1
+        raise InputError(
+            f"the file looks binary (NUL byte at line {line}, byte offset {nul}); "
+            "only UTF-8 text can be ingested",
+            location=f"{path}:{line}",
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise InputError(
+            f"the file is not valid UTF-8 (byte 0x{data[error.start]:02x} at line {line}, "
+            f"byte offset {error.start}); convert it to UTF-8",
+            location=f"{path}:{line}",
+        ) from None
+    # A UTF-8 byte order mark is not text: offsets into the text must not count it.
+    text = text.removeprefix(_BOM)
+    if not text.strip():
+        raise InputError(
+            "the file holds only whitespace; there is nothing to ingest", location=str(path)
+        )
+    return text
+
+
+def _candidates(given: Path, scan: SourceScan) -> Iterable[tuple[Path, Path | None]]:
+    if given.is_dir():
+        for directory, subdirs, names in os.walk(given):
+            # Sorted for a stable order; hidden entries (.git, .claims, editor files) skipped.
+            subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+            for name in sorted(names):
+                if name.startswith(".") or Path(name).suffix.lower() not in MEDIA_TYPES:
+                    continue
+                yield Path(directory) / name, given
+    elif given.exists():
+        yield given, None
+    else:
+        scan.rejected.append(RejectedFile(given, "no such file or directory"))
+
+
+def _source_id(path: Path, root: Path | None, register: Register | None) -> str:
+    if register is not None:
+        mapped = register.source_id_for(path)
+        if mapped is not None:
+            return mapped
+    relative = path.relative_to(root) if root is not None else Path(path.name)
+    source_id = relative.with_suffix("").as_posix()
+    problem = source_id_problem(source_id)
+    if problem:
+        raise InputError(
+            f"cannot make a source id from this path ({problem}); rename the file or map it "
+            "to an id with `path` in the register",
+            location=str(path),
+        )
+    return source_id
+
+
+def _reject_duplicate_ids(scan: SourceScan) -> None:
+    by_id: dict[str, list[SourceFile]] = {}
+    for file in scan.files:
+        by_id.setdefault(file.source_id, []).append(file)
+    clashes = {sid: group for sid, group in by_id.items() if len(group) > 1}
+    if not clashes:
+        return
+    for source_id, group in clashes.items():
+        for file in group:
+            others = ", ".join(str(f.path) for f in group if f is not file)
+            scan.rejected.append(
+                RejectedFile(
+                    file.path,
+                    f"source id {source_id!r} is also the id of {others}; rename one of them "
+                    "or map one to another id with `path` in the register",
+                    source_id=source_id,
+                    sha256=file.sha256,
+                )
+            )
+    scan.files = [f for f in scan.files if f.source_id not in clashes]
+
+
+def _rejection(
+    path: Path, error: InputError, root: Path | None, register: Register | None
+) -> RejectedFile:
+    """The error as a rejection: the reason without the location, the line kept apart."""
+    message, line = str(error), None
+    location = error.location or ""
+    if location and message.startswith(f"{location}: "):
+        message = message[len(location) + 2 :]
+        tail = location[len(str(path)) + 1 :] if location.startswith(f"{path}:") else ""
+        line = int(tail) if tail.isdigit() else None
+    try:
+        source_id: str | None = _source_id(path, root, register)
+    except InputError:
+        source_id = None
+    try:
+        with path.open("rb") as stream:
+            sha256: str | None = hashlib.file_digest(stream, "sha256").hexdigest()
+    except OSError:
+        sha256 = None
+    return RejectedFile(path, message, line, source_id, sha256)
+
+
+def _rejection_message(rejected: Sequence[RejectedFile], *, ingested: int | None) -> str:
+    head = (
+        f"{len(rejected)} file(s) rejected, nothing was ingested"
+        if ingested is None
+        else f"{len(rejected)} file(s) rejected; the other {ingested} were ingested"
+    )
+    return head + ":\n" + "\n".join(f"  {r}" for r in rejected)
+
+
+def rejection_error(report: IngestReport) -> InputError | None:
+    """The error ``--keep-going`` ends with when files were rejected (None when all were fine)."""
+    if not report.rejected:
+        return None
+    return InputError(_rejection_message(report.rejected, ingested=len(report.files)))
+
+
+def _default_max_bytes() -> int:
+    from claims.settings import get_settings
+
+    return get_settings().max_source_bytes
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def ingest(
+    session: Session,
+    files: Sequence[SourceFile],
+    register: Register | None = None,
+    *,
+    rejected: Sequence[RejectedFile] = (),
+) -> IngestReport:
+    """Store ``files`` (and apply ``register``) inside the caller's transaction.
+
+    Raises ``RegisterError`` before writing anything if a ``supersedes`` names a source that
+    is neither in the register, nor stored, nor among ``files``. ``rejected`` is carried into
+    the report unchanged so one report describes the whole command.
+    """
+    repository = SourceRepository(session)
+    report = IngestReport(rejected=list(rejected))
+    if register is not None:
+        stored = repository.ids()
+        register.check_references(stored | {f.source_id for f in files})
+        report.register = str(register.path)
+        report.register_entries = len(register.entries)
+        report.register_changed = apply_register(session, register)
+        # A new source the register does not list gets the register's default groups, so
+        # "restricted unless said otherwise" also covers files the owner forgot to list.
+        unlisted = {f.source_id for f in files} - stored - register.source_ids
+        apply_default_groups(session, register, sorted(unlisted))
+    outcomes = repository.add_versions(
+        [
+            NewVersion(
+                source_id=file.source_id,
+                text=file.text,
+                raw=file.data,
+                media_type=file.media_type,
+                origin_path=str(file.path),
+            )
+            for file in files
+        ]
+    )
+    for file, outcome in zip(files, outcomes, strict=True):
+        report.files.append(
+            IngestedFile(
+                source_id=outcome.source_id,
+                path=str(file.path),
+                version_id=outcome.version_id,
+                number=outcome.number,
+                sha256=outcome.sha256,
+                created=outcome.created,
+                latest_number=outcome.latest_number,
+            )
+        )
+    return report
