@@ -8,10 +8,12 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from claims.settings import Settings, get_settings
+from review.web import create_router as review_router
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     app = FastAPI(title="claimledger", version="0.1.0")
     # Routers are registered here, one line per layer (review UI, retrieval API, metrics).
+    app.include_router(review_router(settings))
     return app

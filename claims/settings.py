@@ -29,9 +29,21 @@ class Settings(BaseSettings):
         None, description="Name of an installed trained spaCy pipeline to improve extraction."
     )
     reviewer: str | None = Field(None, description="Default reviewer name for `claims review`.")
+    reviewers_file: Path | None = Field(
+        None,
+        description="YAML file of reviewers and password hashes (docs/REVIEW.md); "
+        "default <data_dir>/reviewers.yaml when that file exists.",
+    )
     policy_file: Path | None = Field(None, description="Authority policy applied by `claims run`.")
     register_file: Path | None = Field(None, description="Source register applied by `claims run`.")
     sources_dir: Path | None = Field(None, description="Directory the pipeline sensor watches.")
+
+    @property
+    def resolved_reviewers_file(self) -> Path | None:
+        if self.reviewers_file is not None:
+            return self.reviewers_file
+        default = self.data_dir / "reviewers.yaml"
+        return default if default.exists() else None
 
     @property
     def resolved_database_url(self) -> str:

@@ -9,7 +9,12 @@ from claimledger.cli import conflicts as _conflicts  # noqa: F401
 from claimledger.cli import db as _db  # noqa: F401
 from claimledger.cli import extract as _extract  # noqa: F401
 from claimledger.cli import ingest as _ingest  # noqa: F401
+from claimledger.cli import metrics as _metrics  # noqa: F401
+from claimledger.cli import policy as _policy  # noqa: F401
+from claimledger.cli import review as _review  # noqa: F401
+from claimledger.cli import run as _run  # noqa: F401
 from claimledger.cli import schema as _schema  # noqa: F401
+from claimledger.cli import serve as _serve  # noqa: F401
 from claimledger.cli import sources as _sources  # noqa: F401
 from claimledger.cli.app import app
 from claims.errors import ClaimLedgerError

@@ -1,0 +1,290 @@
+"""``claims review``: the reviewer's queue from the terminal.
+
+Every write names the reviewer with ``--as USER`` (default: ``CLAIMS_REVIEWER``), who must be
+listed in the reviewers file; ``--revision N`` makes a write fail if the item changed since
+the reviewer looked at it (optimistic concurrency, as in the web UI).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import typer
+
+from claimledger.cli.app import app, console, engine, settings
+from claims.errors import InputError
+from claims.models import DismissReason, ReviewItem, ReviewState
+from claims.store import transaction
+from review import queue
+from review.evidence import ItemView, item_view
+from review.items import ReviewItemRepository
+from review.policy import active_policy
+from review.reviewers import Reviewer, hash_password, load_reviewers
+from review.routing import route
+
+review_app = typer.Typer(help="List, claim and decide review items.", no_args_is_help=True)
+app.add_typer(review_app, name="review")
+
+AS_OPTION = typer.Option(None, "--as", help="Reviewer name (default: CLAIMS_REVIEWER).")
+REVISION_OPTION = typer.Option(
+    None, "--revision", help="Fail if the item is no longer at this revision."
+)
+JSON_OPTION = typer.Option(False, "--json", help="Print JSON.")
+
+
+def _reviewer(name: str | None) -> Reviewer:
+    directory = load_reviewers(settings().resolved_reviewers_file)
+    return directory.get(name or settings().reviewer)
+
+
+def _row(item: ReviewItem) -> str:
+    flag = "HIGH" if item.high_risk else "    "
+    who = f" @{item.assignee}" if item.assignee else ""
+    until = f" until {item.deferred_until}" if item.deferred_until else ""
+    return (
+        f"{item.id}  {item.state.value:<9} {flag} risk {item.risk:.2f}  "
+        f"{item.claim_key}  ({len(item.claim_ids)} claims){who}{until}"
+    )
+
+
+@review_app.command("list")
+def list_items(
+    state: list[ReviewState] = typer.Option(
+        None, "--state", help="Only these states (repeatable); default open, claimed, deferred."
+    ),
+    mine: bool = typer.Option(False, "--mine", help="Only items assigned to me."),
+    all_states: bool = typer.Option(False, "--all", help="Every state."),
+    as_user: str | None = AS_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """The queue: high-risk first, then by risk, then oldest first."""
+    states = (
+        None
+        if all_states
+        else (state or [ReviewState.OPEN, ReviewState.CLAIMED, ReviewState.DEFERRED])
+    )
+    assignee = _reviewer(as_user).name if mine else None
+    with transaction(engine()) as session:
+        items = ReviewItemRepository(session).search(states=states, assignee=assignee)
+    if as_json:
+        print(json.dumps([i.model_dump(mode="json") for i in items], indent=2))
+        return
+    if not items:
+        console.print("no review items")
+    for item in items:
+        console.print(_row(item))
+
+
+def _print_view(view: ItemView) -> None:
+    item = view.item
+    console.print(_row(item))
+    console.print(
+        f"revision {item.revision}, policy {item.policy_version}, opened {item.opened_at}"
+    )
+    for side in view.sides:
+        converted = f" (= {side.converted_text})" if side.converted_text else ""
+        gone = " WITHDRAWN" if side.withdrawn else ""
+        console.print("")
+        console.print(f"[{side.claim.id}] {side.value_text}{converted}")
+        console.print(
+            f'  source {side.source_id} "{side.source_title or ""}" v{side.version_number} '
+            f"tier {side.authority_tier or '(none)'}{gone}"
+        )
+        console.print(f"  scope: {side.scope_text}; time: {side.time_text}")
+        console.print(f'  "{side.quote}"')
+    if view.resolution:
+        r = view.resolution
+        console.print("")
+        console.print(
+            f"{r.outcome.value} by {r.decided_by} ({r.method.value}) at {r.decided_at} "
+            f"under policy {r.policy_version}: winners {', '.join(r.winner_claim_ids) or '-'}"
+        )
+        console.print(f"  rationale: {r.rationale}")
+
+
+@review_app.command("show")
+def show(item_id: str = typer.Argument(...), as_json: bool = JSON_OPTION) -> None:
+    """One item: every side's quote, source, version, tier, scope, time, value; its decision."""
+    with transaction(engine()) as session:
+        view = item_view(session, item_id, with_history=as_json)
+    if as_json:
+        print(json.dumps(view.as_dict(), indent=2, default=str))
+    else:
+        _print_view(view)
+
+
+@review_app.command("claim")
+def claim(
+    item_id: str = typer.Argument(...),
+    as_user: str | None = AS_OPTION,
+    revision: int | None = REVISION_OPTION,
+) -> None:
+    """Take the item (a lock for the policy's lock_minutes); renews your own lock."""
+    reviewer = _reviewer(as_user)
+    with transaction(engine()) as session:
+        item = queue.claim(session, item_id, reviewer, expected_revision=revision)
+    console.print(f"claimed {item.id} until {item.lock_expires_at:%Y-%m-%d %H:%M} UTC")
+
+
+@review_app.command("release")
+def release(
+    item_id: str = typer.Argument(...),
+    as_user: str | None = AS_OPTION,
+    revision: int | None = REVISION_OPTION,
+) -> None:
+    """Give a claimed item back to the queue."""
+    reviewer = _reviewer(as_user)
+    with transaction(engine()) as session:
+        queue.release(session, item_id, reviewer, expected_revision=revision)
+    console.print(f"released {item_id}")
+
+
+@review_app.command("resolve")
+def resolve(
+    item_id: str = typer.Argument(...),
+    winner: list[str] = typer.Option(..., "--winner", help="Winning claim id (repeatable)."),
+    rationale: str = typer.Option(..., "--rationale", help="Why this side wins (required)."),
+    evidence: list[str] = typer.Option(
+        None, "--evidence", help="Claim, source version or source id cited (repeatable)."
+    ),
+    as_user: str | None = AS_OPTION,
+    revision: int | None = REVISION_OPTION,
+) -> None:
+    """Decide the item: WINNER claims win; the others stay stored as losing evidence."""
+    reviewer = _reviewer(as_user)
+    with transaction(engine()) as session:
+        resolution = queue.resolve(
+            session,
+            item_id,
+            reviewer,
+            winners=winner,
+            rationale=rationale,
+            evidence=evidence or [],
+            expected_revision=revision,
+        )
+    console.print(
+        f"resolved {item_id}: winners {', '.join(resolution.winner_claim_ids)} "
+        f"(policy {resolution.policy_version})"
+    )
+
+
+@review_app.command("dismiss")
+def dismiss(
+    item_id: str = typer.Argument(...),
+    reason: DismissReason = typer.Option(..., "--reason", help="Why it is not a conflict."),
+    rationale: str = typer.Option(..., "--rationale", help="Explain it (required)."),
+    as_user: str | None = AS_OPTION,
+    revision: int | None = REVISION_OPTION,
+) -> None:
+    """Not a conflict: different scope, different time, different definition, extraction error."""
+    reviewer = _reviewer(as_user)
+    with transaction(engine()) as session:
+        queue.dismiss(
+            session,
+            item_id,
+            reviewer,
+            reason=reason,
+            rationale=rationale,
+            expected_revision=revision,
+        )
+    console.print(f"dismissed {item_id} ({reason.value})")
+
+
+@review_app.command("ambiguous")
+def ambiguous(
+    item_id: str = typer.Argument(...),
+    rationale: str = typer.Option(..., "--rationale", help="Why no side can win (required)."),
+    as_user: str | None = AS_OPTION,
+    revision: int | None = REVISION_OPTION,
+) -> None:
+    """A real conflict nobody can decide from the evidence: it stays visible as ambiguous."""
+    reviewer = _reviewer(as_user)
+    with transaction(engine()) as session:
+        queue.mark_ambiguous(
+            session, item_id, reviewer, rationale=rationale, expected_revision=revision
+        )
+    console.print(f"marked {item_id} ambiguous")
+
+
+@review_app.command("defer")
+def defer(
+    item_id: str = typer.Argument(...),
+    until: str = typer.Option(..., "--until", help="Date it comes back, YYYY-MM-DD."),
+    rationale: str = typer.Option("", "--rationale", help="Why it waits."),
+    as_user: str | None = AS_OPTION,
+    revision: int | None = REVISION_OPTION,
+) -> None:
+    """Put the item aside until a date; it returns to the open queue then."""
+    try:
+        day = date.fromisoformat(until)
+    except ValueError:
+        raise InputError(f"--until: {until!r} is not a date; use YYYY-MM-DD") from None
+    reviewer = _reviewer(as_user)
+    with transaction(engine()) as session:
+        queue.defer(
+            session, item_id, reviewer, until=day, rationale=rationale, expected_revision=revision
+        )
+    console.print(f"deferred {item_id} until {day}")
+
+
+@review_app.command("reopen")
+def reopen(
+    item_id: str = typer.Argument(...),
+    reason: str = typer.Option("reopened by a reviewer", "--reason", help="Why."),
+    as_user: str | None = AS_OPTION,
+    revision: int | None = REVISION_OPTION,
+) -> None:
+    """Send a decided or deferred item back to the queue; its resolution is kept, superseded."""
+    reviewer = _reviewer(as_user)
+    with transaction(engine()) as session:
+        queue.reopen_by_reviewer(
+            session, item_id, reviewer, reason=reason, expected_revision=revision
+        )
+    console.print(f"reopened {item_id}")
+
+
+@review_app.command("history")
+def history(item_id: str = typer.Argument(...), as_json: bool = JSON_OPTION) -> None:
+    """The item's audit trail: who did what, when, before and after."""
+    with transaction(engine()) as session:
+        view = item_view(session, item_id)
+    if as_json:
+        print(json.dumps([e.model_dump(mode="json") for e in view.history], indent=2))
+        return
+    for event in view.history:
+        before = (event.before or {}).get("state", "-")
+        after = (event.after or {}).get("state", "-")
+        reason = (event.after or {}).get("reason")
+        extra = f"  ({reason})" if reason else ""
+        console.print(
+            f"{event.at:%Y-%m-%d %H:%M:%S}  {event.actor:<20} {event.action:<22} "
+            f"{before} -> {after}  policy {event.policy_version or '-'}{extra}"
+        )
+
+
+@review_app.command("route")
+def route_conflicts(as_json: bool = JSON_OPTION) -> None:
+    """Route conflict edges under the active policy (what the review_queue asset does)."""
+    with transaction(engine()) as session:
+        report = route(session, active_policy(session))
+    if as_json:
+        print(json.dumps(report.as_metadata(), indent=2))
+        return
+    console.print(
+        f"{report.conflict_sets} conflict sets from {report.conflict_edges} conflict edges: "
+        f"{len(report.opened)} opened, {len(report.auto_resolved)} auto-resolved, "
+        f"{len(report.grown)} grown, {len(report.reopened)} reopened"
+    )
+    for item_id, reason in report.reopened.items():
+        console.print(f"  reopened {item_id}: {reason}")
+
+
+@review_app.command("hash-password")
+def hash_password_command(
+    password: str = typer.Option(
+        ..., prompt=True, hide_input=True, confirmation_prompt=True, help="The new password."
+    ),
+) -> None:
+    """Print a scrypt hash for the reviewers file (password_hash: ...)."""
+    print(hash_password(password))

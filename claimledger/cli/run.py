@@ -1,0 +1,164 @@
+"""``claims run`` (the whole pipeline in-process) and ``claims ui`` (Dagster's UI)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from claimledger.cli.app import app, console, err_console, settings
+from claims.errors import ClaimLedgerError, InputError
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _absolute_database_url() -> str:
+    """The store URL with a SQLite path made absolute (Dagster processes run elsewhere)."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(settings().resolved_database_url)
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        url = url.set(database=str(Path(url.database).resolve()))
+    return url.render_as_string(hide_password=False)
+
+
+def _sources(paths: list[Path] | None, register: Path | None) -> tuple[list[Path], Path | None]:
+    given = list(paths or [])
+    if not given and settings().sources_dir:
+        given = [settings().sources_dir]  # type: ignore[list-item]
+    if not given:
+        raise InputError("give the sources to run on (PATHS) or set CLAIMS_SOURCES_DIR")
+    for path in given:
+        if not path.exists():
+            raise InputError("no such file or directory", location=str(path))
+    register = register or settings().register_file
+    if register is not None and not register.exists():
+        raise InputError("no such register file", location=str(register))
+    return [p.resolve() for p in given], register.resolve() if register else None
+
+
+def _pipeline_environment(paths: list[Path], register: Path | None) -> dict[str, str]:
+    return {
+        "CLAIMS_DATABASE_URL": _absolute_database_url(),
+        "CLAIMS_SOURCES_DIR": os.pathsep.join(str(p) for p in paths),
+        "CLAIMS_REGISTER_FILE": str(register) if register else "",
+    }
+
+
+@app.command("run")
+def run(
+    paths: list[Path] = typer.Argument(None, help="Source files or directories."),
+    register: Path | None = typer.Option(None, "--register", help="Source register YAML."),
+    full: bool = typer.Option(False, "--full", help="Re-evaluate every claim key's edges."),
+) -> None:
+    """Run the whole pipeline in-process (ingest, extract, edges) and print a summary."""
+    from pipeline.instance import local_instance
+    from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
+    from pipeline.runner import run_pipeline
+    from pipeline.settings import get_pipeline_settings
+    from pipeline.summary import store_summary
+
+    sources_paths, register_path = _sources(paths, register)
+    environment = _pipeline_environment(sources_paths, register_path)
+    store = ClaimStore(database_url=environment["CLAIMS_DATABASE_URL"])
+    sources = SourcesResource(
+        sources_dir=environment["CLAIMS_SOURCES_DIR"],
+        register_file=environment["CLAIMS_REGISTER_FILE"],
+    )
+    extractor = ExtractorResource()
+    instance = local_instance(settings().data_dir)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err_console, transient=False) as progress:
+        task = progress.add_task("pipeline", total=None)
+
+        def advance(done: int, total: int, label: str) -> None:
+            progress.update(task, completed=done, total=max(total, 1), description=label)
+
+        outcome = run_pipeline(
+            instance,
+            store=store,
+            sources=sources,
+            extractor=extractor,
+            batch_size=get_pipeline_settings().batch_size,
+            progress=advance,
+            full_graph=full,
+        )
+    generation, label = extractor.generation()
+    with store.transaction() as session:
+        from claims.store import GenerationRepository
+
+        active = GenerationRepository(session).active()
+        summary = store_summary(session, active.id if active else None)
+        status = summary.generations.get(generation, "unknown")
+    _print_summary(summary, outcome, label, status)
+    if outcome.failures:
+        code = 2 if any(f.what not in ("graph", "register") for f in outcome.failures) else 1
+        raise typer.Exit(code)
+
+
+def _print_summary(summary, outcome, label: str, status: str) -> None:  # type: ignore[no-untyped-def]
+    table = Table(title="claimledger pipeline", show_header=False, title_justify="left")
+    table.add_row("sources", str(summary.sources))
+    table.add_row("versions", str(summary.versions))
+    table.add_row("versions processed now", str(outcome.versions_processed))
+    by_kind = ", ".join(f"{k} {v}" for k, v in sorted(summary.claims_by_kind.items()))
+    table.add_row("claims", f"{summary.claims}" + (f" ({by_kind})" if by_kind else ""))
+    for kind in ("conflicts", "ambiguous", "corroborates", "supersedes", "compatible"):
+        table.add_row(f"edges: {kind}", str(summary.edges_by_kind.get(kind, 0)))
+    for kind, count in sorted(summary.edges_by_kind.items()):
+        if kind not in ("conflicts", "ambiguous", "corroborates", "supersedes", "compatible"):
+            table.add_row(f"edges: {kind}", str(count))
+    table.add_row("extractor generation", f"{label} ({status})")
+    table.add_row("dagster runs", str(outcome.runs))
+    console.print(table)
+    if status == "failed":
+        err_console.print(
+            f"[bold red]generation {label} failed the conflict regression check[/]; readers "
+            "keep the previous generation"
+        )
+    for failure in outcome.failures:
+        err_console.print(f"[bold red]failed[/] {failure.what}: {failure.message}")
+    for check in outcome.check_failures:
+        err_console.print(f"[bold yellow]check failed[/] {check}")
+    for line in outcome.plan.unkeyed:
+        err_console.print(f"[yellow]skipped[/] {line}")
+
+
+@app.command("ui")
+def ui(
+    paths: list[Path] = typer.Argument(None, help="Source directories the sensor watches."),
+    register: Path | None = typer.Option(None, "--register", help="Source register YAML."),
+    host: str = typer.Option("127.0.0.1", "--host"),
+    port: int = typer.Option(3000, "--port"),
+) -> None:
+    """Start Dagster's UI and daemon (`dagster dev`) on this project's code location."""
+    from pipeline.instance import dagster_home
+
+    sources_paths, register_path = _sources(paths, register)
+    home = dagster_home(settings().data_dir)
+    workspace = PROJECT_ROOT / "workspace.yaml"
+    if not workspace.exists():
+        raise ClaimLedgerError(f"no workspace.yaml at {workspace}; run from a source checkout")
+    dagster = shutil.which("dagster", path=str(Path(sys.executable).parent)) or "dagster"
+    environment = {
+        **os.environ,
+        "DAGSTER_HOME": str(home),
+        **_pipeline_environment(sources_paths, register_path),
+    }
+    console.print(f"dagster dev on http://{host}:{port} (DAGSTER_HOME={home})")
+    os.chdir(PROJECT_ROOT)
+    os.execvpe(
+        dagster,
+        [dagster, "dev", "-w", str(workspace), "-h", host, "-p", str(port)],
+        environment,
+    )

@@ -1,0 +1,22 @@
+"""``claims serve``: the HTTP app (reviewer UI, retrieval API) under uvicorn."""
+
+from __future__ import annotations
+
+import typer
+
+from claimledger.cli.app import app, settings
+
+
+@app.command("serve")
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (loopback by default)."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+) -> None:
+    """Serve the reviewer UI at /review/ and the other HTTP routers."""
+    import uvicorn
+
+    from claimledger.cli.app import engine
+    from claimledger.web import create_app
+
+    engine().dispose()  # migrate the store before the first request
+    uvicorn.run(create_app(settings()), host=host, port=port, log_level="info")

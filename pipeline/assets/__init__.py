@@ -1,0 +1,44 @@
+"""The assets of the claimledger pipeline, one module per stage.
+
+To add a stage (the review and retrieval layers add ``review_queue`` and
+``conflict_status``), write a module here and append it to ``ASSET_MODULES``;
+``definitions.py`` loads every asset and check from these modules.
+"""
+
+from pipeline.assets import claims, edges, review, sources
+from pipeline.assets.ownership import OWNERS
+
+ASSET_MODULES = [
+    sources,  # source_register, source_versions
+    claims,  # claims (extraction + normalisation, per source version)
+    edges,  # claim_edges (conflict, corroboration, ambiguous, supersession)
+    review,  # review_queue (routing under the authority policy, review metrics)
+]
+
+__all__ = ["ASSET_MODULES", "OWNERS", "all_assets", "graph_asset_keys"]
+
+
+def all_assets() -> list:  # type: ignore[type-arg]
+    """Every asset and asset check defined in ``ASSET_MODULES``."""
+    import dagster as dg
+
+    found: list = []  # type: ignore[type-arg]
+    for module in ASSET_MODULES:
+        for value in vars(module).values():
+            if isinstance(value, dg.AssetsDefinition | dg.AssetChecksDefinition) and (
+                value not in found
+            ):
+                found.append(value)
+    return found
+
+
+def graph_asset_keys() -> list:  # type: ignore[type-arg]
+    """Keys of the unpartitioned (graph-level) assets: what a full refresh re-materializes."""
+    import dagster as dg
+
+    return [
+        key
+        for value in all_assets()
+        if isinstance(value, dg.AssetsDefinition) and value.partitions_def is None
+        for key in value.keys
+    ]

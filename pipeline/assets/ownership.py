@@ -1,0 +1,3 @@
+"""Who answers for the pipeline's assets (shown in the Dagster UI)."""
+
+OWNERS = ["team:claimledger"]

@@ -1,0 +1,155 @@
+"""Asset checks. The blocking ones guard data: a failure stops downstream assets in the run.
+
+``conflict_regression`` is also the gate of extractor generations: a candidate generation
+that passes is promoted (readers switch to it), one that fails is marked failed (readers
+never see it) and the check fails the run with the cases it got wrong.
+"""
+
+
+import dagster as dg
+
+from claims.models import GenerationStatus
+from claims.store import GenerationRepository
+from pipeline import corpus, integrity
+from pipeline.assets.claims import claims
+from pipeline.assets.edges import claim_edges
+from pipeline.partitions import run_partition_keys
+from pipeline.regression import load_cases, run_regression
+from pipeline.resources import ClaimStore, ExtractorResource
+
+ERROR = dg.AssetCheckSeverity.ERROR
+
+
+def _problems_md(problems: list[integrity.Problem]) -> str:
+    lines = ["| where | problem |", "|---|---|"]
+    lines += [f"| {p.where} | {p.what} |" for p in problems[:20]]
+    return "\n".join(lines)
+
+
+def _run_version_ids(
+    context: dg.AssetCheckExecutionContext, store: ClaimStore
+) -> list[str] | None:
+    keys = run_partition_keys(context.instance, dict(context.run.tags))
+    if keys is None:
+        return None
+    with store.transaction() as session:
+        return [v.id for v in corpus.versions_for_keys(session, keys).values()]
+
+
+@dg.asset_check(
+    asset=claims,
+    blocking=True,
+    description="Every claim's quote equals its source version's text at its span, and every "
+    "version's text still matches its sha256 (the versions of this run).",
+)
+def quotes_match_source_text(
+    context: dg.AssetCheckExecutionContext, store: ClaimStore, extractor: ExtractorResource
+) -> dg.AssetCheckResult:
+    generation, _ = extractor.generation()
+    version_ids = _run_version_ids(context, store)
+    with store.transaction() as session:
+        checked, problems = integrity.quote_problems(session, version_ids, generation)
+    return dg.AssetCheckResult(
+        passed=not problems,
+        severity=ERROR,
+        metadata={
+            "claims_checked": checked,
+            "problems": dg.MetadataValue.md(_problems_md(problems)),
+        },
+    )
+
+
+@dg.asset_check(
+    asset=claims,
+    blocking=True,
+    description="Every quantity claim with a unit as written has a canonical unit.",
+)
+def quantities_have_canonical_units(
+    context: dg.AssetCheckExecutionContext, store: ClaimStore, extractor: ExtractorResource
+) -> dg.AssetCheckResult:
+    generation, _ = extractor.generation()
+    version_ids = _run_version_ids(context, store)
+    with store.transaction() as session:
+        checked, problems = integrity.unit_problems(session, version_ids, generation)
+    return dg.AssetCheckResult(
+        passed=not problems,
+        severity=ERROR,
+        metadata={
+            "claims_with_units": checked,
+            "problems": dg.MetadataValue.md(_problems_md(problems)),
+        },
+    )
+
+
+@dg.asset_check(
+    asset=claim_edges,
+    blocking=True,
+    description="No live edge points to a claim that does not exist.",
+)
+def edges_point_to_existing_claims(
+    store: ClaimStore, extractor: ExtractorResource
+) -> dg.AssetCheckResult:
+    generation, _ = extractor.generation()
+    with store.transaction() as session:
+        total, problems = integrity.dangling_edges(session, generation)
+    return dg.AssetCheckResult(
+        passed=not problems,
+        severity=ERROR,
+        metadata={"edges_checked": total, "problems": dg.MetadataValue.md(_problems_md(problems))},
+    )
+
+
+@dg.asset_check(
+    asset=claim_edges,
+    blocking=True,
+    description="Known conflicts and known non-conflicts (pipeline/data/conflict_regression.yaml)"
+    " through the configured extractor and the edge rules. Promotes a candidate extractor "
+    "generation that passes; marks one that fails as failed, so readers never see it.",
+)
+def conflict_regression(
+    context: dg.AssetCheckExecutionContext, store: ClaimStore, extractor: ExtractorResource
+) -> dg.AssetCheckResult:
+    generation, label = extractor.generation()
+    report = run_regression(extractor.extract_function(), generation, load_cases())
+    with store.transaction() as session:
+        generations = GenerationRepository(session)
+        before = generations.ensure(generation, label).status
+        if report.passed and before != GenerationStatus.ACTIVE:
+            generations.promote(generation, report.to_dict())
+        elif not report.passed and before != GenerationStatus.ACTIVE:
+            generations.fail(generation, report.to_dict())
+        after = generations.get(generation)
+    status = after.status.value if after else "unknown"
+    if report.passed:
+        context.log.info(f"generation {generation} ({label}) passed; status {status}")
+    else:
+        context.log.error(
+            f"generation {generation} ({label}) failed {len(report.failures)} of "
+            f"{len(report.outcomes)} regression cases; status {status}: "
+            + ", ".join(o.id for o in report.failures)
+        )
+    return dg.AssetCheckResult(
+        passed=report.passed,
+        severity=ERROR,
+        description=(
+            f"generation {label}: {status}"
+            if report.passed
+            else f"generation {label} failed {len(report.failures)} case(s) and is {status}"
+        ),
+        metadata={
+            "generation": generation,
+            "generation_label": label,
+            "generation_status": status,
+            "cases": len(report.outcomes),
+            "failed_cases": len(report.failures),
+            "cases_table": dg.MetadataValue.md(report.markdown()),
+        },
+    )
+
+
+ASSET_CHECKS = [
+    quotes_match_source_text,
+    quantities_have_canonical_units,
+    edges_point_to_existing_claims,
+    conflict_regression,
+]

@@ -1,0 +1,176 @@
+"""The sources directory seen as source version partitions.
+
+Wraps ``claims.ingest`` (scan, validate, store) and ``claims.register`` for the pipeline:
+every file, good or bad, gets a partition key from its source id and raw bytes, so a bad
+file can fail its own partition with the ingest error while the others go ahead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from claims.errors import InputError
+from claims.ingest import SourceFile, ingest, scan_sources
+from claims.models import SourceVersion
+from claims.register import Register, apply_register, load_register
+from claims.tables import SourceVersionRow
+from pipeline.partitions import partition_key, split_partition_key
+
+__all__ = [
+    "CorpusFile",
+    "CorpusScan",
+    "apply_register",
+    "file_sha256",
+    "load_register",
+    "scan",
+    "store_files",
+    "versions_for_keys",
+]
+
+
+@dataclass(frozen=True)
+class CorpusFile:
+    """One file of the sources directory under its partition key; ``error`` if it is bad."""
+
+    key: str
+    source_id: str
+    path: Path
+    sha256: str
+    error: str | None = None
+    source: SourceFile | None = None
+
+
+@dataclass
+class CorpusScan:
+    """Every file found, good and bad, by partition key; files without any key are listed."""
+
+    register: Register | None
+    files: dict[str, CorpusFile] = field(default_factory=dict)
+    unkeyed: list[str] = field(default_factory=list)  # "path: reason" of files with no key
+
+    @property
+    def good(self) -> list[CorpusFile]:
+        return [f for f in self.files.values() if f.error is None]
+
+    @property
+    def bad(self) -> list[CorpusFile]:
+        return [f for f in self.files.values() if f.error is not None]
+
+    def for_keys(self, keys: Iterable[str]) -> list[SourceFile]:
+        """The readable files of ``keys``; raises ``InputError`` naming a bad or missing one."""
+        found: list[SourceFile] = []
+        for key in keys:
+            file = self.files.get(key)
+            if file is None:
+                source_id, _ = split_partition_key(key)
+                raise InputError(
+                    f"source version {key} is not in the sources directory any more (the file "
+                    f"of {source_id!r} changed or was removed since the version was seen); "
+                    "nothing to store for it",
+                    location=key,
+                )
+            if file.error is not None or file.source is None:
+                raise InputError(file.error or "unreadable", location=str(file.path))
+            found.append(file.source)
+        return found
+
+
+def scan(paths: Sequence[Path], register_path: Path | None) -> CorpusScan:
+    """Read and validate every source file under ``paths`` (no store access)."""
+    register = load_register(register_path) if register_path is not None else None
+    result = scan_sources(paths, register)
+    corpus = CorpusScan(register=register)
+    for source in result.files:
+        key = partition_key(source.source_id, source.sha256)
+        corpus.files[key] = CorpusFile(
+            key, source.source_id, source.path, source.sha256, None, source
+        )
+    roots = [p.resolve() for p in paths if p.is_dir()]
+    for rejected in result.rejected:
+        keyed = _key_for_rejected(rejected.path, roots, register)
+        if keyed is None:
+            corpus.unkeyed.append(f"{rejected.path}: {rejected.reason}")
+            continue
+        source_id, sha = keyed
+        key = partition_key(source_id, sha)
+        corpus.files[key] = CorpusFile(
+            key, source_id, rejected.path, sha, f"{rejected.path}: {rejected.reason}", None
+        )
+    return corpus
+
+
+def store_files(session: Session, corpus: CorpusScan, files: Sequence[SourceFile]) -> int:
+    """Store ``files`` (and apply the register) in the caller's transaction; new versions."""
+    return ingest(session, files, corpus.register).new_versions
+
+
+def versions_for_keys(session: Session, keys: Iterable[str]) -> dict[str, SourceVersion]:
+    """The stored versions among ``keys`` (keys not stored yet are absent)."""
+    by_source: dict[str, list[tuple[str, str]]] = {}
+    for key in keys:
+        source_id, sha_prefix = split_partition_key(key)
+        by_source.setdefault(source_id, []).append((key, sha_prefix))
+    found: dict[str, SourceVersion] = {}
+    source_ids = list(by_source)
+    for start in range(0, len(source_ids), 500):
+        chunk = source_ids[start : start + 500]
+        rows = session.scalars(
+            select(SourceVersionRow).where(SourceVersionRow.source_id.in_(chunk))
+        )
+        for row in rows:
+            for key, prefix in by_source[row.source_id]:
+                if row.sha256.startswith(prefix):
+                    found[key] = _version(row)
+    return found
+
+
+def stored_keys(session: Session) -> dict[str, str]:
+    """Partition key -> version id of every stored version."""
+    rows = session.execute(
+        select(SourceVersionRow.id, SourceVersionRow.source_id, SourceVersionRow.sha256)
+    )
+    return {partition_key(source_id, sha): vid for vid, source_id, sha in rows}
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _key_for_rejected(
+    path: Path, roots: Sequence[Path], register: Register | None
+) -> tuple[str, str] | None:
+    """(source id, sha256) of a rejected file, named the way ingest would name it."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    source_id = register.source_id_for(path) if register is not None else None
+    if source_id is None:
+        resolved = path.resolve()
+        root = next((r for r in roots if resolved.is_relative_to(r)), None)
+        relative = resolved.relative_to(root) if root is not None else Path(path.name)
+        source_id = relative.with_suffix("").as_posix()
+    if not source_id or "..." in source_id or any(ord(c) < 32 for c in source_id):
+        return None
+    return source_id, hashlib.sha256(data).hexdigest()
+
+
+def _version(row: SourceVersionRow) -> SourceVersion:
+    return SourceVersion(
+        id=row.id,
+        source_id=row.source_id,
+        number=row.number,
+        label=row.label,
+        sha256=row.sha256,
+        size_bytes=row.size_bytes,
+        media_type=row.media_type,
+        origin_path=row.origin_path,
+        text=row.text,
+        ingested_at=row.ingested_at,
+    )

@@ -1,0 +1,39 @@
+"""The executor, chosen by configuration (``CLAIMS_EXECUTOR``), never by code changes."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from pipeline.settings import PipelineSettings
+
+
+def executor_for(settings: PipelineSettings) -> dg.ExecutorDefinition:
+    """The executor named by ``settings.executor``.
+
+    ``multi_or_in_process`` (default) lets each run's config pick ``in_process`` or
+    ``multiprocess``; ``celery`` and ``k8s`` need their libraries (dagster-celery,
+    dagster-k8s) installed on every machine that loads the code location.
+    """
+    name = settings.executor
+    if name == "in_process":
+        return dg.in_process_executor
+    if name == "multiprocess":
+        config = {"max_concurrent": settings.max_concurrent} if settings.max_concurrent else {}
+        return dg.multiprocess_executor.configured(config)
+    if name == "celery":
+        return _optional("dagster_celery", "celery_executor", name)
+    if name == "k8s":
+        return _optional("dagster_k8s", "k8s_job_executor", name)
+    return dg.multi_or_in_process_executor
+
+
+def _optional(module: str, attr: str, name: str) -> dg.ExecutorDefinition:
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except ImportError as error:
+        raise dg.DagsterInvariantViolationError(
+            f"CLAIMS_EXECUTOR={name} needs the {module.replace('_', '-')} package "
+            f"(pip install {module.replace('_', '-')}==0.29.27)"
+        ) from error

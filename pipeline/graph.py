@@ -1,0 +1,105 @@
+"""What changed since the last edge evaluation, and the call into the domain's edge rules.
+
+The cursor is the event-log storage id of the last ``claims`` materialization the previous
+``claim_edges`` run saw. Storage ids only grow and an event is written after its partition's
+transaction commits, so "materialized after the cursor" never misses a committed version,
+whatever the clocks say and however runs overlap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import dagster as dg
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from claims.edges.recompute import EdgeReport
+from claims.tables import EdgeRow
+
+PAGE = 1000
+
+
+@dataclass(frozen=True)
+class LastEvaluation:
+    generation: str
+    claims_cursor: int
+
+
+@dataclass(frozen=True)
+class ClaimsChanges:
+    partition_keys: list[str]
+    cursor: int  # newest claims materialization seen (0 when there is none)
+
+
+def last_evaluation(instance: dg.DagsterInstance, asset_key: dg.AssetKey) -> LastEvaluation | None:
+    """Generation and claims cursor recorded by the previous ``claim_edges`` materialization."""
+    event = instance.get_latest_materialization_event(asset_key)
+    materialization = event.asset_materialization if event else None
+    if materialization is None:
+        return None
+    metadata = materialization.metadata
+    generation, cursor = metadata.get("generation"), metadata.get("claims_cursor")
+    if generation is None or cursor is None:
+        return None
+    return LastEvaluation(generation=str(generation.value), claims_cursor=int(cursor.value))
+
+
+def claims_materialized_since(
+    instance: dg.DagsterInstance, claims_key: dg.AssetKey, cursor: int | None
+) -> ClaimsChanges:
+    """Partition keys of ``claims`` materialized after ``cursor`` (all of them if None)."""
+    keys: dict[str, None] = {}
+    newest = cursor or 0
+    page_cursor: str | None = None
+    while True:
+        result = instance.fetch_materializations(
+            dg.AssetRecordsFilter(asset_key=claims_key, after_storage_id=cursor),
+            limit=PAGE,
+            cursor=page_cursor,
+            ascending=True,
+        )
+        for record in result.records:
+            newest = max(newest, record.storage_id)
+            partition = record.partition_key
+            if partition is not None:
+                keys[partition] = None
+        if not result.has_more:
+            break
+        page_cursor = result.cursor
+    return ClaimsChanges(partition_keys=list(keys), cursor=newest)
+
+
+def claim_keys_touched(session: Session, version_ids: Sequence[str], generation: str) -> set[str]:
+    """Claim keys whose edges may change because of these versions (their own claims and
+    those of the versions they replace or that replace them)."""
+    from claims.edges.recompute import keys_touched_by_version
+
+    touched: set[str] = set()
+    for version_id in version_ids:
+        touched |= keys_touched_by_version(session, version_id, generation)
+    return touched
+
+
+def recompute(session: Session, generation: str, claim_keys: set[str] | None) -> EdgeReport:
+    """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``.
+
+    Materiality follows the active authority policy (tiers, threshold, high-risk words).
+    """
+    from claims.edges.recompute import recompute_edges
+    from review.policy import active_materiality
+
+    return recompute_edges(
+        session, generation, claim_keys, materiality=active_materiality(session)
+    )
+
+
+def edge_counts(session: Session, generation: str) -> dict[str, int]:
+    """Live (not retired) edges of ``generation`` by kind."""
+    rows = session.execute(
+        select(EdgeRow.kind, func.count())
+        .where(EdgeRow.generation == generation, EdgeRow.retired_at.is_(None))
+        .group_by(EdgeRow.kind)
+    )
+    return {kind: count for kind, count in rows}

@@ -1,0 +1,118 @@
+"""Store integrity rules the asset checks enforce (plain functions over a session)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session, aliased
+
+from claims.ids import sha256_hex
+from claims.tables import ClaimRow, EdgeRow, SourceVersionRow
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One violation, worded for the operator who has to fix it."""
+
+    where: str
+    what: str
+
+
+def quote_problems(
+    session: Session, version_ids: Sequence[str] | None, generation: str, limit: int = 50
+) -> tuple[int, list[Problem]]:
+    """Claims whose quote is not the version text at their span, and versions whose text no
+    longer matches their checksum. Returns (claims checked, problems)."""
+    checked, problems = 0, []
+    for versions in _chunks(session, version_ids):
+        by_id = {version.id: version for version in versions}
+        for version in versions:
+            if sha256_hex(version.text.encode("utf-8")) != version.sha256:
+                problems.append(
+                    Problem(
+                        version.id,
+                        f"text of {version.source_id} v{version.number} does not match its "
+                        "sha256",
+                    )
+                )
+        rows = session.execute(
+            select(
+                ClaimRow.id,
+                ClaimRow.source_version_id,
+                ClaimRow.span_start,
+                ClaimRow.span_end,
+                ClaimRow.quote,
+            ).where(ClaimRow.source_version_id.in_(list(by_id)), ClaimRow.generation == generation)
+        )
+        for claim_id, version_id, start, end, quote in rows:
+            checked += 1
+            version = by_id[version_id]
+            if version.text[start:end] != quote:
+                problems.append(
+                    Problem(
+                        claim_id,
+                        f"quote differs from {version.source_id} v{version.number}"
+                        f"[{start}:{end}]",
+                    )
+                )
+        if len(problems) >= limit:
+            return checked, problems[:limit]
+    return checked, problems
+
+
+def unit_problems(
+    session: Session, version_ids: Sequence[str] | None, generation: str, limit: int = 50
+) -> tuple[int, list[Problem]]:
+    """Quantity claims with a unit as written but no canonical unit."""
+    checked, problems = 0, []
+    for ids in _id_chunks(session, version_ids):
+        where = [ClaimRow.generation == generation, ClaimRow.unit.is_not(None)]
+        if ids is not None:
+            where.append(ClaimRow.source_version_id.in_(ids))
+        for claim_id, unit, canonical in session.execute(
+            select(ClaimRow.id, ClaimRow.unit, ClaimRow.canonical_unit).where(*where)
+        ):
+            checked += 1
+            if not canonical:
+                problems.append(Problem(claim_id, f"unit {unit!r} has no canonical unit"))
+                if len(problems) >= limit:
+                    return checked, problems
+    return checked, problems
+
+
+def dangling_edges(session: Session, generation: str, limit: int = 50) -> tuple[int, list[Problem]]:
+    """Live edges of ``generation`` whose left or right claim does not exist."""
+    left, right = aliased(ClaimRow), aliased(ClaimRow)
+    live = [EdgeRow.generation == generation, EdgeRow.retired_at.is_(None)]
+    total = len(session.scalars(select(EdgeRow.id).where(*live)).all())
+    rows = session.execute(
+        select(EdgeRow.id, EdgeRow.left_claim_id, EdgeRow.right_claim_id, left.id, right.id)
+        .outerjoin(left, left.id == EdgeRow.left_claim_id)
+        .outerjoin(right, right.id == EdgeRow.right_claim_id)
+        .where(*live, or_(left.id.is_(None), right.id.is_(None)))
+        .limit(limit)
+    )
+    problems = [
+        Problem(edge_id, f"points to missing claim {l_id if found_l is None else r_id}")
+        for edge_id, l_id, r_id, found_l, _found_r in rows
+    ]
+    return total, problems
+
+
+def _id_chunks(session: Session, version_ids: Sequence[str] | None):  # type: ignore[no-untyped-def]
+    if version_ids is None:
+        yield None
+        return
+    ids = list(version_ids)
+    for start in range(0, len(ids), 500):
+        yield ids[start : start + 500]
+
+
+def _chunks(session: Session, version_ids: Sequence[str] | None):  # type: ignore[no-untyped-def]
+    for ids in _id_chunks(session, version_ids):
+        stmt = select(SourceVersionRow)
+        if ids is not None:
+            stmt = stmt.where(SourceVersionRow.id.in_(ids))
+        yield list(session.scalars(stmt))

@@ -1,0 +1,136 @@
+"""The conflict regression check: known conflicts and non-conflicts through an extractor.
+
+Each case is two short texts. Both go through the extractor under test and every claim
+pair across the two sides goes through the same edge rules the pipeline uses
+(``claims.edges.compare``). A case passes when "some pair conflicts" matches the case's
+``conflict`` flag. A generation is promoted only when every case passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from claims.errors import InputError
+from claims.models import Claim, Relation
+
+Extractor = Callable[..., list[Claim]]
+DEFAULT_CASES = "conflict_regression.yaml"
+
+
+@dataclass(frozen=True)
+class RegressionCase:
+    id: str
+    left: str
+    right: str
+    conflict: bool
+
+
+@dataclass
+class CaseOutcome:
+    id: str
+    expected_conflict: bool
+    relation: str
+    rule: str
+    reason: str
+    passed: bool
+
+
+@dataclass
+class RegressionReport:
+    """What the regression found; ``to_dict`` is what the generation row stores."""
+
+    generation: str
+    outcomes: list[CaseOutcome] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.outcomes) and all(o.passed for o in self.outcomes)
+
+    @property
+    def failures(self) -> list[CaseOutcome]:
+        return [o for o in self.outcomes if not o.passed]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "generation": self.generation,
+            "passed": self.passed,
+            "cases": len(self.outcomes),
+            "failed": [asdict(o) for o in self.failures],
+        }
+
+    def markdown(self) -> str:
+        lines = ["| case | expected | got | rule | reason |", "|---|---|---|---|---|"]
+        for o in self.failures or self.outcomes[:5]:
+            expected = "conflict" if o.expected_conflict else "no conflict"
+            reason = o.reason.replace("|", "/")[:120]
+            lines.append(f"| {o.id} | {expected} | {o.relation} | {o.rule} | {reason} |")
+        return "\n".join(lines)
+
+
+def load_cases(path: Path | None = None) -> list[RegressionCase]:
+    """The committed regression cases (or those in ``path``)."""
+    if path is None:
+        text = resources.files("pipeline").joinpath("data", DEFAULT_CASES).read_text("utf-8")
+        where = f"pipeline/data/{DEFAULT_CASES}"
+    else:
+        text, where = path.read_text("utf-8"), str(path)
+    data = yaml.safe_load(text) or {}
+    cases = []
+    for index, raw in enumerate(data.get("cases") or []):
+        try:
+            cases.append(
+                RegressionCase(
+                    id=str(raw["id"]),
+                    left=str(raw["left"]),
+                    right=str(raw["right"]),
+                    conflict=bool(raw["conflict"]),
+                )
+            )
+        except (KeyError, TypeError) as error:
+            raise InputError(
+                f"case {index + 1} needs id, left, right and conflict ({error})", location=where
+            ) from error
+    if not cases:
+        raise InputError("no regression cases found", location=where)
+    return cases
+
+
+def run_regression(
+    extract: Extractor, generation: str, cases: Sequence[RegressionCase]
+) -> RegressionReport:
+    """Run every case through ``extract`` and the pipeline's edge rules."""
+    from claims.edges.compare import compare
+    from claims.edges.verdict import RELATION_RANK
+
+    report = RegressionReport(generation=generation)
+    for case in cases:
+        left = extract(case.left, source_id=f"regression/{case.id}/left", source_version_id=None)
+        right = extract(
+            case.right, source_id=f"regression/{case.id}/right", source_version_id=None
+        )
+        best = (Relation.UNRELATED.value, "", "no claim pair")
+        best_rank = -1
+        for a in left:
+            for b in right:  # a handful of claims per case: the pair loop stays tiny
+                verdict = compare(a, b)
+                rank = RELATION_RANK[verdict.relation]
+                if rank > best_rank:
+                    best_rank, best = rank, (verdict.relation.value, verdict.rule, verdict.reason)
+        got_conflict = best[0] == Relation.CONFLICT.value
+        report.outcomes.append(
+            CaseOutcome(
+                id=case.id,
+                expected_conflict=case.conflict,
+                relation=best[0],
+                rule=best[1],
+                reason=best[2],
+                passed=got_conflict == case.conflict,
+            )
+        )
+    return report

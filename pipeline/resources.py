@@ -1,0 +1,130 @@
+"""Dagster resources: the claim store, the extractor (NLP) and where the sources live.
+
+Each is a ``ConfigurableResource`` whose fields are bound to ``CLAIMS_*`` environment
+variables in ``definitions.py`` (``dg.EnvVar``), so the UI shows where a value comes from
+and the launchpad can override it per run. Engines are created per process in
+``setup_for_execution``, never at import, so the multiprocess executor works.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import dagster as dg
+from pydantic import Field, PrivateAttr
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from claims.ids import stable_id
+from claims.models import Claim
+from claims.store import make_engine, transaction
+from claims.store.migrate import upgrade
+
+Extractor = Callable[..., list[Claim]]
+
+
+class ClaimStore(dg.ConfigurableResource):
+    """The SQL database every asset writes through (SQLite file or PostgreSQL)."""
+
+    database_url: str = Field(
+        description="SQLAlchemy URL: sqlite:////abs/path/claims.db or "
+        "postgresql+psycopg://user:pass@host/db (env CLAIMS_DATABASE_URL)."
+    )
+    migrate: bool = Field(True, description="Upgrade the schema to head before the first use.")
+
+    _engine: Engine | None = PrivateAttr(default=None)
+
+    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        if self.migrate:
+            upgrade(self.database_url)
+        self._engine = make_engine(self.database_url)
+
+    def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:  # used outside a run (a sensor's direct call, a test)
+            self._engine = make_engine(self.database_url)
+        return self._engine
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One unit of work: everything in it commits together or not at all."""
+        with transaction(self.engine) as session:
+            yield session
+
+
+class ExtractorResource(dg.ConfigurableResource):
+    """Which claim extractor runs, and so which extractor generation the claims carry.
+
+    Empty ``extractor`` means the built-in spaCy + rules extractor. A dotted path
+    ``package.module:function`` plugs in another one with the same signature
+    (``extract(text, *, source_id, source_version_id) -> list[Claim]``). Its generation is
+    the function's ``generation`` attribute ``(id, label)``, else its module's
+    ``current_generation()``, else an id derived from the built-in generation and the path,
+    so its claims never mix with the built-in's.
+    """
+
+    extractor: str = Field("", description="module:function of a custom extractor, or empty.")
+
+    def extract_function(self) -> Extractor:
+        if not self.extractor:
+            from claims.extraction import extract
+
+            return extract
+        return _load_callable(self.extractor)
+
+    def generation(self) -> tuple[str, str]:
+        """(generation id, human label) of the configured extractor."""
+        from claims.extraction import current_generation
+
+        if not self.extractor:
+            return current_generation()
+        function = _load_callable(self.extractor)
+        declared = getattr(function, "generation", None)
+        if declared is None:
+            module = importlib.import_module(self.extractor.partition(":")[0])
+            own = getattr(module, "current_generation", None)
+            declared = own() if callable(own) else None
+        if declared is not None:
+            gen_id, label = declared
+            return str(gen_id), str(label)
+        base_id, base_label = current_generation()
+        return stable_id("gen", base_id, self.extractor), f"{base_label}+{self.extractor}"
+
+
+class SourcesResource(dg.ConfigurableResource):
+    """Where the sensor and the ``source_versions`` asset find files and the register."""
+
+    sources_dir: str = Field(
+        description="Directory of source files, or several joined with the path separator "
+        "(env CLAIMS_SOURCES_DIR)."
+    )
+    register_file: str = Field(
+        "", description="Source register YAML; empty means no register (env CLAIMS_REGISTER_FILE)."
+    )
+
+    def sources_paths(self) -> list[Path]:
+        return [
+            Path(part).expanduser().resolve()
+            for part in self.sources_dir.split(os.pathsep)
+            if part.strip()
+        ]
+
+    def register_path(self) -> Path | None:
+        return Path(self.register_file).expanduser().resolve() if self.register_file else None
+
+
+def _load_callable(path: str) -> Any:
+    module_name, _, attr = path.partition(":")
+    if not module_name or not attr:
+        raise dg.Failure(f"extractor {path!r} must look like 'package.module:function'")
+    return getattr(importlib.import_module(module_name), attr)

@@ -1,0 +1,142 @@
+"""Run the whole pipeline in-process, the way ``claims run`` does (and the benchmark).
+
+Same plan as the sensor (``planning.plan_runs``): partitions for new versions, batched
+runs for good files, one run per bad file, then one run of the graph-level assets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import dagster as dg
+
+from pipeline import corpus
+from pipeline.assets import graph_asset_keys
+from pipeline.jobs import CLAIMS_PIPELINE
+from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME
+from pipeline.planning import INVALID, RunPlan, keys_missing_generation, plan_runs
+from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass
+class RunFailure:
+    what: str  # a partition key or "graph"
+    message: str
+
+
+@dataclass
+class PipelineRun:
+    """What one ``run_pipeline`` call did."""
+
+    plan: RunPlan
+    runs: int = 0
+    versions_processed: int = 0
+    failures: list[RunFailure] = field(default_factory=list)
+    check_failures: list[str] = field(default_factory=list)
+    graph_metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def run_pipeline(
+    instance: dg.DagsterInstance,
+    *,
+    store: ClaimStore,
+    sources: SourcesResource,
+    extractor: ExtractorResource | None = None,
+    batch_size: int = 1000,
+    progress: Progress | None = None,
+    full_graph: bool = False,
+) -> PipelineRun:
+    """Materialize everything the sources directory needs, in-process, and report."""
+    from pipeline.definitions import build_definitions
+
+    extractor = extractor or ExtractorResource()
+    resources: Mapping[str, Any] = {"store": store, "sources": sources, "extractor": extractor}
+    job = build_definitions(resources).resolve_job_def(CLAIMS_PIPELINE)
+    all_keys = job.asset_layer.asset_graph.get_all_asset_keys()
+    graph_keys = [k for k in graph_asset_keys() if k in all_keys]
+    partitioned = [k for k in all_keys if k not in set(graph_keys)]
+    register_key = dg.AssetKey("source_register")
+
+    scan = corpus.scan(sources.sources_paths(), sources.register_path())
+    generation, _ = extractor.generation()
+    with store.transaction() as session:
+        regenerate = keys_missing_generation(session, generation)
+    known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
+    materialized = instance.get_materialized_partitions(dg.AssetKey("claims"))
+    retry = [k for k in known if k not in materialized]
+    plan = plan_runs(scan, known, batch_size=batch_size, extra_keys=[*regenerate, *retry])
+    if plan.add_keys:
+        instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, plan.add_keys)
+    outcome = PipelineRun(plan=plan)
+    total = plan.versions
+    notify = progress or (lambda done, of, label: None)
+
+    result = job.execute_in_process(
+        instance=instance, asset_selection=[register_key], raise_on_error=False
+    )
+    outcome.runs += 1
+    if not result.success:
+        outcome.failures.append(RunFailure("register", _failure_message(result)))
+        return outcome
+    notify(0, total, "register applied")
+    for batch in plan.batches:
+        result = job.execute_in_process(
+            instance=instance,
+            asset_selection=partitioned,
+            tags=batch.tags,
+            raise_on_error=False,
+        )
+        outcome.runs += 1
+        outcome.versions_processed += len(batch.keys)
+        if not result.success:
+            what = batch.keys[0] if batch.reason == INVALID else f"{len(batch.keys)} versions"
+            outcome.failures.append(RunFailure(what, _failure_message(result)))
+        outcome.check_failures += _failed_checks(result)
+        notify(outcome.versions_processed, total, batch.reason)
+    graph = [k for k in graph_keys if k != register_key]
+    if graph:
+        result = job.execute_in_process(
+            instance=instance,
+            asset_selection=graph,
+            run_config={"ops": {"claim_edges": {"config": {"full": full_graph}}}},
+            raise_on_error=False,
+        )
+        outcome.runs += 1
+        if not result.success:
+            outcome.failures.append(RunFailure("graph", _failure_message(result)))
+        outcome.check_failures += _failed_checks(result)
+        for event in result.get_asset_materialization_events():
+            materialization = event.materialization
+            if materialization.asset_key == dg.AssetKey("claim_edges"):
+                outcome.graph_metadata = {
+                    key: value.value for key, value in materialization.metadata.items()
+                }
+    notify(total, total, "graph refreshed")
+    return outcome
+
+
+def _failure_message(result: dg.ExecuteInProcessResult) -> str:
+    messages = []
+    for event in result.all_events:
+        if event.is_step_failure and event.step_failure_data is not None:
+            error = event.step_failure_data.error
+            user = error.cause if error is not None and error.cause is not None else error
+            text = user.message.strip() if user is not None else "step failed"
+            messages.append(f"{event.step_key}: {text}")
+    return "; ".join(messages) or "run failed"
+
+
+def _failed_checks(result: dg.ExecuteInProcessResult) -> list[str]:
+    failed = []
+    for event in result.all_events:
+        if event.event_type != dg.DagsterEventType.ASSET_CHECK_EVALUATION:
+            continue
+        evaluation = event.asset_check_evaluation_data
+        if not evaluation.passed:
+            description = evaluation.description or ""
+            failed.append(f"{evaluation.check_name}: {description}".rstrip(": "))
+    return failed

@@ -1,0 +1,78 @@
+"""Nightly reconciliation: pick up what the sensor missed and refresh the graph in full."""
+
+
+import dagster as dg
+
+from claims.errors import ClaimLedgerError
+from pipeline import corpus
+from pipeline.assets import graph_asset_keys
+from pipeline.assets.claims import claims
+from pipeline.jobs import CLAIMS_PIPELINE
+from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME
+from pipeline.planning import RETRY, keys_missing_generation, plan_runs
+from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
+from pipeline.sensors import FULL_GRAPH_CONFIG
+from pipeline.settings import PipelineSettings
+
+
+def build_reconciliation_schedule(settings: PipelineSettings) -> dg.ScheduleDefinition:
+    @dg.schedule(
+        name="nightly_reconciliation",
+        job_name=CLAIMS_PIPELINE,
+        cron_schedule=settings.reconcile_cron,
+        execution_timezone=settings.reconcile_timezone,
+        default_status=(
+            dg.DefaultScheduleStatus.RUNNING
+            if settings.schedule_running
+            else dg.DefaultScheduleStatus.STOPPED
+        ),
+        description="Adds partitions for files the sensor missed, re-runs versions whose "
+        "claims are missing (failed runs, a candidate generation), and re-materializes the "
+        "graph-level assets in full. Cron: CLAIMS_RECONCILE_CRON.",
+    )
+    def nightly_reconciliation(
+        context: dg.ScheduleEvaluationContext,
+        sources: SourcesResource,
+        store: ClaimStore,
+        extractor: ExtractorResource,
+    ) -> list[dg.RunRequest]:
+        stamp = context.scheduled_execution_time.isoformat()
+        generation, _ = extractor.generation()
+        instance = context.instance
+        known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
+        materialized = instance.get_materialized_partitions(claims.key)
+        with store.transaction() as session:
+            retry = [k for k in known if k not in materialized]
+            retry += keys_missing_generation(session, generation)
+        paths = [p for p in sources.sources_paths() if p.exists()]
+        requests: list[dg.RunRequest] = []
+        try:
+            scan = corpus.scan(paths, sources.register_path()) if paths else None
+        except ClaimLedgerError as error:
+            context.log.error(f"cannot read the sources: {error}")
+            scan = None
+        if scan is not None:
+            plan = plan_runs(
+                scan,
+                known,
+                batch_size=settings.batch_size,
+                extra_keys=retry,
+                extra_reason=RETRY,
+            )
+            if plan.add_keys:  # schedules cannot return partition requests: add them here
+                instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, plan.add_keys)
+            requests += [
+                dg.RunRequest(run_key=f"{batch.run_key(generation)}-{stamp}", tags=batch.tags)
+                for batch in plan.batches
+            ]
+        requests.append(
+            dg.RunRequest(
+                run_key=f"reconcile-graph-{stamp}",
+                asset_selection=graph_asset_keys(),
+                run_config=FULL_GRAPH_CONFIG,
+                tags={"claimledger/reason": "reconcile"},
+            )
+        )
+        return requests
+
+    return nightly_reconciliation

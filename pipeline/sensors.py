@@ -1,0 +1,90 @@
+"""The sources sensor: new or changed files become partitions and runs, in one result."""
+
+
+import json
+
+import dagster as dg
+
+from claims.errors import ClaimLedgerError
+from pipeline import corpus
+from pipeline.assets import graph_asset_keys
+from pipeline.jobs import CLAIMS_PIPELINE
+from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME, source_version_partitions
+from pipeline.planning import keys_missing_generation, plan_runs
+from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
+from pipeline.settings import get_pipeline_settings
+
+FULL_GRAPH_CONFIG = {"ops": {"claim_edges": {"config": {"full": True}}}}
+
+
+def build_sources_sensor(
+    interval_seconds: int, batch_size: int, default_running: bool
+) -> dg.SensorDefinition:
+    @dg.sensor(
+        name="source_files_sensor",
+        job_name=CLAIMS_PIPELINE,
+        minimum_interval_seconds=interval_seconds,
+        default_status=(
+            dg.DefaultSensorStatus.RUNNING if default_running else dg.DefaultSensorStatus.STOPPED
+        ),
+        description="Watches CLAIMS_SOURCES_DIR and CLAIMS_REGISTER_FILE. A new or changed file "
+        "adds its source version partition and a run (batched; a bad file runs alone); a "
+        "changed register refreshes the graph; nothing changed, nothing requested.",
+    )
+    def source_files_sensor(
+        context: dg.SensorEvaluationContext,
+        sources: SourcesResource,
+        store: ClaimStore,
+        extractor: ExtractorResource,
+    ) -> dg.SensorResult | dg.SkipReason:
+        paths = [p for p in sources.sources_paths() if p.exists()]
+        if not paths:
+            return dg.SkipReason(f"no sources directory at {sources.sources_dir!r}")
+        register_path = sources.register_path()
+        try:
+            scan = corpus.scan(paths, register_path)
+        except ClaimLedgerError as error:  # a broken register: say so, request nothing
+            return dg.SkipReason(f"cannot read the sources: {error}")
+        generation, _ = extractor.generation()
+        with store.transaction() as session:
+            regenerate = keys_missing_generation(session, generation)
+        known = context.instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
+        plan = plan_runs(scan, known, batch_size=batch_size, extra_keys=regenerate)
+
+        register_sha = corpus.file_sha256(register_path) if register_path else ""
+        previous = json.loads(context.cursor) if context.cursor else {}
+        run_requests = [
+            dg.RunRequest(run_key=batch.run_key(generation), tags=batch.tags)
+            for batch in plan.batches
+        ]
+        if register_sha != previous.get("register_sha256", "") and not plan.batches:
+            run_requests.append(
+                dg.RunRequest(
+                    run_key=f"register-{register_sha[:20]}",
+                    asset_selection=graph_asset_keys(),
+                    run_config=FULL_GRAPH_CONFIG,
+                    tags={"claimledger/reason": "register"},
+                )
+            )
+        for line in plan.unkeyed:
+            context.log.warning(f"skipped {line}")
+        if not run_requests:
+            return dg.SkipReason("no new or changed source versions")
+        return dg.SensorResult(
+            run_requests=run_requests,
+            dynamic_partitions_requests=(
+                [source_version_partitions.build_add_request(plan.add_keys)]
+                if plan.add_keys
+                else []
+            ),
+            cursor=json.dumps({"register_sha256": register_sha}),
+        )
+
+    return source_files_sensor
+
+
+def sources_sensor() -> dg.SensorDefinition:
+    settings = get_pipeline_settings()
+    return build_sources_sensor(
+        settings.sensor_interval_seconds, settings.batch_size, settings.sensor_running
+    )

@@ -1,0 +1,53 @@
+"""Operator knobs that Dagster needs when it loads the definitions (not per run).
+
+Per-run knobs (database URL, sources directory, extractor) are resource config instead,
+so they show in the UI and can be changed in the launchpad. These few decide the shape of
+the code location itself: the executor, the reconciliation cron, the sensor interval.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ExecutorName = Literal["multi_or_in_process", "in_process", "multiprocess", "celery", "k8s"]
+
+
+class PipelineSettings(BaseSettings):
+    """Read from ``CLAIMS_*`` environment variables when the code location loads."""
+
+    model_config = SettingsConfigDict(env_prefix="CLAIMS_", extra="ignore")
+
+    executor: ExecutorName = Field(
+        "multi_or_in_process",
+        description="Dagster executor: multi_or_in_process (default; the run config picks), "
+        "in_process, multiprocess, celery (dagster-celery) or k8s (dagster-k8s).",
+    )
+    max_concurrent: int = Field(
+        0, description="multiprocess executor: processes per run (0 = one per CPU)."
+    )
+    reconcile_cron: str = Field(
+        "0 2 * * *", description="Cron of the nightly reconciliation schedule."
+    )
+    reconcile_timezone: str = Field("UTC", description="Time zone of the reconcile cron.")
+    sensor_interval_seconds: int = Field(
+        30, description="How often the sources sensor looks at the sources directory."
+    )
+    sensor_running: bool = Field(
+        True, description="Start the sources sensor switched on (false: an operator turns it on)."
+    )
+    schedule_running: bool = Field(
+        True, description="Start the nightly reconciliation switched on."
+    )
+    batch_size: int = Field(
+        1000, description="Most source versions one run processes (bulk loads are batched)."
+    )
+
+
+@lru_cache(maxsize=1)
+def get_pipeline_settings() -> PipelineSettings:
+    """The settings of this process (tests call ``get_pipeline_settings.cache_clear()``)."""
+    return PipelineSettings()

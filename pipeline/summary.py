@@ -1,0 +1,69 @@
+"""Store figures the assets report as metadata and ``claims run`` prints (no Dagster)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from claims.models import Claim
+from claims.tables import ClaimRow, EdgeRow, ExtractorGenerationRow, SourceRow, SourceVersionRow
+
+
+@dataclass
+class StoreSummary:
+    """Counts over the whole store, claims and edges for one generation."""
+
+    generation: str | None
+    sources: int = 0
+    versions: int = 0
+    claims: int = 0
+    claims_by_kind: dict[str, int] = field(default_factory=dict)
+    edges_by_kind: dict[str, int] = field(default_factory=dict)
+    generations: dict[str, str] = field(default_factory=dict)
+
+
+def store_summary(session: Session, generation: str | None) -> StoreSummary:
+    summary = StoreSummary(generation=generation)
+    summary.sources = session.scalar(select(func.count()).select_from(SourceRow)) or 0
+    summary.versions = session.scalar(select(func.count()).select_from(SourceVersionRow)) or 0
+    summary.generations = {
+        row.id: row.status for row in session.scalars(select(ExtractorGenerationRow))
+    }
+    if generation is None:
+        return summary
+    claim_kinds = session.execute(
+        select(ClaimRow.kind, func.count())
+        .where(ClaimRow.generation == generation)
+        .group_by(ClaimRow.kind)
+    )
+    summary.claims_by_kind = {kind: count for kind, count in claim_kinds}
+    summary.claims = sum(summary.claims_by_kind.values())
+    edge_kinds = session.execute(
+        select(EdgeRow.kind, func.count())
+        .where(EdgeRow.generation == generation, EdgeRow.retired_at.is_(None))
+        .group_by(EdgeRow.kind)
+    )
+    summary.edges_by_kind = {kind: count for kind, count in edge_kinds}
+    return summary
+
+
+def claims_preview(claims: Sequence[Claim], limit: int = 8) -> str:
+    """A small markdown table of claims for the asset's metadata."""
+    lines = ["| source | key | value | unit | quote |", "|---|---|---|---|---|"]
+    for claim in claims[:limit]:
+        quote = claim.quote.replace("|", "/").replace("\n", " ")
+        quote = quote if len(quote) <= 80 else quote[:77] + "..."
+        lines.append(
+            f"| {claim.source_id} | {claim.claim_key} | {claim.value} | "
+            f"{claim.unit or ''} | {quote} |"
+        )
+    return "\n".join(lines)
+
+
+def count_table(counts: dict[str, int], label: str = "kind") -> str:
+    lines = [f"| {label} | count |", "|---|---|"]
+    lines += [f"| {name} | {counts[name]} |" for name in sorted(counts)]
+    return "\n".join(lines)

@@ -1,0 +1,474 @@
+"""Routing: conflict edges become review items (conflict sets), or rule resolutions.
+
+A caller gets ``route(session, policy)`` -> ``RoutingReport``. It reads the live conflict
+edges (``edges.kind='conflicts'``, not retired, of an active extractor generation), blocks
+them by claim key, and takes the connected components inside each key as conflict sets:
+an N-way disagreement is one item, never N*(N-1)/2. Then:
+
+- a material set (or one whose key the policy calls high-risk) waits for a person;
+- a non-material set is decided by the first auto-resolution rule that applies, recorded
+  as a resolution by rule with the policy version, and stays visible as a resolved item;
+- a set no rule can decide waits for a person too: nothing is decided silently.
+
+Item ids are a hash of the key and the first member set, and existing items are matched by
+shared claims, so re-routing is idempotent. Routing reopens a closed item when new claims
+join its set, when a source in the set gets a newer version after the decision, when its
+winning source is withdrawn, and when the policy would now decide a rule resolution
+differently.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from claims.ids import stable_id
+from claims.models import ResolutionMethod, ReviewState
+from claims.tables import (
+    ClaimRow,
+    EdgeRow,
+    ExtractorGenerationRow,
+    ReviewItemRow,
+    SourceRow,
+    SourceVersionRow,
+)
+from review import audit
+from review.items import CLOSED_STATES, ReviewItemRepository, as_utc, snapshot
+from review.policy import AuthorityPolicy, RuleKind
+from review.queue import SYSTEM_ACTOR, change_item, release_due_deferrals, reopen
+from review.resolutions import current_resolution, record_resolution
+
+ROUTER_ACTOR = "router"
+_CLOSED = tuple(s.value for s in CLOSED_STATES)
+
+
+@dataclass(frozen=True)
+class ConflictSet:
+    """One claim key, the claims that cannot all hold, and the edges that say so."""
+
+    claim_key: str
+    claim_ids: frozenset[str]
+    edges: tuple[EdgeRow, ...]
+
+
+@dataclass(frozen=True)
+class RuleDecision:
+    rule_id: str
+    winners: tuple[str, ...]
+    rationale: str
+
+
+@dataclass
+class RoutingReport:
+    """What one routing pass did (counts become Dagster metadata)."""
+
+    policy_version: str
+    conflict_edges: int = 0
+    conflict_sets: int = 0
+    opened: list[str] = field(default_factory=list)
+    auto_resolved: list[str] = field(default_factory=list)
+    grown: list[str] = field(default_factory=list)
+    reopened: dict[str, str] = field(default_factory=dict)
+    released_deferrals: list[str] = field(default_factory=list)
+
+    def as_metadata(self) -> dict[str, int | str]:
+        return {
+            "policy_version": self.policy_version,
+            "conflict_edges": self.conflict_edges,
+            "conflict_sets": self.conflict_sets,
+            "opened": len(self.opened),
+            "auto_resolved": len(self.auto_resolved),
+            "grown": len(self.grown),
+            "reopened": len(self.reopened),
+            "released_deferrals": len(self.released_deferrals),
+        }
+
+
+# --------------------------------------------------------------------------- conflict sets
+
+
+def live_conflict_edges(session: Session) -> list[EdgeRow]:
+    active = select(ExtractorGenerationRow.id).where(ExtractorGenerationRow.status == "active")
+    stmt = (
+        select(EdgeRow)
+        .where(
+            EdgeRow.kind == "conflicts",
+            EdgeRow.retired_at.is_(None),
+            EdgeRow.generation.in_(active),
+        )
+        .order_by(EdgeRow.claim_key, EdgeRow.id)
+    )
+    return list(session.scalars(stmt))
+
+
+def conflict_sets(edges: Iterable[EdgeRow]) -> list[ConflictSet]:
+    """Connected components of the conflict graph inside each claim key (union-find)."""
+    by_key: dict[str, list[EdgeRow]] = defaultdict(list)
+    for edge in edges:
+        by_key[edge.claim_key].append(edge)
+    sets: list[ConflictSet] = []
+    for key in sorted(by_key):
+        parent: dict[str, str] = {}
+        for edge in by_key[key]:
+            left = _find(parent, edge.left_claim_id)
+            right = _find(parent, edge.right_claim_id)
+            if left != right:
+                parent[max(left, right)] = min(left, right)
+        members: dict[str, set[str]] = defaultdict(set)
+        for node in list(parent):
+            members[_find(parent, node)].add(node)
+        for root in sorted(members):
+            claim_ids = frozenset(members[root])
+            set_edges = tuple(e for e in by_key[key] if e.left_claim_id in claim_ids)
+            sets.append(ConflictSet(key, claim_ids, set_edges))
+    return sets
+
+
+def _find(parent: dict[str, str], node: str) -> str:
+    """Union-find root of ``node`` (with path halving)."""
+    while parent.setdefault(node, node) != node:
+        parent[node] = parent[parent[node]]
+        node = parent[node]
+    return node
+
+
+def edge_is_material(edge: EdgeRow, policy: AuthorityPolicy) -> bool:
+    """The edge's own verdict when it has one; else its score against the policy threshold."""
+    if edge.material is not None:
+        return bool(edge.material)
+    if edge.materiality is None:
+        return True  # unknown materiality: a person decides
+    return edge.materiality >= policy.materiality.min_score
+
+
+def set_risk(conflict: ConflictSet, policy: AuthorityPolicy) -> tuple[bool, float]:
+    """(material, risk in 0..1) of a conflict set; high-risk keys are material with risk 1."""
+    scores = [
+        e.materiality
+        if e.materiality is not None
+        else (1.0 if edge_is_material(e, policy) else 0.0)
+        for e in conflict.edges
+    ]
+    risk = max(scores, default=0.0)
+    if policy.is_high_risk(conflict.claim_key):
+        return True, 1.0
+    return any(edge_is_material(e, policy) for e in conflict.edges), risk
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def rule_decision(
+    session: Session, policy: AuthorityPolicy, conflict: ConflictSet, *, material: bool
+) -> RuleDecision | None:
+    """The first auto-resolution rule that decides the set, or None (a person decides)."""
+    if policy.is_high_risk(conflict.claim_key):
+        return None
+    tiers = _tiers_of(session, conflict.claim_ids)
+    for rule in policy.auto_resolution:
+        if material and not rule.material_conflicts:
+            continue
+        if rule.kind is RuleKind.HIGHER_TIER_WINS:
+            decision = _higher_tier_wins(policy, rule.id, rule.min_tier_gap, conflict, tiers)
+            if decision is not None:
+                return decision
+    return None
+
+
+def _tiers_of(session: Session, claim_ids: Iterable[str]) -> dict[str, tuple[str | None, bool]]:
+    """Claim id -> (authority tier of its source, source withdrawn?)."""
+    stmt = (
+        select(ClaimRow.id, SourceRow.authority_tier, SourceRow.withdrawn)
+        .join(SourceRow, SourceRow.id == ClaimRow.source_id)
+        .where(ClaimRow.id.in_(list(claim_ids)))
+    )
+    return {claim_id: (tier, bool(gone)) for claim_id, tier, gone in session.execute(stmt)}
+
+
+def _higher_tier_wins(
+    policy: AuthorityPolicy,
+    rule_id: str,
+    min_gap: int,
+    conflict: ConflictSet,
+    tiers: dict[str, tuple[str | None, bool]],
+) -> RuleDecision | None:
+    ranks = {c: policy.tier_rank(tiers.get(c, (None, False))[0]) for c in conflict.claim_ids}
+    if any(rank is None for rank in ranks.values()):
+        return None  # a source without a listed tier cannot be ranked
+    best = min(r for r in ranks.values() if r is not None)
+    top = sorted(c for c, r in ranks.items() if r == best)
+    rest = [r for c, r in ranks.items() if r is not None and r != best]
+    if not rest or min(rest) - best < min_gap:
+        return None
+    if any(tiers[c][1] for c in top):
+        return None  # a withdrawn source cannot win by rule; a person decides
+    top_set = set(top)
+    if any(e.left_claim_id in top_set and e.right_claim_id in top_set for e in conflict.edges):
+        return None  # the top tier disagrees with itself
+    best_tier = policy.tiers[best]
+    runner_up = policy.tiers[min(rest)]
+    return RuleDecision(
+        rule_id=rule_id,
+        winners=tuple(top),
+        rationale=(
+            f"rule {rule_id}: tier '{best_tier}' outranks '{runner_up}' in policy "
+            f"{policy.policy_id} {policy.stamp}; the conflict is not material and "
+            f"'{conflict.claim_key}' is not a high-risk predicate"
+        ),
+    )
+
+
+# --------------------------------------------------------------------------- routing
+
+
+def route(
+    session: Session,
+    policy: AuthorityPolicy,
+    *,
+    now: datetime | None = None,
+    actor: str = ROUTER_ACTOR,
+) -> RoutingReport:
+    """Bring review items in line with the live conflict edges and ``policy`` (idempotent).
+
+    ``policy`` must already be applied (its version is a foreign key of every resolution).
+    """
+    now = now or datetime.now(UTC)
+    report = RoutingReport(policy_version=policy.stamp)
+    report.released_deferrals = release_due_deferrals(session, now=now)
+    edges = live_conflict_edges(session)
+    report.conflict_edges = len(edges)
+    sets = conflict_sets(edges)
+    report.conflict_sets = len(sets)
+    repo = ReviewItemRepository(session)
+    existing_rows = repo.rows_for_keys([s.claim_key for s in sets])
+    members = repo.claim_ids_for([r.id for r in existing_rows])
+    by_key: dict[str, list[ReviewItemRow]] = defaultdict(list)
+    for row in existing_rows:
+        by_key[row.claim_key].append(row)
+
+    for conflict in sets:
+        material, risk = set_risk(conflict, policy)
+        high_risk = policy.is_high_risk(conflict.claim_key)
+        matches = [
+            r for r in by_key[conflict.claim_key] if conflict.claim_ids & set(members.get(r.id, []))
+        ]
+        if not matches:
+            row = _open_item(session, conflict, policy, risk, high_risk, actor, now)
+            by_key[conflict.claim_key].append(row)
+            members[row.id] = sorted(conflict.claim_ids)
+            report.opened.append(row.id)
+        else:
+            row = matches[0]  # lowest id: the oldest identity of this set
+            known = set(members.get(row.id, []))
+            fresh = conflict.claim_ids - known
+            if fresh:
+                _grow(session, row, known, fresh, actor, now, policy)
+                members[row.id] = sorted(known | fresh)
+                report.grown.append(row.id)
+                if row.state in _CLOSED or row.state == ReviewState.DEFERRED.value:
+                    reopen(
+                        session,
+                        row.id,
+                        actor,
+                        reason=_growth_reason(session, fresh, row),
+                        now=now,
+                        policy_version=policy.stamp,
+                    )
+                    report.reopened[row.id] = "new claims joined the conflict set"
+            if (row.risk, row.high_risk) != (risk, high_risk):
+                change_item(
+                    session,
+                    row,
+                    actor=actor,
+                    action="item.rescore",
+                    changes={"risk": risk, "high_risk": high_risk},
+                    now=now,
+                    policy_version=policy.stamp,
+                )
+            _check_closed_item(session, row, conflict, policy, material, actor, now, report)
+        session.refresh(row)
+        if row.state == ReviewState.OPEN.value:
+            decision = rule_decision(session, policy, conflict, material=material)
+            if decision is not None:
+                _auto_resolve(session, row, decision, policy, now)
+                report.auto_resolved.append(row.id)
+    return report
+
+
+def _open_item(
+    session: Session,
+    conflict: ConflictSet,
+    policy: AuthorityPolicy,
+    risk: float,
+    high_risk: bool,
+    actor: str,
+    now: datetime,
+) -> ReviewItemRow:
+    item_id = stable_id("ri", conflict.claim_key, *sorted(conflict.claim_ids))
+    row = ReviewItemRow(
+        id=item_id,
+        claim_key=conflict.claim_key,
+        state=ReviewState.OPEN.value,
+        risk=risk,
+        high_risk=high_risk,
+        revision=1,
+        policy_version=policy.stamp,
+        opened_at=now,
+        updated_at=now,
+    )
+    session.add(row)
+    session.flush()
+    ReviewItemRepository(session).add_claims(item_id, conflict.claim_ids)
+    audit.record(
+        session,
+        actor=actor,
+        action="item.open",
+        entity_type="review_item",
+        entity_id=item_id,
+        before=None,
+        after={**snapshot(row, conflict.claim_ids), "edges": [e.id for e in conflict.edges]},
+        policy_version=policy.stamp,
+        at=now,
+    )
+    return row
+
+
+def _grow(
+    session: Session,
+    row: ReviewItemRow,
+    known: set[str],
+    fresh: set[str] | frozenset[str],
+    actor: str,
+    now: datetime,
+    policy: AuthorityPolicy,
+) -> None:
+    ReviewItemRepository(session).add_claims(row.id, fresh)
+    change_item(
+        session,
+        row,
+        actor=actor,
+        action="item.add_claims",
+        changes={},
+        now=now,
+        policy_version=policy.stamp,
+        detail={"claim_ids": sorted(known | set(fresh)), "added": sorted(fresh)},
+    )
+
+
+def _growth_reason(session: Session, fresh: Iterable[str], row: ReviewItemRow) -> str:
+    versions = sorted(
+        set(session.scalars(select(ClaimRow.source_version_id).where(ClaimRow.id.in_(list(fresh)))))
+    )
+    return f"new claims joined the conflict set (source versions {', '.join(versions)})"
+
+
+def _check_closed_item(
+    session: Session,
+    row: ReviewItemRow,
+    conflict: ConflictSet,
+    policy: AuthorityPolicy,
+    material: bool,
+    actor: str,
+    now: datetime,
+    report: RoutingReport,
+) -> None:
+    """Reopen a closed item whose decision no longer stands."""
+    if row.state not in _CLOSED:
+        return
+    resolution = current_resolution(session, row.id)
+    if resolution is None:
+        return
+    reason: str | None = None
+    withdrawn = _withdrawn_winners(session, resolution.winner_claim_ids)
+    if withdrawn:
+        reason = f"winning source withdrawn: {', '.join(withdrawn)}"
+    if reason is None:
+        newer = _versions_after(session, conflict.claim_ids, as_utc(resolution.decided_at) or now)
+        if newer:
+            reason = f"new source version after the decision: {', '.join(newer)}"
+    if reason is None and resolution.method is ResolutionMethod.RULE:
+        decision = rule_decision(session, policy, conflict, material=material)
+        winners = tuple(sorted(resolution.winner_claim_ids))
+        if decision is None or decision.winners != winners:
+            reason = (
+                f"policy {policy.stamp} would decide differently than {resolution.policy_version}"
+            )
+    if reason is not None:
+        reopen(session, row.id, actor, reason=reason, now=now, policy_version=policy.stamp)
+        report.reopened[row.id] = reason
+
+
+def _withdrawn_winners(session: Session, winner_ids: list[str]) -> list[str]:
+    if not winner_ids:
+        return []
+    stmt = (
+        select(SourceRow.id)
+        .join(ClaimRow, ClaimRow.source_id == SourceRow.id)
+        .where(ClaimRow.id.in_(winner_ids), SourceRow.withdrawn.is_(True))
+    )
+    return sorted(set(session.scalars(stmt)))
+
+
+def _versions_after(session: Session, claim_ids: Iterable[str], moment: datetime) -> list[str]:
+    """Versions of the set's sources ingested after ``moment`` and not already in the set."""
+    ids = list(claim_ids)
+    sources = select(ClaimRow.source_id).where(ClaimRow.id.in_(ids))
+    in_set = select(ClaimRow.source_version_id).where(ClaimRow.id.in_(ids))
+    stmt = select(SourceVersionRow.id, SourceVersionRow.ingested_at).where(
+        SourceVersionRow.source_id.in_(sources), SourceVersionRow.id.not_in(in_set)
+    )
+    return sorted(v for v, at in session.execute(stmt) if (as_utc(at) or moment) > moment)
+
+
+def _auto_resolve(
+    session: Session,
+    row: ReviewItemRow,
+    decision: RuleDecision,
+    policy: AuthorityPolicy,
+    now: datetime,
+) -> None:
+    change_item(
+        session,
+        row,
+        actor=f"rule:{decision.rule_id}",
+        action="item.auto_resolve",
+        changes={
+            "state": ReviewState.RESOLVED.value,
+            "policy_version": policy.stamp,
+            "assignee": None,
+            "lock_expires_at": None,
+        },
+        now=now,
+        policy_version=policy.stamp,
+    )
+    record_resolution(
+        session,
+        item_id=row.id,
+        item_revision=row.revision,
+        method=ResolutionMethod.RULE,
+        outcome=ReviewState.RESOLVED,
+        winners=decision.winners,
+        rationale=decision.rationale,
+        evidence=list(decision.winners),
+        decided_by=f"rule:{decision.rule_id}",
+        policy_version=policy.stamp,
+        now=now,
+    )
+
+
+__all__ = [
+    "ConflictSet",
+    "RoutingReport",
+    "RuleDecision",
+    "conflict_sets",
+    "edge_is_material",
+    "live_conflict_edges",
+    "route",
+    "rule_decision",
+    "SYSTEM_ACTOR",
+]

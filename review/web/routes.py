@@ -1,0 +1,428 @@
+"""The reviewer UI: server-rendered pages over the review lifecycle (no build step).
+
+Every page needs a logged-in reviewer; every POST needs the session's CSRF token; every
+action goes through ``review.queue`` in one transaction, attributed to the reviewer.
+Templates autoescape everything: source text is untrusted input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from claims.errors import AuthError, ClaimLedgerError, InputError
+from claims.models import DismissReason, ReviewState
+from claims.settings import Settings
+from claims.store import make_engine, transaction
+from review import queue
+from review.evidence import item_view
+from review.items import ReviewItemRepository, as_utc
+from review.reviewers import Reviewer, load_reviewers
+from review.web.session import CsrfError, SessionSigner, WebSession
+
+HERE = Path(__file__).parent
+PREFIX = "/review"
+STATE_CHOICES = ("unresolved", *(s.value for s in ReviewState), "all")
+NOTICES = {
+    "claimed": "You claimed the item.",
+    "released": "You released the item.",
+    "resolved": "Resolved. The item left the open queue.",
+    "dismissed": "Dismissed as not a conflict.",
+    "ambiguous": "Marked ambiguous.",
+    "deferred": "Deferred.",
+    "reopened": "Reopened.",
+}
+SECURITY_HEADERS = {
+    # No inline script or style anywhere, so even a missed escape could not run code.
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+def _age(opened: datetime | None, now: datetime) -> str:
+    if opened is None:
+        return ""
+    hours = (now - opened).total_seconds() / 3600
+    return f"{hours:.0f} h" if hours < 48 else f"{hours / 24:.0f} d"
+
+
+def create_router(settings: Settings) -> APIRouter:
+    """The reviewer UI under /review, on the store and reviewers file of ``settings``."""
+    directory = load_reviewers(settings.resolved_reviewers_file)
+    signer = SessionSigner(directory)
+    templates = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(["html"], default=True),
+    )
+    engines: dict[str, Engine] = {}
+
+    def engine() -> Engine:
+        if "store" not in engines:  # created per process, on first use
+            engines["store"] = make_engine(settings.resolved_database_url)
+        return engines["store"]
+
+    router = APIRouter(prefix=PREFIX, include_in_schema=False)
+
+    def render(
+        request: Request,
+        template: str,
+        *,
+        reviewer: Reviewer | None,
+        status_code: int = 200,
+        session: WebSession | None = None,
+        **context: Any,
+    ) -> HTMLResponse:
+        session = session or signer.session_of(request) or signer.new(None)
+        html = templates.get_template(template).render(
+            prefix=PREFIX, reviewer=reviewer, csrf=session.csrf, **context
+        )
+        response = HTMLResponse(html, status_code=status_code, headers=SECURITY_HEADERS)
+        signer.store(response, session)
+        return response
+
+    def to_login(request: Request) -> Response:
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return RedirectResponse(f"{PREFIX}/login?next={quote(target)}", status_code=303)
+
+    def current(request: Request) -> Reviewer | None:
+        try:
+            return signer.reviewer_of(request)
+        except AuthError:
+            return None
+
+    # ----------------------------------------------------------------- static + login
+
+    @router.get("/static/{name}")
+    def static(name: str) -> Response:
+        files = {"review.css": "text/css", "review.js": "text/javascript"}
+        if name not in files:
+            return Response(status_code=404)
+        return FileResponse(
+            HERE / "static" / name,
+            media_type=files[name],
+            headers={"X-Content-Type-Options": "nosniff"},
+        )
+
+    @router.get("/")
+    def home() -> Response:
+        return RedirectResponse(f"{PREFIX}/queue", status_code=303)
+
+    @router.get("/login")
+    def login_page(request: Request, next: str = f"{PREFIX}/queue") -> Response:
+        return render(request, "login.html", reviewer=None, next=_safe_next(next))
+
+    @router.post("/login")
+    def login(
+        request: Request,
+        username: str = Form(""),
+        password: str = Form(""),
+        csrf_token: str = Form(""),
+        next: str = Form(f"{PREFIX}/queue"),
+    ) -> Response:
+        try:
+            signer.check_csrf(request, csrf_token)
+        except CsrfError:
+            return _forbidden(request)
+        reviewer = directory.authenticate(username.strip(), password)
+        if reviewer is None:
+            return render(
+                request,
+                "login.html",
+                reviewer=None,
+                status_code=401,
+                error="Unknown name or wrong password.",
+                next=_safe_next(next),
+            )
+        response = RedirectResponse(_safe_next(next), status_code=303)
+        signer.store(response, signer.new(reviewer.name))  # fresh token: no session fixation
+        return response
+
+    @router.post("/logout")
+    def logout(request: Request, csrf_token: str = Form("")) -> Response:
+        try:
+            signer.check_csrf(request, csrf_token)
+        except CsrfError:
+            return _forbidden(request)
+        response = RedirectResponse(f"{PREFIX}/login", status_code=303)
+        signer.store(response, signer.new(None))
+        return response
+
+    def _forbidden(request: Request) -> HTMLResponse:
+        return render(
+            request,
+            "message.html",
+            reviewer=current(request),
+            status_code=403,
+            heading="Form expired or forged",
+            error="This form did not carry a valid security token (CSRF). Reload the page "
+            "and submit it again.",
+        )
+
+    # ----------------------------------------------------------------- pages
+
+    @router.get("/queue")
+    def queue_page(
+        request: Request, state: str = "unresolved", risk: str = "", key: str = "", mine: str = ""
+    ) -> Response:
+        reviewer = current(request)
+        if reviewer is None:
+            return to_login(request)
+        if state == "unresolved":
+            states: list[ReviewState] | None = [
+                ReviewState.OPEN,
+                ReviewState.CLAIMED,
+                ReviewState.DEFERRED,
+            ]
+        elif state == "all":
+            states = None
+        else:
+            try:
+                states = [ReviewState(state)]
+            except ValueError:
+                states, state = [ReviewState.OPEN], "open"
+        with transaction(engine()) as session:
+            items = ReviewItemRepository(session).search(
+                states=states,
+                assignee=reviewer.name if mine else None,
+                high_risk={"high": True, "normal": False}.get(risk),
+                key_contains=key.strip() or None,
+            )
+        now = datetime.now(UTC)
+        return render(
+            request,
+            "queue.html",
+            reviewer=reviewer,
+            items=items,
+            ages={i.id: _age(i.opened_at, now) for i in items},
+            filters={"state": state, "risk": risk, "key": key, "mine": bool(mine)},
+            state_choices=STATE_CHOICES,
+        )
+
+    def item_page(
+        request: Request,
+        reviewer: Reviewer,
+        item_id: str,
+        *,
+        error: str | None = None,
+        notice: str | None = None,
+        status_code: int = 200,
+    ) -> Response:
+        try:
+            with transaction(engine()) as session:
+                view = item_view(session, item_id)
+        except ClaimLedgerError as problem:
+            return render(
+                request,
+                "message.html",
+                reviewer=reviewer,
+                status_code=problem.http_status,
+                heading="Not found",
+                error=str(problem),
+            )
+        lock = as_utc(view.item.lock_expires_at)
+        return render(
+            request,
+            "item.html",
+            reviewer=reviewer,
+            view=view,
+            error=error,
+            notice=notice,
+            status_code=status_code,
+            lock_live=bool(lock and lock > datetime.now(UTC)),
+            dismiss_reasons=[r.value for r in DismissReason],
+        )
+
+    @router.get("/items/{item_id}")
+    def show_item(request: Request, item_id: str, done: str = "") -> Response:
+        reviewer = current(request)
+        if reviewer is None:
+            return to_login(request)
+        return item_page(request, reviewer, item_id, notice=NOTICES.get(done))
+
+    # ----------------------------------------------------------------- actions
+
+    def act(
+        request: Request,
+        item_id: str,
+        csrf_token: str,
+        done: str,
+        action: Callable[[Session, Reviewer], object],
+    ) -> Response:
+        try:
+            signer.check_csrf(request, csrf_token)
+        except CsrfError:
+            return _forbidden(request)
+        reviewer = current(request)
+        if reviewer is None:
+            return to_login(request)
+        try:
+            with transaction(engine()) as session:
+                action(session, reviewer)
+        except ClaimLedgerError as problem:
+            return item_page(
+                request, reviewer, item_id, error=str(problem), status_code=problem.http_status
+            )
+        return RedirectResponse(f"{PREFIX}/items/{quote(item_id)}?done={done}", status_code=303)
+
+    def _revision(value: str) -> int | None:
+        return int(value) if value.strip().isdigit() else None
+
+    @router.post("/items/{item_id}/claim")
+    def claim(
+        request: Request, item_id: str, csrf_token: str = Form(""), revision: str = Form("")
+    ) -> Response:
+        return act(
+            request,
+            item_id,
+            csrf_token,
+            "claimed",
+            lambda s, r: queue.claim(s, item_id, r, expected_revision=_revision(revision)),
+        )
+
+    @router.post("/items/{item_id}/release")
+    def release(
+        request: Request, item_id: str, csrf_token: str = Form(""), revision: str = Form("")
+    ) -> Response:
+        return act(
+            request,
+            item_id,
+            csrf_token,
+            "released",
+            lambda s, r: queue.release(s, item_id, r, expected_revision=_revision(revision)),
+        )
+
+    @router.post("/items/{item_id}/resolve")
+    def resolve(
+        request: Request,
+        item_id: str,
+        csrf_token: str = Form(""),
+        revision: str = Form(""),
+        winner: list[str] = Form(default_factory=list),
+        rationale: str = Form(""),
+        evidence: str = Form(""),
+    ) -> Response:
+        cited = [e.strip() for e in evidence.replace("\n", ",").split(",") if e.strip()]
+        return act(
+            request,
+            item_id,
+            csrf_token,
+            "resolved",
+            lambda s, r: queue.resolve(
+                s,
+                item_id,
+                r,
+                winners=winner,
+                rationale=rationale,
+                evidence=cited,
+                expected_revision=_revision(revision),
+            ),
+        )
+
+    @router.post("/items/{item_id}/dismiss")
+    def dismiss(
+        request: Request,
+        item_id: str,
+        csrf_token: str = Form(""),
+        revision: str = Form(""),
+        reason: str = Form(""),
+        rationale: str = Form(""),
+    ) -> Response:
+        def run(session: Session, reviewer: Reviewer) -> object:
+            try:
+                why = DismissReason(reason)
+            except ValueError:
+                raise InputError(f"reason: {reason!r} is not a dismiss reason") from None
+            return queue.dismiss(
+                session,
+                item_id,
+                reviewer,
+                reason=why,
+                rationale=rationale,
+                expected_revision=_revision(revision),
+            )
+
+        return act(request, item_id, csrf_token, "dismissed", run)
+
+    @router.post("/items/{item_id}/ambiguous")
+    def ambiguous(
+        request: Request,
+        item_id: str,
+        csrf_token: str = Form(""),
+        revision: str = Form(""),
+        rationale: str = Form(""),
+    ) -> Response:
+        return act(
+            request,
+            item_id,
+            csrf_token,
+            "ambiguous",
+            lambda s, r: queue.mark_ambiguous(
+                s, item_id, r, rationale=rationale, expected_revision=_revision(revision)
+            ),
+        )
+
+    @router.post("/items/{item_id}/defer")
+    def defer(
+        request: Request,
+        item_id: str,
+        csrf_token: str = Form(""),
+        revision: str = Form(""),
+        until: str = Form(""),
+        rationale: str = Form(""),
+    ) -> Response:
+        def run(session: Session, reviewer: Reviewer) -> object:
+            try:
+                day = date.fromisoformat(until)
+            except ValueError:
+                raise InputError(f"until: {until!r} is not a date (YYYY-MM-DD)") from None
+            return queue.defer(
+                session,
+                item_id,
+                reviewer,
+                until=day,
+                rationale=rationale,
+                expected_revision=_revision(revision),
+            )
+
+        return act(request, item_id, csrf_token, "deferred", run)
+
+    @router.post("/items/{item_id}/reopen")
+    def reopen(
+        request: Request,
+        item_id: str,
+        csrf_token: str = Form(""),
+        revision: str = Form(""),
+        reason: str = Form(""),
+    ) -> Response:
+        return act(
+            request,
+            item_id,
+            csrf_token,
+            "reopened",
+            lambda s, r: queue.reopen_by_reviewer(
+                s, item_id, r, reason=reason, expected_revision=_revision(revision)
+            ),
+        )
+
+    return router
+
+
+def _safe_next(target: str) -> str:
+    """Only local paths under the UI: no open redirect to another site."""
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith(PREFIX + "/") or "//" in target:
+        return f"{PREFIX}/queue"
+    return target

@@ -1,0 +1,129 @@
+"""The reviewer CLI through typer's CliRunner, on a real SQLite store in tmp_path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from review_ledger import DIVIDEND, FIXTURES, LIMIT, ReviewLedger
+from typer.testing import CliRunner
+
+from claimledger.cli import app
+from claims.errors import ConcurrencyError, InputError, PolicyError
+from claims.settings import get_settings
+from claims.store import make_engine
+from claims.store.migrate import upgrade
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def store(cli_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CLAIMS_REVIEWERS_FILE", str(FIXTURES / "reviewers.yaml"))
+    monkeypatch.setenv("CLAIMS_REVIEWER", "alice")
+    get_settings.cache_clear()
+    url = get_settings().resolved_database_url
+    upgrade(url)
+    engine = make_engine(url)
+    ReviewLedger(engine).load()
+    engine.dispose()
+    return cli_env
+
+
+def claims(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result.output
+
+
+def failure(*args: str) -> BaseException:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code != 0
+    assert result.exception is not None
+    return result.exception
+
+
+def _items(*args: str) -> dict[str, dict]:
+    return {i["claim_key"]: i for i in json.loads(claims("review", "list", "--json", *args))}
+
+
+def test_policy_validate_prints_the_stamp_and_apply_routes_the_conflicts(store: Path) -> None:
+    out = claims("policy", "validate", str(FIXTURES / "policy.yaml"))
+    assert "valid, policy acme-authority version 1+" in out
+    out = claims("policy", "apply", str(FIXTURES / "policy.yaml"), "--as", "admin")
+    assert "routed 3 conflict sets: 3 opened, 1 auto-resolved, 0 reopened" in out
+    assert set(_items()) == {DIVIDEND, LIMIT}  # the headcount conflict was decided by rule
+    assert "1+" in claims("policy", "list")
+
+
+def test_malformed_policy_is_refused_naming_the_field(store: Path) -> None:
+    error = failure("policy", "validate", str(FIXTURES / "policy_bad_tier.yaml"))
+    assert isinstance(error, PolicyError)
+    assert "field 'tiers'" in str(error)
+
+
+def test_reviewer_claims_resolves_and_reads_the_history(store: Path) -> None:
+    claims("policy", "apply", str(FIXTURES / "policy.yaml"), "--as", "admin")
+    item = _items()[LIMIT]
+    shown = claims("review", "show", item["id"])
+    assert "The interactive assistant has a 250-token output limit." in shown
+    assert "assistant-note-b" in shown and "tier management" in shown
+
+    assert "claimed" in claims("review", "claim", item["id"], "--revision", str(item["revision"]))
+    assert [i["claim_key"] for i in json.loads(claims("review", "list", "--json", "--mine"))] == [
+        LIMIT
+    ]
+    out = claims(
+        "review",
+        "resolve",
+        item["id"],
+        "--winner",
+        "c-limit-a",
+        "--rationale",
+        "Note A is the approved interactive limit.",
+    )
+    assert "winners c-limit-a" in out
+    assert LIMIT not in _items()
+    assert _items("--state", "resolved")[LIMIT]["state"] == "resolved"
+
+    history = claims("review", "history", item["id"])
+    assert "alice" in history and "item.resolved" in history and "claimed -> resolved" in history
+    metrics = json.loads(claims("metrics", "--json"))
+    assert metrics["confirmed"] == 1 and metrics["auto_resolved"] == 1
+
+
+def test_bad_cli_input_gives_clear_errors(store: Path) -> None:
+    claims("policy", "apply", str(FIXTURES / "policy.yaml"), "--as", "admin")
+    item = _items()[DIVIDEND]
+    error = failure("review", "claim", item["id"], "--as", "mallory")
+    assert isinstance(error, InputError) and "unknown reviewer 'mallory'" in str(error)
+    error = failure(
+        "review", "resolve", item["id"], "--winner", "c-limit-a", "--rationale", "wrong item"
+    )
+    assert isinstance(error, InputError) and "not part of this review item" in str(error)
+    error = failure("review", "defer", item["id"], "--until", "soon")
+    assert isinstance(error, InputError) and "YYYY-MM-DD" in str(error)
+    claims("review", "claim", item["id"], "--as", "bob")
+    error = failure("review", "claim", item["id"], "--revision", str(item["revision"]))
+    assert isinstance(error, ConcurrencyError)
+    assert _items()[DIVIDEND]["assignee"] == "bob"
+
+
+def test_defer_dismiss_and_reopen_from_the_terminal(store: Path) -> None:
+    claims("policy", "apply", str(FIXTURES / "policy.yaml"), "--as", "admin")
+    items = _items()
+    claims("review", "defer", items[LIMIT]["id"], "--until", "2999-01-01")
+    assert _items()[LIMIT]["deferred_until"] == "2999-01-01"
+    claims(
+        "review",
+        "dismiss",
+        items[DIVIDEND]["id"],
+        "--reason",
+        "different_definition",
+        "--rationale",
+        "gross versus net dividend",
+    )
+    assert DIVIDEND not in _items()
+    claims("review", "reopen", items[DIVIDEND]["id"], "--reason", "the CFO says both are net")
+    assert _items()[DIVIDEND]["state"] == "open"

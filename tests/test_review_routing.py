@@ -1,0 +1,218 @@
+"""Routing: conflict sets become review items or rule resolutions; reopen triggers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from review_ledger import (
+    DIVIDEND,
+    FIXTURES,
+    HEADCOUNT,
+    LIMIT,
+    ReviewLedger,
+    item_for_key,
+    reviewers,
+    routed_ledger,
+)
+from sqlalchemy import Engine, func, select
+
+from claims.models import ResolutionMethod, ReviewState
+from claims.store import make_engine, transaction
+from claims.store.migrate import upgrade
+from claims.tables import AuditEventRow, ClaimRow, ResolutionRow, ReviewItemRow
+from review import queue
+from review.items import ReviewItemRepository
+from review.policy import active_policy, apply_policy, load_policy
+from review.resolutions import current_resolution, resolutions_for
+from review.routing import route
+
+
+def _route(engine: Engine) -> dict[str, str]:
+    with transaction(engine) as session:
+        return route(session, active_policy(session)).reopened
+
+
+def test_three_way_dividend_disagreement_is_one_review_item(engine: Engine) -> None:
+    routed_ledger(engine)
+    item = item_for_key(engine, DIVIDEND)
+    assert item.claim_ids == ["c-div-press", "c-div-report", "c-div-restated"]
+    assert item.state is ReviewState.OPEN
+    assert item.high_risk and item.risk == 1.0
+
+
+def test_non_material_conflict_is_resolved_by_rule_with_the_policy_version(
+    engine: Engine,
+) -> None:
+    routed_ledger(engine)
+    policy = load_policy(FIXTURES / "policy.yaml")
+    item = item_for_key(engine, HEADCOUNT)
+    assert item.state is ReviewState.RESOLVED  # visible as a resolved conflict
+    with transaction(engine) as session:
+        resolution = current_resolution(session, item.id)
+        losers = session.scalar(select(func.count()).where(ClaimRow.id == "c-staff-blog"))
+    assert resolution is not None
+    assert resolution.method is ResolutionMethod.RULE
+    assert resolution.decided_by == "rule:higher-tier"
+    assert resolution.winner_claim_ids == ["c-staff-report"]  # board outranks draft
+    assert resolution.policy_version == policy.stamp
+    assert "board" in resolution.rationale and "draft" in resolution.rationale
+    assert losers == 1  # the losing claim is kept
+
+
+def test_material_conflict_between_equal_tiers_waits_for_a_person(engine: Engine) -> None:
+    routed_ledger(engine)
+    item = item_for_key(engine, LIMIT)
+    assert item.state is ReviewState.OPEN
+    assert not item.high_risk and item.risk == 0.7
+
+
+def test_high_risk_predicate_is_never_auto_resolved(engine: Engine) -> None:
+    ledger = routed_ledger(engine)
+    ledger.add_source("bank-filing", "The capital ratio is 12.5%.", tier="regulator")
+    ledger.add_source("bank-blog", "Our capital ratio is 12.6%.", tier="draft")
+    ledger.add_claim(
+        id="c-cr-1",
+        source="bank-filing",
+        key="bank|capital_ratio",
+        quote="The capital ratio is 12.5%.",
+        value=12.5,
+        unit="%",
+    )
+    ledger.add_claim(
+        id="c-cr-2",
+        source="bank-blog",
+        key="bank|capital_ratio",
+        quote="Our capital ratio is 12.6%.",
+        value=12.6,
+        unit="%",
+    )
+    ledger.add_conflict(left="c-cr-1", right="c-cr-2", material=False, materiality=0.05)
+    _route(engine)
+    item = item_for_key(engine, "bank|capital_ratio")
+    assert item.state is ReviewState.OPEN and item.high_risk
+
+
+def test_rerouting_changes_nothing(engine: Engine) -> None:
+    routed_ledger(engine)
+    with transaction(engine) as session:
+        rows = ReviewItemRepository(session).all_rows()
+        before_items = [(r.id, r.state, r.revision) for r in rows]
+        before_audit = session.scalar(select(func.count()).select_from(AuditEventRow))
+    with transaction(engine) as session:
+        report = route(session, active_policy(session))
+    with transaction(engine) as session:
+        rows = ReviewItemRepository(session).all_rows()
+        after_items = [(r.id, r.state, r.revision) for r in rows]
+        after_audit = session.scalar(select(func.count()).select_from(AuditEventRow))
+    assert report.opened == [] and report.auto_resolved == [] and report.reopened == {}
+    assert after_items == before_items and len(after_items) == 3
+    assert after_audit == before_audit
+
+
+def test_item_ids_are_the_same_in_two_fresh_stores(tmp_path: Path) -> None:
+    ids = []
+    for name in ("one", "two"):
+        url = f"sqlite:///{tmp_path / name}.db"
+        upgrade(url)
+        engine = make_engine(url)
+        routed_ledger(engine)
+        with transaction(engine) as session:
+            ids.append(sorted(r.id for r in ReviewItemRepository(session).all_rows()))
+        engine.dispose()
+    assert ids[0] == ids[1]
+
+
+def test_new_source_version_joining_the_set_reopens_a_resolved_item(engine: Engine) -> None:
+    ledger = routed_ledger(engine)
+    alice = reviewers().get("alice")
+    item = item_for_key(engine, LIMIT)
+    with transaction(engine) as session:
+        queue.resolve(session, item.id, alice, winners=["c-limit-a"], rationale="note A governs")
+    ledger.add_version(
+        "assistant-note-b", "Update 2. The interactive assistant has a 300-token output limit."
+    )
+    ledger.add_claim(
+        id="c-limit-b2",
+        source="assistant-note-b",
+        key=LIMIT,
+        quote="The interactive assistant has a 300-token output limit.",
+        value=300,
+    )
+    ledger.add_conflict(left="c-limit-a", right="c-limit-b2")
+    reopened = _route(engine)
+    after = item_for_key(engine, LIMIT)
+    assert after.id == item.id and item.id in reopened
+    assert after.state is ReviewState.OPEN
+    assert after.claim_ids == ["c-limit-a", "c-limit-b", "c-limit-b2"]
+    with transaction(engine) as session:
+        history = resolutions_for(session, item.id)
+        assert current_resolution(session, item.id) is None
+    assert len(history) == 1 and history[0].superseded_at is not None  # kept, superseded
+
+
+def test_newer_version_of_a_source_in_the_set_reopens_even_without_new_conflicts(
+    engine: Engine,
+) -> None:
+    ledger = routed_ledger(engine)
+    alice = reviewers().get("alice")
+    item = item_for_key(engine, LIMIT)
+    with transaction(engine) as session:
+        queue.resolve(session, item.id, alice, winners=["c-limit-b"], rationale="B is newer")
+    ledger.add_version("assistant-note-a", "Limits, revised. Nothing about output any more.")
+    reopened = _route(engine)
+    assert "new source version" in reopened[item.id]
+    assert item_for_key(engine, LIMIT).state is ReviewState.OPEN
+
+
+def test_withdrawn_winning_source_reopens_the_item(engine: Engine) -> None:
+    ledger = routed_ledger(engine)
+    item = item_for_key(engine, HEADCOUNT)  # auto-resolved: the annual report won
+    ledger.withdraw("annual-report-2025")
+    reopened = _route(engine)
+    assert reopened[item.id] == "winning source withdrawn: annual-report-2025"
+    # A withdrawn source cannot win by rule again: the item waits for a person.
+    assert item_for_key(engine, HEADCOUNT).state is ReviewState.OPEN
+    assert _route(engine) == {}
+
+
+def test_policy_change_that_alters_an_auto_resolution_reopens_it(engine: Engine) -> None:
+    routed_ledger(engine)
+    item = item_for_key(engine, HEADCOUNT)
+    v2 = load_policy(FIXTURES / "policy_v2_no_rules.yaml")
+    with transaction(engine) as session:
+        apply_policy(session, v2, actor="admin")
+        report = route(session, v2)
+    assert item.id in report.reopened and "would decide differently" in report.reopened[item.id]
+    after = item_for_key(engine, HEADCOUNT)
+    assert after.state is ReviewState.OPEN
+    with transaction(engine) as session:
+        rows = session.scalars(select(ResolutionRow).where(ResolutionRow.review_item_id == item.id))
+        assert [r.superseded_at is not None for r in rows] == [True]
+        reopen_event = session.scalars(
+            select(AuditEventRow).where(
+                AuditEventRow.entity_id == item.id, AuditEventRow.action == "item.reopen"
+            )
+        ).one()
+    assert reopen_event.policy_version == v2.stamp
+
+
+def test_policy_change_that_keeps_the_winner_leaves_the_resolution_alone(
+    engine: Engine, tmp_path: Path
+) -> None:
+    routed_ledger(engine)
+    text = (FIXTURES / "policy.yaml").read_text().replace("version: 1", "version: 1.1")
+    (tmp_path / "policy.yaml").write_text(text)
+    v11 = load_policy(tmp_path / "policy.yaml")
+    with transaction(engine) as session:
+        apply_policy(session, v11, actor="admin")
+        report = route(session, v11)
+    assert report.reopened == {}
+    assert item_for_key(engine, HEADCOUNT).state is ReviewState.RESOLVED
+
+
+def test_conflict_sets_of_different_keys_never_merge(engine: Engine) -> None:
+    routed_ledger(engine)
+    with transaction(engine) as session:
+        keys = sorted(r.claim_key for r in session.scalars(select(ReviewItemRow)))
+    assert keys == [DIVIDEND, HEADCOUNT, LIMIT]
+    _ = ReviewLedger  # the builder is the only way data gets in

@@ -1,0 +1,194 @@
+"""The reviewer web UI through FastAPI's TestClient on a real SQLite store: login, CSRF,
+escaping of untrusted source text, decisions and their errors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+from review_ledger import DIVIDEND, FIXTURES, LIMIT, item_for_key, routed_ledger
+from sqlalchemy import Engine, func, select
+
+from claimledger.web import create_app
+from claims.settings import Settings
+from claims.store import transaction
+from claims.tables import AuditEventRow, ResolutionRow
+
+
+def _settings(engine: Engine, reviewers_file: Path = FIXTURES / "reviewers.yaml") -> Settings:
+    return Settings(database_url=str(engine.url), reviewers_file=reviewers_file)
+
+
+@pytest.fixture
+def client(engine: Engine) -> Iterator[TestClient]:
+    routed_ledger(engine)
+    with TestClient(create_app(_settings(engine))) as test_client:
+        yield test_client
+
+
+def _csrf(html: str) -> str:
+    match = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert match, html
+    return match.group(1)
+
+
+def login(client: TestClient, name: str = "alice", password: str = "correct horse") -> str:
+    page = client.get("/review/login")
+    response = client.post(
+        "/review/login",
+        data={"username": name, "password": password, "csrf_token": _csrf(page.text)},
+        follow_redirects=False,
+    )
+    assert response.status_code == 303, response.text
+    return _csrf(client.get("/review/queue").text)
+
+
+def _changes(engine: Engine) -> tuple[int, int]:
+    with transaction(engine) as session:
+        return (
+            session.scalar(select(func.count()).select_from(AuditEventRow)) or 0,
+            session.scalar(select(func.count()).select_from(ResolutionRow)) or 0,
+        )
+
+
+def test_pages_need_a_login_and_wrong_passwords_are_refused(client: TestClient) -> None:
+    response = client.get("/review/queue", follow_redirects=False)
+    assert response.status_code == 303 and response.headers["location"].startswith("/review/login")
+    page = client.get("/review/login")
+    refused = client.post(
+        "/review/login",
+        data={"username": "alice", "password": "wrong", "csrf_token": _csrf(page.text)},
+    )
+    assert refused.status_code == 401 and "wrong password" in refused.text
+
+
+def test_queue_lists_high_risk_first_and_filters(client: TestClient, engine: Engine) -> None:
+    login(client)
+    page = client.get("/review/queue").text
+    keys = re.findall(r'<a href="/review/items/[^"]+">([^<]+)</a>', page)
+    assert keys == [DIVIDEND, LIMIT]  # the rule-resolved headcount item is not in the queue
+    assert 'Signed in as <b id="who">Alice Auditor</b>' in page
+    only_high = client.get("/review/queue", params={"risk": "high"}).text
+    assert DIVIDEND in only_high and LIMIT not in only_high
+    resolved = client.get("/review/queue", params={"state": "resolved"}).text
+    assert "acme|headcount" in resolved
+
+
+def test_script_in_a_source_renders_as_text(client: TestClient, engine: Engine) -> None:
+    login(client)
+    item = item_for_key(engine, LIMIT)
+    response = client.get(f"/review/items/{item.id}")
+    assert response.status_code == 200
+    html = response.text
+    assert "<script>alert(" not in html
+    assert "&lt;script&gt;alert(&#39;pwned&#39;)&lt;/script&gt;" in html  # the quote
+    assert "&lt;script&gt;alert(&#39;title&#39;)&lt;/script&gt;" in html  # the source title
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+
+
+def test_form_without_the_csrf_token_is_rejected_and_changes_nothing(
+    client: TestClient, engine: Engine
+) -> None:
+    login(client)
+    item = item_for_key(engine, LIMIT)
+    before = _changes(engine)
+    for token in ("", "forged-token"):
+        response = client.post(
+            f"/review/items/{item.id}/resolve",
+            data={"csrf_token": token, "winner": "c-limit-a", "rationale": "forged"},
+        )
+        assert response.status_code == 403 and "CSRF" in response.text
+    assert _changes(engine) == before
+    assert item_for_key(engine, LIMIT).state.value == "open"
+
+
+def test_login_form_itself_needs_the_csrf_token(client: TestClient) -> None:
+    response = client.post("/review/login", data={"username": "alice", "password": "correct horse"})
+    assert response.status_code == 403
+
+
+def test_resolve_from_the_item_page_is_attributed_and_leaves_the_queue(
+    client: TestClient, engine: Engine
+) -> None:
+    csrf = login(client, "bob", "battery staple")
+    item = item_for_key(engine, LIMIT)
+    claimed = client.post(
+        f"/review/items/{item.id}/claim", data={"csrf_token": csrf, "revision": item.revision}
+    )
+    assert "You claimed the item." in claimed.text
+    revision = item_for_key(engine, LIMIT).revision
+    done = client.post(
+        f"/review/items/{item.id}/resolve",
+        data={
+            "csrf_token": csrf,
+            "revision": revision,
+            "winner": ["c-limit-b"],
+            "rationale": "B is the later approved note",
+            "evidence": "c-limit-b, assistant-note-b",
+        },
+    )
+    assert done.status_code == 200 and "Resolved. The item left the open queue." in done.text
+    assert re.search(r'class="actor">bob</td>\s*<td class="action">item.resolved', done.text)
+    assert LIMIT not in client.get("/review/queue").text
+
+
+def test_bad_decisions_show_the_error_and_change_nothing(
+    client: TestClient, engine: Engine
+) -> None:
+    csrf = login(client)
+    item = item_for_key(engine, LIMIT)
+    before = _changes(engine)
+    outside = client.post(
+        f"/review/items/{item.id}/resolve",
+        data={"csrf_token": csrf, "winner": "c-div-report", "rationale": "wrong item"},
+    )
+    assert outside.status_code == 422 and "is not part of this review item" in outside.text
+    empty = client.post(
+        f"/review/items/{item.id}/resolve",
+        data={"csrf_token": csrf, "winner": "c-limit-a", "rationale": "  "},
+    )
+    assert empty.status_code == 422 and "rationale: a reason is required" in empty.text
+    stale = client.post(
+        f"/review/items/{item.id}/claim", data={"csrf_token": csrf, "revision": "0"}
+    )
+    assert stale.status_code == 409 and "changed since you loaded it" in stale.text
+    assert _changes(engine) == before
+
+
+def test_trusted_header_is_honoured_only_from_a_listed_proxy(
+    engine: Engine, tmp_path: Path
+) -> None:
+    routed_ledger(engine)
+    config = yaml.safe_load((FIXTURES / "reviewers.yaml").read_text())
+    config["trusted_header"] = "X-Forwarded-User"
+    config["trusted_proxies"] = ["10.0.0.1"]
+    path = tmp_path / "reviewers.yaml"
+    path.write_text(yaml.safe_dump(config))
+    app = create_app(_settings(engine, path))
+    with TestClient(app, client=("10.0.0.1", 5000)) as proxied:
+        page = proxied.get("/review/queue", headers={"X-Forwarded-User": "bob"})
+        assert page.status_code == 200 and "Bob Builder" in page.text
+    with TestClient(app, client=("192.0.2.7", 5000)) as direct:
+        response = direct.get(
+            "/review/queue", headers={"X-Forwarded-User": "bob"}, follow_redirects=False
+        )
+        assert response.status_code == 303  # to the login page
+
+
+def test_login_never_redirects_to_another_site(client: TestClient) -> None:
+    page = client.get("/review/login", params={"next": "https://evil.example/"})
+    response = client.post(
+        "/review/login",
+        data={
+            "username": "alice",
+            "password": "correct horse",
+            "csrf_token": _csrf(page.text),
+            "next": "https://evil.example/",
+        },
+        follow_redirects=False,
+    )
+    assert response.headers["location"] == "/review/queue"
