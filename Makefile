@@ -15,10 +15,9 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 
 install: $(VENV)/.installed
 
-## run: migrate the embedded store, ingest the bundled sample corpus, print a summary
+## run: the whole pipeline (ingest, extract, edges) on the bundled sample corpus, in-process
 run: install
-	$(BIN)/claims db upgrade
-	$(BIN)/claims ingest samples/corpus --register samples/register.yaml
+	$(BIN)/claims run samples/corpus --register samples/register.yaml
 
 ## test: the whole suite (starts a throwaway PostgreSQL when initdb is available)
 test: install
@@ -28,8 +27,9 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy claims
 
+## ui: Dagster's UI + daemon on the sample corpus (DAGSTER_HOME=.claims/dagster)
 ui: install
-	$(BIN)/claims ui
+	$(BIN)/claims ui samples/corpus --register samples/register.yaml
 
 serve: install
 	$(BIN)/claims serve

@@ -10,12 +10,12 @@ from pipeline.settings import PipelineSettings
 def executor_for(settings: PipelineSettings) -> dg.ExecutorDefinition:
     """The executor named by ``settings.executor``.
 
-    ``multi_or_in_process`` (default) lets each run's config pick ``in_process`` or
-    ``multiprocess``; ``celery`` and ``k8s`` need their libraries (dagster-celery,
-    dagster-k8s) installed on every machine that loads the code location.
+    ``in_process`` is the default; ``multi_or_in_process`` lets each run's config pick
+    ``in_process`` or ``multiprocess``; ``celery`` and ``k8s`` need their libraries
+    (dagster-celery, dagster-k8s) installed on every machine that loads the code location.
     """
     name = settings.executor
-    if name == "in_process":
+    if name == "multi_or_in_process":
         return dg.in_process_executor
     if name == "multiprocess":
         config = {"max_concurrent": settings.max_concurrent} if settings.max_concurrent else {}
@@ -24,7 +24,7 @@ def executor_for(settings: PipelineSettings) -> dg.ExecutorDefinition:
         return _optional("dagster_celery", "celery_executor", name)
     if name == "k8s":
         return _optional("dagster_k8s", "k8s_job_executor", name)
-    return dg.multi_or_in_process_executor
+    return dg.in_process_executor
 
 
 def _optional(module: str, attr: str, name: str) -> dg.ExecutorDefinition:

@@ -38,3 +38,22 @@ def dagster_home(data_dir: Path) -> Path:
 def local_instance(data_dir: Path) -> dg.DagsterInstance:
     """The persistent instance under ``data_dir`` (history survives, the UI shows it)."""
     return dg.DagsterInstance.from_config(str(dagster_home(data_dir)))
+
+
+def postgres_dagster_yaml(postgres_url: str) -> str:
+    """A dagster.yaml keeping runs, event logs and schedules in PostgreSQL at ``postgres_url``
+    (``postgresql://user:pass@host:port/db``; dagster-postgres). See deploy/dagster.yaml."""
+    return f"""\
+storage:
+  postgres:
+    postgres_url: "{postgres_url}"
+run_coordinator:
+  module: dagster.core.run_coordinator
+  class: QueuedRunCoordinator
+  config:
+    tag_concurrency_limits:
+      - key: claimledger/pipeline
+        limit: 1
+telemetry:
+  enabled: false
+"""

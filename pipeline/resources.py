@@ -40,9 +40,14 @@ class ClaimStore(dg.ConfigurableResource):
     _engine: Engine | None = PrivateAttr(default=None)
 
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        self.prepare()
+
+    def prepare(self) -> None:
+        """Migrate the schema (when ``migrate``) and open the engine of this process."""
         if self.migrate:
             upgrade(self.database_url)
-        self._engine = make_engine(self.database_url)
+        if self._engine is None:
+            self._engine = make_engine(self.database_url)
 
     def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
         if self._engine is not None:

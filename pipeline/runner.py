@@ -49,11 +49,17 @@ def run_pipeline(
     batch_size: int = 1000,
     progress: Progress | None = None,
     full_graph: bool = False,
+    log_level: str = "INFO",
 ) -> PipelineRun:
-    """Materialize everything the sources directory needs, in-process, and report."""
+    """Materialize everything the sources directory needs, in-process, and report.
+
+    ``log_level`` is the level of Dagster's console logger in these runs (``claims run``
+    shows its own progress and summary instead, so it passes CRITICAL).
+    """
     from pipeline.definitions import build_definitions
 
     extractor = extractor or ExtractorResource()
+    store.prepare()
     resources: Mapping[str, Any] = {"store": store, "sources": sources, "extractor": extractor}
     job = build_definitions(resources).resolve_job_def(CLAIMS_PIPELINE)
     all_keys = job.asset_layer.asset_graph.get_all_asset_keys()
@@ -75,8 +81,12 @@ def run_pipeline(
     total = plan.versions
     notify = progress or (lambda done, of, label: None)
 
+    loggers = {"loggers": {"console": {"config": {"log_level": log_level}}}}
     result = job.execute_in_process(
-        instance=instance, asset_selection=[register_key], raise_on_error=False
+        run_config=loggers,
+        instance=instance,
+        asset_selection=[register_key],
+        raise_on_error=False,
     )
     outcome.runs += 1
     if not result.success:
@@ -85,6 +95,7 @@ def run_pipeline(
     notify(0, total, "register applied")
     for batch in plan.batches:
         result = job.execute_in_process(
+            run_config=loggers,
             instance=instance,
             asset_selection=partitioned,
             tags=batch.tags,
@@ -102,7 +113,10 @@ def run_pipeline(
         result = job.execute_in_process(
             instance=instance,
             asset_selection=graph,
-            run_config={"ops": {"claim_edges": {"config": {"full": full_graph}}}},
+            run_config={
+                **loggers,
+                "ops": {"claim_edges": {"config": {"full": full_graph}}},
+            },
             raise_on_error=False,
         )
         outcome.runs += 1

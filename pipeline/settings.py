@@ -22,9 +22,11 @@ class PipelineSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CLAIMS_", extra="ignore")
 
     executor: ExecutorName = Field(
-        "multi_or_in_process",
-        description="Dagster executor: multi_or_in_process (default; the run config picks), "
-        "in_process, multiprocess, celery (dagster-celery) or k8s (dagster-k8s).",
+        "in_process",
+        description="Dagster executor: in_process (default: the pipeline's steps run one "
+        "after another, and a process per step costs seconds of imports), multiprocess, "
+        "multi_or_in_process (each run's config picks), celery (dagster-celery) or k8s "
+        "(dagster-k8s).",
     )
     max_concurrent: int = Field(
         0, description="multiprocess executor: processes per run (0 = one per CPU)."

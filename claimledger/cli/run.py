@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import warnings
 from pathlib import Path
 
 import typer
@@ -57,6 +58,7 @@ def run(
     full: bool = typer.Option(False, "--full", help="Re-evaluate every claim key's edges."),
 ) -> None:
     """Run the whole pipeline in-process (ingest, extract, edges) and print a summary."""
+    warnings.filterwarnings("ignore", module="dagster")  # beta/preview notices, not for users
     from pipeline.instance import local_instance
     from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
     from pipeline.runner import run_pipeline
@@ -82,7 +84,9 @@ def run(
         task = progress.add_task("pipeline", total=None)
 
         def advance(done: int, total: int, label: str) -> None:
-            progress.update(task, completed=done, total=max(total, 1), description=label)
+            progress.update(
+                task, completed=done if total else 1, total=max(total, 1), description=label
+            )
 
         outcome = run_pipeline(
             instance,
@@ -92,6 +96,7 @@ def run(
             batch_size=get_pipeline_settings().batch_size,
             progress=advance,
             full_graph=full,
+            log_level="CRITICAL",
         )
     generation, label = extractor.generation()
     with store.transaction() as session:
