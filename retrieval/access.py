@@ -13,6 +13,7 @@ maps principals to groups, and bearer tokens (stored only as sha256 hex digests)
 principals::
 
     default_principal: anonymous      # who the CLI asks as without --as (optional)
+    metrics_groups: [ops]             # who may read /metrics (store totals); default [ops]
     principals:
       alice:
         groups: [finance, legal]
@@ -64,6 +65,11 @@ class AccessConfig:
     principals: dict[str, Requester] = field(default_factory=dict)
     token_principals: dict[str, str] = field(default_factory=dict)
     default_principal: str | None = None
+    metrics_groups: frozenset[str] = frozenset({"ops"})
+
+    def may_read_metrics(self, requester: Requester) -> bool:
+        """Operator figures (store totals) are for members of a metrics group only."""
+        return bool(self.metrics_groups.intersection(requester.groups))
 
     def requester(self, principal: str | None) -> Requester:
         """The requester for ``principal`` (None: the default principal, else anonymous)."""
@@ -131,4 +137,12 @@ def load_access_config(path: Path | None) -> AccessConfig:
     default = data.get("default_principal")
     if default is not None and default not in principals:
         raise _fail(path, "default_principal", f"{default!r} is not listed under principals")
-    return AccessConfig(principals=principals, token_principals=tokens, default_principal=default)
+    metrics_groups = data.get("metrics_groups", ["ops"])
+    if not isinstance(metrics_groups, list) or not all(isinstance(g, str) for g in metrics_groups):
+        raise _fail(path, "metrics_groups", "expected a list of group names")
+    return AccessConfig(
+        principals=principals,
+        token_principals=tokens,
+        default_principal=default,
+        metrics_groups=frozenset(metrics_groups),
+    )

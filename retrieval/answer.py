@@ -33,39 +33,47 @@ MAX_QUESTION_CHARS = 1000
 class QuestionFrameLike(Protocol):
     """What the answer needs from ``claims.extraction.parse_question``."""
 
-    claim_key: str | None
-    scope: dict[str, str]
-    time: Any
+    @property
+    def claim_key(self) -> str | None: ...
+    @property
+    def scope(self) -> dict[str, str]: ...
+    @property
+    def time(self) -> Any: ...
 
 
-def check_question(question: str) -> str:
-    """The question, stripped; InputError if it is empty, huge or not in Latin script."""
+def check_question(question: str, limit: int = MAX_QUESTION_CHARS) -> str:
+    """The question, stripped; InputError if it is empty, huge or not readable text.
+
+    Any script is accepted (the extractor reads Japanese, Arabic, Tamil... claims by folded
+    text); control, private-use and unassigned characters are refused.
+    """
     text = question.strip()
     if not text:
         raise InputError("the question is empty; ask e.g. 'What is the output limit?'")
-    if len(text) > MAX_QUESTION_CHARS:
-        raise InputError(
-            f"the question has {len(text)} characters; the limit is {MAX_QUESTION_CHARS}"
-        )
+    if len(text) > limit:
+        raise InputError(f"the question has {len(text)} characters; the limit is {limit}")
     for char in text:
         category = unicodedata.category(char)
-        if category.startswith("C"):
+        if category in ("Cc", "Co", "Cn", "Cs"):
             raise InputError(
-                f"the question contains the control character U+{ord(char):04X}; remove it"
+                f"the question contains U+{ord(char):04X} ({category}), which is not text; "
+                "remove it"
             )
-        if category.startswith("L") and not unicodedata.name(char, "").startswith("LATIN"):
-            raise InputError(
-                f"the question contains {char!r} ({unicodedata.name(char, 'unknown script')}); "
-                "claimledger extracts English claims only, ask in English"
-            )
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in text):
+        raise InputError("the question has no words; ask e.g. 'What is the output limit?'")
     return text
 
 
 def answer(
-    store: Engine | Connection, question: str, requester: Requester, as_of: AsOf = NOW
+    store: Engine | Connection,
+    question: str,
+    requester: Requester,
+    as_of: AsOf = NOW,
+    *,
+    max_chars: int = MAX_QUESTION_CHARS,
 ) -> Answer:
     """Answer ``question`` for ``requester`` from the claims it may see (seed-004 contract)."""
-    text = check_question(question)
+    text = check_question(question, max_chars)
     from claims.extraction import parse_question  # the same extraction that read the sources
 
     return answer_frame(store, parse_question(text), requester, question=text, as_of=as_of)

@@ -14,6 +14,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from retrieval_corpus import Corpus, at
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.pool import StaticPool
 
@@ -24,7 +25,6 @@ from retrieval.access import source_visible
 from retrieval.answer import answer_frame
 from retrieval.evidence import AsOf
 from retrieval.status import status_of_claim, status_of_key, status_of_source
-from retrieval_corpus import Corpus, at
 
 GROUPS = ["g1", "g2", "g3"]
 KEYS = ["k1", "k2"]
