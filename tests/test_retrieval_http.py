@@ -30,7 +30,8 @@ def client(cli_env: Path) -> Iterator[TestClient]:
     (cli_env / "access.yaml").write_text(
         "principals:\n"
         + "".join(
-            f"  {name}:\n    groups: [{groups}]\n    tokens_sha256: [{token_digest(TOKENS[name])}]\n"
+            f"  {name}:\n    groups: [{groups}]\n"
+            f"    tokens_sha256: [{token_digest(TOKENS[name])}]\n"
             for name, groups in (("fay", "finance"), ("otto", ""), ("ops", "ops"))
         ),
         encoding="utf-8",
