@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import replace
 from datetime import date
 from typing import Any, Protocol
 
@@ -93,14 +94,28 @@ def _in_time(claim: ClaimFact, start: date | None, end: date | None) -> bool:
     return not (end is not None and claim.time_start is not None and claim.time_start > end)
 
 
-def _in_scope(candidates: list[ClaimFact], scope: dict[str, str]) -> list[ClaimFact]:
-    kept = [
-        c
-        for c in candidates
-        if all(c.scope.get(dim, value) == value for dim, value in scope.items())
+def _compatible(claim: ClaimFact, scope: dict[str, str]) -> bool:
+    """False when the claim states another value for a qualifier the question names."""
+    return all(claim.scope.get(dim, value) == value for dim, value in scope.items())
+
+
+def _closest(candidates: list[ClaimFact], frame: QuestionFrameLike) -> list[ClaimFact]:
+    """The candidates whose qualifiers fit the question best.
+
+    A claim stating exactly the asked qualifiers beats one that states fewer (it is more
+    specific) or more (it is about a narrower case than was asked); qualifier words that
+    fit no dimension (``scope_residual``) count the same way. When no claim fits exactly,
+    claims naming each asked qualifier beat claims that are silent about it.
+    """
+    scope = dict(frame.scope or {})
+    asked_words = set(getattr(frame, "scope_residual", None) or [])
+    exact = [
+        c for c in candidates if set(c.scope) == set(scope) and set(c.scope_residual) <= asked_words
     ]
+    if exact:
+        return exact
+    kept = [c for c in candidates if set(c.scope_residual) <= asked_words] or candidates
     for dim, value in sorted(scope.items()):
-        # The claim that names the asked qualifier is more specific than one that is silent.
         if any(c.scope.get(dim) == value for c in kept):
             kept = [c for c in kept if c.scope.get(dim) == value]
     return kept
@@ -148,21 +163,32 @@ def answer_frame(
     group = group.narrow(requester, as_of)
     verdicts = evaluate(group)
     addressed = [c for c in group.claims.values() if c.claim_key == key and _in_time(c, start, end)]
-    addressed = _in_scope(addressed, dict(frame.scope or {}))
+    scope = dict(frame.scope or {})
+    addressed = [c for c in addressed if _compatible(c, scope)]
     if not addressed:
         return result(AnswerStatus.NOT_FOUND, f"no visible claim addresses {key!r}")
-    live = [verdicts[c.id] for c in addressed if verdicts[c.id].superseded_by is None]
+    live = [c for c in addressed if verdicts[c.id].superseded_by is None]
     if not live:
         return result(
             AnswerStatus.NOT_FOUND,
             f"every visible claim about {key!r} is superseded by a version that states no value",
         )
-    remaining = [v for v in live if not _decided_against(v, group.claims)]
-    if not remaining:
+    chosen = _closest(live, frame)
+    remaining_claims = [c for c in chosen if not _decided_against(verdicts[c.id], group.claims)]
+    if not remaining_claims:
         return result(
             AnswerStatus.NOT_FOUND,
             f"the visible claims about {key!r} lost a resolution to claims that no longer hold",
         )
+    # Only relations among the claims that answer this question decide it: an edge to a
+    # claim of another scope or key says nothing about the asked case.
+    ids = {c.id for c in remaining_claims}
+    local = evaluate(
+        replace(group, edges=[e for e in group.edges if e.left in ids and e.right in ids])
+    )
+    remaining = [local[c.id] for c in remaining_claims]
+    for verdict in remaining:
+        verdict.resolution = verdict.resolution or verdicts[verdict.claim.id].resolution
     policy = _policy(remaining)
     sides = sides_of([v.claim for v in remaining])
     citations = [sid for side in sides for sid in side.source_ids]
