@@ -40,6 +40,11 @@ class Settings(BaseSettings):
         "(docs/RETRIEVAL.md); default <data_dir>/access.yaml.",
     )
     max_question_chars: int = Field(1000, description="Longest question `claims ask` accepts.")
+    probes_file: Path | None = Field(
+        None,
+        description="Known-conflict probes the pipeline asks after every run (docs/RETRIEVAL.md); "
+        "default: retrieval/known_conflicts.yaml.",
+    )
     policy_file: Path | None = Field(None, description="Authority policy applied by `claims run`.")
     register_file: Path | None = Field(None, description="Source register applied by `claims run`.")
     sources_dir: Path | None = Field(None, description="Directory the pipeline sensor watches.")

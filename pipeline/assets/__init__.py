@@ -5,7 +5,7 @@ To add a stage (the review and retrieval layers add ``review_queue`` and
 ``definitions.py`` loads every asset and check from these modules.
 """
 
-from pipeline.assets import claims, edges, review, sources
+from pipeline.assets import claims, edges, review, sources, status
 from pipeline.assets.ownership import OWNERS
 
 ASSET_MODULES = [
@@ -13,6 +13,7 @@ ASSET_MODULES = [
     claims,  # claims (extraction + normalisation, per source version)
     edges,  # claim_edges (conflict, corroboration, ambiguous, supersession)
     review,  # review_queue (routing under the authority policy, review metrics)
+    status,  # conflict_status (claim_status read model) + the known-conflict probe check
 ]
 
 __all__ = ["ASSET_MODULES", "OWNERS", "all_assets", "graph_asset_keys"]
