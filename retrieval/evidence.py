@@ -14,22 +14,9 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, or_, select
+from sqlalchemy import JSON, Boolean, Connection, Date, DateTime, bindparam, text
 
 from claims.models import Requester
-from claims.tables import (
-    ClaimRow,
-    EdgeRow,
-    ExtractorGenerationRow,
-    ResolutionRow,
-    ResolutionWinnerRow,
-    ReviewItemClaimRow,
-    ReviewItemRow,
-    SourceGrantRow,
-    SourceRow,
-    SourceVersionRow,
-    VersionSupersessionRow,
-)
 from retrieval.access import source_visible
 
 
@@ -188,40 +175,126 @@ def _claim_in_force(claim: ClaimFact, as_of: AsOf) -> bool:
 
 
 # --------------------------------------------------------------------------- loading
+# Statements are written once, as SQL text with typed result columns: building SQLAlchemy
+# select() objects per call cost more than running them (bench/bench_retrieval.py).
 
-_C = ClaimRow.__table__.c
-_SV = SourceVersionRow.__table__.c
-_E = EdgeRow.__table__.c
-_S = SourceRow.__table__.c
-_G = SourceGrantRow.__table__.c
-_VS = VersionSupersessionRow.__table__.c
-_RI = ReviewItemRow.__table__.c
-_RIC = ReviewItemClaimRow.__table__.c
-_R = ResolutionRow.__table__.c
-_RW = ResolutionWinnerRow.__table__.c
-_GEN = ExtractorGenerationRow.__table__.c
+_CLAIM_SQL = (
+    "SELECT c.id, c.claim_key, c.source_id, c.source_version_id, sv.number, c.kind, "
+    "c.value_number, c.value_text, c.unit, c.canonical_value, c.canonical_unit, c.polarity, "
+    "c.modality, c.scope, c.scope_residual, c.time_start, c.time_end, c.quote, c.span_start, "
+    "c.span_end FROM claims c JOIN source_versions sv ON sv.id = c.source_version_id "
+    "WHERE c.generation = :g AND "
+)
+_CLAIM_AS_OF = " AND c.created_at <= :t AND sv.ingested_at <= :t"
+_CLAIM_TYPES: dict[str, Any] = {
+    "scope": JSON,
+    "scope_residual": JSON,
+    "time_start": Date,
+    "time_end": Date,
+}
+_TS = DateTime(timezone=True)
 
-_CLAIM_COLUMNS = (
-    _C.id,
-    _C.claim_key,
-    _C.source_id,
-    _C.source_version_id,
-    _SV.number,
-    _C.kind,
-    _C.value_number,
-    _C.value_text,
-    _C.unit,
-    _C.canonical_value,
-    _C.canonical_unit,
-    _C.polarity,
-    _C.modality,
-    _C.scope,
-    _C.scope_residual,
-    _C.time_start,
-    _C.time_end,
-    _C.quote,
-    _C.span_start,
-    _C.span_end,
+
+def _stmt(sql: str, *expanding: str, **types: Any) -> Any:
+    statement = (
+        text(sql).bindparams(
+            *(bindparam(name, expanding=True) for name in expanding), bindparam("t", type_=_TS)
+        )
+        if ":t" in sql
+        else text(sql).bindparams(*(bindparam(name, expanding=True) for name in expanding))
+    )
+    return statement.columns(**types) if types else statement
+
+
+def _pair(sql: str, as_of_sql: str, *expanding: str, **types: Any) -> tuple[Any, Any]:
+    """(statement reading the present, statement reading as of :t)."""
+    return _stmt(sql, *expanding, **types), _stmt(as_of_sql, *expanding, **types)
+
+
+_GENERATION = _pair(
+    "SELECT id FROM extractor_generations WHERE status = 'active' LIMIT 1",
+    "SELECT id FROM extractor_generations WHERE status IN ('active', 'retired') "
+    "AND promoted_at <= :t ORDER BY promoted_at DESC LIMIT 1",
+)
+_NEWEST_GENERATION = _pair(
+    "SELECT id FROM extractor_generations WHERE status <> 'failed' "
+    "ORDER BY created_at DESC LIMIT 1",
+    "SELECT id FROM extractor_generations WHERE status <> 'failed' AND created_at <= :t "
+    "ORDER BY created_at DESC LIMIT 1",
+)
+_CLAIMS_BY_KEYS = _pair(
+    _CLAIM_SQL + "c.claim_key IN :keys",
+    _CLAIM_SQL + "c.claim_key IN :keys" + _CLAIM_AS_OF,
+    "keys",
+    **_CLAIM_TYPES,
+)
+_CLAIMS_BY_IDS = _pair(
+    _CLAIM_SQL + "c.id IN :ids",
+    _CLAIM_SQL + "c.id IN :ids" + _CLAIM_AS_OF,
+    "ids",
+    **_CLAIM_TYPES,
+)
+_KEY_OF_CLAIM = _pair(
+    "SELECT claim_key FROM claims WHERE id = :id AND generation = :g",
+    "SELECT claim_key FROM claims WHERE id = :id AND generation = :g AND created_at <= :t",
+)
+_KEYS_OF_VERSION = _pair(
+    "SELECT DISTINCT claim_key FROM claims WHERE source_version_id = :v AND generation = :g",
+    "SELECT DISTINCT claim_key FROM claims WHERE source_version_id = :v AND generation = :g "
+    "AND created_at <= :t",
+)
+_VERSIONS_OF_SOURCE = _pair(
+    "SELECT id, number FROM source_versions WHERE source_id = :s ORDER BY number",
+    "SELECT id, number FROM source_versions WHERE source_id = :s AND ingested_at <= :t "
+    "ORDER BY number",
+)
+_EDGE_SQL = (
+    "SELECT id, kind, left_claim_id, right_claim_id, rule, reason, material FROM edges "
+    "WHERE generation = :g AND (left_claim_id IN :ids OR right_claim_id IN :ids2)"
+)
+_EDGES = _pair(
+    _EDGE_SQL + " AND retired_at IS NULL",
+    _EDGE_SQL + " AND created_at <= :t AND (retired_at IS NULL OR retired_at > :t)",
+    "ids",
+    "ids2",
+    material=Boolean,
+)
+_SUPERSESSION_SQL = (
+    "SELECT vs.id, vs.newer_version_id, n.source_id AS newer_source_id, n.number, "
+    "vs.older_version_id, o.source_id AS older_source_id, vs.origin, vs.effective_from "
+    "FROM version_supersessions vs JOIN source_versions n ON n.id = vs.newer_version_id "
+    "JOIN source_versions o ON o.id = vs.older_version_id WHERE vs.older_version_id IN :ids"
+)
+_SUPERSESSIONS = _pair(
+    _SUPERSESSION_SQL,
+    _SUPERSESSION_SQL + " AND vs.created_at <= :t AND n.ingested_at <= :t",
+    "ids",
+    effective_from=Date,
+)
+_SOURCES = _stmt(
+    "SELECT s.id, s.withdrawn, s.effective_from, s.effective_to, g.group_name FROM sources s "
+    "LEFT JOIN source_grants g ON g.source_id = s.id WHERE s.id IN :ids",
+    "ids",
+    withdrawn=Boolean,
+    effective_from=Date,
+    effective_to=Date,
+)
+_REVIEW_SQL = (
+    "SELECT ri.id, ri.claim_key, ri.state, ric.claim_id FROM review_items ri "
+    "JOIN review_item_claims ric ON ric.review_item_id = ri.id WHERE ri.claim_key IN :keys"
+)
+_REVIEWS = _pair(_REVIEW_SQL, _REVIEW_SQL + " AND ri.opened_at <= :t", "keys")
+_RESOLUTION_SQL = (
+    "SELECT r.id, r.review_item_id, r.outcome, r.policy_version, r.decided_at, w.claim_id "
+    "FROM resolutions r LEFT JOIN resolution_winners w ON w.resolution_id = r.id "
+    "WHERE r.review_item_id IN :items"
+)
+_RESOLUTIONS = _pair(
+    _RESOLUTION_SQL + " AND r.superseded_at IS NULL",
+    _RESOLUTION_SQL
+    + " AND r.decided_at <= :t AND (r.superseded_at IS NULL OR r.superseded_at > :t)",
+    "items",
+    decided_at=_TS,
 )
 
 
@@ -270,56 +343,38 @@ class EvidenceLoader:
         self.known_at = _utc(as_of.known_at)
         self._generation: str | None | bool = False
 
+    def _run(self, pair: tuple[Any, Any], **params: Any) -> Any:
+        if self.known_at is None:
+            return self.conn.execute(pair[0], params)
+        return self.conn.execute(pair[1], {**params, "t": self.known_at})
+
     # ----------------------------------------------------------------- generation
 
     def generation(self) -> str | None:
         """The extractor generation readers see (as known at ``known_at``)."""
-        if self._generation is not False:
-            return self._generation  # type: ignore[return-value]
-        if self.known_at is None:
-            stmt = select(_GEN.id).where(_GEN.status == "active").limit(1)
-        else:
-            stmt = (
-                select(_GEN.id)
-                .where(_GEN.status.in_(("active", "retired")), _GEN.promoted_at <= self.known_at)
-                .order_by(_GEN.promoted_at.desc())
-                .limit(1)
-            )
-        found = self.conn.execute(stmt).scalar()
-        if found is None:
-            # A store nobody promoted yet: read its newest non-failed generation.
-            stmt = select(_GEN.id).where(_GEN.status != "failed")
-            if self.known_at is not None:
-                stmt = stmt.where(_GEN.created_at <= self.known_at)
-            found = self.conn.execute(stmt.order_by(_GEN.created_at.desc()).limit(1)).scalar()
-        self._generation = found
-        return found
+        if self._generation is False:
+            found = self._run(_GENERATION).scalar()
+            if found is None:
+                # A store nobody promoted yet: read its newest non-failed generation.
+                found = self._run(_NEWEST_GENERATION).scalar()
+            self._generation = found
+        return self._generation  # type: ignore[return-value]
 
     # ----------------------------------------------------------------- lookups
 
     def claim_key_of(self, claim_id: str) -> str | None:
-        gen = self.generation()
-        stmt = select(_C.claim_key).where(_C.id == claim_id, _C.generation == gen)
-        if self.known_at is not None:
-            stmt = stmt.where(_C.created_at <= self.known_at)
-        return self.conn.execute(stmt).scalar()
+        return self._run(_KEY_OF_CLAIM, id=claim_id, g=self.generation()).scalar()
 
     def source(self, source_id: str) -> SourceFact | None:
         return self._sources([source_id]).get(source_id)
 
     def versions_of(self, source_id: str) -> list[tuple[str, int]]:
         """(version id, number) of a source, oldest first, as known at ``known_at``."""
-        stmt = select(_SV.id, _SV.number).where(_SV.source_id == source_id)
-        if self.known_at is not None:
-            stmt = stmt.where(_SV.ingested_at <= self.known_at)
-        return [(r[0], r[1]) for r in self.conn.execute(stmt.order_by(_SV.number))]
+        return [(r[0], r[1]) for r in self._run(_VERSIONS_OF_SOURCE, s=source_id)]
 
     def keys_of_version(self, version_id: str) -> list[str]:
-        gen = self.generation()
-        stmt = select(_C.claim_key).where(_C.source_version_id == version_id, _C.generation == gen)
-        if self.known_at is not None:
-            stmt = stmt.where(_C.created_at <= self.known_at)
-        return sorted(set(self.conn.execute(stmt).scalars()))
+        rows = self._run(_KEYS_OF_VERSION, v=version_id, g=self.generation()).scalars()
+        return sorted(set(rows))
 
     # ----------------------------------------------------------------- groups
 
@@ -330,16 +385,23 @@ class EvidenceLoader:
         keys = sorted(set(claim_keys))
         if gen is None or not keys:
             return group
-        claims = self._claims(_C.claim_key.in_(bindparam("keys", expanding=True)), keys=keys)
-        ids = sorted(claims)
-        group.edges = self._edges(ids)
+        claims: dict[str, ClaimFact] = {}
+        for chunk in _chunks(keys):
+            claims.update(
+                (row[0], _claim_fact(row)) for row in self._run(_CLAIMS_BY_KEYS, g=gen, keys=chunk)
+            )
+        group.edges = self._edges(sorted(claims))
         reached = sorted(
             ({e.left for e in group.edges} | {e.right for e in group.edges}) - claims.keys()
         )
-        if reached:
-            claims.update(self._claims(_C.id.in_(bindparam("ids", expanding=True)), ids=reached))
+        for chunk in _chunks(reached):
+            claims.update(
+                (row[0], _claim_fact(row)) for row in self._run(_CLAIMS_BY_IDS, g=gen, ids=chunk)
+            )
         group.claims = claims
-        group.reviews = self._reviews(sorted({c.claim_key for c in claims.values()}))
+        if any(e.kind in ("conflicts", "ambiguous") for e in group.edges):
+            # Review items and resolutions only ever qualify conflict and ambiguous edges.
+            group.reviews = self._reviews(sorted({c.claim_key for c in claims.values()}))
         self._complete(group, {c.version_id for c in claims.values()})
         return group
 
@@ -356,121 +418,59 @@ class EvidenceLoader:
         source_ids |= {s.older_source_id for s in group.supersessions}
         group.sources = self._sources(sorted(source_ids))
 
-    def _claims(self, where: Any, **params: Any) -> dict[str, ClaimFact]:
-        gen = self.generation()
-        stmt = (
-            select(*_CLAIM_COLUMNS)
-            .join(SourceVersionRow.__table__, _SV.id == _C.source_version_id)
-            .where(where, _C.generation == gen)
-        )
-        if self.known_at is not None:
-            stmt = stmt.where(_C.created_at <= self.known_at, _SV.ingested_at <= self.known_at)
-        return {row[0]: _claim_fact(row) for row in self.conn.execute(stmt, params)}
-
     def _edges(self, claim_ids: list[str]) -> list[EdgeFact]:
-        if not claim_ids:
-            return []
         gen = self.generation()
         found: dict[str, EdgeFact] = {}
         for chunk in _chunks(claim_ids):
-            ids: Any = bindparam("ids", expanding=True)
-            touches = or_(_E.left_claim_id.in_(ids), _E.right_claim_id.in_(ids))
-            stmt = select(
-                _E.id, _E.kind, _E.left_claim_id, _E.right_claim_id, _E.rule, _E.reason, _E.material
-            ).where(_E.generation == gen, touches)
-            if self.known_at is None:
-                stmt = stmt.where(_E.retired_at.is_(None))
-            else:
-                stmt = stmt.where(
-                    _E.created_at <= self.known_at,
-                    or_(_E.retired_at.is_(None), _E.retired_at > self.known_at),
-                )
-            for r in self.conn.execute(stmt, {"ids": chunk}):
+            for r in self._run(_EDGES, g=gen, ids=chunk, ids2=chunk):
                 found[r[0]] = EdgeFact(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
         return [found[k] for k in sorted(found)]
 
     def _supersessions(self, older_version_ids: list[str]) -> list[SupersessionFact]:
-        if not older_version_ids:
-            return []
         out: list[SupersessionFact] = []
-        newer = SourceVersionRow.__table__.alias("newer")
-        older = SourceVersionRow.__table__.alias("older")
         for chunk in _chunks(older_version_ids):
-            stmt = (
-                select(
-                    _VS.id,
-                    _VS.newer_version_id,
-                    newer.c.source_id,
-                    newer.c.number,
-                    _VS.older_version_id,
-                    older.c.source_id,
-                    _VS.origin,
-                    _VS.effective_from,
-                )
-                .join(newer, newer.c.id == _VS.newer_version_id)
-                .join(older, older.c.id == _VS.older_version_id)
-                .where(_VS.older_version_id.in_(bindparam("ids", expanding=True)))
-            )
-            if self.known_at is not None:
-                stmt = stmt.where(
-                    _VS.created_at <= self.known_at, newer.c.ingested_at <= self.known_at
-                )
-            out += [SupersessionFact(*r) for r in self.conn.execute(stmt, {"ids": chunk})]
+            out += [SupersessionFact(*r) for r in self._run(_SUPERSESSIONS, ids=chunk)]
         return sorted(out, key=lambda s: s.id)
 
     def _sources(self, source_ids: list[str]) -> dict[str, SourceFact]:
-        if not source_ids:
-            return {}
-        groups: dict[str, set[str]] = {sid: set() for sid in source_ids}
-        rows: list[Any] = []
+        rows: dict[str, tuple[Any, ...]] = {}
+        groups: dict[str, set[str]] = {}
         for chunk in _chunks(source_ids):
-            ids: Any = bindparam("ids", expanding=True)
-            rows += self.conn.execute(
-                select(_S.id, _S.withdrawn, _S.effective_from, _S.effective_to).where(
-                    _S.id.in_(ids)
-                ),
-                {"ids": chunk},
-            ).all()
-            for sid, name in self.conn.execute(
-                select(_G.source_id, _G.group_name).where(_G.source_id.in_(ids)), {"ids": chunk}
+            for sid, withdrawn, start, end, group_name in self.conn.execute(
+                _SOURCES, {"ids": chunk}
             ):
-                groups[sid].add(name)
+                rows[sid] = (bool(withdrawn), start, end)
+                members = groups.setdefault(sid, set())
+                if group_name is not None:
+                    members.add(group_name)
         return {
-            r[0]: SourceFact(r[0], bool(r[1]), r[2], r[3], frozenset(groups[r[0]])) for r in rows
+            sid: SourceFact(sid, row[0], row[1], row[2], frozenset(groups[sid]))
+            for sid, row in rows.items()
         }
 
     def _reviews(self, claim_keys: list[str]) -> list[ReviewFact]:
-        if not claim_keys:
-            return []
-        stmt = select(_RI.id, _RI.claim_key, _RI.state).where(
-            _RI.claim_key.in_(bindparam("keys", expanding=True))
-        )
-        if self.known_at is not None:
-            stmt = stmt.where(_RI.opened_at <= self.known_at)
-        items = self.conn.execute(stmt, {"keys": claim_keys}).all()
+        items: dict[str, tuple[str, str]] = {}
+        members: dict[str, set[str]] = {}
+        for chunk in _chunks(claim_keys):
+            for item_id, key, state, claim_id in self._run(_REVIEWS, keys=chunk):
+                items[item_id] = (key, state)
+                members.setdefault(item_id, set()).add(claim_id)
         if not items:
             return []
-        item_ids = [r[0] for r in items]
-        members: dict[str, set[str]] = {i: set() for i in item_ids}
-        ids: Any = bindparam("ids", expanding=True)
-        for item_id, claim_id in self.conn.execute(
-            select(_RIC.review_item_id, _RIC.claim_id).where(_RIC.review_item_id.in_(ids)),
-            {"ids": item_ids},
-        ):
-            members[item_id].add(claim_id)
-        resolutions = self._resolutions(item_ids)
+        resolutions = self._resolutions(sorted(items))
         out = []
-        for item_id, key, state in items:
+        for item_id, (key, state) in sorted(items.items()):
+            resolution = resolutions.get(item_id)
             out.append(
                 ReviewFact(
                     id=item_id,
                     claim_key=key,
-                    state=self._state_as_of(state, resolutions.get(item_id)),
+                    state=self._state_as_of(state, resolution),
                     claim_ids=frozenset(members[item_id]),
-                    resolution=resolutions.get(item_id),
+                    resolution=resolution,
                 )
             )
-        return sorted(out, key=lambda r: r.id)
+        return out
 
     def _state_as_of(self, state: str, resolution: ResolutionFact | None) -> str:
         """Past item states are not kept; as of a past time an item is open or decided."""
@@ -479,30 +479,21 @@ class EvidenceLoader:
         return resolution.outcome if resolution is not None else "open"
 
     def _resolutions(self, item_ids: list[str]) -> dict[str, ResolutionFact]:
-        stmt = select(_R.id, _R.review_item_id, _R.outcome, _R.policy_version, _R.decided_at).where(
-            _R.review_item_id.in_(bindparam("ids", expanding=True))
-        )
-        if self.known_at is None:
-            stmt = stmt.where(_R.superseded_at.is_(None))
-        else:
-            stmt = stmt.where(
-                _R.decided_at <= self.known_at,
-                or_(_R.superseded_at.is_(None), _R.superseded_at > self.known_at),
-            )
-        rows = self.conn.execute(stmt, {"ids": item_ids}).all()
-        if not rows:
-            return {}
-        winners: dict[str, set[str]] = {r[0]: set() for r in rows}
-        for res_id, claim_id in self.conn.execute(
-            select(_RW.resolution_id, _RW.claim_id).where(
-                _RW.resolution_id.in_(bindparam("ids", expanding=True))
-            ),
-            {"ids": sorted(winners)},
-        ):
-            winners[res_id].add(claim_id)
+        rows: dict[str, tuple[str, str, str, datetime]] = {}
+        winners: dict[str, set[str]] = {}
+        for chunk in _chunks(item_ids):
+            for res_id, item_id, outcome, policy, decided, winner in self._run(
+                _RESOLUTIONS, items=chunk
+            ):
+                rows[res_id] = (item_id, outcome, policy, _utc(decided) or decided)
+                chosen = winners.setdefault(res_id, set())
+                if winner is not None:
+                    chosen.add(winner)
         latest: dict[str, ResolutionFact] = {}
         # The newest decision on an item is the one in force (older ones were reopened).
-        for res_id, item_id, outcome, policy, decided in sorted(rows, key=lambda r: (r[4], r[0])):
+        for res_id, (item_id, outcome, policy, decided) in sorted(
+            rows.items(), key=lambda r: (r[1][3], r[0])
+        ):
             latest[item_id] = ResolutionFact(
                 res_id, outcome, frozenset(winners[res_id]), policy, decided
             )
