@@ -9,12 +9,15 @@ makes "response over the whole corpus == response over the visible corpus" hold.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Connection, Date, DateTime, bindparam, text
+from sqlalchemy import Connection
 
 from claims.models import Requester
 from retrieval.access import source_visible
@@ -175,8 +178,11 @@ def _claim_in_force(claim: ClaimFact, as_of: AsOf) -> bool:
 
 
 # --------------------------------------------------------------------------- loading
-# Statements are written once, as SQL text with typed result columns: building SQLAlchemy
-# select() objects per call cost more than running them (bench/bench_retrieval.py).
+# Statements are plain SQL run on the DBAPI cursor of the SQLAlchemy connection: building
+# and executing SQLAlchemy statements cost several times more than SQLite's own work for
+# these small indexed reads (bench/bench_retrieval.py). Placeholders are rendered for the
+# driver's paramstyle (SQLite "?", psycopg "%s"); values are converted the same way for
+# both backends (SQLite returns text for JSON, dates and times).
 
 _CLAIM_SQL = (
     "SELECT c.id, c.claim_key, c.source_id, c.source_version_id, sv.number, c.kind, "
@@ -186,29 +192,58 @@ _CLAIM_SQL = (
     "WHERE c.generation = :g AND "
 )
 _CLAIM_AS_OF = " AND c.created_at <= :t AND sv.ingested_at <= :t"
-_CLAIM_TYPES: dict[str, Any] = {
-    "scope": JSON,
-    "scope_residual": JSON,
-    "time_start": Date,
-    "time_end": Date,
-}
-_TS = DateTime(timezone=True)
+_PLACEHOLDER = re.compile(r":(\w+)")
 
 
-def _stmt(sql: str, *expanding: str, **types: Any) -> Any:
-    statement = (
-        text(sql).bindparams(
-            *(bindparam(name, expanding=True) for name in expanding), bindparam("t", type_=_TS)
-        )
-        if ":t" in sql
-        else text(sql).bindparams(*(bindparam(name, expanding=True) for name in expanding))
-    )
-    return statement.columns(**types) if types else statement
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
 
 
-def _pair(sql: str, as_of_sql: str, *expanding: str, **types: Any) -> tuple[Any, Any]:
-    """(statement reading the present, statement reading as of :t)."""
-    return _stmt(sql, *expanding, **types), _stmt(as_of_sql, *expanding, **types)
+def _date(value: Any) -> date | None:
+    return date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def _moment(value: Any) -> datetime | None:
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return _utc(value)
+
+
+def _flag(value: Any) -> bool | None:
+    return None if value is None else bool(value)
+
+
+_CLAIM_TYPES = {13: _json, 14: _json, 15: _date, 16: _date}
+
+
+@dataclass(frozen=True)
+class _Sql:
+    """One read, for the present and as of a system time ``:t``, with column converters."""
+
+    now: str
+    as_of: str
+    convert: dict[int, Any] = field(default_factory=dict)
+
+
+def _pair(sql: str, as_of_sql: str | None = None, *_: str, **convert: Any) -> _Sql:
+    return _Sql(sql, as_of_sql or sql, {int(k[1:]): f for k, f in convert.items()})
+
+
+@lru_cache(maxsize=512)
+def _render(sql: str, shape: tuple[tuple[str, int], ...], mark: str) -> tuple[str, tuple[str, ...]]:
+    """SQL with driver placeholders and the order of parameters (lists expanded)."""
+    lengths = dict(shape)
+    order: list[str] = []
+
+    def place(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if lengths.get(name, -1) >= 0:
+            order.extend(f"{name}#{i}" for i in range(lengths[name]))
+            return "(" + (", ".join([mark] * lengths[name]) or "NULL") + ")"
+        order.append(name)
+        return mark
+
+    return _PLACEHOLDER.sub(place, sql), tuple(order)
 
 
 _GENERATION = _pair(
@@ -222,17 +257,13 @@ _NEWEST_GENERATION = _pair(
     "SELECT id FROM extractor_generations WHERE status <> 'failed' AND created_at <= :t "
     "ORDER BY created_at DESC LIMIT 1",
 )
-_CLAIMS_BY_KEYS = _pair(
+_CLAIMS_BY_KEYS = _Sql(
     _CLAIM_SQL + "c.claim_key IN :keys",
     _CLAIM_SQL + "c.claim_key IN :keys" + _CLAIM_AS_OF,
-    "keys",
-    **_CLAIM_TYPES,
+    _CLAIM_TYPES,
 )
-_CLAIMS_BY_IDS = _pair(
-    _CLAIM_SQL + "c.id IN :ids",
-    _CLAIM_SQL + "c.id IN :ids" + _CLAIM_AS_OF,
-    "ids",
-    **_CLAIM_TYPES,
+_CLAIMS_BY_IDS = _Sql(
+    _CLAIM_SQL + "c.id IN :ids", _CLAIM_SQL + "c.id IN :ids" + _CLAIM_AS_OF, _CLAIM_TYPES
 )
 _KEY_OF_CLAIM = _pair(
     "SELECT claim_key FROM claims WHERE id = :id AND generation = :g",
@@ -255,9 +286,7 @@ _EDGE_SQL = (
 _EDGES = _pair(
     _EDGE_SQL + " AND retired_at IS NULL",
     _EDGE_SQL + " AND created_at <= :t AND (retired_at IS NULL OR retired_at > :t)",
-    "ids",
-    "ids2",
-    material=Boolean,
+    c6=_flag,
 )
 _SUPERSESSION_SQL = (
     "SELECT vs.id, vs.newer_version_id, n.source_id AS newer_source_id, n.number, "
@@ -268,22 +297,20 @@ _SUPERSESSION_SQL = (
 _SUPERSESSIONS = _pair(
     _SUPERSESSION_SQL,
     _SUPERSESSION_SQL + " AND vs.created_at <= :t AND n.ingested_at <= :t",
-    "ids",
-    effective_from=Date,
+    c7=_date,
 )
-_SOURCES = _stmt(
+_SOURCES = _pair(
     "SELECT s.id, s.withdrawn, s.effective_from, s.effective_to, g.group_name FROM sources s "
     "LEFT JOIN source_grants g ON g.source_id = s.id WHERE s.id IN :ids",
-    "ids",
-    withdrawn=Boolean,
-    effective_from=Date,
-    effective_to=Date,
+    c1=_flag,
+    c2=_date,
+    c3=_date,
 )
 _REVIEW_SQL = (
     "SELECT ri.id, ri.claim_key, ri.state, ric.claim_id FROM review_items ri "
     "JOIN review_item_claims ric ON ric.review_item_id = ri.id WHERE ri.claim_key IN :keys"
 )
-_REVIEWS = _pair(_REVIEW_SQL, _REVIEW_SQL + " AND ri.opened_at <= :t", "keys")
+_REVIEWS = _pair(_REVIEW_SQL, _REVIEW_SQL + " AND ri.opened_at <= :t")
 _RESOLUTION_SQL = (
     "SELECT r.id, r.review_item_id, r.outcome, r.policy_version, r.decided_at, w.claim_id "
     "FROM resolutions r LEFT JOIN resolution_winners w ON w.resolution_id = r.id "
@@ -293,8 +320,7 @@ _RESOLUTIONS = _pair(
     _RESOLUTION_SQL + " AND r.superseded_at IS NULL",
     _RESOLUTION_SQL
     + " AND r.decided_at <= :t AND (r.superseded_at IS NULL OR r.superseded_at > :t)",
-    "items",
-    decided_at=_TS,
+    c4=_moment,
 )
 
 
@@ -334,6 +360,16 @@ def _utc(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+class _Rows(list[tuple[Any, ...]]):
+    """Fetched rows with the two accessors the loader uses."""
+
+    def scalar(self) -> Any:
+        return self[0][0] if self else None
+
+    def scalars(self) -> list[Any]:
+        return [row[0] for row in self]
+
+
 class EvidenceLoader:
     """Reads evidence groups from the claim store on one connection (read-only)."""
 
@@ -342,11 +378,36 @@ class EvidenceLoader:
         self.as_of = as_of
         self.known_at = _utc(as_of.known_at)
         self._generation: str | None | bool = False
+        self._cursor = conn.connection.cursor()
+        sqlite = conn.dialect.name == "sqlite"
+        self._mark = "?" if sqlite else "%s"
+        # SQLite stores times as text in UTC without an offset; other drivers take datetimes.
+        self._known_at_param: Any = (
+            self.known_at.replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds")
+            if sqlite and self.known_at is not None
+            else self.known_at
+        )
 
-    def _run(self, pair: tuple[Any, Any], **params: Any) -> Any:
-        if self.known_at is None:
-            return self.conn.execute(pair[0], params)
-        return self.conn.execute(pair[1], {**params, "t": self.known_at})
+    def _run(self, query: _Sql, **params: Any) -> _Rows:
+        sql = query.now
+        if self.known_at is not None:
+            sql = query.as_of
+            params["t"] = self._known_at_param
+        shape = tuple(sorted((k, len(v) if isinstance(v, list) else -1) for k, v in params.items()))
+        rendered, order = _render(sql, shape, self._mark)
+        values = [
+            params[name.split("#")[0]][int(name.split("#")[1])] if "#" in name else params[name]
+            for name in order
+        ]
+        cursor = self._cursor
+        cursor.execute(rendered, values)
+        rows = cursor.fetchall()
+        if query.convert:
+            rows = [
+                tuple(query.convert[i](v) if i in query.convert else v for i, v in enumerate(row))
+                for row in rows
+            ]
+        return _Rows(rows)
 
     # ----------------------------------------------------------------- generation
 
@@ -436,9 +497,7 @@ class EvidenceLoader:
         rows: dict[str, tuple[Any, ...]] = {}
         groups: dict[str, set[str]] = {}
         for chunk in _chunks(source_ids):
-            for sid, withdrawn, start, end, group_name in self.conn.execute(
-                _SOURCES, {"ids": chunk}
-            ):
+            for sid, withdrawn, start, end, group_name in self._run(_SOURCES, ids=chunk):
                 rows[sid] = (bool(withdrawn), start, end)
                 members = groups.setdefault(sid, set())
                 if group_name is not None:
@@ -485,7 +544,7 @@ class EvidenceLoader:
             for res_id, item_id, outcome, policy, decided, winner in self._run(
                 _RESOLUTIONS, items=chunk
             ):
-                rows[res_id] = (item_id, outcome, policy, _utc(decided) or decided)
+                rows[res_id] = (item_id, outcome, policy, decided)
                 chosen = winners.setdefault(res_id, set())
                 if winner is not None:
                     chosen.add(winner)

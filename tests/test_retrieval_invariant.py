@@ -162,7 +162,7 @@ def _responses(engine: Engine, corpus: Corpus, requester: Requester) -> dict[str
 
 
 @settings(
-    max_examples=40,
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
