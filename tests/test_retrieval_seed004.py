@@ -131,3 +131,23 @@ def test_seed004_case_through_http(cli_env: Path, case: dict[str, Any]) -> None:
     )
     assert response.status_code == 200, response.text
     assert check_response(case, response.json()) == []
+
+
+def test_claims_metrics_reports_coverage_and_citations_per_side(cli_env: Path) -> None:
+    cli_env.mkdir(parents=True, exist_ok=True)
+    url = get_settings().resolved_database_url
+    upgrade(url)
+    store = make_engine(url)
+    try:
+        load_case(store, CASES[CASE_IDS.index("unresolved")], groups={"b": ["finance"]})
+    finally:
+        store.dispose()
+    (cli_env / "access.yaml").write_text(ACCESS_YAML, encoding="utf-8")
+    run = CliRunner().invoke(cli_app, ["metrics", "--json"])
+    assert run.exit_code == 0, run.output
+    seen = json.loads(run.output)["retrieval"]
+    assert seen["fay"]["visible_evidence_coverage"] == 1.0
+    assert seen["fay"]["visible_conflicts"] == 1
+    assert seen["fay"]["citations_per_side_mean"] == 1.0
+    assert seen["anyone"]["visible_evidence_coverage"] == 0.5
+    assert seen["anyone"]["visible_conflicts"] == 0
