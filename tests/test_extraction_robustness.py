@@ -81,8 +81,10 @@ def _valid(text: str, claims: list[Claim]) -> None:
         if claim.value_span is not None:
             assert claim.span.start <= claim.value_span.start <= claim.value_span.end
             assert claim.value_span.end <= len(text)
-        # every claim serialises to strict JSON (no inf / nan sneaks through)
-        json.dumps(claim.model_dump(mode="json"), allow_nan=False)
+        # every claim serialises to strict JSON (no inf / nan sneaks through) and is valid
+        data = claim.model_dump(mode="json")
+        json.dumps(data, allow_nan=False)
+        Claim.model_validate(data)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

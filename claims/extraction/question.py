@@ -46,7 +46,7 @@ def parse_question(text: str) -> QuestionFrame:
     with nlp.select_pipes(disable=["claim_assembler"]):
         doc = nlp(text)
     mentions: Mentions = doc._.mentions or Mentions()
-    when = effective_time(doc.text, mentions.times)
+    when = effective_time(text, mentions.times)
     latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
     other = sum(1 for ch in text if ch.isalpha() and ord(ch) > 0x24F)
     if other > latin:
@@ -54,13 +54,13 @@ def parse_question(text: str) -> QuestionFrame:
         return QuestionFrame(
             text=text, claim_key=key, coarse_key=key or None, time=when, subject=key or None
         )
-    roles = assign_roles(doc, mentions, res)
+    roles = assign_roles(doc, mentions, res, text)
     words = res.question_words
     idxs: list[int] = []
-    for i, tok in enumerate(doc):
+    for i in range(len(doc)):
         if roles.role[i] in (PUNCT, WH):
             continue
-        if tok.lower_ in words and not idxs:
+        if roles.lower[i] in words and not idxs:
             continue  # leading "how long", "what", "does"
         idxs.append(i)
     frame = read_frame(doc, roles, idxs, res, mentions.times, question=True)

@@ -61,10 +61,12 @@ class NumberVocabulary:
     magnitude_words: dict[str, float]
     magnitude_suffixes: dict[str, float]
     currency_only_suffixes: dict[str, float]
+    cjk_magnitudes: dict[str, float]
     bounds_before: dict[str, str]  # phrase -> bound
     bounds_after: dict[str, str]
     approximations: frozenset[str]
     label_words: frozenset[str]
+    bound_cues: frozenset[str]  # bounds_before + approximations
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,8 @@ class Resources:
     label_before: re.Pattern[str]
     connective_before: re.Pattern[str]
     deictic_re: re.Pattern[str]
+    deictic_ending: re.Pattern[str]  # same phrases, ending at the end of the searched window
+    number_first_words: frozenset[str]
     stopwords: frozenset[str]
     prepositions: frozenset[str]
     separators: frozenset[str]
@@ -148,10 +152,12 @@ def resources() -> Resources:
         currency_only_suffixes={
             str(k): float(v) for k, v in numbers["currency_only_suffixes"].items()
         },
+        cjk_magnitudes={str(k): float(v) for k, v in numbers["cjk_magnitudes"].items()},
         bounds_before=bounds_before,
         bounds_after=bounds_after,
         approximations=approximations,
         label_words=frozenset(str(w).lower() for w in numbers["label_words"]),
+        bound_cues=frozenset(bounds_before) | approximations,
     )
     connectives = {str(p).lower(): role for role, ps in time["connectives"].items() for p in ps}
     unit_insensitive, unit_sensitive = _unit_patterns()
@@ -221,6 +227,12 @@ def resources() -> Resources:
         label_before=label_before,
         connective_before=connective_before,
         deictic_re=deictic_re,
+        deictic_ending=re.compile(
+            rf"(?<![A-Za-z])(?:{_alternation(list(deictic))})$", re.IGNORECASE
+        ),
+        number_first_words=frozenset(
+            w.split()[0] for w in number_word_list + list(vocab.dozen_words)
+        ),
         stopwords=frozenset(str(w) for w in words["stopwords"]),
         prepositions=frozenset(str(w) for w in words["prepositions"]),
         separators=frozenset(str(w) for w in words["separators"]),
