@@ -156,10 +156,12 @@ def test_superseded_claim_is_not_a_live_conflict_with_a_third_source() -> None:
         [facts_from_claim(c) for c in (old, new, third)], generation="g1", supersessions=index
     )
     kinds = _kinds(build)
-    # the wiki still contradicts the current policy; the old version agrees with the wiki
+    # the wiki still contradicts the current policy; the old version's agreement with the
+    # wiki no longer counts as support
     assert ("conflicts", "value") in kinds
     assert ("supersedes", "lineage") in kinds
-    assert ("corroborates", "value") in kinds
+    assert ("compatible", "superseded") in kinds
+    assert ("corroborates", "value") not in kinds
     conflict = next(e for e in build.edges if e.kind == "conflicts")
     assert {conflict.left_claim_id, conflict.right_claim_id} == {new.id, third.id}
 
@@ -300,3 +302,21 @@ def test_a_sentence_listing_several_values_elaborates_instead_of_conflicting() -
     other = claim_from_spec(fee | {"value": 12, "quote": "The fee is 12 USD."}, default_source="x")
     build = build_edges([facts_from_claim(c) for c in (ten, fifteen, other)], generation="g1")
     assert _kinds(build).count(("conflicts", "value")) == 2  # 12 is not in the list
+
+
+def test_register_effective_date_does_not_supersede_an_earlier_period() -> None:
+    from datetime import date
+
+    old = _claim("old", 250, version="old-v1", time={"start": "2025-01-01", "end": "2025-12-31"})
+    new = _claim("new", 500, version="new-v1")
+    index = SupersessionIndex(
+        derive_version_supersessions(
+            _versions(("old-v1", "old", 1), ("new-v1", "new", 1)),
+            [RegisterSupersedes("new", "old", effective_from=date(2026, 1, 1))],
+        )
+    )
+    build = build_edges(
+        [facts_from_claim(old), facts_from_claim(new)], generation="g1", supersessions=index
+    )
+    # the 2025 figure was never replaced; against an undated figure it stays ambiguous
+    assert _kinds(build) == [("ambiguous", "time")]

@@ -28,6 +28,7 @@ from typing import NamedTuple
 from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
+from claims.edges.near_miss import near_key_pairs
 from claims.edges.supersession import SupersessionIndex
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
@@ -126,6 +127,9 @@ def refine(
         return None
     left, right = ordered(x, y)
     newer_older = _supersession(left, right, supersessions)
+    if newer_older is not None and not supersessions.claim_superseded(newer_older[1]):
+        # a register replacement from a date leaves the older claim in force before it
+        newer_older = None
     if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
         if newer_older is not None:
             newer, older, origin = newer_older
@@ -153,13 +157,29 @@ def refine(
             )
     if verdict.relation is Relation.CORROBORATION:
         if newer_older is not None:
-            newer, older, _ = newer_older
+            newer, older, origin = newer_older
             return EdgeDraft(
                 EdgeKind.COMPATIBLE,
-                Rule.LINEAGE if newer.source_id == older.source_id else Rule.REGISTER,
+                Rule.LINEAGE if origin is SupersessionOrigin.LINEAGE else Rule.REGISTER,
                 f"restated unchanged by the replacing version ({verdict.reason})",
                 newer,
                 older,
+            )
+        if (
+            supersessions
+            and verdict.rule != Rule.CLONE
+            and (supersessions.claim_superseded(left) or supersessions.claim_superseded(right))
+        ):
+            # a replaced version no longer asserts anything: its agreement is not support
+            # (clone edges stay: they say where a mirrored sentence came from)
+            gone = left if supersessions.claim_superseded(left) else right
+            return EdgeDraft(
+                EdgeKind.COMPATIBLE,
+                Rule.SUPERSEDED,
+                f"the version of {gone.source_id} stating {gone.shown} is superseded; its "
+                f"agreement no longer counts as support ({verdict.reason})",
+                left,
+                right,
             )
         if left.source_id and left.source_id == right.source_id:
             return EdgeDraft(
@@ -349,22 +369,25 @@ def _supersession_pairs(
 
 def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     _sort_members(members, emit.supersessions)
-    groups = _groups(members)
     claim_key = NEAR_MISS_PREFIX + members[0].coarse_key
+    by_key: dict[str, list[ClaimFacts]] = defaultdict(list)
+    for facts in members:
+        by_key[facts.claim_key].append(facts)
+    pairs = near_key_pairs(by_key)  # an index, not all pairs of keys
+    if not pairs:
+        return
     emit.start_block(members)
-    for i, first in enumerate(groups):
-        rep = first[0][0]
-        for second in groups[i + 1 :]:
-            other = second[0][0]
-            if other.claim_key == rep.claim_key:
-                continue  # same key: the claim-key block already decided this pair
-            build.comparisons += 1
-            verdict = compare_facts(rep, other)
-            # only the near misses worth a look are kept: disagreements and agreements
-            if verdict.relation is Relation.AMBIGUOUS or (
-                verdict.relation is Relation.COMPATIBLE and verdict.rule == Rule.KEY
-            ):
-                emit.pair(rep, other, verdict, claim_key)
+    groups = {key: [g[0][0] for g in _groups(claims)] for key, claims in by_key.items()}
+    for key_a, key_b in sorted(pairs):
+        for rep in groups[key_a]:
+            for other in groups[key_b]:
+                build.comparisons += 1
+                verdict = compare_facts(rep, other)
+                # only the near misses worth a look are kept: disagreements and agreements
+                if verdict.relation is Relation.AMBIGUOUS or (
+                    verdict.relation is Relation.COMPATIBLE and verdict.rule == Rule.KEY
+                ):
+                    emit.pair(rep, other, verdict, claim_key)
 
 
 def build_edges(

@@ -3,8 +3,9 @@
 ``compare(a, b)`` is pure and symmetric: the two sides are put in a fixed order first, so
 both argument orders give the same verdict, rule and reason. The checks run in this order:
 
-1. different claim keys: unrelated, unless the coarse keys match (a near miss, never a
-   conflict: it becomes ambiguous, an agreement becomes compatible);
+1. different claim keys: unrelated, unless they are a near miss (same coarse key and one
+   key's words inside the other's, or one word inflected; see ``near_miss``), which is
+   never a conflict: a disagreement becomes ambiguous, an agreement compatible;
 2. reported speech on either side: compatible (a third party's words, not the source's);
 3. known, disjoint effective times: compatible;
 4. a scope dimension stated on both sides with different values (or different unexplained
@@ -26,6 +27,7 @@ from importlib import resources
 import yaml
 
 from claims.edges.facts import EQUALITY_EPSILON, INF, ClaimFacts, facts_from_claim
+from claims.edges.near_miss import near_keys
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Claim, Relation
 
@@ -51,7 +53,7 @@ def compare_facts(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     """``compare`` on the lean form (what the edge builder calls in its hot loop)."""
     a, b = ordered(a, b)
     if a.claim_key != b.claim_key:
-        if a.coarse_key and a.coarse_key == b.coarse_key:
+        if a.coarse_key and a.coarse_key == b.coarse_key and near_keys(a.claim_key, b.claim_key):
             return _near_miss(_same_key(a, b), a, b)
         return PairVerdict(
             Relation.UNRELATED,
@@ -87,6 +89,8 @@ def listed_values(
     """
     if verdict.relation is not Relation.CONFLICT:
         return verdict
+    if ordered(x, y)[0] is not x:
+        x, y, mates_x, mates_y = y, x, mates_y, mates_x
     if x.version_id and x.version_id == y.version_id and x.quote_norm == y.quote_norm:
         return PairVerdict(
             Relation.COMPATIBLE,
