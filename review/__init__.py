@@ -5,6 +5,8 @@ Public surface:
 
 - ``review.policy``: ``load_policy``, ``apply_policy``, ``active_policy``, ``AuthorityPolicy``
 - ``review.routing``: ``route`` (conflict edges -> review items / rule resolutions)
+- ``review.items``: ``ReviewItemRepository`` (the queue, sorted by risk and age)
+- ``review.evidence``: ``item_view`` (every side's quote in context, provenance, history)
 - ``review.queue``: ``claim``, ``release``, ``resolve``, ``dismiss``, ``mark_ambiguous``,
   ``defer``, ``reopen``
 - ``review.resolutions``: ``current_resolution``, ``resolutions_for``

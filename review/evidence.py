@@ -130,7 +130,7 @@ def item_view(session: Session, item_id: str, *, with_history: bool = True) -> I
             select(ClaimRow, SourceVersionRow, SourceRow)
             .join(SourceVersionRow, SourceVersionRow.id == ClaimRow.source_version_id)
             .join(SourceRow, SourceRow.id == ClaimRow.source_id)
-            .where(ClaimRow.id.in_(item.claim_ids))
+            .where(ClaimRow.id.in_(repo.current_claim_ids(item_id)))
         )
     )
     sides = []

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from claims.errors import NotFoundError
 from claims.models import ReviewItem, ReviewState
-from claims.tables import ReviewItemClaimRow, ReviewItemRow
+from claims.tables import ClaimRow, ExtractorGenerationRow, ReviewItemClaimRow, ReviewItemRow
 
 UNRESOLVED_STATES = (ReviewState.OPEN, ReviewState.CLAIMED, ReviewState.DEFERRED)
 CLOSED_STATES = (ReviewState.RESOLVED, ReviewState.DISMISSED, ReviewState.AMBIGUOUS)
@@ -71,6 +71,19 @@ class ReviewItemRepository:
             .order_by(ReviewItemClaimRow.claim_id)
         )
         return list(self.session.scalars(stmt))
+
+    def current_claim_ids(self, item_id: str) -> list[str]:
+        """The members a reviewer decides on: those of the active extractor generation when
+        the item has any (an item carried over to a new generation keeps its old claims as
+        history), else all of them."""
+        members = self.claim_ids(item_id)
+        active = select(ExtractorGenerationRow.id).where(ExtractorGenerationRow.status == "active")
+        live = set(
+            self.session.scalars(
+                select(ClaimRow.id).where(ClaimRow.id.in_(members), ClaimRow.generation.in_(active))
+            )
+        )
+        return [c for c in members if c in live] if live else members
 
     def claim_ids_for(self, item_ids: Sequence[str]) -> dict[str, list[str]]:
         members: dict[str, list[str]] = defaultdict(list)

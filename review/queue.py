@@ -121,15 +121,8 @@ def claim(
     if row.state not in allowed:
         raise InputError(f"review item {item_id} is {row.state}; reopen it before claiming it")
     policy = active_policy(session)
-    took_over = (
-        row.state == ReviewState.CLAIMED.value
-        and holder is None
-        and row.assignee
-        not in (
-            None,
-            reviewer.name,
-        )
-    )
+    previous = row.assignee if row.state == ReviewState.CLAIMED.value else None
+    took_over = holder is None and previous is not None and previous != reviewer.name
     change_item(
         session,
         row,
@@ -233,7 +226,7 @@ def decide(
     repo = ReviewItemRepository(session)
     row = repo.row(item_id)
     check_revision(row, expected_revision)
-    members = repo.claim_ids(item_id)
+    members = repo.current_claim_ids(item_id)
     chosen, text, cited = validate_decision(
         session,
         item_claim_ids=members,

@@ -96,8 +96,14 @@ def record_resolution(
     policy_version: str,
     dismiss_reason: DismissReason | None = None,
     now: datetime | None = None,
+    audit_actor: str | None = None,
+    audit_action: str | None = None,
 ) -> Resolution:
-    """Write an already validated decision; the id is unique per item revision."""
+    """Write an already validated decision; the id is unique per item revision.
+
+    ``audit_actor``/``audit_action`` differ from the decider only when routing carries a
+    decision over to a new extractor generation.
+    """
     now = now or datetime.now(UTC)
     resolution_id = stable_id("res", item_id, item_revision, method.value, outcome.value)
     row = ResolutionRow(
@@ -120,8 +126,8 @@ def record_resolution(
     resolution = _to_resolution(row, list(winners))
     audit.record(
         session,
-        actor=decided_by,
-        action=f"resolution.{outcome.value}",
+        actor=audit_actor or decided_by,
+        action=audit_action or f"resolution.{outcome.value}",
         entity_type="resolution",
         entity_id=item_id,
         before=None,

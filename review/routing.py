@@ -24,12 +24,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import not_, or_, select
 from sqlalchemy.orm import Session
 
 from claims.ids import stable_id
 from claims.models import ResolutionMethod, ReviewState
 from claims.tables import (
+    AuditEventRow,
     ClaimRow,
     EdgeRow,
     ExtractorGenerationRow,
@@ -41,7 +42,7 @@ from review import audit
 from review.items import CLOSED_STATES, ReviewItemRepository, as_utc, snapshot
 from review.policy import AuthorityPolicy, RuleKind
 from review.queue import SYSTEM_ACTOR, change_item, release_due_deferrals, reopen
-from review.resolutions import current_resolution, record_resolution
+from review.resolutions import current_resolution, record_resolution, supersede_current
 
 ROUTER_ACTOR = "router"
 _CLOSED = tuple(s.value for s in CLOSED_STATES)
@@ -75,6 +76,11 @@ class RoutingReport:
     grown: list[str] = field(default_factory=list)
     reopened: dict[str, str] = field(default_factory=dict)
     released_deferrals: list[str] = field(default_factory=list)
+    # Unresolved items none of whose claims is in a live conflict set any more (edges
+    # retired, or a new extractor generation): left for a person to dismiss, never closed.
+    orphaned: list[str] = field(default_factory=list)
+    # Items whose set reappeared under a new extractor generation (same evidence spans).
+    carried_over: list[str] = field(default_factory=list)
 
     def as_metadata(self) -> dict[str, int | str]:
         return {
@@ -86,6 +92,8 @@ class RoutingReport:
             "grown": len(self.grown),
             "reopened": len(self.reopened),
             "released_deferrals": len(self.released_deferrals),
+            "orphaned": len(self.orphaned),
+            "carried_over": len(self.carried_over),
         }
 
 
@@ -122,10 +130,11 @@ def conflict_sets(edges: Iterable[EdgeRow]) -> list[ConflictSet]:
         members: dict[str, set[str]] = defaultdict(set)
         for node in list(parent):
             members[_find(parent, node)].add(node)
+        edges_of: dict[str, list[EdgeRow]] = defaultdict(list)
+        for edge in by_key[key]:
+            edges_of[_find(parent, edge.left_claim_id)].append(edge)
         for root in sorted(members):
-            claim_ids = frozenset(members[root])
-            set_edges = tuple(e for e in by_key[key] if e.left_claim_id in claim_ids)
-            sets.append(ConflictSet(key, claim_ids, set_edges))
+            sets.append(ConflictSet(key, frozenset(members[root]), tuple(edges_of[root])))
     return sets
 
 
@@ -164,12 +173,21 @@ def set_risk(conflict: ConflictSet, policy: AuthorityPolicy) -> tuple[bool, floa
 
 
 def rule_decision(
-    session: Session, policy: AuthorityPolicy, conflict: ConflictSet, *, material: bool
+    session: Session,
+    policy: AuthorityPolicy,
+    conflict: ConflictSet,
+    *,
+    material: bool,
+    tiers: dict[str, tuple[str | None, bool]] | None = None,
 ) -> RuleDecision | None:
-    """The first auto-resolution rule that decides the set, or None (a person decides)."""
+    """The first auto-resolution rule that decides the set, or None (a person decides).
+
+    ``tiers`` (claim id -> (tier, withdrawn)) may be preloaded for many sets at once.
+    """
     if policy.is_high_risk(conflict.claim_key):
         return None
-    tiers = _tiers_of(session, conflict.claim_ids)
+    if tiers is None or not conflict.claim_ids <= tiers.keys():
+        tiers = _tiers_of(session, conflict.claim_ids)
     for rule in policy.auto_resolution:
         if material and not rule.material_conflicts:
             continue
@@ -182,12 +200,16 @@ def rule_decision(
 
 def _tiers_of(session: Session, claim_ids: Iterable[str]) -> dict[str, tuple[str | None, bool]]:
     """Claim id -> (authority tier of its source, source withdrawn?)."""
-    stmt = (
-        select(ClaimRow.id, SourceRow.authority_tier, SourceRow.withdrawn)
-        .join(SourceRow, SourceRow.id == ClaimRow.source_id)
-        .where(ClaimRow.id.in_(list(claim_ids)))
-    )
-    return {claim_id: (tier, bool(gone)) for claim_id, tier, gone in session.execute(stmt)}
+    ids = sorted(set(claim_ids))
+    found: dict[str, tuple[str | None, bool]] = {}
+    for start in range(0, len(ids), 500):
+        stmt = (
+            select(ClaimRow.id, SourceRow.authority_tier, SourceRow.withdrawn)
+            .join(SourceRow, SourceRow.id == ClaimRow.source_id)
+            .where(ClaimRow.id.in_(ids[start : start + 500]))
+        )
+        found.update((c, (tier, bool(gone))) for c, tier, gone in session.execute(stmt))
+    return found
 
 
 def _higher_tier_wins(
@@ -231,12 +253,13 @@ def route(
     policy: AuthorityPolicy,
     *,
     now: datetime | None = None,
-    actor: str = ROUTER_ACTOR,
 ) -> RoutingReport:
     """Bring review items in line with the live conflict edges and ``policy`` (idempotent).
 
     ``policy`` must already be applied (its version is a foreign key of every resolution).
+    Routing acts as ``router``; an item a reviewer has acted on is never decided by rule.
     """
+    actor = ROUTER_ACTOR
     now = now or datetime.now(UTC)
     report = RoutingReport(policy_version=policy.stamp)
     report.released_deferrals = release_due_deferrals(session, now=now)
@@ -250,6 +273,8 @@ def route(
     by_key: dict[str, list[ReviewItemRow]] = defaultdict(list)
     for row in existing_rows:
         by_key[row.claim_key].append(row)
+    tiers = _tiers_of(session, (c for s in sets for c in s.claim_ids))
+    live = {c for s in sets for c in s.claim_ids}
 
     for conflict in sets:
         material, risk = set_risk(conflict, policy)
@@ -257,12 +282,16 @@ def route(
         matches = [
             r for r in by_key[conflict.claim_key] if conflict.claim_ids & set(members.get(r.id, []))
         ]
-        if not matches:
+        predecessor = None if matches else _predecessor(session, conflict, by_key, members, live)
+        if predecessor is not None:
+            row = predecessor
+            _carry_over(session, row, conflict, members, now, report)
+        elif not matches:
             row = _open_item(session, conflict, policy, risk, high_risk, actor, now)
             by_key[conflict.claim_key].append(row)
             members[row.id] = sorted(conflict.claim_ids)
             report.opened.append(row.id)
-        else:
+        if matches:
             row = matches[0]  # lowest id: the oldest identity of this set
             known = set(members.get(row.id, []))
             fresh = conflict.claim_ids - known
@@ -290,14 +319,144 @@ def route(
                     now=now,
                     policy_version=policy.stamp,
                 )
-            _check_closed_item(session, row, conflict, policy, material, actor, now, report)
-        session.refresh(row)
-        if row.state == ReviewState.OPEN.value:
-            decision = rule_decision(session, policy, conflict, material=material)
+            _check_closed_item(session, row, conflict, policy, material, actor, now, report, tiers)
+        if row.state == ReviewState.OPEN.value and not _touched_by_a_person(session, row.id):
+            decision = rule_decision(session, policy, conflict, material=material, tiers=tiers)
             if decision is not None:
                 _auto_resolve(session, row, decision, policy, now)
                 report.auto_resolved.append(row.id)
+    report.orphaned = _orphaned(session, sets)
     return report
+
+
+Fingerprint = tuple[str, int, int]  # source version, span start, span end
+
+
+def _evidence(session: Session, claim_ids: Iterable[str]) -> dict[str, tuple[Fingerprint, object]]:
+    """Claim id -> (where its evidence is, what value it read there)."""
+    ids = sorted(set(claim_ids))
+    found: dict[str, tuple[Fingerprint, object]] = {}
+    for start in range(0, len(ids), 500):
+        stmt = select(
+            ClaimRow.id,
+            ClaimRow.source_version_id,
+            ClaimRow.span_start,
+            ClaimRow.span_end,
+            ClaimRow.canonical_value,
+            ClaimRow.canonical_unit,
+            ClaimRow.value_number,
+            ClaimRow.value_text,
+            ClaimRow.polarity,
+        ).where(ClaimRow.id.in_(ids[start : start + 500]))
+        for claim_id, version, begin, end, *value in session.execute(stmt):
+            found[claim_id] = ((version, begin, end), tuple(value))
+    return found
+
+
+def _predecessor(
+    session: Session,
+    conflict: ConflictSet,
+    by_key: dict[str, list[ReviewItemRow]],
+    members: dict[str, list[str]],
+    live: set[str],
+) -> ReviewItemRow | None:
+    """An item of the same key whose claims (all of an older extractor generation) cite
+    exactly the evidence spans of this set: the same conflict, re-extracted."""
+    candidates = [
+        r for r in by_key[conflict.claim_key] if not live.intersection(members.get(r.id, []))
+    ]
+    if not candidates:
+        return None
+    wanted = {fp for fp, _ in _evidence(session, conflict.claim_ids).values()}
+    for row in candidates:
+        old = _evidence(session, members.get(row.id, []))
+        if old and {fp for fp, _ in old.values()} == wanted:
+            return row
+    return None
+
+
+def _carry_over(
+    session: Session,
+    row: ReviewItemRow,
+    conflict: ConflictSet,
+    members: dict[str, list[str]],
+    now: datetime,
+    report: RoutingReport,
+) -> None:
+    """Move an item to the new generation's claims; carry its decision if the values held."""
+    old_ids = members.get(row.id, [])
+    old = _evidence(session, old_ids)
+    new = _evidence(session, conflict.claim_ids)
+    by_place = {fp: claim_id for claim_id, (fp, _) in new.items()}
+    claim_map = {old_id: by_place[fp] for old_id, (fp, _) in old.items() if fp in by_place}
+    changed = sorted(
+        old_id for old_id, new_id in claim_map.items() if old[old_id][1] != new[new_id][1]
+    )
+    ReviewItemRepository(session).add_claims(row.id, conflict.claim_ids)
+    members[row.id] = sorted(set(old_ids) | conflict.claim_ids)
+    change_item(
+        session,
+        row,
+        actor=ROUTER_ACTOR,
+        action="item.carry_over",
+        changes={},
+        now=now,
+        detail={"claim_map": dict(sorted(claim_map.items())), "values_changed": changed},
+    )
+    report.carried_over.append(row.id)
+    resolution = current_resolution(session, row.id)
+    if row.state not in _CLOSED or resolution is None:
+        return
+    if changed:
+        reopen(
+            session,
+            row.id,
+            ROUTER_ACTOR,
+            reason="a new extractor generation reads different values: " + ", ".join(changed),
+            now=now,
+        )
+        report.reopened[row.id] = "values changed under a new extractor generation"
+        return
+    supersede_current(session, row.id, now=now)
+    record_resolution(
+        session,
+        item_id=row.id,
+        item_revision=row.revision,
+        method=resolution.method,
+        outcome=resolution.outcome,
+        winners=[claim_map.get(w, w) for w in resolution.winner_claim_ids],
+        rationale=resolution.rationale,
+        evidence=[claim_map.get(e, e) for e in resolution.evidence],
+        decided_by=resolution.decided_by,
+        policy_version=resolution.policy_version,
+        dismiss_reason=resolution.dismiss_reason,
+        now=now,
+        audit_actor=ROUTER_ACTOR,
+        audit_action="resolution.carry_over",
+    )
+
+
+def _touched_by_a_person(session: Session, item_id: str) -> bool:
+    """Whether a reviewer ever acted on the item: from then on rules never decide it."""
+    machine = or_(
+        AuditEventRow.actor.in_([ROUTER_ACTOR, SYSTEM_ACTOR]),
+        AuditEventRow.actor.startswith("rule:"),
+    )
+    stmt = select(AuditEventRow.id).where(
+        AuditEventRow.entity_id == item_id,
+        AuditEventRow.entity_type == "review_item",
+        not_(machine),
+    )
+    return session.scalars(stmt.limit(1)).first() is not None
+
+
+def _orphaned(session: Session, sets: list[ConflictSet]) -> list[str]:
+    live = {c for s in sets for c in s.claim_ids}
+    unresolved = [s.value for s in (ReviewState.OPEN, ReviewState.CLAIMED, ReviewState.DEFERRED)]
+    rows = session.scalars(select(ReviewItemRow).where(ReviewItemRow.state.in_(unresolved)))
+    candidates = [r.id for r in rows]
+    members = ReviewItemRepository(session).claim_ids_for(candidates)
+    return sorted(i for i in candidates if not live.intersection(members.get(i, [])))
 
 
 def _open_item(
@@ -376,6 +535,7 @@ def _check_closed_item(
     actor: str,
     now: datetime,
     report: RoutingReport,
+    tiers: dict[str, tuple[str | None, bool]],
 ) -> None:
     """Reopen a closed item whose decision no longer stands."""
     if row.state not in _CLOSED:
@@ -392,7 +552,7 @@ def _check_closed_item(
         if newer:
             reason = f"new source version after the decision: {', '.join(newer)}"
     if reason is None and resolution.method is ResolutionMethod.RULE:
-        decision = rule_decision(session, policy, conflict, material=material)
+        decision = rule_decision(session, policy, conflict, material=material, tiers=tiers)
         winners = tuple(sorted(resolution.winner_claim_ids))
         if decision is None or decision.winners != winners:
             reason = (

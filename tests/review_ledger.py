@@ -186,3 +186,32 @@ def item_for_key(engine: Engine, claim_key: str) -> ReviewItem:
 DIVIDEND = "acme|dividend_per_share"
 HEADCOUNT = "acme|headcount"
 LIMIT = "interactive assistant|output_limit"
+
+
+def next_generation(
+    ledger: ReviewLedger, generation: str, *, values: dict[str, float] | None = None
+) -> ReviewLedger:
+    """Retire ``ledger``'s generation and re-extract the corpus under ``generation``: same
+    versions and spans, claim ids prefixed ``<generation>:``, values overridable per old id."""
+    with transaction(ledger.engine) as session:
+        row = session.get(ExtractorGenerationRow, ledger.generation)
+        assert row is not None
+        row.status = "retired"
+    successor = ReviewLedger(ledger.engine, generation)
+    successor.versions = dict(ledger.versions)
+    data = yaml.safe_load((FIXTURES / "corpus.yaml").read_text(encoding="utf-8"))
+    for claim in data["claims"]:
+        old_id = claim["id"]
+        claim = {**claim, "id": f"{generation}:{old_id}"}
+        if values and old_id in values:
+            claim["value"] = values[old_id]
+        successor.add_claim(**claim)
+    for edge in data["conflicts"]:
+        successor.add_conflict(
+            **{
+                **edge,
+                "left": f"{generation}:{edge['left']}",
+                "right": f"{generation}:{edge['right']}",
+            }
+        )
+    return successor

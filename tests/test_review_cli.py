@@ -127,3 +127,66 @@ def test_defer_dismiss_and_reopen_from_the_terminal(store: Path) -> None:
     assert DIVIDEND not in _items()
     claims("review", "reopen", items[DIVIDEND]["id"], "--reason", "the CFO says both are net")
     assert _items()[DIVIDEND]["state"] == "open"
+
+
+def test_claims_serve_migrates_the_store_and_serves_the_reviewer_ui(store: Path) -> None:
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    repo = Path(__file__).resolve().parents[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "claimledger", "serve", "--port", str(port)],
+        cwd=repo,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, server.stderr.read() if server.stderr else ""
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/review/login", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "claims serve did not answer"
+                time.sleep(0.3)
+        assert response.status_code == 200 and "Reviewer login" in response.text
+        assert response.cookies.get("claims_review_session")
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+
+
+def test_applying_a_malformed_policy_changes_nothing(store: Path) -> None:
+    claims("policy", "apply", str(FIXTURES / "policy.yaml"), "--as", "admin")
+    before = json.loads(claims("policy", "list", "--json"))
+    for bad in ("policy_bad_tier.yaml", "policy_bad_yaml.yaml", "policy_unknown_field.yaml"):
+        error = failure("policy", "apply", str(FIXTURES / bad), "--as", "admin")
+        assert isinstance(error, PolicyError) and bad in str(error)
+    assert json.loads(claims("policy", "list", "--json")) == before
+
+
+def test_show_json_has_every_side_with_provenance(store: Path) -> None:
+    claims("policy", "apply", str(FIXTURES / "policy.yaml"), "--as", "admin")
+    view = json.loads(claims("review", "show", _items()[DIVIDEND]["id"], "--json"))
+    sides = {s["claim_id"]: s for s in view["sides"]}
+    assert set(sides) == {"c-div-press", "c-div-report", "c-div-restated"}
+    restated = sides["c-div-restated"]
+    assert restated["authority_tier"] == "regulator" and restated["version_number"] == 1
+    assert (
+        restated["quote"]
+        == "The dividend for fiscal 2025 is EUR 1.05 per share after the correction."
+    )
+    assert restated["scope_text"] == "period=fy2025"
+    assert view["history"][0]["action"] == "item.open"

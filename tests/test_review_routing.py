@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from review_ledger import (
@@ -19,7 +20,7 @@ from sqlalchemy import Engine, func, select
 from claims.models import ResolutionMethod, ReviewState
 from claims.store import make_engine, transaction
 from claims.store.migrate import upgrade
-from claims.tables import AuditEventRow, ClaimRow, ResolutionRow, ReviewItemRow
+from claims.tables import AuditEventRow, ClaimRow, EdgeRow, ResolutionRow, ReviewItemRow
 from review import queue
 from review.items import ReviewItemRepository
 from review.policy import active_policy, apply_policy, load_policy
@@ -216,3 +217,26 @@ def test_conflict_sets_of_different_keys_never_merge(engine: Engine) -> None:
         keys = sorted(r.claim_key for r in session.scalars(select(ReviewItemRow)))
     assert keys == [DIVIDEND, HEADCOUNT, LIMIT]
     _ = ReviewLedger  # the builder is the only way data gets in
+
+
+def test_item_whose_conflict_edges_were_retired_is_reported_not_closed(engine: Engine) -> None:
+    routed_ledger(engine)
+    item = item_for_key(engine, LIMIT)
+    with transaction(engine) as session:
+        for edge in session.scalars(select(EdgeRow).where(EdgeRow.claim_key == LIMIT)):
+            edge.retired_at = datetime.now(UTC)
+    with transaction(engine) as session:
+        report = route(session, active_policy(session))
+    assert report.orphaned == [item.id]
+    assert item_for_key(engine, LIMIT).state is ReviewState.OPEN
+
+
+def test_rules_never_decide_an_item_a_reviewer_reopened(engine: Engine) -> None:
+    routed_ledger(engine)
+    item = item_for_key(engine, HEADCOUNT)  # resolved by rule
+    with transaction(engine) as session:
+        queue.reopen_by_reviewer(
+            session, item.id, reviewers().get("alice"), reason="the blog is right, check it"
+        )
+    assert _route(engine) == {}
+    assert item_for_key(engine, HEADCOUNT).state is ReviewState.OPEN

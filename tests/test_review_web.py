@@ -192,3 +192,25 @@ def test_login_never_redirects_to_another_site(client: TestClient) -> None:
         follow_redirects=False,
     )
     assert response.headers["location"] == "/review/queue"
+
+
+def test_metrics_page_shows_the_review_figures(client: TestClient) -> None:
+    login(client)
+    page = client.get("/review/metrics").text
+    assert '<td id="m-candidates">5</td>' in page
+    assert "acme|dividend*" in page and "Decided by rule / by reviewers" in page
+
+
+def test_queue_marks_a_claim_whose_lock_expired(client: TestClient, engine: Engine) -> None:
+    from datetime import UTC, datetime
+
+    from review_ledger import reviewers
+
+    from review import queue
+
+    item = item_for_key(engine, LIMIT)
+    with transaction(engine) as session:
+        queue.claim(session, item.id, reviewers().get("bob"), now=datetime(2020, 1, 1, tzinfo=UTC))
+    login(client)
+    row = re.search(rf'data-item="{item.id}">(.*?)</tr>', client.get("/review/queue").text, re.S)
+    assert row and "bob" in row.group(1) and "lock expired" in row.group(1)

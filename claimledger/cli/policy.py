@@ -49,7 +49,7 @@ def apply(
     actor = _actor(as_user)
     with transaction(engine()) as session:
         version, changed = apply_policy(session, policy, actor=actor)
-        report = route(session, policy, actor=actor) if reroute else None
+        report = route(session, policy) if reroute else None
     verb = "applied" if changed else "already active:"
     console.print(f"{verb} policy {version.policy_id} version {version.version}")
     if report is not None:

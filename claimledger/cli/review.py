@@ -8,7 +8,7 @@ the reviewer looked at it (optimistic concurrency, as in the web UI).
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import UTC, date, datetime
 
 import typer
 
@@ -42,8 +42,10 @@ def _row(item: ReviewItem) -> str:
     flag = "HIGH" if item.high_risk else "    "
     who = f" @{item.assignee}" if item.assignee else ""
     until = f" until {item.deferred_until}" if item.deferred_until else ""
+    hours = (datetime.now(UTC) - item.opened_at).total_seconds() / 3600 if item.opened_at else 0
+    age = f"{hours:.0f}h" if hours < 48 else f"{hours / 24:.0f}d"
     return (
-        f"{item.id}  {item.state.value:<9} {flag} risk {item.risk:.2f}  "
+        f"{item.id}  {item.state.value:<9} {flag} risk {item.risk:.2f} age {age:>4}  "
         f"{item.claim_key}  ({len(item.claim_ids)} claims){who}{until}"
     )
 
@@ -278,6 +280,8 @@ def route_conflicts(as_json: bool = JSON_OPTION) -> None:
     )
     for item_id, reason in report.reopened.items():
         console.print(f"  reopened {item_id}: {reason}")
+    for item_id in report.orphaned:
+        console.print(f"  {item_id}: no live conflict edge any more; dismiss it if it is moot")
 
 
 @review_app.command("hash-password")

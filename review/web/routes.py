@@ -26,11 +26,14 @@ from claims.store import make_engine, transaction
 from review import queue
 from review.evidence import item_view
 from review.items import ReviewItemRepository, as_utc
+from review.metrics import review_metrics
+from review.policy import active_policy_row, policy_from_row
 from review.reviewers import Reviewer, load_reviewers
 from review.web.session import CsrfError, SessionSigner, WebSession
 
 HERE = Path(__file__).parent
 PREFIX = "/review"
+QUEUE_PAGE = 200  # the riskiest and oldest first; filters narrow the rest
 STATE_CHOICES = ("unresolved", *(s.value for s in ReviewState), "all")
 NOTICES = {
     "claimed": "You claimed the item.",
@@ -173,6 +176,23 @@ def create_router(settings: Settings) -> APIRouter:
 
     # ----------------------------------------------------------------- pages
 
+    @router.get("/metrics")
+    def metrics_page(request: Request) -> Response:
+        reviewer = current(request)
+        if reviewer is None:
+            return to_login(request)
+        with transaction(engine()) as session:
+            row = active_policy_row(session)
+            policy = policy_from_row(row) if row is not None else None
+            figures = review_metrics(session, policy)
+        return render(
+            request,
+            "metrics.html",
+            reviewer=reviewer,
+            m=figures,
+            policy_version=policy.stamp if policy else None,
+        )
+
     @router.get("/queue")
     def queue_page(
         request: Request, state: str = "unresolved", risk: str = "", key: str = "", mine: str = ""
@@ -199,13 +219,19 @@ def create_router(settings: Settings) -> APIRouter:
                 assignee=reviewer.name if mine else None,
                 high_risk={"high": True, "normal": False}.get(risk),
                 key_contains=key.strip() or None,
+                limit=QUEUE_PAGE + 1,
             )
         now = datetime.now(UTC)
+        more = len(items) > QUEUE_PAGE
+        items = items[:QUEUE_PAGE]
         return render(
             request,
             "queue.html",
             reviewer=reviewer,
             items=items,
+            more=more,
+            page=QUEUE_PAGE,
+            now=now,
             ages={i.id: _age(i.opened_at, now) for i in items},
             filters={"state": state, "risk": risk, "key": key, "mine": bool(mine)},
             state_choices=STATE_CHOICES,
