@@ -38,6 +38,15 @@ class PipelineRun:
     failures: list[RunFailure] = field(default_factory=list)
     check_failures: list[str] = field(default_factory=list)
     graph_metadata: dict[str, Any] = field(default_factory=dict)
+    step_seconds: dict[str, float] = field(default_factory=dict)  # summed over the runs
+
+    def record(self, result: dg.ExecuteInProcessResult) -> None:
+        for event in result.all_events:
+            if event.event_type == dg.DagsterEventType.STEP_SUCCESS and event.step_key:
+                seconds = event.event_specific_data.duration_ms / 1000  # type: ignore[union-attr]
+                self.step_seconds[event.step_key] = (
+                    self.step_seconds.get(event.step_key, 0.0) + seconds
+                )
 
 
 def run_pipeline(
@@ -89,6 +98,7 @@ def run_pipeline(
         raise_on_error=False,
     )
     outcome.runs += 1
+    outcome.record(result)
     if not result.success:
         outcome.failures.append(RunFailure("register", _failure_message(result)))
         return outcome
@@ -102,6 +112,7 @@ def run_pipeline(
             raise_on_error=False,
         )
         outcome.runs += 1
+        outcome.record(result)
         outcome.versions_processed += len(batch.keys)
         if not result.success:
             what = batch.keys[0] if batch.reason == INVALID else f"{len(batch.keys)} versions"
@@ -120,6 +131,7 @@ def run_pipeline(
             raise_on_error=False,
         )
         outcome.runs += 1
+        outcome.record(result)
         if not result.success:
             outcome.failures.append(RunFailure("graph", _failure_message(result)))
         outcome.check_failures += _failed_checks(result)
