@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -29,6 +30,12 @@ from retrieval.status import status_of_claim, status_of_key, status_of_source
 GROUPS = ["g1", "g2", "g3"]
 KEYS = ["k1", "k2"]
 SCOPES: list[dict[str, str]] = [{}, {"rt": "interactive"}, {"rt": "batch"}]
+TIMES: list[tuple[date | None, date | None]] = [
+    (None, None),
+    (None, None),
+    (date(2025, 1, 1), date(2025, 12, 31)),
+    (date(2026, 1, 1), None),
+]
 
 
 @dataclass
@@ -48,6 +55,7 @@ def corpora(draw: st.DrawFn) -> Corpus:
             sid,
             draw(st.lists(st.sampled_from(GROUPS), max_size=2, unique=True)),
             withdrawn=draw(st.booleans()) and draw(st.booleans()) and draw(st.booleans()),
+            effective_from=draw(st.sampled_from([None, None, None, date(2026, 3, 1)])),
         )
         own = [corpus.version(sid, ingested=draw(st.integers(0, 2)))]
         if draw(st.booleans()):
@@ -64,12 +72,18 @@ def corpora(draw: st.DrawFn) -> Corpus:
                     draw(st.sampled_from([KEYS[0], KEYS[0], KEYS[1]])),
                     draw(st.sampled_from([250, 500, 1000])),
                     scope=draw(st.sampled_from(SCOPES)),
+                    time=draw(st.sampled_from(TIMES)),
                     created=draw(st.integers(0, 2)),
                 )
             )
     if len(versions) > 1 and draw(st.booleans()):
         newer, older = draw(st.permutations(versions))[:2]
-        corpus.supersede(newer, older, created=draw(st.integers(0, 3)))
+        corpus.supersede(
+            newer,
+            older,
+            created=draw(st.integers(0, 3)),
+            effective_from=draw(st.sampled_from([None, date(2026, 2, 1)])),
+        )
     for key in KEYS:
         at_key = [c for c in claims if corpus.claims[c]["claim_key"] == key]
         if len(at_key) < 2:
@@ -131,8 +145,8 @@ def _outcome(call: Callable[[], Any]) -> str:
 
 def _responses(engine: Engine, corpus: Corpus, requester: Requester) -> dict[str, str]:
     out: dict[str, str] = {}
-    for as_of in (AsOf(), AsOf(known_at=at(2))):
-        tag = "now" if as_of.known_at is None else "t2"
+    for as_of in (AsOf(), AsOf(known_at=at(2)), AsOf(effective=date(2026, 1, 15))):
+        tag = "now" if as_of == AsOf() else ("t2" if as_of.known_at else "eff")
         for claim_id in sorted(corpus.claims):
             out[f"{tag} claim {claim_id}"] = _outcome(
                 lambda c=claim_id, a=as_of: status_of_claim(engine, c, requester, a)
@@ -141,7 +155,7 @@ def _responses(engine: Engine, corpus: Corpus, requester: Requester) -> dict[str
             out[f"{tag} source {source_id}"] = _outcome(
                 lambda s=source_id, a=as_of: status_of_source(engine, s, requester, as_of=a)
             )
-            if as_of.known_at is not None:
+            if as_of != AsOf():
                 continue
             out[f"{tag} passage {source_id}"] = _outcome(
                 lambda s=source_id, a=as_of: status_of_source(
@@ -152,7 +166,7 @@ def _responses(engine: Engine, corpus: Corpus, requester: Requester) -> dict[str
             out[f"{tag} key {key}"] = _outcome(
                 lambda k=key, a=as_of: status_of_key(engine, k, requester, a)
             )
-            for scope in SCOPES if as_of.known_at is None else SCOPES[:1]:
+            for scope in SCOPES if as_of == AsOf() else SCOPES[:1]:
                 out[f"{tag} answer {key} {scope}"] = _outcome(
                     lambda k=key, sc=scope, a=as_of: answer_frame(
                         engine, Frame(k, sc), requester, question="q", as_of=a
