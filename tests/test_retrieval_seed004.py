@@ -105,7 +105,11 @@ def test_seed004_case_through_the_cli(cli_env: Path, case: dict[str, Any]) -> No
 
 def test_cli_status_and_bad_input_as_a_real_process(cli_env: Path) -> None:
     _cli_store(cli_env, CASES[CASE_IDS.index("superseded")])
-    env = {**os.environ, "CLAIMS_DATA_DIR": str(cli_env), "PYTHONPATH": str(Path.cwd())}
+    env = {
+        **os.environ,
+        "CLAIMS_DATA_DIR": str(cli_env),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    }
     command = [sys.executable, "-m", "claimledger"]
     done = subprocess.run(
         [*command, "status", "--source", "old", "--json"], env=env, capture_output=True, text=True

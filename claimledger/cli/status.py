@@ -83,4 +83,5 @@ def show_report(report: StatusReport) -> None:
         )
         for number, side in enumerate(item.sides, start=1):
             sources = ", ".join(side.source_ids)
-            console.print(f"    side {number}: {side.value} ({sources})", markup=False)
+            unit = f" {side.unit}" if side.unit else ""
+            console.print(f"    side {number}: {side.value}{unit} ({sources})", markup=False)
