@@ -225,7 +225,8 @@ class _Sql:
     convert: dict[int, Any] = field(default_factory=dict)
 
 
-def _pair(sql: str, as_of_sql: str | None = None, *_: str, **convert: Any) -> _Sql:
+def _pair(sql: str, as_of_sql: str | None = None, **convert: Any) -> _Sql:
+    """A read and its as-of variant; ``cN=f`` converts result column N with ``f``."""
     return _Sql(sql, as_of_sql or sql, {int(k[1:]): f for k, f in convert.items()})
 
 
