@@ -183,16 +183,25 @@ class RetrievalService:
 
 
 class _StoreCollector:
-    """Store-derived gauges, computed at scrape time: review metrics and, per principal of
-    the access file, visible-evidence coverage and citations per side."""
+    """Store-derived gauges: review metrics and, per principal of the access file,
+    visible-evidence coverage and citations per side. They scan every conflict key, so
+    they are recomputed at most every ``ttl`` seconds and served from memory in between."""
 
-    def __init__(self, service: RetrievalService) -> None:
+    def __init__(self, service: RetrievalService, ttl: float = 60.0) -> None:
         self.service = service
+        self.ttl = ttl
+        self._cached: tuple[float, list[GaugeMetricFamily]] | None = None
 
     def describe(self) -> list[Any]:
         return []  # computed lazily at scrape time; nothing to pre-register
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
+        now = time.monotonic()
+        if self._cached is None or now - self._cached[0] > self.ttl:
+            self._cached = (now, list(self._compute()))
+        yield from self._cached[1]
+
+    def _compute(self) -> Iterator[GaugeMetricFamily]:
         from claims.store import transaction
         from review.metrics import review_metrics
         from review.policy import active_policy
