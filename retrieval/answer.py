@@ -138,7 +138,11 @@ def answer_frame(
     """The answer for an already parsed question (the part of ``answer`` after parsing)."""
     start, end = _interval(frame)
     key = frame.claim_key
-    as_of_out = AsOfOut(effective=as_of.effective, known_at=as_of.known_at)
+    if as_of.effective is None and (start or end):
+        # "... in 2019": which versions replace which, and which register entries are in
+        # force, as at the end of the asked period; claims are matched by overlap instead.
+        as_of = replace(as_of, reference=end or start)
+    as_of_out = AsOfOut(effective=as_of.effective or as_of.reference, known_at=as_of.known_at)
 
     def result(status: AnswerStatus, reason: str, **fields: Any) -> Answer:
         return Answer(

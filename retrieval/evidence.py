@@ -26,13 +26,19 @@ from retrieval.access import source_visible
 @dataclass(frozen=True)
 class AsOf:
     """``effective``: the date the facts should hold at (None: no time filter, supersession
-    as of today). ``known_at``: the system time the store is read as of (None: now)."""
+    as of today). ``known_at``: the system time the store is read as of (None: now).
+    ``reference``: a date for supersession and source register dates only, leaving claims
+    unfiltered (an answer to "... in 2019" uses the end of 2019, see retrieval.answer)."""
 
     effective: date | None = None
     known_at: datetime | None = None
+    reference: date | None = None
 
     def supersession_date(self) -> date:
-        return self.effective or datetime.now(UTC).date()
+        return self.effective or self.reference or datetime.now(UTC).date()
+
+    def source_date(self) -> date | None:
+        return self.effective or self.reference
 
 
 NOW = AsOf()
@@ -161,11 +167,12 @@ class EvidenceGroup:
 
 
 def _source_in_force(source: SourceFact, as_of: AsOf) -> bool:
-    if as_of.effective is None:
+    day = as_of.source_date()
+    if day is None:
         return True
-    if source.effective_from is not None and as_of.effective < source.effective_from:
+    if source.effective_from is not None and day < source.effective_from:
         return False
-    return not (source.effective_to is not None and as_of.effective > source.effective_to)
+    return not (source.effective_to is not None and day > source.effective_to)
 
 
 def _claim_in_force(claim: ClaimFact, as_of: AsOf) -> bool:

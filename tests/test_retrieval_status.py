@@ -281,3 +281,30 @@ def test_passage_status_covers_only_claims_overlapping_the_span(engine: Engine) 
     assert quiet.status is ConflictStatus.NONE and len(quiet.claims) == 1
     with pytest.raises(InputError):
         status_of_source(engine, "a", EVERYONE, span=(20, 10))
+
+
+@dataclass
+class Period:
+    start: date | None
+    end: date | None
+
+
+def test_a_question_about_a_past_year_is_answered_from_what_was_in_force_then(
+    engine: Engine,
+) -> None:
+    corpus = Corpus()
+    corpus.source("travel-2019", effective_from=date(2019, 3, 1), effective_to=date(2025, 12, 31))
+    corpus.source("travel-2026", effective_from=date(2026, 1, 1))
+    v19, v26 = corpus.version("travel-2019"), corpus.version("travel-2026")
+    corpus.claim(v19, "meal allowance", 40, "EUR")
+    corpus.claim(v26, "meal allowance", 55, "EUR")
+    corpus.supersede(v26, v19, effective_from=date(2026, 1, 1))
+    corpus.write(engine)
+
+    def asked(period: Period | None) -> tuple[Any, list[str]]:
+        result = answer_frame(engine, Frame("meal allowance", time=period), EVERYONE, question="q")
+        return result.value, result.citations
+
+    assert asked(Period(date(2019, 1, 1), date(2019, 12, 31))) == (40, ["travel-2019"])
+    assert asked(Period(date(2026, 1, 1), date(2026, 12, 31))) == (55, ["travel-2026"])
+    assert asked(None) == (55, ["travel-2026"])
