@@ -274,8 +274,9 @@ _CLAIMS_BY_IDS = _Sql(
     _CLAIM_SQL + "c.id IN :ids", _CLAIM_SQL + "c.id IN :ids" + _CLAIM_AS_OF, _CLAIM_TYPES
 )
 _KEY_OF_CLAIM = _pair(
-    "SELECT claim_key FROM claims WHERE id = :id AND generation = :g",
-    "SELECT claim_key FROM claims WHERE id = :id AND generation = :g AND created_at <= :t",
+    "SELECT claim_key, source_id FROM claims WHERE id = :id AND generation = :g",
+    "SELECT claim_key, source_id FROM claims WHERE id = :id AND generation = :g "
+    "AND created_at <= :t",
 )
 _KEYS_OF_VERSION = _pair(
     "SELECT DISTINCT claim_key FROM claims WHERE source_version_id = :v AND generation = :g",
@@ -432,7 +433,13 @@ class EvidenceLoader:
     # ----------------------------------------------------------------- lookups
 
     def claim_key_of(self, claim_id: str) -> str | None:
-        return self._run(_KEY_OF_CLAIM, id=claim_id, g=self.generation()).scalar()
+        head = self.claim_head(claim_id)
+        return head[0] if head else None
+
+    def claim_head(self, claim_id: str) -> tuple[str, str] | None:
+        """(claim key, source id) of a claim of the read generation, if it exists."""
+        rows = self._run(_KEY_OF_CLAIM, id=claim_id, g=self.generation())
+        return (rows[0][0], rows[0][1]) if rows else None
 
     def source(self, source_id: str) -> SourceFact | None:
         return self._sources([source_id]).get(source_id)

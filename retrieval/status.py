@@ -181,9 +181,13 @@ def status_of_claim(
     conn = _connect(store)
     try:
         loader = EvidenceLoader(conn, as_of)
-        key = loader.claim_key_of(claim_id)
-        if key is None:
+        head = loader.claim_head(claim_id)
+        if head is None:
             raise missing
+        key, source_id = head
+        source = loader.source(source_id)
+        if source is None or not source_visible(source.groups, source.withdrawn, requester):
+            raise missing  # before loading anything else: hidden costs what missing costs
         group = loader.group_for_keys([key]).narrow(requester, as_of)
         if claim_id not in group.claims:
             raise missing
