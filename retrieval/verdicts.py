@@ -71,11 +71,6 @@ class Verdict:
             | self.immaterial_with
         )
 
-    @property
-    def lost(self) -> bool:
-        """True when an applied resolution chose other claims over this one."""
-        return self.resolution is not None and self.claim.id not in self.resolution.winners
-
 
 def version_replacement(group: EvidenceGroup, version_id: str) -> Replacement | None:
     """The visible version that replaces ``version_id``, if any."""
