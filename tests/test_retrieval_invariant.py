@@ -92,7 +92,9 @@ def corpora(draw: st.DrawFn) -> Corpus:
         for i, left in enumerate(at_key):
             for right in at_key[i + 1 :]:
                 kind = draw(
-                    st.sampled_from(["conflicts"] * 4 + ["corroborates", "ambiguous", "none"])
+                    st.sampled_from(
+                        ["conflicts"] * 4 + ["corroborates", "ambiguous", "supersedes", "none"]
+                    )
                 )
                 if kind == "none":
                     continue
