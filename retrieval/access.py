@@ -33,7 +33,7 @@ from pathlib import Path
 
 import yaml
 
-from claims.errors import AuthError, InputError, NotFoundError
+from claims.errors import AuthError, InputError
 from claims.models import Requester
 
 ANONYMOUS = Requester(principal="anonymous", groups=[])
@@ -66,6 +66,7 @@ class AccessConfig:
     token_principals: dict[str, str] = field(default_factory=dict)
     default_principal: str | None = None
     metrics_groups: frozenset[str] = frozenset({"ops"})
+    location: str = "(no access file)"
 
     def may_read_metrics(self, requester: Requester) -> bool:
         """Operator figures (store totals) are for members of a metrics group only."""
@@ -78,8 +79,9 @@ class AccessConfig:
             return ANONYMOUS
         found = self.principals.get(name)
         if found is None:
-            raise NotFoundError(
-                f"principal {name!r} is not in the access file; add it under 'principals:'"
+            raise InputError(
+                f"principal {name!r} is not in the access file; add it under 'principals:'",
+                location=self.location,
             )
         return found
 
@@ -101,7 +103,7 @@ def _fail(path: Path, where: str, what: str) -> InputError:
 def load_access_config(path: Path | None) -> AccessConfig:
     """Read the access file; a missing file means "nobody but anonymous" (public sources)."""
     if path is None or not path.exists():
-        return AccessConfig()
+        return AccessConfig(location=f"{path} (missing)" if path else "(no access file)")
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as error:
@@ -145,4 +147,5 @@ def load_access_config(path: Path | None) -> AccessConfig:
         token_principals=tokens,
         default_principal=default,
         metrics_groups=frozenset(metrics_groups),
+        location=str(path),
     )

@@ -8,7 +8,7 @@ import pytest
 from retrieval_corpus import Corpus
 from sqlalchemy import Engine, select
 
-from claims.errors import AuthError, InputError, NotFoundError
+from claims.errors import AuthError, InputError
 from claims.models import Requester
 from claims.tables import ClaimStatusRow
 from retrieval.access import load_access_config, new_token, source_visible, token_digest
@@ -41,7 +41,7 @@ def test_tokens_map_to_principals_through_their_sha256_only(tmp_path: Path) -> N
         config.requester_for_token(token + "x")
     with pytest.raises(AuthError):
         config.requester_for_token(None)
-    with pytest.raises(NotFoundError, match="principal 'mallory' is not in the access file"):
+    with pytest.raises(InputError, match="principal 'mallory' is not in the access file"):
         config.requester("mallory")
 
 
