@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+import spacy.symbols
 from spacy.tokens import Doc, Span
 
 from claims.extraction.effective_time import effective_time
@@ -111,6 +112,7 @@ class Frame:
 
 
 _CLAIM_ROLES = frozenset({MODAL, NEG, PIVOT, VERB})
+_POS_VERB = spacy.symbols.VERB
 _CUE_ROLES = {
     "MODAL": MODAL,
     "NEGATION": NEG,
@@ -185,6 +187,13 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
             role[i] = STOP
         else:
             role[i] = CONTENT
+    if n and doc.has_annotation("POS"):
+        # A trained pipeline (CLAIMS_SPACY_MODEL) tags verbs the lexicons do not know:
+        # they split subject from action like the statement verbs of cues.yaml.
+        pos = doc.to_array(["POS"]).tolist()
+        for i in range(n):
+            if role[i] == CONTENT and pos[i] == _POS_VERB:
+                role[i] = VERB
     return Roles(role, info, starts, ends, lower, text)
 
 
@@ -199,7 +208,6 @@ def read_frame(
     idxs: Sequence[int],
     res: Resources,
     times: Sequence[TimeMention],
-    question: bool = False,
 ) -> Frame:
     """The key, subject, predicate, scope and polarity a list of token indices states."""
     role, info = roles.role, roles.info
@@ -262,8 +270,8 @@ def read_frame(
             t = times[cast(int, info[i])]
             if t.scope is not None:
                 frame.scope.setdefault(*t.scope)
-    subj_head, subj_quals = _head(doc, role, subject_side, override)
-    pred_head, pred_quals = _head(doc, role, predicate_side, override)
+    subj_head, subj_quals = _head(roles.lower, role, subject_side, override)
+    pred_head, pred_quals = _head(roles.lower, role, predicate_side, override)
     if pred_head:
         key_idx = pred_head
         others = subj_head + subj_quals + pred_quals
@@ -299,8 +307,11 @@ def read_frame(
     return frame
 
 
+_RELATIVES = frozenset({"which", "who", "whom", "whose", "that", "where", "when"})
+
+
 def _head(
-    doc: Doc, role: list[int], side: Sequence[int], override: dict[int, int] | None = None
+    lower: list[str], role: list[int], side: Sequence[int], override: dict[int, int] | None = None
 ) -> tuple[list[int], list[int]]:
     """(head content tokens, qualifier content tokens) of one side of the pivot."""
     if not side:
@@ -320,7 +331,7 @@ def _head(
         r = override.get(i, role[i])
         if r == VALUE:
             seen_value = True
-        elif r == PREP:
+        elif r == PREP or (head and lower[i] in _RELATIVES):
             in_quals = True  # "limit *for* interactive requests": what follows qualifies
         elif r == SEP:
             # "In production, the timeout": a comma ends an introductory phrase; after a
@@ -398,7 +409,11 @@ class ClaimAssembler:
             qlo, qhi = bisect_left(q_starts, s0), bisect_left(q_starts, s1)
             non_latin = _is_non_latin(self._text[s0:s1])
             if qlo == qhi and (
-                non_latin or not _CLAIM_ROLES.intersection(roles.role[sent.start : sent.end])
+                (non_latin and not self._has_non_latin_marker(self._text[s0:s1]))
+                or (
+                    not non_latin
+                    and not _CLAIM_ROLES.intersection(roles.role[sent.start : sent.end])
+                )
             ):
                 continue  # no value, modal, negation or copula: the sentence claims nothing
             lo, hi = bisect_left(t_starts, s0), bisect_left(t_starts, s1)
@@ -515,7 +530,9 @@ class ClaimAssembler:
         if len(values) == 1:
             first = next(i for i in range(a, b) if role[i] == VALUE)
             lo, hi = max(a, first - CONTEXT_RADIUS), min(b, first + CONTEXT_RADIUS)
-            return [[i for i in range(lo, hi) if role[i] != VALUE or info[i] == values[0]]]
+            idxs = [i for i in range(lo, hi) if role[i] != VALUE or info[i] == values[0]]
+            # the value belongs to the subordinate clause it sits in
+            return [idxs[self._subordinate_start(idxs, role) :]]
         segments: list[list[int]] = [[]]
         for i in range(a, b):
             if role[i] == SEP:
@@ -536,11 +553,21 @@ class ClaimAssembler:
             if len(own) > 2 * CONTEXT_RADIUS:
                 pos = next(k for k, i in enumerate(own) if role[i] == VALUE)
                 own = own[max(0, pos - CONTEXT_RADIUS) : pos + CONTEXT_RADIUS]
-            lead = shared[-CONTEXT_RADIUS:] if owner[qi] != first_seg or True else []
-            if owner[qi] == first_seg:
-                lead = shared[-CONTEXT_RADIUS:]
-            out.append(lead + own)
+            lead = shared[-CONTEXT_RADIUS:]  # the lead-in ("The limits are") serves every item
+            cut = self._subordinate_start(own, role)
+            out.append(own[cut:] if cut else lead + own)
         return out
+
+    def _subordinate_start(self, idxs: list[int], role: list[int]) -> int:
+        """Position after the last subordinator ("when", "if") before the value, else 0."""
+        lower, subordinators = self._roles.lower, self.res.subordinators
+        cut = 0
+        for k, i in enumerate(idxs):
+            if role[i] == VALUE:
+                break
+            if lower[i] in subordinators:
+                cut = k + 1
+        return cut
 
     def _evidence(self, doc: Doc, sent: Span, a: int, b: int) -> CharSpan:
         """The sentence (trimmed of surrounding whitespace), or the clause window if it is long."""
@@ -661,8 +688,8 @@ class ClaimAssembler:
     ) -> Claim | None:
         role = roles.role
         present = set(role[a:b])
-        if WH in present or roles.lower[b - 1] == "?":
-            return None
+        if roles.lower[b - 1] == "?" or role[a] == WH:
+            return None  # a question states nothing ("which"/"when" inside a clause is fine)
         if not present & _CLAIM_ROLES:
             return None  # no obligation, negation or copula: nothing to claim
         idxs = [i for i in range(a, b) if role[i] != PUNCT]
@@ -795,7 +822,8 @@ class ClaimAssembler:
         source_version_id: str | None,
     ) -> list[Claim]:
         if qlo == qhi:
-            return []
+            claim = self._non_latin_polarity(sent, when, source_id, source_version_id)
+            return [claim] if claim else []
         s0, s1 = sent.start_char, sent.end_char
         if s1 - s0 > MAX_QUOTE_CHARS:
             return self._non_latin_windows(
@@ -835,6 +863,88 @@ class ClaimAssembler:
                 )
             )
         return out
+
+    def _has_non_latin_marker(self, sentence: str) -> bool:
+        return any(marker in sentence for marker, _ in self.res.non_latin_modal)
+
+    def _non_latin_polarity(
+        self,
+        sent: Span,
+        when: EffectiveTime,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> Claim | None:
+        """A modal or negated sentence in another script: the markers are removed and the
+        rest is the key, so permission and prohibition of one action share a key."""
+        s0, s1 = sent.start_char, sent.end_char
+        if s1 - s0 > MAX_QUOTE_CHARS:
+            return None
+        sentence = self._text[s0:s1]
+        modal_id: str | None = None
+        negated = False
+        for marker, kind in self.res.non_latin_modal:
+            if marker not in sentence:
+                continue
+            sentence = sentence.replace(marker, " ")
+            if kind == "negation":
+                negated = not negated
+            elif modal_id is None:
+                modal_id = kind
+        if modal_id is None and not negated:
+            return None
+        key = fold_text(sentence, self.res.non_latin_trim)
+        words = key.split(" ")
+        for fragment in self.res.non_latin_trailing:
+            if words and words[-1].endswith(fragment) and len(words[-1]) > len(fragment):
+                words[-1] = words[-1][: -len(fragment)]
+                break
+        key = " ".join(words)
+        if not key:
+            return None
+        modality = _MODALITY.get(modal_id) if modal_id else Modality.STATEMENT
+        polarity = Polarity.NEGATIVE if negated else Polarity.POSITIVE
+        if modality == Modality.PROHIBITION:
+            polarity = Polarity.NEGATIVE
+        span = self._evidence(sent.doc, sent, sent.start, sent.end)
+        kind = ValueKind.POLARITY
+        claim_id = stable_id(
+            "cl", source_version_id, self.generation, span.start, span.end, s0, None,
+            kind.value, key,
+        )  # fmt: skip
+        return Claim(
+            id=claim_id,
+            source_version_id=source_version_id,
+            source_id=source_id,
+            generation=self.generation,
+            subject=None,
+            predicate=key,
+            claim_key=key,
+            coarse_key=key,
+            kind=kind,
+            value=key,
+            low=None,
+            high=None,
+            bound=Bound.EXACT,
+            approximate=False,
+            precision=None,
+            unit=None,
+            canonical_value=None,
+            canonical_low=None,
+            canonical_high=None,
+            canonical_unit=None,
+            dimension=None,
+            polarity=polarity,
+            modality=modality,
+            scope={},
+            scope_residual=[],
+            time=_copy_time(when),
+            reported_speech=False,
+            span=span,
+            value_span=None,
+            quote=self._text[span.start : span.end],
+            confidence=0.5,
+            created_at=None,
+        )
 
     def _non_latin_windows(
         self,

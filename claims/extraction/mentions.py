@@ -28,6 +28,9 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 _LETTERS_END = re.compile(r"[A-Za-z_]+$")
 _BETWEEN = re.compile(r"(?:^|(?<=[^A-Za-z]))(between|from)\s+$", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
+# A label word ends in a letter, "." ("No."), "§" or "#"; anything else before a number
+# cannot be one, so the dictionary lookup is skipped.
+_LABEL_TAILS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.§#")
 _NONSPACE = re.compile(r"\S+")
 _OPENERS = "([{\"'\u201c\u2018"
 
@@ -512,11 +515,20 @@ class MentionScanner:
         if prev == "-" and s >= 2 and folded[s - 2].isascii() and folded[s - 2].isalpha():
             self._label(s, self._label_end(folded, e), occupied, out)
             return
+        # "(1)", "alert(1)": an enumeration or an argument, not a measurement
+        if prev == "(" and folded[e : e + 1] == ")":
+            self._label(s, e, occupied, out)
+            return
         # Dotted or timed numbers (4.2.1, 10.0.0.1, 10:30, 3/4): identifiers or times, not values.
         if e < len(folded) - 1 and folded[e] in ".:/" and folded[e + 1].isdigit():
             self._label(s, self._label_end(folded, e), occupied, out)
             return
-        label = phrase_before(folded, s, res.numbers.label_words, 2)
+        before = folded[s - 2 : s] if s >= 2 else folded[:s]
+        label = (
+            phrase_before(folded, s, res.numbers.label_words, 2)
+            if before.strip() and before.rstrip()[-1:] in _LABEL_TAILS
+            else None
+        )
         if label is not None:
             self._label(label[1], self._label_end(folded, e), occupied, out)
             return

@@ -120,6 +120,8 @@ def cue_patterns() -> list[dict[str, Any]]:
     """Cue phrases (label, pattern, id) from data/cues.yaml and data/scope.yaml."""
     patterns: list[dict[str, Any]] = []
     for label, groups in read_yaml("cues.yaml").items():
+        if not isinstance(groups, dict) or label.startswith("NON_LATIN"):
+            continue  # other scripts' markers are matched on text by the assembler
         for ident, phrases in groups.items():
             for phrase in phrases:
                 patterns.append({"label": label, "pattern": str(phrase), "id": str(ident)})

@@ -96,9 +96,12 @@ class Resources:
     separators: frozenset[str]
     generic_heads: frozenset[str]
     question_words: frozenset[str]
+    subordinators: frozenset[str]
     non_latin_trim: tuple[str, ...]
     non_latin_scope: tuple[tuple[str, str, str], ...]  # (phrase, dim, value)
     unit_words: frozenset[str]  # single-word unit surfaces, lowercased
+    non_latin_modal: tuple[tuple[str, str], ...]  # (marker, modality id), longest first
+    non_latin_trailing: tuple[str, ...]
     label_scope: dict[str, tuple[str, str]]  # one-word scope label ("p99", "q1") -> (dim, value)
     label_scope_patterns: tuple[tuple[re.Pattern[str], str], ...]  # regex -> dim
 
@@ -198,6 +201,13 @@ def resources() -> Resources:
         for phrase in phrases
     )
     unit_words = frozenset(s for s in lexicon().folded if " " not in s and s.isalpha())
+    cues = read_yaml("cues.yaml")
+    non_latin_modal = tuple(
+        sorted(
+            ((str(m), str(kind)) for kind, ms in cues["NON_LATIN_MODAL"].items() for m in ms),
+            key=lambda pair: -len(pair[0]),
+        )
+    )
     label_scope = {
         str(phrase).lower(): (str(dim), str(value))
         for dim, values in scope["dimensions"].items()
@@ -238,11 +248,14 @@ def resources() -> Resources:
         separators=frozenset(str(w) for w in words["separators"]),
         generic_heads=frozenset(str(w) for w in words["generic_heads"]),
         question_words=frozenset(str(w) for w in words["question_words"]),
+        subordinators=frozenset(str(w) for w in words["subordinators"]),
         non_latin_trim=tuple(
             sorted((str(w) for w in words["non_latin_trim"]), key=len, reverse=True)
         ),
         non_latin_scope=tuple(sorted(non_latin_scope, key=lambda t: -len(t[0]))),
         unit_words=unit_words,
+        non_latin_modal=non_latin_modal,
+        non_latin_trailing=tuple(str(t) for t in cues["NON_LATIN_TRAILING"]),
         label_scope=label_scope,
         label_scope_patterns=label_scope_patterns,
     )
