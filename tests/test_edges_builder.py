@@ -320,3 +320,26 @@ def test_register_effective_date_does_not_supersede_an_earlier_period() -> None:
     )
     # the 2025 figure was never replaced; against an undated figure it stays ambiguous
     assert _kinds(build) == [("ambiguous", "time")]
+
+
+def test_newer_version_narrowing_a_range_supersedes_it() -> None:
+    dose = {"key": "drug|dose", "unit": "mg", "source": "label"}
+    old = claim_from_spec(
+        dose | {"low": 5, "high": 10, "version": "label-v1"}, default_source="label"
+    )
+    new = claim_from_spec(dose | {"value": 8, "version": "label-v2"}, default_source="label")
+    index = SupersessionIndex(
+        derive_version_supersessions(
+            _versions(("label-v1", "label", 1), ("label-v2", "label", 2)), []
+        )
+    )
+    build = build_edges(
+        [facts_from_claim(old), facts_from_claim(new)], generation="g1", supersessions=index
+    )
+    assert _kinds(build) == [("supersedes", "lineage")]
+    # without the version link the same pair is only an elaboration
+    other = claim_from_spec(dose | {"value": 8, "source": "leaflet"}, default_source="leaflet")
+    build = build_edges(
+        [facts_from_claim(old), facts_from_claim(other)], generation="g1", supersessions=index
+    )
+    assert _kinds(build) == [("compatible", "elaboration")]

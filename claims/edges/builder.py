@@ -9,12 +9,17 @@ pair of claims); inside a group, claims with the same normalised sentence form o
 - origins of one group to the group's first origin (``corroborates``);
 - agreeing groups by their first claims (``corroborates``), compatible groups likewise
   (``compatible``, with the reason they are not linked);
-- every origin of one group to every origin of a disagreeing group (``conflicts`` or
-  ``ambiguous``), unless one side's version replaces the other's (``supersedes``, newer on
-  the left) or one side's version is replaced (``compatible``, rule ``superseded``).
+- disagreeing groups (``conflicts`` or ``ambiguous``) as a star: every origin of each side
+  to the first origin of the other (n + m - 1 edges, not n x m), unless one side's version
+  replaces the other's (``supersedes``, newer on the left) or one side's version is
+  replaced (``compatible``, rule ``superseded``); a replaced version's claims are also
+  linked to every differing claim of the replacing version;
+- a conflict inside one sentence, or with one value of a sentence that lists several, is an
+  elaboration (``listed_values``).
 
-A second pass over coarse-key blocks compares claims whose keys differ slightly (near
-misses); those edges are never conflicts and carry the coarse key prefixed with ``~``.
+A second pass over coarse-key blocks compares claims whose keys are near misses
+(``near_miss``); those edges are never conflicts and carry the coarse key prefixed with
+``~``.
 """
 
 from __future__ import annotations
@@ -112,6 +117,18 @@ def edge_id(generation: str, kind: str, left_id: str, right_id: str) -> str:
     return f"edge_{digest.hexdigest()}"
 
 
+# compatible verdicts whose values differ: a replacing version stating one of these has
+# restated the claim with another value (different scope or time is another claim)
+_VALUE_CHANGES = {Rule.ELABORATION, Rule.PRECISION, Rule.RANGE, Rule.BOUND, Rule.MODALITY}
+
+
+def restates_differently(verdict: PairVerdict) -> bool:
+    """Whether the pair states the same claim with another value (what a version replaces)."""
+    if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
+        return True
+    return verdict.relation is Relation.COMPATIBLE and verdict.rule in _VALUE_CHANGES
+
+
 def refine(
     x: ClaimFacts,
     y: ClaimFacts,
@@ -130,31 +147,32 @@ def refine(
     if newer_older is not None and not supersessions.claim_superseded(newer_older[1]):
         # a register replacement from a date leaves the older claim in force before it
         newer_older = None
-    if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
-        if newer_older is not None:
-            newer, older, origin = newer_older
-            rule = Rule.LINEAGE if origin is SupersessionOrigin.LINEAGE else Rule.REGISTER
-            how = "a newer version" if rule == Rule.LINEAGE else "the source register"
-            return EdgeDraft(
-                EdgeKind.SUPERSEDES,
-                rule,
-                f"{older.shown} in {older.source_id} is replaced by {newer.shown} in "
-                f"{newer.source_id} ({how}); {verdict.reason}",
-                newer,
-                older,
-            )
-        if supersessions and (
-            supersessions.claim_superseded(left) or supersessions.claim_superseded(right)
-        ):
-            gone = left if supersessions.claim_superseded(left) else right
-            return EdgeDraft(
-                EdgeKind.COMPATIBLE,
-                Rule.SUPERSEDED,
-                f"the version of {gone.source_id} stating {gone.shown} is superseded; "
-                f"not a live conflict ({verdict.reason})",
-                left,
-                right,
-            )
+    if newer_older is not None and restates_differently(verdict):
+        newer, older, origin = newer_older
+        rule = Rule.LINEAGE if origin is SupersessionOrigin.LINEAGE else Rule.REGISTER
+        how = "a newer version" if rule == Rule.LINEAGE else "the source register"
+        return EdgeDraft(
+            EdgeKind.SUPERSEDES,
+            rule,
+            f"{older.shown} in {older.source_id} is replaced by {newer.shown} in "
+            f"{newer.source_id} ({how}); {verdict.reason}",
+            newer,
+            older,
+        )
+    if (
+        verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS)
+        and supersessions
+        and (supersessions.claim_superseded(left) or supersessions.claim_superseded(right))
+    ):
+        gone = left if supersessions.claim_superseded(left) else right
+        return EdgeDraft(
+            EdgeKind.COMPATIBLE,
+            Rule.SUPERSEDED,
+            f"the version of {gone.source_id} stating {gone.shown} is superseded; "
+            f"not a live conflict ({verdict.reason})",
+            left,
+            right,
+        )
     if verdict.relation is Relation.CORROBORATION:
         if newer_older is not None:
             newer, older, origin = newer_older
@@ -243,6 +261,8 @@ class _Emitter:
     def pair(self, x: ClaimFacts, y: ClaimFacts, verdict: PairVerdict, claim_key: str) -> None:
         if verdict.relation is Relation.CONFLICT:
             verdict = listed_values(x, y, verdict, self._mates(x), self._mates(y))
+        elif verdict.relation is Relation.AMBIGUOUS:
+            verdict = listed_values(x, y, verdict)
         draft = refine(x, y, verdict, self.supersessions)
         if draft is None:
             return
@@ -328,10 +348,11 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
             other = second[0][0]
             build.comparisons += 1
             verdict = compare_facts(rep, other)
+            if restates_differently(verdict):
+                disagreeing[(i, j)] = verdict  # replaced versions: see _supersession_pairs
             if verdict.relation not in (Relation.CONFLICT, Relation.AMBIGUOUS):
                 emit.pair(rep, other, verdict, claim_key)
                 continue
-            disagreeing[(i, j)] = verdict
             # a star, not a product: every origin of each side meets the other side's first
             # origin, so n and m origins cost n + m - 1 edges and all of them are linked
             emit.pair(rep, other, verdict, claim_key)

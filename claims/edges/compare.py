@@ -82,21 +82,27 @@ def listed_values(
 ) -> PairVerdict:
     """A conflict turned into an elaboration when a sentence lists several values.
 
+    Also any disagreement between two claims of one sentence of one version.
+
     ``mates_x`` are the other claims of the same key in x's sentence (same source version).
     "The fee is 10 USD." against "The fee is 10 USD, or 15 USD for express delivery." is
     not a contradiction: the second sentence's values are a superset of the first's. Two
     values in one sentence are an enumeration, never a conflict with each other.
     """
-    if verdict.relation is not Relation.CONFLICT:
+    if verdict.relation not in (Relation.CONFLICT, Relation.AMBIGUOUS):
         return verdict
     if ordered(x, y)[0] is not x:
         x, y, mates_x, mates_y = y, x, mates_y, mates_x
     if x.version_id and x.version_id == y.version_id and x.quote_norm == y.quote_norm:
+        # one sentence never disagrees with itself: its values are a list or facets of one
+        # statement ("more than 2 % for 10 minutes")
         return PairVerdict(
             Relation.COMPATIBLE,
             Rule.ELABORATION,
-            f"one sentence lists several values: {x.shown} and {y.shown}",
+            f"one sentence states several values: {x.shown} and {y.shown}",
         )
+    if verdict.relation is not Relation.CONFLICT:
+        return verdict
     for listing, single, mates in ((x, y, mates_x), (y, x, mates_y)):
         for mate in mates:
             if mate.id == listing.id:
@@ -209,9 +215,11 @@ def _different_scope(a: ClaimFacts, b: ClaimFacts) -> str:
             other = theirs.get(dim)
             if other is not None and other != value:
                 return f"{dim} {value} vs {other}"
-    if a.residual and b.residual and a.residual != b.residual:
-        only_a = " ".join(sorted(a.residual - b.residual)) or "-"
-        only_b = " ".join(sorted(b.residual - a.residual)) or "-"
+    if a.residual - b.residual and b.residual - a.residual:
+        # each side has qualifier words the other lacks; one side's extra words alone are a
+        # one-sided scope (see _one_sided_scope)
+        only_a = " ".join(sorted(a.residual - b.residual))
+        only_b = " ".join(sorted(b.residual - a.residual))
         return f"qualifier {only_a} vs {only_b}"
     return ""
 
@@ -222,8 +230,9 @@ def _one_sided_scope(a: ClaimFacts, b: ClaimFacts) -> str:
     dims_b = {d for d, _ in b.scope}
     extra = [f"{d} {v}" for d, v in a.scope if d not in dims_b]
     extra += [f"{d} {v}" for d, v in b.scope if d not in dims_a]
-    if bool(a.residual) != bool(b.residual):
-        extra += sorted(a.residual or b.residual)
+    if a.residual != b.residual:
+        # reached only when one side's words include the other's (else different scope)
+        extra += sorted(a.residual ^ b.residual)
     return ", ".join(extra)
 
 
@@ -288,6 +297,20 @@ def _quantities(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
     if _disjoint(a, b):
         return ValueOutcome(INCOMPATIBLE, rule, f"{rule}: {a.shown} vs {b.shown}")
 
+    if a.bound == b.bound and a.bound in _LIMITS:
+        # "up to 30 EUR" / "up to 20 EUR", "at least 7 days" / "at least 14 days": inclusive
+        # bounds state a limit, and two different limits for one key disagree. Strict ones
+        # ("more than 100 employees" / "more than 200") describe, and both can hold.
+        limit_a = a_hi if a.bound == "at_most" else a_lo
+        limit_b = b_hi if b.bound == "at_most" else b_lo
+        if abs(limit_a - limit_b) > a.tol + b.tol:
+            return ValueOutcome(
+                INCOMPATIBLE, Rule.BOUND, f"bound: two different limits, {a.shown} vs {b.shown}"
+            )
+        return ValueOutcome(
+            COMPATIBLE, Rule.PRECISION, f"within the stated precision: {a.shown} vs {b.shown}"
+        )
+
     if a.bound == b.bound == "exact":
         # two points that only meet through the precision the text states
         return ValueOutcome(
@@ -300,6 +323,9 @@ def _quantities(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
             COMPATIBLE, Rule.ELABORATION, f"elaboration: {inner.shown} {verb} {outer.shown}"
         )
     return ValueOutcome(COMPATIBLE, rule, f"both can hold: {a.shown} and {b.shown} overlap")
+
+
+_LIMITS = ("at_most", "at_least")
 
 
 def _disjoint(a: ClaimFacts, b: ClaimFacts) -> bool:
