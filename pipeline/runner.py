@@ -82,7 +82,8 @@ def run_pipeline(
         regenerate = keys_missing_generation(session, generation)
     known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
     materialized = instance.get_materialized_partitions(dg.AssetKey("claims"))
-    retry = [k for k in known if k not in materialized]
+    # never materialized (a failed run, a bad file): again, if the file is still there
+    retry = [k for k in known if k not in materialized and k in scan.files]
     plan = plan_runs(scan, known, batch_size=batch_size, extra_keys=[*regenerate, *retry])
     if plan.add_keys:
         instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, plan.add_keys)
