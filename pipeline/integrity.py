@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import or_, select
@@ -101,7 +101,7 @@ def dangling_edges(session: Session, generation: str, limit: int = 50) -> tuple[
     return total, problems
 
 
-def _id_chunks(session: Session, version_ids: Sequence[str] | None):  # type: ignore[no-untyped-def]
+def _id_chunks(session: Session, version_ids: Sequence[str] | None) -> Iterator[list[str] | None]:
     if version_ids is None:
         yield None
         return
@@ -110,7 +110,9 @@ def _id_chunks(session: Session, version_ids: Sequence[str] | None):  # type: ig
         yield ids[start : start + 500]
 
 
-def _chunks(session: Session, version_ids: Sequence[str] | None):  # type: ignore[no-untyped-def]
+def _chunks(
+    session: Session, version_ids: Sequence[str] | None
+) -> Iterator[list[SourceVersionRow]]:
     for ids in _id_chunks(session, version_ids):
         stmt = select(SourceVersionRow)
         if ids is not None:

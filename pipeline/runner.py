@@ -67,7 +67,7 @@ def run_pipeline(
     """
     from pipeline.definitions import build_definitions
 
-    extractor = extractor or ExtractorResource()
+    extractor = extractor or ExtractorResource(extractor="")
     store.prepare()
     resources: Mapping[str, Any] = {"store": store, "sources": sources, "extractor": extractor}
     job = build_definitions(resources).resolve_job_def(CLAIMS_PIPELINE)
