@@ -116,3 +116,11 @@ def test_claim_ids_are_deterministic_per_source_version():
     assert [x.id for x in a] == [x.id for x in b]
     assert a[0].id != c[0].id
     assert a[0].source_id == "s" and a[0].source_version_id == "sv_1"
+
+
+def test_tamil_permission_and_prohibition_share_a_key_with_opposite_polarity():
+    # CiteNexus lists this pair as a known miss (its negation rule is English-only).
+    (may,) = extract("ஊழியர் ரகசியத் தகவலை வெளியிடலாம்.")
+    (must_not,) = extract("ஊழியர் ரகசியத் தகவலை வெளியிடக் கூடாது.")
+    assert may.claim_key == must_not.claim_key
+    assert (may.polarity, must_not.polarity) == (Polarity.POSITIVE, Polarity.NEGATIVE)

@@ -13,6 +13,7 @@ Public surface:
 from __future__ import annotations
 
 from claims.errors import InputError
+from claims.extraction.assembly import TEXT_KEY
 from claims.extraction.generation import current_generation
 from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline
 from claims.extraction.question import QuestionFrame, parse_question
@@ -40,6 +41,7 @@ def extract(
     doc = nlp.make_doc(text)
     doc.user_data[SOURCE_ID] = source_id
     doc.user_data[SOURCE_VERSION_ID] = source_version_id
+    doc.user_data[TEXT_KEY] = text
     for _, component in nlp.pipeline:
         doc = component(doc)
     claims: list[Claim] = doc._.claims or []

@@ -56,8 +56,10 @@ from claims.units.normalize import conversion
     UNIT,
     POSS,
     SUPERSEDES,
-) = range(17)
+    VERB,  # a statement verb ("stores", "shares"): content that also splits subject/action
+) = range(18)
 
+TEXT_KEY = "claims.text"  # doc.user_data key holding the exact input text (Doc.text rebuilds it)
 MAX_CLAUSE_TOKENS = 80  # longer clauses are cut into windows so cost stays linear
 CONTEXT_RADIUS = 40  # tokens around a value considered for its key
 MAX_QUOTE_CHARS = 600  # a longer sentence quotes the clause window instead
@@ -73,10 +75,19 @@ _MODALITY = {
 
 @dataclass(slots=True)
 class Roles:
-    """Per-token roles for one doc (filled once, read by every claim)."""
+    """Per-token roles for one doc (filled once, read by every claim), with the token
+    offsets and lowercase forms read once through ``Doc.to_array`` (creating spaCy
+    ``Token`` objects per access costs more than the rules themselves)."""
 
     role: list[int]
     info: list[object]
+    idx: list[int]
+    end: list[int]
+    lower: list[str]
+    text: str
+
+    def word(self, i: int) -> str:
+        return self.text[self.idx[i] : self.end[i]]
 
 
 @dataclass(slots=True)
@@ -99,19 +110,35 @@ class Frame:
     subject_words: list[str] = field(default_factory=list)
 
 
-def assign_roles(
-    doc: Doc, mentions: Mentions, res: Resources, cue_key: str = "claim_cues"
-) -> Roles:
+_CLAIM_ROLES = frozenset({MODAL, NEG, PIVOT, VERB})
+_CUE_ROLES = {
+    "MODAL": MODAL,
+    "NEGATION": NEG,
+    "REPORTED": REPORTED,
+    "PIVOT": PIVOT,
+    "WH": WH,
+    "SUPERSEDES": SUPERSEDES,
+    "VERB": VERB,
+}
+
+
+def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Roles:
     n = len(doc)
     role = [-1] * n
     info: list[object] = [None] * n
-    starts = [t.idx for t in doc]
+    if n:
+        arr = doc.to_array(["IDX", "LENGTH", "LOWER", "IS_PUNCT", "IS_SPACE", "LIKE_NUM"]).tolist()
+    else:
+        arr = []
+    strings = doc.vocab.strings
+    starts = [row[0] for row in arr]
+    ends = [row[0] + row[1] for row in arr]
+    lower = [strings[row[2]] for row in arr]
 
     def mark(start: int, end: int, r: int, data: object) -> None:
         i = max(0, bisect_left(starts, start) - 1)
         while i < n and starts[i] < end:
-            t = doc[i]
-            if t.idx + len(t.text) > start and role[i] == -1:
+            if ends[i] > start and role[i] == -1:
                 role[i] = r
                 info[i] = data
             i += 1
@@ -122,58 +149,47 @@ def assign_roles(
         mark(tm.start, tm.end, TIME, ti)
     for lab in mentions.labels:
         mark(lab.start, lab.end, LABEL, lab.scope)
-    spans: Sequence[Span] = doc.spans.get(cue_key, [])
-    for span in sorted(spans, key=lambda s: (s.start, -(s.end - s.start))):
-        if any(role[i] != -1 for i in range(span.start, span.end)):
+    cues: list[tuple[int, int, str, str]] = doc._.cues or []
+    # longest first at each start, so "shall not" wins over "shall"
+    for start, end, label, ident in sorted(cues, key=lambda c: (c[0], c[0] - c[1])):
+        if any(role[i] != -1 for i in range(start, end)):
             continue
-        label = span.label_
-        ident = span.id_
         data: object
         if label == "SCOPE":
             dim, _, value = ident.partition("=")
-            r, data = SCOPE, (dim, value or span.text.lower())
-        elif label == "MODAL":
-            r, data = MODAL, ident
-        elif label == "NEGATION":
-            r, data = NEG, ident
-        elif label == "REPORTED":
-            r, data = REPORTED, ident
-        elif label == "PIVOT":
-            r, data = PIVOT, ident
-        elif label == "WH":
-            r, data = WH, ident
-        elif label == "SUPERSEDES":
-            r, data = SUPERSEDES, ident
+            r, data = SCOPE, (dim, value or text[starts[start] : ends[end - 1]].lower())
+        elif label in _CUE_ROLES:
+            r, data = _CUE_ROLES[label], ident
         else:
             continue
-        for i in range(span.start, span.end):
+        for i in range(start, end):
             role[i] = r
             info[i] = data
     stop, preps, seps, units = res.stopwords, res.prepositions, res.separators, res.unit_words
-    for i, t in enumerate(doc):
+    for i, row in enumerate(arr):
         if role[i] != -1:
             continue
-        low = t.lower_
+        low = lower[i]
         if low in seps:
             role[i] = SEP
-        elif t.is_punct or t.is_space:
+        elif row[3] or row[4]:
             role[i] = PUNCT
         elif low in ("'s", "'", "\u2019s"):
             role[i] = POSS
         elif low in preps:
             role[i] = PREP
             # "per share", "in days": a unit named after a preposition is a unit hint
-            if i + 1 < n and low in ("per", "in") and doc[i + 1].lower_ in units:
+            if i + 1 < n and low in ("per", "in") and lower[i + 1] in units:
                 role[i + 1] = UNIT
-        elif low in stop or t.like_num:
+        elif low in stop or row[5]:
             role[i] = STOP
         else:
             role[i] = CONTENT
-    return Roles(role, info)
+    return Roles(role, info, starts, ends, lower, text)
 
 
-def _text(doc: Doc, idxs: Sequence[int]) -> str | None:
-    words = [doc[i].text for i in idxs]
+def _text(roles: Roles, idxs: Sequence[int]) -> str | None:
+    words = [roles.word(i) for i in idxs]
     return " ".join(words).lower() if words else None
 
 
@@ -183,7 +199,6 @@ def read_frame(
     idxs: Sequence[int],
     res: Resources,
     times: Sequence[TimeMention],
-    question: bool = False,
 ) -> Frame:
     """The key, subject, predicate, scope and polarity a list of token indices states."""
     role, info = roles.role, roles.info
@@ -201,16 +216,28 @@ def read_frame(
             frame.pivot_kind = str(info[i])
         elif r == NEG:
             frame.negated = not frame.negated
+    verb_pivot = False
     if pivot == -1:
         # "The service doesn't store payment data": the negation splits subject and action
         pivot = next((k for k, i in enumerate(idxs) if role[i] == NEG), -1)
+    if pivot == -1:
+        # "The service stores payment data": the verb splits them and belongs to the action
+        seen_content = False
+        for k, i in enumerate(idxs):
+            if role[i] == VERB and seen_content:  # "Refunds apply": not the leading noun
+                pivot = k
+                break
+            seen_content = seen_content or role[i] in (CONTENT, SCOPE, VERB)
+        verb_pivot = pivot != -1
+        frame.pivot_kind = "verb" if verb_pivot else None
     frame.pivot_found = pivot != -1
     if pivot == -1:
         subject_side: Sequence[int] = idxs
         predicate_side: Sequence[int] = ()
     else:
         subject_side = idxs[:pivot]
-        predicate_side = [i for i in idxs[pivot + 1 :] if role[i] not in (PIVOT, MODAL)]
+        after = idxs[pivot:] if verb_pivot else idxs[pivot + 1 :]
+        predicate_side = [i for i in after if role[i] not in (PIVOT, MODAL)]
     # A party word in the object ("never shares *customer* data") is content, not scope:
     # parties scope a claim when they are its subject or follow a preposition.
     override: dict[int, int] = {}
@@ -234,43 +261,48 @@ def read_frame(
             t = times[cast(int, info[i])]
             if t.scope is not None:
                 frame.scope.setdefault(*t.scope)
-    subj_head, subj_quals = _head(doc, role, subject_side, override)
-    pred_head, pred_quals = _head(doc, role, predicate_side, override)
+    subj_head, subj_quals = _head(roles.lower, role, subject_side, override)
+    pred_head, pred_quals = _head(roles.lower, role, predicate_side, override)
     if pred_head:
         key_idx = pred_head
         others = subj_head + subj_quals + pred_quals
-        frame.predicate = _text(doc, pred_head)
+        frame.predicate = _text(roles, pred_head)
     else:
         key_idx = subj_head
         others = subj_quals + pred_quals
-        frame.predicate = doc[idxs[pivot]].lower_ if pivot != -1 else None
-    frame.subject = _text(doc, [i for i in subject_side if role[i] in (CONTENT, SCOPE)]) or None
-    frame.subject_words = [fold_word(doc[i].text) for i in subject_side if role[i] == CONTENT]
+        frame.predicate = roles.lower[idxs[pivot]] if pivot != -1 else None
+    frame.subject = _text(roles, [i for i in subject_side if role[i] in (CONTENT, SCOPE)]) or None
+    frame.subject_words = [
+        fold_word(roles.word(i)) for i in subject_side if role[i] in (CONTENT, VERB)
+    ]
     if not pred_head and not subj_head and pivot != -1 and frame.pivot_kind == "action":
         # "the vendor charged $5 million": nothing but the verb names what was measured
         key_idx = [idxs[pivot]]
     seen: set[str] = set()
     for i in key_idx:
-        w = fold_word(doc[i].text)
+        w = fold_word(roles.word(i))
         if w not in seen:
             seen.add(w)
             frame.key_words.append(w)
     for i in others:
-        w = fold_word(doc[i].text)
-        if w in seen or w in res.generic_heads or doc[i].lower_ in res.generic_heads:
+        w = fold_word(roles.word(i))
+        if w in seen or w in res.generic_heads or roles.lower[i] in res.generic_heads:
             continue
         seen.add(w)
         frame.residual.append(w)
-    frame.action_words = [fold_word(doc[i].text) for i in pred_head]
-    frame.action_text = _text(doc, pred_head)
+    frame.action_words = [fold_word(roles.word(i)) for i in pred_head]
+    frame.action_text = _text(roles, pred_head)
     frame.predicate_text = _text(
-        doc, [i for i in predicate_side if role[i] in (CONTENT, SCOPE, STOP, PREP)]
+        roles, [i for i in predicate_side if role[i] in (CONTENT, SCOPE, STOP, PREP)]
     )
     return frame
 
 
+_RELATIVES = frozenset({"which", "who", "whom", "whose", "that", "where", "when"})
+
+
 def _head(
-    doc: Doc, role: list[int], side: Sequence[int], override: dict[int, int] | None = None
+    lower: list[str], role: list[int], side: Sequence[int], override: dict[int, int] | None = None
 ) -> tuple[list[int], list[int]]:
     """(head content tokens, qualifier content tokens) of one side of the pivot."""
     if not side:
@@ -285,15 +317,18 @@ def _head(
     quals: list[int] = list(owner)
     in_quals = False
     override = override or {}
+    seen_value = False
     for i in side:
         r = override.get(i, role[i])
-        if r == PREP:
+        if r == VALUE:
+            seen_value = True
+        elif r == PREP or (head and lower[i] in _RELATIVES):
             in_quals = True  # "limit *for* interactive requests": what follows qualifies
         elif r == SEP:
-            # "In production, the timeout": a comma ends an introductory phrase;
-            # after a head it starts the next list item, which only qualifies.
-            in_quals = bool(head)
-        elif r == CONTENT:
+            # "In production, the timeout": a comma ends an introductory phrase; after a
+            # head or a value ("99.95%, measured over ...") what follows only qualifies.
+            in_quals = bool(head) or seen_value
+        elif r in (CONTENT, VERB):
             (quals if in_quals else head).append(i)
     return head, quals
 
@@ -303,21 +338,33 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     start = sent.start
     for i in range(sent.start, sent.end):
-        if doc[i].text == ";" and roles.role[i] != VALUE:
+        if roles.lower[i] == ";" and roles.role[i] != VALUE:
             out.append((start, i))
             start = i + 1
     out.append((start, sent.end))
     bounded: list[tuple[int, int]] = []
+    role, info = roles.role, roles.info
     for a, b in out:
         while b - a > MAX_CLAUSE_TOKENS:
-            bounded.append((a, a + MAX_CLAUSE_TOKENS))
-            a += MAX_CLAUSE_TOKENS
+            cut = a + MAX_CLAUSE_TOKENS
+            # never cut through a value mention ("1,000 ms" must stay in one window)
+            while (
+                cut < b
+                and role[cut] == VALUE
+                and role[cut - 1] == VALUE
+                and info[cut] == info[cut - 1]
+            ):
+                cut += 1
+            bounded.append((a, cut))
+            a = cut
         if b > a:
             bounded.append((a, b))
     return bounded
 
 
 def _is_non_latin(text: str) -> bool:
+    if text.isascii():
+        return False
     latin = other = 0
     for ch in text:
         if ch.isalpha():
@@ -334,11 +381,15 @@ class ClaimAssembler:
     def __init__(self, res: Resources, generation: str) -> None:
         self.res = res
         self.generation = generation
+        self._text = ""
 
     def __call__(
         self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
     ) -> list[Claim]:
-        roles = assign_roles(doc, mentions, self.res)
+        # Doc.text joins every token on each access: read it once per doc, not once per claim.
+        self._text = doc.user_data.get(TEXT_KEY) or doc.text
+        roles = assign_roles(doc, mentions, self.res, self._text)
+        self._roles = roles
         claims: list[Claim] = []
         q_starts = [q.start for q in mentions.quantities]
         t_starts = [t.start for t in mentions.times]
@@ -346,11 +397,20 @@ class ClaimAssembler:
             s0, s1 = sent.start_char, sent.end_char
             if s1 <= s0:
                 continue
+            qlo, qhi = bisect_left(q_starts, s0), bisect_left(q_starts, s1)
+            non_latin = _is_non_latin(self._text[s0:s1])
+            if qlo == qhi and (
+                (non_latin and not self._has_non_latin_marker(self._text[s0:s1]))
+                or (
+                    not non_latin
+                    and not _CLAIM_ROLES.intersection(roles.role[sent.start : sent.end])
+                )
+            ):
+                continue  # no value, modal, negation or copula: the sentence claims nothing
             lo, hi = bisect_left(t_starts, s0), bisect_left(t_starts, s1)
             times = mentions.times[lo:hi]
-            when = effective_time(doc.text, times)
-            qlo, qhi = bisect_left(q_starts, s0), bisect_left(q_starts, s1)
-            if _is_non_latin(sent.text):
+            when = effective_time(self._text, times)
+            if non_latin:
                 claims.extend(
                     self._non_latin(
                         doc, sent, mentions, qlo, qhi, when, source_id, source_version_id
@@ -386,8 +446,10 @@ class ClaimAssembler:
                 seen.add(info[i])  # type: ignore[arg-type]
                 values.append(info[i])  # type: ignore[arg-type]
         span = self._evidence(doc, sent, a, b)
-        reported_at = next((i for i in range(sent.start, b) if role[i] == REPORTED), None)
-        a = self._after_attribution(doc, a, b, role)
+        reported_at = next((i for i in range(a, b) if role[i] == REPORTED), None)
+        start = self._after_attribution(roles, a, b)
+        if not any(role[i] == VALUE for i in range(a, start)):
+            a = start  # a value inside the attribution itself keeps the whole clause
         if not values:
             claim = self._non_quantity(
                 doc,
@@ -415,11 +477,19 @@ class ClaimAssembler:
                 frame.subject = frame.subject or previous.subject
                 frame.predicate = frame.predicate or previous.predicate
                 for dim, value in previous.scope.items():
-                    frame.scope.setdefault(dim, value) if dim != "period" else None
-            reported = reported_at is not None and doc[reported_at].idx < q.start
+                    if dim != "period":  # a period is what list items usually vary by
+                        frame.scope.setdefault(dim, value)
+            reported = reported_at is not None and roles.idx[reported_at] < q.start
+            value_when = when
+            if len(values) > 1:
+                # "$4.2 billion in 2024, up from $3.75 billion in 2023": a list item's own
+                # time expression beats the sentence's
+                own = sorted({cast(int, info[i]) for i in idxs if role[i] == TIME})
+                if own:
+                    value_when = effective_time(self._text, [mentions.times[t] for t in own])
             out.append(
                 self._quantity_claim(
-                    doc, q, frame, when, span, reported, source_id, source_version_id
+                    doc, q, frame, value_when, span, reported, source_id, source_version_id
                 )
             )
             if frame.key_words:
@@ -427,16 +497,17 @@ class ClaimAssembler:
         return out
 
     @staticmethod
-    def _after_attribution(doc: Doc, a: int, b: int, role: list[int]) -> int:
+    def _after_attribution(roles: Roles, a: int, b: int) -> int:
         """Skip "According to the complaint," / "The vendor claimed that": the reported content
         starts after the attribution, which must not become the claim's subject."""
+        role = roles.role
         for i in range(a, b):
             if role[i] != REPORTED:
                 continue
             j = i
             while j < b and role[j] == REPORTED:
                 j += 1
-            if doc[i].lower_ == "according":
+            if roles.lower[i] == "according":
                 while j < b and role[j] != SEP:
                     j += 1
                 return min(j + 1, b) if j < b else a
@@ -450,7 +521,9 @@ class ClaimAssembler:
         if len(values) == 1:
             first = next(i for i in range(a, b) if role[i] == VALUE)
             lo, hi = max(a, first - CONTEXT_RADIUS), min(b, first + CONTEXT_RADIUS)
-            return [[i for i in range(lo, hi) if role[i] != VALUE or info[i] == values[0]]]
+            idxs = [i for i in range(lo, hi) if role[i] != VALUE or info[i] == values[0]]
+            # the value belongs to the subordinate clause it sits in
+            return [idxs[self._subordinate_start(idxs, role) :]]
         segments: list[list[int]] = [[]]
         for i in range(a, b):
             if role[i] == SEP:
@@ -471,20 +544,29 @@ class ClaimAssembler:
             if len(own) > 2 * CONTEXT_RADIUS:
                 pos = next(k for k, i in enumerate(own) if role[i] == VALUE)
                 own = own[max(0, pos - CONTEXT_RADIUS) : pos + CONTEXT_RADIUS]
-            lead = shared[-CONTEXT_RADIUS:] if owner[qi] != first_seg or True else []
-            if owner[qi] == first_seg:
-                lead = shared[-CONTEXT_RADIUS:]
-            out.append(lead + own)
+            lead = shared[-CONTEXT_RADIUS:]  # the lead-in ("The limits are") serves every item
+            cut = self._subordinate_start(own, role)
+            out.append(own[cut:] if cut else lead + own)
         return out
+
+    def _subordinate_start(self, idxs: list[int], role: list[int]) -> int:
+        """Position after the last subordinator ("when", "if") before the value, else 0."""
+        lower, subordinators = self._roles.lower, self.res.subordinators
+        cut = 0
+        for k, i in enumerate(idxs):
+            if role[i] == VALUE:
+                break
+            if lower[i] in subordinators:
+                cut = k + 1
+        return cut
 
     def _evidence(self, doc: Doc, sent: Span, a: int, b: int) -> CharSpan:
         """The sentence (trimmed of surrounding whitespace), or the clause window if it is long."""
         if sent.end_char - sent.start_char <= MAX_QUOTE_CHARS:
             start, end = sent.start_char, sent.end_char
         else:
-            end_tok = doc[b - 1]
-            start, end = doc[a].idx, end_tok.idx + len(end_tok.text)
-        text = doc.text
+            start, end = self._roles.idx[a], self._roles.end[b - 1]
+        text = self._text
         while start < end and text[start].isspace():
             start += 1
         while end > start and text[end - 1].isspace():
@@ -544,6 +626,8 @@ class ClaimAssembler:
             ValueKind.QUANTITY.value,
             key,
         )
+        # Every field is passed: pydantic fills missing ones through default factories,
+        # which costs more than validating the whole claim.
         return Claim(
             id=claim_id,
             source_version_id=source_version_id,
@@ -559,6 +643,7 @@ class ClaimAssembler:
             high=q.high,
             bound=q.bound,
             approximate=q.approximate,
+            precision=None,
             unit=q.unit,
             canonical_value=canonical,
             canonical_low=canonical_low,
@@ -569,12 +654,13 @@ class ClaimAssembler:
             modality=frame.modality,
             scope=dict(frame.scope),
             scope_residual=list(frame.residual),
-            time=when.model_copy(),
+            time=_copy_time(when),
             reported_speech=reported,
             span=span,
             value_span=value_span,
-            quote=doc.text[span.start : span.end],
+            quote=self._text[span.start : span.end],
             confidence=max(0.05, min(1.0, round(confidence, 2))),
+            created_at=None,
         )
 
     def _non_quantity(
@@ -592,14 +678,17 @@ class ClaimAssembler:
         source_version_id: str | None,
     ) -> Claim | None:
         role = roles.role
-        idxs = [i for i in range(a, b) if role[i] not in (PUNCT,)]
-        has_modal = any(role[i] == MODAL for i in idxs)
-        has_neg = any(role[i] == NEG for i in idxs)
-        has_wh = any(role[i] == WH for i in idxs)
-        if has_wh or doc[b - 1].text == "?":
-            return None
+        present = set(role[a:b])
+        if roles.lower[b - 1] == "?" or role[a] == WH:
+            return None  # a question states nothing ("which"/"when" inside a clause is fine)
+        if not present & _CLAIM_ROLES:
+            return None  # no obligation, negation or copula: nothing to claim
+        idxs = [i for i in range(a, b) if role[i] != PUNCT]
+        has_modal = MODAL in present
+        has_neg = NEG in present
         frame = read_frame(doc, roles, idxs, self.res, mentions.times)
-        if has_modal or has_neg:
+        has_verb = frame.pivot_kind == "verb"
+        if has_modal or has_neg or has_verb:
             if not frame.action_words and frame.subject_words:
                 # "Encryption at rest is required": what is required is the subject
                 frame.action_words = frame.subject_words[:1]
@@ -619,35 +708,36 @@ class ClaimAssembler:
             predicate = frame.action_text
             confidence = 0.7
         elif frame.pivot_kind == "copula" and frame.subject and frame.predicate_text:
-            pivot_at = _pivot_char(doc, role, a, b)
-            before = [i for i in range(a, b) if doc[i].idx < pivot_at]
-            after = [i for i in range(a, b) if doc[i].idx > pivot_at]
+            pivot_at = _pivot_char(roles, a, b)
+            before = [i for i in range(a, b) if roles.idx[i] < pivot_at]
+            after = [i for i in range(a, b) if roles.idx[i] > pivot_at]
             if (
                 len(before) > 8
                 or any(role[i] in (SEP, LABEL, VALUE) for i in before)
+                or any(role[i] in (LABEL, VALUE, TIME) for i in after)
                 or not 1 <= sum(role[i] == CONTENT for i in after) <= 5
-                or any(doc[i].lower_ in ("to", "too", "very", "than") for i in after)
+                or any(roles.lower[i] in ("to", "too", "very", "than") for i in after)
             ):
                 return None  # a copula sentence that is not "X is <label>"
             # "The governing law is German law": key from the subject, value is the predicate.
             subj_idx = [
                 i
                 for i in range(a, b)
-                if role[i] == CONTENT and doc[i].idx < _pivot_char(doc, role, a, b)
+                if role[i] == CONTENT and roles.idx[i] < _pivot_char(roles, a, b)
             ]
             if not subj_idx:
                 return None
             key_words = []
             for i in subj_idx:
-                w = fold_word(doc[i].text)
+                w = fold_word(roles.word(i))
                 if w not in key_words:
                     key_words.append(w)
             kind = ValueKind.CATEGORICAL
             value = frame.predicate_text
-            pivot_at = _pivot_char(doc, role, a, b)
+            pivot_at = _pivot_char(roles, a, b)
             frame.scope = {}
             for i in range(a, b):
-                if role[i] == SCOPE and doc[i].idx < pivot_at:
+                if role[i] == SCOPE and roles.idx[i] < pivot_at:
                     dim, val = cast(tuple[str, str], roles.info[i])
                     frame.scope.setdefault(dim, val)
             predicate = "is"
@@ -668,11 +758,13 @@ class ClaimAssembler:
             self.generation,
             span.start,
             span.end,
-            doc[a].idx,
+            roles.idx[a],
             None,
             kind.value,
             key,
         )
+        # Every field is passed: pydantic fills missing ones through default factories,
+        # which costs more than validating the whole claim.
         return Claim(
             id=claim_id,
             source_version_id=source_version_id,
@@ -684,17 +776,28 @@ class ClaimAssembler:
             coarse_key=key_words[-1] if key_words else None,
             kind=kind,
             value=value,
+            low=None,
+            high=None,
             bound=Bound.EXACT,
+            approximate=False,
+            precision=None,
+            unit=None,
+            canonical_value=None,
+            canonical_low=None,
+            canonical_high=None,
+            canonical_unit=None,
+            dimension=None,
             polarity=polarity,
             modality=modality,
             scope=dict(frame.scope),
             scope_residual=list(frame.residual),
-            time=when.model_copy(),
+            time=_copy_time(when),
             reported_speech=reported,
             span=span,
             value_span=None,
-            quote=doc.text[span.start : span.end],
+            quote=self._text[span.start : span.end],
             confidence=confidence,
+            created_at=None,
         )
 
     # ------------------------------------------------------------------ other scripts
@@ -710,13 +813,14 @@ class ClaimAssembler:
         source_version_id: str | None,
     ) -> list[Claim]:
         if qlo == qhi:
-            return []
+            claim = self._non_latin_polarity(sent, when, source_id, source_version_id)
+            return [claim] if claim else []
         s0, s1 = sent.start_char, sent.end_char
         if s1 - s0 > MAX_QUOTE_CHARS:
             return self._non_latin_windows(
                 doc, sent, mentions, qlo, qhi, when, source_id, source_version_id
             )
-        text = doc.text
+        text = self._text
         pieces = list(text[s0:s1])
         cut: list[tuple[int, int]] = [(q.cue_start, q.end) for q in mentions.quantities[qlo:qhi]]
         cut += [(t.start, t.end) for t in mentions.times if s0 <= t.start < s1]
@@ -751,6 +855,88 @@ class ClaimAssembler:
             )
         return out
 
+    def _has_non_latin_marker(self, sentence: str) -> bool:
+        return any(marker in sentence for marker, _ in self.res.non_latin_modal)
+
+    def _non_latin_polarity(
+        self,
+        sent: Span,
+        when: EffectiveTime,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> Claim | None:
+        """A modal or negated sentence in another script: the markers are removed and the
+        rest is the key, so permission and prohibition of one action share a key."""
+        s0, s1 = sent.start_char, sent.end_char
+        if s1 - s0 > MAX_QUOTE_CHARS:
+            return None
+        sentence = self._text[s0:s1]
+        modal_id: str | None = None
+        negated = False
+        for marker, kind in self.res.non_latin_modal:
+            if marker not in sentence:
+                continue
+            sentence = sentence.replace(marker, " ")
+            if kind == "negation":
+                negated = not negated
+            elif modal_id is None:
+                modal_id = kind
+        if modal_id is None and not negated:
+            return None
+        key = fold_text(sentence, self.res.non_latin_trim)
+        words = key.split(" ")
+        for fragment in self.res.non_latin_trailing:
+            if words and words[-1].endswith(fragment) and len(words[-1]) > len(fragment):
+                words[-1] = words[-1][: -len(fragment)]
+                break
+        key = " ".join(words)
+        if not key:
+            return None
+        modality = _MODALITY.get(modal_id) if modal_id else Modality.STATEMENT
+        polarity = Polarity.NEGATIVE if negated else Polarity.POSITIVE
+        if modality == Modality.PROHIBITION:
+            polarity = Polarity.NEGATIVE
+        span = self._evidence(sent.doc, sent, sent.start, sent.end)
+        kind = ValueKind.POLARITY
+        claim_id = stable_id(
+            "cl", source_version_id, self.generation, span.start, span.end, s0, None,
+            kind.value, key,
+        )  # fmt: skip
+        return Claim(
+            id=claim_id,
+            source_version_id=source_version_id,
+            source_id=source_id,
+            generation=self.generation,
+            subject=None,
+            predicate=key,
+            claim_key=key,
+            coarse_key=key,
+            kind=kind,
+            value=key,
+            low=None,
+            high=None,
+            bound=Bound.EXACT,
+            approximate=False,
+            precision=None,
+            unit=None,
+            canonical_value=None,
+            canonical_low=None,
+            canonical_high=None,
+            canonical_unit=None,
+            dimension=None,
+            polarity=polarity,
+            modality=modality,
+            scope={},
+            scope_residual=[],
+            time=_copy_time(when),
+            reported_speech=False,
+            span=span,
+            value_span=None,
+            quote=self._text[span.start : span.end],
+            confidence=0.5,
+            created_at=None,
+        )
+
     def _non_latin_windows(
         self,
         doc: Doc,
@@ -764,7 +950,7 @@ class ClaimAssembler:
     ) -> list[Claim]:
         """A very long non-Latin sentence: each value keyed by the 40 characters before it."""
         out = []
-        text = doc.text
+        text = self._text
         for q in mentions.quantities[qlo:qhi]:
             w0 = max(sent.start_char, q.cue_start - 40)
             w1 = min(sent.end_char, q.end + 40)
@@ -786,8 +972,15 @@ class ClaimAssembler:
         return out
 
 
-def _pivot_char(doc: Doc, role: list[int], a: int, b: int) -> int:
+def _copy_time(when: EffectiveTime) -> EffectiveTime:
+    """A claim's own copy of its sentence's time (claims are mutable models)."""
+    return EffectiveTime.model_construct(
+        start=when.start, end=when.end, granularity=when.granularity, text=when.text
+    )
+
+
+def _pivot_char(roles: Roles, a: int, b: int) -> int:
     for i in range(a, b):
-        if role[i] in (PIVOT, MODAL):
-            return doc[i].idx
-    return doc[b - 1].idx + 1
+        if roles.role[i] in (PIVOT, MODAL):
+            return roles.idx[i]
+    return roles.idx[b - 1] + 1

@@ -80,17 +80,22 @@ def fold_text(text: str, trim: tuple[str, ...] = ()) -> str:
     kept = []
     for ch in normalized:
         cat = unicodedata.category(ch)
-        if cat[0] in "PSNCZ" and cat != "Mn":
+        if "\u064b" <= ch <= "\u065f" or ch == "\u0670":
+            continue  # Arabic short-vowel marks are optional in writing: never part of a key
+        if cat[0] in "PSNCZ":
             kept.append(" ")
         else:
             kept.append(ch)
     words = _STRIP.sub(" ", "".join(kept)).strip().split(" ")
     trimset = set(trim)
     words = [w for w in words if w and w not in trimset]
-    if words:
+    changed = True
+    while words and changed:  # "何日ですか" loses "ですか", then "何日"
+        changed = False
         last = words[-1]
         for particle in trim:
             if last.endswith(particle) and len(last) > len(particle):
                 words[-1] = last[: -len(particle)]
+                changed = True
                 break
     return " ".join(words)

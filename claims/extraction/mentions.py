@@ -27,6 +27,36 @@ _RANGE_SEP = re.compile(r"\s*(?:-|–|—|\bto\b|\band\b)\s*(?:US\$|\$|€|£|¥
 _LETTERS = re.compile(r"[A-Za-z]+")
 _LETTERS_END = re.compile(r"[A-Za-z_]+$")
 _BETWEEN = re.compile(r"(?:^|(?<=[^A-Za-z]))(between|from)\s+$", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z]+")
+# A label word ends in a letter, "." ("No."), "§" or "#"; anything else before a number
+# cannot be one, so the dictionary lookup is skipped.
+_LABEL_TAILS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.§#")
+_NONSPACE = re.compile(r"\S+")
+_OPENERS = "([{\"'\u201c\u2018"
+
+
+def phrase_before(
+    folded: str, pos: int, table: dict[str, str] | frozenset[str], max_words: int = 4
+) -> tuple[str, int] | None:
+    """The longest phrase of ``table`` that ends right before ``pos`` (only whitespace between),
+    with its start offset. A dictionary lookup on the last words: a regex alternation
+    searched backwards costs ten times more and this runs for every number."""
+    lo = max(0, pos - 8 * max_words - 8)
+    words = [(m.group(0), m.start()) for m in _NONSPACE.finditer(folded, lo, pos)]
+    if words and lo > 0 and words[0][1] == lo and not folded[lo - 1].isspace():
+        words = words[1:]  # the window cut a word in half
+    for k in range(min(max_words, len(words)), 0, -1):
+        first, start = words[-k]
+        stripped = first.lstrip(_OPENERS)
+        start += len(first) - len(stripped)
+        phrase = " ".join([stripped] + [w for w, _ in words[len(words) - k + 1 :]]).lower()
+        if phrase in table:
+            return phrase, start
+    return None
+
+
+_WORD_LED = frozenset({"mdy", "my", "q", "qw", "h"})
+_DAY_BEFORE = re.compile(r"[0-3]?[0-9](?:st|nd|rd|th)?(?:\s+of)?\s+$", re.IGNORECASE)
 _COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,})(?![A-Za-z0-9])")
 _YEAR_WORDS = frozenset(
     [
@@ -113,6 +143,10 @@ def _safe_date(year: int, month: int, day: int) -> date | None:
         return None
 
 
+def months_lower(res: Resources) -> list[str]:
+    return [m.lower() for m in res.months]
+
+
 class _TimeScanner:
     """Dates, months, quarters, halves and years, in that order of precedence."""
 
@@ -152,10 +186,65 @@ class _TimeScanner:
             ("year", re.compile(rf"(?<![0-9A-Za-z.,$€£¥]){year}(?![0-9A-Za-z%]|[.,][0-9])")),
         ]
 
+        # Word-led patterns are only tried where a trigger word starts: an alternation of
+        # month names tried at every character costs more than the whole claim assembly.
+        self.word_led = {kind: pattern for kind, pattern in self.patterns if kind in _WORD_LED}
+        self.digit_led = [
+            (kind, pattern) for kind, pattern in self.patterns if kind not in _WORD_LED
+        ]
+        triggers: dict[str, list[str]] = {}
+        for month in res.months:
+            triggers.setdefault(month, []).extend(["mdy", "my"])
+        for word in res.quarter_words:
+            triggers.setdefault(word, []).append("qw")
+        triggers.setdefault("q", []).append("q")
+        triggers.setdefault("h", []).append("h")
+        self.triggers = triggers
+        # deictic phrases are found from their last word ("for the *period*"): first words
+        # such as "for", "in" and "the" are everywhere
+        self.deictic_last = frozenset(d.split()[-1] for d in res.deictic)
+        self.dmy = next(p for k, p in self.patterns if k == "dmy")
+        self.trigger_words = frozenset(triggers) | frozenset(months_lower(res)) | self.deictic_last
+        self._finders: dict[str, re.Pattern[str]] = {}
+
+    def _word_finder(self, word: str) -> re.Pattern[str]:
+        finder = self._finders.get(word)
+        if finder is None:
+            finder = re.compile(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", re.IGNORECASE)
+            self._finders[word] = finder
+        return finder
+
     def scan(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+        candidates: dict[str, list[re.Match[str]]] = {kind: [] for kind, _ in self.patterns}
+        for kind, pattern in self.digit_led:
+            if kind != "dmy":
+                candidates[kind] = list(pattern.finditer(folded))
+        deictic_at: list[int] = []
+        months = self.res.months
+        # Visit only the words that can start a time expression: find which trigger words
+        # occur at all (one C-level pass), then locate each with a literal search.
+        present = self.trigger_words.intersection(map(str.lower, _WORD.findall(folded)))
+        for lower in present:
+            for word in self._word_finder(lower).finditer(folded):
+                start = word.start()
+                for kind in self.triggers.get(lower, ()):
+                    m = self.word_led[kind].match(folded, start)
+                    if m is not None:
+                        candidates[kind].append(m)
+                if lower in months:
+                    day = _DAY_BEFORE.search(folded, max(0, start - 14), start)
+                    if day is not None:
+                        m = self.dmy.match(folded, day.start())
+                        if m is not None:
+                            candidates["dmy"].append(m)
+                if lower in self.deictic_last:
+                    deictic_at.append(word.end())
+        for kind in candidates:
+            candidates[kind].sort(key=lambda m: m.start())
+        deictic_at.sort()
         found: list[TimeMention] = []
-        for kind, pattern in self.patterns:
-            for m in pattern.finditer(folded):
+        for kind, _ in self.patterns:
+            for m in candidates[kind]:
                 if occupied[m.start()] or occupied[m.end() - 1]:
                     continue
                 mention = self._build(kind, m, folded)
@@ -167,8 +256,10 @@ class _TimeScanner:
         for t in found:
             t.role = self._role(folded, t.start)
         out.times.extend(_merge_ranges(found, folded))
-        for m in self.res.deictic_re.finditer(folded):
-            if not occupied[m.start()]:
+        deictic = self.res.deictic_ending
+        for end in deictic_at:
+            m = deictic.search(folded, max(0, end - 40), end)
+            if m is not None and not occupied[m.start()] and not occupied[m.end() - 1]:
                 out.times.append(TimeMention(m.start(), m.end(), None, None, None, "deictic"))
                 occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
         out.times.sort(key=lambda t: t.start)
@@ -240,7 +331,7 @@ class _TimeScanner:
 
     def _reads_as_year(self, folded: str, start: int, end: int) -> bool:
         res = self.res
-        if res.bound_before.search(folded, max(0, start - 30), start):
+        if phrase_before(folded, start, res.numbers.bound_cues) is not None:
             return False
         if res.currency_prefix.search(folded, max(0, start - 5), start):
             return False
@@ -330,7 +421,8 @@ def _unit_after(res: Resources, folded: str, pos: int) -> tuple[int, str] | None
     per = _PER.match(folded, end)
     if per is not None and folded[end : per.end()].strip():
         den = _unit_at(res, folded, per.end())
-        if den is not None:
+        # "3% per year" is an annual rate (a period scope), not percent per second
+        if den is not None and not (_is_ratio(surface) and _is_time(den.group(0))):
             combined = f"{surface} per {folded[per.end() : den.end()]}"
             if lookup(combined) is not None:
                 return den.end(), folded[start : den.end()]
@@ -423,13 +515,22 @@ class MentionScanner:
         if prev == "-" and s >= 2 and folded[s - 2].isascii() and folded[s - 2].isalpha():
             self._label(s, self._label_end(folded, e), occupied, out)
             return
+        # "(1)", "alert(1)": an enumeration or an argument, not a measurement
+        if prev == "(" and folded[e : e + 1] == ")":
+            self._label(s, e, occupied, out)
+            return
         # Dotted or timed numbers (4.2.1, 10.0.0.1, 10:30, 3/4): identifiers or times, not values.
         if e < len(folded) - 1 and folded[e] in ".:/" and folded[e + 1].isdigit():
             self._label(s, self._label_end(folded, e), occupied, out)
             return
-        label = res.label_before.search(folded, max(0, s - 16), s)
+        before = folded[s - 2 : s] if s >= 2 else folded[:s]
+        label = (
+            phrase_before(folded, s, res.numbers.label_words, 2)
+            if before.strip() and before.rstrip()[-1:] in _LABEL_TAILS
+            else None
+        )
         if label is not None:
-            self._label(label.start(1), self._label_end(folded, e), occupied, out)
+            self._label(label[1], self._label_end(folded, e), occupied, out)
             return
         value = _parse_number(m.group(0))
         end = e
@@ -524,15 +625,15 @@ class MentionScanner:
         approximate = False
         pos = cue_start
         for _ in range(2):
-            cue = res.bound_before.search(folded, max(0, pos - 30), pos)
+            cue = phrase_before(folded, pos, res.numbers.bound_cues)
             if cue is None:
                 break
-            phrase = " ".join(cue.group(1).lower().split())
+            phrase = cue[0]
             if phrase in res.numbers.approximations:
                 approximate = True
             elif bound == Bound.EXACT and phrase in res.numbers.bounds_before:
                 bound = Bound(res.numbers.bounds_before[phrase])
-            pos = cue.start(1)
+            pos = cue[1]
         cue_start = min(cue_start, pos)
         after = res.bound_after.match(folded, end)
         if after is not None and bound == Bound.EXACT:
@@ -558,6 +659,9 @@ class MentionScanner:
     ) -> tuple[int, float, bool]:
         """Apply a glued suffix or a spaced magnitude word; the bool is False for unknown glue."""
         vocab = self.res.numbers
+        cjk = vocab.cjk_magnitudes.get(folded[end : end + 1])
+        if cjk is not None:
+            return end + 1, value * cjk, True
         letters = _LETTERS.match(folded, end)
         if letters is not None:
             glued = letters.group(0)
@@ -600,8 +704,12 @@ class MentionScanner:
 
     def _number_words(self, folded: str, occupied: bytearray, out: Mentions) -> None:
         res = self.res
-        for m in res.number_words.finditer(folded):
-            if occupied[m.start()] or occupied[m.end() - 1]:
+        first_words = res.number_first_words
+        for word in _WORD.finditer(folded):
+            if word.group(0).lower() not in first_words or occupied[word.start()]:
+                continue
+            m = res.number_words.match(folded, word.start())
+            if m is None or occupied[m.end() - 1]:
                 continue
             value = _number_words_value(res, m.group(0))
             if value is None:
@@ -613,14 +721,14 @@ class MentionScanner:
             cue_start = m.start()
             bound = Bound.EXACT
             approximate = False
-            cue = res.bound_before.search(folded, max(0, m.start() - 30), m.start())
+            cue = phrase_before(folded, m.start(), res.numbers.bound_cues)
             if cue is not None:
-                phrase = " ".join(cue.group(1).lower().split())
+                phrase = cue[0]
                 if phrase in res.numbers.approximations:
                     approximate = True
                 elif phrase in res.numbers.bounds_before:
                     bound = Bound(res.numbers.bounds_before[phrase])
-                cue_start = cue.start(1)
+                cue_start = cue[1]
             out.quantities.append(
                 QuantityMention(
                     start=m.start(),
@@ -639,3 +747,13 @@ class MentionScanner:
 
 def _is_count(dimension: str) -> bool:
     return "/" not in dimension and not dimension.isupper()
+
+
+def _is_ratio(surface: str) -> bool:
+    entry = lookup(surface)
+    return entry is not None and entry.dimension in ("percent", "dosage")
+
+
+def _is_time(surface: str) -> bool:
+    entry = lookup(surface)
+    return entry is not None and entry.dimension == "time"

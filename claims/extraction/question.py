@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from claims.extraction.assembly import (
     PUNCT,
+    UNIT,
     WH,
     assign_roles,
     read_frame,
@@ -22,6 +23,7 @@ from claims.extraction.pipeline import get_pipeline
 from claims.extraction.resources import Resources, resources
 from claims.models import EffectiveTime
 from claims.settings import get_settings
+from claims.units.normalize import conversion
 
 
 @dataclass
@@ -46,7 +48,7 @@ def parse_question(text: str) -> QuestionFrame:
     with nlp.select_pipes(disable=["claim_assembler"]):
         doc = nlp(text)
     mentions: Mentions = doc._.mentions or Mentions()
-    when = effective_time(doc.text, mentions.times)
+    when = effective_time(text, mentions.times)
     latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
     other = sum(1 for ch in text if ch.isalpha() and ord(ch) > 0x24F)
     if other > latin:
@@ -54,25 +56,32 @@ def parse_question(text: str) -> QuestionFrame:
         return QuestionFrame(
             text=text, claim_key=key, coarse_key=key or None, time=when, subject=key or None
         )
-    roles = assign_roles(doc, mentions, res)
+    roles = assign_roles(doc, mentions, res, text)
     words = res.question_words
     idxs: list[int] = []
-    for i, tok in enumerate(doc):
+    for i in range(len(doc)):
         if roles.role[i] in (PUNCT, WH):
             continue
-        if tok.lower_ in words and not idxs:
+        if roles.lower[i] in words and not idxs:
             continue  # leading "how long", "what", "does"
         idxs.append(i)
-    frame = read_frame(doc, roles, idxs, res, mentions.times, question=True)
+    frame = read_frame(doc, roles, idxs, res, mentions.times)
     key_words = [w for w in frame.key_words if w not in words]
     key = " ".join(key_words)
+    # the unit a question names ("per share", "in days", "how many tokens") hints the dimension
+    hints = [q.unit_key for q in mentions.quantities if q.unit_key]
+    hints += [roles.lower[i] for i in range(len(doc)) if roles.role[i] == UNIT]
+    hints += [
+        roles.lower[i + 1]
+        for i in range(len(doc) - 1)
+        if roles.lower[i] == "many" and roles.lower[i + 1] in res.unit_words
+    ]
     unit_dimension = None
-    for q in mentions.quantities:
-        if q.unit_key:
-            from claims.units.normalize import conversion
-
-            entry = conversion(q.unit_key)
-            unit_dimension = entry.dimension if entry else None
+    for hint in hints:
+        entry = conversion(hint)
+        if entry is not None:
+            unit_dimension = entry.dimension
+            break
     return QuestionFrame(
         text=text,
         claim_key=key,

@@ -61,10 +61,12 @@ class NumberVocabulary:
     magnitude_words: dict[str, float]
     magnitude_suffixes: dict[str, float]
     currency_only_suffixes: dict[str, float]
+    cjk_magnitudes: dict[str, float]
     bounds_before: dict[str, str]  # phrase -> bound
     bounds_after: dict[str, str]
     approximations: frozenset[str]
     label_words: frozenset[str]
+    bound_cues: frozenset[str]  # bounds_before + approximations
 
 
 @dataclass(frozen=True)
@@ -87,14 +89,19 @@ class Resources:
     label_before: re.Pattern[str]
     connective_before: re.Pattern[str]
     deictic_re: re.Pattern[str]
+    deictic_ending: re.Pattern[str]  # same phrases, ending at the end of the searched window
+    number_first_words: frozenset[str]
     stopwords: frozenset[str]
     prepositions: frozenset[str]
     separators: frozenset[str]
     generic_heads: frozenset[str]
     question_words: frozenset[str]
+    subordinators: frozenset[str]
     non_latin_trim: tuple[str, ...]
     non_latin_scope: tuple[tuple[str, str, str], ...]  # (phrase, dim, value)
     unit_words: frozenset[str]  # single-word unit surfaces, lowercased
+    non_latin_modal: tuple[tuple[str, str], ...]  # (marker, modality id), longest first
+    non_latin_trailing: tuple[str, ...]
     label_scope: dict[str, tuple[str, str]]  # one-word scope label ("p99", "q1") -> (dim, value)
     label_scope_patterns: tuple[tuple[re.Pattern[str], str], ...]  # regex -> dim
 
@@ -148,10 +155,12 @@ def resources() -> Resources:
         currency_only_suffixes={
             str(k): float(v) for k, v in numbers["currency_only_suffixes"].items()
         },
+        cjk_magnitudes={str(k): float(v) for k, v in numbers["cjk_magnitudes"].items()},
         bounds_before=bounds_before,
         bounds_after=bounds_after,
         approximations=approximations,
         label_words=frozenset(str(w).lower() for w in numbers["label_words"]),
+        bound_cues=frozenset(bounds_before) | approximations,
     )
     connectives = {str(p).lower(): role for role, ps in time["connectives"].items() for p in ps}
     unit_insensitive, unit_sensitive = _unit_patterns()
@@ -192,6 +201,13 @@ def resources() -> Resources:
         for phrase in phrases
     )
     unit_words = frozenset(s for s in lexicon().folded if " " not in s and s.isalpha())
+    cues = read_yaml("cues.yaml")
+    non_latin_modal = tuple(
+        sorted(
+            ((str(m), str(kind)) for kind, ms in cues["NON_LATIN_MODAL"].items() for m in ms),
+            key=lambda pair: -len(pair[0]),
+        )
+    )
     label_scope = {
         str(phrase).lower(): (str(dim), str(value))
         for dim, values in scope["dimensions"].items()
@@ -221,16 +237,25 @@ def resources() -> Resources:
         label_before=label_before,
         connective_before=connective_before,
         deictic_re=deictic_re,
+        deictic_ending=re.compile(
+            rf"(?<![A-Za-z])(?:{_alternation(list(deictic))})$", re.IGNORECASE
+        ),
+        number_first_words=frozenset(
+            w.split()[0] for w in number_word_list + list(vocab.dozen_words)
+        ),
         stopwords=frozenset(str(w) for w in words["stopwords"]),
         prepositions=frozenset(str(w) for w in words["prepositions"]),
         separators=frozenset(str(w) for w in words["separators"]),
         generic_heads=frozenset(str(w) for w in words["generic_heads"]),
         question_words=frozenset(str(w) for w in words["question_words"]),
+        subordinators=frozenset(str(w) for w in words["subordinators"]),
         non_latin_trim=tuple(
             sorted((str(w) for w in words["non_latin_trim"]), key=len, reverse=True)
         ),
         non_latin_scope=tuple(sorted(non_latin_scope, key=lambda t: -len(t[0]))),
         unit_words=unit_words,
+        non_latin_modal=non_latin_modal,
+        non_latin_trailing=tuple(str(t) for t in cues["NON_LATIN_TRAILING"]),
         label_scope=label_scope,
         label_scope_patterns=label_scope_patterns,
     )

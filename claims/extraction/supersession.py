@@ -47,7 +47,6 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
 
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]?")
-_LEAD = re.compile(r"^(?:all|any|and|the\s+provisions\s+of)\s+", re.IGNORECASE)
 
 
 def find_supersession_mentions(text: str) -> list[SupersessionMention]:
@@ -74,8 +73,6 @@ def find_supersession_mentions(text: str) -> list[SupersessionMention]:
             continue
         t0 += target.find(stripped)
         t1 = t0 + len(stripped)
-        lead = sentence[s0 - s0 :]
-        del lead
         while s0 < s1 and text[s0].isspace():
             s0 += 1
         out.append(

@@ -1,0 +1,138 @@
+"""Bad input never crashes extraction, and every quote is exactly its span (issue 3, point 10).
+
+Speed on large inputs (roughly linear time) is measured by bench/bench_extraction.py, not here.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from claims.extraction import extract, find_supersession_mentions, parse_question
+from claims.models import Claim
+
+PIECES = [
+    "The notice period is",
+    "30 days",
+    "３０日",
+    "٣٠ يوما",
+    "1e400",
+    "10^10^10",
+    "1e-400",
+    "$5.5M",
+    "12 cents per share",
+    "between 5 and",
+    "10 mg/kg",
+    "p99",
+    "Q1 2024",
+    "FY2024",
+    "as of March 31, 2024",
+    "shall not",
+    "claimed that",
+    "\u200b",
+    "\u200f",
+    "\u202e",
+    "\u2066",
+    "\x00",
+    "\x07",
+    "\r\n",
+    "\t",
+    ".",
+    ",",
+    ";",
+    "?",
+    "。",
+    "-",
+    "–",
+    "~",
+    "%",
+    "€",
+    "¥",
+    "通知期間は",
+    "அறிவிப்பு காலம்",
+    "نోటీసు",
+    "up to",
+    "at least",
+    "thirty",
+    "a dozen",
+    "Revision 2:",
+    "Section 4.2",
+    "ISO 9001",
+    "IPv4",
+    "2019-2021",
+    "from",
+    "until",
+    "9" * 400,
+    "0.000000001",
+    "-",
+    "+",
+    "1,000,000,000,000,000,000",
+    "1" * 30 + "e" + "9" * 30,
+]
+
+
+def _valid(text: str, claims: list[Claim]) -> None:
+    for claim in claims:
+        assert 0 <= claim.span.start <= claim.span.end <= len(text)
+        assert text[claim.span.start : claim.span.end] == claim.quote
+        if claim.value_span is not None:
+            assert claim.span.start <= claim.value_span.start <= claim.value_span.end
+            assert claim.value_span.end <= len(text)
+        # every claim serialises to strict JSON (no inf / nan sneaks through) and is valid
+        data = claim.model_dump(mode="json")
+        json.dumps(data, allow_nan=False)
+        Claim.model_validate(data)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=300))
+def test_arbitrary_text_never_raises_and_quotes_match_spans(text: str) -> None:
+    _valid(text, extract(text))
+    find_supersession_mentions(text)
+    parse_question(text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.sampled_from(["", " ", "  "]))
+def test_claim_shaped_noise_never_raises_and_quotes_match_spans(
+    pieces: list[str], sep: str
+) -> None:
+    text = sep.join(pieces)
+    _valid(text, extract(text))
+
+
+def test_overflowing_numbers_yield_no_claim() -> None:
+    assert extract("The limit is 1e400 tokens.") == []
+    assert extract("The limit is 10^10^10 tokens.") == []
+
+
+def test_long_text_without_sentence_breaks_keeps_quotes_short() -> None:
+    text = " ".join(f"item {i} costs {i} dollars and" for i in range(3000))
+    claims = extract(text)
+    assert len(claims) >= 2900
+    assert max(c.span.end - c.span.start for c in claims) < 2000
+    _valid(text, claims[:50])
+
+
+def test_thousands_of_numbers_in_one_sentence_each_become_a_claim() -> None:
+    text = "The readings were " + ", ".join(f"{i} ms" for i in range(1, 2001)) + "."
+    claims = extract(text)
+    assert len(claims) == 2000
+    assert {c.unit for c in claims} == {"ms"}
+    assert claims[-1].canonical_value == 2.0
+
+
+def test_binary_garbage_decoded_as_text_does_not_crash() -> None:
+    rng = random.Random(7)
+    blob = bytes(rng.randrange(256) for _ in range(20000)).decode("latin-1")
+    _valid(blob, extract(blob))
+
+
+def test_zero_width_and_bidi_marks_around_values_keep_offsets() -> None:
+    text = "\u202bThe notice period is \u200b30 days\u200f.\u202c"
+    (claim,) = extract(text)
+    assert claim.value == 30
+    assert text[claim.value_span.start : claim.value_span.end] == "30 days"
