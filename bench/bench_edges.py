@@ -9,8 +9,9 @@ same claims.
 Synthetic corpus with a realistic key distribution: a quarter as many claim keys as claims,
 block sizes heavy-tailed (a few keys appear in thousands of documents, most in one to
 four), about 70% agreeing values (15% of them mirrored sentences), 10% other scopes, 6%
-conflicting values, 5% disjoint years, 4% unit conversions, 5% bounds; related keys share a
-coarse key (one key in ten: near misses), and 10% of the sources have a second version (lineage).
+conflicting values, 5% disjoint years, 4% unit conversions, 5% bounds; one key in twenty is
+a near miss of its neighbour (its words plus a qualifier, same coarse key), and 10% of the
+sources have a second version (lineage).
 """
 
 from __future__ import annotations
@@ -94,8 +95,11 @@ def _facts(
         id=f"{prefix}{n:09d}",
         source_id=f"s{source:08d}",
         version_id=f"s{source:08d}v{version}",
-        claim_key=f"subject {key}|predicate",
-        # one key in ten shares its coarse key with its neighbour (a near miss)
+        # one key in twenty is a near miss of its neighbour: its words plus one qualifier
+        # ("output limit" next to "limit"), under the same coarse key
+        claim_key=(
+            f"subject {key - 1}|predicate detail" if key % 20 == 1 else f"subject {key}|predicate"
+        ),
         coarse_key=f"family {key // 2}" if key % 20 < 2 else f"family k{key}",
         predicate="predicate",
         kind="quantity",

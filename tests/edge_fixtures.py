@@ -86,7 +86,11 @@ def claim_from_spec(spec: dict[str, Any], *, default_source: str, generation: st
         canonical_high=spec.get("canonical_high", high * scale if high is not None else None),
         canonical_unit=spec.get("canonical_unit", unit),
         dimension=spec.get("dimension", unit),
-        polarity=Polarity(spec.get("polarity", "positive")) if kind is ValueKind.POLARITY else None,
+        polarity=(
+            Polarity(spec.get("polarity", "positive"))
+            if kind is ValueKind.POLARITY or "polarity" in spec
+            else None
+        ),
         modality=Modality(spec["modality"]) if "modality" in spec else None,
         scope=dict(spec.get("scope", {})),
         scope_residual=list(spec.get("residual", [])),

@@ -156,10 +156,12 @@ def test_superseded_claim_is_not_a_live_conflict_with_a_third_source() -> None:
         [facts_from_claim(c) for c in (old, new, third)], generation="g1", supersessions=index
     )
     kinds = _kinds(build)
-    # the wiki still contradicts the current policy; the old version agrees with the wiki
+    # the wiki still contradicts the current policy; the old version's agreement with the
+    # wiki no longer counts as support
     assert ("conflicts", "value") in kinds
     assert ("supersedes", "lineage") in kinds
-    assert ("corroborates", "value") in kinds
+    assert ("compatible", "superseded") in kinds
+    assert ("corroborates", "value") not in kinds
     conflict = next(e for e in build.edges if e.kind == "conflicts")
     assert {conflict.left_claim_id, conflict.right_claim_id} == {new.id, third.id}
 
@@ -283,3 +285,61 @@ def test_build_converts_to_domain_edges() -> None:
     [edge] = build.as_edges()
     assert edge.kind is EdgeKind.CONFLICTS and edge.generation == "g7"
     assert edge.id == build.edges[0].id and edge.material is True
+
+
+def test_a_sentence_listing_several_values_elaborates_instead_of_conflicting() -> None:
+    listing = "The fee is 10 USD or 15 USD."
+    fee = {"key": "fee", "unit": "USD"}
+    ten = claim_from_spec(fee | {"value": 10, "quote": listing}, default_source="tariff")
+    fifteen = claim_from_spec(fee | {"value": 15, "quote": listing}, default_source="tariff")
+    single = claim_from_spec(
+        fee | {"value": 10, "quote": "The fee is 10 USD."}, default_source="faq"
+    )
+    build = build_edges([facts_from_claim(c) for c in (ten, fifteen, single)], generation="g1")
+    assert ("conflicts", "value") not in _kinds(build)
+    assert _kinds(build).count(("compatible", "elaboration")) == 2  # 15 vs 10 twice
+    assert ("corroborates", "value") in _kinds(build)
+    other = claim_from_spec(fee | {"value": 12, "quote": "The fee is 12 USD."}, default_source="x")
+    build = build_edges([facts_from_claim(c) for c in (ten, fifteen, other)], generation="g1")
+    assert _kinds(build).count(("conflicts", "value")) == 2  # 12 is not in the list
+
+
+def test_register_effective_date_does_not_supersede_an_earlier_period() -> None:
+    from datetime import date
+
+    old = _claim("old", 250, version="old-v1", time={"start": "2025-01-01", "end": "2025-12-31"})
+    new = _claim("new", 500, version="new-v1")
+    index = SupersessionIndex(
+        derive_version_supersessions(
+            _versions(("old-v1", "old", 1), ("new-v1", "new", 1)),
+            [RegisterSupersedes("new", "old", effective_from=date(2026, 1, 1))],
+        )
+    )
+    build = build_edges(
+        [facts_from_claim(old), facts_from_claim(new)], generation="g1", supersessions=index
+    )
+    # the 2025 figure was never replaced; against an undated figure it stays ambiguous
+    assert _kinds(build) == [("ambiguous", "time")]
+
+
+def test_newer_version_narrowing_a_range_supersedes_it() -> None:
+    dose = {"key": "drug|dose", "unit": "mg", "source": "label"}
+    old = claim_from_spec(
+        dose | {"low": 5, "high": 10, "version": "label-v1"}, default_source="label"
+    )
+    new = claim_from_spec(dose | {"value": 8, "version": "label-v2"}, default_source="label")
+    index = SupersessionIndex(
+        derive_version_supersessions(
+            _versions(("label-v1", "label", 1), ("label-v2", "label", 2)), []
+        )
+    )
+    build = build_edges(
+        [facts_from_claim(old), facts_from_claim(new)], generation="g1", supersessions=index
+    )
+    assert _kinds(build) == [("supersedes", "lineage")]
+    # without the version link the same pair is only an elaboration
+    other = claim_from_spec(dose | {"value": 8, "source": "leaflet"}, default_source="leaflet")
+    build = build_edges(
+        [facts_from_claim(old), facts_from_claim(other)], generation="g1", supersessions=index
+    )
+    assert _kinds(build) == [("compatible", "elaboration")]

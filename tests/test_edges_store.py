@@ -10,7 +10,11 @@ from edge_fixtures import claim_from_spec
 from sqlalchemy import Engine, select
 
 from claims.edges import MaterialitySettings, supersession_candidate
-from claims.edges.recompute import keys_touched_by_version, recompute_edges
+from claims.edges.recompute import (
+    keys_touched_by_sources,
+    keys_touched_by_version,
+    recompute_edges,
+)
 from claims.models import EdgeKind, Source, SupersedesRef
 from claims.store import (
     ClaimRepository,
@@ -243,3 +247,58 @@ def test_text_saying_it_replaces_a_document_is_only_a_candidate(engine: Engine) 
         assert candidate.quote == "This policy supersedes the Travel Policy 2019."
         assert candidate.state.value == "open"
         assert repo.all() == []  # never applied without the register
+
+
+def test_incremental_recompute_syncs_only_the_sources_it_touches(engine: Engine) -> None:
+    add_version(engine, "p", "250.", [LIMIT | {"value": 250}])
+    add_version(engine, "p", "500.", [LIMIT | {"value": 500}])
+    add_version(engine, "q", "Leave 25.", [LEAVE | {"value": 25}])
+    q2 = add_version(engine, "q", "Leave 30.", [LEAVE | {"value": 30}])
+    with transaction(engine) as session:
+        touched = keys_touched_by_version(session, q2, GEN)
+        recompute_edges(session, GEN, touched)
+        rows = SupersessionRepository(session).all()
+    # only q's lineage was derived; p's rows appear with the next recompute that touches p
+    assert {r.newer_version_id for r in rows} == {q2}
+    with transaction(engine) as session:
+        recompute_edges(session, GEN)
+        assert len(SupersessionRepository(session).all()) == 2
+    assert edges_by_kind(engine) == {"supersedes": 2}
+
+
+def test_register_change_reaches_an_incremental_recompute(engine: Engine) -> None:
+    old = add_version(engine, "hr-2019", "Notice is 30 days.", [LEAVE | {"value": 30}])
+    add_version(engine, "hr-2026", "Notice is 60 days.", [LEAVE | {"value": 60}])
+    with transaction(engine) as session:
+        SourceRepository(session).apply_register_entry(
+            Source(id="hr-2026", supersedes=[SupersedesRef(source_id="hr-2019")])
+        )
+    with transaction(engine) as session:
+        report = recompute_edges(session, GEN, keys_touched_by_version(session, old, GEN))
+    assert report.by_kind == {"supersedes": 1}
+    with transaction(engine) as session:
+        SourceRepository(session).apply_register_entry(Source(id="hr-2026"))
+    with transaction(engine) as session:
+        touched = keys_touched_by_sources(session, ["hr-2026", "hr-2019"], GEN)
+        report = recompute_edges(session, GEN, touched)
+        assert SupersessionRepository(session).all() == []
+    assert touched == {"annual leave|days"}
+    assert report.by_kind == {"conflicts": 1} and report.retired == 1
+
+
+def test_explain_pair_says_why_two_stored_claims_are_not_linked(engine: Engine) -> None:
+    from claims.edges import explain_pair
+
+    add_version(engine, "a", "Q1: 12.", [LIMIT | {"value": 12, "scope": {"period": "q1"}}])
+    add_version(engine, "b", "Q2: 15.", [LIMIT | {"value": 15, "scope": {"period": "q2"}}])
+    add_version(engine, "c", "Q2 again: 15.", [LIMIT | {"value": 16, "scope": {"period": "q2"}}])
+    with transaction(engine) as session:
+        recompute_edges(session, GEN)
+        claims = sorted(ClaimRepository(session).all(GEN), key=lambda c: c.source_id or "")
+        a, b, c = claims
+        why = explain_pair(session, a.id, c.id)
+        assert (why.kind, why.rule) == ("compatible", "scope")
+        assert "q1 vs q2" in why.reason
+        conflict = explain_pair(session, c.id, b.id)
+        assert (conflict.kind, conflict.rule) == ("conflicts", "value")
+        assert conflict.edge_id is not None

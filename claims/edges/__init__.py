@@ -11,9 +11,9 @@ Public surface:
 - ``ClaimFacts`` / ``facts_from_claim``: the lean comparable form of a claim.
 
 The store side (``recompute_edges``, ``keys_touched_by_version``,
-``record_supersession_candidates``, ``EdgeReport``) lives in ``claims.edges.recompute`` and is
-also reachable here, imported on first use (``claims.store.edges`` imports this package, so
-an eager import would be circular).
+``record_supersession_candidates``, ``EdgeReport``, ``explain_pair``) lives in
+``claims.edges.recompute`` and is also reachable here, imported on first use
+(``claims.store.edges`` imports this package, so an eager import would be circular).
 """
 
 from typing import Any
@@ -67,6 +67,9 @@ __all__ = [
 
 _STORE_SIDE = {
     "EdgeReport",
+    "PairExplanation",
+    "explain_pair",
+    "keys_touched_by_sources",
     "keys_touched_by_version",
     "recompute_edges",
     "record_supersession_candidates",

@@ -25,9 +25,10 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from claims.edges.compare import compare_facts, ordered
+from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
+from claims.edges.near_miss import near_key_pairs
 from claims.edges.supersession import SupersessionIndex
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
@@ -111,6 +112,18 @@ def edge_id(generation: str, kind: str, left_id: str, right_id: str) -> str:
     return f"edge_{digest.hexdigest()}"
 
 
+# compatible verdicts whose values differ: a replacing version stating one of these has
+# restated the claim with another value (different scope or time is another claim)
+_VALUE_CHANGES = {Rule.ELABORATION, Rule.PRECISION, Rule.RANGE, Rule.BOUND, Rule.MODALITY}
+
+
+def restates_differently(verdict: PairVerdict) -> bool:
+    """Whether the pair states the same claim with another value (what a version replaces)."""
+    if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
+        return True
+    return verdict.relation is Relation.COMPATIBLE and verdict.rule in _VALUE_CHANGES
+
+
 def refine(
     x: ClaimFacts,
     y: ClaimFacts,
@@ -126,40 +139,60 @@ def refine(
         return None
     left, right = ordered(x, y)
     newer_older = _supersession(left, right, supersessions)
-    if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
+    if newer_older is not None and not supersessions.claim_superseded(newer_older[1]):
+        # a register replacement from a date leaves the older claim in force before it
+        newer_older = None
+    if newer_older is not None and restates_differently(verdict):
+        newer, older, origin = newer_older
+        rule = Rule.LINEAGE if origin is SupersessionOrigin.LINEAGE else Rule.REGISTER
+        how = "a newer version" if rule == Rule.LINEAGE else "the source register"
+        return EdgeDraft(
+            EdgeKind.SUPERSEDES,
+            rule,
+            f"{older.shown} in {older.source_id} is replaced by {newer.shown} in "
+            f"{newer.source_id} ({how}); {verdict.reason}",
+            newer,
+            older,
+        )
+    if (
+        verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS)
+        and supersessions
+        and (supersessions.claim_superseded(left) or supersessions.claim_superseded(right))
+    ):
+        gone = left if supersessions.claim_superseded(left) else right
+        return EdgeDraft(
+            EdgeKind.COMPATIBLE,
+            Rule.SUPERSEDED,
+            f"the version of {gone.source_id} stating {gone.shown} is superseded; "
+            f"not a live conflict ({verdict.reason})",
+            left,
+            right,
+        )
+    if verdict.relation is Relation.CORROBORATION:
         if newer_older is not None:
             newer, older, origin = newer_older
-            rule = Rule.LINEAGE if origin is SupersessionOrigin.LINEAGE else Rule.REGISTER
-            how = "a newer version" if rule == Rule.LINEAGE else "the source register"
             return EdgeDraft(
-                EdgeKind.SUPERSEDES,
-                rule,
-                f"{older.shown} in {older.source_id} is replaced by {newer.shown} in "
-                f"{newer.source_id} ({how}); {verdict.reason}",
+                EdgeKind.COMPATIBLE,
+                Rule.LINEAGE if origin is SupersessionOrigin.LINEAGE else Rule.REGISTER,
+                f"restated unchanged by the replacing version ({verdict.reason})",
                 newer,
                 older,
             )
-        if supersessions and (
-            supersessions.claim_superseded(left) or supersessions.claim_superseded(right)
+        if (
+            supersessions
+            and verdict.rule != Rule.CLONE
+            and (supersessions.claim_superseded(left) or supersessions.claim_superseded(right))
         ):
+            # a replaced version no longer asserts anything: its agreement is not support
+            # (clone edges stay: they say where a mirrored sentence came from)
             gone = left if supersessions.claim_superseded(left) else right
             return EdgeDraft(
                 EdgeKind.COMPATIBLE,
                 Rule.SUPERSEDED,
-                f"the version of {gone.source_id} stating {gone.shown} is superseded; "
-                f"not a live conflict ({verdict.reason})",
+                f"the version of {gone.source_id} stating {gone.shown} is superseded; its "
+                f"agreement no longer counts as support ({verdict.reason})",
                 left,
                 right,
-            )
-    if verdict.relation is Relation.CORROBORATION:
-        if newer_older is not None:
-            newer, older, _ = newer_older
-            return EdgeDraft(
-                EdgeKind.COMPATIBLE,
-                Rule.LINEAGE if newer.source_id == older.source_id else Rule.REGISTER,
-                f"restated unchanged by the replacing version ({verdict.reason})",
-                newer,
-                older,
             )
         if left.source_id and left.source_id == right.source_id:
             return EdgeDraft(
@@ -204,11 +237,27 @@ class _Emitter:
         self.tiers = tiers
         self.build = build
         self._emitted: set[tuple[str, str]] = set()
+        self._members: list[ClaimFacts] = []
+        self._sentences: dict[tuple[str, str], list[ClaimFacts]] | None = None
 
-    def start_block(self) -> None:
+    def start_block(self, members: list[ClaimFacts]) -> None:
         self._emitted.clear()
+        self._members = members
+        self._sentences = None
+
+    def _mates(self, facts: ClaimFacts) -> list[ClaimFacts]:
+        """Claims of this block in the same sentence of the same version (built on demand)."""
+        if self._sentences is None:
+            self._sentences = defaultdict(list)
+            for member in self._members:
+                self._sentences[(member.version_id, member.quote_norm)].append(member)
+        return self._sentences.get((facts.version_id, facts.quote_norm), [])
 
     def pair(self, x: ClaimFacts, y: ClaimFacts, verdict: PairVerdict, claim_key: str) -> None:
+        if verdict.relation is Relation.CONFLICT:
+            verdict = listed_values(x, y, verdict, self._mates(x), self._mates(y))
+        elif verdict.relation is Relation.AMBIGUOUS:
+            verdict = listed_values(x, y, verdict)
         draft = refine(x, y, verdict, self.supersessions)
         if draft is None:
             return
@@ -284,7 +333,7 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     claim_key = members[0].claim_key
     groups = _groups(members)
     build.groups += len(groups)
-    emit.start_block()
+    emit.start_block(members)
     _clone_and_group_edges(groups, emit, claim_key, build)
     disagreeing: dict[tuple[int, int], PairVerdict] = {}
     for i, first in enumerate(groups):
@@ -294,10 +343,11 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
             other = second[0][0]
             build.comparisons += 1
             verdict = compare_facts(rep, other)
+            if restates_differently(verdict):
+                disagreeing[(i, j)] = verdict  # replaced versions: see _supersession_pairs
             if verdict.relation not in (Relation.CONFLICT, Relation.AMBIGUOUS):
                 emit.pair(rep, other, verdict, claim_key)
                 continue
-            disagreeing[(i, j)] = verdict
             # a star, not a product: every origin of each side meets the other side's first
             # origin, so n and m origins cost n + m - 1 edges and all of them are linked
             emit.pair(rep, other, verdict, claim_key)
@@ -335,22 +385,25 @@ def _supersession_pairs(
 
 def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     _sort_members(members, emit.supersessions)
-    groups = _groups(members)
     claim_key = NEAR_MISS_PREFIX + members[0].coarse_key
-    emit.start_block()
-    for i, first in enumerate(groups):
-        rep = first[0][0]
-        for second in groups[i + 1 :]:
-            other = second[0][0]
-            if other.claim_key == rep.claim_key:
-                continue  # same key: the claim-key block already decided this pair
-            build.comparisons += 1
-            verdict = compare_facts(rep, other)
-            # only the near misses worth a look are kept: disagreements and agreements
-            if verdict.relation is Relation.AMBIGUOUS or (
-                verdict.relation is Relation.COMPATIBLE and verdict.rule == Rule.KEY
-            ):
-                emit.pair(rep, other, verdict, claim_key)
+    by_key: dict[str, list[ClaimFacts]] = defaultdict(list)
+    for facts in members:
+        by_key[facts.claim_key].append(facts)
+    pairs = near_key_pairs(by_key)  # an index, not all pairs of keys
+    if not pairs:
+        return
+    emit.start_block(members)
+    groups = {key: [g[0][0] for g in _groups(claims)] for key, claims in by_key.items()}
+    for key_a, key_b in sorted(pairs):
+        for rep in groups[key_a]:
+            for other in groups[key_b]:
+                build.comparisons += 1
+                verdict = compare_facts(rep, other)
+                # only the near misses worth a look are kept: disagreements and agreements
+                if verdict.relation is Relation.AMBIGUOUS or (
+                    verdict.relation is Relation.COMPATIBLE and verdict.rule == Rule.KEY
+                ):
+                    emit.pair(rep, other, verdict, claim_key)
 
 
 def build_edges(

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from claims.edges.builder import refine
-from claims.edges.compare import compare_facts
-from claims.edges.facts import facts_from_claim, shown_value
+from claims.edges.compare import compare_facts, listed_values
+from claims.edges.facts import ClaimFacts, facts_from_claim, shown_value
 from claims.edges.verdict import RELATION_RANK, PairVerdict, Rule
 from claims.models import Claim, EdgeKind, Relation
 
@@ -99,9 +99,15 @@ class CheckResult:
         }
 
 
-def pair_report(left: Claim, right: Claim) -> PairReport:
+def pair_report(
+    left: Claim,
+    right: Claim,
+    mates_left: Sequence[ClaimFacts] = (),
+    mates_right: Sequence[ClaimFacts] = (),
+) -> PairReport:
+    """One pair's relation; ``mates_*`` are the other claims of each claim's sentence."""
     x, y = facts_from_claim(left), facts_from_claim(right)
-    verdict: PairVerdict = compare_facts(x, y)
+    verdict: PairVerdict = listed_values(x, y, compare_facts(x, y), mates_left, mates_right)
     draft = refine(x, y, verdict)
     if draft is None:
         return PairReport(left, right, verdict.relation, verdict.rule, verdict.reason)
@@ -111,7 +117,23 @@ def pair_report(left: Claim, right: Claim) -> PairReport:
 
 def check_claims(left: Sequence[Claim], right: Sequence[Claim]) -> CheckResult:
     """Compare every claim of ``left`` with every claim of ``right`` (two small texts)."""
-    pairs = [pair_report(a, b) for a in left for b in right]
+    left_facts = [facts_from_claim(c) for c in left]
+    right_facts = [facts_from_claim(c) for c in right]
+
+    def mates(facts: ClaimFacts, side: list[ClaimFacts]) -> list[ClaimFacts]:
+        return [
+            m
+            for m in side
+            if m.claim_key == facts.claim_key
+            and m.version_id == facts.version_id
+            and m.quote_norm == facts.quote_norm
+        ]
+
+    pairs = [
+        pair_report(a, b, mates(fa, left_facts), mates(fb, right_facts))
+        for a, fa in zip(left, left_facts, strict=True)
+        for b, fb in zip(right, right_facts, strict=True)
+    ]
     if not pairs:
         empty = [name for name, side in (("left", left), ("right", right)) if not side]
         return CheckResult(

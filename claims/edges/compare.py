@@ -3,8 +3,9 @@
 ``compare(a, b)`` is pure and symmetric: the two sides are put in a fixed order first, so
 both argument orders give the same verdict, rule and reason. The checks run in this order:
 
-1. different claim keys: unrelated, unless the coarse keys match (a near miss, never a
-   conflict: it becomes ambiguous, an agreement becomes compatible);
+1. different claim keys: unrelated, unless they are a near miss (same coarse key and one
+   key's words inside the other's, or one word inflected; see ``near_miss``), which is
+   never a conflict: a disagreement becomes ambiguous, an agreement compatible;
 2. reported speech on either side: compatible (a third party's words, not the source's);
 3. known, disjoint effective times: compatible;
 4. a scope dimension stated on both sides with different values (or different unexplained
@@ -18,6 +19,7 @@ both argument orders give the same verdict, rule and reason. The checks run in t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -25,6 +27,7 @@ from importlib import resources
 import yaml
 
 from claims.edges.facts import EQUALITY_EPSILON, INF, ClaimFacts, facts_from_claim
+from claims.edges.near_miss import near_keys
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Claim, Relation
 
@@ -50,7 +53,7 @@ def compare_facts(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     """``compare`` on the lean form (what the edge builder calls in its hot loop)."""
     a, b = ordered(a, b)
     if a.claim_key != b.claim_key:
-        if a.coarse_key and a.coarse_key == b.coarse_key:
+        if a.coarse_key and a.coarse_key == b.coarse_key and near_keys(a.claim_key, b.claim_key):
             return _near_miss(_same_key(a, b), a, b)
         return PairVerdict(
             Relation.UNRELATED,
@@ -68,6 +71,50 @@ def ordered(a: ClaimFacts, b: ClaimFacts) -> tuple[ClaimFacts, ClaimFacts]:
         return b, a
     # two claims under one id (ad-hoc input): still one fixed order
     return (a, b) if repr(a.signature) <= repr(b.signature) else (b, a)
+
+
+def listed_values(
+    x: ClaimFacts,
+    y: ClaimFacts,
+    verdict: PairVerdict,
+    mates_x: Sequence[ClaimFacts] = (),
+    mates_y: Sequence[ClaimFacts] = (),
+) -> PairVerdict:
+    """A conflict turned into an elaboration when a sentence lists several values.
+
+    Also any disagreement between two claims of one sentence of one version.
+
+    ``mates_x`` are the other claims of the same key in x's sentence (same source version).
+    "The fee is 10 USD." against "The fee is 10 USD, or 15 USD for express delivery." is
+    not a contradiction: the second sentence's values are a superset of the first's. Two
+    values in one sentence are an enumeration, never a conflict with each other.
+    """
+    if verdict.relation not in (Relation.CONFLICT, Relation.AMBIGUOUS):
+        return verdict
+    if ordered(x, y)[0] is not x:
+        x, y, mates_x, mates_y = y, x, mates_y, mates_x
+    if x.version_id and x.version_id == y.version_id and x.quote_norm == y.quote_norm:
+        # one sentence never disagrees with itself: its values are a list or facets of one
+        # statement ("more than 2 % for 10 minutes")
+        return PairVerdict(
+            Relation.COMPATIBLE,
+            Rule.ELABORATION,
+            f"one sentence states several values: {x.shown} and {y.shown}",
+        )
+    if verdict.relation is not Relation.CONFLICT:
+        return verdict
+    for listing, single, mates in ((x, y, mates_x), (y, x, mates_y)):
+        for mate in mates:
+            if mate.id == listing.id:
+                continue
+            if _same_key(mate, single).relation is Relation.CORROBORATION:
+                return PairVerdict(
+                    Relation.COMPATIBLE,
+                    Rule.ELABORATION,
+                    f"elaboration: one side lists {mate.shown} and {listing.shown}, "
+                    f"the other states {single.shown}",
+                )
+    return verdict
 
 
 def _near_miss(inner: PairVerdict, a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
@@ -168,9 +215,11 @@ def _different_scope(a: ClaimFacts, b: ClaimFacts) -> str:
             other = theirs.get(dim)
             if other is not None and other != value:
                 return f"{dim} {value} vs {other}"
-    if a.residual and b.residual and a.residual != b.residual:
-        only_a = " ".join(sorted(a.residual - b.residual)) or "-"
-        only_b = " ".join(sorted(b.residual - a.residual)) or "-"
+    if a.residual - b.residual and b.residual - a.residual:
+        # each side has qualifier words the other lacks; one side's extra words alone are a
+        # one-sided scope (see _one_sided_scope)
+        only_a = " ".join(sorted(a.residual - b.residual))
+        only_b = " ".join(sorted(b.residual - a.residual))
         return f"qualifier {only_a} vs {only_b}"
     return ""
 
@@ -181,8 +230,9 @@ def _one_sided_scope(a: ClaimFacts, b: ClaimFacts) -> str:
     dims_b = {d for d, _ in b.scope}
     extra = [f"{d} {v}" for d, v in a.scope if d not in dims_b]
     extra += [f"{d} {v}" for d, v in b.scope if d not in dims_a]
-    if bool(a.residual) != bool(b.residual):
-        extra += sorted(a.residual or b.residual)
+    if a.residual != b.residual:
+        # reached only when one side's words include the other's (else different scope)
+        extra += sorted(a.residual ^ b.residual)
     return ", ".join(extra)
 
 
@@ -247,6 +297,20 @@ def _quantities(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
     if _disjoint(a, b):
         return ValueOutcome(INCOMPATIBLE, rule, f"{rule}: {a.shown} vs {b.shown}")
 
+    if a.bound == b.bound and a.bound in _LIMITS:
+        # "up to 30 EUR" / "up to 20 EUR", "at least 7 days" / "at least 14 days": inclusive
+        # bounds state a limit, and two different limits for one key disagree. Strict ones
+        # ("more than 100 employees" / "more than 200") describe, and both can hold.
+        limit_a = a_hi if a.bound == "at_most" else a_lo
+        limit_b = b_hi if b.bound == "at_most" else b_lo
+        if abs(limit_a - limit_b) > a.tol + b.tol:
+            return ValueOutcome(
+                INCOMPATIBLE, Rule.BOUND, f"bound: two different limits, {a.shown} vs {b.shown}"
+            )
+        return ValueOutcome(
+            COMPATIBLE, Rule.PRECISION, f"within the stated precision: {a.shown} vs {b.shown}"
+        )
+
     if a.bound == b.bound == "exact":
         # two points that only meet through the precision the text states
         return ValueOutcome(
@@ -259,6 +323,9 @@ def _quantities(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
             COMPATIBLE, Rule.ELABORATION, f"elaboration: {inner.shown} {verb} {outer.shown}"
         )
     return ValueOutcome(COMPATIBLE, rule, f"both can hold: {a.shown} and {b.shown} overlap")
+
+
+_LIMITS = ("at_most", "at_least")
 
 
 def _disjoint(a: ClaimFacts, b: ClaimFacts) -> bool:

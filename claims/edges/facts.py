@@ -164,7 +164,10 @@ def shown_value(claim: Claim) -> str:
     """The value as a reader would say it, e.g. ``at most 500 tokens`` or ``5-10 mg``."""
     unit = f" {claim.unit}" if claim.unit else ""
     if claim.kind is not ValueKind.QUANTITY:
-        return str(claim.value) if claim.value is not None else ""
+        text = str(claim.value) if claim.value is not None else ""
+        if claim.kind is ValueKind.CATEGORICAL and claim.polarity is Polarity.NEGATIVE:
+            return f"not {text}"
+        return text
     if claim.bound is Bound.RANGE and claim.low is not None and claim.high is not None:
         return f"{_number(claim.low)}-{_number(claim.high)}{unit}"
     number = claim.value if isinstance(claim.value, int | float) else claim.low or claim.high
@@ -255,6 +258,9 @@ def facts_from_claim(claim: Claim) -> ClaimFacts:
     stance = ""
     if claim.kind is ValueKind.CATEGORICAL:
         label = normalise_label(claim.value) if claim.value is not None else ""
+        if claim.polarity is Polarity.NEGATIVE:
+            # "is not German law" must never agree with "is German law"
+            label = f"not {label}"
     elif claim.kind is ValueKind.POLARITY:
         label = normalise_label(claim.value) if claim.value is not None else ""
         stance = stance_of(claim.modality, claim.polarity)

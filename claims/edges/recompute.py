@@ -10,16 +10,18 @@ vanished ones retired. ``claim_keys=None`` recomputes everything. The pipeline's
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from claims.edges.builder import NEAR_MISS_PREFIX, build_edges
+from claims.edges.builder import NEAR_MISS_PREFIX, build_edges, refine
+from claims.edges.compare import compare_facts
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.edges.materiality import MaterialitySettings
 from claims.edges.supersession import (
+    RegisterSupersedes,
     SupersessionIndex,
     derive_version_supersessions,
     supersession_candidate,
@@ -27,7 +29,7 @@ from claims.edges.supersession import (
 from claims.store.claims import row_to_claim
 from claims.store.edges import EdgeRepository, SupersessionRepository
 from claims.store.sources import SourceRepository
-from claims.tables import ClaimRow, SourceRow, VersionSupersessionRow
+from claims.tables import ClaimRow, SourceRow, SourceVersionRow, VersionSupersessionRow
 
 _CHUNK = 500
 
@@ -71,11 +73,43 @@ class EdgeReport:
         }
 
 
-def sync_version_supersessions(session: Session) -> SupersessionIndex:
-    """Derive version supersessions from lineage + register, store them, return the index."""
+def register_closure(
+    source_ids: Collection[str], register: Sequence[RegisterSupersedes]
+) -> set[str]:
+    """``source_ids`` plus every source linked to them through register entries."""
+    neighbours: dict[str, set[str]] = {}
+    for entry in register:
+        neighbours.setdefault(entry.source_id, set()).add(entry.supersedes_source_id)
+        neighbours.setdefault(entry.supersedes_source_id, set()).add(entry.source_id)
+    found = set(source_ids)
+    frontier = list(found)
+    while frontier:
+        for other in neighbours.get(frontier.pop(), ()):
+            if other not in found:
+                found.add(other)
+                frontier.append(other)
+    return found
+
+
+def sync_version_supersessions(
+    session: Session, source_ids: Collection[str] | None = None
+) -> SupersessionIndex:
+    """Derive version supersessions from lineage + register, store them, return the index.
+
+    With ``source_ids``, only those sources and the sources the register links them to are
+    derived and synced (what an incremental recompute needs; the whole store otherwise).
+    """
     repo = SupersessionRepository(session)
-    rows = derive_version_supersessions(repo.version_refs(), repo.register_entries())
-    repo.sync(rows)
+    register = repo.register_entries()
+    if source_ids is None:
+        rows = derive_version_supersessions(repo.version_refs(), register)
+        repo.sync(rows)
+        return SupersessionIndex(rows)
+    scope = register_closure(source_ids, register)
+    versions = repo.version_refs(scope)
+    register = [e for e in register if e.source_id in scope]
+    rows = derive_version_supersessions(versions, register)
+    repo.sync(rows, [v.id for v in versions])
     return SupersessionIndex(rows)
 
 
@@ -135,9 +169,9 @@ def recompute_edges(
 
     Identical re-runs change no row; edges no longer produced are retired, not deleted.
     """
-    index = sync_version_supersessions(session)
     facts, keys, coarse = _load(session, generation, claim_keys)
     source_ids = sorted({f.source_id for f in facts})
+    index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
     tiers: dict[str, str | None] = {}
     for start in range(0, len(source_ids), _CHUNK):
         chunk = source_ids[start : start + _CHUNK]
@@ -184,7 +218,12 @@ def keys_touched_by_version(session: Session, source_version_id: str, generation
     Its own claims' keys, plus the keys of the versions it replaces or that replace it
     (their claims become superseded, or stop being so).
     """
-    sync_version_supersessions(session)
+    source_id = session.scalar(
+        select(SourceVersionRow.source_id).where(SourceVersionRow.id == source_version_id)
+    )
+    if source_id is None:
+        return set()
+    sync_version_supersessions(session, [source_id])
     related = {source_version_id}
     rows = session.execute(
         select(
@@ -207,6 +246,30 @@ def keys_touched_by_version(session: Session, source_version_id: str, generation
             .distinct()
         )
     )
+
+
+def keys_touched_by_sources(
+    session: Session, source_ids: Collection[str], generation: str
+) -> set[str]:
+    """Claim keys whose edges may change when the register entries of ``source_ids`` change.
+
+    The keys of every claim of those sources and of the sources the register links them to
+    (after the change); pass the sources of both the old and the new entries.
+    """
+    scope = register_closure(source_ids, SupersessionRepository(session).register_entries())
+    sync_version_supersessions(session, scope)
+    keys: set[str] = set()
+    ordered_scope = sorted(scope)
+    for start in range(0, len(ordered_scope), _CHUNK):
+        chunk = ordered_scope[start : start + _CHUNK]
+        keys.update(
+            session.scalars(
+                select(ClaimRow.claim_key)
+                .where(ClaimRow.generation == generation, ClaimRow.source_id.in_(chunk))
+                .distinct()
+            )
+        )
+    return keys
 
 
 def record_supersession_candidates(session: Session, source_version_id: str) -> int:
@@ -235,3 +298,44 @@ def record_supersession_candidates(session: Session, source_version_id: str) -> 
         for mention in find_supersession_mentions(version.text)
     ]
     return SupersessionRepository(session).add_candidates(candidates)
+
+
+@dataclass(frozen=True)
+class PairExplanation:
+    """Why two stored claims are (or are not) linked, whether or not an edge was stored."""
+
+    kind: str | None  # the EdgeKind value the pair gets, None when unrelated
+    rule: str
+    reason: str
+    edge_id: str | None  # the live stored edge between them, if the builder stored one
+
+
+def explain_pair(session: Session, left_claim_id: str, right_claim_id: str) -> PairExplanation:
+    """The verdict the edge rules give two stored claims (same rules as the builder).
+
+    Edges join groups by their first claims, so most similar pairs have no stored edge of
+    their own; this answers "why were these two not linked?" for any pair.
+    """
+    from claims.errors import NotFoundError
+    from claims.store.claims import ClaimRepository
+
+    claims = ClaimRepository(session)
+    left, right = claims.by_id(left_claim_id), claims.by_id(right_claim_id)
+    for wanted, found in ((left_claim_id, left), (right_claim_id, right)):
+        if found is None:
+            raise NotFoundError(f"claim {wanted} is not in the store")
+    assert left is not None and right is not None
+    x, y = facts_from_claim(left), facts_from_claim(right)
+    index = sync_version_supersessions(session, sorted({x.source_id, y.source_id}))
+    verdict = compare_facts(x, y)
+    draft = refine(x, y, verdict, index)
+    stored = [
+        e
+        for e in EdgeRepository(session).for_claim(left_claim_id)
+        if {e.left_claim_id, e.right_claim_id} == {left_claim_id, right_claim_id}
+    ]
+    if draft is None:
+        return PairExplanation(None, verdict.rule, verdict.reason, None)
+    return PairExplanation(
+        draft.kind.value, draft.rule, draft.reason, stored[0].id if stored else None
+    )

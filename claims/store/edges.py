@@ -226,10 +226,15 @@ class SupersessionRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def version_refs(self) -> list[VersionRef]:
-        rows = self.session.execute(
-            select(SourceVersionRow.id, SourceVersionRow.source_id, SourceVersionRow.number)
-        )
+    def version_refs(self, source_ids: Collection[str] | None = None) -> list[VersionRef]:
+        """Identity of every version (of ``source_ids`` only, when given)."""
+        stmt = select(SourceVersionRow.id, SourceVersionRow.source_id, SourceVersionRow.number)
+        if source_ids is None:
+            rows = list(self.session.execute(stmt))
+        else:
+            rows = []
+            for chunk in _chunks(sorted(source_ids)):
+                rows += self.session.execute(stmt.where(SourceVersionRow.source_id.in_(chunk)))
         return [VersionRef(id=i, source_id=s, number=n) for i, s, n in rows]
 
     def register_entries(self) -> list[RegisterSupersedes]:
@@ -260,13 +265,30 @@ class SupersessionRepository:
             for r in rows
         ]
 
-    def sync(self, derived: Sequence[SourceVersionSupersession]) -> tuple[int, int]:
+    def _stored(self, version_ids: Collection[str] | None) -> dict[str, VersionSupersessionRow]:
+        table = VersionSupersessionRow
+        if version_ids is None:
+            return {r.id: r for r in self.session.scalars(select(table))}
+        out: dict[str, VersionSupersessionRow] = {}
+        for chunk in _chunks(sorted(version_ids)):
+            stmt = select(table).where(
+                or_(table.newer_version_id.in_(chunk), table.older_version_id.in_(chunk))
+            )
+            out.update((r.id, r) for r in self.session.scalars(stmt))
+        return out
+
+    def sync(
+        self,
+        derived: Sequence[SourceVersionSupersession],
+        version_ids: Collection[str] | None = None,
+    ) -> tuple[int, int]:
         """Store exactly ``derived``: insert new rows, drop rows the register no longer implies.
 
+        With ``version_ids`` only rows touching those versions are compared (a scoped sync).
         Returns (inserted, removed). Unchanged rows keep their ``created_at``.
         """
         wanted = {r.id: r for r in derived}
-        existing = {r.id: r for r in self.session.scalars(select(VersionSupersessionRow))}
+        existing = self._stored(version_ids)
         removed = [
             row_id
             for row_id, row in existing.items()
