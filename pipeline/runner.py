@@ -67,7 +67,7 @@ def run_pipeline(
     """
     from pipeline.definitions import build_definitions
 
-    extractor = extractor or ExtractorResource()
+    extractor = extractor or ExtractorResource(extractor="")
     store.prepare()
     resources: Mapping[str, Any] = {"store": store, "sources": sources, "extractor": extractor}
     job = build_definitions(resources).resolve_job_def(CLAIMS_PIPELINE)
@@ -82,7 +82,8 @@ def run_pipeline(
         regenerate = keys_missing_generation(session, generation)
     known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
     materialized = instance.get_materialized_partitions(dg.AssetKey("claims"))
-    retry = [k for k in known if k not in materialized]
+    # never materialized (a failed run, a bad file): again, if the file is still there
+    retry = [k for k in known if k not in materialized and k in scan.files]
     plan = plan_runs(scan, known, batch_size=batch_size, extra_keys=[*regenerate, *retry])
     if plan.add_keys:
         instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, plan.add_keys)

@@ -5,6 +5,8 @@ To add a stage (the review and retrieval layers add ``review_queue`` and
 ``definitions.py`` loads every asset and check from these modules.
 """
 
+from typing import Any
+
 from pipeline.assets import claims, edges, review, sources, status
 from pipeline.assets.ownership import OWNERS
 
@@ -19,11 +21,11 @@ ASSET_MODULES = [
 __all__ = ["ASSET_MODULES", "OWNERS", "all_assets", "graph_asset_keys"]
 
 
-def all_assets() -> list:  # type: ignore[type-arg]
+def all_assets() -> list[Any]:
     """Every asset and asset check defined in ``ASSET_MODULES``."""
     import dagster as dg
 
-    found: list = []  # type: ignore[type-arg]
+    found: list[Any] = []
     for module in ASSET_MODULES:
         for value in vars(module).values():
             if isinstance(value, dg.AssetsDefinition | dg.AssetChecksDefinition) and (
@@ -33,7 +35,7 @@ def all_assets() -> list:  # type: ignore[type-arg]
     return found
 
 
-def graph_asset_keys() -> list:  # type: ignore[type-arg]
+def graph_asset_keys() -> list[Any]:
     """Keys of the unpartitioned (graph-level) assets: what a full refresh re-materializes."""
     import dagster as dg
 
