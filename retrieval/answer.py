@@ -24,7 +24,7 @@ from sqlalchemy import Connection, Engine
 from claims.errors import InputError
 from claims.models import ConflictStatus, Requester
 from retrieval.contract import Answer, AnswerStatus, AsOfOut
-from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader
+from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
 from retrieval.status import sides_of, value_key
 from retrieval.verdicts import Verdict, evaluate
 
@@ -99,7 +99,9 @@ def _compatible(claim: ClaimFact, scope: dict[str, str]) -> bool:
     return all(claim.scope.get(dim, value) == value for dim, value in scope.items())
 
 
-def _closest(candidates: list[ClaimFact], frame: QuestionFrameLike) -> list[ClaimFact]:
+def _closest(
+    candidates: list[ClaimFact], scope: dict[str, str], asked_words: set[str]
+) -> list[ClaimFact]:
     """The candidates whose qualifiers fit the question best.
 
     A claim stating exactly the asked qualifiers beats one that states fewer (it is more
@@ -107,8 +109,6 @@ def _closest(candidates: list[ClaimFact], frame: QuestionFrameLike) -> list[Clai
     fit no dimension (``scope_residual``) count the same way. When no claim fits exactly,
     claims naming each asked qualifier beat claims that are silent about it.
     """
-    scope = dict(frame.scope or {})
-    asked_words = set(getattr(frame, "scope_residual", None) or [])
     exact = [
         c for c in candidates if set(c.scope) == set(scope) and set(c.scope_residual) <= asked_words
     ]
@@ -119,6 +119,65 @@ def _closest(candidates: list[ClaimFact], frame: QuestionFrameLike) -> list[Clai
         if any(c.scope.get(dim) == value for c in kept):
             kept = [c for c in kept if c.scope.get(dim) == value]
     return kept
+
+
+MAX_KEY_WORDS_FOR_NARROWER = 8
+
+
+def _narrower_keys(key: str) -> list[str]:
+    """Shorter keys made of the question key's words in order ("search output limit" ->
+    "output limit", "search limit", ...): a bounded set of exact lookups, never a scan."""
+    words = key.split()
+    if len(words) < 2 or len(words) > MAX_KEY_WORDS_FOR_NARROWER:
+        return []
+    found = {
+        " ".join(w for i, w in enumerate(words) if mask >> i & 1)
+        for mask in range(1, 2 ** len(words) - 1)
+    }
+    return sorted(found)
+
+
+def _addressed(
+    conn: Connection,
+    as_of: AsOf,
+    requester: Requester,
+    key: str,
+    scope: dict[str, str],
+    start: date | None,
+    end: date | None,
+) -> tuple[EvidenceGroup, list[ClaimFact], set[str]]:
+    """The narrowed group, the visible claims the question addresses, and the question's
+    key words those claims state as qualifiers instead (when the key itself has none).
+
+    A question may put into its key a word the claims state as a qualifier ("interactive
+    search output limit" vs claims keyed "output limit" with the qualifier "search"): when no
+    visible claim has the question's key, claims at a shorter key made of its words count
+    if they state every missing word as a qualifier.
+    """
+    loader = EvidenceLoader(conn, as_of)
+    group = loader.group_for_keys([key]).narrow(requester, as_of)
+    addressed = [
+        c
+        for c in group.claims.values()
+        if c.claim_key == key and _in_time(c, start, end) and _compatible(c, scope)
+    ]
+    if addressed:
+        return group, addressed, set()
+    shorter = _narrower_keys(key)
+    if not shorter:
+        return group, [], set()
+    group = loader.group_for_keys(shorter).narrow(requester, as_of)
+    wanted = set(key.split())
+    addressed, extra = [], set()
+    for claim in group.claims.values():
+        if claim.claim_key not in shorter or not _in_time(claim, start, end):
+            continue
+        missing = wanted - set(claim.claim_key.split())
+        stated = set(claim.scope_residual) | {v.lower() for v in claim.scope.values()}
+        if missing <= stated and _compatible(claim, scope):
+            addressed.append(claim)
+            extra |= missing & set(claim.scope_residual)
+    return group, addressed, extra
 
 
 def _describe(side_values: list[tuple[Any, str | None]]) -> str:
@@ -159,25 +218,24 @@ def answer_frame(
 
     if not key:
         return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
+    scope = dict(frame.scope or {})
+    asked_words = set(getattr(frame, "scope_residual", None) or [])
     if isinstance(store, Engine):
         with store.connect() as conn:
-            group = EvidenceLoader(conn, as_of).group_for_keys([key])
+            group, addressed, extra = _addressed(conn, as_of, requester, key, scope, start, end)
     else:
-        group = EvidenceLoader(store, as_of).group_for_keys([key])
-    group = group.narrow(requester, as_of)
-    verdicts = evaluate(group)
-    addressed = [c for c in group.claims.values() if c.claim_key == key and _in_time(c, start, end)]
-    scope = dict(frame.scope or {})
-    addressed = [c for c in addressed if _compatible(c, scope)]
+        group, addressed, extra = _addressed(store, as_of, requester, key, scope, start, end)
     if not addressed:
         return result(AnswerStatus.NOT_FOUND, f"no visible claim addresses {key!r}")
+    asked_words |= extra
+    verdicts = evaluate(group)
     live = [c for c in addressed if verdicts[c.id].superseded_by is None]
     if not live:
         return result(
             AnswerStatus.NOT_FOUND,
             f"every visible claim about {key!r} is superseded by a version that states no value",
         )
-    chosen = _closest(live, frame)
+    chosen = _closest(live, scope, asked_words)
     remaining_claims = [c for c in chosen if not _decided_against(verdicts[c.id], group.claims)]
     if not remaining_claims:
         return result(

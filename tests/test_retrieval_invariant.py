@@ -66,16 +66,17 @@ def corpora(draw: st.DrawFn) -> Corpus:
     claims: list[str] = []
     for version in versions:
         for _ in range(draw(st.integers(1, 2))):
-            claims.append(
-                corpus.claim(
-                    version,
-                    draw(st.sampled_from([KEYS[0], KEYS[0], KEYS[1]])),
-                    draw(st.sampled_from([250, 500, 1000])),
-                    scope=draw(st.sampled_from(SCOPES)),
-                    time=draw(st.sampled_from(TIMES)),
-                    created=draw(st.integers(0, 2)),
-                )
+            claim_id = corpus.claim(
+                version,
+                draw(st.sampled_from([KEYS[0], KEYS[0], KEYS[1]])),
+                draw(st.sampled_from([250, 500, 1000])),
+                scope=draw(st.sampled_from(SCOPES)),
+                time=draw(st.sampled_from(TIMES)),
+                created=draw(st.integers(0, 2)),
             )
+            # Some claims state a qualifier word the question may put into its key.
+            corpus.claims[claim_id]["scope_residual"] = draw(st.sampled_from([[], [], ["x"]]))
+            claims.append(claim_id)
     if len(versions) > 1 and draw(st.booleans()):
         newer, older = draw(st.permutations(versions))[:2]
         corpus.supersede(
@@ -164,7 +165,7 @@ def _responses(engine: Engine, corpus: Corpus, requester: Requester) -> dict[str
                     engine, s, requester, version=1, span=(0, 3), as_of=a
                 )
             )
-        for key in [*KEYS, "k-missing"]:
+        for key in [*KEYS, "k-missing", f"x {KEYS[0]}"]:
             out[f"{tag} key {key}"] = _outcome(
                 lambda k=key, a=as_of: status_of_key(engine, k, requester, a)
             )

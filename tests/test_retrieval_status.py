@@ -308,3 +308,31 @@ def test_a_question_about_a_past_year_is_answered_from_what_was_in_force_then(
     assert asked(Period(date(2019, 1, 1), date(2019, 12, 31))) == (40, ["travel-2019"])
     assert asked(Period(date(2026, 1, 1), date(2026, 12, 31))) == (55, ["travel-2026"])
     assert asked(None) == (55, ["travel-2026"])
+
+
+def test_a_key_word_the_claims_state_as_a_qualifier_still_finds_them(engine: Engine) -> None:
+    corpus = Corpus()
+    corpus.source("note")
+    corpus.source("search-interactive")
+    corpus.source("search-batch", ["legal"])
+    corpus.claim(corpus.version("note"), KEY, 250, scope={"request_type": "interactive"})
+    search = corpus.claim(
+        corpus.version("search-interactive"), KEY, 300, scope={"request_type": "interactive"}
+    )
+    corpus.claims[search]["scope_residual"] = ["search"]
+    batch = corpus.claim(corpus.version("search-batch"), KEY, 900, scope={"request_type": "batch"})
+    corpus.claims[batch]["scope_residual"] = ["search"]
+    corpus.write(engine)
+    wider = f"search {KEY}"
+    asked = answer_frame(
+        engine, Frame(wider, {"request_type": "interactive"}), EVERYONE, question="q"
+    )
+    assert (asked.status.value, asked.value, asked.citations) == (
+        "answered",
+        300,
+        ["search-interactive"],
+    )
+    hidden = answer_frame(engine, Frame(wider, {"request_type": "batch"}), OUTSIDER, question="q")
+    assert hidden.status.value == "not_found"
+    unknown = answer_frame(engine, Frame(f"zzz {KEY}"), EVERYONE, question="q")
+    assert unknown.status.value == "not_found"
