@@ -204,3 +204,18 @@ def test_metrics_are_for_the_metrics_group_only(client: TestClient) -> None:
     assert 'claimledger_answers_total{status="conflict"} 1.0' in text
     assert 'claimledger_answer_citations_per_side_count{status="conflict"} 2.0' in text
     assert "claimledger_review_conflict_candidates" in text
+
+
+def test_as_of_parameters_reach_the_status_and_the_answer(client: TestClient) -> None:
+    before = status(client, "fay", claim="ca", known_at="2025-12-31T00:00:00Z")
+    assert before.status_code == 404  # the store did not know the claim yet
+    now = status(client, "fay", claim="ca", known_at="2026-01-02T00:00:00+00:00").json()
+    assert now["as_of"]["known_at"].startswith("2026-01-02") and now["status"] == "contested"
+    dated = client.post(
+        "/api/answer",
+        json={"question": "What is the output limit?", "effective": "2026-06-01"},
+        headers=auth("fay"),
+    ).json()
+    assert dated["as_of"]["effective"] == "2026-06-01" and dated["status"] == "conflict"
+    assert status(client, "fay", source="a", version="1").json()["target"]["version"] == 1
+    assert status(client, "fay", source="a", version="2").status_code == 404
