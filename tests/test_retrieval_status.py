@@ -336,3 +336,23 @@ def test_a_key_word_the_claims_state_as_a_qualifier_still_finds_them(engine: Eng
     assert hidden.status.value == "not_found"
     unknown = answer_frame(engine, Frame(f"zzz {KEY}"), EVERYONE, question="q")
     assert unknown.status.value == "not_found"
+
+
+def test_a_newer_version_of_the_same_source_supersedes_the_older_one(engine: Engine) -> None:
+    corpus = Corpus()
+    corpus.source("limits")
+    v1, v2 = corpus.version("limits", "v1"), corpus.version("limits", "v2", ingested=2)
+    corpus.claim(v1, KEY, 250)
+    corpus.claim(v2, KEY, 500)
+    corpus.supersede(v2, v1, origin="lineage", created=2)
+    corpus.write(engine)
+    latest = status_of_source(engine, "limits", EVERYONE)
+    assert (latest.target.version, latest.status) == (2, ConflictStatus.NONE)
+    first = status_of_source(engine, "limits", EVERYONE, version=1)
+    assert first.status is ConflictStatus.SUPERSEDED
+    assert first.superseded_by is not None
+    assert (first.superseded_by.version, first.superseded_by.origin) == (2, "lineage")
+    assert ask(engine, EVERYONE)["value"] == 500
+    # As known before version 2 was ingested, version 1 is the latest and stands.
+    past = status_of_source(engine, "limits", EVERYONE, as_of=AsOf(known_at=at(1)))
+    assert (past.target.version, past.status) == (1, ConflictStatus.NONE)
