@@ -272,7 +272,12 @@ def read_frame(
                 frame.scope.setdefault(*t.scope)
     subj_head, subj_quals = _head(roles.lower, role, subject_side, override)
     pred_head, pred_quals = _head(roles.lower, role, predicate_side, override)
-    if pred_head:
+    if verb_pivot and subj_head and len(pred_head) <= 1:
+        # "A late fee of 5% applies": a lone statement verb names no attribute
+        key_idx = subj_head
+        others = subj_quals + pred_quals
+        frame.predicate = _text(roles, pred_head) if pred_head else None
+    elif pred_head:
         key_idx = pred_head
         others = subj_head + subj_quals + pred_quals
         frame.predicate = _text(roles, pred_head)
@@ -385,7 +390,21 @@ def _is_non_latin(text: str) -> bool:
 
 
 class ClaimAssembler:
-    """Builds ``Claim`` objects for a processed doc."""
+    """Builds ``Claim`` objects for a processed doc (safe to share between threads: each
+    doc gets its own ``_DocAssembly`` holding that doc's text and roles)."""
+
+    def __init__(self, res: Resources, generation: str) -> None:
+        self.res = res
+        self.generation = generation
+
+    def __call__(
+        self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
+    ) -> list[Claim]:
+        return _DocAssembly(self.res, self.generation)(doc, mentions, source_id, source_version_id)
+
+
+class _DocAssembly:
+    """The claims of one doc; lives for one call."""
 
     def __init__(self, res: Resources, generation: str) -> None:
         self.res = res
@@ -599,6 +618,11 @@ class ClaimAssembler:
         if non_latin_key is not None:
             key = non_latin_key or f"unknown:{dimension or 'number'}"
         else:
+            if not frame.key_words and q.unit and _counts_things(dimension):
+                # "The free tier includes 1,000 API calls per day": the counted thing is
+                # what the number measures
+                counted = q.unit.split(" per ")[0].split("/")[0].split()
+                frame.key_words = [fold_word(w) for w in counted if w.isalpha()]
             key = (
                 " ".join(frame.key_words) if frame.key_words else f"unknown:{dimension or 'number'}"
             )
@@ -979,6 +1003,21 @@ class ClaimAssembler:
                 )
             )
         return out
+
+
+_UNCOUNTED = ("time", "data", "percent", "mass", "length", "volume", "area", "temperature")
+
+
+def _counts_things(dimension: str | None) -> bool:
+    """True for counted units (tokens, API calls, "members"), not measures or money."""
+    if dimension is None:
+        return True
+    head = dimension.split("/")[0]
+    return (
+        head not in _UNCOUNTED
+        and not head.isupper()
+        and head not in ("frequency", "power", "dosage")
+    )
 
 
 def _copy_time(when: EffectiveTime) -> EffectiveTime:

@@ -254,7 +254,11 @@ class _TimeScanner:
                 occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
         found.sort(key=lambda t: t.start)
         for t in found:
-            t.role = self._role(folded, t.start)
+            t.role, connective = self._role(folded, t.start)
+            if t.role != "during" and not occupied[connective]:
+                # "Starting January 1, 2026": the connective belongs to the time expression
+                occupied[connective : t.start] = b"\x01" * (t.start - connective)
+                t.start = connective
         out.times.extend(_merge_ranges(found, folded))
         deictic = self.res.deictic_ending
         for end in deictic_at:
@@ -264,11 +268,13 @@ class _TimeScanner:
                 occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
         out.times.sort(key=lambda t: t.start)
 
-    def _role(self, folded: str, start: int) -> str:
+    def _role(self, folded: str, start: int) -> tuple[str, int]:
+        """(role, start of the connective) of a time expression starting at ``start``."""
         m = self.res.connective_before.search(folded, max(0, start - 40), start)
         if m is None:
-            return "during"
-        return self.res.connectives.get(" ".join(m.group(1).lower().split()), "during")
+            return "during", start
+        role = self.res.connectives.get(" ".join(m.group(1).lower().split()), "during")
+        return role, m.start(1)
 
     def _build(self, kind: str, m: re.Match[str], folded: str) -> TimeMention | None:
         months = self.res.months
@@ -422,7 +428,9 @@ def _unit_after(res: Resources, folded: str, pos: int) -> tuple[int, str] | None
     if per is not None and folded[end : per.end()].strip():
         den = _unit_at(res, folded, per.end())
         # "3% per year" is an annual rate (a period scope), not percent per second
-        if den is not None and not (_is_ratio(surface) and _is_time(den.group(0))):
+        if den is not None and not (
+            (_is_ratio(surface) or _is_time(surface)) and _is_time(den.group(0))
+        ):
             combined = f"{surface} per {folded[per.end() : den.end()]}"
             if lookup(combined) is not None:
                 return den.end(), folded[start : den.end()]
@@ -484,7 +492,6 @@ class MentionScanner:
     def scan(self, text: str) -> Mentions:
         res = self.res
         folded = text.translate(res.fold)
-        self._folded = folded
         out = Mentions()
         occupied = bytearray(len(folded) + 1)
         self.times.scan(folded, occupied, out)
@@ -498,8 +505,8 @@ class MentionScanner:
         return out
 
     # -- labels
-    def _label(self, start: int, end: int, occupied: bytearray, out: Mentions) -> None:
-        out.labels.append(LabelMention(start, end, self._label_scope(out, start, end)))
+    def _label(self, folded: str, start: int, end: int, occupied: bytearray, out: Mentions) -> None:
+        out.labels.append(LabelMention(start, end, self._label_scope(folded, start, end)))
         occupied[start:end] = b"\x01" * (end - start)
 
     def _number(self, folded: str, m: re.Match[str], occupied: bytearray, out: Mentions) -> None:
@@ -510,18 +517,18 @@ class MentionScanner:
         if prev.isascii() and (prev.isalpha() or prev == "_"):
             word = _LETTERS_END.search(folded, max(0, s - 12), s)
             start = word.start() if word else s - 1
-            self._label(start, self._label_end(folded, e), occupied, out)
+            self._label(folded, start, self._label_end(folded, e), occupied, out)
             return
         if prev == "-" and s >= 2 and folded[s - 2].isascii() and folded[s - 2].isalpha():
-            self._label(s, self._label_end(folded, e), occupied, out)
+            self._label(folded, s, self._label_end(folded, e), occupied, out)
             return
         # "(1)", "alert(1)": an enumeration or an argument, not a measurement
         if prev == "(" and folded[e : e + 1] == ")":
-            self._label(s, e, occupied, out)
+            self._label(folded, s, e, occupied, out)
             return
         # Dotted or timed numbers (4.2.1, 10.0.0.1, 10:30, 3/4): identifiers or times, not values.
         if e < len(folded) - 1 and folded[e] in ".:/" and folded[e + 1].isdigit():
-            self._label(s, self._label_end(folded, e), occupied, out)
+            self._label(folded, s, self._label_end(folded, e), occupied, out)
             return
         before = folded[s - 2 : s] if s >= 2 else folded[:s]
         label = (
@@ -530,7 +537,7 @@ class MentionScanner:
             else None
         )
         if label is not None:
-            self._label(label[1], self._label_end(folded, e), occupied, out)
+            self._label(folded, label[1], self._label_end(folded, e), occupied, out)
             return
         value = _parse_number(m.group(0))
         end = e
@@ -558,12 +565,12 @@ class MentionScanner:
                 value = _apply_power(value, power.group(0))
                 end = power.end()
         if not math.isfinite(value):
-            self._label(start, end, occupied, out)
+            self._label(folded, start, end, occupied, out)
             return  # 1e400, 10^10^10: not a usable number; nothing is claimed
         # magnitude glued (32k, 2.5bn, $5M) or spaced (5 million)
         end, value, glued_ok = self._magnitude(folded, end, value, currency is not None)
         if not glued_ok:
-            self._label(start, self._label_end(folded, end), occupied, out)
+            self._label(folded, start, self._label_end(folded, end), occupied, out)
             return
         # range
         low = high = None
@@ -612,7 +619,7 @@ class MentionScanner:
         else:
             # letters glued after the number that are no unit: 3rd, 10b, 9001abc -> a label
             if end < len(folded) and folded[end].isascii() and folded[end].isalpha():
-                self._label(start, self._label_end(folded, end), occupied, out)
+                self._label(folded, start, self._label_end(folded, end), occupied, out)
                 return
             # "12 members", "2000 widgets": the counted noun is the unit as written
             counted = _COUNTED.match(folded, end)
@@ -679,9 +686,9 @@ class MentionScanner:
             end = word.end()
         return end, value, True
 
-    def _label_scope(self, out: Mentions, start: int, end: int) -> tuple[str, str] | None:
+    def _label_scope(self, folded: str, start: int, end: int) -> tuple[str, str] | None:
         """p99 -> (metric, p99), Q1 -> (period, q1), FY2024 -> (period, fy2024)."""
-        text = self._folded[start:end].lower()
+        text = folded[start:end].lower()
         known = self.res.label_scope.get(text)
         if known is not None:
             return known
