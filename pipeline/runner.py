@@ -96,9 +96,8 @@ def run_pipeline(
     graph_names = {k.to_user_string() for k in graph}
     # Bad files first (each alone), good batches after; the register rides on the first run
     # and the graph on the last, so an incremental run is a single Dagster run.
-    batches: list[RunBatch | None] = sorted(plan.batches, key=lambda b: b.reason != INVALID)
-    if not batches:
-        batches = [None]
+    ordered = sorted(plan.batches, key=lambda b: b.reason != INVALID)
+    batches: list[RunBatch | None] = list(ordered) if ordered else [None]
     notify(0, total, "planned")
     for index, batch in enumerate(batches):
         selection = list(partitioned) if batch is not None else []
