@@ -4,7 +4,7 @@ Usage: python bench/bench_pipeline.py [--instance sqlite|memory] [N ...]
        (default: --instance sqlite, sizes 1000 10000)
 
 For each N: writes N documents of realistic policy / filing / SLA sentences (about 200
-tokens each; a share of the sentences restate a fact another document states, a share
+whitespace tokens each, 2M for 10k documents; a share of the sentences restate a fact another document states, a share
 contradict it), then, through ``pipeline.runner.run_pipeline`` on a fresh SQLite claim store
 and a persistent Dagster instance (what ``claims run`` does):
 
@@ -82,7 +82,7 @@ def generate(root: Path, count: int, subjects: int = 40, seed: int = 11) -> int:
         folder = root / f"unit-{index % 40:02d}"
         folder.mkdir(parents=True, exist_ok=True)
         sentences = []
-        for _ in range(10):
+        for _ in range(16):  # with the filler, about 200 tokens a document
             entity = rng.choice(entities)
             fact = rng.randrange(len(FACTS))
             template, values = FACTS[fact]
