@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Query, Request, Security
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from prometheus_client import (
@@ -367,7 +368,9 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
                 )
         except ClaimLedgerError as error:
             return error_response(error)
-        return Response(generate_latest(service.registry), media_type=CONTENT_TYPE_LATEST)
+        # Store-derived gauges can take seconds to recompute: keep the event loop free.
+        body = await run_in_threadpool(generate_latest, service.registry)
+        return Response(body, media_type=CONTENT_TYPE_LATEST)
 
     return router
 
