@@ -8,6 +8,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from claims.settings import Settings, get_settings
+from retrieval.http import create_router as retrieval_router
 from review.web import create_router as review_router
 
 
@@ -16,4 +17,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="claimledger", version="0.1.0")
     # Routers are registered here, one line per layer (review UI, retrieval API, metrics).
     app.include_router(review_router(settings))
+    app.include_router(retrieval_router(settings))
     return app

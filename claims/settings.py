@@ -34,6 +34,17 @@ class Settings(BaseSettings):
         description="YAML file of reviewers and password hashes (docs/REVIEW.md); "
         "default <data_dir>/reviewers.yaml when that file exists.",
     )
+    access_file: Path | None = Field(
+        None,
+        description="YAML file of retrieval principals, groups and bearer-token hashes "
+        "(docs/RETRIEVAL.md); default <data_dir>/access.yaml.",
+    )
+    max_question_chars: int = Field(1000, description="Longest question `claims ask` accepts.")
+    probes_file: Path | None = Field(
+        None,
+        description="Known-conflict probes the pipeline asks after every run (docs/RETRIEVAL.md); "
+        "default: retrieval/known_conflicts.yaml.",
+    )
     policy_file: Path | None = Field(None, description="Authority policy applied by `claims run`.")
     register_file: Path | None = Field(None, description="Source register applied by `claims run`.")
     sources_dir: Path | None = Field(None, description="Directory the pipeline sensor watches.")
@@ -44,6 +55,10 @@ class Settings(BaseSettings):
             return self.reviewers_file
         default = self.data_dir / "reviewers.yaml"
         return default if default.exists() else None
+
+    @property
+    def resolved_access_file(self) -> Path:
+        return self.access_file if self.access_file is not None else self.data_dir / "access.yaml"
 
     @property
     def resolved_database_url(self) -> str:

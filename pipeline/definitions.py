@@ -20,8 +20,8 @@ from pipeline.settings import get_pipeline_settings
 def environment_resources() -> dict[str, Any]:
     """Resources bound to ``CLAIMS_*`` environment variables, read when a run starts."""
     return {
-        "store": ClaimStore(database_url=dg.EnvVar("CLAIMS_DATABASE_URL")),
-        "extractor": ExtractorResource(),
+        "store": ClaimStore(database_url=dg.EnvVar("CLAIMS_DATABASE_URL"), migrate=True),
+        "extractor": ExtractorResource(extractor=""),
         "sources": SourcesResource(
             sources_dir=dg.EnvVar("CLAIMS_SOURCES_DIR"),
             register_file=dg.EnvVar("CLAIMS_REGISTER_FILE"),

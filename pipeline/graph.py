@@ -43,7 +43,10 @@ def last_evaluation(instance: dg.DagsterInstance, asset_key: dg.AssetKey) -> Las
     generation, cursor = metadata.get("generation"), metadata.get("claims_cursor")
     if generation is None or cursor is None:
         return None
-    return LastEvaluation(generation=str(generation.value), claims_cursor=int(cursor.value))
+    return LastEvaluation(
+        generation=str(generation.value),
+        claims_cursor=int(cursor.value),  # type: ignore[arg-type]
+    )
 
 
 def claims_materialized_since(

@@ -10,7 +10,7 @@ LOCAL_DAGSTER_YAML = """\
 # Dagster instance for the embedded setup, written by `claims run` / `claims ui`.
 # Run history, event logs and schedules live in SQLite files in this folder; the claim
 # store is a separate database (CLAIMS_DATABASE_URL). For PostgreSQL storage and other
-# executors see deploy/dagster.postgres.yaml and docs/PIPELINE.md.
+# executors see deploy/dagster.yaml and docs/PIPELINE.md.
 run_coordinator:
   module: dagster.core.run_coordinator
   class: QueuedRunCoordinator
@@ -39,21 +39,3 @@ def local_instance(data_dir: Path) -> dg.DagsterInstance:
     """The persistent instance under ``data_dir`` (history survives, the UI shows it)."""
     return dg.DagsterInstance.from_config(str(dagster_home(data_dir)))
 
-
-def postgres_dagster_yaml(postgres_url: str) -> str:
-    """A dagster.yaml keeping runs, event logs and schedules in PostgreSQL at ``postgres_url``
-    (``postgresql://user:pass@host:port/db``; dagster-postgres). See deploy/dagster.yaml."""
-    return f"""\
-storage:
-  postgres:
-    postgres_url: "{postgres_url}"
-run_coordinator:
-  module: dagster.core.run_coordinator
-  class: QueuedRunCoordinator
-  config:
-    tag_concurrency_limits:
-      - key: claimledger/pipeline
-        limit: 1
-telemetry:
-  enabled: false
-"""

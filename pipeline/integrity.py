@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from claims.ids import sha256_hex
@@ -86,7 +86,7 @@ def dangling_edges(session: Session, generation: str, limit: int = 50) -> tuple[
     """Live edges of ``generation`` whose left or right claim does not exist."""
     left, right = aliased(ClaimRow), aliased(ClaimRow)
     live = [EdgeRow.generation == generation, EdgeRow.retired_at.is_(None)]
-    total = len(session.scalars(select(EdgeRow.id).where(*live)).all())
+    total = session.scalar(select(func.count()).select_from(EdgeRow).where(*live)) or 0
     rows = session.execute(
         select(EdgeRow.id, EdgeRow.left_claim_id, EdgeRow.right_claim_id, left.id, right.id)
         .outerjoin(left, left.id == EdgeRow.left_claim_id)
@@ -101,7 +101,7 @@ def dangling_edges(session: Session, generation: str, limit: int = 50) -> tuple[
     return total, problems
 
 
-def _id_chunks(session: Session, version_ids: Sequence[str] | None):  # type: ignore[no-untyped-def]
+def _id_chunks(session: Session, version_ids: Sequence[str] | None) -> Iterator[list[str] | None]:
     if version_ids is None:
         yield None
         return
@@ -110,7 +110,9 @@ def _id_chunks(session: Session, version_ids: Sequence[str] | None):  # type: ig
         yield ids[start : start + 500]
 
 
-def _chunks(session: Session, version_ids: Sequence[str] | None):  # type: ignore[no-untyped-def]
+def _chunks(
+    session: Session, version_ids: Sequence[str] | None
+) -> Iterator[list[SourceVersionRow]]:
     for ids in _id_chunks(session, version_ids):
         stmt = select(SourceVersionRow)
         if ids is not None:

@@ -16,8 +16,8 @@ claims_pipeline_job = dg.define_asset_job(
 
 
 def resolved_claims_pipeline() -> dg.JobDefinition:
-    """The job bound to ``defs`` (a module-level function, so it is reconstructable in the
-    child processes of the multiprocess executor)."""
-    from pipeline.definitions import defs
+    """The job as the environment defines it now (a module-level function, so it is
+    reconstructable in the child processes of the multiprocess executor)."""
+    from pipeline.definitions import build_definitions
 
-    return defs.resolve_job_def(CLAIMS_PIPELINE)
+    return build_definitions().resolve_job_def(CLAIMS_PIPELINE)

@@ -16,7 +16,7 @@ from pipeline import corpus
 from pipeline.assets import graph_asset_keys
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME
-from pipeline.planning import INVALID, RunPlan, keys_missing_generation, plan_runs
+from pipeline.planning import INVALID, RunBatch, RunPlan, keys_missing_generation, plan_runs
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
 
 Progress = Callable[[int, int, str], None]
@@ -38,6 +38,15 @@ class PipelineRun:
     failures: list[RunFailure] = field(default_factory=list)
     check_failures: list[str] = field(default_factory=list)
     graph_metadata: dict[str, Any] = field(default_factory=dict)
+    step_seconds: dict[str, float] = field(default_factory=dict)  # summed over the runs
+
+    def record(self, result: dg.ExecuteInProcessResult) -> None:
+        for event in result.all_events:
+            if event.event_type == dg.DagsterEventType.STEP_SUCCESS and event.step_key:
+                seconds = event.event_specific_data.duration_ms / 1000  # type: ignore[union-attr]
+                self.step_seconds[event.step_key] = (
+                    self.step_seconds.get(event.step_key, 0.0) + seconds
+                )
 
 
 def run_pipeline(
@@ -58,7 +67,7 @@ def run_pipeline(
     """
     from pipeline.definitions import build_definitions
 
-    extractor = extractor or ExtractorResource()
+    extractor = extractor or ExtractorResource(extractor="")
     store.prepare()
     resources: Mapping[str, Any] = {"store": store, "sources": sources, "extractor": extractor}
     job = build_definitions(resources).resolve_job_def(CLAIMS_PIPELINE)
@@ -73,7 +82,8 @@ def run_pipeline(
         regenerate = keys_missing_generation(session, generation)
     known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
     materialized = instance.get_materialized_partitions(dg.AssetKey("claims"))
-    retry = [k for k in known if k not in materialized]
+    # never materialized (a failed run, a bad file): again, if the file is still there
+    retry = [k for k in known if k not in materialized and k in scan.files]
     plan = plan_runs(scan, known, batch_size=batch_size, extra_keys=[*regenerate, *retry])
     if plan.add_keys:
         instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, plan.add_keys)
@@ -82,47 +92,45 @@ def run_pipeline(
     notify = progress or (lambda done, of, label: None)
 
     loggers = {"loggers": {"console": {"config": {"log_level": log_level}}}}
-    result = job.execute_in_process(
-        run_config=loggers,
-        instance=instance,
-        asset_selection=[register_key],
-        raise_on_error=False,
-    )
-    outcome.runs += 1
-    if not result.success:
-        outcome.failures.append(RunFailure("register", _failure_message(result)))
-        return outcome
-    notify(0, total, "register applied")
-    for batch in plan.batches:
-        result = job.execute_in_process(
-            run_config=loggers,
-            instance=instance,
-            asset_selection=partitioned,
-            tags=batch.tags,
-            raise_on_error=False,
-        )
-        outcome.runs += 1
-        outcome.versions_processed += len(batch.keys)
-        if not result.success:
-            what = batch.keys[0] if batch.reason == INVALID else f"{len(batch.keys)} versions"
-            outcome.failures.append(RunFailure(what, _failure_message(result)))
-        outcome.check_failures += _failed_checks(result)
-        notify(outcome.versions_processed, total, batch.reason)
     graph = [k for k in graph_keys if k != register_key]
-    if graph:
+    graph_names = {k.to_user_string() for k in graph}
+    # Bad files first (each alone), good batches after; the register rides on the first run
+    # and the graph on the last, so an incremental run is a single Dagster run.
+    ordered = sorted(plan.batches, key=lambda b: b.reason != INVALID)
+    batches: list[RunBatch | None] = list(ordered) if ordered else [None]
+    notify(0, total, "planned")
+    for index, batch in enumerate(batches):
+        selection = list(partitioned) if batch is not None else []
+        if index == 0:
+            selection.append(register_key)
+        last = index == len(batches) - 1
+        if last:
+            selection += graph
         result = job.execute_in_process(
+            run_config={**loggers, "ops": {"claim_edges": {"config": {"full": full_graph}}}}
+            if last and graph
+            else loggers,
             instance=instance,
-            asset_selection=graph,
-            run_config={
-                **loggers,
-                "ops": {"claim_edges": {"config": {"full": full_graph}}},
-            },
+            asset_selection=selection,
+            tags=batch.tags if batch is not None else None,
             raise_on_error=False,
         )
         outcome.runs += 1
-        if not result.success:
-            outcome.failures.append(RunFailure("graph", _failure_message(result)))
+        outcome.record(result)
+        if batch is not None:
+            outcome.versions_processed += len(batch.keys)
+        for step, message in _failures(result):
+            if any(step.startswith(name) for name in graph_names):
+                what = "graph"
+            elif step.startswith("source_register"):
+                what = "register"
+            elif batch is not None and batch.reason == INVALID:
+                what = batch.keys[0]
+            else:
+                what = f"{len(batch.keys) if batch else 0} versions"
+            outcome.failures.append(RunFailure(what, f"{step}: {message}"))
         outcome.check_failures += _failed_checks(result)
+        notify(outcome.versions_processed, total, batch.reason if batch else "graph")
         for event in result.get_asset_materialization_events():
             materialization = event.materialization
             if materialization.asset_key == dg.AssetKey("claim_edges"):
@@ -133,15 +141,15 @@ def run_pipeline(
     return outcome
 
 
-def _failure_message(result: dg.ExecuteInProcessResult) -> str:
-    messages = []
+def _failures(result: dg.ExecuteInProcessResult) -> list[tuple[str, str]]:
+    """(step key, the user's error message) of every failed step."""
+    failed = []
     for event in result.all_events:
-        if event.is_step_failure and event.step_failure_data is not None:
+        if event.is_step_failure and event.step_failure_data is not None and event.step_key:
             error = event.step_failure_data.error
             user = error.cause if error is not None and error.cause is not None else error
-            text = user.message.strip() if user is not None else "step failed"
-            messages.append(f"{event.step_key}: {text}")
-    return "; ".join(messages) or "run failed"
+            failed.append((event.step_key, user.message.strip() if user else "step failed"))
+    return failed
 
 
 def _failed_checks(result: dg.ExecuteInProcessResult) -> list[str]:

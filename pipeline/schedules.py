@@ -41,9 +41,6 @@ def build_reconciliation_schedule(settings: PipelineSettings) -> dg.ScheduleDefi
         instance = context.instance
         known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
         materialized = instance.get_materialized_partitions(claims.key)
-        with store.transaction() as session:
-            retry = [k for k in known if k not in materialized]
-            retry += keys_missing_generation(session, generation)
         paths = [p for p in sources.sources_paths() if p.exists()]
         requests: list[dg.RunRequest] = []
         try:
@@ -52,6 +49,10 @@ def build_reconciliation_schedule(settings: PipelineSettings) -> dg.ScheduleDefi
             context.log.error(f"cannot read the sources: {error}")
             scan = None
         if scan is not None:
+            # never materialized (a failed run, a fixed file): again, if the file is there
+            retry = [k for k in known if k not in materialized and k in scan.files]
+            with store.transaction() as session:
+                retry += keys_missing_generation(session, generation)
             plan = plan_runs(
                 scan,
                 known,

@@ -10,7 +10,7 @@ from pipeline import corpus
 from pipeline.assets import graph_asset_keys
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME, source_version_partitions
-from pipeline.planning import keys_missing_generation, plan_runs
+from pipeline.planning import REGENERATE, keys_missing_generation, plan_runs
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
 from pipeline.settings import get_pipeline_settings
 
@@ -46,8 +46,10 @@ def build_sources_sensor(
         except ClaimLedgerError as error:  # a broken register: say so, request nothing
             return dg.SkipReason(f"cannot read the sources: {error}")
         generation, _ = extractor.generation()
-        with store.transaction() as session:
-            regenerate = keys_missing_generation(session, generation)
+        regenerate: list[str] = []
+        if not _regeneration_in_flight(context.instance):
+            with store.transaction() as session:
+                regenerate = keys_missing_generation(session, generation)
         known = context.instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
         plan = plan_runs(scan, known, batch_size=batch_size, extra_keys=regenerate)
 
@@ -81,6 +83,24 @@ def build_sources_sensor(
         )
 
     return source_files_sensor
+
+
+def _regeneration_in_flight(instance: dg.DagsterInstance) -> bool:
+    """A regeneration run is queued or running: its versions are being computed, so asking
+    again (with a smaller remainder, hence a new run key) would duplicate the work."""
+    runs = instance.get_runs(
+        filters=dg.RunsFilter(
+            statuses=[
+                dg.DagsterRunStatus.QUEUED,
+                dg.DagsterRunStatus.NOT_STARTED,
+                dg.DagsterRunStatus.STARTING,
+                dg.DagsterRunStatus.STARTED,
+            ],
+            tags={"claimledger/reason": REGENERATE},
+        ),
+        limit=1,
+    )
+    return bool(runs)
 
 
 def sources_sensor() -> dg.SensorDefinition:

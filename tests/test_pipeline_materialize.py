@@ -37,7 +37,7 @@ def test_whole_graph_materializes_the_test_corpus(tmp_path: Path) -> None:
     assert outcome.failures == []
     assert outcome.check_failures == []
     assert len(outcome.plan.add_keys) == 6
-    assert outcome.runs == 3  # register, one batch of six versions, graph
+    assert outcome.runs == 1  # register, the six versions and the graph in one run
     versions = table_rows(world.store, SourceVersionRow, skip=("ingested_at", "text"))
     assert len(versions) == 6
     with world.store.transaction() as session:

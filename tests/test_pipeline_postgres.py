@@ -3,6 +3,7 @@ and Dagster's own storage (two databases on the test server)."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,12 +14,13 @@ from sqlalchemy.engine import make_url
 
 from claims.tables import ClaimRow, EdgeRow, SourceVersionRow
 from pipeline import corpus
-from pipeline.instance import postgres_dagster_yaml
 from pipeline.jobs import resolved_claims_pipeline
 from pipeline.partitions import RANGE_END_TAG, RANGE_START_TAG, SOURCE_VERSIONS_PARTITIONS_NAME
 from pipeline.settings import get_pipeline_settings
 from tests.conftest import _postgres_admin_url, create_postgres_database, drop_postgres_database
 from tests.pipeline_support import make_world
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -43,10 +45,9 @@ def test_multiprocess_run_on_postgres_for_store_and_dagster(
     world = make_world(tmp_path, postgres_url)
     home = tmp_path / "dagster_home"
     home.mkdir()
+    shutil.copy(ROOT / "deploy" / "dagster.yaml", home / "dagster.yaml")  # the documented one
     dagster_url = make_url(dagster_postgres_url).set(drivername="postgresql+psycopg2")
-    (home / "dagster.yaml").write_text(
-        postgres_dagster_yaml(dagster_url.render_as_string(hide_password=False))
-    )
+    monkeypatch.setenv("DAGSTER_POSTGRES_URL", dagster_url.render_as_string(hide_password=False))
     # The child processes load the code location from these, as a deployment would.
     monkeypatch.setenv("DAGSTER_HOME", str(home))
     monkeypatch.setenv("CLAIMS_EXECUTOR", "multiprocess")

@@ -108,3 +108,23 @@ def test_nightly_reconciliation_adds_missed_files_and_refreshes_the_graph(tmp_pa
     assert reasons == ["new", "reconcile"]
     graph = requests[-1]
     assert graph.run_config == {"ops": {"claim_edges": {"config": {"full": True}}}}
+
+
+def test_new_extractor_generation_requests_every_stored_version_again(tmp_path: Path) -> None:
+    from pipeline.runner import run_pipeline
+
+    world = make_world(tmp_path)
+    run_pipeline(world.instance, store=world.store, sources=world.sources)
+    relabelled = "tests.pipeline_extractors:relabelled"
+    defs = build_definitions(world.resources(relabelled))
+    sensor = defs.resolve_sensor_def("source_files_sensor")
+    with dg.build_sensor_context(
+        instance=world.instance, resources=world.resources(relabelled), definitions=defs
+    ) as context:
+        result = sensor(context)
+    assert isinstance(result, dg.SensorResult)
+    assert result.dynamic_partitions_requests == []  # nothing new on disk
+    (request,) = result.run_requests
+    assert request.tags["claimledger/reason"] == "regenerate"
+    keys = world.instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
+    assert (request.tags[RANGE_START_TAG], request.tags[RANGE_END_TAG]) == (keys[0], keys[-1])

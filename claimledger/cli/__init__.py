@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from claimledger.cli import access as _access  # noqa: F401  (registers commands)
+from claimledger.cli import ask as _ask  # noqa: F401
 from claimledger.cli import check as _check  # noqa: F401  (registers commands)
 from claimledger.cli import conflicts as _conflicts  # noqa: F401
 from claimledger.cli import db as _db  # noqa: F401
@@ -16,6 +18,7 @@ from claimledger.cli import run as _run  # noqa: F401
 from claimledger.cli import schema as _schema  # noqa: F401
 from claimledger.cli import serve as _serve  # noqa: F401
 from claimledger.cli import sources as _sources  # noqa: F401
+from claimledger.cli import status as _status  # noqa: F401
 from claimledger.cli.app import app
 from claims.errors import ClaimLedgerError
 

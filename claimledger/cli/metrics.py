@@ -5,12 +5,25 @@ from __future__ import annotations
 import json
 
 import typer
+from sqlalchemy import Connection
 
 from claimledger.cli.app import app, console, engine
 from claims.errors import NotFoundError
 from claims.store import transaction
 from review.metrics import review_metrics
 from review.policy import active_policy
+
+
+def retrieval_figures(conn: Connection) -> dict[str, dict[str, object]]:
+    """Visible-evidence coverage and citations per side for every principal of the access
+    file (anonymous when it lists none); definitions in docs/RETRIEVAL.md."""
+    from claimledger.cli.app import settings
+    from retrieval.access import ANONYMOUS, load_access_config
+    from retrieval.metrics import retrieval_metrics
+
+    principals = load_access_config(settings().resolved_access_file).principals
+    requesters = list(principals.values()) or [ANONYMOUS]
+    return {r.principal: retrieval_metrics(conn, r).as_dict() for r in requesters}
 
 
 @app.command("metrics")
@@ -22,8 +35,9 @@ def metrics(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -
         except NotFoundError:
             policy = None
         figures = review_metrics(session, policy)
+        visible = retrieval_figures(session.connection())
     if as_json:
-        print(json.dumps(figures.as_dict(), indent=2, sort_keys=True))
+        print(json.dumps({**figures.as_dict(), "retrieval": visible}, indent=2, sort_keys=True))
         return
 
     def show(value: float | None, suffix: str = "") -> str:
@@ -48,3 +62,12 @@ def metrics(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -
         f"decided by rule {figures.auto_resolved} ({show(figures.share_auto_resolved)}), "
         f"by reviewers {figures.reviewed} ({show(figures.share_reviewed)})"
     )
+    for principal, seen in visible.items():
+        console.print(
+            f"{principal}: visible-evidence coverage {show(seen['visible_evidence_coverage'])} "
+            f"({seen['visible_claims']} of {seen['total_claims']} claims), "
+            f"visible unresolved conflicts {seen['visible_conflicts']}, "
+            f"citations per side {show(seen['citations_per_side_mean'])} "
+            f"(min {show(seen['citations_per_side_min'])})",
+            markup=False,
+        )

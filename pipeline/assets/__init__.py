@@ -5,7 +5,9 @@ To add a stage (the review and retrieval layers add ``review_queue`` and
 ``definitions.py`` loads every asset and check from these modules.
 """
 
-from pipeline.assets import claims, edges, review, sources
+from typing import Any
+
+from pipeline.assets import claims, edges, review, sources, status
 from pipeline.assets.ownership import OWNERS
 
 ASSET_MODULES = [
@@ -13,16 +15,17 @@ ASSET_MODULES = [
     claims,  # claims (extraction + normalisation, per source version)
     edges,  # claim_edges (conflict, corroboration, ambiguous, supersession)
     review,  # review_queue (routing under the authority policy, review metrics)
+    status,  # conflict_status (claim_status read model) + the known-conflict probe check
 ]
 
 __all__ = ["ASSET_MODULES", "OWNERS", "all_assets", "graph_asset_keys"]
 
 
-def all_assets() -> list:  # type: ignore[type-arg]
+def all_assets() -> list[Any]:
     """Every asset and asset check defined in ``ASSET_MODULES``."""
     import dagster as dg
 
-    found: list = []  # type: ignore[type-arg]
+    found: list[Any] = []
     for module in ASSET_MODULES:
         for value in vars(module).values():
             if isinstance(value, dg.AssetsDefinition | dg.AssetChecksDefinition) and (
@@ -32,7 +35,7 @@ def all_assets() -> list:  # type: ignore[type-arg]
     return found
 
 
-def graph_asset_keys() -> list:  # type: ignore[type-arg]
+def graph_asset_keys() -> list[Any]:
     """Keys of the unpartitioned (graph-level) assets: what a full refresh re-materializes."""
     import dagster as dg
 

@@ -1,0 +1,188 @@
+"""The whole pipeline (register, source versions, claims, edges, checks) over generated corpora.
+
+Usage: python bench/bench_pipeline.py [--instance sqlite|memory] [N ...]
+       (default: --instance sqlite, sizes 1000 10000)
+
+For each N: writes N documents of realistic policy / filing / SLA sentences (about 200
+whitespace tokens each, 2M for 10k documents; a share of the sentences restate a fact another document states, a share
+contradict it), then, through ``pipeline.runner.run_pipeline`` on a fresh SQLite claim store
+and a persistent Dagster instance (what ``claims run`` does):
+
+- full run: files/s, claims/s, wall time, peak memory (max RSS of this process);
+- incremental run after editing one file, against the full run (the target: under 5%);
+- a run with nothing changed (the same run again).
+
+The baseline measured in the same run is extraction alone (``claims.extraction.extract``
+over the same texts, no store, no Dagster): the pipeline's overhead is the ratio.
+
+``--instance sqlite`` keeps Dagster's history in SQLite files on disk (what ``claims run``
+and ``claims ui`` use); ``--instance memory`` keeps it in memory for the process, which
+isolates the cost of Dagster's per-partition event bookkeeping from the pipeline's own work.
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+warnings.filterwarnings("ignore")
+
+import dagster as dg  # noqa: E402
+
+from claims.extraction import extract  # noqa: E402
+from claims.store.migrate import upgrade  # noqa: E402
+from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource  # noqa: E402
+from pipeline.runner import run_pipeline  # noqa: E402
+from pipeline.summary import store_summary  # noqa: E402
+
+FACTS = [
+    ("The {e} notice period is {n} days.", (14, 30, 60, 90)),
+    ("The {e} invoice retention period is {n} years.", (5, 7, 10)),
+    ("The {e} portal upload limit is {n} MB.", (100, 250, 500, 1000)),
+    ("The {e} checkout API p99 latency is {n} ms.", (300, 600, 900, 1200)),
+    ("The {e} board declared a dividend of {n} cents per share for Q1 2024.", (12, 18, 30)),
+    ("The {e} refund window is {n} days.", (14, 30, 45)),
+    ("The {e} payments availability target is {n}%.", (99.0, 99.5, 99.9)),
+    ("The {e} remote work allowance is {n} days per week.", (2, 3, 4)),
+    ("The {e} interactive output limit is {n} tokens.", (250, 500, 1000)),
+    ("The {e} maximum session length is {n} minutes.", (15, 30, 60)),
+]
+FILLER = [
+    "This document was reviewed by the policy office last spring.",
+    "Questions about it should be sent to the owning team through the usual channel.",
+    "Earlier drafts of this text are kept in the archive for reference.",
+    "Managers are expected to explain these rules to new colleagues during onboarding.",
+]
+SYLLABLES = ["au", "ro", "ra", "bo", "re", "al", "ce", "dar", "el", "va", "ny", "or", "ion",
+             "ka", "ti", "mo", "sa", "lu", "ne", "the"]
+
+
+def entity_names(count: int, rng: random.Random) -> list[str]:
+    names: set[str] = set()
+    while len(names) < count:
+        names.add("".join(rng.choice(SYLLABLES) for _ in range(3)).capitalize())
+    return sorted(names)
+
+
+def generate(root: Path, count: int, subjects: int = 40, seed: int = 11) -> int:
+    """Write ``count`` documents; returns the number of whitespace tokens written."""
+    rng = random.Random(seed)
+    # An organisation's documents keep coming back to the same few dozen systems and teams:
+    # that is what makes them restate and contradict each other.
+    entities = entity_names(subjects, rng)
+    truth = {(e, i): rng.choice(values) for e in entities for i, (_, values) in enumerate(FACTS)}
+    tokens = 0
+    for index in range(count):
+        folder = root / f"unit-{index % 40:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        sentences = []
+        for _ in range(16):  # with the filler, about 200 tokens a document
+            entity = rng.choice(entities)
+            fact = rng.randrange(len(FACTS))
+            template, values = FACTS[fact]
+            value = truth[(entity, fact)]
+            if rng.random() < 0.15:  # a contradiction of what the other documents say
+                value = rng.choice([v for v in values if v != value])
+            sentences.append(template.format(e=entity, n=value))
+        sentences += rng.sample(FILLER, 3)
+        rng.shuffle(sentences)
+        text = f"Operating note {index}\n\n" + " ".join(sentences) + "\n"
+        tokens += len(text.split())
+        (folder / f"note-{index:05d}.txt").write_text(text, encoding="utf-8")
+    return tokens
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def bench(count: int, instance_kind: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
+        root = Path(tmp)
+        corpus = root / "corpus"
+        tokens = generate(corpus, count)
+        url = f"sqlite:///{root / 'claims.db'}"
+        upgrade(url)
+        store = ClaimStore(database_url=url)
+        sources = SourcesResource(sources_dir=str(corpus), register_file="")
+        home = root / "dagster"
+        home.mkdir()
+        instance = (
+            dg.DagsterInstance.local_temp(str(home))
+            if instance_kind == "sqlite"
+            else dg.DagsterInstance.ephemeral()
+        )
+
+        texts = [p.read_text("utf-8") for p in sorted(corpus.rglob("*.txt"))]
+        start = time.perf_counter()
+        baseline_claims = sum(
+            len(extract(t, source_id="bench", source_version_id=None)) for t in texts
+        )
+        baseline = time.perf_counter() - start
+        del texts
+
+        steps: list[dict[str, float]] = []
+
+        def run() -> float:
+            started = time.perf_counter()
+            outcome = run_pipeline(
+                instance,
+                store=store,
+                sources=sources,
+                extractor=ExtractorResource(),
+                batch_size=1000,
+                log_level="CRITICAL",
+            )
+            if outcome.failures:
+                raise SystemExit(f"pipeline failed: {outcome.failures}")
+            steps.append(outcome.step_seconds)
+            return time.perf_counter() - started
+
+        full = run()
+        with store.transaction() as session:
+            summary = store_summary(session, ExtractorResource().generation()[0])
+        edited = corpus / "unit-07" / "note-00007.txt"
+        edited.write_text(
+            edited.read_text("utf-8") + "The Zzz notice period is 21 days.\n", encoding="utf-8"
+        )
+        incremental = run()
+        same = run()
+
+        print(f"== {count} files, {tokens:,} tokens, Dagster instance: {instance_kind}")
+        print(f"  extraction alone (baseline): {baseline:7.1f} s  {baseline_claims:,} claims")
+        print(
+            f"  full pipeline:               {full:7.1f} s  {count / full:7.1f} files/s  "
+            f"{summary.claims / full:8.0f} claims/s  {tokens / full:9.0f} tokens/s  "
+            f"({full / baseline:.1f}x extraction alone)"
+        )
+        print(f"  claims {summary.claims:,}, edges {summary.edges_by_kind}")
+        print(
+            f"  incremental (1 file edited): {incremental:7.2f} s  "
+            f"= {100 * incremental / full:.1f}% of the full run"
+        )
+        print(f"  same run again (no change):  {same:7.2f} s  = {100 * same / full:.1f}%")
+        print(f"  peak memory (max RSS):       {peak_rss_mb():7.0f} MB")
+        for label, timing in zip(("full", "incremental", "same"), steps, strict=True):
+            top = sorted(timing.items(), key=lambda kv: -kv[1])[:6]
+            print(f"  {label} run steps: " + ", ".join(f"{k} {v:.1f}s" for k, v in top))
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    instance_kind = "sqlite"
+    if args[:1] == ["--instance"]:
+        instance_kind, args = args[1], args[2:]
+    sizes = [int(arg) for arg in args] or [1000, 10000]
+    for count in sizes:
+        bench(count, instance_kind)
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""``claims ask``: the answer contract (seed 004) from the command line, per principal."""
+
+from __future__ import annotations
+
+import typer
+
+from claimledger.cli.app import app, console, engine, settings
+from claimledger.cli.requesters import as_of_options, requester_named
+from retrieval.answer import answer
+from retrieval.contract import Answer, AnswerStatus
+
+
+@app.command("ask")
+def ask(
+    question: str = typer.Argument(..., help="The question, e.g. 'What is the output limit?'"),
+    principal: str | None = typer.Option(
+        None, "--as", help="Ask as this principal of the access file (default: its default)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the answer contract as JSON."),
+    effective: str | None = typer.Option(None, help="Answer as the facts held on this date."),
+    known_at: str | None = typer.Option(None, "--known-at", help="Answer as known then (ISO)."),
+) -> None:
+    """Answer QUESTION from the evidence PRINCIPAL may see: answered, conflict or not_found.
+
+    Exits 0 for every answer (a conflict is an answer); 2 for a bad question.
+    """
+    requester = requester_named(principal)
+    as_of = as_of_options(effective, known_at)
+    store = engine()
+    try:
+        result = answer(store, question, requester, as_of, max_chars=settings().max_question_chars)
+    finally:
+        store.dispose()
+    if as_json:
+        print(result.model_dump_json(indent=2))
+        return
+    show_answer(result)
+
+
+def show_answer(result: Answer) -> None:
+    colour = {
+        AnswerStatus.ANSWERED: "green",
+        AnswerStatus.CONFLICT: "yellow",
+        AnswerStatus.NOT_FOUND: "red",
+    }[result.status]
+    head = f"[bold {colour}]{result.status.value}[/]"
+    if result.status is AnswerStatus.ANSWERED:
+        head += f": {result.value}" + (f" {result.unit}" if result.unit else "")
+    console.print(head)
+    console.print(f"reason: {result.reason}", markup=False)
+    if result.policy_version:
+        console.print(f"policy version: {result.policy_version}", markup=False)
+    for number, side in enumerate(result.sides, start=1):
+        unit = f" {side.unit}" if side.unit else ""
+        console.print(f"side {number}: {side.value}{unit}", markup=False)
+        for cite in side.citations:
+            console.print(
+                f"  [{cite.source_id} v{cite.version} {cite.span.start}-{cite.span.end}] "
+                f"{cite.quote}",
+                markup=False,
+            )
+    console.print(f"citations: {', '.join(result.citations) or '-'}", markup=False)

@@ -1,0 +1,64 @@
+"""``conflict_status``: the claim_status read model, and the known-conflict probe check."""
+
+from pathlib import Path
+
+import dagster as dg
+
+from claims.settings import get_settings
+from pipeline.assets.ownership import OWNERS
+from pipeline.assets.review import review_queue
+from pipeline.resources import ClaimStore
+from retrieval.probes import BUNDLED_PROBES, load_probes, run_probes
+from retrieval.read_model import build_claim_status
+
+
+@dg.asset(
+    deps=[review_queue],
+    group_name="retrieval",
+    kinds={"sql"},
+    owners=OWNERS,
+    description="Requester-independent conflict status of every claim (none, contested, "
+    "under_review, resolved, superseded, ambiguous) with its review item, resolution, "
+    "policy version and replacing version. Per-requester answers narrow the same evidence "
+    "at query time.",
+)
+def conflict_status(context: dg.AssetExecutionContext, store: ClaimStore) -> dg.MaterializeResult:
+    with store.engine.begin() as conn:
+        counts = build_claim_status(conn)
+    context.log.info(f"claim_status rebuilt: {counts}")
+    table = ["| status | claims |", "|---|---|"] + [f"| {k} | {v} |" for k, v in counts.items()]
+    return dg.MaterializeResult(
+        metadata={
+            "claims": sum(counts.values()),
+            **{f"status_{k}": v for k, v in counts.items()},
+            "by_status": dg.MetadataValue.md("\n".join(table)),
+        }
+    )
+
+
+@dg.asset_check(
+    asset=conflict_status,
+    blocking=True,
+    description="Asks the known-conflict probes (retrieval/known_conflicts.yaml or "
+    "CLAIMS_PROBES_FILE) through the answer contract: a change in indexing or extraction "
+    "that silently answers a known conflict, or cites hidden evidence, fails the run.",
+)
+def known_conflicts_answered_as_expected(store: ClaimStore) -> dg.AssetCheckResult:
+    configured = get_settings().probes_file
+    probes = load_probes(Path(configured) if configured else BUNDLED_PROBES)
+    results = run_probes(store.engine, probes)
+    ran = [r for r in results if r.ran]
+    failed = [r for r in ran if r.failures]
+    lines = ["| probe | result |", "|---|---|"] + [
+        f"| {r.probe.id} | {'; '.join(r.failures) or 'ok'} |" for r in ran
+    ]
+    return dg.AssetCheckResult(
+        passed=not failed,
+        severity=dg.AssetCheckSeverity.ERROR,
+        metadata={
+            "probes_run": len(ran),
+            "probes_skipped": len(results) - len(ran),
+            "probes_failed": len(failed),
+            "results": dg.MetadataValue.md("\n".join(lines)),
+        },
+    )

@@ -1,0 +1,317 @@
+"""The answer contract (seed 004): ``answer(question, requester)``.
+
+1. The question is parsed by the same extraction that reads sources
+   (``claims.extraction.parse_question``) into a claim key, scope and time.
+2. The claims at that key the requester may see, holding in the asked scope and time, are
+   the candidates. A scope the question names excludes claims stating another value for
+   that qualifier; a claim that states the asked qualifier beats one that states none.
+3. Superseded claims drop out (register and lineage supersession, as of the asked date),
+   then claims a visible resolution decided against.
+4. An unresolved material conflict or an ambiguous relation among what remains gives
+   ``conflict`` with every side cited and ``value`` null; several values with no recorded
+   relation also give ``conflict`` (we never pick one). One value left: ``answered``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import replace
+from datetime import date
+from typing import Any, Protocol
+
+from sqlalchemy import Connection, Engine
+
+from claims.errors import InputError
+from claims.models import ConflictStatus, Requester
+from retrieval.contract import Answer, AnswerStatus, AsOfOut
+from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
+from retrieval.status import sides_of, value_key
+from retrieval.verdicts import Verdict, evaluate
+
+MAX_QUESTION_CHARS = 1000
+
+
+class QuestionFrameLike(Protocol):
+    """What the answer needs from ``claims.extraction.parse_question``."""
+
+    @property
+    def claim_key(self) -> str | None: ...
+    @property
+    def scope(self) -> dict[str, str]: ...
+    @property
+    def time(self) -> Any: ...
+
+
+def check_question(question: str, limit: int = MAX_QUESTION_CHARS) -> str:
+    """The question, stripped; InputError if it is empty, huge or not readable text.
+
+    Any script is accepted (the extractor reads Japanese, Arabic, Tamil... claims by folded
+    text); control, private-use and unassigned characters are refused.
+    """
+    text = question.strip()
+    if not text:
+        raise InputError("the question is empty; ask e.g. 'What is the output limit?'")
+    if len(text) > limit:
+        raise InputError(f"the question has {len(text)} characters; the limit is {limit}")
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Co", "Cn", "Cs"):
+            raise InputError(
+                f"the question contains U+{ord(char):04X} ({category}), which is not text; "
+                "remove it"
+            )
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in text):
+        raise InputError("the question has no words; ask e.g. 'What is the output limit?'")
+    return text
+
+
+def answer(
+    store: Engine | Connection,
+    question: str,
+    requester: Requester,
+    as_of: AsOf = NOW,
+    *,
+    max_chars: int = MAX_QUESTION_CHARS,
+) -> Answer:
+    """Answer ``question`` for ``requester`` from the claims it may see (seed-004 contract)."""
+    text = check_question(question, max_chars)
+    from claims.extraction import parse_question  # the same extraction that read the sources
+
+    return answer_frame(store, parse_question(text), requester, question=text, as_of=as_of)
+
+
+def _interval(frame: QuestionFrameLike) -> tuple[date | None, date | None]:
+    time = getattr(frame, "time", None)
+    if time is None:
+        return None, None
+    return getattr(time, "start", None), getattr(time, "end", None)
+
+
+def _in_time(claim: ClaimFact, start: date | None, end: date | None) -> bool:
+    """Claims of unknown time are kept: unknown is not excluded, it is not guessed either."""
+    if start is not None and claim.time_end is not None and claim.time_end < start:
+        return False
+    return not (end is not None and claim.time_start is not None and claim.time_start > end)
+
+
+def _compatible(claim: ClaimFact, scope: dict[str, str]) -> bool:
+    """False when the claim states another value for a qualifier the question names."""
+    return all(claim.scope.get(dim, value) == value for dim, value in scope.items())
+
+
+def _closest(
+    candidates: list[ClaimFact], scope: dict[str, str], asked_words: set[str]
+) -> list[ClaimFact]:
+    """The candidates whose qualifiers fit the question best.
+
+    A claim stating exactly the asked qualifiers beats one that states fewer (it is more
+    specific) or more (it is about a narrower case than was asked); qualifier words that
+    fit no dimension (``scope_residual``) count the same way. When no claim fits exactly,
+    claims naming each asked qualifier beat claims that are silent about it.
+    """
+    exact = [
+        c for c in candidates if set(c.scope) == set(scope) and set(c.scope_residual) <= asked_words
+    ]
+    if exact:
+        return exact
+    kept = [c for c in candidates if set(c.scope_residual) <= asked_words] or candidates
+    for dim, value in sorted(scope.items()):
+        if any(c.scope.get(dim) == value for c in kept):
+            kept = [c for c in kept if c.scope.get(dim) == value]
+    return kept
+
+
+MAX_KEY_WORDS_FOR_NARROWER = 8
+
+
+def _narrower_keys(key: str) -> list[str]:
+    """Shorter keys made of the question key's words in order ("search output limit" ->
+    "output limit", "search limit", ...): a bounded set of exact lookups, never a scan."""
+    words = key.split()
+    if len(words) < 2 or len(words) > MAX_KEY_WORDS_FOR_NARROWER:
+        return []
+    found = {
+        " ".join(w for i, w in enumerate(words) if mask >> i & 1)
+        for mask in range(1, 2 ** len(words) - 1)
+    }
+    return sorted(found)
+
+
+def _addressed(
+    conn: Connection,
+    as_of: AsOf,
+    requester: Requester,
+    key: str,
+    scope: dict[str, str],
+    start: date | None,
+    end: date | None,
+) -> tuple[EvidenceGroup, list[ClaimFact], set[str]]:
+    """The narrowed group, the visible claims the question addresses, and the question's
+    key words those claims state as qualifiers instead (when the key itself has none).
+
+    A question may put into its key a word the claims state as a qualifier ("interactive
+    search output limit" vs claims keyed "output limit" with the qualifier "search"): when no
+    visible claim has the question's key, claims at a shorter key made of its words count
+    if they state every missing word as a qualifier.
+    """
+    loader = EvidenceLoader(conn, as_of)
+    group = loader.group_for_keys([key]).narrow(requester, as_of)
+    addressed = [
+        c
+        for c in group.claims.values()
+        if c.claim_key == key and _in_time(c, start, end) and _compatible(c, scope)
+    ]
+    if addressed:
+        return group, addressed, set()
+    shorter = _narrower_keys(key)
+    if not shorter:
+        return group, [], set()
+    group = loader.group_for_keys(shorter).narrow(requester, as_of)
+    wanted = set(key.split())
+    addressed, extra = [], set()
+    for claim in group.claims.values():
+        if claim.claim_key not in shorter or not _in_time(claim, start, end):
+            continue
+        missing = wanted - set(claim.claim_key.split())
+        stated = set(claim.scope_residual) | {v.lower() for v in claim.scope.values()}
+        if missing <= stated and _compatible(claim, scope):
+            addressed.append(claim)
+            extra |= missing & set(claim.scope_residual)
+    return group, addressed, extra
+
+
+def _describe(side_values: list[tuple[Any, str | None]]) -> str:
+    return " vs ".join(
+        f"{value} {unit}".strip() if unit else f"{value}" for value, unit in side_values
+    )
+
+
+def answer_frame(
+    store: Engine | Connection,
+    frame: QuestionFrameLike,
+    requester: Requester,
+    *,
+    question: str,
+    as_of: AsOf = NOW,
+) -> Answer:
+    """The answer for an already parsed question (the part of ``answer`` after parsing)."""
+    start, end = _interval(frame)
+    key = frame.claim_key
+    if as_of.effective is None and (start or end):
+        # "... in 2019": which versions replace which, and which register entries are in
+        # force, as at the end of the asked period; claims are matched by overlap instead.
+        as_of = replace(as_of, reference=end or start)
+    as_of_out = AsOfOut(effective=as_of.effective or as_of.reference, known_at=as_of.known_at)
+
+    def result(status: AnswerStatus, reason: str, **fields: Any) -> Answer:
+        return Answer(
+            question=question,
+            status=status,
+            value=fields.pop("value", None),
+            unit=fields.pop("unit", None),
+            citations=fields.pop("citations", []),
+            reason=reason,
+            claim_key=key,
+            as_of=as_of_out,
+            **fields,
+        )
+
+    if not key:
+        return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
+    scope = dict(frame.scope or {})
+    asked_words = set(getattr(frame, "scope_residual", None) or [])
+    if isinstance(store, Engine):
+        with store.connect() as conn:
+            group, addressed, extra = _addressed(conn, as_of, requester, key, scope, start, end)
+    else:
+        group, addressed, extra = _addressed(store, as_of, requester, key, scope, start, end)
+    if not addressed:
+        return result(AnswerStatus.NOT_FOUND, f"no visible claim addresses {key!r}")
+    asked_words |= extra
+    verdicts = evaluate(group)
+    live = [c for c in addressed if verdicts[c.id].superseded_by is None]
+    if not live:
+        return result(
+            AnswerStatus.NOT_FOUND,
+            f"every visible claim about {key!r} is superseded by a version that states no value",
+        )
+    chosen = _closest(live, scope, asked_words)
+    remaining_claims = [c for c in chosen if not _decided_against(verdicts[c.id], group.claims)]
+    if not remaining_claims:
+        return result(
+            AnswerStatus.NOT_FOUND,
+            f"the visible claims about {key!r} lost a resolution to claims that no longer hold",
+        )
+    # Only relations among the claims that answer this question decide it: an edge to a
+    # claim of another scope or key says nothing about the asked case.
+    ids = {c.id for c in remaining_claims}
+    local = evaluate(
+        replace(group, edges=[e for e in group.edges if e.left in ids and e.right in ids])
+    )
+    remaining = [local[c.id] for c in remaining_claims]
+    for verdict in remaining:
+        verdict.resolution = verdict.resolution or verdicts[verdict.claim.id].resolution
+    policy = _policy(remaining)
+    sides = sides_of([v.claim for v in remaining])
+    citations = [sid for side in sides for sid in side.source_ids]
+    unique_citations = list(dict.fromkeys(citations))
+    values = _describe([(s.value, s.unit) for s in sides])
+    unresolved = [
+        v for v in remaining if v.status in (ConflictStatus.CONTESTED, ConflictStatus.UNDER_REVIEW)
+    ]
+    if unresolved:
+        in_review = any(v.status is ConflictStatus.UNDER_REVIEW for v in unresolved)
+        return result(
+            AnswerStatus.CONFLICT,
+            f"unresolved conflict about {key!r}: {values}"
+            + ("; a reviewer is deciding it" if in_review else "; no resolution applies"),
+            citations=unique_citations,
+            sides=sides,
+            policy_version=policy,
+        )
+    if any(v.status is ConflictStatus.AMBIGUOUS for v in remaining):
+        return result(
+            AnswerStatus.CONFLICT,
+            f"the evidence about {key!r} is ambiguous (units or scope cannot be reconciled): "
+            f"{values}",
+            citations=unique_citations,
+            sides=sides,
+            policy_version=policy,
+        )
+    if len(sides) > 1:
+        return result(
+            AnswerStatus.CONFLICT,
+            f"the visible claims about {key!r} state different values ({values}) and no "
+            "resolution or qualifier in the question separates them",
+            citations=unique_citations,
+            sides=sides,
+            policy_version=policy,
+        )
+    side = sides[0]
+    how = "resolved by review" if policy else "one value"
+    if any(v.superseded_by is not None for v in (verdicts[c.id] for c in addressed)):
+        how += ", older versions superseded"
+    return result(
+        AnswerStatus.ANSWERED,
+        f"{how}: {_describe([(side.value, side.unit)])} from {len(side.citations)} claim(s)",
+        value=side.value,
+        unit=side.unit,
+        citations=side.source_ids,
+        sides=sides,
+        policy_version=policy,
+    )
+
+
+def _decided_against(verdict: Verdict, claims: dict[str, ClaimFact]) -> bool:
+    """A resolution decides a value: claims stating a winner's value are not losers."""
+    if verdict.status is not ConflictStatus.RESOLVED or verdict.resolution is None:
+        return False
+    winning = {value_key(claims[w]) for w in verdict.resolution.winners if w in claims}
+    return value_key(verdict.claim) not in winning
+
+
+def _policy(verdicts: list[Verdict]) -> str | None:
+    applied = [v.resolution for v in verdicts if v.resolution is not None]
+    if not applied:
+        return None
+    return max(applied, key=lambda r: (r.decided_at, r.id)).policy_version

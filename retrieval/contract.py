@@ -1,0 +1,142 @@
+"""The response shapes of the retrieval layer (Python API, CLI --json and HTTP alike).
+
+Every field is computed from the requester's visible evidence only.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from claims.models import ConflictStatus
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AnswerStatus(StrEnum):
+    ANSWERED = "answered"
+    CONFLICT = "conflict"
+    NOT_FOUND = "not_found"
+
+
+class SpanOut(_Out):
+    start: int
+    end: int
+
+
+class Citation(_Out):
+    """One piece of evidence: the exact source version, claim, quote and span."""
+
+    source_id: str
+    version: int = Field(description="Version number of the source (1, 2, ...).")
+    version_id: str
+    claim_id: str
+    quote: str
+    span: SpanOut
+
+
+Value = int | float | str | None
+
+
+class Side(_Out):
+    """Claims that state the same value, with a citation each (never merged into prose)."""
+
+    value: Value
+    unit: str | None
+    source_ids: list[str] = Field(description="Unique source ids of this side, sorted.")
+    citations: list[Citation]
+
+
+class ReplacementOut(_Out):
+    source_id: str
+    version: int
+    version_id: str
+    origin: str = Field(description="register, lineage, or claim (a supersedes edge).")
+    claim_id: str | None = None
+
+
+class ResolutionOut(_Out):
+    resolution_id: str
+    review_item_id: str | None
+    winner_claim_ids: list[str] = Field(description="Visible winners only.")
+    policy_version: str
+    decided_at: datetime
+
+
+class AsOfOut(_Out):
+    effective: date | None = Field(None, description="Date the facts should hold at.")
+    known_at: datetime | None = Field(None, description="System time the store was read as of.")
+
+
+class ClaimStatus(_Out):
+    claim_id: str
+    claim_key: str
+    status: ConflictStatus
+    value: Value
+    unit: str | None
+    citation: Citation
+    sides: list[Side] = Field(description="This claim's side and every related visible side.")
+    superseded_by: ReplacementOut | None = None
+    resolution: ResolutionOut | None = None
+    review_item_id: str | None = None
+    reasons: list[str] = Field(default_factory=list)
+
+
+class TargetKind(StrEnum):
+    CLAIM = "claim"
+    SOURCE = "source"
+    PASSAGE = "passage"
+    KEY = "key"
+
+
+class Target(_Out):
+    kind: TargetKind
+    id: str
+    version: int | None = None
+    span: SpanOut | None = None
+
+
+class StatusReport(_Out):
+    """Conflict status of a claim, a source version, a passage or a claim key."""
+
+    target: Target
+    status: ConflictStatus
+    superseded_by: ReplacementOut | None = Field(
+        None, description="Set when the target version itself is replaced."
+    )
+    policy_version: str | None = Field(None, description="Of the resolutions applied, if any.")
+    sides: list[Side]
+    claims: list[ClaimStatus]
+    as_of: AsOfOut
+
+
+class Answer(_Out):
+    """The seed-004 answer contract, plus the evidence behind it."""
+
+    question: str
+    status: AnswerStatus
+    value: Value = Field(description="null unless status is answered.")
+    unit: str | None
+    citations: list[str] = Field(
+        description="Unique visible source ids; on conflict, every side's sources."
+    )
+    reason: str
+    policy_version: str | None = Field(None, description="Of the resolution applied, if any.")
+    claim_key: str | None = None
+    sides: list[Side] = Field(default_factory=list)
+    as_of: AsOfOut
+
+
+class ErrorBody(_Out):
+    code: str = Field(description="not_found, unauthorized, invalid_request, ...")
+    message: str
+
+
+class ErrorResponse(_Out):
+    """The one error shape of the HTTP API (the same for hidden and missing things)."""
+
+    error: ErrorBody

@@ -1,0 +1,588 @@
+"""Evidence groups: the rows one status or answer needs, loaded by claim key, then narrowed.
+
+Loading is blocked by claim key (plus the claims that edges reach from it), so the cost of
+a query grows with the size of one conflict set, never with the store. ``narrow`` then
+keeps only what a requester may see, at the requested times; every verdict in
+``retrieval.verdicts`` is computed from a narrowed group and nothing else, which is what
+makes "response over the whole corpus == response over the visible corpus" hold.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import Connection
+
+from claims.models import Requester
+from retrieval.access import source_visible
+
+
+@dataclass(frozen=True)
+class AsOf:
+    """``effective``: the date the facts should hold at (None: no time filter, supersession
+    as of today). ``known_at``: the system time the store is read as of (None: now).
+    ``reference``: a date for supersession and source register dates only, leaving claims
+    unfiltered (an answer to "... in 2019" uses the end of 2019, see retrieval.answer)."""
+
+    effective: date | None = None
+    known_at: datetime | None = None
+    reference: date | None = None
+
+    def supersession_date(self) -> date:
+        return self.effective or self.reference or datetime.now(UTC).date()
+
+    def source_date(self) -> date | None:
+        return self.effective or self.reference
+
+
+NOW = AsOf()
+
+
+@dataclass(frozen=True)
+class SourceFact:
+    id: str
+    withdrawn: bool
+    effective_from: date | None
+    effective_to: date | None
+    groups: frozenset[str]
+
+
+@dataclass(frozen=True)
+class ClaimFact:
+    id: str
+    claim_key: str
+    source_id: str
+    version_id: str
+    version_number: int
+    kind: str
+    value_number: float | None
+    value_text: str | None
+    unit: str | None
+    canonical_value: float | None
+    canonical_unit: str | None
+    polarity: str | None
+    modality: str | None
+    scope: dict[str, str]
+    scope_residual: tuple[str, ...]
+    time_start: date | None
+    time_end: date | None
+    quote: str
+    span_start: int
+    span_end: int
+
+
+@dataclass(frozen=True)
+class EdgeFact:
+    id: str
+    kind: str
+    left: str
+    right: str
+    rule: str
+    reason: str
+    material: bool | None
+
+
+@dataclass(frozen=True)
+class SupersessionFact:
+    """Version ``newer`` replaces version ``older`` (register or lineage)."""
+
+    id: str
+    newer_version_id: str
+    newer_source_id: str
+    newer_number: int
+    older_version_id: str
+    older_source_id: str
+    origin: str
+    effective_from: date | None
+
+
+@dataclass(frozen=True)
+class ResolutionFact:
+    id: str
+    outcome: str
+    winners: frozenset[str]
+    policy_version: str
+    decided_at: datetime
+
+
+@dataclass(frozen=True)
+class ReviewFact:
+    id: str
+    claim_key: str
+    state: str
+    claim_ids: frozenset[str]
+    resolution: ResolutionFact | None
+
+
+@dataclass
+class EvidenceGroup:
+    """Everything about a few claim keys that a verdict may depend on."""
+
+    claims: dict[str, ClaimFact] = field(default_factory=dict)
+    sources: dict[str, SourceFact] = field(default_factory=dict)
+    edges: list[EdgeFact] = field(default_factory=list)
+    supersessions: list[SupersessionFact] = field(default_factory=list)
+    reviews: list[ReviewFact] = field(default_factory=list)
+
+    def narrow(self, requester: Requester, as_of: AsOf = NOW) -> EvidenceGroup:
+        """The part of this group ``requester`` may see, holding at ``as_of.effective``."""
+        visible_sources = {
+            sid: s
+            for sid, s in self.sources.items()
+            if source_visible(s.groups, s.withdrawn, requester) and _source_in_force(s, as_of)
+        }
+        claims = {
+            cid: c
+            for cid, c in self.claims.items()
+            if c.source_id in visible_sources and _claim_in_force(c, as_of)
+        }
+        edges = [e for e in self.edges if e.left in claims and e.right in claims]
+        supersessions = [
+            s
+            for s in self.supersessions
+            if s.newer_source_id in visible_sources
+            and s.older_source_id in visible_sources
+            and (s.effective_from is None or s.effective_from <= as_of.supersession_date())
+        ]
+        reviews = []
+        for item in self.reviews:
+            members = frozenset(item.claim_ids & claims.keys())
+            resolution = item.resolution
+            if resolution is not None:
+                resolution = replace(resolution, winners=resolution.winners & claims.keys())
+            reviews.append(replace(item, claim_ids=members, resolution=resolution))
+        return EvidenceGroup(
+            claims=claims,
+            sources=visible_sources,
+            edges=edges,
+            supersessions=supersessions,
+            reviews=reviews,
+        )
+
+
+def _source_in_force(source: SourceFact, as_of: AsOf) -> bool:
+    day = as_of.source_date()
+    if day is None:
+        return True
+    if source.effective_from is not None and day < source.effective_from:
+        return False
+    return not (source.effective_to is not None and day > source.effective_to)
+
+
+def _claim_in_force(claim: ClaimFact, as_of: AsOf) -> bool:
+    """Unknown time holds at every date (unknown stays unknown, it is not excluded)."""
+    if as_of.effective is None:
+        return True
+    if claim.time_start is not None and as_of.effective < claim.time_start:
+        return False
+    return not (claim.time_end is not None and as_of.effective > claim.time_end)
+
+
+# --------------------------------------------------------------------------- loading
+# Statements are plain SQL run on the DBAPI cursor of the SQLAlchemy connection: building
+# and executing SQLAlchemy statements cost several times more than SQLite's own work for
+# these small indexed reads (bench/bench_retrieval.py). Placeholders are rendered for the
+# driver's paramstyle (SQLite "?", psycopg "%s"); values are converted the same way for
+# both backends (SQLite returns text for JSON, dates and times).
+
+_CLAIM_SQL = (
+    "SELECT c.id, c.claim_key, c.source_id, c.source_version_id, sv.number, c.kind, "
+    "c.value_number, c.value_text, c.unit, c.canonical_value, c.canonical_unit, c.polarity, "
+    "c.modality, c.scope, c.scope_residual, c.time_start, c.time_end, c.quote, c.span_start, "
+    "c.span_end FROM claims c JOIN source_versions sv ON sv.id = c.source_version_id "
+    "WHERE c.generation = :g AND "
+)
+_CLAIM_AS_OF = " AND c.created_at <= :t AND sv.ingested_at <= :t"
+_PLACEHOLDER = re.compile(r":(\w+)")
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _date(value: Any) -> date | None:
+    return date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def _moment(value: Any) -> datetime | None:
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return _utc(value)
+
+
+def _flag(value: Any) -> bool | None:
+    return None if value is None else bool(value)
+
+
+_CLAIM_TYPES = {13: _json, 14: _json, 15: _date, 16: _date}
+
+
+@dataclass(frozen=True)
+class _Sql:
+    """One read, for the present and as of a system time ``:t``, with column converters."""
+
+    now: str
+    as_of: str
+    convert: dict[int, Any] = field(default_factory=dict)
+
+
+def _pair(sql: str, as_of_sql: str | None = None, **convert: Any) -> _Sql:
+    """A read and its as-of variant; ``cN=f`` converts result column N with ``f``."""
+    return _Sql(sql, as_of_sql or sql, {int(k[1:]): f for k, f in convert.items()})
+
+
+@lru_cache(maxsize=512)
+def _render(sql: str, shape: tuple[tuple[str, int], ...], mark: str) -> tuple[str, tuple[str, ...]]:
+    """SQL with driver placeholders and the order of parameters (lists expanded)."""
+    lengths = dict(shape)
+    order: list[str] = []
+
+    def place(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if lengths.get(name, -1) >= 0:
+            order.extend(f"{name}#{i}" for i in range(lengths[name]))
+            return "(" + (", ".join([mark] * lengths[name]) or "NULL") + ")"
+        order.append(name)
+        return mark
+
+    return _PLACEHOLDER.sub(place, sql), tuple(order)
+
+
+_GENERATION = _pair(
+    "SELECT id FROM extractor_generations WHERE status = 'active' LIMIT 1",
+    "SELECT id FROM extractor_generations WHERE status IN ('active', 'retired') "
+    "AND promoted_at <= :t ORDER BY promoted_at DESC LIMIT 1",
+)
+_NEWEST_GENERATION = _pair(
+    "SELECT id FROM extractor_generations WHERE status <> 'failed' "
+    "ORDER BY created_at DESC LIMIT 1",
+    "SELECT id FROM extractor_generations WHERE status <> 'failed' AND created_at <= :t "
+    "ORDER BY created_at DESC LIMIT 1",
+)
+_CLAIMS_BY_KEYS = _Sql(
+    _CLAIM_SQL + "c.claim_key IN :keys",
+    _CLAIM_SQL + "c.claim_key IN :keys" + _CLAIM_AS_OF,
+    _CLAIM_TYPES,
+)
+_CLAIMS_BY_IDS = _Sql(
+    _CLAIM_SQL + "c.id IN :ids", _CLAIM_SQL + "c.id IN :ids" + _CLAIM_AS_OF, _CLAIM_TYPES
+)
+_KEY_OF_CLAIM = _pair(
+    "SELECT claim_key, source_id FROM claims WHERE id = :id AND generation = :g",
+    "SELECT claim_key, source_id FROM claims WHERE id = :id AND generation = :g "
+    "AND created_at <= :t",
+)
+_KEYS_OF_VERSION = _pair(
+    "SELECT DISTINCT claim_key FROM claims WHERE source_version_id = :v AND generation = :g",
+    "SELECT DISTINCT claim_key FROM claims WHERE source_version_id = :v AND generation = :g "
+    "AND created_at <= :t",
+)
+_VERSIONS_OF_SOURCE = _pair(
+    "SELECT id, number FROM source_versions WHERE source_id = :s ORDER BY number",
+    "SELECT id, number FROM source_versions WHERE source_id = :s AND ingested_at <= :t "
+    "ORDER BY number",
+)
+_EDGE_SQL = (
+    "SELECT id, kind, left_claim_id, right_claim_id, rule, reason, material FROM edges "
+    "WHERE generation = :g AND (left_claim_id IN :ids OR right_claim_id IN :ids2)"
+)
+_EDGES = _pair(
+    _EDGE_SQL + " AND retired_at IS NULL",
+    _EDGE_SQL + " AND created_at <= :t AND (retired_at IS NULL OR retired_at > :t)",
+    c6=_flag,
+)
+_SUPERSESSION_SQL = (
+    "SELECT vs.id, vs.newer_version_id, n.source_id AS newer_source_id, n.number, "
+    "vs.older_version_id, o.source_id AS older_source_id, vs.origin, vs.effective_from "
+    "FROM version_supersessions vs JOIN source_versions n ON n.id = vs.newer_version_id "
+    "JOIN source_versions o ON o.id = vs.older_version_id WHERE vs.older_version_id IN :ids"
+)
+_SUPERSESSIONS = _pair(
+    _SUPERSESSION_SQL,
+    _SUPERSESSION_SQL + " AND vs.created_at <= :t AND n.ingested_at <= :t",
+    c7=_date,
+)
+_SOURCES = _pair(
+    "SELECT s.id, s.withdrawn, s.effective_from, s.effective_to, g.group_name FROM sources s "
+    "LEFT JOIN source_grants g ON g.source_id = s.id WHERE s.id IN :ids",
+    c1=_flag,
+    c2=_date,
+    c3=_date,
+)
+_REVIEW_SQL = (
+    "SELECT ri.id, ri.claim_key, ri.state, ric.claim_id FROM review_items ri "
+    "JOIN review_item_claims ric ON ric.review_item_id = ri.id WHERE ri.claim_key IN :keys"
+)
+_REVIEWS = _pair(_REVIEW_SQL, _REVIEW_SQL + " AND ri.opened_at <= :t")
+_RESOLUTION_SQL = (
+    "SELECT r.id, r.review_item_id, r.outcome, r.policy_version, r.decided_at, w.claim_id "
+    "FROM resolutions r LEFT JOIN resolution_winners w ON w.resolution_id = r.id "
+    "WHERE r.review_item_id IN :items"
+)
+_RESOLUTIONS = _pair(
+    _RESOLUTION_SQL + " AND r.superseded_at IS NULL",
+    _RESOLUTION_SQL
+    + " AND r.decided_at <= :t AND (r.superseded_at IS NULL OR r.superseded_at > :t)",
+    c4=_moment,
+)
+
+
+def _claim_fact(row: Any) -> ClaimFact:
+    return ClaimFact(
+        id=row[0],
+        claim_key=row[1],
+        source_id=row[2],
+        version_id=row[3],
+        version_number=row[4],
+        kind=row[5],
+        value_number=row[6],
+        value_text=row[7],
+        unit=row[8],
+        canonical_value=row[9],
+        canonical_unit=row[10],
+        polarity=row[11],
+        modality=row[12],
+        scope={str(k): str(v) for k, v in (row[13] or {}).items()},
+        scope_residual=tuple(row[14] or ()),
+        time_start=row[15],
+        time_end=row[16],
+        quote=row[17],
+        span_start=row[18],
+        span_end=row[19],
+    )
+
+
+def _chunks(values: Sequence[str], size: int = 500) -> Iterable[list[str]]:
+    for start in range(0, len(values), size):
+        yield list(values[start : start + size])
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+class _Rows(list[tuple[Any, ...]]):
+    """Fetched rows with the two accessors the loader uses."""
+
+    def scalar(self) -> Any:
+        return self[0][0] if self else None
+
+    def scalars(self) -> list[Any]:
+        return [row[0] for row in self]
+
+
+class EvidenceLoader:
+    """Reads evidence groups from the claim store on one connection (read-only)."""
+
+    def __init__(self, conn: Connection, as_of: AsOf = NOW) -> None:
+        self.conn = conn
+        self.as_of = as_of
+        self.known_at = _utc(as_of.known_at)
+        self._generation: str | None | bool = False
+        self._cursor = conn.connection.cursor()
+        sqlite = conn.dialect.name == "sqlite"
+        self._mark = "?" if sqlite else "%s"
+        # SQLite stores times as text in UTC without an offset; other drivers take datetimes.
+        self._known_at_param: Any = (
+            self.known_at.replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds")
+            if sqlite and self.known_at is not None
+            else self.known_at
+        )
+
+    def _run(self, query: _Sql, **params: Any) -> _Rows:
+        sql = query.now
+        if self.known_at is not None:
+            sql = query.as_of
+            params["t"] = self._known_at_param
+        shape = tuple(sorted((k, len(v) if isinstance(v, list) else -1) for k, v in params.items()))
+        rendered, order = _render(sql, shape, self._mark)
+        values = [
+            params[name.split("#")[0]][int(name.split("#")[1])] if "#" in name else params[name]
+            for name in order
+        ]
+        cursor = self._cursor
+        cursor.execute(rendered, values)
+        rows = cursor.fetchall()
+        if query.convert:
+            rows = [
+                tuple(query.convert[i](v) if i in query.convert else v for i, v in enumerate(row))
+                for row in rows
+            ]
+        return _Rows(rows)
+
+    # ----------------------------------------------------------------- generation
+
+    def generation(self) -> str | None:
+        """The extractor generation readers see (as known at ``known_at``)."""
+        if self._generation is False:
+            found = self._run(_GENERATION).scalar()
+            if found is None:
+                # A store nobody promoted yet: read its newest non-failed generation.
+                found = self._run(_NEWEST_GENERATION).scalar()
+            self._generation = found
+        return self._generation  # type: ignore[return-value]
+
+    # ----------------------------------------------------------------- lookups
+
+    def claim_key_of(self, claim_id: str) -> str | None:
+        head = self.claim_head(claim_id)
+        return head[0] if head else None
+
+    def claim_head(self, claim_id: str) -> tuple[str, str] | None:
+        """(claim key, source id) of a claim of the read generation, if it exists."""
+        rows = self._run(_KEY_OF_CLAIM, id=claim_id, g=self.generation())
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def source(self, source_id: str) -> SourceFact | None:
+        return self._sources([source_id]).get(source_id)
+
+    def versions_of(self, source_id: str) -> list[tuple[str, int]]:
+        """(version id, number) of a source, oldest first, as known at ``known_at``."""
+        return [(r[0], r[1]) for r in self._run(_VERSIONS_OF_SOURCE, s=source_id)]
+
+    def keys_of_version(self, version_id: str) -> list[str]:
+        rows = self._run(_KEYS_OF_VERSION, v=version_id, g=self.generation()).scalars()
+        return sorted(set(rows))
+
+    # ----------------------------------------------------------------- groups
+
+    def group_for_keys(self, claim_keys: Sequence[str]) -> EvidenceGroup:
+        """Claims at these keys, the claims their edges reach, and all that bears on them."""
+        group = EvidenceGroup()
+        gen = self.generation()
+        keys = sorted(set(claim_keys))
+        if gen is None or not keys:
+            return group
+        claims: dict[str, ClaimFact] = {}
+        for chunk in _chunks(keys):
+            claims.update(
+                (row[0], _claim_fact(row)) for row in self._run(_CLAIMS_BY_KEYS, g=gen, keys=chunk)
+            )
+        group.edges = self._edges(sorted(claims))
+        reached = sorted(
+            ({e.left for e in group.edges} | {e.right for e in group.edges}) - claims.keys()
+        )
+        for chunk in _chunks(reached):
+            claims.update(
+                (row[0], _claim_fact(row)) for row in self._run(_CLAIMS_BY_IDS, g=gen, ids=chunk)
+            )
+        group.claims = claims
+        if any(e.kind in ("conflicts", "ambiguous") for e in group.edges):
+            # Review items and resolutions only ever qualify conflict and ambiguous edges.
+            group.reviews = self._reviews(sorted({c.claim_key for c in claims.values()}))
+        self._complete(group, {c.version_id for c in claims.values()})
+        return group
+
+    def group_for_version(self, version_id: str) -> EvidenceGroup:
+        """The groups of every key the version states, plus the version's own supersession."""
+        group = self.group_for_keys(self.keys_of_version(version_id))
+        self._complete(group, {c.version_id for c in group.claims.values()} | {version_id})
+        return group
+
+    def _complete(self, group: EvidenceGroup, version_ids: set[str]) -> None:
+        group.supersessions = self._supersessions(sorted(version_ids))
+        source_ids = {c.source_id for c in group.claims.values()}
+        source_ids |= {s.newer_source_id for s in group.supersessions}
+        source_ids |= {s.older_source_id for s in group.supersessions}
+        group.sources = self._sources(sorted(source_ids))
+
+    def _edges(self, claim_ids: list[str]) -> list[EdgeFact]:
+        gen = self.generation()
+        found: dict[str, EdgeFact] = {}
+        for chunk in _chunks(claim_ids):
+            for r in self._run(_EDGES, g=gen, ids=chunk, ids2=chunk):
+                found[r[0]] = EdgeFact(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
+        return [found[k] for k in sorted(found)]
+
+    def _supersessions(self, older_version_ids: list[str]) -> list[SupersessionFact]:
+        out: list[SupersessionFact] = []
+        for chunk in _chunks(older_version_ids):
+            out += [SupersessionFact(*r) for r in self._run(_SUPERSESSIONS, ids=chunk)]
+        return sorted(out, key=lambda s: s.id)
+
+    def _sources(self, source_ids: list[str]) -> dict[str, SourceFact]:
+        rows: dict[str, tuple[Any, ...]] = {}
+        groups: dict[str, set[str]] = {}
+        for chunk in _chunks(source_ids):
+            for sid, withdrawn, start, end, group_name in self._run(_SOURCES, ids=chunk):
+                rows[sid] = (bool(withdrawn), start, end)
+                members = groups.setdefault(sid, set())
+                if group_name is not None:
+                    members.add(group_name)
+        return {
+            sid: SourceFact(sid, row[0], row[1], row[2], frozenset(groups[sid]))
+            for sid, row in rows.items()
+        }
+
+    def _reviews(self, claim_keys: list[str]) -> list[ReviewFact]:
+        items: dict[str, tuple[str, str]] = {}
+        members: dict[str, set[str]] = {}
+        for chunk in _chunks(claim_keys):
+            for item_id, key, state, claim_id in self._run(_REVIEWS, keys=chunk):
+                items[item_id] = (key, state)
+                members.setdefault(item_id, set()).add(claim_id)
+        if not items:
+            return []
+        resolutions = self._resolutions(sorted(items))
+        out = []
+        for item_id, (key, state) in sorted(items.items()):
+            resolution = resolutions.get(item_id)
+            out.append(
+                ReviewFact(
+                    id=item_id,
+                    claim_key=key,
+                    state=self._state_as_of(state, resolution),
+                    claim_ids=frozenset(members[item_id]),
+                    resolution=resolution,
+                )
+            )
+        return out
+
+    def _state_as_of(self, state: str, resolution: ResolutionFact | None) -> str:
+        """Past item states are not kept; as of a past time an item is open or decided."""
+        if self.known_at is None:
+            return state
+        return resolution.outcome if resolution is not None else "open"
+
+    def _resolutions(self, item_ids: list[str]) -> dict[str, ResolutionFact]:
+        rows: dict[str, tuple[str, str, str, datetime]] = {}
+        winners: dict[str, set[str]] = {}
+        for chunk in _chunks(item_ids):
+            for res_id, item_id, outcome, policy, decided, winner in self._run(
+                _RESOLUTIONS, items=chunk
+            ):
+                rows[res_id] = (item_id, outcome, policy, decided)
+                chosen = winners.setdefault(res_id, set())
+                if winner is not None:
+                    chosen.add(winner)
+        latest: dict[str, ResolutionFact] = {}
+        # The newest decision on an item is the one in force (older ones were reopened).
+        for res_id, (item_id, outcome, policy, decided) in sorted(
+            rows.items(), key=lambda r: (r[1][3], r[0])
+        ):
+            latest[item_id] = ResolutionFact(
+                res_id, outcome, frozenset(winners[res_id]), policy, decided
+            )
+        return latest
+
+
+__all__ = [
+    "NOW",
+    "AsOf",
+    "ClaimFact",
+    "EdgeFact",
+    "EvidenceGroup",
+    "EvidenceLoader",
+    "ResolutionFact",
+    "ReviewFact",
+    "SourceFact",
+    "SupersessionFact",
+]

@@ -1,0 +1,271 @@
+"""Conflict status for a claim, a source version, a passage or a claim key, per requester.
+
+Each function reads one evidence group (blocked by claim key), narrows it to what the
+requester may see at the requested times, and reports from that alone. A thing that is
+hidden from the requester and a thing that does not exist raise the same NotFoundError.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from sqlalchemy import Connection, Engine
+
+from claims.errors import InputError, NotFoundError
+from claims.models import ConflictStatus, Requester
+from retrieval.access import source_visible
+from retrieval.contract import (
+    AsOfOut,
+    Citation,
+    ClaimStatus,
+    ReplacementOut,
+    ResolutionOut,
+    Side,
+    SpanOut,
+    StatusReport,
+    Target,
+    TargetKind,
+    Value,
+)
+from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
+from retrieval.verdicts import Replacement, Verdict, aggregate, evaluate, version_replacement
+
+# ----------------------------------------------------------------------------- rendering
+
+
+def plain_number(number: float) -> int | float:
+    """500.0 -> 500 (the contract compares types: an integer limit stays an integer)."""
+    return int(number) if float(number).is_integer() and abs(number) < 2**53 else number
+
+
+def stated_value(claim: ClaimFact) -> Value:
+    if claim.value_number is not None:
+        return plain_number(claim.value_number)
+    if claim.kind == "polarity" and claim.polarity:
+        return claim.value_text if claim.value_text else claim.polarity
+    return claim.value_text
+
+
+def value_key(claim: ClaimFact) -> tuple[str, ...]:
+    """Claims with equal keys state the same thing (canonical units make 1 h == 60 min)."""
+    if claim.kind == "quantity":
+        if claim.canonical_value is not None:
+            return ("q", repr(round(claim.canonical_value, 9)), claim.canonical_unit or "")
+        return ("q", repr(claim.value_number), (claim.unit or "").lower())
+    if claim.kind == "polarity":
+        return ("p", claim.polarity or "", claim.modality or "", (claim.value_text or "").lower())
+    return ("c", (claim.value_text or "").strip().lower())
+
+
+def citation(claim: ClaimFact) -> Citation:
+    return Citation(
+        source_id=claim.source_id,
+        version=claim.version_number,
+        version_id=claim.version_id,
+        claim_id=claim.id,
+        quote=claim.quote,
+        span=SpanOut(start=claim.span_start, end=claim.span_end),
+    )
+
+
+def sides_of(claims: Iterable[ClaimFact]) -> list[Side]:
+    """Group claims by the value they state; one Side per value, citations per claim."""
+    groups: dict[tuple[str, ...], list[ClaimFact]] = defaultdict(list)
+    for claim in claims:
+        groups[value_key(claim)].append(claim)
+    out = []
+    for key in sorted(groups):
+        members = sorted(groups[key], key=lambda c: (c.source_id, c.version_number, c.id))
+        stated = {(repr(stated_value(c)), c.unit) for c in members}
+        first = members[0]
+        if len(stated) == 1 or first.canonical_value is None:
+            value, unit = stated_value(first), first.unit
+        else:
+            value, unit = plain_number(first.canonical_value), first.canonical_unit
+        out.append(
+            Side(
+                value=value,
+                unit=unit,
+                source_ids=sorted({c.source_id for c in members}),
+                citations=[citation(c) for c in members],
+            )
+        )
+    return out
+
+
+def replacement_out(replacement: Replacement | None) -> ReplacementOut | None:
+    if replacement is None:
+        return None
+    return ReplacementOut(
+        source_id=replacement.source_id,
+        version=replacement.version_number,
+        version_id=replacement.version_id,
+        origin=replacement.origin,
+        claim_id=replacement.claim_id,
+    )
+
+
+def claim_status(verdict: Verdict, group: EvidenceGroup) -> ClaimStatus:
+    claim = verdict.claim
+    related = [group.claims[cid] for cid in sorted(verdict.related)]
+    resolution = verdict.resolution
+    return ClaimStatus(
+        claim_id=claim.id,
+        claim_key=claim.claim_key,
+        status=verdict.status,
+        value=stated_value(claim),
+        unit=claim.unit,
+        citation=citation(claim),
+        sides=sides_of([claim, *related]),
+        superseded_by=replacement_out(verdict.superseded_by),
+        resolution=(
+            ResolutionOut(
+                resolution_id=resolution.id,
+                review_item_id=verdict.review_item_id,
+                winner_claim_ids=sorted(resolution.winners),
+                policy_version=resolution.policy_version,
+                decided_at=resolution.decided_at,
+            )
+            if resolution is not None
+            else None
+        ),
+        review_item_id=verdict.review_item_id,
+        reasons=sorted(set(verdict.reasons)),
+    )
+
+
+def _policy_version(verdicts: Iterable[Verdict]) -> str | None:
+    applied = [v.resolution for v in verdicts if v.resolution is not None]
+    if not applied:
+        return None
+    return max(applied, key=lambda r: (r.decided_at, r.id)).policy_version
+
+
+def _as_of_out(as_of: AsOf) -> AsOfOut:
+    return AsOfOut(effective=as_of.effective, known_at=as_of.known_at)
+
+
+# ----------------------------------------------------------------------------- queries
+
+
+def _connect(store: Engine | Connection) -> Connection:
+    return store.connect() if isinstance(store, Engine) else store
+
+
+def _report(
+    target: Target,
+    verdicts: list[Verdict],
+    group: EvidenceGroup,
+    as_of: AsOf,
+    superseded_by: Replacement | None = None,
+) -> StatusReport:
+    live = [v.claim for v in verdicts if v.superseded_by is None]
+    status = ConflictStatus.SUPERSEDED if superseded_by is not None else aggregate(verdicts)
+    return StatusReport(
+        target=target,
+        status=status,
+        superseded_by=replacement_out(superseded_by),
+        policy_version=_policy_version(verdicts),
+        sides=sides_of(live),
+        claims=[claim_status(v, group) for v in verdicts],
+        as_of=_as_of_out(as_of),
+    )
+
+
+def status_of_claim(
+    store: Engine | Connection, claim_id: str, requester: Requester, as_of: AsOf = NOW
+) -> StatusReport:
+    """Status of one claim. NotFoundError if it does not exist or is hidden."""
+    missing = NotFoundError(f"claim {claim_id!r} not found")
+    conn = _connect(store)
+    try:
+        loader = EvidenceLoader(conn, as_of)
+        head = loader.claim_head(claim_id)
+        if head is None:
+            raise missing
+        key, source_id = head
+        source = loader.source(source_id)
+        if source is None or not source_visible(source.groups, source.withdrawn, requester):
+            raise missing  # before loading anything else: hidden costs what missing costs
+        group = loader.group_for_keys([key]).narrow(requester, as_of)
+        if claim_id not in group.claims:
+            raise missing
+        verdict = evaluate(group)[claim_id]
+        report = _report(Target(kind=TargetKind.CLAIM, id=claim_id), [verdict], group, as_of)
+        report.sides = report.claims[0].sides
+        return report
+    finally:
+        if conn is not store:
+            conn.close()
+
+
+def status_of_key(
+    store: Engine | Connection, claim_key: str, requester: Requester, as_of: AsOf = NOW
+) -> StatusReport:
+    """Status of every visible claim at a claim key. NotFoundError if none is visible."""
+    conn = _connect(store)
+    try:
+        group = EvidenceLoader(conn, as_of).group_for_keys([claim_key]).narrow(requester, as_of)
+        verdicts = [v for v in evaluate(group).values() if v.claim.claim_key == claim_key]
+        if not verdicts:
+            raise NotFoundError(f"no claims found for key {claim_key!r}")
+        return _report(Target(kind=TargetKind.KEY, id=claim_key), verdicts, group, as_of)
+    finally:
+        if conn is not store:
+            conn.close()
+
+
+def status_of_source(
+    store: Engine | Connection,
+    source_id: str,
+    requester: Requester,
+    *,
+    version: int | None = None,
+    span: tuple[int, int] | None = None,
+    as_of: AsOf = NOW,
+) -> StatusReport:
+    """Status of a source version (default: the latest), or of a passage of it (``span``).
+
+    The version is ``superseded`` when a visible newer version replaces it; otherwise the
+    status aggregates its claims (those overlapping ``span`` for a passage).
+    """
+    if span is not None and (span[0] < 0 or span[1] < span[0]):
+        raise InputError(f"span {span[0]}..{span[1]} is not a range of character offsets")
+    missing = NotFoundError(
+        f"source {source_id!r} not found"
+        if version is None
+        else f"source {source_id!r} version {version} not found"
+    )
+    conn = _connect(store)
+    try:
+        loader = EvidenceLoader(conn, as_of)
+        source = loader.source(source_id)
+        if source is None or not source_visible(source.groups, source.withdrawn, requester):
+            raise missing
+        versions = loader.versions_of(source_id)
+        chosen = [v for v in versions if version is None or v[1] == version]
+        if not chosen:
+            raise missing
+        version_id, number = chosen[-1]
+        group = loader.group_for_version(version_id).narrow(requester, as_of)
+        verdicts = [v for v in evaluate(group).values() if v.claim.version_id == version_id]
+        if span is not None:
+            verdicts = [
+                v
+                for v in verdicts
+                if v.claim.span_start < span[1]
+                and span[0] < v.claim.span_end
+                or (span[0] == span[1] and v.claim.span_start <= span[0] < v.claim.span_end)
+            ]
+        replaced = version_replacement(group, version_id)
+        target = Target(
+            kind=TargetKind.PASSAGE if span is not None else TargetKind.SOURCE,
+            id=source_id,
+            version=number,
+            span=SpanOut(start=span[0], end=span[1]) if span is not None else None,
+        )
+        return _report(target, verdicts, group, as_of, superseded_by=replaced)
+    finally:
+        if conn is not store:
+            conn.close()

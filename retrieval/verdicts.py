@@ -1,0 +1,179 @@
+"""Per-claim conflict status over one narrowed evidence group (pure; no database).
+
+Order of precedence for one claim: superseded > contested > under_review > ambiguous >
+resolved > none. Only edges whose two ends are visible count, and a resolution counts only
+through winners the requester can see: when every winner is hidden, withdrawn or out of
+force, the conflict is reported as unresolved for that requester (it never silently
+becomes "resolved" in favour of something they cannot see).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from claims.models import ConflictStatus
+from retrieval.evidence import (
+    ClaimFact,
+    EdgeFact,
+    EvidenceGroup,
+    ResolutionFact,
+    ReviewFact,
+    SupersessionFact,
+)
+
+_CLAIM_PRECEDENCE = (
+    ConflictStatus.SUPERSEDED,
+    ConflictStatus.CONTESTED,
+    ConflictStatus.UNDER_REVIEW,
+    ConflictStatus.AMBIGUOUS,
+    ConflictStatus.RESOLVED,
+    ConflictStatus.NONE,
+)
+_LIVE_PRECEDENCE = _CLAIM_PRECEDENCE[1:]
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """What replaces a superseded claim: a newer version (register/lineage) or claim."""
+
+    source_id: str
+    version_id: str
+    version_number: int
+    origin: str
+    claim_id: str | None = None
+
+
+@dataclass
+class Verdict:
+    """Everything the requester may learn about one claim's standing."""
+
+    claim: ClaimFact
+    status: ConflictStatus = ConflictStatus.NONE
+    superseded_by: Replacement | None = None
+    contested_with: set[str] = field(default_factory=set)
+    ambiguous_with: set[str] = field(default_factory=set)
+    resolved_with: set[str] = field(default_factory=set)
+    corroborated_by: set[str] = field(default_factory=set)
+    immaterial_with: set[str] = field(default_factory=set)
+    resolution: ResolutionFact | None = None
+    review_item_id: str | None = None
+    reasons: list[str] = field(default_factory=list)
+    _marks: set[ConflictStatus] = field(default_factory=set)
+
+    @property
+    def related(self) -> set[str]:
+        return (
+            self.contested_with
+            | self.ambiguous_with
+            | self.resolved_with
+            | self.corroborated_by
+            | self.immaterial_with
+        )
+
+
+def version_replacement(group: EvidenceGroup, version_id: str) -> Replacement | None:
+    """The visible version that replaces ``version_id``, if any."""
+    versions = [s for s in group.supersessions if s.older_version_id == version_id]
+    if not versions:
+        return None
+    # Register decisions first, then the newest replacing version; ties by id.
+    best: SupersessionFact = sorted(
+        versions, key=lambda s: (s.origin != "register", -s.newer_number, s.id)
+    )[0]
+    return Replacement(best.newer_source_id, best.newer_version_id, best.newer_number, best.origin)
+
+
+def _replacement(group: EvidenceGroup, claim: ClaimFact) -> Replacement | None:
+    by_version = version_replacement(group, claim.version_id)
+    if by_version is not None:
+        return by_version
+    for edge in group.edges:
+        # A claim-level supersedes edge reads "left supersedes right".
+        if edge.kind == "supersedes" and edge.right == claim.id and edge.left in group.claims:
+            newer = group.claims[edge.left]
+            return Replacement(
+                newer.source_id, newer.version_id, newer.version_number, "claim", newer.id
+            )
+    return None
+
+
+def _item_for(reviews: list[ReviewFact], left: str, right: str) -> ReviewFact | None:
+    for item in reviews:
+        if left in item.claim_ids and right in item.claim_ids:
+            return item
+    return None
+
+
+def evaluate(group: EvidenceGroup) -> dict[str, Verdict]:
+    """A verdict for every claim of a (narrowed) group."""
+    verdicts = {cid: Verdict(claim=c) for cid, c in sorted(group.claims.items())}
+    for verdict in verdicts.values():
+        verdict.superseded_by = _replacement(group, verdict.claim)
+        if verdict.superseded_by is not None:
+            verdict._marks.add(ConflictStatus.SUPERSEDED)
+    live = {cid for cid, v in verdicts.items() if v.superseded_by is None}
+    for edge in group.edges:
+        if edge.left not in live or edge.right not in live:
+            continue
+        _apply_edge(edge, verdicts, group.reviews)
+    for verdict in verdicts.values():
+        verdict.status = next(
+            s for s in _CLAIM_PRECEDENCE if s in verdict._marks or s is ConflictStatus.NONE
+        )
+    return verdicts
+
+
+def _apply_edge(edge: EdgeFact, verdicts: dict[str, Verdict], reviews: list[ReviewFact]) -> None:
+    left, right = verdicts[edge.left], verdicts[edge.right]
+    pair = ((left, right.claim.id), (right, left.claim.id))
+    if edge.kind == "corroborates":
+        for verdict, other in pair:
+            verdict.corroborated_by.add(other)
+        return
+    if edge.kind not in ("conflicts", "ambiguous"):
+        return
+    item = _item_for(reviews, edge.left, edge.right)
+    resolution = item.resolution if item is not None else None
+    if resolution is not None and resolution.outcome == "dismissed":
+        return
+    if resolution is not None and resolution.outcome == "resolved" and resolution.winners:
+        for verdict, other in pair:
+            verdict._marks.add(ConflictStatus.RESOLVED)
+            verdict.resolved_with.add(other)
+            verdict.resolution = resolution
+            verdict.review_item_id = item.id if item else None
+        return
+    if edge.kind == "ambiguous" or (resolution is not None and resolution.outcome == "ambiguous"):
+        for verdict, other in pair:
+            verdict._marks.add(ConflictStatus.AMBIGUOUS)
+            verdict.ambiguous_with.add(other)
+            verdict.reasons.append(edge.reason)
+        return
+    if edge.material is False:
+        for verdict, other in pair:
+            verdict.immaterial_with.add(other)
+        return
+    mark = (
+        ConflictStatus.UNDER_REVIEW
+        if item is not None and resolution is None and item.state == "claimed"
+        else ConflictStatus.CONTESTED
+    )
+    for verdict, other in pair:
+        verdict._marks.add(mark)
+        verdict.contested_with.add(other)
+        verdict.reasons.append(edge.reason)
+        if item is not None:
+            verdict.review_item_id = item.id
+
+
+def aggregate(verdicts: Iterable[Verdict]) -> ConflictStatus:
+    """The status of several claims (a key, a version, a passage).
+
+    Live claims decide; "superseded" only when every claim is superseded.
+    """
+    items = list(verdicts)
+    live = {v.status for v in items if v.status is not ConflictStatus.SUPERSEDED}
+    if not live:
+        return ConflictStatus.SUPERSEDED if items else ConflictStatus.NONE
+    return next(s for s in _LIVE_PRECEDENCE if s in live or s is ConflictStatus.NONE)

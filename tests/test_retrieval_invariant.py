@@ -1,0 +1,204 @@
+"""The authorization invariant, over random corpora and random access groups:
+
+the response for requester P over the whole corpus equals the response over the corpus
+from which every source P cannot see has been removed — statuses, values, counts,
+citations, reasons, response shape, and not-found vs forbidden alike.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from retrieval_corpus import Corpus, at
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.pool import StaticPool
+
+from claims.errors import ClaimLedgerError
+from claims.models import Requester
+from claims.tables import Base
+from retrieval.access import source_visible
+from retrieval.answer import answer_frame
+from retrieval.evidence import AsOf
+from retrieval.status import status_of_claim, status_of_key, status_of_source
+
+GROUPS = ["g1", "g2", "g3"]
+KEYS = ["k1", "k2"]
+SCOPES: list[dict[str, str]] = [{}, {"rt": "interactive"}, {"rt": "batch"}]
+TIMES: list[tuple[date | None, date | None]] = [
+    (None, None),
+    (None, None),
+    (date(2025, 1, 1), date(2025, 12, 31)),
+    (date(2026, 1, 1), None),
+]
+
+
+@dataclass
+class Frame:
+    claim_key: str | None
+    scope: dict[str, str] = field(default_factory=dict)
+    time: Any = None
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> Corpus:
+    corpus = Corpus()
+    versions: list[str] = []
+    for s in range(draw(st.integers(3, 5))):
+        sid = f"s{s}"
+        corpus.source(
+            sid,
+            draw(st.lists(st.sampled_from(GROUPS), max_size=2, unique=True)),
+            withdrawn=draw(st.booleans()) and draw(st.booleans()) and draw(st.booleans()),
+            effective_from=draw(st.sampled_from([None, None, None, date(2026, 3, 1)])),
+        )
+        own = [corpus.version(sid, ingested=draw(st.integers(0, 2)))]
+        if draw(st.booleans()):
+            own.append(corpus.version(sid, ingested=draw(st.integers(0, 3))))
+            if draw(st.booleans()):
+                corpus.supersede(own[1], own[0], origin="lineage", created=draw(st.integers(0, 3)))
+        versions += own
+    claims: list[str] = []
+    for version in versions:
+        for _ in range(draw(st.integers(1, 2))):
+            claim_id = corpus.claim(
+                version,
+                draw(st.sampled_from([KEYS[0], KEYS[0], KEYS[1]])),
+                draw(st.sampled_from([250, 500, 1000])),
+                scope=draw(st.sampled_from(SCOPES)),
+                time=draw(st.sampled_from(TIMES)),
+                created=draw(st.integers(0, 2)),
+            )
+            # Some claims state a qualifier word the question may put into its key.
+            corpus.claims[claim_id]["scope_residual"] = draw(st.sampled_from([[], [], ["x"]]))
+            claims.append(claim_id)
+    if len(versions) > 1 and draw(st.booleans()):
+        newer, older = draw(st.permutations(versions))[:2]
+        corpus.supersede(
+            newer,
+            older,
+            created=draw(st.integers(0, 3)),
+            effective_from=draw(st.sampled_from([None, date(2026, 2, 1)])),
+        )
+    for key in KEYS:
+        at_key = [c for c in claims if corpus.claims[c]["claim_key"] == key]
+        if len(at_key) < 2:
+            continue
+        # Every pair of claims at a key may be linked, as the edge recompute would link it.
+        for i, left in enumerate(at_key):
+            for right in at_key[i + 1 :]:
+                kind = draw(
+                    st.sampled_from(
+                        ["conflicts"] * 4 + ["corroborates", "ambiguous", "supersedes", "none"]
+                    )
+                )
+                if kind == "none":
+                    continue
+                corpus.edge(
+                    kind,
+                    left,
+                    right,
+                    material=draw(st.sampled_from([True, True, True, False, None])),
+                    created=draw(st.integers(0, 2)),
+                    retired=draw(st.sampled_from([None, None, 3])),
+                )
+        if draw(st.integers(0, 3)):
+            # A conflict set usually holds the whole key; sometimes only part of it.
+            members = draw(
+                st.sampled_from([at_key, at_key])
+                | st.lists(st.sampled_from(at_key), min_size=2, unique=True)
+            )
+            item = corpus.review(
+                members, state=draw(st.sampled_from(["open", "claimed"])), opened=1
+            )
+            if draw(st.integers(0, 3)):
+                corpus.resolve(
+                    item,
+                    draw(st.lists(st.sampled_from(members), min_size=1, max_size=2, unique=True)),
+                    outcome=draw(
+                        st.sampled_from(["resolved", "resolved", "dismissed", "ambiguous"])
+                    ),
+                    decided=draw(st.integers(1, 3)),
+                    superseded=draw(st.sampled_from([None, None, 4])),
+                )
+    return corpus
+
+
+def _engine(corpus: Corpus) -> Engine:
+    engine = create_engine(
+        "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
+    )
+    Base.metadata.create_all(engine)
+    corpus.write(engine)
+    return engine
+
+
+def _outcome(call: Callable[[], Any]) -> str:
+    """The response as the requester would see it: a JSON body or an error's type + text."""
+    try:
+        return json.dumps(call().model_dump(mode="json"), sort_keys=True)
+    except ClaimLedgerError as error:
+        return f"{type(error).__name__}: {error}"
+
+
+def _responses(engine: Engine, corpus: Corpus, requester: Requester) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for as_of in (AsOf(), AsOf(known_at=at(2)), AsOf(effective=date(2026, 1, 15))):
+        tag = "now" if as_of == AsOf() else ("t2" if as_of.known_at else "eff")
+        for claim_id in sorted(corpus.claims):
+            out[f"{tag} claim {claim_id}"] = _outcome(
+                lambda c=claim_id, a=as_of: status_of_claim(engine, c, requester, a)
+            )
+        for source_id in [*sorted(corpus.sources), "missing"]:
+            out[f"{tag} source {source_id}"] = _outcome(
+                lambda s=source_id, a=as_of: status_of_source(engine, s, requester, as_of=a)
+            )
+            if as_of != AsOf():
+                continue
+            out[f"{tag} passage {source_id}"] = _outcome(
+                lambda s=source_id, a=as_of: status_of_source(
+                    engine, s, requester, version=1, span=(0, 3), as_of=a
+                )
+            )
+        for key in [*KEYS, "k-missing", f"x {KEYS[0]}"]:
+            out[f"{tag} key {key}"] = _outcome(
+                lambda k=key, a=as_of: status_of_key(engine, k, requester, a)
+            )
+            for scope in SCOPES if as_of == AsOf() else SCOPES[:1]:
+                out[f"{tag} answer {key} {scope}"] = _outcome(
+                    lambda k=key, sc=scope, a=as_of: answer_frame(
+                        engine, Frame(k, sc), requester, question="q", as_of=a
+                    )
+                )
+    return out
+
+
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(corpus=corpora(), groups=st.lists(st.sampled_from(GROUPS), max_size=3, unique=True))
+def test_response_equals_response_over_the_visible_corpus(
+    corpus: Corpus, groups: list[str]
+) -> None:
+    requester = Requester(principal="p", groups=sorted(groups))
+    grants: dict[str, list[str]] = {sid: [] for sid in corpus.sources}
+    for sid, group in corpus.grants:
+        grants[sid].append(group)
+    hidden = {
+        sid
+        for sid, row in corpus.sources.items()
+        if not source_visible(grants[sid], row["withdrawn"], requester)
+    }
+    whole, visible_only = _engine(corpus), _engine(corpus.without_sources(hidden))
+    try:
+        assert _responses(whole, corpus, requester) == _responses(visible_only, corpus, requester)
+    finally:
+        whole.dispose()
+        visible_only.dispose()
