@@ -24,12 +24,13 @@ from claims.errors import ClaimLedgerError
 
 
 def main() -> None:
-    """Entry point: runs the app and maps domain errors to a message and an exit code once."""
+    """Entry point: runs the app and maps domain errors to a message and an exit code once.
+
+    Standalone mode lets Typer report usage errors (unknown option, missing argument) with
+    its own message and exit code 2; domain errors are not Click errors, so they reach us.
+    """
     try:
-        # In non-standalone mode click returns typer.Exit codes instead of exiting.
-        code = app(standalone_mode=False)
-        if isinstance(code, int) and code != 0:
-            sys.exit(code)
+        app()
     except ClaimLedgerError as error:
         from rich.markup import escape
 
@@ -38,17 +39,6 @@ def main() -> None:
         # Messages quote file names and document text: escape them, never render as markup.
         err_console.print(f"[bold red]error:[/] {escape(str(error))}", markup=True, highlight=False)
         sys.exit(error.exit_code)
-    except SystemExit:
-        raise
-    except Exception as error:  # click's own usage errors arrive here in non-standalone mode
-        import click
-
-        if isinstance(error, click.exceptions.ClickException):
-            error.show()
-            sys.exit(error.exit_code)
-        if isinstance(error, click.exceptions.Abort):
-            sys.exit(130)
-        raise
 
 
 __all__ = ["app", "main"]
