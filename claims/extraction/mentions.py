@@ -42,6 +42,15 @@ def phrase_before(
     with its start offset. A dictionary lookup on the last words: a regex alternation
     searched backwards costs ten times more and this runs for every number."""
     lo = max(0, pos - 8 * max_words - 8)
+    # Every phrase ends in one of the table's last words: check the word before ``pos``
+    # first (most numbers follow "is" or "of"), and split the window only when it fits.
+    last = folded[lo:pos].rsplit(None, 1)[-1:]
+    if not last:
+        return None
+    ends = _last_words(table)
+    word = last[0].lower()
+    if word not in ends and word.lstrip(_OPENERS) not in ends:
+        return None
     words = [(m.group(0), m.start()) for m in _NONSPACE.finditer(folded, lo, pos)]
     if words and lo > 0 and words[0][1] == lo and not folded[lo - 1].isspace():
         words = words[1:]  # the window cut a word in half
@@ -53,6 +62,19 @@ def phrase_before(
         if phrase in table:
             return phrase, start
     return None
+
+
+_LAST_WORDS: dict[int, tuple[object, frozenset[str]]] = {}
+
+
+def _last_words(table: dict[str, str] | frozenset[str]) -> frozenset[str]:
+    """The last words of a phrase table's phrases (cached; the entry keeps the table alive,
+    so its id cannot be reused by another table)."""
+    entry = _LAST_WORDS.get(id(table))
+    if entry is None or entry[0] is not table:
+        entry = (table, frozenset(phrase.split()[-1] for phrase in table if phrase.split()))
+        _LAST_WORDS[id(table)] = entry
+    return entry[1]
 
 
 _WORD_LED = frozenset({"mdy", "my", "q", "qw", "h"})
