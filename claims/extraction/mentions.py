@@ -77,6 +77,8 @@ def _last_words(table: dict[str, str] | frozenset[str]) -> frozenset[str]:
     return entry[1]
 
 
+# A pattern that cannot match without this character is not run over text lacking it.
+_REQUIRED_LITERAL = {"cjk": "年", "iso": "-"}
 _WORD_LED = frozenset({"mdy", "my", "q", "qw", "h"})
 _DAY_BEFORE = re.compile(r"[0-3]?[0-9](?:st|nd|rd|th)?(?:\s+of)?\s+$", re.IGNORECASE)
 _COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,})(?![A-Za-z0-9])")
@@ -237,31 +239,49 @@ class _TimeScanner:
             self._finders[word] = finder
         return finder
 
+    def _trigger_hits(self, folded: str) -> list[tuple[str, int, int]]:
+        """(lowercase trigger word, start, end) of every word that can start a time
+        expression, in no particular order (the caller sorts what it builds)."""
+        triggers = self.trigger_words
+        if folded.isascii():
+            # ASCII text: the maximal letter runs are exactly the finder's matches, so one
+            # pass over the words finds them all
+            hits = []
+            for word in _WORD.finditer(folded):
+                lower = word.group().lower()
+                if lower in triggers:
+                    hits.append((lower, word.start(), word.end()))
+            return hits
+        # Otherwise case-insensitive matching has Unicode cases ("ſ" is an "s"): find which
+        # trigger words occur at all (one C-level pass), then locate each with its finder.
+        present = triggers.intersection(map(str.lower, _WORD.findall(folded)))
+        return [
+            (lower, word.start(), word.end())
+            for lower in present
+            for word in self._word_finder(lower).finditer(folded)
+        ]
+
     def scan(self, folded: str, occupied: bytearray, out: Mentions) -> None:
         candidates: dict[str, list[re.Match[str]]] = {kind: [] for kind, _ in self.patterns}
         for kind, pattern in self.digit_led:
-            if kind != "dmy":
+            literal = _REQUIRED_LITERAL.get(kind)
+            if kind != "dmy" and (literal is None or literal in folded):
                 candidates[kind] = list(pattern.finditer(folded))
         deictic_at: list[int] = []
         months = self.res.months
-        # Visit only the words that can start a time expression: find which trigger words
-        # occur at all (one C-level pass), then locate each with a literal search.
-        present = self.trigger_words.intersection(map(str.lower, _WORD.findall(folded)))
-        for lower in present:
-            for word in self._word_finder(lower).finditer(folded):
-                start = word.start()
-                for kind in self.triggers.get(lower, ()):
-                    m = self.word_led[kind].match(folded, start)
+        for lower, start, end in self._trigger_hits(folded):
+            for kind in self.triggers.get(lower, ()):
+                m = self.word_led[kind].match(folded, start)
+                if m is not None:
+                    candidates[kind].append(m)
+            if lower in months:
+                day = _DAY_BEFORE.search(folded, max(0, start - 14), start)
+                if day is not None:
+                    m = self.dmy.match(folded, day.start())
                     if m is not None:
-                        candidates[kind].append(m)
-                if lower in months:
-                    day = _DAY_BEFORE.search(folded, max(0, start - 14), start)
-                    if day is not None:
-                        m = self.dmy.match(folded, day.start())
-                        if m is not None:
-                            candidates["dmy"].append(m)
-                if lower in self.deictic_last:
-                    deictic_at.append(word.end())
+                        candidates["dmy"].append(m)
+            if lower in self.deictic_last:
+                deictic_at.append(end)
         for kind in candidates:
             candidates[kind].sort(key=lambda m: m.start())
         deictic_at.sort()
