@@ -22,6 +22,7 @@ from typing import Any, TypeVar, cast
 import spacy.symbols
 from pydantic import BaseModel
 from spacy.tokens import Doc, Span
+from spacy.vocab import Vocab
 
 from claims.extraction.effective_time import effective_time
 from claims.extraction.keys import fold_text, fold_word
@@ -125,18 +126,40 @@ _CUE_ROLES = {
 }
 
 
+_LEXEMES: dict[int, tuple[Vocab, dict[int, tuple[str, bool, bool]]]] = {}
+
+
+def _lexeme_table(vocab: Vocab) -> dict[int, tuple[str, bool, bool]]:
+    """Per-vocab cache orth -> (lower, is_punct or is_space, like_num). Reading these for
+    every token through ``Doc.to_array(...).tolist()`` cost more than the role rules; the
+    entry keeps the vocab alive so its id is not reused."""
+    entry = _LEXEMES.get(id(vocab))
+    if entry is None or entry[0] is not vocab:
+        entry = _LEXEMES[id(vocab)] = (vocab, {})
+    return entry[1]
+
+
 def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Roles:
     n = len(doc)
     role = [-1] * n
     info: list[object] = [None] * n
     if n:
-        arr = doc.to_array(["IDX", "LENGTH", "LOWER", "IS_PUNCT", "IS_SPACE", "LIKE_NUM"]).tolist()
+        arr = doc.to_array(["IDX", "LENGTH", "ORTH"])
+        starts = arr[:, 0].tolist()
+        ends = (arr[:, 0] + arr[:, 1]).tolist()
+        orths = arr[:, 2].tolist()
     else:
-        arr = []
-    strings = doc.vocab.strings
-    starts = [row[0] for row in arr]
-    ends = [row[0] + row[1] for row in arr]
-    lower = [strings[row[2]] for row in arr]
+        starts, ends, orths = [], [], []
+    # lowercase form, punct-or-space, like-num: lexeme attributes, read once per word form
+    lexemes = _lexeme_table(doc.vocab)
+    rows = []
+    for orth in orths:
+        row = lexemes.get(orth)
+        if row is None:
+            lex = doc.vocab[orth]
+            row = lexemes[orth] = (lex.lower_, lex.is_punct or lex.is_space, lex.like_num)
+        rows.append(row)
+    lower = [row[0] for row in rows]
 
     def mark(start: int, end: int, r: int, data: object) -> None:
         i = max(0, bisect_left(starts, start) - 1)
@@ -174,13 +197,13 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
             role[i] = r
             info[i] = data
     stop, preps, seps, units = res.stopwords, res.prepositions, res.separators, res.unit_words
-    for i, row in enumerate(arr):
+    for i, row in enumerate(rows):
         if role[i] != -1:
             continue
-        low = lower[i]
+        low = row[0]
         if low in seps:
             role[i] = SEP
-        elif row[3] or row[4]:
+        elif row[1]:
             role[i] = PUNCT
         elif low in ("'s", "'", "\u2019s"):
             role[i] = POSS
@@ -189,7 +212,7 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
             # "per share", "in days": a unit named after a preposition is a unit hint
             if i + 1 < n and low in ("per", "in") and lower[i + 1] in units:
                 role[i + 1] = UNIT
-        elif low in stop or row[5]:
+        elif low in stop or row[2]:
             role[i] = STOP
         else:
             role[i] = CONTENT

@@ -261,7 +261,15 @@ class _TimeScanner:
             for word in self._word_finder(lower).finditer(folded)
         ]
 
-    def scan(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+    def scan(
+        self,
+        folded: str,
+        occupied: bytearray,
+        out: Mentions,
+        hits: list[tuple[str, int, int]] | None = None,
+    ) -> None:
+        """Adds the time expressions of ``folded`` to ``out``; ``hits`` are the trigger
+        words if the caller already found them (see ``_trigger_hits``)."""
         candidates: dict[str, list[re.Match[str]]] = {kind: [] for kind, _ in self.patterns}
         for kind, pattern in self.digit_led:
             literal = _REQUIRED_LITERAL.get(kind)
@@ -269,7 +277,7 @@ class _TimeScanner:
                 candidates[kind] = list(pattern.finditer(folded))
         deictic_at: list[int] = []
         months = self.res.months
-        for lower, start, end in self._trigger_hits(folded):
+        for lower, start, end in self._trigger_hits(folded) if hits is None else hits:
             for kind in self.triggers.get(lower, ()):
                 m = self.word_led[kind].match(folded, start)
                 if m is not None:
@@ -537,15 +545,33 @@ class MentionScanner:
         folded = text.translate(res.fold)
         out = Mentions()
         occupied = bytearray(len(folded) + 1)
-        self.times.scan(folded, occupied, out)
+        time_hits: list[tuple[str, int, int]] | None = None
+        number_starts: list[int] | None = None
+        if folded.isascii():
+            time_hits, number_starts = self._word_hits(folded)
+        self.times.scan(folded, occupied, out, time_hits)
         for m in _NUMBER.finditer(folded):
             if occupied[m.start()]:
                 continue
             self._number(folded, m, occupied, out)
-        self._number_words(folded, occupied, out)
+        self._number_words(folded, occupied, out, number_starts)
         out.quantities.sort(key=lambda q: q.start)
         out.labels.sort(key=lambda lab: lab.start)
         return out
+
+    def _word_hits(self, folded: str) -> tuple[list[tuple[str, int, int]], list[int]]:
+        """One pass over the words of ASCII text: (time trigger words as
+        ``_TimeScanner._trigger_hits`` gives them, starts of possible number words)."""
+        triggers, first_words = self.times.trigger_words, self.res.number_first_words
+        time_hits: list[tuple[str, int, int]] = []
+        number_starts: list[int] = []
+        for word in _WORD.finditer(folded):
+            lower = word.group().lower()
+            if lower in triggers:
+                time_hits.append((lower, word.start(), word.end()))
+            if lower in first_words:
+                number_starts.append(word.start())
+        return time_hits, number_starts
 
     # -- labels
     def _label(self, folded: str, start: int, end: int, occupied: bytearray, out: Mentions) -> None:
@@ -761,13 +787,21 @@ class MentionScanner:
             pos += 1
         return pos
 
-    def _number_words(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+    def _number_words(
+        self, folded: str, occupied: bytearray, out: Mentions, starts: list[int] | None = None
+    ) -> None:
         res = self.res
-        first_words = res.number_first_words
-        for word in _WORD.finditer(folded):
-            if word.group(0).lower() not in first_words or occupied[word.start()]:
+        if starts is None:
+            first_words = res.number_first_words
+            starts = [
+                word.start()
+                for word in _WORD.finditer(folded)
+                if word.group(0).lower() in first_words
+            ]
+        for start in starts:
+            if occupied[start]:
                 continue
-            m = res.number_words.match(folded, word.start())
+            m = res.number_words.match(folded, start)
             if m is None or occupied[m.end() - 1]:
                 continue
             value = _number_words_value(res, m.group(0))
