@@ -101,3 +101,19 @@ def test_question_unit_hint_names_a_dimension() -> None:
     assert parse_question("How long is the notice period in days?").unit_dimension == "time"
     assert parse_question("How many tokens can batch requests produce?").unit_dimension == "token"
     assert parse_question("What is the notice period?").unit_dimension is None
+
+
+def test_a_configured_pipeline_with_part_of_speech_tags_improves_the_action(
+    tmp_path: Path,
+) -> None:
+    # Stands in for a trained English pipeline: an attribute_ruler that tags "ships" as a verb.
+    tagged = spacy.blank("en")
+    ruler = tagged.add_pipe("attribute_ruler")
+    ruler.add([[{"LOWER": "ships"}]], {"POS": "VERB"})  # type: ignore[attr-defined]
+    tagged.to_disk(tmp_path / "tagged")
+    text = "The warehouse ships orders to Canada."
+    assert build_pipeline(None)(text)._.claims == []  # "ships" is in no lexicon
+    (claim,) = build_pipeline(str(tmp_path / "tagged"))(text)._.claims
+    assert claim.claim_key == "ship order"
+    assert claim.subject == "warehouse"
+    assert claim.scope == {"region": "canada"}

@@ -85,6 +85,10 @@ def _valid(text: str, claims: list[Claim]) -> None:
         data = claim.model_dump(mode="json")
         json.dumps(data, allow_nan=False)
         Claim.model_validate(data)
+        # claims are built without validation (assembly._trusted): every field is set and
+        # validating the claim's own values changes nothing
+        assert set(claim.__dict__) == set(Claim.model_fields)
+        assert Claim.model_validate(claim.model_dump()) == claim
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -136,3 +140,29 @@ def test_zero_width_and_bidi_marks_around_values_keep_offsets() -> None:
     (claim,) = extract(text)
     assert claim.value == 30
     assert text[claim.value_span.start : claim.value_span.end] == "30 days"
+
+
+def test_concurrent_extraction_from_threads_matches_serial_extraction() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [
+        "The notice period is 30 days.",
+        "In staging, the request timeout is 120 s; in production it is 30 s.",
+        "通知期間は６０日です。",
+        "The supplier shall not disclose confidential information.",
+    ] * 25
+    serial = [[c.model_dump() for c in extract(t)] for t in texts]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        threaded = list(pool.map(lambda t: [c.model_dump() for c in extract(t)], texts))
+    assert threaded == serial
+
+
+def test_data_files_refuse_yaml_booleans(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    from claims.extraction import resources as module
+
+    (tmp_path / "words.yaml").write_text("stopwords: [the, on, of]\n", encoding="utf-8")
+    monkeypatch.setattr(module, "DATA_DIR", tmp_path)
+    with pytest.raises(ValueError, match=r"words.yaml: stopwords.1 is the boolean True"):
+        module.read_yaml("words.yaml")

@@ -17,9 +17,12 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, TypeVar, cast
 
+import spacy.symbols
+from pydantic import BaseModel
 from spacy.tokens import Doc, Span
+from spacy.vocab import Vocab
 
 from claims.extraction.effective_time import effective_time
 from claims.extraction.keys import fold_text, fold_word
@@ -111,6 +114,7 @@ class Frame:
 
 
 _CLAIM_ROLES = frozenset({MODAL, NEG, PIVOT, VERB})
+_POS_VERB = spacy.symbols.VERB
 _CUE_ROLES = {
     "MODAL": MODAL,
     "NEGATION": NEG,
@@ -122,18 +126,40 @@ _CUE_ROLES = {
 }
 
 
+_LEXEMES: dict[int, tuple[Vocab, dict[int, tuple[str, bool, bool]]]] = {}
+
+
+def _lexeme_table(vocab: Vocab) -> dict[int, tuple[str, bool, bool]]:
+    """Per-vocab cache orth -> (lower, is_punct or is_space, like_num). Reading these for
+    every token through ``Doc.to_array(...).tolist()`` cost more than the role rules; the
+    entry keeps the vocab alive so its id is not reused."""
+    entry = _LEXEMES.get(id(vocab))
+    if entry is None or entry[0] is not vocab:
+        entry = _LEXEMES[id(vocab)] = (vocab, {})
+    return entry[1]
+
+
 def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Roles:
     n = len(doc)
     role = [-1] * n
     info: list[object] = [None] * n
     if n:
-        arr = doc.to_array(["IDX", "LENGTH", "LOWER", "IS_PUNCT", "IS_SPACE", "LIKE_NUM"]).tolist()
+        arr = doc.to_array(["IDX", "LENGTH", "ORTH"])
+        starts = arr[:, 0].tolist()
+        ends = (arr[:, 0] + arr[:, 1]).tolist()
+        orths = arr[:, 2].tolist()
     else:
-        arr = []
-    strings = doc.vocab.strings
-    starts = [row[0] for row in arr]
-    ends = [row[0] + row[1] for row in arr]
-    lower = [strings[row[2]] for row in arr]
+        starts, ends, orths = [], [], []
+    # lowercase form, punct-or-space, like-num: lexeme attributes, read once per word form
+    lexemes = _lexeme_table(doc.vocab)
+    rows = []
+    for orth in orths:
+        row = lexemes.get(orth)
+        if row is None:
+            lex = doc.vocab[orth]
+            row = lexemes[orth] = (lex.lower_, lex.is_punct or lex.is_space, lex.like_num)
+        rows.append(row)
+    lower = [row[0] for row in rows]
 
     def mark(start: int, end: int, r: int, data: object) -> None:
         i = max(0, bisect_left(starts, start) - 1)
@@ -145,6 +171,11 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
 
     for qi, q in enumerate(mentions.quantities):
         mark(q.cue_start, q.end, VALUE, qi)
+        if q.modifier is not None:  # the describing word stays content ("vacation")
+            i = bisect_left(starts, q.modifier[0])
+            while i < n and starts[i] < q.modifier[1]:
+                role[i], info[i] = -1, None
+                i += 1
     for ti, tm in enumerate(mentions.times):
         mark(tm.start, tm.end, TIME, ti)
     for lab in mentions.labels:
@@ -166,13 +197,13 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
             role[i] = r
             info[i] = data
     stop, preps, seps, units = res.stopwords, res.prepositions, res.separators, res.unit_words
-    for i, row in enumerate(arr):
+    for i, row in enumerate(rows):
         if role[i] != -1:
             continue
-        low = lower[i]
+        low = row[0]
         if low in seps:
             role[i] = SEP
-        elif row[3] or row[4]:
+        elif row[1]:
             role[i] = PUNCT
         elif low in ("'s", "'", "\u2019s"):
             role[i] = POSS
@@ -181,10 +212,17 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
             # "per share", "in days": a unit named after a preposition is a unit hint
             if i + 1 < n and low in ("per", "in") and lower[i + 1] in units:
                 role[i + 1] = UNIT
-        elif low in stop or row[5]:
+        elif low in stop or row[2]:
             role[i] = STOP
         else:
             role[i] = CONTENT
+    if n and doc.has_annotation("POS"):
+        # A trained pipeline (CLAIMS_SPACY_MODEL) tags verbs the lexicons do not know:
+        # they split subject from action like the statement verbs of cues.yaml.
+        pos = doc.to_array(["POS"]).tolist()
+        for i in range(n):
+            if role[i] == CONTENT and pos[i] == _POS_VERB:
+                role[i] = VERB
     return Roles(role, info, starts, ends, lower, text)
 
 
@@ -263,7 +301,12 @@ def read_frame(
                 frame.scope.setdefault(*t.scope)
     subj_head, subj_quals = _head(roles.lower, role, subject_side, override)
     pred_head, pred_quals = _head(roles.lower, role, predicate_side, override)
-    if pred_head:
+    if verb_pivot and subj_head and len(pred_head) <= 1:
+        # "A late fee of 5% applies": a lone statement verb names no attribute
+        key_idx = subj_head
+        others = subj_quals + pred_quals
+        frame.predicate = _text(roles, pred_head) if pred_head else None
+    elif pred_head:
         key_idx = pred_head
         others = subj_head + subj_quals + pred_quals
         frame.predicate = _text(roles, pred_head)
@@ -376,7 +419,21 @@ def _is_non_latin(text: str) -> bool:
 
 
 class ClaimAssembler:
-    """Builds ``Claim`` objects for a processed doc."""
+    """Builds ``Claim`` objects for a processed doc (safe to share between threads: each
+    doc gets its own ``_DocAssembly`` holding that doc's text and roles)."""
+
+    def __init__(self, res: Resources, generation: str) -> None:
+        self.res = res
+        self.generation = generation
+
+    def __call__(
+        self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
+    ) -> list[Claim]:
+        return _DocAssembly(self.res, self.generation)(doc, mentions, source_id, source_version_id)
+
+
+class _DocAssembly:
+    """The claims of one doc; lives for one call."""
 
     def __init__(self, res: Resources, generation: str) -> None:
         self.res = res
@@ -571,7 +628,7 @@ class ClaimAssembler:
             start += 1
         while end > start and text[end - 1].isspace():
             end -= 1
-        return CharSpan(start=start, end=end)
+        return _trusted(CharSpan, {"start": start, "end": end})
 
     def _quantity_claim(
         self,
@@ -590,6 +647,11 @@ class ClaimAssembler:
         if non_latin_key is not None:
             key = non_latin_key or f"unknown:{dimension or 'number'}"
         else:
+            if not frame.key_words and q.unit and _counts_things(dimension):
+                # "The free tier includes 1,000 API calls per day": the counted thing is
+                # what the number measures
+                counted = q.unit.split(" per ")[0].split("/")[0].split()
+                frame.key_words = [fold_word(w) for w in counted if w.isalpha()]
             key = (
                 " ".join(frame.key_words) if frame.key_words else f"unknown:{dimension or 'number'}"
             )
@@ -610,7 +672,7 @@ class ClaimAssembler:
             if q.low is not None and q.high is not None:
                 canonical_low = q.low * entry.factor + entry.offset
                 canonical_high = q.high * entry.factor + entry.offset
-        value_span = CharSpan(start=q.start, end=q.end)
+        value_span = _trusted(CharSpan, {"start": q.start, "end": q.end})
         polarity = Polarity.NEGATIVE if frame.negated else Polarity.POSITIVE
         if frame.modality == Modality.PROHIBITION:
             polarity = Polarity.NEGATIVE
@@ -626,9 +688,7 @@ class ClaimAssembler:
             ValueKind.QUANTITY.value,
             key,
         )
-        # Every field is passed: pydantic fills missing ones through default factories,
-        # which costs more than validating the whole claim.
-        return Claim(
+        return _claim(
             id=claim_id,
             source_version_id=source_version_id,
             source_id=source_id,
@@ -763,9 +823,7 @@ class ClaimAssembler:
             kind.value,
             key,
         )
-        # Every field is passed: pydantic fills missing ones through default factories,
-        # which costs more than validating the whole claim.
-        return Claim(
+        return _claim(
             id=claim_id,
             source_version_id=source_version_id,
             source_id=source_id,
@@ -902,7 +960,7 @@ class ClaimAssembler:
             "cl", source_version_id, self.generation, span.start, span.end, s0, None,
             kind.value, key,
         )  # fmt: skip
-        return Claim(
+        return _claim(
             id=claim_id,
             source_version_id=source_version_id,
             source_id=source_id,
@@ -955,7 +1013,7 @@ class ClaimAssembler:
             w0 = max(sent.start_char, q.cue_start - 40)
             w1 = min(sent.end_char, q.end + 40)
             key = fold_text(text[w0 : q.cue_start], self.res.non_latin_trim)
-            span = CharSpan(start=w0, end=w1)
+            span = _trusted(CharSpan, {"start": w0, "end": w1})
             out.append(
                 self._quantity_claim(
                     doc,
@@ -972,10 +1030,48 @@ class ClaimAssembler:
         return out
 
 
+_UNCOUNTED = ("time", "data", "percent", "mass", "length", "volume", "area", "temperature")
+
+
+def _counts_things(dimension: str | None) -> bool:
+    """True for counted units (tokens, API calls, "members"), not measures or money."""
+    if dimension is None:
+        return True
+    head = dimension.split("/")[0]
+    return (
+        head not in _UNCOUNTED
+        and not head.isupper()
+        and head not in ("frequency", "power", "dosage")
+    )
+
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _trusted(model: type[_M], fields: dict[str, Any]) -> _M:
+    """A model instance from values this module built and typed itself, without running
+    pydantic's validation (validating claims and their spans was ~8 % of extraction time,
+    and ``model_construct`` is slower still). Every field must be passed, with the type
+    validation would have produced; tests/test_extraction_robustness.py validates every
+    claim these paths build on random text."""
+    instance = model.__new__(model)
+    object.__setattr__(instance, "__dict__", fields)
+    object.__setattr__(instance, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(instance, "__pydantic_extra__", None)
+    object.__setattr__(instance, "__pydantic_private__", None)
+    return instance
+
+
+def _claim(**fields: Any) -> Claim:
+    """A ``Claim`` from every one of its fields (see ``_trusted``)."""
+    return _trusted(Claim, fields)
+
+
 def _copy_time(when: EffectiveTime) -> EffectiveTime:
     """A claim's own copy of its sentence's time (claims are mutable models)."""
-    return EffectiveTime.model_construct(
-        start=when.start, end=when.end, granularity=when.granularity, text=when.text
+    return _trusted(
+        EffectiveTime,
+        {"start": when.start, "end": when.end, "granularity": when.granularity, "text": when.text},
     )
 
 

@@ -33,6 +33,7 @@ _RESTORE_E = (
     "ut",
     "ud",
     "ag",
+    "u",
 )
 _KEEP_DOUBLE = ("l", "s", "z")
 

@@ -42,6 +42,15 @@ def phrase_before(
     with its start offset. A dictionary lookup on the last words: a regex alternation
     searched backwards costs ten times more and this runs for every number."""
     lo = max(0, pos - 8 * max_words - 8)
+    # Every phrase ends in one of the table's last words: check the word before ``pos``
+    # first (most numbers follow "is" or "of"), and split the window only when it fits.
+    last = folded[lo:pos].rsplit(None, 1)[-1:]
+    if not last:
+        return None
+    ends = _last_words(table)
+    word = last[0].lower()
+    if word not in ends and word.lstrip(_OPENERS) not in ends:
+        return None
     words = [(m.group(0), m.start()) for m in _NONSPACE.finditer(folded, lo, pos)]
     if words and lo > 0 and words[0][1] == lo and not folded[lo - 1].isspace():
         words = words[1:]  # the window cut a word in half
@@ -55,6 +64,21 @@ def phrase_before(
     return None
 
 
+_LAST_WORDS: dict[int, tuple[object, frozenset[str]]] = {}
+
+
+def _last_words(table: dict[str, str] | frozenset[str]) -> frozenset[str]:
+    """The last words of a phrase table's phrases (cached; the entry keeps the table alive,
+    so its id cannot be reused by another table)."""
+    entry = _LAST_WORDS.get(id(table))
+    if entry is None or entry[0] is not table:
+        entry = (table, frozenset(phrase.split()[-1] for phrase in table if phrase.split()))
+        _LAST_WORDS[id(table)] = entry
+    return entry[1]
+
+
+# A pattern that cannot match without this character is not run over text lacking it.
+_REQUIRED_LITERAL = {"cjk": "年", "iso": "-"}
 _WORD_LED = frozenset({"mdy", "my", "q", "qw", "h"})
 _DAY_BEFORE = re.compile(r"[0-3]?[0-9](?:st|nd|rd|th)?(?:\s+of)?\s+$", re.IGNORECASE)
 _COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,})(?![A-Za-z0-9])")
@@ -99,6 +123,7 @@ class QuantityMention:
     unit: str | None = None  # as written
     unit_key: str | None = None  # the lexicon surface to normalise with
     number_word: bool = False
+    modifier: tuple[int, int] | None = None  # "vacation" in "1.5 vacation days": content
 
 
 @dataclass(slots=True)
@@ -214,31 +239,57 @@ class _TimeScanner:
             self._finders[word] = finder
         return finder
 
-    def scan(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+    def _trigger_hits(self, folded: str) -> list[tuple[str, int, int]]:
+        """(lowercase trigger word, start, end) of every word that can start a time
+        expression, in no particular order (the caller sorts what it builds)."""
+        triggers = self.trigger_words
+        if folded.isascii():
+            # ASCII text: the maximal letter runs are exactly the finder's matches, so one
+            # pass over the words finds them all
+            hits = []
+            for word in _WORD.finditer(folded):
+                lower = word.group().lower()
+                if lower in triggers:
+                    hits.append((lower, word.start(), word.end()))
+            return hits
+        # Otherwise case-insensitive matching has Unicode cases ("ſ" is an "s"): find which
+        # trigger words occur at all (one C-level pass), then locate each with its finder.
+        present = triggers.intersection(map(str.lower, _WORD.findall(folded)))
+        return [
+            (lower, word.start(), word.end())
+            for lower in present
+            for word in self._word_finder(lower).finditer(folded)
+        ]
+
+    def scan(
+        self,
+        folded: str,
+        occupied: bytearray,
+        out: Mentions,
+        hits: list[tuple[str, int, int]] | None = None,
+    ) -> None:
+        """Adds the time expressions of ``folded`` to ``out``; ``hits`` are the trigger
+        words if the caller already found them (see ``_trigger_hits``)."""
         candidates: dict[str, list[re.Match[str]]] = {kind: [] for kind, _ in self.patterns}
         for kind, pattern in self.digit_led:
-            if kind != "dmy":
+            literal = _REQUIRED_LITERAL.get(kind)
+            if kind != "dmy" and (literal is None or literal in folded):
                 candidates[kind] = list(pattern.finditer(folded))
         deictic_at: list[int] = []
         months = self.res.months
-        # Visit only the words that can start a time expression: find which trigger words
-        # occur at all (one C-level pass), then locate each with a literal search.
-        present = self.trigger_words.intersection(map(str.lower, _WORD.findall(folded)))
-        for lower in present:
-            for word in self._word_finder(lower).finditer(folded):
-                start = word.start()
-                for kind in self.triggers.get(lower, ()):
-                    m = self.word_led[kind].match(folded, start)
+        for lower, start, end in self._trigger_hits(folded) if hits is None else hits:
+            for kind in self.triggers.get(lower, ()):
+                m = self.word_led[kind].match(folded, start)
+                if m is not None:
+                    candidates[kind].append(m)
+            if lower in months:
+                day = _DAY_BEFORE.search(folded, max(0, start - 14), start)
+                if day is not None:
+                    m = self.dmy.match(folded, day.start())
                     if m is not None:
-                        candidates[kind].append(m)
-                if lower in months:
-                    day = _DAY_BEFORE.search(folded, max(0, start - 14), start)
-                    if day is not None:
-                        m = self.dmy.match(folded, day.start())
-                        if m is not None:
-                            candidates["dmy"].append(m)
-                if lower in self.deictic_last:
-                    deictic_at.append(word.end())
+                        candidates["dmy"].append(m)
+            if lower in self.deictic_last:
+                deictic_at.append(end)
         for kind in candidates:
             candidates[kind].sort(key=lambda m: m.start())
         deictic_at.sort()
@@ -254,7 +305,11 @@ class _TimeScanner:
                 occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
         found.sort(key=lambda t: t.start)
         for t in found:
-            t.role = self._role(folded, t.start)
+            t.role, connective = self._role(folded, t.start)
+            if t.role != "during" and not occupied[connective]:
+                # "Starting January 1, 2026": the connective belongs to the time expression
+                occupied[connective : t.start] = b"\x01" * (t.start - connective)
+                t.start = connective
         out.times.extend(_merge_ranges(found, folded))
         deictic = self.res.deictic_ending
         for end in deictic_at:
@@ -264,11 +319,13 @@ class _TimeScanner:
                 occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
         out.times.sort(key=lambda t: t.start)
 
-    def _role(self, folded: str, start: int) -> str:
+    def _role(self, folded: str, start: int) -> tuple[str, int]:
+        """(role, start of the connective) of a time expression starting at ``start``."""
         m = self.res.connective_before.search(folded, max(0, start - 40), start)
         if m is None:
-            return "during"
-        return self.res.connectives.get(" ".join(m.group(1).lower().split()), "during")
+            return "during", start
+        role = self.res.connectives.get(" ".join(m.group(1).lower().split()), "during")
+        return role, m.start(1)
 
     def _build(self, kind: str, m: re.Match[str], folded: str) -> TimeMention | None:
         months = self.res.months
@@ -422,7 +479,9 @@ def _unit_after(res: Resources, folded: str, pos: int) -> tuple[int, str] | None
     if per is not None and folded[end : per.end()].strip():
         den = _unit_at(res, folded, per.end())
         # "3% per year" is an annual rate (a period scope), not percent per second
-        if den is not None and not (_is_ratio(surface) and _is_time(den.group(0))):
+        if den is not None and not (
+            (_is_ratio(surface) or _is_time(surface)) and _is_time(den.group(0))
+        ):
             combined = f"{surface} per {folded[per.end() : den.end()]}"
             if lookup(combined) is not None:
                 return den.end(), folded[start : den.end()]
@@ -484,22 +543,39 @@ class MentionScanner:
     def scan(self, text: str) -> Mentions:
         res = self.res
         folded = text.translate(res.fold)
-        self._folded = folded
         out = Mentions()
         occupied = bytearray(len(folded) + 1)
-        self.times.scan(folded, occupied, out)
+        time_hits: list[tuple[str, int, int]] | None = None
+        number_starts: list[int] | None = None
+        if folded.isascii():
+            time_hits, number_starts = self._word_hits(folded)
+        self.times.scan(folded, occupied, out, time_hits)
         for m in _NUMBER.finditer(folded):
             if occupied[m.start()]:
                 continue
             self._number(folded, m, occupied, out)
-        self._number_words(folded, occupied, out)
+        self._number_words(folded, occupied, out, number_starts)
         out.quantities.sort(key=lambda q: q.start)
         out.labels.sort(key=lambda lab: lab.start)
         return out
 
+    def _word_hits(self, folded: str) -> tuple[list[tuple[str, int, int]], list[int]]:
+        """One pass over the words of ASCII text: (time trigger words as
+        ``_TimeScanner._trigger_hits`` gives them, starts of possible number words)."""
+        triggers, first_words = self.times.trigger_words, self.res.number_first_words
+        time_hits: list[tuple[str, int, int]] = []
+        number_starts: list[int] = []
+        for word in _WORD.finditer(folded):
+            lower = word.group().lower()
+            if lower in triggers:
+                time_hits.append((lower, word.start(), word.end()))
+            if lower in first_words:
+                number_starts.append(word.start())
+        return time_hits, number_starts
+
     # -- labels
-    def _label(self, start: int, end: int, occupied: bytearray, out: Mentions) -> None:
-        out.labels.append(LabelMention(start, end, self._label_scope(out, start, end)))
+    def _label(self, folded: str, start: int, end: int, occupied: bytearray, out: Mentions) -> None:
+        out.labels.append(LabelMention(start, end, self._label_scope(folded, start, end)))
         occupied[start:end] = b"\x01" * (end - start)
 
     def _number(self, folded: str, m: re.Match[str], occupied: bytearray, out: Mentions) -> None:
@@ -510,18 +586,18 @@ class MentionScanner:
         if prev.isascii() and (prev.isalpha() or prev == "_"):
             word = _LETTERS_END.search(folded, max(0, s - 12), s)
             start = word.start() if word else s - 1
-            self._label(start, self._label_end(folded, e), occupied, out)
+            self._label(folded, start, self._label_end(folded, e), occupied, out)
             return
         if prev == "-" and s >= 2 and folded[s - 2].isascii() and folded[s - 2].isalpha():
-            self._label(s, self._label_end(folded, e), occupied, out)
+            self._label(folded, s, self._label_end(folded, e), occupied, out)
             return
         # "(1)", "alert(1)": an enumeration or an argument, not a measurement
         if prev == "(" and folded[e : e + 1] == ")":
-            self._label(s, e, occupied, out)
+            self._label(folded, s, e, occupied, out)
             return
         # Dotted or timed numbers (4.2.1, 10.0.0.1, 10:30, 3/4): identifiers or times, not values.
         if e < len(folded) - 1 and folded[e] in ".:/" and folded[e + 1].isdigit():
-            self._label(s, self._label_end(folded, e), occupied, out)
+            self._label(folded, s, self._label_end(folded, e), occupied, out)
             return
         before = folded[s - 2 : s] if s >= 2 else folded[:s]
         label = (
@@ -530,7 +606,7 @@ class MentionScanner:
             else None
         )
         if label is not None:
-            self._label(label[1], self._label_end(folded, e), occupied, out)
+            self._label(folded, label[1], self._label_end(folded, e), occupied, out)
             return
         value = _parse_number(m.group(0))
         end = e
@@ -558,12 +634,12 @@ class MentionScanner:
                 value = _apply_power(value, power.group(0))
                 end = power.end()
         if not math.isfinite(value):
-            self._label(start, end, occupied, out)
+            self._label(folded, start, end, occupied, out)
             return  # 1e400, 10^10^10: not a usable number; nothing is claimed
         # magnitude glued (32k, 2.5bn, $5M) or spaced (5 million)
         end, value, glued_ok = self._magnitude(folded, end, value, currency is not None)
         if not glued_ok:
-            self._label(start, self._label_end(folded, end), occupied, out)
+            self._label(folded, start, self._label_end(folded, end), occupied, out)
             return
         # range
         low = high = None
@@ -587,6 +663,7 @@ class MentionScanner:
         # unit
         unit_text: str | None = None
         unit_key: str | None = None
+        modifier: tuple[int, int] | None = None
         unit = _unit_after(res, folded, end)
         if unit is not None:
             end, unit_text = unit[0], unit[1]
@@ -612,15 +689,22 @@ class MentionScanner:
         else:
             # letters glued after the number that are no unit: 3rd, 10b, 9001abc -> a label
             if end < len(folded) and folded[end].isascii() and folded[end].isalpha():
-                self._label(start, self._label_end(folded, end), occupied, out)
+                self._label(folded, start, self._label_end(folded, end), occupied, out)
                 return
             # "12 members", "2000 widgets": the counted noun is the unit as written
             counted = _COUNTED.match(folded, end)
             if counted is not None:
                 noun = counted.group(1)
                 if noun not in res.stopwords and noun not in res.prepositions:
-                    unit_text = noun
-                    end = counted.end()
+                    described = _unit_after(res, folded, counted.end())
+                    if described is not None and folded[counted.end() : counted.end() + 1] == " ":
+                        # "1.5 vacation days": the word describes a known unit
+                        modifier = (counted.start(1), counted.end())
+                        end, unit_text = described
+                        unit_key = unit_text
+                    else:
+                        unit_text = noun
+                        end = counted.end()
         # bounds and approximations written before the value
         approximate = False
         pos = cue_start
@@ -650,6 +734,7 @@ class MentionScanner:
             approximate=approximate,
             unit=unit_text,
             unit_key=unit_key,
+            modifier=modifier,
         )
         out.quantities.append(q)
         occupied[cue_start:end] = b"\x01" * (end - cue_start)
@@ -679,9 +764,9 @@ class MentionScanner:
             end = word.end()
         return end, value, True
 
-    def _label_scope(self, out: Mentions, start: int, end: int) -> tuple[str, str] | None:
+    def _label_scope(self, folded: str, start: int, end: int) -> tuple[str, str] | None:
         """p99 -> (metric, p99), Q1 -> (period, q1), FY2024 -> (period, fy2024)."""
-        text = self._folded[start:end].lower()
+        text = folded[start:end].lower()
         known = self.res.label_scope.get(text)
         if known is not None:
             return known
@@ -702,13 +787,21 @@ class MentionScanner:
             pos += 1
         return pos
 
-    def _number_words(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+    def _number_words(
+        self, folded: str, occupied: bytearray, out: Mentions, starts: list[int] | None = None
+    ) -> None:
         res = self.res
-        first_words = res.number_first_words
-        for word in _WORD.finditer(folded):
-            if word.group(0).lower() not in first_words or occupied[word.start()]:
+        if starts is None:
+            first_words = res.number_first_words
+            starts = [
+                word.start()
+                for word in _WORD.finditer(folded)
+                if word.group(0).lower() in first_words
+            ]
+        for start in starts:
+            if occupied[start]:
                 continue
-            m = res.number_words.match(folded, word.start())
+            m = res.number_words.match(folded, start)
             if m is None or occupied[m.end() - 1]:
                 continue
             value = _number_words_value(res, m.group(0))

@@ -17,10 +17,29 @@ DATA_DIR = Path(__file__).parent / "data"
 
 
 def read_yaml(name: str) -> dict[str, Any]:
-    data = yaml.safe_load((DATA_DIR / name).read_text(encoding="utf-8"))
+    """A data file, refusing YAML 1.1 booleans: an unquoted ``on`` or ``no`` in a word list
+    would silently become True/False and drop out of the vocabulary."""
+    path = DATA_DIR / name
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict):
-        raise ValueError(f"{DATA_DIR / name}: expected a mapping at the top level")
+        raise ValueError(f"{path}: expected a mapping at the top level")
+    _refuse_booleans(data, str(path), [])
     return data
+
+
+def _refuse_booleans(node: object, where: str, trail: list[str]) -> None:
+    if isinstance(node, bool):
+        raise ValueError(
+            f"{where}: {'.'.join(trail)} is the boolean {node}; quote words such as "
+            '"on", "no", "yes" and "off"'
+        )
+    if isinstance(node, dict):
+        for key, value in node.items():
+            _refuse_booleans(key, where, trail)
+            _refuse_booleans(value, where, [*trail, str(key)])
+    elif isinstance(node, list):
+        for number, value in enumerate(node):
+            _refuse_booleans(value, where, [*trail, str(number)])
 
 
 def _alternation(phrases: list[str]) -> str:
