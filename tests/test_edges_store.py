@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
@@ -138,7 +139,16 @@ def test_incremental_recompute_equals_full_recompute(engine: Engine) -> None:
     assert [s[:6] for s in snapshot(engine)] == after_incremental
 
 
-def test_materiality_settings_change_the_flag_in_place(engine: Engine) -> None:
+@pytest.fixture
+def any_engine(migrated_url: str) -> Iterator[Engine]:
+    """A migrated store on SQLite and, in turn, on PostgreSQL."""
+    engine = make_engine(migrated_url)
+    yield engine
+    engine.dispose()
+
+
+def test_materiality_settings_change_the_flag_in_place(any_engine: Engine) -> None:
+    engine = any_engine
     add_version(engine, "a", "Dose 500 mg.", [{"key": "drug|dose", "value": 500, "unit": "mg"}])
     add_version(engine, "b", "Dose 510 mg.", [{"key": "drug|dose", "value": 510, "unit": "mg"}])
     with transaction(engine) as session:
@@ -302,3 +312,25 @@ def test_explain_pair_says_why_two_stored_claims_are_not_linked(engine: Engine) 
         conflict = explain_pair(session, c.id, b.id)
         assert (conflict.kind, conflict.rule) == ("conflicts", "value")
         assert conflict.edge_id is not None
+
+
+def test_an_edge_produced_again_is_revived_with_its_original_row(any_engine: Engine) -> None:
+    engine = any_engine
+    add_version(engine, "hr-2019", "Notice is 30 days.", [LEAVE | {"value": 30}])
+    add_version(engine, "hr-2026", "Notice is 60 days.", [LEAVE | {"value": 60}])
+    with transaction(engine) as session:
+        recompute_edges(session, GEN)
+        [conflict] = EdgeRepository(session).conflicts(GEN)
+    with transaction(engine) as session:
+        SourceRepository(session).apply_register_entry(
+            Source(id="hr-2026", supersedes=[SupersedesRef(source_id="hr-2019")])
+        )
+        assert recompute_edges(session, GEN).retired == 1
+        assert EdgeRepository(session).conflicts(GEN) == []
+    with transaction(engine) as session:
+        SourceRepository(session).apply_register_entry(Source(id="hr-2026"))
+        report = recompute_edges(session, GEN)
+        assert (report.revived, report.inserted) == (1, 0)
+        [again] = EdgeRepository(session).conflicts(GEN)
+    assert again.id == conflict.id and again.created_at == conflict.created_at
+    assert again.retired_at is None

@@ -9,12 +9,17 @@ pair of claims); inside a group, claims with the same normalised sentence form o
 - origins of one group to the group's first origin (``corroborates``);
 - agreeing groups by their first claims (``corroborates``), compatible groups likewise
   (``compatible``, with the reason they are not linked);
-- every origin of one group to every origin of a disagreeing group (``conflicts`` or
-  ``ambiguous``), unless one side's version replaces the other's (``supersedes``, newer on
-  the left) or one side's version is replaced (``compatible``, rule ``superseded``).
+- disagreeing groups (``conflicts`` or ``ambiguous``) claim by claim (a star over claims
+  beyond ``DISAGREEMENT_PAIR_LIMIT`` pairs), unless one side's version
+  replaces the other's (``supersedes``, newer on the left) or one side's version is
+  replaced (``compatible``, rule ``superseded``); a replaced version's claims are also
+  linked to every differing claim of the replacing version;
+- a conflict inside one sentence, or with one value of a sentence that lists several, is an
+  elaboration (``listed_values``).
 
-A second pass over coarse-key blocks compares claims whose keys differ slightly (near
-misses); those edges are never conflicts and carry the coarse key prefixed with ``~``.
+A second pass over coarse-key blocks compares claims whose keys are near misses
+(``near_miss``); those edges are never conflicts and carry the coarse key prefixed with
+``~``.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
 
 NEAR_MISS_PREFIX = "~"
+# Up to this many claim pairs, two disagreeing groups get one edge per pair; beyond it, a star.
+DISAGREEMENT_PAIR_LIMIT = 4096
 
 _KIND = {
     Relation.CONFLICT: EdgeKind.CONFLICTS,
@@ -348,13 +355,21 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
             if verdict.relation not in (Relation.CONFLICT, Relation.AMBIGUOUS):
                 emit.pair(rep, other, verdict, claim_key)
                 continue
-            # a star, not a product: every origin of each side meets the other side's first
-            # origin, so n and m origins cost n + m - 1 edges and all of them are linked
-            emit.pair(rep, other, verdict, claim_key)
-            for origin in second[1:]:
-                emit.pair(rep, origin[0], verdict, claim_key)
-            for origin in first[1:]:
-                emit.pair(origin[0], other, verdict, claim_key)
+            side_a = [c for origin in first for c in origin]
+            side_b = [c for origin in second for c in origin]
+            if len(side_a) * len(side_b) <= DISAGREEMENT_PAIR_LIMIT:
+                # every claim against every claim: a reader who may see only some of the
+                # sources still finds the edge between the two claims it can see
+                for x in side_a:
+                    for y in side_b:
+                        emit.pair(x, y, verdict, claim_key)
+                continue
+            # a very large disagreement becomes a star over claims: every claim of each
+            # side meets the other side's first claim (n + m - 1 edges, not n x m)
+            for y in side_b:
+                emit.pair(rep, y, verdict, claim_key)
+            for x in side_a[1:]:
+                emit.pair(x, other, verdict, claim_key)
     if disagreeing and emit.supersessions:
         _supersession_pairs(groups, disagreeing, emit, claim_key)
 

@@ -145,7 +145,12 @@ def check_claims(left: Sequence[Claim], right: Sequence[Claim]) -> CheckResult:
             len(left),
             len(right),
         )
-    top = max(pairs, key=lambda p: RELATION_RANK[p.relation])  # first of the strongest
+    # the strongest relation; among equals the smallest rule, then reason (deterministic)
+    strongest = max(RELATION_RANK[p.relation] for p in pairs)
+    top = min(
+        (p for p in pairs if RELATION_RANK[p.relation] == strongest),
+        key=lambda p: (p.rule, p.reason),
+    )
     return CheckResult(
         top.relation,
         top.rule,
