@@ -7,7 +7,7 @@ For each N: writes N documents of realistic policy / filing / SLA sentences abou
 pool of 40 subjects (about 176 whitespace tokens each, 1.76M for 10k documents; most
 sentences restate a fact other documents state, 15% contradict it), then, through
 ``pipeline.runner.run_pipeline`` on a fresh SQLite claim store
-and a persistent Dagster instance (what ``claims run`` does):
+and a Dagster instance (see --instance below), what ``claims run`` does:
 
 - full run: files/s, claims/s, wall time, peak memory (max RSS of this process);
 - incremental run after editing one file, against the full run (the target: under 5%);
