@@ -16,7 +16,13 @@ ASSET_MODULES = [
     edges,  # claim_edges (conflict, corroboration, ambiguous, supersession)
 ]
 
-__all__ = ["ASSET_MODULES", "OWNERS", "all_assets", "graph_asset_keys"]
+__all__ = [
+    "ASSET_MODULES",
+    "OWNERS",
+    "all_assets",
+    "graph_asset_keys",
+    "partitioned_asset_keys",
+]
 
 
 def all_assets() -> list[Any]:
@@ -43,3 +49,16 @@ def graph_asset_keys() -> list[Any]:
         if isinstance(value, dg.AssetsDefinition) and value.partitions_def is None
         for key in value.keys
     ]
+
+
+def partitioned_asset_keys() -> list[Any]:
+    """Keys of the per-source-version assets (and the register they depend on)."""
+    import dagster as dg
+
+    keys = [
+        key
+        for value in all_assets()
+        if isinstance(value, dg.AssetsDefinition) and value.partitions_def is not None
+        for key in value.keys
+    ]
+    return [dg.AssetKey("source_register"), *keys]
