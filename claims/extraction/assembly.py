@@ -17,10 +17,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import spacy.symbols
-from pydantic import BaseModel
 from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
@@ -28,6 +27,7 @@ from claims.extraction.effective_time import effective_time
 from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
 from claims.extraction.resources import Resources
+from claims.extraction.trusted import trusted
 from claims.ids import stable_id
 from claims.models import (
     Bound,
@@ -227,8 +227,10 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
 
 
 def _text(roles: Roles, idxs: Sequence[int]) -> str | None:
-    words = [roles.word(i) for i in idxs]
-    return " ".join(words).lower() if words else None
+    if not idxs:
+        return None
+    text, idx, end = roles.text, roles.idx, roles.end
+    return " ".join([text[idx[i] : end[i]] for i in idxs]).lower()
 
 
 def read_frame(
@@ -628,7 +630,7 @@ class _DocAssembly:
             start += 1
         while end > start and text[end - 1].isspace():
             end -= 1
-        return _trusted(CharSpan, {"start": start, "end": end})
+        return trusted(CharSpan, {"start": start, "end": end})
 
     def _quantity_claim(
         self,
@@ -672,7 +674,7 @@ class _DocAssembly:
             if q.low is not None and q.high is not None:
                 canonical_low = q.low * entry.factor + entry.offset
                 canonical_high = q.high * entry.factor + entry.offset
-        value_span = _trusted(CharSpan, {"start": q.start, "end": q.end})
+        value_span = trusted(CharSpan, {"start": q.start, "end": q.end})
         polarity = Polarity.NEGATIVE if frame.negated else Polarity.POSITIVE
         if frame.modality == Modality.PROHIBITION:
             polarity = Polarity.NEGATIVE
@@ -746,6 +748,13 @@ class _DocAssembly:
         idxs = [i for i in range(a, b) if role[i] != PUNCT]
         has_modal = MODAL in present
         has_neg = NEG in present
+        if not has_modal and not has_neg and PIVOT in present:
+            # Without a modal or negation the first copula/possession/action verb is the
+            # pivot (as read_frame would find), and only "X is <label>" can still be a
+            # claim: decide that before reading the frame (prose sentences end here).
+            first = next(i for i in idxs if role[i] == PIVOT)
+            if roles.info[first] != "copula" or not _label_shaped(roles, a, b):
+                return None
         frame = read_frame(doc, roles, idxs, self.res, mentions.times)
         has_verb = frame.pivot_kind == "verb"
         if has_modal or has_neg or has_verb:
@@ -768,17 +777,7 @@ class _DocAssembly:
             predicate = frame.action_text
             confidence = 0.7
         elif frame.pivot_kind == "copula" and frame.subject and frame.predicate_text:
-            pivot_at = _pivot_char(roles, a, b)
-            before = [i for i in range(a, b) if roles.idx[i] < pivot_at]
-            after = [i for i in range(a, b) if roles.idx[i] > pivot_at]
-            if (
-                len(before) > 8
-                or any(role[i] in (SEP, LABEL, VALUE) for i in before)
-                or any(role[i] in (LABEL, VALUE, TIME) for i in after)
-                or not 1 <= sum(role[i] == CONTENT for i in after) <= 5
-                or any(roles.lower[i] in ("to", "too", "very", "than") for i in after)
-            ):
-                return None  # a copula sentence that is not "X is <label>"
+            # (_label_shaped was checked above: a copula pivot means no modal or negation)
             # "The governing law is German law": key from the subject, value is the predicate.
             subj_idx = [
                 i
@@ -1013,7 +1012,7 @@ class _DocAssembly:
             w0 = max(sent.start_char, q.cue_start - 40)
             w1 = min(sent.end_char, q.end + 40)
             key = fold_text(text[w0 : q.cue_start], self.res.non_latin_trim)
-            span = _trusted(CharSpan, {"start": w0, "end": w1})
+            span = trusted(CharSpan, {"start": w0, "end": w1})
             out.append(
                 self._quantity_claim(
                     doc,
@@ -1045,33 +1044,32 @@ def _counts_things(dimension: str | None) -> bool:
     )
 
 
-_M = TypeVar("_M", bound=BaseModel)
-
-
-def _trusted(model: type[_M], fields: dict[str, Any]) -> _M:
-    """A model instance from values this module built and typed itself, without running
-    pydantic's validation (validating claims and their spans was ~8 % of extraction time,
-    and ``model_construct`` is slower still). Every field must be passed, with the type
-    validation would have produced; tests/test_extraction_robustness.py validates every
-    claim these paths build on random text."""
-    instance = model.__new__(model)
-    object.__setattr__(instance, "__dict__", fields)
-    object.__setattr__(instance, "__pydantic_fields_set__", set(fields))
-    object.__setattr__(instance, "__pydantic_extra__", None)
-    object.__setattr__(instance, "__pydantic_private__", None)
-    return instance
-
-
 def _claim(**fields: Any) -> Claim:
-    """A ``Claim`` from every one of its fields (see ``_trusted``)."""
-    return _trusted(Claim, fields)
+    """A ``Claim`` from every one of its fields (see ``claims.extraction.trusted``)."""
+    return trusted(Claim, fields)
 
 
 def _copy_time(when: EffectiveTime) -> EffectiveTime:
     """A claim's own copy of its sentence's time (claims are mutable models)."""
-    return _trusted(
+    return trusted(
         EffectiveTime,
         {"start": when.start, "end": when.end, "granularity": when.granularity, "text": when.text},
+    )
+
+
+def _label_shaped(roles: Roles, a: int, b: int) -> bool:
+    """Whether a copula clause has the shape "X is <label>" (a short subject, a few
+    content words after the verb, no value, time or comparison)."""
+    role = roles.role
+    pivot_at = _pivot_char(roles, a, b)
+    before = [i for i in range(a, b) if roles.idx[i] < pivot_at]
+    after = [i for i in range(a, b) if roles.idx[i] > pivot_at]
+    return not (
+        len(before) > 8
+        or any(role[i] in (SEP, LABEL, VALUE) for i in before)
+        or any(role[i] in (LABEL, VALUE, TIME) for i in after)
+        or not 1 <= sum(role[i] == CONTENT for i in after) <= 5
+        or any(roles.lower[i] in ("to", "too", "very", "than") for i in after)
     )
 
 
