@@ -126,17 +126,36 @@ _CUE_ROLES = {
 }
 
 
-_LEXEMES: dict[int, tuple[Vocab, dict[int, tuple[str, bool, bool]]]] = {}
+_LEXEMES: dict[tuple[int, int], tuple[Vocab, Resources, dict[int, tuple[str, int]]]] = {}
+_POSSESSIVES = ("'s", "'", "\u2019s")
+_UNIT_HINTS = ("per", "in")
 
 
-def _lexeme_table(vocab: Vocab) -> dict[int, tuple[str, bool, bool]]:
-    """Per-vocab cache orth -> (lower, is_punct or is_space, like_num). Reading these for
-    every token through ``Doc.to_array(...).tolist()`` cost more than the role rules; the
-    entry keeps the vocab alive so its id is not reused."""
-    entry = _LEXEMES.get(id(vocab))
-    if entry is None or entry[0] is not vocab:
-        entry = _LEXEMES[id(vocab)] = (vocab, {})
-    return entry[1]
+def _lexeme_table(vocab: Vocab, res: Resources) -> dict[int, tuple[str, int]]:
+    """Per (vocab, resources) cache orth -> (lowercase form, role the word has when no
+    mention or cue claims it). Reading lexeme attributes for every token through
+    ``Doc.to_array(...).tolist()`` cost more than the role rules; the entry keeps the vocab
+    and resources alive so their ids are not reused."""
+    entry = _LEXEMES.get((id(vocab), id(res)))
+    if entry is None or entry[0] is not vocab or entry[1] is not res:
+        entry = _LEXEMES[(id(vocab), id(res))] = (vocab, res, {})
+    return entry[2]
+
+
+def _word_role(vocab: Vocab, orth: int, res: Resources) -> tuple[str, int]:
+    lex = vocab[orth]
+    low = lex.lower_
+    if low in res.separators:
+        return low, SEP
+    if lex.is_punct or lex.is_space:
+        return low, PUNCT
+    if low in _POSSESSIVES:
+        return low, POSS
+    if low in res.prepositions:
+        return low, PREP
+    if low in res.stopwords or lex.like_num:
+        return low, STOP
+    return low, CONTENT
 
 
 def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Roles:
@@ -150,14 +169,12 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
         orths = arr[:, 2].tolist()
     else:
         starts, ends, orths = [], [], []
-    # lowercase form, punct-or-space, like-num: lexeme attributes, read once per word form
-    lexemes = _lexeme_table(doc.vocab)
+    lexemes = _lexeme_table(doc.vocab, res)
     rows = []
     for orth in orths:
         row = lexemes.get(orth)
         if row is None:
-            lex = doc.vocab[orth]
-            row = lexemes[orth] = (lex.lower_, lex.is_punct or lex.is_space, lex.like_num)
+            row = lexemes[orth] = _word_role(doc.vocab, orth, res)
         rows.append(row)
     lower = [row[0] for row in rows]
 
@@ -196,26 +213,14 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
         for i in range(start, end):
             role[i] = r
             info[i] = data
-    stop, preps, seps, units = res.stopwords, res.prepositions, res.separators, res.unit_words
+    units = res.unit_words
     for i, row in enumerate(rows):
         if role[i] != -1:
             continue
-        low = row[0]
-        if low in seps:
-            role[i] = SEP
-        elif row[1]:
-            role[i] = PUNCT
-        elif low in ("'s", "'", "\u2019s"):
-            role[i] = POSS
-        elif low in preps:
-            role[i] = PREP
-            # "per share", "in days": a unit named after a preposition is a unit hint
-            if i + 1 < n and low in ("per", "in") and lower[i + 1] in units:
-                role[i + 1] = UNIT
-        elif low in stop or row[2]:
-            role[i] = STOP
-        else:
-            role[i] = CONTENT
+        r = role[i] = row[1]
+        # "per share", "in days": a unit named after a preposition is a unit hint
+        if r == PREP and i + 1 < n and row[0] in _UNIT_HINTS and lower[i + 1] in units:
+            role[i + 1] = UNIT
     if n and doc.has_annotation("POS"):
         # A trained pipeline (CLAIMS_SPACY_MODEL) tags verbs the lexicons do not know:
         # they split subject from action like the statement verbs of cues.yaml.
@@ -281,12 +286,15 @@ def read_frame(
     # A party word in the object ("never shares *customer* data") is content, not scope:
     # parties scope a claim when they are its subject or follow a preposition.
     override: dict[int, int] = {}
-    for i in predicate_side:
-        if role[i] == PREP:
-            break
-        if role[i] == SCOPE and cast(tuple[str, str], info[i])[0] == "party":
-            override[i] = CONTENT
-    for i in idxs:
+    frame_roles = [role[i] for i in idxs]
+    has_scope = SCOPE in frame_roles
+    if has_scope:
+        for i in predicate_side:
+            if role[i] == PREP:
+                break
+            if role[i] == SCOPE and cast(tuple[str, str], info[i])[0] == "party":
+                override[i] = CONTENT
+    for i in idxs if has_scope or LABEL in frame_roles or TIME in frame_roles else ():
         r = override.get(i, role[i])
         if r == SCOPE:
             dim, value = cast(tuple[str, str], info[i])
@@ -498,17 +506,21 @@ class _DocAssembly:
         source_version_id: str | None,
     ) -> list[Claim]:
         role, info = roles.role, roles.info
+        clause_roles = role[a:b]  # membership tests on the slice run in C
         values: list[int] = []
-        seen: set[int] = set()
-        for i in range(a, b):
-            if role[i] == VALUE and info[i] not in seen:
-                seen.add(info[i])  # type: ignore[arg-type]
-                values.append(info[i])  # type: ignore[arg-type]
+        if VALUE in clause_roles:
+            seen: set[int] = set()
+            for i in range(a, b):
+                if role[i] == VALUE and info[i] not in seen:
+                    seen.add(info[i])  # type: ignore[arg-type]
+                    values.append(info[i])  # type: ignore[arg-type]
         span = self._evidence(doc, sent, a, b)
-        reported_at = next((i for i in range(a, b) if role[i] == REPORTED), None)
-        start = self._after_attribution(roles, a, b)
-        if not any(role[i] == VALUE for i in range(a, start)):
-            a = start  # a value inside the attribution itself keeps the whole clause
+        reported_at: int | None = None
+        if REPORTED in clause_roles:
+            reported_at = a + clause_roles.index(REPORTED)
+            start = self._after_attribution(roles, a, b)
+            if VALUE not in role[a:start]:
+                a = start  # a value inside the attribution itself keeps the whole clause
         if not values:
             claim = self._non_quantity(
                 doc,
