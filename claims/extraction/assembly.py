@@ -170,13 +170,12 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
     else:
         starts, ends, orths = [], [], []
     lexemes = _lexeme_table(doc.vocab, res)
-    rows = []
-    for orth in orths:
-        row = lexemes.get(orth)
-        if row is None:
-            row = lexemes[orth] = _word_role(doc.vocab, orth, res)
-        rows.append(row)
-    lower = [row[0] for row in rows]
+    rows = [lexemes.get(orth) for orth in orths]
+    if None in rows:
+        for k, orth in enumerate(orths):
+            if rows[k] is None:
+                rows[k] = lexemes[orth] = _word_role(doc.vocab, orth, res)
+    lower = [row[0] for row in rows]  # type: ignore[index]
 
     def mark(start: int, end: int, r: int, data: object) -> None:
         i = max(0, bisect_left(starts, start) - 1)
@@ -200,7 +199,7 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
     cues: list[tuple[int, int, str, str]] = doc._.cues or []
     # longest first at each start, so "shall not" wins over "shall"
     for start, end, label, ident in sorted(cues, key=lambda c: (c[0], c[0] - c[1])):
-        if any(role[i] != -1 for i in range(start, end)):
+        if role[start:end].count(-1) != end - start:
             continue
         data: object
         if label == "SCOPE":
@@ -217,9 +216,9 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
     for i, row in enumerate(rows):
         if role[i] != -1:
             continue
-        r = role[i] = row[1]
+        r = role[i] = row[1]  # type: ignore[index]
         # "per share", "in days": a unit named after a preposition is a unit hint
-        if r == PREP and i + 1 < n and row[0] in _UNIT_HINTS and lower[i + 1] in units:
+        if r == PREP and i + 1 < n and lower[i] in _UNIT_HINTS and lower[i + 1] in units:
             role[i + 1] = UNIT
     if n and doc.has_annotation("POS"):
         # A trained pipeline (CLAIMS_SPACY_MODEL) tags verbs the lexicons do not know:
