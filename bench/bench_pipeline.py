@@ -3,10 +3,11 @@
 Usage: python bench/bench_pipeline.py [--instance sqlite|memory] [N ...]
        (default: --instance sqlite, sizes 1000 10000)
 
-For each N: writes N documents of realistic policy / filing / SLA sentences (about 200
-whitespace tokens each, 2M for 10k documents; a share of the sentences restate a fact another document states, a share
-contradict it), then, through ``pipeline.runner.run_pipeline`` on a fresh SQLite claim store
-and a persistent Dagster instance (what ``claims run`` does):
+For each N: writes N documents of realistic policy / filing / SLA sentences about a fixed
+pool of 40 subjects (about 176 whitespace tokens each, 1.76M for 10k documents; most
+sentences restate a fact other documents state, 15% contradict it), then, through
+``pipeline.runner.run_pipeline`` on a fresh SQLite claim store
+and a Dagster instance (see --instance below), what ``claims run`` does:
 
 - full run: files/s, claims/s, wall time, peak memory (max RSS of this process);
 - incremental run after editing one file, against the full run (the target: under 5%);

@@ -7,10 +7,10 @@ import dagster as dg
 
 from claims.errors import ClaimLedgerError
 from pipeline import corpus
-from pipeline.assets import graph_asset_keys
+from pipeline.assets import graph_asset_keys, partitioned_asset_keys
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME, source_version_partitions
-from pipeline.planning import REGENERATE, keys_missing_generation, plan_runs
+from pipeline.planning import INVALID, REGENERATE, keys_missing_generation, plan_runs
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
 from pipeline.settings import get_pipeline_settings
 
@@ -55,9 +55,16 @@ def build_sources_sensor(
 
         register_sha = corpus.file_sha256(register_path) if register_path else ""
         previous = json.loads(context.cursor) if context.cursor else {}
+        # Bad files first; the graph-level assets only in the last run, so a bulk load of
+        # many batches evaluates the graph once, after every batch's claims.
+        ordered = sorted(plan.batches, key=lambda b: b.reason != INVALID)
         run_requests = [
-            dg.RunRequest(run_key=batch.run_key(generation), tags=batch.tags)
-            for batch in plan.batches
+            dg.RunRequest(
+                run_key=batch.run_key(generation),
+                tags=batch.tags,
+                asset_selection=None if index == len(ordered) - 1 else partitioned_asset_keys(),
+            )
+            for index, batch in enumerate(ordered)
         ]
         if register_sha != previous.get("register_sha256", "") and not plan.batches:
             run_requests.append(

@@ -77,6 +77,11 @@ def test_bad_file_gets_its_own_run(tmp_path: Path) -> None:
     alone = [r for r in result.run_requests if PARTITION_TAG in r.tags]
     assert [r.tags[PARTITION_TAG].split("@")[0] for r in alone] == ["ops/latin1-notes"]
     assert alone[0].tags["claimledger/reason"] == "invalid"
+    # the graph is evaluated once, by the last run (the good batch)
+    first, last = result.run_requests
+    assert first is alone[0]
+    assert dg.AssetKey("claim_edges") not in first.asset_selection
+    assert last.asset_selection is None  # the whole job
 
 
 def test_changed_register_requests_a_graph_refresh(tmp_path: Path) -> None:

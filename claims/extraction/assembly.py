@@ -17,15 +17,17 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 import spacy.symbols
 from spacy.tokens import Doc, Span
+from spacy.vocab import Vocab
 
 from claims.extraction.effective_time import effective_time
 from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
 from claims.extraction.resources import Resources
+from claims.extraction.trusted import trusted
 from claims.ids import stable_id
 from claims.models import (
     Bound,
@@ -124,18 +126,56 @@ _CUE_ROLES = {
 }
 
 
+_LEXEMES: dict[tuple[int, int], tuple[Vocab, Resources, dict[int, tuple[str, int]]]] = {}
+_POSSESSIVES = ("'s", "'", "\u2019s")
+_UNIT_HINTS = ("per", "in")
+
+
+def _lexeme_table(vocab: Vocab, res: Resources) -> dict[int, tuple[str, int]]:
+    """Per (vocab, resources) cache orth -> (lowercase form, role the word has when no
+    mention or cue claims it). Reading lexeme attributes for every token through
+    ``Doc.to_array(...).tolist()`` cost more than the role rules; the entry keeps the vocab
+    and resources alive so their ids are not reused."""
+    entry = _LEXEMES.get((id(vocab), id(res)))
+    if entry is None or entry[0] is not vocab or entry[1] is not res:
+        entry = _LEXEMES[(id(vocab), id(res))] = (vocab, res, {})
+    return entry[2]
+
+
+def _word_role(vocab: Vocab, orth: int, res: Resources) -> tuple[str, int]:
+    lex = vocab[orth]
+    low = lex.lower_
+    if low in res.separators:
+        return low, SEP
+    if lex.is_punct or lex.is_space:
+        return low, PUNCT
+    if low in _POSSESSIVES:
+        return low, POSS
+    if low in res.prepositions:
+        return low, PREP
+    if low in res.stopwords or lex.like_num:
+        return low, STOP
+    return low, CONTENT
+
+
 def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Roles:
     n = len(doc)
     role = [-1] * n
     info: list[object] = [None] * n
     if n:
-        arr = doc.to_array(["IDX", "LENGTH", "LOWER", "IS_PUNCT", "IS_SPACE", "LIKE_NUM"]).tolist()
+        arr = doc.to_array(["IDX", "LENGTH", "ORTH"])
+        starts = arr[:, 0].tolist()
+        ends = (arr[:, 0] + arr[:, 1]).tolist()
+        orths = arr[:, 2].tolist()
     else:
-        arr = []
-    strings = doc.vocab.strings
-    starts = [row[0] for row in arr]
-    ends = [row[0] + row[1] for row in arr]
-    lower = [strings[row[2]] for row in arr]
+        starts, ends, orths = [], [], []
+    lexemes = _lexeme_table(doc.vocab, res)
+    rows = [lexemes.get(orth) for orth in orths]
+    if None in rows:
+        for k, orth in enumerate(orths):
+            if rows[k] is None:
+                rows[k] = lexemes[orth] = _word_role(doc.vocab, orth, res)
+    lower = [row[0] for row in rows]  # type: ignore[index]
 
     def mark(start: int, end: int, r: int, data: object) -> None:
         i = max(0, bisect_left(starts, start) - 1)
@@ -159,7 +199,7 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
     cues: list[tuple[int, int, str, str]] = doc._.cues or []
     # longest first at each start, so "shall not" wins over "shall"
     for start, end, label, ident in sorted(cues, key=lambda c: (c[0], c[0] - c[1])):
-        if any(role[i] != -1 for i in range(start, end)):
+        if role[start:end].count(-1) != end - start:
             continue
         data: object
         if label == "SCOPE":
@@ -172,26 +212,14 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
         for i in range(start, end):
             role[i] = r
             info[i] = data
-    stop, preps, seps, units = res.stopwords, res.prepositions, res.separators, res.unit_words
-    for i, row in enumerate(arr):
+    units = res.unit_words
+    for i, row in enumerate(rows):
         if role[i] != -1:
             continue
-        low = lower[i]
-        if low in seps:
-            role[i] = SEP
-        elif row[3] or row[4]:
-            role[i] = PUNCT
-        elif low in ("'s", "'", "\u2019s"):
-            role[i] = POSS
-        elif low in preps:
-            role[i] = PREP
-            # "per share", "in days": a unit named after a preposition is a unit hint
-            if i + 1 < n and low in ("per", "in") and lower[i + 1] in units:
-                role[i + 1] = UNIT
-        elif low in stop or row[5]:
-            role[i] = STOP
-        else:
-            role[i] = CONTENT
+        r = role[i] = row[1]  # type: ignore[index]
+        # "per share", "in days": a unit named after a preposition is a unit hint
+        if r == PREP and i + 1 < n and lower[i] in _UNIT_HINTS and lower[i + 1] in units:
+            role[i + 1] = UNIT
     if n and doc.has_annotation("POS"):
         # A trained pipeline (CLAIMS_SPACY_MODEL) tags verbs the lexicons do not know:
         # they split subject from action like the statement verbs of cues.yaml.
@@ -203,8 +231,10 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
 
 
 def _text(roles: Roles, idxs: Sequence[int]) -> str | None:
-    words = [roles.word(i) for i in idxs]
-    return " ".join(words).lower() if words else None
+    if not idxs:
+        return None
+    text, idx, end = roles.text, roles.idx, roles.end
+    return " ".join([text[idx[i] : end[i]] for i in idxs]).lower()
 
 
 def read_frame(
@@ -255,12 +285,15 @@ def read_frame(
     # A party word in the object ("never shares *customer* data") is content, not scope:
     # parties scope a claim when they are its subject or follow a preposition.
     override: dict[int, int] = {}
-    for i in predicate_side:
-        if role[i] == PREP:
-            break
-        if role[i] == SCOPE and cast(tuple[str, str], info[i])[0] == "party":
-            override[i] = CONTENT
-    for i in idxs:
+    frame_roles = [role[i] for i in idxs]
+    has_scope = SCOPE in frame_roles
+    if has_scope:
+        for i in predicate_side:
+            if role[i] == PREP:
+                break
+            if role[i] == SCOPE and cast(tuple[str, str], info[i])[0] == "party":
+                override[i] = CONTENT
+    for i in idxs if has_scope or LABEL in frame_roles or TIME in frame_roles else ():
         r = override.get(i, role[i])
         if r == SCOPE:
             dim, value = cast(tuple[str, str], info[i])
@@ -472,17 +505,21 @@ class _DocAssembly:
         source_version_id: str | None,
     ) -> list[Claim]:
         role, info = roles.role, roles.info
+        clause_roles = role[a:b]  # membership tests on the slice run in C
         values: list[int] = []
-        seen: set[int] = set()
-        for i in range(a, b):
-            if role[i] == VALUE and info[i] not in seen:
-                seen.add(info[i])  # type: ignore[arg-type]
-                values.append(info[i])  # type: ignore[arg-type]
+        if VALUE in clause_roles:
+            seen: set[int] = set()
+            for i in range(a, b):
+                if role[i] == VALUE and info[i] not in seen:
+                    seen.add(info[i])  # type: ignore[arg-type]
+                    values.append(info[i])  # type: ignore[arg-type]
         span = self._evidence(doc, sent, a, b)
-        reported_at = next((i for i in range(a, b) if role[i] == REPORTED), None)
-        start = self._after_attribution(roles, a, b)
-        if not any(role[i] == VALUE for i in range(a, start)):
-            a = start  # a value inside the attribution itself keeps the whole clause
+        reported_at: int | None = None
+        if REPORTED in clause_roles:
+            reported_at = a + clause_roles.index(REPORTED)
+            start = self._after_attribution(roles, a, b)
+            if VALUE not in role[a:start]:
+                a = start  # a value inside the attribution itself keeps the whole clause
         if not values:
             claim = self._non_quantity(
                 doc,
@@ -604,7 +641,7 @@ class _DocAssembly:
             start += 1
         while end > start and text[end - 1].isspace():
             end -= 1
-        return CharSpan(start=start, end=end)
+        return trusted(CharSpan, {"start": start, "end": end})
 
     def _quantity_claim(
         self,
@@ -648,7 +685,7 @@ class _DocAssembly:
             if q.low is not None and q.high is not None:
                 canonical_low = q.low * entry.factor + entry.offset
                 canonical_high = q.high * entry.factor + entry.offset
-        value_span = CharSpan(start=q.start, end=q.end)
+        value_span = trusted(CharSpan, {"start": q.start, "end": q.end})
         polarity = Polarity.NEGATIVE if frame.negated else Polarity.POSITIVE
         if frame.modality == Modality.PROHIBITION:
             polarity = Polarity.NEGATIVE
@@ -664,9 +701,7 @@ class _DocAssembly:
             ValueKind.QUANTITY.value,
             key,
         )
-        # Every field is passed: pydantic fills missing ones through default factories,
-        # which costs more than validating the whole claim.
-        return Claim(
+        return _claim(
             id=claim_id,
             source_version_id=source_version_id,
             source_id=source_id,
@@ -724,6 +759,13 @@ class _DocAssembly:
         idxs = [i for i in range(a, b) if role[i] != PUNCT]
         has_modal = MODAL in present
         has_neg = NEG in present
+        if not has_modal and not has_neg and PIVOT in present:
+            # Without a modal or negation the first copula/possession/action verb is the
+            # pivot (as read_frame would find), and only "X is <label>" can still be a
+            # claim: decide that before reading the frame (prose sentences end here).
+            first = next(i for i in idxs if role[i] == PIVOT)
+            if roles.info[first] != "copula" or not _label_shaped(roles, a, b):
+                return None
         frame = read_frame(doc, roles, idxs, self.res, mentions.times)
         has_verb = frame.pivot_kind == "verb"
         if has_modal or has_neg or has_verb:
@@ -746,17 +788,7 @@ class _DocAssembly:
             predicate = frame.action_text
             confidence = 0.7
         elif frame.pivot_kind == "copula" and frame.subject and frame.predicate_text:
-            pivot_at = _pivot_char(roles, a, b)
-            before = [i for i in range(a, b) if roles.idx[i] < pivot_at]
-            after = [i for i in range(a, b) if roles.idx[i] > pivot_at]
-            if (
-                len(before) > 8
-                or any(role[i] in (SEP, LABEL, VALUE) for i in before)
-                or any(role[i] in (LABEL, VALUE, TIME) for i in after)
-                or not 1 <= sum(role[i] == CONTENT for i in after) <= 5
-                or any(roles.lower[i] in ("to", "too", "very", "than") for i in after)
-            ):
-                return None  # a copula sentence that is not "X is <label>"
+            # (_label_shaped was checked above: a copula pivot means no modal or negation)
             # "The governing law is German law": key from the subject, value is the predicate.
             subj_idx = [
                 i
@@ -801,9 +833,7 @@ class _DocAssembly:
             kind.value,
             key,
         )
-        # Every field is passed: pydantic fills missing ones through default factories,
-        # which costs more than validating the whole claim.
-        return Claim(
+        return _claim(
             id=claim_id,
             source_version_id=source_version_id,
             source_id=source_id,
@@ -940,7 +970,7 @@ class _DocAssembly:
             "cl", source_version_id, self.generation, span.start, span.end, s0, None,
             kind.value, key,
         )  # fmt: skip
-        return Claim(
+        return _claim(
             id=claim_id,
             source_version_id=source_version_id,
             source_id=source_id,
@@ -993,7 +1023,7 @@ class _DocAssembly:
             w0 = max(sent.start_char, q.cue_start - 40)
             w1 = min(sent.end_char, q.end + 40)
             key = fold_text(text[w0 : q.cue_start], self.res.non_latin_trim)
-            span = CharSpan(start=w0, end=w1)
+            span = trusted(CharSpan, {"start": w0, "end": w1})
             out.append(
                 self._quantity_claim(
                     doc,
@@ -1025,10 +1055,32 @@ def _counts_things(dimension: str | None) -> bool:
     )
 
 
+def _claim(**fields: Any) -> Claim:
+    """A ``Claim`` from every one of its fields (see ``claims.extraction.trusted``)."""
+    return trusted(Claim, fields)
+
+
 def _copy_time(when: EffectiveTime) -> EffectiveTime:
     """A claim's own copy of its sentence's time (claims are mutable models)."""
-    return EffectiveTime.model_construct(
-        start=when.start, end=when.end, granularity=when.granularity, text=when.text
+    return trusted(
+        EffectiveTime,
+        {"start": when.start, "end": when.end, "granularity": when.granularity, "text": when.text},
+    )
+
+
+def _label_shaped(roles: Roles, a: int, b: int) -> bool:
+    """Whether a copula clause has the shape "X is <label>" (a short subject, a few
+    content words after the verb, no value, time or comparison)."""
+    role = roles.role
+    pivot_at = _pivot_char(roles, a, b)
+    before = [i for i in range(a, b) if roles.idx[i] < pivot_at]
+    after = [i for i in range(a, b) if roles.idx[i] > pivot_at]
+    return not (
+        len(before) > 8
+        or any(role[i] in (SEP, LABEL, VALUE) for i in before)
+        or any(role[i] in (LABEL, VALUE, TIME) for i in after)
+        or not 1 <= sum(role[i] == CONTENT for i in after) <= 5
+        or any(roles.lower[i] in ("to", "too", "very", "than") for i in after)
     )
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import date, timedelta
 
 from claims.extraction.mentions import TimeMention, _finer
-from claims.models import EffectiveTime
+from claims.extraction.trusted import trusted
+from claims.models import EffectiveTime, TimeGranularity
 
 
 def effective_time(text: str, times: Sequence[TimeMention]) -> EffectiveTime:
@@ -17,7 +18,7 @@ def effective_time(text: str, times: Sequence[TimeMention]) -> EffectiveTime:
     Phrases such as "for the period" name a time without dates: only ``text`` is set.
     """
     if not times:
-        return EffectiveTime()
+        return _time(None, None, None, None)
     start = end = None
     granularity = None
     dated = False
@@ -39,5 +40,13 @@ def effective_time(text: str, times: Sequence[TimeMention]) -> EffectiveTime:
             end = end or (t.first - timedelta(days=1))
     words = "; ".join(text[t.start : t.end] for t in times)
     if not dated:
-        return EffectiveTime(text=words)
-    return EffectiveTime(start=start, end=end, granularity=granularity, text=words)
+        return _time(None, None, None, words)
+    return _time(start, end, granularity, words)
+
+
+def _time(
+    start: date | None, end: date | None, granularity: TimeGranularity | None, text: str | None
+) -> EffectiveTime:
+    return trusted(
+        EffectiveTime, {"start": start, "end": end, "granularity": granularity, "text": text}
+    )

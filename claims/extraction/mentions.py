@@ -42,6 +42,15 @@ def phrase_before(
     with its start offset. A dictionary lookup on the last words: a regex alternation
     searched backwards costs ten times more and this runs for every number."""
     lo = max(0, pos - 8 * max_words - 8)
+    # Every phrase ends in one of the table's last words: check the word before ``pos``
+    # first (most numbers follow "is" or "of"), and split the window only when it fits.
+    last = folded[lo:pos].rsplit(None, 1)[-1:]
+    if not last:
+        return None
+    ends = _last_words(table)
+    word = last[0].lower()
+    if word not in ends and word.lstrip(_OPENERS) not in ends:
+        return None
     words = [(m.group(0), m.start()) for m in _NONSPACE.finditer(folded, lo, pos)]
     if words and lo > 0 and words[0][1] == lo and not folded[lo - 1].isspace():
         words = words[1:]  # the window cut a word in half
@@ -55,6 +64,21 @@ def phrase_before(
     return None
 
 
+_LAST_WORDS: dict[int, tuple[object, frozenset[str]]] = {}
+
+
+def _last_words(table: dict[str, str] | frozenset[str]) -> frozenset[str]:
+    """The last words of a phrase table's phrases (cached; the entry keeps the table alive,
+    so its id cannot be reused by another table)."""
+    entry = _LAST_WORDS.get(id(table))
+    if entry is None or entry[0] is not table:
+        entry = (table, frozenset(phrase.split()[-1] for phrase in table if phrase.split()))
+        _LAST_WORDS[id(table)] = entry
+    return entry[1]
+
+
+# A pattern that cannot match without this character is not run over text lacking it.
+_REQUIRED_LITERAL = {"cjk": "年", "iso": "-"}
 _WORD_LED = frozenset({"mdy", "my", "q", "qw", "h"})
 _DAY_BEFORE = re.compile(r"[0-3]?[0-9](?:st|nd|rd|th)?(?:\s+of)?\s+$", re.IGNORECASE)
 _COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,})(?![A-Za-z0-9])")
@@ -215,31 +239,57 @@ class _TimeScanner:
             self._finders[word] = finder
         return finder
 
-    def scan(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+    def _trigger_hits(self, folded: str) -> list[tuple[str, int, int]]:
+        """(lowercase trigger word, start, end) of every word that can start a time
+        expression, in no particular order (the caller sorts what it builds)."""
+        triggers = self.trigger_words
+        if folded.isascii():
+            # ASCII text: the maximal letter runs are exactly the finder's matches, so one
+            # pass over the words finds them all
+            hits = []
+            for word in _WORD.finditer(folded):
+                lower = word.group().lower()
+                if lower in triggers:
+                    hits.append((lower, word.start(), word.end()))
+            return hits
+        # Otherwise case-insensitive matching has Unicode cases ("ſ" is an "s"): find which
+        # trigger words occur at all (one C-level pass), then locate each with its finder.
+        present = triggers.intersection(map(str.lower, _WORD.findall(folded)))
+        return [
+            (lower, word.start(), word.end())
+            for lower in present
+            for word in self._word_finder(lower).finditer(folded)
+        ]
+
+    def scan(
+        self,
+        folded: str,
+        occupied: bytearray,
+        out: Mentions,
+        hits: list[tuple[str, int, int]] | None = None,
+    ) -> None:
+        """Adds the time expressions of ``folded`` to ``out``; ``hits`` are the trigger
+        words if the caller already found them (see ``_trigger_hits``)."""
         candidates: dict[str, list[re.Match[str]]] = {kind: [] for kind, _ in self.patterns}
         for kind, pattern in self.digit_led:
-            if kind != "dmy":
+            literal = _REQUIRED_LITERAL.get(kind)
+            if kind != "dmy" and (literal is None or literal in folded):
                 candidates[kind] = list(pattern.finditer(folded))
         deictic_at: list[int] = []
         months = self.res.months
-        # Visit only the words that can start a time expression: find which trigger words
-        # occur at all (one C-level pass), then locate each with a literal search.
-        present = self.trigger_words.intersection(map(str.lower, _WORD.findall(folded)))
-        for lower in present:
-            for word in self._word_finder(lower).finditer(folded):
-                start = word.start()
-                for kind in self.triggers.get(lower, ()):
-                    m = self.word_led[kind].match(folded, start)
+        for lower, start, end in self._trigger_hits(folded) if hits is None else hits:
+            for kind in self.triggers.get(lower, ()):
+                m = self.word_led[kind].match(folded, start)
+                if m is not None:
+                    candidates[kind].append(m)
+            if lower in months:
+                day = _DAY_BEFORE.search(folded, max(0, start - 14), start)
+                if day is not None:
+                    m = self.dmy.match(folded, day.start())
                     if m is not None:
-                        candidates[kind].append(m)
-                if lower in months:
-                    day = _DAY_BEFORE.search(folded, max(0, start - 14), start)
-                    if day is not None:
-                        m = self.dmy.match(folded, day.start())
-                        if m is not None:
-                            candidates["dmy"].append(m)
-                if lower in self.deictic_last:
-                    deictic_at.append(word.end())
+                        candidates["dmy"].append(m)
+            if lower in self.deictic_last:
+                deictic_at.append(end)
         for kind in candidates:
             candidates[kind].sort(key=lambda m: m.start())
         deictic_at.sort()
@@ -495,15 +545,33 @@ class MentionScanner:
         folded = text.translate(res.fold)
         out = Mentions()
         occupied = bytearray(len(folded) + 1)
-        self.times.scan(folded, occupied, out)
+        time_hits: list[tuple[str, int, int]] | None = None
+        number_starts: list[int] | None = None
+        if folded.isascii():
+            time_hits, number_starts = self._word_hits(folded)
+        self.times.scan(folded, occupied, out, time_hits)
         for m in _NUMBER.finditer(folded):
             if occupied[m.start()]:
                 continue
             self._number(folded, m, occupied, out)
-        self._number_words(folded, occupied, out)
+        self._number_words(folded, occupied, out, number_starts)
         out.quantities.sort(key=lambda q: q.start)
         out.labels.sort(key=lambda lab: lab.start)
         return out
+
+    def _word_hits(self, folded: str) -> tuple[list[tuple[str, int, int]], list[int]]:
+        """One pass over the words of ASCII text: (time trigger words as
+        ``_TimeScanner._trigger_hits`` gives them, starts of possible number words)."""
+        triggers, first_words = self.times.trigger_words, self.res.number_first_words
+        time_hits: list[tuple[str, int, int]] = []
+        number_starts: list[int] = []
+        for word in _WORD.finditer(folded):
+            lower = word.group().lower()
+            if lower in triggers:
+                time_hits.append((lower, word.start(), word.end()))
+            if lower in first_words:
+                number_starts.append(word.start())
+        return time_hits, number_starts
 
     # -- labels
     def _label(self, folded: str, start: int, end: int, occupied: bytearray, out: Mentions) -> None:
@@ -719,13 +787,21 @@ class MentionScanner:
             pos += 1
         return pos
 
-    def _number_words(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+    def _number_words(
+        self, folded: str, occupied: bytearray, out: Mentions, starts: list[int] | None = None
+    ) -> None:
         res = self.res
-        first_words = res.number_first_words
-        for word in _WORD.finditer(folded):
-            if word.group(0).lower() not in first_words or occupied[word.start()]:
+        if starts is None:
+            first_words = res.number_first_words
+            starts = [
+                word.start()
+                for word in _WORD.finditer(folded)
+                if word.group(0).lower() in first_words
+            ]
+        for start in starts:
+            if occupied[start]:
                 continue
-            m = res.number_words.match(folded, word.start())
+            m = res.number_words.match(folded, start)
             if m is None or occupied[m.end() - 1]:
                 continue
             value = _number_words_value(res, m.group(0))

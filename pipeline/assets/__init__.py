@@ -18,7 +18,13 @@ ASSET_MODULES = [
     status,  # conflict_status (claim_status read model) + the known-conflict probe check
 ]
 
-__all__ = ["ASSET_MODULES", "OWNERS", "all_assets", "graph_asset_keys"]
+__all__ = [
+    "ASSET_MODULES",
+    "OWNERS",
+    "all_assets",
+    "graph_asset_keys",
+    "partitioned_asset_keys",
+]
 
 
 def all_assets() -> list[Any]:
@@ -45,3 +51,16 @@ def graph_asset_keys() -> list[Any]:
         if isinstance(value, dg.AssetsDefinition) and value.partitions_def is None
         for key in value.keys
     ]
+
+
+def partitioned_asset_keys() -> list[Any]:
+    """Keys of the per-source-version assets (and the register they depend on)."""
+    import dagster as dg
+
+    keys = [
+        key
+        for value in all_assets()
+        if isinstance(value, dg.AssetsDefinition) and value.partitions_def is not None
+        for key in value.keys
+    ]
+    return [dg.AssetKey("source_register"), *keys]
