@@ -17,7 +17,7 @@ install: $(VENV)/.installed
 
 ## run: the whole pipeline (ingest, extract, edges) on the bundled sample corpus, in-process
 run: install
-	$(BIN)/claims run samples/corpus --register samples/register.yaml
+	CLAIMS_POLICY_FILE=samples/policy.yaml $(BIN)/claims run samples/corpus --register samples/register.yaml
 
 ## test: the whole suite (starts a throwaway PostgreSQL when initdb is available)
 test: install
