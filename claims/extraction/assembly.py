@@ -38,6 +38,7 @@ from claims.models import (
     ValueKind,
 )
 from claims.models import Span as CharSpan
+from claims.units.counted import counted_unit
 from claims.units.normalize import conversion
 
 # token roles
@@ -655,7 +656,10 @@ class _DocAssembly:
         source_version_id: str | None,
         non_latin_key: str | None = None,
     ) -> Claim:
-        entry = conversion(q.unit_key) if q.unit_key else None
+        if q.unit_key:
+            entry = conversion(q.unit_key)
+        else:  # a plain noun after the number ("1200 pallets") counts things
+            entry = counted_unit(q.unit) if q.unit else None
         dimension = entry.dimension if entry else None
         if non_latin_key is not None:
             key = non_latin_key or f"unknown:{dimension or 'number'}"
