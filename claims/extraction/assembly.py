@@ -656,10 +656,8 @@ class _DocAssembly:
         source_version_id: str | None,
         non_latin_key: str | None = None,
     ) -> Claim:
-        if q.unit_key:
-            entry = conversion(q.unit_key)
-        else:  # a plain noun after the number ("1200 pallets") counts things
-            entry = counted_unit(q.unit) if q.unit else None
+        # a plain noun after the number ("1200 pallets") counts things
+        entry = conversion(q.unit_key) if q.unit_key else counted_unit(q.unit or "")
         dimension = entry.dimension if entry else None
         if non_latin_key is not None:
             key = non_latin_key or f"unknown:{dimension or 'number'}"

@@ -2,8 +2,9 @@
 
 A count of a plain noun is still a measurement: its canonical unit is the singular noun and
 its dimension ``count:<noun>``, so 40 tickets and 45 tickets compare, while 40 tickets and
-40 bottles never do. Only a single Latin word qualifies; anything else stays unknown. Extraction applies this to
-the word that follows a number; ``claims.units.normalize`` itself stays lexicon-only.
+40 bottles never do. Only a single Latin word qualifies; anything else stays unknown.
+Extraction applies this to the word after a number; ``claims.units.normalize`` stays
+lexicon-only.
 """
 
 from __future__ import annotations
