@@ -359,3 +359,29 @@ def test_newer_version_narrowing_a_range_supersedes_it() -> None:
         [facts_from_claim(old), facts_from_claim(other)], generation="g1", supersessions=index
     )
     assert _kinds(build) == [("compatible", "elaboration")]
+
+
+def test_a_coarse_key_shared_by_too_many_claim_keys_is_not_searched_for_near_misses() -> None:
+    from claims.edges.builder import MAX_NEAR_MISS_KEYS
+
+    def near_pair_plus(extra_keys: int) -> list[Claim]:
+        a = _claim("a", 12, coarse="dividend")
+        b = claim_from_spec(
+            DIVIDEND | {"key": "dividend|per ordinary share", "coarse": "dividend", "value": 30},
+            default_source="b",
+        )
+        others = [
+            claim_from_spec(
+                {"key": f"unrelated subject {i}|dividend", "coarse": "dividend", "value": i},
+                default_source=f"s{i}",
+            )
+            for i in range(extra_keys)
+        ]
+        return [a, b, *others]
+
+    small = build_edges([facts_from_claim(c) for c in near_pair_plus(3)], generation="g1")
+    generic = build_edges(
+        [facts_from_claim(c) for c in near_pair_plus(MAX_NEAR_MISS_KEYS)], generation="g1"
+    )
+    assert ("ambiguous", "key") in _kinds(small)
+    assert generic.near_miss_blocks == 0 and ("ambiguous", "key") not in _kinds(generic)

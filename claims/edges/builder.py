@@ -39,6 +39,10 @@ from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
 
 NEAR_MISS_PREFIX = "~"
+# A coarse key shared by more distinct claim keys than this is too generic to say two keys
+# may name the same thing ("period" spans every subject): its block is not searched for near
+# misses, which also keeps near-miss work linear in the number of claims.
+MAX_NEAR_MISS_KEYS = 64
 # Up to this many claim pairs, two disagreeing groups get one edge per pair; beyond it, a star.
 DISAGREEMENT_PAIR_LIMIT = 4096
 
@@ -458,12 +462,12 @@ def build_edges(
         if len(members) > 1:
             _block(members, emit, build)
     for members in coarse.values():
-        if len(members) > 1 and _has_two_keys(members):
+        if len(members) > 1 and near_miss_block_size_ok(members):
             build.near_miss_blocks += 1
             _near_miss_block(members, emit, build)
     return build
 
 
-def _has_two_keys(members: Sequence[ClaimFacts]) -> bool:
-    first = members[0].claim_key
-    return any(m.claim_key != first for m in members)
+def near_miss_block_size_ok(members: Sequence[ClaimFacts]) -> bool:
+    """True when a coarse block holds at least two claim keys and no more than the cap."""
+    return 2 <= len({m.claim_key for m in members}) <= MAX_NEAR_MISS_KEYS

@@ -13,10 +13,10 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from claims.edges.builder import NEAR_MISS_PREFIX, build_edges, refine
+from claims.edges.builder import MAX_NEAR_MISS_KEYS, NEAR_MISS_PREFIX, build_edges, refine
 from claims.edges.compare import compare_facts
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.edges.materiality import MaterialitySettings
@@ -143,6 +143,7 @@ def _load(
             )
             if c
         )
+    coarse = _narrow_coarse_keys(session, generation, coarse)
     by_id: dict[str, ClaimFacts] = {}
     for start in range(0, len(keys), _CHUNK):
         for facts in _claims_where(
@@ -156,6 +157,25 @@ def _load(
         ):
             by_id[facts.id] = facts
     return [by_id[i] for i in sorted(by_id)], set(keys), coarse
+
+
+def _narrow_coarse_keys(session: Session, generation: str, coarse: set[str]) -> set[str]:
+    """The coarse keys whose blocks are small enough to search for near misses.
+
+    The same cap as a full build (``MAX_NEAR_MISS_KEYS`` distinct claim keys), so an
+    incremental run never loads a generic coarse block that a full build would skip.
+    """
+    listed = sorted(coarse)
+    kept: set[str] = set()
+    for start in range(0, len(listed), _CHUNK):
+        chunk = listed[start : start + _CHUNK]
+        rows = session.execute(
+            select(ClaimRow.coarse_key, func.count(func.distinct(ClaimRow.claim_key)))
+            .where(ClaimRow.generation == generation, ClaimRow.coarse_key.in_(chunk))
+            .group_by(ClaimRow.coarse_key)
+        )
+        kept.update(key for key, distinct in rows if key and distinct <= MAX_NEAR_MISS_KEYS)
+    return kept
 
 
 def recompute_edges(
