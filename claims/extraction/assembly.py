@@ -28,7 +28,7 @@ from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
 from claims.extraction.resources import Resources
 from claims.extraction.trusted import trusted
-from claims.ids import stable_id
+from claims.ids import stable_id_maker
 from claims.models import (
     Bound,
     Claim,
@@ -454,6 +454,8 @@ class _DocAssembly:
     ) -> list[Claim]:
         # Doc.text joins every token on each access: read it once per doc, not once per claim.
         self._text = doc.user_data.get(TEXT_KEY) or doc.text
+        # stable_id("cl", source version, generation, *rest), the shared parts hashed once
+        self._claim_id = stable_id_maker("cl", source_version_id, self.generation)
         roles = assign_roles(doc, mentions, self.res, self._text)
         self._roles = roles
         claims: list[Claim] = []
@@ -475,7 +477,9 @@ class _DocAssembly:
                 continue  # no value, modal, negation or copula: the sentence claims nothing
             lo, hi = bisect_left(t_starts, s0), bisect_left(t_starts, s1)
             times = mentions.times[lo:hi]
-            when = effective_time(self._text, times)
+            # every claim copies its sentence's time (_copy_time): sentences without a time
+            # expression can share one unknown time
+            when = effective_time(self._text, times) if times else _UNKNOWN_TIME
             if non_latin:
                 claims.extend(
                     self._non_latin(
@@ -690,10 +694,7 @@ class _DocAssembly:
         if frame.modality == Modality.PROHIBITION:
             polarity = Polarity.NEGATIVE
         key_words = key.split(" ")
-        claim_id = stable_id(
-            "cl",
-            source_version_id,
-            self.generation,
+        claim_id = self._claim_id(
             span.start,
             span.end,
             value_span.start,
@@ -822,10 +823,7 @@ class _DocAssembly:
         modality = frame.modality
         if modality is None and kind == ValueKind.POLARITY:
             modality = Modality.STATEMENT
-        claim_id = stable_id(
-            "cl",
-            source_version_id,
-            self.generation,
+        claim_id = self._claim_id(
             span.start,
             span.end,
             roles.idx[a],
@@ -966,10 +964,7 @@ class _DocAssembly:
             polarity = Polarity.NEGATIVE
         span = self._evidence(sent.doc, sent, sent.start, sent.end)
         kind = ValueKind.POLARITY
-        claim_id = stable_id(
-            "cl", source_version_id, self.generation, span.start, span.end, s0, None,
-            kind.value, key,
-        )  # fmt: skip
+        claim_id = self._claim_id(span.start, span.end, s0, None, kind.value, key)
         return _claim(
             id=claim_id,
             source_version_id=source_version_id,
@@ -1058,6 +1053,9 @@ def _counts_things(dimension: str | None) -> bool:
 def _claim(**fields: Any) -> Claim:
     """A ``Claim`` from every one of its fields (see ``claims.extraction.trusted``)."""
     return trusted(Claim, fields)
+
+
+_UNKNOWN_TIME = EffectiveTime()
 
 
 def _copy_time(when: EffectiveTime) -> EffectiveTime:
