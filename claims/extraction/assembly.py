@@ -325,24 +325,24 @@ def read_frame(
         frame.predicate = roles.lower[idxs[pivot]] if pivot != -1 else None
     frame.subject = _text(roles, [i for i in subject_side if role[i] in (CONTENT, SCOPE)]) or None
     frame.subject_words = [
-        fold_word(roles.word(i)) for i in subject_side if role[i] in (CONTENT, VERB)
+        fold_word(roles.lower[i]) for i in subject_side if role[i] in (CONTENT, VERB)
     ]
     if not pred_head and not subj_head and pivot != -1 and frame.pivot_kind == "action":
         # "the vendor charged $5 million": nothing but the verb names what was measured
         key_idx = [idxs[pivot]]
     seen: set[str] = set()
     for i in key_idx:
-        w = fold_word(roles.word(i))
+        w = fold_word(roles.lower[i])
         if w not in seen:
             seen.add(w)
             frame.key_words.append(w)
     for i in others:
-        w = fold_word(roles.word(i))
+        w = fold_word(roles.lower[i])
         if w in seen or w in res.generic_heads or roles.lower[i] in res.generic_heads:
             continue
         seen.add(w)
         frame.residual.append(w)
-    frame.action_words = [fold_word(roles.word(i)) for i in pred_head]
+    frame.action_words = [fold_word(roles.lower[i]) for i in pred_head]
     frame.action_text = _text(roles, pred_head)
     frame.predicate_text = _text(
         roles, [i for i in predicate_side if role[i] in (CONTENT, SCOPE, STOP, PREP)]
@@ -800,7 +800,7 @@ class _DocAssembly:
                 return None
             key_words = []
             for i in subj_idx:
-                w = fold_word(roles.word(i))
+                w = fold_word(roles.lower[i])
                 if w not in key_words:
                     key_words.append(w)
             kind = ValueKind.CATEGORICAL
