@@ -389,10 +389,11 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
     """Token ranges of the sentence's clauses: split at ';' and cut to bounded windows."""
     out: list[tuple[int, int]] = []
     start = sent.start
-    for i in range(sent.start, sent.end):
-        if roles.lower[i] == ";" and roles.role[i] != VALUE:
-            out.append((start, i))
-            start = i + 1
+    if ";" in roles.lower[sent.start : sent.end]:
+        for i in range(sent.start, sent.end):
+            if roles.lower[i] == ";" and roles.role[i] != VALUE:
+                out.append((start, i))
+                start = i + 1
     out.append((start, sent.end))
     bounded: list[tuple[int, int]] = []
     role, info = roles.role, roles.info
@@ -517,7 +518,7 @@ class _DocAssembly:
                 if role[i] == VALUE and info[i] not in seen:
                     seen.add(info[i])  # type: ignore[arg-type]
                     values.append(info[i])  # type: ignore[arg-type]
-        span = self._evidence(doc, sent, a, b)
+        clause_start = a  # the evidence window of a long sentence starts here
         reported_at: int | None = None
         if REPORTED in clause_roles:
             reported_at = a + clause_roles.index(REPORTED)
@@ -533,12 +534,13 @@ class _DocAssembly:
                 roles,
                 mentions,
                 when,
-                span,
+                clause_start,
                 reported_at is not None,
                 source_id,
                 source_version_id,
             )
             return [claim] if claim else []
+        span = self._evidence(doc, sent, clause_start, b)
         contexts = self._contexts(a, b, role, info, values)
         out: list[Claim] = []
         previous: Frame | None = None
@@ -746,7 +748,7 @@ class _DocAssembly:
         roles: Roles,
         mentions: Mentions,
         when: EffectiveTime,
-        span: CharSpan,
+        clause_start: int,
         reported: bool,
         source_id: str | None,
         source_version_id: str | None,
@@ -816,6 +818,8 @@ class _DocAssembly:
             confidence = 0.6
         else:
             return None
+        # the evidence only once a claim is certain (most prose clauses returned above)
+        span = self._evidence(doc, sent, clause_start, b)
         key = " ".join(key_words)
         polarity = Polarity.NEGATIVE if frame.negated else Polarity.POSITIVE
         if frame.modality == Modality.PROHIBITION:
