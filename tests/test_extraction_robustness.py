@@ -166,3 +166,19 @@ def test_data_files_refuse_yaml_booleans(tmp_path, monkeypatch) -> None:  # type
     monkeypatch.setattr(module, "DATA_DIR", tmp_path)
     with pytest.raises(ValueError, match=r"words.yaml: stopwords.1 is the boolean True"):
         module.read_yaml("words.yaml")
+
+
+def test_claim_ids_are_stable_ids_of_source_version_generation_span_value_kind_key() -> None:
+    from claims.ids import stable_id, stable_id_maker
+
+    text = "The supplier shall not disclose personal data. The fee is 5 USD per month."
+    claims = extract(text, source_id="src", source_version_id="sv-1")
+    fee = next(c for c in claims if c.claim_key == "fee")
+    assert fee.value_span is not None
+    assert fee.id == stable_id(
+        "cl", "sv-1", fee.generation, fee.span.start, fee.span.end,
+        fee.value_span.start, fee.value_span.end, "quantity", "fee",
+    )  # fmt: skip
+    make = stable_id_maker("cl", None, "gen")
+    for rest in [(), (None,), ("",), (1, 2, None, "quantity", "ü key"), (0.5,)]:
+        assert make(*rest) == stable_id("cl", None, "gen", *rest)

@@ -28,7 +28,7 @@ from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
 from claims.extraction.resources import Resources
 from claims.extraction.trusted import trusted
-from claims.ids import stable_id
+from claims.ids import stable_id_maker
 from claims.models import (
     Bound,
     Claim,
@@ -326,24 +326,24 @@ def read_frame(
         frame.predicate = roles.lower[idxs[pivot]] if pivot != -1 else None
     frame.subject = _text(roles, [i for i in subject_side if role[i] in (CONTENT, SCOPE)]) or None
     frame.subject_words = [
-        fold_word(roles.word(i)) for i in subject_side if role[i] in (CONTENT, VERB)
+        fold_word(roles.lower[i]) for i in subject_side if role[i] in (CONTENT, VERB)
     ]
     if not pred_head and not subj_head and pivot != -1 and frame.pivot_kind == "action":
         # "the vendor charged $5 million": nothing but the verb names what was measured
         key_idx = [idxs[pivot]]
     seen: set[str] = set()
     for i in key_idx:
-        w = fold_word(roles.word(i))
+        w = fold_word(roles.lower[i])
         if w not in seen:
             seen.add(w)
             frame.key_words.append(w)
     for i in others:
-        w = fold_word(roles.word(i))
+        w = fold_word(roles.lower[i])
         if w in seen or w in res.generic_heads or roles.lower[i] in res.generic_heads:
             continue
         seen.add(w)
         frame.residual.append(w)
-    frame.action_words = [fold_word(roles.word(i)) for i in pred_head]
+    frame.action_words = [fold_word(roles.lower[i]) for i in pred_head]
     frame.action_text = _text(roles, pred_head)
     frame.predicate_text = _text(
         roles, [i for i in predicate_side if role[i] in (CONTENT, SCOPE, STOP, PREP)]
@@ -390,10 +390,11 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
     """Token ranges of the sentence's clauses: split at ';' and cut to bounded windows."""
     out: list[tuple[int, int]] = []
     start = sent.start
-    for i in range(sent.start, sent.end):
-        if roles.lower[i] == ";" and roles.role[i] != VALUE:
-            out.append((start, i))
-            start = i + 1
+    if ";" in roles.lower[sent.start : sent.end]:
+        for i in range(sent.start, sent.end):
+            if roles.lower[i] == ";" and roles.role[i] != VALUE:
+                out.append((start, i))
+                start = i + 1
     out.append((start, sent.end))
     bounded: list[tuple[int, int]] = []
     role, info = roles.role, roles.info
@@ -455,6 +456,8 @@ class _DocAssembly:
     ) -> list[Claim]:
         # Doc.text joins every token on each access: read it once per doc, not once per claim.
         self._text = doc.user_data.get(TEXT_KEY) or doc.text
+        # stable_id("cl", source version, generation, *rest), the shared parts hashed once
+        self._claim_id = stable_id_maker("cl", source_version_id, self.generation)
         roles = assign_roles(doc, mentions, self.res, self._text)
         self._roles = roles
         claims: list[Claim] = []
@@ -476,7 +479,9 @@ class _DocAssembly:
                 continue  # no value, modal, negation or copula: the sentence claims nothing
             lo, hi = bisect_left(t_starts, s0), bisect_left(t_starts, s1)
             times = mentions.times[lo:hi]
-            when = effective_time(self._text, times)
+            # every claim copies its sentence's time (_copy_time): sentences without a time
+            # expression can share one unknown time
+            when = effective_time(self._text, times) if times else _UNKNOWN_TIME
             if non_latin:
                 claims.extend(
                     self._non_latin(
@@ -514,7 +519,7 @@ class _DocAssembly:
                 if role[i] == VALUE and info[i] not in seen:
                     seen.add(info[i])  # type: ignore[arg-type]
                     values.append(info[i])  # type: ignore[arg-type]
-        span = self._evidence(doc, sent, a, b)
+        clause_start = a  # the evidence window of a long sentence starts here
         reported_at: int | None = None
         if REPORTED in clause_roles:
             reported_at = a + clause_roles.index(REPORTED)
@@ -530,12 +535,13 @@ class _DocAssembly:
                 roles,
                 mentions,
                 when,
-                span,
+                clause_start,
                 reported_at is not None,
                 source_id,
                 source_version_id,
             )
             return [claim] if claim else []
+        span = self._evidence(doc, sent, clause_start, b)
         contexts = self._contexts(a, b, role, info, values)
         out: list[Claim] = []
         previous: Frame | None = None
@@ -692,10 +698,7 @@ class _DocAssembly:
         if frame.modality == Modality.PROHIBITION:
             polarity = Polarity.NEGATIVE
         key_words = key.split(" ")
-        claim_id = stable_id(
-            "cl",
-            source_version_id,
-            self.generation,
+        claim_id = self._claim_id(
             span.start,
             span.end,
             value_span.start,
@@ -747,7 +750,7 @@ class _DocAssembly:
         roles: Roles,
         mentions: Mentions,
         when: EffectiveTime,
-        span: CharSpan,
+        clause_start: int,
         reported: bool,
         source_id: str | None,
         source_version_id: str | None,
@@ -801,7 +804,7 @@ class _DocAssembly:
                 return None
             key_words = []
             for i in subj_idx:
-                w = fold_word(roles.word(i))
+                w = fold_word(roles.lower[i])
                 if w not in key_words:
                     key_words.append(w)
             kind = ValueKind.CATEGORICAL
@@ -817,6 +820,8 @@ class _DocAssembly:
             confidence = 0.6
         else:
             return None
+        # the evidence only once a claim is certain (most prose clauses returned above)
+        span = self._evidence(doc, sent, clause_start, b)
         key = " ".join(key_words)
         polarity = Polarity.NEGATIVE if frame.negated else Polarity.POSITIVE
         if frame.modality == Modality.PROHIBITION:
@@ -824,10 +829,7 @@ class _DocAssembly:
         modality = frame.modality
         if modality is None and kind == ValueKind.POLARITY:
             modality = Modality.STATEMENT
-        claim_id = stable_id(
-            "cl",
-            source_version_id,
-            self.generation,
+        claim_id = self._claim_id(
             span.start,
             span.end,
             roles.idx[a],
@@ -968,10 +970,7 @@ class _DocAssembly:
             polarity = Polarity.NEGATIVE
         span = self._evidence(sent.doc, sent, sent.start, sent.end)
         kind = ValueKind.POLARITY
-        claim_id = stable_id(
-            "cl", source_version_id, self.generation, span.start, span.end, s0, None,
-            kind.value, key,
-        )  # fmt: skip
+        claim_id = self._claim_id(span.start, span.end, s0, None, kind.value, key)
         return _claim(
             id=claim_id,
             source_version_id=source_version_id,
@@ -1060,6 +1059,9 @@ def _counts_things(dimension: str | None) -> bool:
 def _claim(**fields: Any) -> Claim:
     """A ``Claim`` from every one of its fields (see ``claims.extraction.trusted``)."""
     return trusted(Claim, fields)
+
+
+_UNKNOWN_TIME = EffectiveTime()
 
 
 def _copy_time(when: EffectiveTime) -> EffectiveTime:

@@ -539,6 +539,7 @@ class MentionScanner:
     def __init__(self, res: Resources | None = None) -> None:
         self.res = res or resources()
         self.times = _TimeScanner(self.res)
+        self._wanted = self.times.trigger_words | self.res.number_first_words
 
     def scan(self, text: str) -> Mentions:
         res = self.res
@@ -565,12 +566,24 @@ class MentionScanner:
         triggers, first_words = self.times.trigger_words, self.res.number_first_words
         time_hits: list[tuple[str, int, int]] = []
         number_starts: list[int] = []
-        for word in _WORD.finditer(folded):
-            lower = word.group().lower()
-            if lower in triggers:
-                time_hits.append((lower, word.start(), word.end()))
-            if lower in first_words:
-                number_starts.append(word.start())
+        # Which wanted words occur at all is one C-level pass; each is then located with
+        # str.find (ASCII: lowercasing keeps offsets, and a letter run is [A-Za-z]+).
+        lowered = folded.lower()
+        n = len(lowered)
+        for word in self._wanted.intersection(_WORD.findall(lowered)):
+            size = len(word)
+            pos = lowered.find(word)
+            while pos >= 0:
+                end = pos + size
+                if (pos == 0 or not lowered[pos - 1].isalpha()) and (
+                    end >= n or not lowered[end].isalpha()
+                ):
+                    if word in triggers:
+                        time_hits.append((word, pos, end))
+                    if word in first_words:
+                        number_starts.append(pos)
+                pos = lowered.find(word, pos + 1)
+        number_starts.sort()
         return time_hits, number_starts
 
     # -- labels
