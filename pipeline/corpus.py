@@ -19,6 +19,7 @@ from claims.errors import InputError
 from claims.ingest import SourceFile, ingest, scan_sources
 from claims.models import SourceVersion
 from claims.register import Register, apply_register, load_register
+from claims.store.sources import row_to_version
 from claims.tables import SourceVersionRow
 from pipeline.partitions import partition_key, split_partition_key
 
@@ -126,7 +127,7 @@ def versions_for_keys(session: Session, keys: Iterable[str]) -> dict[str, Source
         for row in rows:
             for key, prefix in by_source[row.source_id]:
                 if row.sha256.startswith(prefix):
-                    found[key] = _version(row)
+                    found[key] = row_to_version(row)
     return found
 
 
@@ -161,16 +162,3 @@ def _key_for_rejected(
     return source_id, hashlib.sha256(data).hexdigest()
 
 
-def _version(row: SourceVersionRow) -> SourceVersion:
-    return SourceVersion(
-        id=row.id,
-        source_id=row.source_id,
-        number=row.number,
-        label=row.label,
-        sha256=row.sha256,
-        size_bytes=row.size_bytes,
-        media_type=row.media_type,
-        origin_path=row.origin_path,
-        text=row.text,
-        ingested_at=row.ingested_at,
-    )

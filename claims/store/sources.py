@@ -74,7 +74,8 @@ def _trusted_fields(source: Source) -> tuple[object, ...]:
     )
 
 
-def _row_to_version(row: SourceVersionRow) -> SourceVersion:
+def row_to_version(row: SourceVersionRow) -> SourceVersion:
+    """The domain model of a stored source version."""
     return SourceVersion(
         id=row.id,
         source_id=row.source_id,
@@ -250,7 +251,7 @@ class SourceRepository:
             )
         ).first()
         if existing is not None:
-            return _row_to_version(existing), False
+            return row_to_version(existing), False
         self.ensure(source_id)
         number = (
             self.session.scalar(
@@ -274,7 +275,7 @@ class SourceRepository:
         )
         self.session.add(row)
         self.session.flush()
-        return _row_to_version(row), True
+        return row_to_version(row), True
 
     def add_versions(self, offered: Sequence[NewVersion]) -> list[VersionOutcome]:
         """Store each offered version unless its bytes are stored for that source already.
@@ -345,7 +346,7 @@ class SourceRepository:
 
     def version(self, version_id_: str) -> SourceVersion | None:
         row = self.session.get(SourceVersionRow, version_id_)
-        return _row_to_version(row) if row else None
+        return row_to_version(row) if row else None
 
     def versions(self, source_id: str) -> list[SourceVersion]:
         rows = self.session.scalars(
@@ -353,7 +354,7 @@ class SourceRepository:
             .where(SourceVersionRow.source_id == source_id)
             .order_by(SourceVersionRow.number)
         )
-        return [_row_to_version(r) for r in rows]
+        return [row_to_version(r) for r in rows]
 
     def latest_number(self, source_id: str) -> int | None:
         """The newest version number of ``source_id`` (None when it has no version)."""
