@@ -1,6 +1,6 @@
 """Benchmark: edge generation for 10k, 100k and 1M synthetic claims, and an incremental update.
 
-One command: ``/work/venv/bin/python bench/bench_edges.py`` (``--sizes 10000,100000`` for a
+One command: ``.venv/bin/python bench/bench_edges.py`` (``--sizes 10000,100000`` for a
 quicker run). Prints, for each size, the time of ``build_edges`` per claim, the growth of
 that figure against the smallest size (the baseline, measured in the same run), and the
 time of an incremental update for one new source version against a full recompute of the

@@ -2,7 +2,7 @@
 beside spaCy's blank English tokenizer alone, measured in the same run; plus a linearity
 check on long inputs (one long document, and one "sentence" with no breaks at all).
 
-    /work/venv/bin/python bench/bench_extraction.py [--docs 600] [--repeat 5]
+    .venv/bin/python bench/bench_extraction.py [--docs 600] [--repeat 5]
 
 Target (issue 3): extraction at >= 5% of the tokenizer's speed. Times are CPU time of this
 process (best of --repeat runs): the machine is shared, and wall time would mostly

@@ -1,8 +1,8 @@
 """Retrieval benchmark: status and answer latency (p50, p99) and throughput on a generated
 store of 1M claims, in-process and over HTTP on loopback, in the same run.
 
-    /work/venv/bin/python bench/bench_retrieval.py            # 1M claims (store cached in /tmp)
-    /work/venv/bin/python bench/bench_retrieval.py --claims 100000 --samples 500
+    .venv/bin/python bench/bench_retrieval.py            # 1M claims (store cached in /tmp)
+    .venv/bin/python bench/bench_retrieval.py --claims 100000 --samples 500
 
 Baselines measured in the same run: a primary-key read of one claim row (in-process floor)
 and a 401 round trip that touches no database (HTTP floor). Targets: status p99 < 2 ms

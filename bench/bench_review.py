@@ -1,6 +1,6 @@
 """Benchmark: routing conflict edges into review items, re-routing, and the review metrics.
 
-One command: ``/work/venv/bin/python bench/bench_review.py`` (``--sizes 500,2000`` for a
+One command: ``.venv/bin/python bench/bench_review.py`` (``--sizes 500,2000`` for a
 quicker run). For each size (number of conflict sets) it builds a SQLite store with that many
 claim keys, each holding one conflict set (two thirds 2-way, one third 3-way), 30% of them
 non-material between sources of different tiers (decided by rule), 10% on high-risk keys;

@@ -1,7 +1,7 @@
 """Unit normalisation speed: cached conversions per second for known units, against a naive
 ``pint.Quantity(text).to(...)`` on the same values measured in the same run.
 
-    /work/venv/bin/python bench/bench_units.py [--n 1000000]
+    .venv/bin/python bench/bench_units.py [--n 1000000]
 
 Target (issue 3): >= 1,000,000 conversions per second for known units.
 """
