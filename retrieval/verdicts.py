@@ -72,51 +72,75 @@ class Verdict:
         )
 
 
-def version_replacement(group: EvidenceGroup, version_id: str) -> Replacement | None:
-    """The visible version that replaces ``version_id``, if any."""
-    versions = [s for s in group.supersessions if s.older_version_id == version_id]
-    if not versions:
-        return None
+def _best_supersession(versions: list[SupersessionFact]) -> SupersessionFact:
     # Register decisions first, then the newest replacing version; ties by id.
-    best: SupersessionFact = sorted(
-        versions, key=lambda s: (s.origin != "register", -s.newer_number, s.id)
-    )[0]
+    return sorted(versions, key=lambda s: (s.origin != "register", -s.newer_number, s.id))[0]
+
+
+def _as_replacement(best: SupersessionFact) -> Replacement:
     return Replacement(best.newer_source_id, best.newer_version_id, best.newer_number, best.origin)
 
 
-def _replacement(group: EvidenceGroup, claim: ClaimFact) -> Replacement | None:
-    by_version = version_replacement(group, claim.version_id)
-    if by_version is not None:
-        return by_version
-    for edge in group.edges:
-        # A claim-level supersedes edge reads "left supersedes right".
-        if edge.kind == "supersedes" and edge.right == claim.id and edge.left in group.claims:
-            newer = group.claims[edge.left]
-            return Replacement(
-                newer.source_id, newer.version_id, newer.version_number, "claim", newer.id
-            )
-    return None
+def version_replacement(group: EvidenceGroup, version_id: str) -> Replacement | None:
+    """The visible version that replaces ``version_id``, if any."""
+    versions = [s for s in group.supersessions if s.older_version_id == version_id]
+    return _as_replacement(_best_supersession(versions)) if versions else None
 
 
-def _item_for(reviews: list[ReviewFact], left: str, right: str) -> ReviewFact | None:
-    for item in reviews:
-        if left in item.claim_ids and right in item.claim_ids:
-            return item
-    return None
+class _GroupIndex:
+    """Lookups of one group built once, so a verdict pass is linear in claims and edges."""
+
+    def __init__(self, group: EvidenceGroup) -> None:
+        by_older: dict[str, list[SupersessionFact]] = {}
+        for fact in group.supersessions:
+            by_older.setdefault(fact.older_version_id, []).append(fact)
+        self.version_replacement = {
+            version: _as_replacement(_best_supersession(facts))
+            for version, facts in by_older.items()
+        }
+        # A claim-level supersedes edge reads "left supersedes right"; the first one wins.
+        self.superseding_edge: dict[str, EdgeFact] = {}
+        for edge in group.edges:
+            if edge.kind == "supersedes" and edge.left in group.claims:
+                self.superseding_edge.setdefault(edge.right, edge)
+        self.items_of: dict[str, list[ReviewFact]] = {}
+        for item in group.reviews:
+            for claim_id in item.claim_ids:
+                self.items_of.setdefault(claim_id, []).append(item)
+
+    def replacement(self, group: EvidenceGroup, claim: ClaimFact) -> Replacement | None:
+        by_version = self.version_replacement.get(claim.version_id)
+        if by_version is not None:
+            return by_version
+        edge = self.superseding_edge.get(claim.id)
+        if edge is None:
+            return None
+        newer = group.claims[edge.left]
+        return Replacement(
+            newer.source_id, newer.version_id, newer.version_number, "claim", newer.id
+        )
+
+    def item_for(self, left: str, right: str) -> ReviewFact | None:
+        """The first review item (in the group's order) holding both claims."""
+        for item in self.items_of.get(left, ()):
+            if right in item.claim_ids:
+                return item
+        return None
 
 
 def evaluate(group: EvidenceGroup) -> dict[str, Verdict]:
     """A verdict for every claim of a (narrowed) group."""
+    index = _GroupIndex(group)
     verdicts = {cid: Verdict(claim=c) for cid, c in sorted(group.claims.items())}
     for verdict in verdicts.values():
-        verdict.superseded_by = _replacement(group, verdict.claim)
+        verdict.superseded_by = index.replacement(group, verdict.claim)
         if verdict.superseded_by is not None:
             verdict._marks.add(ConflictStatus.SUPERSEDED)
     live = {cid for cid, v in verdicts.items() if v.superseded_by is None}
     for edge in group.edges:
         if edge.left not in live or edge.right not in live:
             continue
-        _apply_edge(edge, verdicts, group.reviews)
+        _apply_edge(edge, verdicts, index)
     for verdict in verdicts.values():
         verdict.status = next(
             s for s in _CLAIM_PRECEDENCE if s in verdict._marks or s is ConflictStatus.NONE
@@ -124,7 +148,7 @@ def evaluate(group: EvidenceGroup) -> dict[str, Verdict]:
     return verdicts
 
 
-def _apply_edge(edge: EdgeFact, verdicts: dict[str, Verdict], reviews: list[ReviewFact]) -> None:
+def _apply_edge(edge: EdgeFact, verdicts: dict[str, Verdict], index: _GroupIndex) -> None:
     left, right = verdicts[edge.left], verdicts[edge.right]
     pair = ((left, right.claim.id), (right, left.claim.id))
     if edge.kind == "corroborates":
@@ -133,7 +157,7 @@ def _apply_edge(edge: EdgeFact, verdicts: dict[str, Verdict], reviews: list[Revi
         return
     if edge.kind not in ("conflicts", "ambiguous"):
         return
-    item = _item_for(reviews, edge.left, edge.right)
+    item = index.item_for(edge.left, edge.right)
     resolution = item.resolution if item is not None else None
     if resolution is not None and resolution.outcome == "dismissed":
         return
