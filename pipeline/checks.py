@@ -5,8 +5,10 @@ that passes is promoted (readers switch to it), one that fails is marked failed 
 never see it) and the check fails the run with the cases it got wrong.
 """
 
+from collections.abc import Callable, Sequence
 
 import dagster as dg
+from sqlalchemy.orm import Session
 
 from claims.models import GenerationStatus
 from claims.store import GenerationRepository
@@ -26,9 +28,7 @@ def _problems_md(problems: list[integrity.Problem]) -> str:
     return "\n".join(lines)
 
 
-def _run_version_ids(
-    context: dg.AssetCheckExecutionContext, store: ClaimStore
-) -> list[str] | None:
+def _run_version_ids(context: dg.AssetCheckExecutionContext, store: ClaimStore) -> list[str] | None:
     keys = run_partition_keys(context.instance, dict(context.run.tags))
     if keys is None:
         return None
@@ -45,18 +45,7 @@ def _run_version_ids(
 def quotes_match_source_text(
     context: dg.AssetCheckExecutionContext, store: ClaimStore, extractor: ExtractorResource
 ) -> dg.AssetCheckResult:
-    generation, _ = extractor.generation()
-    version_ids = _run_version_ids(context, store)
-    with store.transaction() as session:
-        checked, problems = integrity.quote_problems(session, version_ids, generation)
-    return dg.AssetCheckResult(
-        passed=not problems,
-        severity=ERROR,
-        metadata={
-            "claims_checked": checked,
-            "problems": dg.MetadataValue.md(_problems_md(problems)),
-        },
-    )
+    return _integrity_result(context, store, extractor, integrity.quote_problems, "claims_checked")
 
 
 @dg.asset_check(
@@ -67,17 +56,8 @@ def quotes_match_source_text(
 def quantities_have_canonical_units(
     context: dg.AssetCheckExecutionContext, store: ClaimStore, extractor: ExtractorResource
 ) -> dg.AssetCheckResult:
-    generation, _ = extractor.generation()
-    version_ids = _run_version_ids(context, store)
-    with store.transaction() as session:
-        checked, problems = integrity.unit_problems(session, version_ids, generation)
-    return dg.AssetCheckResult(
-        passed=not problems,
-        severity=ERROR,
-        metadata={
-            "claims_with_units": checked,
-            "problems": dg.MetadataValue.md(_problems_md(problems)),
-        },
+    return _integrity_result(
+        context, store, extractor, integrity.unit_problems, "claims_with_units"
     )
 
 
@@ -153,3 +133,25 @@ ASSET_CHECKS = [
     edges_point_to_existing_claims,
     conflict_regression,
 ]
+
+
+def _integrity_result(
+    context: dg.AssetCheckExecutionContext,
+    store: ClaimStore,
+    extractor: ExtractorResource,
+    probe: Callable[[Session, Sequence[str] | None, str], tuple[int, list[integrity.Problem]]],
+    checked_label: str,
+) -> dg.AssetCheckResult:
+    """Run one integrity probe over this run's versions as an ERROR-severity check result."""
+    generation, _ = extractor.generation()
+    version_ids = _run_version_ids(context, store)
+    with store.transaction() as session:
+        checked, problems = probe(session, version_ids, generation)
+    return dg.AssetCheckResult(
+        passed=not problems,
+        severity=ERROR,
+        metadata={
+            checked_label: checked,
+            "problems": dg.MetadataValue.md(_problems_md(problems)),
+        },
+    )
