@@ -848,17 +848,7 @@ class _DocAssembly:
             coarse_key=key_words[-1] if key_words else None,
             kind=kind,
             value=value,
-            low=None,
-            high=None,
-            bound=Bound.EXACT,
-            approximate=False,
-            precision=None,
-            unit=None,
-            canonical_value=None,
-            canonical_low=None,
-            canonical_high=None,
-            canonical_unit=None,
-            dimension=None,
+            **_NO_QUANTITY,
             polarity=polarity,
             modality=modality,
             scope=dict(frame.scope),
@@ -866,7 +856,6 @@ class _DocAssembly:
             time=_copy_time(when),
             reported_speech=reported,
             span=span,
-            value_span=None,
             quote=self._text[span.start : span.end],
             confidence=confidence,
             created_at=None,
@@ -982,17 +971,7 @@ class _DocAssembly:
             coarse_key=key,
             kind=kind,
             value=key,
-            low=None,
-            high=None,
-            bound=Bound.EXACT,
-            approximate=False,
-            precision=None,
-            unit=None,
-            canonical_value=None,
-            canonical_low=None,
-            canonical_high=None,
-            canonical_unit=None,
-            dimension=None,
+            **_NO_QUANTITY,
             polarity=polarity,
             modality=modality,
             scope={},
@@ -1000,7 +979,6 @@ class _DocAssembly:
             time=_copy_time(when),
             reported_speech=False,
             span=span,
-            value_span=None,
             quote=self._text[span.start : span.end],
             confidence=0.5,
             created_at=None,
@@ -1054,6 +1032,23 @@ def _counts_things(dimension: str | None) -> bool:
         and not head.isupper()
         and head not in ("frequency", "power", "dosage")
     )
+
+
+# The quantity-only fields of a categorical or polarity claim.
+_NO_QUANTITY: dict[str, Any] = {
+    "low": None,
+    "high": None,
+    "bound": Bound.EXACT,
+    "approximate": False,
+    "precision": None,
+    "unit": None,
+    "canonical_value": None,
+    "canonical_low": None,
+    "canonical_high": None,
+    "canonical_unit": None,
+    "dimension": None,
+    "value_span": None,
+}
 
 
 def _claim(**fields: Any) -> Claim:
