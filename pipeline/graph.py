@@ -8,6 +8,7 @@ whatever the clocks say and however runs overlap.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ import dagster as dg
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from claims.edges.materiality import MaterialitySettings
 from claims.edges.recompute import EdgeReport
 from claims.tables import EdgeRow
 
@@ -25,6 +27,8 @@ PAGE = 1000
 class LastEvaluation:
     generation: str
     claims_cursor: int
+    audit_cursor: int | None = None
+    materiality: str | None = None
 
 
 @dataclass(frozen=True)
@@ -43,9 +47,12 @@ def last_evaluation(instance: dg.DagsterInstance, asset_key: dg.AssetKey) -> Las
     generation, cursor = metadata.get("generation"), metadata.get("claims_cursor")
     if generation is None or cursor is None:
         return None
+    audit, materiality = metadata.get("audit_cursor"), metadata.get("materiality")
     return LastEvaluation(
         generation=str(generation.value),
         claims_cursor=int(cursor.value),  # type: ignore[arg-type]
+        audit_cursor=int(audit.value) if audit is not None else None,  # type: ignore[arg-type]
+        materiality=str(materiality.value) if materiality is not None else None,
     )
 
 
@@ -85,17 +92,22 @@ def claim_keys_touched(session: Session, version_ids: Sequence[str], generation:
     return touched
 
 
-def recompute(session: Session, generation: str, claim_keys: set[str] | None) -> EdgeReport:
-    """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``.
-
-    Materiality follows the active authority policy (tiers, threshold, high-risk words).
-    """
+def recompute(
+    session: Session,
+    generation: str,
+    claim_keys: set[str] | None,
+    materiality: MaterialitySettings | None,
+) -> EdgeReport:
+    """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``."""
     from claims.edges.recompute import recompute_edges
-    from review.policy import active_materiality
 
-    return recompute_edges(
-        session, generation, claim_keys, materiality=active_materiality(session)
-    )
+    return recompute_edges(session, generation, claim_keys, materiality=materiality)
+
+
+def materiality_fingerprint(materiality: MaterialitySettings | None) -> str:
+    """A short digest of the settings edges were scored with (a change means: score again)."""
+    settings = materiality or MaterialitySettings()
+    return hashlib.sha256(settings.model_dump_json().encode()).hexdigest()[:16]
 
 
 def edge_counts(session: Session, generation: str) -> dict[str, int]:

@@ -133,3 +133,12 @@ def _load_callable(path: str) -> Any:
     if not module_name or not attr:
         raise dg.Failure(f"extractor {path!r} must look like 'package.module:function'")
     return getattr(importlib.import_module(module_name), attr)
+
+
+def configured_policy_file(override: str = "") -> Path | None:
+    """The authority policy file a run applies: ``override``, else CLAIMS_POLICY_FILE, else
+    None (the policy applied last stays, or the bundled default on a fresh store)."""
+    from claims.settings import get_settings
+
+    configured = override or get_settings().policy_file
+    return Path(configured).expanduser() if configured else None

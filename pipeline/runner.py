@@ -18,6 +18,7 @@ from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME
 from pipeline.planning import INVALID, RunBatch, RunPlan, keys_missing_generation, plan_runs
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
+from pipeline.sensors import FULL_GRAPH_CONFIG
 
 Progress = Callable[[int, int, str], None]
 
@@ -107,7 +108,7 @@ def run_pipeline(
         if last:
             selection += graph
         result = job.execute_in_process(
-            run_config={**loggers, "ops": {"claim_edges": {"config": {"full": full_graph}}}}
+            run_config={**loggers, **(FULL_GRAPH_CONFIG if full_graph else {})}
             if last and graph
             else loggers,
             instance=instance,

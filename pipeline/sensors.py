@@ -14,7 +14,12 @@ from pipeline.planning import INVALID, REGENERATE, keys_missing_generation, plan
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
 from pipeline.settings import get_pipeline_settings
 
-FULL_GRAPH_CONFIG = {"ops": {"claim_edges": {"config": {"full": True}}}}
+FULL_GRAPH_CONFIG = {
+    "ops": {
+        name: {"config": {"full": True}}
+        for name in ("claim_edges", "review_queue", "conflict_status")
+    }
+}
 
 
 def build_sources_sensor(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from functools import lru_cache
@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from claims.edges.builder import NEAR_MISS_PREFIX
 from claims.models import Requester
 from retrieval.access import source_visible
 
@@ -288,9 +289,18 @@ _VERSIONS_OF_SOURCE = _pair(
     "SELECT id, number FROM source_versions WHERE source_id = :s AND ingested_at <= :t "
     "ORDER BY number",
 )
+# Edges are read by block (claim key, or "~" + coarse key for near misses), which the
+# (generation, claim_key) index answers directly; asking by claim id (left IN .. OR right IN
+# ..) made SQLite walk every edge of the generation once per chunk of claims.
 _EDGE_SQL = (
     "SELECT id, kind, left_claim_id, right_claim_id, rule, reason, material FROM edges "
-    "WHERE generation = :g AND (left_claim_id IN :ids OR right_claim_id IN :ids2)"
+    "WHERE generation = :g AND claim_key IN :blocks"
+)
+_COARSE_KEYS = _pair(
+    "SELECT DISTINCT coarse_key FROM claims WHERE generation = :g AND claim_key IN :keys "
+    "AND coarse_key IS NOT NULL",
+    "SELECT DISTINCT coarse_key FROM claims WHERE generation = :g AND claim_key IN :keys "
+    "AND coarse_key IS NOT NULL AND created_at <= :t",
 )
 _EDGES = _pair(
     _EDGE_SQL + " AND retired_at IS NULL",
@@ -466,7 +476,7 @@ class EvidenceLoader:
             claims.update(
                 (row[0], _claim_fact(row)) for row in self._run(_CLAIMS_BY_KEYS, g=gen, keys=chunk)
             )
-        group.edges = self._edges(sorted(claims))
+        group.edges = self._edges(keys, claims.keys())
         reached = sorted(
             ({e.left for e in group.edges} | {e.right for e in group.edges}) - claims.keys()
         )
@@ -494,12 +504,22 @@ class EvidenceLoader:
         source_ids |= {s.older_source_id for s in group.supersessions}
         group.sources = self._sources(sorted(source_ids))
 
-    def _edges(self, claim_ids: list[str]) -> list[EdgeFact]:
+    def _edges(self, claim_keys: list[str], claim_ids: Collection[str]) -> list[EdgeFact]:
+        """Live edges touching ``claim_ids`` (the claims at ``claim_keys``).
+
+        An edge lives in the block of its claims' key, or, for a near miss, in the block
+        ``~<coarse key>`` of the claims' coarse key: both are looked up by block.
+        """
         gen = self.generation()
+        blocks = list(claim_keys)
+        for chunk in _chunks(claim_keys):
+            coarse = self._run(_COARSE_KEYS, g=gen, keys=chunk).scalars()
+            blocks += [NEAR_MISS_PREFIX + c for c in coarse]
         found: dict[str, EdgeFact] = {}
-        for chunk in _chunks(claim_ids):
-            for r in self._run(_EDGES, g=gen, ids=chunk, ids2=chunk):
-                found[r[0]] = EdgeFact(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
+        for chunk in _chunks(sorted(set(blocks))):
+            for r in self._run(_EDGES, g=gen, blocks=chunk):
+                if r[2] in claim_ids or r[3] in claim_ids:
+                    found[r[0]] = EdgeFact(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
         return [found[k] for k in sorted(found)]
 
     def _supersessions(self, older_version_ids: list[str]) -> list[SupersessionFact]:

@@ -27,7 +27,7 @@ from claims.models import ResolutionMethod, ReviewState
 from review.items import UNRESOLVED_STATES, ReviewItemRepository
 from review.policy import AuthorityPolicy
 from review.resolutions import current_resolutions
-from review.routing import live_conflict_edges
+from review.routing import count_live_conflict_edges
 
 
 @dataclass
@@ -75,7 +75,7 @@ def review_metrics(
         by_predicate[pattern or item.claim_key] += 1
     decided = auto + len(reviewer)
     return ReviewMetrics(
-        conflict_candidates=len(live_conflict_edges(session)),
+        conflict_candidates=count_live_conflict_edges(session),
         conflict_sets=len(items),
         items_by_state={s.value: states.get(s.value, 0) for s in ReviewState},
         confirmed=confirmed,

@@ -20,11 +20,12 @@ differently.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any, Protocol
 
-from sqlalchemy import not_, or_, select
+from sqlalchemy import and_, func, not_, or_, select
 from sqlalchemy.orm import Session
 
 from claims.ids import stable_id
@@ -48,13 +49,24 @@ ROUTER_ACTOR = "router"
 _CLOSED = tuple(s.value for s in CLOSED_STATES)
 
 
+class ConflictEdge(Protocol):
+    """The columns of a live conflict edge that routing reads."""
+
+    id: str
+    claim_key: str
+    left_claim_id: str
+    right_claim_id: str
+    material: bool | None
+    materiality: float | None
+
+
 @dataclass(frozen=True)
 class ConflictSet:
     """One claim key, the claims that cannot all hold, and the edges that say so."""
 
     claim_key: str
     claim_ids: frozenset[str]
-    edges: tuple[EdgeRow, ...]
+    edges: tuple[ConflictEdge, ...]
 
 
 @dataclass(frozen=True)
@@ -100,23 +112,57 @@ class RoutingReport:
 # --------------------------------------------------------------------------- conflict sets
 
 
-def live_conflict_edges(session: Session) -> list[EdgeRow]:
+_EDGES = EdgeRow.__table__.c
+_LIVE_EDGE_COLUMNS = (
+    _EDGES.id,
+    _EDGES.claim_key,
+    _EDGES.left_claim_id,
+    _EDGES.right_claim_id,
+    _EDGES.material,
+    _EDGES.materiality,
+)
+
+
+def _live_conflicts(claim_keys: Sequence[str] | None = None) -> Any:
     active = select(ExtractorGenerationRow.id).where(ExtractorGenerationRow.status == "active")
-    stmt = (
-        select(EdgeRow)
-        .where(
-            EdgeRow.kind == "conflicts",
-            EdgeRow.retired_at.is_(None),
-            EdgeRow.generation.in_(active),
-        )
-        .order_by(EdgeRow.claim_key, EdgeRow.id)
+    condition = and_(
+        _EDGES.kind == "conflicts",
+        _EDGES.retired_at.is_(None),
+        _EDGES.generation.in_(active),
     )
-    return list(session.scalars(stmt))
+    if claim_keys is not None:
+        condition = and_(condition, _EDGES.claim_key.in_(claim_keys))
+    return condition
 
 
-def conflict_sets(edges: Iterable[EdgeRow]) -> list[ConflictSet]:
+def live_conflict_edges(
+    session: Session, claim_keys: Collection[str] | None = None
+) -> list[ConflictEdge]:
+    """Live conflict edges of the active generation (only at ``claim_keys`` when given).
+
+    Plain rows with the columns routing reads (attribute access like ``EdgeRow``): at a
+    million edges, building tracked ORM instances cost more than routing itself.
+    """
+    if claim_keys is None:
+        stmt = select(*_LIVE_EDGE_COLUMNS).where(_live_conflicts())
+        return list(session.execute(stmt.order_by(_EDGES.claim_key, _EDGES.id)))  # type: ignore[arg-type]
+    keys = sorted(set(claim_keys))
+    edges: list[ConflictEdge] = []
+    for start in range(0, len(keys), 500):
+        chunk = keys[start : start + 500]
+        stmt = select(*_LIVE_EDGE_COLUMNS).where(_live_conflicts(chunk))
+        edges += session.execute(stmt.order_by(_EDGES.claim_key, _EDGES.id))  # type: ignore[arg-type]
+    return edges
+
+
+def count_live_conflict_edges(session: Session) -> int:
+    stmt = select(func.count()).select_from(EdgeRow).where(_live_conflicts())
+    return int(session.scalar(stmt) or 0)
+
+
+def conflict_sets(edges: Iterable[ConflictEdge]) -> list[ConflictSet]:
     """Connected components of the conflict graph inside each claim key (union-find)."""
-    by_key: dict[str, list[EdgeRow]] = defaultdict(list)
+    by_key: dict[str, list[ConflictEdge]] = defaultdict(list)
     for edge in edges:
         by_key[edge.claim_key].append(edge)
     sets: list[ConflictSet] = []
@@ -130,7 +176,7 @@ def conflict_sets(edges: Iterable[EdgeRow]) -> list[ConflictSet]:
         members: dict[str, set[str]] = defaultdict(set)
         for node in list(parent):
             members[_find(parent, node)].add(node)
-        edges_of: dict[str, list[EdgeRow]] = defaultdict(list)
+        edges_of: dict[str, list[ConflictEdge]] = defaultdict(list)
         for edge in by_key[key]:
             edges_of[_find(parent, edge.left_claim_id)].append(edge)
         for root in sorted(members):
@@ -146,7 +192,7 @@ def _find(parent: dict[str, str], node: str) -> str:
     return node
 
 
-def edge_is_material(edge: EdgeRow, policy: AuthorityPolicy) -> bool:
+def edge_is_material(edge: ConflictEdge, policy: AuthorityPolicy) -> bool:
     """The edge's own verdict when it has one; else its score against the policy threshold."""
     if edge.material is not None:
         return bool(edge.material)
@@ -253,17 +299,21 @@ def route(
     policy: AuthorityPolicy,
     *,
     now: datetime | None = None,
+    claim_keys: Collection[str] | None = None,
 ) -> RoutingReport:
     """Bring review items in line with the live conflict edges and ``policy`` (idempotent).
 
     ``policy`` must already be applied (its version is a foreign key of every resolution).
     Routing acts as ``router``; an item a reviewer has acted on is never decided by rule.
+    ``claim_keys`` limits the pass to those keys (the pipeline passes the keys whose edges
+    changed since it last routed); ``None`` routes every key. Due deferrals are released
+    either way.
     """
     actor = ROUTER_ACTOR
     now = now or datetime.now(UTC)
     report = RoutingReport(policy_version=policy.stamp)
     report.released_deferrals = release_due_deferrals(session, now=now)
-    edges = live_conflict_edges(session)
+    edges = live_conflict_edges(session, claim_keys)
     report.conflict_edges = len(edges)
     sets = conflict_sets(edges)
     report.conflict_sets = len(sets)
@@ -325,7 +375,7 @@ def route(
             if decision is not None:
                 _auto_resolve(session, row, decision, policy, now)
                 report.auto_resolved.append(row.id)
-    report.orphaned = _orphaned(session, sets)
+    report.orphaned = _orphaned(session, sets, claim_keys)
     return report
 
 
@@ -450,11 +500,19 @@ def _touched_by_a_person(session: Session, item_id: str) -> bool:
     return session.scalars(stmt.limit(1)).first() is not None
 
 
-def _orphaned(session: Session, sets: list[ConflictSet]) -> list[str]:
+def _orphaned(
+    session: Session, sets: list[ConflictSet], claim_keys: Collection[str] | None
+) -> list[str]:
     live = {c for s in sets for c in s.claim_ids}
     unresolved = [s.value for s in (ReviewState.OPEN, ReviewState.CLAIMED, ReviewState.DEFERRED)]
-    rows = session.scalars(select(ReviewItemRow).where(ReviewItemRow.state.in_(unresolved)))
-    candidates = [r.id for r in rows]
+    stmt = select(ReviewItemRow.id, ReviewItemRow.claim_key).where(
+        ReviewItemRow.state.in_(unresolved)
+    )
+    candidates = [
+        item_id
+        for item_id, key in session.execute(stmt)
+        if claim_keys is None or key in claim_keys
+    ]
     members = ReviewItemRepository(session).claim_ids_for(candidates)
     return sorted(i for i in candidates if not live.intersection(members.get(i, [])))
 

@@ -112,7 +112,12 @@ def test_nightly_reconciliation_adds_missed_files_and_refreshes_the_graph(tmp_pa
     reasons = [r.tags["claimledger/reason"] for r in requests]
     assert reasons == ["new", "reconcile"]
     graph = requests[-1]
-    assert graph.run_config == {"ops": {"claim_edges": {"config": {"full": True}}}}
+    assert graph.run_config == {
+        "ops": {
+            name: {"config": {"full": True}}
+            for name in ("claim_edges", "review_queue", "conflict_status")
+        }
+    }
 
 
 def test_new_extractor_generation_requests_every_stored_version_again(tmp_path: Path) -> None:

@@ -69,6 +69,7 @@ _STORE_SIDE = {
     "EdgeReport",
     "PairExplanation",
     "explain_pair",
+    "keys_of_sources",
     "keys_touched_by_sources",
     "keys_touched_by_version",
     "recompute_edges",

@@ -53,6 +53,10 @@ class EdgeReport:
     retired: int = 0
     unchanged: int = 0
     version_supersessions: int = 0
+    # Claim keys of every claim the recompute loaded (the touched keys and the near-miss
+    # blocks around them): whatever is derived from edges may have changed there. None
+    # after a full recompute.
+    touched_keys: set[str] | None = None
 
     def as_metadata(self) -> dict[str, object]:
         return {
@@ -229,6 +233,7 @@ def recompute_edges(
         retired=sync.retired,
         unchanged=sync.unchanged,
         version_supersessions=len(index.rows),
+        touched_keys=None if claim_keys is None else {f.claim_key for f in facts} | set(keys or ()),
     )
 
 
@@ -274,12 +279,17 @@ def keys_touched_by_sources(
     """Claim keys whose edges may change when the register entries of ``source_ids`` change.
 
     The keys of every claim of those sources and of the sources the register links them to
-    (after the change); pass the sources of both the old and the new entries.
+    (after the change), with the version supersessions of that scope brought up to date.
     """
     scope = register_closure(source_ids, SupersessionRepository(session).register_entries())
     sync_version_supersessions(session, scope)
+    return keys_of_sources(session, scope, generation)
+
+
+def keys_of_sources(session: Session, source_ids: Collection[str], generation: str) -> set[str]:
+    """Claim keys stated by any version of ``source_ids`` in ``generation`` (read only)."""
     keys: set[str] = set()
-    ordered_scope = sorted(scope)
+    ordered_scope = sorted(source_ids)
     for start in range(0, len(ordered_scope), _CHUNK):
         chunk = ordered_scope[start : start + _CHUNK]
         keys.update(

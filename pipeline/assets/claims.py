@@ -1,6 +1,5 @@
 """``claims``: extraction and unit normalisation, one transaction per source version."""
 
-
 from collections import Counter
 
 import dagster as dg
@@ -52,9 +51,7 @@ def claims(
     for key in keys:
         version = versions[key]
         try:
-            found = extract(
-                version.text, source_id=version.source_id, source_version_id=version.id
-            )
+            found = extract(version.text, source_id=version.source_id, source_version_id=version.id)
         except Exception as error:  # name the version; the partition's transaction never began
             raise dg.Failure(
                 f"extraction failed for source version {key} ({version.origin_path}): {error}"

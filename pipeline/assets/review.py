@@ -1,13 +1,18 @@
 """``review_queue``: material conflicts become review items, the rest are decided by policy."""
 
-from pathlib import Path
-
 import dagster as dg
 
-from claims.settings import get_settings
 from pipeline.assets.edges import claim_edges
 from pipeline.assets.ownership import OWNERS
-from pipeline.resources import ClaimStore
+from pipeline.changes import (
+    KeyChanges,
+    audit_changes,
+    edge_evaluations_since,
+    keys_stated_by,
+    newest_audit_id,
+    previous_cursors,
+)
+from pipeline.resources import ClaimStore, configured_policy_file
 from review.metrics import review_metrics
 from review.policy import policy_for_routing
 from review.routing import route
@@ -17,6 +22,8 @@ class ReviewQueueConfig(dg.Config):
     policy_file: str = ""
     """Authority policy to apply before routing; empty: CLAIMS_POLICY_FILE, else the policy
     applied last, else the built-in default (every conflict needs a person)."""
+    full: bool = False
+    """Route every claim key, not only those whose edges changed (the nightly run sets it)."""
 
 
 @dg.asset(
@@ -27,21 +34,40 @@ class ReviewQueueConfig(dg.Config):
     description="Conflict sets routed under the versioned authority policy: material ones (and "
     "every high-risk predicate) wait for a reviewer, the rest are resolved by rule with the "
     "policy version and stay visible as resolved. Reopens decisions that new source versions, "
-    "withdrawn winners or a policy change undermine. Metadata carries the review metrics.",
+    "withdrawn winners or a policy change undermine. Only the claim keys whose edges or "
+    "sources changed since the last routing are routed again (all of them after a full edge "
+    "evaluation or a policy change). Metadata carries the review metrics.",
 )
 def review_queue(
     context: dg.AssetExecutionContext, config: ReviewQueueConfig, store: ClaimStore
 ) -> dg.MaterializeResult:
-    configured = config.policy_file or get_settings().policy_file
-    policy_file = Path(configured).expanduser() if configured else None
+    previous = None if config.full else previous_cursors(context.instance, context.asset_key)
+    changes = KeyChanges()
     with store.transaction() as session:
-        policy = policy_for_routing(session, policy_file, actor="pipeline")
-        report = route(session, policy)
+        policy = policy_for_routing(
+            session, configured_policy_file(config.policy_file), actor="pipeline"
+        )
+        changes.audit_cursor = newest_audit_id(session)
+        if config.full:
+            changes.everything("configured full")
+        elif previous is None or previous.edges_cursor is None or previous.audit_cursor is None:
+            changes.everything("first routing")
+        elif previous.policy_version != policy.stamp:
+            changes.everything(f"policy {policy.stamp} replaces {previous.policy_version}")
+        seen_edges = previous.edges_cursor if previous and previous.edges_cursor else 0
+        edge_evaluations_since(context.instance, seen_edges, changes)
+        if previous is not None and previous.audit_cursor is not None and changes.keys is not None:
+            audit = audit_changes(session, previous.audit_cursor, changes.audit_cursor)
+            if audit.policy_applied:
+                changes.everything("an authority policy was applied")
+            # tiers and withdrawals decide rules and reopen decisions of these sources' sets
+            changes.add(keys_stated_by(session, audit.register_sources))
+        report = route(session, policy, claim_keys=changes.keys)
         metrics = review_metrics(session, policy)
     context.log.info(
-        f"routed {report.conflict_sets} conflict sets under policy {policy.stamp}: "
-        f"{len(report.opened)} opened, {len(report.auto_resolved)} auto-resolved, "
-        f"{len(report.reopened)} reopened"
+        f"{changes.mode} routing: {report.conflict_sets} conflict sets under policy "
+        f"{policy.stamp}: {len(report.opened)} opened, {len(report.auto_resolved)} "
+        f"auto-resolved, {len(report.reopened)} reopened"
     )
     figures = metrics.as_dict()
     high_risk = figures.pop("open_high_risk_by_predicate")
@@ -51,6 +77,7 @@ def review_queue(
     return dg.MaterializeResult(
         metadata={
             **report.as_metadata(),
+            **changes.as_metadata(),
             **{f"metric_{k}": v for k, v in figures.items() if v is not None},
             "items_by_state": dg.MetadataValue.json(by_state),
             "open_high_risk_by_predicate": dg.MetadataValue.md("\n".join(table)),

@@ -1,6 +1,5 @@
 """``source_register`` and ``source_versions``: trusted metadata and exact file versions."""
 
-
 import dagster as dg
 
 from pipeline import corpus
