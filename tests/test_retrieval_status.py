@@ -356,3 +356,23 @@ def test_a_newer_version_of_the_same_source_supersedes_the_older_one(engine: Eng
     # As known before version 2 was ingested, version 1 is the latest and stands.
     past = status_of_source(engine, "limits", EVERYONE, as_of=AsOf(known_at=at(1)))
     assert (past.target.version, past.status) == (1, ConflictStatus.NONE)
+
+
+def test_a_near_miss_edge_is_read_through_the_coarse_key_block(engine: Engine) -> None:
+    # "output limit" and plain "limit" are different claim keys; the edge builder links
+    # them in the block "~limit" of their shared coarse key, not in either key's block.
+    corpus = Corpus()
+    corpus.source("a")
+    corpus.source("b")
+    narrow = corpus.claim(corpus.version("a"), "assistant output limit", 500, claim_id="cn")
+    broad = corpus.claim(corpus.version("b"), "assistant limit", 1000, claim_id="cw")
+    for claim_id in (narrow, broad):
+        corpus.claims[claim_id]["coarse_key"] = "limit"
+    edge = corpus.edge("ambiguous", narrow, broad)
+    corpus.edges[edge]["claim_key"] = "~limit"
+    corpus.write(engine)
+    for key, other in (("assistant output limit", "cw"), ("assistant limit", "cn")):
+        report = status_of_key(engine, key, EVERYONE)
+        assert report.status is ConflictStatus.AMBIGUOUS, key
+        sides = [c.claim_id for side in report.claims[0].sides for c in side.citations]
+        assert other in sides

@@ -240,3 +240,22 @@ def test_rules_never_decide_an_item_a_reviewer_reopened(engine: Engine) -> None:
         )
     assert _route(engine) == {}
     assert item_for_key(engine, HEADCOUNT).state is ReviewState.OPEN
+
+
+def test_routing_limited_to_claim_keys_leaves_other_keys_alone(engine: Engine) -> None:
+    ReviewLedger(engine).load()
+    policy = load_policy(FIXTURES / "policy.yaml")
+    with transaction(engine) as session:
+        apply_policy(session, policy, actor="test")
+        report = route(session, policy, claim_keys={DIVIDEND})
+    assert report.conflict_sets == 1
+    with transaction(engine) as session:
+        keys = set(session.scalars(select(ReviewItemRow.claim_key)))
+    assert keys == {DIVIDEND}  # the limit and headcount conflicts wait for their turn
+    with transaction(engine) as session:
+        report = route(session, policy, claim_keys={LIMIT, HEADCOUNT, "no|such_key"})
+    assert report.conflict_sets == 2
+    with transaction(engine) as session:
+        keys = set(session.scalars(select(ReviewItemRow.claim_key)))
+    assert keys == {DIVIDEND, LIMIT, HEADCOUNT}
+    assert _route(engine) == {}  # a full pass afterwards has nothing left to do
