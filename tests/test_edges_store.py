@@ -334,3 +334,35 @@ def test_an_edge_produced_again_is_revived_with_its_original_row(any_engine: Eng
         [again] = EdgeRepository(session).conflicts(GEN)
     assert again.id == conflict.id and again.created_at == conflict.created_at
     assert again.retired_at is None
+
+
+def test_incremental_recompute_loads_a_coarse_block_only_for_a_near_miss(engine: Engine) -> None:
+    # Three keys share the coarse key "limit": "output limit" and "limit" are a near miss,
+    # "upload limit" is a near miss of "limit" only. Another subject's limit is not near.
+    output = {"key": "output limit", "coarse": "limit", "unit": "token"}
+    bare = {"key": "limit", "coarse": "limit", "unit": "token"}
+    upload = {"key": "upload limit", "coarse": "limit", "unit": "token"}
+    other = {"key": "bodar quota", "coarse": "quota", "unit": "token"}
+    add_version(engine, "a", "Output limit 250.", [output | {"value": 250}])
+    add_version(engine, "b", "Limit 500.", [bare | {"value": 500}])
+    add_version(engine, "c", "Upload limit 900.", [upload | {"value": 900}])
+    add_version(engine, "d", "Quota 5.", [other | {"value": 5}])
+    with transaction(engine) as session:
+        recompute_edges(session, GEN)
+    before = snapshot(engine)
+    assert any(e[1] in ("ambiguous", "compatible") for e in before)  # the near misses
+
+    v = add_version(engine, "e", "Output limit 300.", [output | {"value": 300}])
+    with transaction(engine) as session:
+        near = recompute_edges(session, GEN, keys_touched_by_version(session, v, GEN))
+    assert near.coarse_keys == 1 and near.claims == 4  # the whole "limit" block
+    after_incremental = [s[:6] for s in snapshot(engine)]
+    with transaction(engine) as session:
+        full = recompute_edges(session, GEN)
+    assert full.inserted == full.updated == full.retired == 0
+    assert [s[:6] for s in snapshot(engine)] == after_incremental
+
+    v = add_version(engine, "f", "Quota 6.", [other | {"value": 6}])
+    with transaction(engine) as session:
+        alone = recompute_edges(session, GEN, keys_touched_by_version(session, v, GEN))
+    assert alone.coarse_keys == 0 and alone.claims == 2  # no partner: only its own key

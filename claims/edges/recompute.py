@@ -9,17 +9,18 @@ vanished ones retired. ``claim_keys=None`` recomputes everything. The pipeline's
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from claims.edges.builder import MAX_NEAR_MISS_KEYS, NEAR_MISS_PREFIX, build_edges, refine
 from claims.edges.compare import compare_facts
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.edges.materiality import MaterialitySettings
+from claims.edges.near_miss import near_key_pairs
 from claims.edges.supersession import (
     RegisterSupersedes,
     SupersessionIndex,
@@ -147,7 +148,7 @@ def _load(
             )
             if c
         )
-    coarse = _narrow_coarse_keys(session, generation, coarse)
+    coarse = _narrow_coarse_keys(session, generation, coarse, set(keys))
     by_id: dict[str, ClaimFacts] = {}
     for start in range(0, len(keys), _CHUNK):
         for facts in _claims_where(
@@ -163,22 +164,35 @@ def _load(
     return [by_id[i] for i in sorted(by_id)], set(keys), coarse
 
 
-def _narrow_coarse_keys(session: Session, generation: str, coarse: set[str]) -> set[str]:
-    """The coarse keys whose blocks are small enough to search for near misses.
+def _narrow_coarse_keys(
+    session: Session, generation: str, coarse: set[str], touched: set[str]
+) -> set[str]:
+    """The coarse-key blocks an incremental recompute must re-evaluate.
 
-    The same cap as a full build (``MAX_NEAR_MISS_KEYS`` distinct claim keys), so an
-    incremental run never loads a generic coarse block that a full build would skip.
+    Only blocks small enough to search for near misses (the same cap as a full build,
+    ``MAX_NEAR_MISS_KEYS`` distinct claim keys), and among them only those where a touched
+    key has a near-miss partner: near misses are decided by the key strings alone, so a
+    block where no touched key has one yields no edge involving the touched claims, before
+    or after. A block that does is re-evaluated whole (its stored edges are synced as one).
     """
     listed = sorted(coarse)
-    kept: set[str] = set()
+    keys_of: dict[str, set[str]] = defaultdict(set)
     for start in range(0, len(listed), _CHUNK):
         chunk = listed[start : start + _CHUNK]
         rows = session.execute(
-            select(ClaimRow.coarse_key, func.count(func.distinct(ClaimRow.claim_key)))
+            select(ClaimRow.coarse_key, ClaimRow.claim_key)
             .where(ClaimRow.generation == generation, ClaimRow.coarse_key.in_(chunk))
-            .group_by(ClaimRow.coarse_key)
+            .distinct()
         )
-        kept.update(key for key, distinct in rows if key and distinct <= MAX_NEAR_MISS_KEYS)
+        for coarse_key, claim_key in rows:
+            if coarse_key:
+                keys_of[coarse_key].add(claim_key)
+    kept: set[str] = set()
+    for coarse_key, block_keys in keys_of.items():
+        if len(block_keys) > MAX_NEAR_MISS_KEYS:
+            continue
+        if any(a in touched or b in touched for a, b in near_key_pairs(block_keys)):
+            kept.add(coarse_key)
     return kept
 
 

@@ -30,6 +30,15 @@ def _alt(phrases: list[str]) -> str:
 
 
 @lru_cache(maxsize=1)
+def _cue() -> re.Pattern[str]:
+    """Any replacing verb: a sentence without one cannot match (the full patterns are slow
+    on ordinary sentences, since the passive one tries every start of its target)."""
+    data = read_yaml("supersession.yaml")
+    verbs = [*data["active_verbs"], *data["passive_verbs"]]
+    return re.compile(rf"(?<![A-Za-z])(?:{_alt(verbs)})", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     data = read_yaml("supersession.yaml")
     active = re.compile(
@@ -51,11 +60,16 @@ _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]?")
 
 def find_supersession_mentions(text: str) -> list[SupersessionMention]:
     """Every sentence that names a document it replaces, with the target as written."""
+    if _cue().search(text) is None:
+        return []
     active, passive, tails = _patterns()
+    cue = _cue()
     out: list[SupersessionMention] = []
     for sent in _SENTENCE.finditer(text):
         s0, s1 = sent.start(), sent.end()
         sentence = sent.group(0)
+        if cue.search(sentence) is None:
+            continue
         m = active.search(sentence)
         if m is not None:
             t0, t1 = m.start("target"), m.end("target")
