@@ -116,19 +116,23 @@ class ClaimRepository:
 
     def __init__(self, session: Session) -> None:
         self.session = session
+        self._version_has_claims: dict[tuple[str, str], bool] = {}
 
     def add_all(self, claims: Iterable[Claim]) -> int:
         """Insert claims whose id is not stored yet; returns how many were new (idempotent)."""
         batch = list(claims)
         if not batch:
             return 0
-        known = self._existing_ids([c.id for c in batch])
+        known = self._existing_ids([c.id for c in batch if self._may_exist(c)])
         now = datetime.now(UTC)
         fresh = [claim_to_values(c, now=now) for c in batch if c.id not in known]
         if fresh:
             # one executemany instead of an ORM object per claim: the pipeline's hot path
             self.session.flush()
             self.session.execute(insert(ClaimRow), fresh)
+            for claim in batch:
+                if claim.source_version_id is not None:
+                    self._version_has_claims[(claim.source_version_id, claim.generation)] = True
         return len(fresh)
 
     def by_id(self, claim_id: str) -> Claim | None:
@@ -157,6 +161,22 @@ class ClaimRepository:
     def _select(self, *where: object) -> list[Claim]:
         stmt = select(ClaimRow).where(*where).order_by(ClaimRow.id)  # type: ignore[arg-type]
         return [row_to_claim(r) for r in self.session.scalars(stmt)]
+
+    def _may_exist(self, claim: Claim) -> bool:
+        """False when the claim's version has no claim of its generation stored yet (the
+        usual case for a new version: ids are derived from version and generation)."""
+        if claim.source_version_id is None:
+            return True
+        scope = (claim.source_version_id, claim.generation)
+        cached = self._version_has_claims.get(scope)
+        if cached is None:
+            stmt = select(ClaimRow.id).where(
+                ClaimRow.source_version_id == claim.source_version_id,
+                ClaimRow.generation == claim.generation,
+            )
+            cached = self.session.scalars(stmt.limit(1)).first() is not None
+            self._version_has_claims[scope] = cached
+        return cached
 
     def _existing_ids(self, ids: list[str]) -> set[str]:
         found: set[str] = set()

@@ -1,8 +1,10 @@
-"""``claims``: extraction and unit normalisation, one transaction per source version."""
+"""``claims``: extraction and unit normalisation; each version's claims land whole or not at all."""
 
 from collections import Counter
+from dataclasses import dataclass
 
 import dagster as dg
+from sqlalchemy.orm import Session
 
 from claims.edges.recompute import record_supersession_candidates
 from claims.extraction import find_supersession_mentions
@@ -45,26 +47,27 @@ def claims(
             + "; materialize source_versions for them first"
         )
     kinds: Counter[str] = Counter()
-    new_claims = 0
-    candidates = 0
+    written = _Written()
     preview: list[Claim] = []
+    pending: list[_Extracted] = []
     for key in keys:
         version = versions[key]
         try:
             found = extract(version.text, source_id=version.source_id, source_version_id=version.id)
-        except Exception as error:  # name the version; the partition's transaction never began
+        except Exception as error:  # name the version; none of its claims was written
+            _write(store, pending, written)  # the versions before it are kept whole
             raise dg.Failure(
                 f"extraction failed for source version {key} ({version.origin_path}): {error}"
             ) from error
-        mentions = find_supersession_mentions(version.text)
-        # One transaction per version: a failure later in the batch leaves this one whole.
-        with store.transaction() as session:
-            new_claims += ClaimRepository(session).add_all(found)
-            if mentions:  # "this replaces X": a candidate for a reviewer, never applied
-                candidates += record_supersession_candidates(session, version.id)
+        mentions = bool(find_supersession_mentions(version.text))
+        pending.append(_Extracted(version.id, found, mentions))
+        if len(pending) >= VERSIONS_PER_TRANSACTION:
+            _write(store, pending, written)
         kinds.update(claim.kind.value for claim in found)
         if len(preview) < 8:
             preview.extend(found[: 8 - len(preview)])
+    _write(store, pending, written)
+    new_claims, candidates = written.claims, written.candidates
     context.log.info(f"{sum(kinds.values())} claims from {len(keys)} versions ({generation})")
     return dg.MaterializeResult(
         metadata={
@@ -79,3 +82,47 @@ def claims(
             "preview": dg.MetadataValue.md(claims_preview(preview)),
         }
     )
+
+
+# Versions written per transaction. A failure inside one is retried version by version, each
+# in its own transaction, so the result is what one transaction per version gives (the
+# versions before the bad one complete, the bad one untouched) without a commit per version.
+VERSIONS_PER_TRANSACTION = 100
+
+
+@dataclass
+class _Extracted:
+    version_id: str
+    claims: list[Claim]
+    mentions: bool  # "this replaces X": a candidate for a reviewer, never applied
+
+
+@dataclass
+class _Written:
+    claims: int = 0
+    candidates: int = 0
+
+
+def _write_version(session: Session, item: _Extracted, written: _Written) -> None:
+    written.claims += ClaimRepository(session).add_all(item.claims)
+    if item.mentions:
+        written.candidates += record_supersession_candidates(session, item.version_id)
+
+
+def _write(store: ClaimStore, pending: list[_Extracted], written: _Written) -> None:
+    """Store and clear ``pending``: one transaction, or one per version after a failure."""
+    if not pending:
+        return
+    attempt = _Written()
+    try:
+        with store.transaction() as session:
+            for item in pending:
+                _write_version(session, item, attempt)
+    except Exception:
+        for item in pending:  # raises at the version the store refuses; earlier ones stay
+            with store.transaction() as session:
+                _write_version(session, item, written)
+    else:
+        written.claims += attempt.claims
+        written.candidates += attempt.candidates
+    pending.clear()
