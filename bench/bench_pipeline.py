@@ -1,11 +1,16 @@
 """The whole pipeline (register, source versions, claims, edges, checks) over generated corpora.
 
-Usage: python bench/bench_pipeline.py [--instance sqlite|memory] [N ...]
-       (default: --instance sqlite, sizes 1000 10000)
+Usage: python bench/bench_pipeline.py [--instance sqlite|memory] [--subjects K] [N ...]
+       (default: --instance sqlite, subjects N/25 (at least 40), sizes 1000 10000)
 
-For each N: writes N documents of realistic policy / filing / SLA sentences about a fixed
-pool of 40 subjects (about 176 whitespace tokens each, 1.76M for 10k documents; most
-sentences restate a fact other documents state, 15% contradict it), then, through
+For each N: writes N documents of realistic policy / filing / SLA sentences about a pool of
+subjects (systems, teams, entities), each with ten facts (about 176 whitespace tokens per
+document, 1.76M for 10k documents; every sentence restates a fact other documents state,
+and 15% contradict it). By default the pool grows with the corpus (one subject per 25
+documents, at least 40), so each fact is stated about 18 times whatever N is; ``--subjects
+40`` keeps 40 subjects at every size, so at 10k each fact is restated about 450 times (a
+stress case: the disagreement edges of a key grow with the square of its claims until the
+star limit). Then, through
 ``pipeline.runner.run_pipeline`` on a fresh SQLite claim store
 and a Dagster instance (see --instance below), what ``claims run`` does:
 
@@ -74,8 +79,8 @@ def entity_names(count: int, rng: random.Random) -> list[str]:
 def generate(root: Path, count: int, subjects: int = 40, seed: int = 11) -> int:
     """Write ``count`` documents; returns the number of whitespace tokens written."""
     rng = random.Random(seed)
-    # An organisation's documents keep coming back to the same few dozen systems and teams:
-    # that is what makes them restate and contradict each other.
+    # Many documents state each subject's facts: that is what makes them restate and
+    # contradict each other.
     entities = entity_names(subjects, rng)
     truth = {(e, i): rng.choice(values) for e in entities for i, (_, values) in enumerate(FACTS)}
     tokens = 0
@@ -103,11 +108,12 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def bench(count: int, instance_kind: str) -> None:
+def bench(count: int, instance_kind: str, subjects: int | None) -> None:
+    subjects = subjects or max(40, count // 25)
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
         root = Path(tmp)
         corpus = root / "corpus"
-        tokens = generate(corpus, count)
+        tokens = generate(corpus, count, subjects=subjects)
         url = f"sqlite:///{root / 'claims.db'}"
         upgrade(url)
         store = ClaimStore(database_url=url)
@@ -155,7 +161,10 @@ def bench(count: int, instance_kind: str) -> None:
         incremental = run()
         same = run()
 
-        print(f"== {count} files, {tokens:,} tokens, Dagster instance: {instance_kind}")
+        print(
+            f"== {count} files, {tokens:,} tokens, {subjects} subjects, "
+            f"Dagster instance: {instance_kind}"
+        )
         print(f"  extraction alone (baseline): {baseline:7.1f} s  {baseline_claims:,} claims")
         print(
             f"  full pipeline:               {full:7.1f} s  {count / full:7.1f} files/s  "
@@ -177,11 +186,16 @@ def bench(count: int, instance_kind: str) -> None:
 def main() -> None:
     args = sys.argv[1:]
     instance_kind = "sqlite"
-    if args[:1] == ["--instance"]:
-        instance_kind, args = args[1], args[2:]
+    subjects: int | None = None
+    while args[:1] in (["--instance"], ["--subjects"]):
+        if args[0] == "--instance":
+            instance_kind = args[1]
+        else:
+            subjects = int(args[1])
+        args = args[2:]
     sizes = [int(arg) for arg in args] or [1000, 10000]
     for count in sizes:
-        bench(count, instance_kind)
+        bench(count, instance_kind, subjects)
         sys.stdout.flush()
 
 

@@ -112,9 +112,7 @@ class VersionSupersessionRow(Base):
 
     id: Mapped[str] = mapped_column(ID, primary_key=True)
     newer_version_id: Mapped[str] = mapped_column(ID, ForeignKey("source_versions.id"))
-    older_version_id: Mapped[str] = mapped_column(
-        ID, ForeignKey("source_versions.id"), index=True
-    )
+    older_version_id: Mapped[str] = mapped_column(ID, ForeignKey("source_versions.id"), index=True)
     origin: Mapped[str] = mapped_column(String(16))
     effective_from: Mapped[date | None] = mapped_column(Date)
     created_at: Mapped[datetime] = mapped_column(TS)
@@ -124,9 +122,7 @@ class SupersessionCandidateRow(Base):
     __tablename__ = "supersession_candidates"
 
     id: Mapped[str] = mapped_column(ID, primary_key=True)
-    source_version_id: Mapped[str] = mapped_column(
-        ID, ForeignKey("source_versions.id"), index=True
-    )
+    source_version_id: Mapped[str] = mapped_column(ID, ForeignKey("source_versions.id"), index=True)
     target_text: Mapped[str] = mapped_column(Text)
     target_source_id: Mapped[str | None] = mapped_column(SOURCE_ID)
     span_start: Mapped[int] = mapped_column(Integer)
@@ -158,9 +154,7 @@ class ClaimRow(Base):
     )
 
     id: Mapped[str] = mapped_column(ID, primary_key=True)
-    source_version_id: Mapped[str] = mapped_column(
-        ID, ForeignKey("source_versions.id"), index=True
-    )
+    source_version_id: Mapped[str] = mapped_column(ID, ForeignKey("source_versions.id"), index=True)
     source_id: Mapped[str] = mapped_column(SOURCE_ID, ForeignKey("sources.id"), index=True)
     generation: Mapped[str] = mapped_column(ID, ForeignKey("extractor_generations.id"))
     subject: Mapped[str | None] = mapped_column(Text)

@@ -385,3 +385,25 @@ def test_a_coarse_key_shared_by_too_many_claim_keys_is_not_searched_for_near_mis
     )
     assert ("ambiguous", "key") in _kinds(small)
     assert generic.near_miss_blocks == 0 and ("ambiguous", "key") not in _kinds(generic)
+
+
+def test_groups_with_unrelated_qualifier_words_are_not_compared_pairwise() -> None:
+    # One key, one group per subject the extractor left among the qualifiers ("the Moallu
+    # board declared ..."): subjects are compared with themselves and with the unqualified
+    # statement, never with each other (that would be every pair of subjects).
+    subjects = [f"entity{i:02d}" for i in range(40)]
+    claims = [
+        _claim(f"{s}-{v}", v, f"The {s} board declared {v} cents.", residual=[s])
+        for s in subjects
+        for v in (12, 30)
+    ]
+    claims.append(_claim("plain", 12, "The board declared 12 cents."))
+    build = build_edges([facts_from_claim(c) for c in claims], generation="g1")
+    assert build.groups == 81
+    assert build.comparisons == 40 + 80  # 12 vs 30 per subject; each group vs the plain one
+    conflicts = [e for e in build.edges if e.kind == "conflicts"]
+    assert len(conflicts) == 40
+    subject_of = {c.id: (c.source_id or "").split("-")[0] for c in claims}
+    assert all(subject_of[e.left_claim_id] == subject_of[e.right_claim_id] for e in conflicts)
+    # a subject's qualifier is stated on one side only against the plain claim: not a conflict
+    assert "plain" not in {subject_of[e.left_claim_id] for e in conflicts}

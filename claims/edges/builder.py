@@ -28,6 +28,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import NamedTuple
 
 from claims.edges.compare import compare_facts, listed_values, ordered
@@ -347,35 +348,76 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     emit.start_block(members)
     _clone_and_group_edges(groups, emit, claim_key, build)
     disagreeing: dict[tuple[int, int], PairVerdict] = {}
-    for i, first in enumerate(groups):
-        rep = first[0][0]
-        for j in range(i + 1, len(groups)):
-            second = groups[j]
-            other = second[0][0]
-            build.comparisons += 1
-            verdict = compare_facts(rep, other)
-            if restates_differently(verdict):
-                disagreeing[(i, j)] = verdict  # replaced versions: see _supersession_pairs
-            if verdict.relation not in (Relation.CONFLICT, Relation.AMBIGUOUS):
-                emit.pair(rep, other, verdict, claim_key)
-                continue
-            side_a = [c for origin in first for c in origin]
-            side_b = [c for origin in second for c in origin]
-            if len(side_a) * len(side_b) <= DISAGREEMENT_PAIR_LIMIT:
-                # every claim against every claim: a reader who may see only some of the
-                # sources still finds the edge between the two claims it can see
-                for x in side_a:
-                    for y in side_b:
-                        emit.pair(x, y, verdict, claim_key)
-                continue
-            # a very large disagreement becomes a star over claims: every claim of each
-            # side meets the other side's first claim (n + m - 1 edges, not n x m)
-            for y in side_b:
-                emit.pair(rep, y, verdict, claim_key)
-            for x in side_a[1:]:
-                emit.pair(x, other, verdict, claim_key)
+    for i, j in _comparable_pairs(groups):
+        first, second = groups[i], groups[j]
+        rep, other = first[0][0], second[0][0]
+        build.comparisons += 1
+        verdict = compare_facts(rep, other)
+        if restates_differently(verdict):
+            disagreeing[(i, j)] = verdict  # replaced versions: see _supersession_pairs
+        if verdict.relation not in (Relation.CONFLICT, Relation.AMBIGUOUS):
+            emit.pair(rep, other, verdict, claim_key)
+            continue
+        side_a = [c for origin in first for c in origin]
+        side_b = [c for origin in second for c in origin]
+        if len(side_a) * len(side_b) <= DISAGREEMENT_PAIR_LIMIT:
+            # every claim against every claim: a reader who may see only some of the
+            # sources still finds the edge between the two claims it can see
+            for x in side_a:
+                for y in side_b:
+                    emit.pair(x, y, verdict, claim_key)
+            continue
+        # a very large disagreement becomes a star over claims: every claim of each
+        # side meets the other side's first claim (n + m - 1 edges, not n x m)
+        for y in side_b:
+            emit.pair(rep, y, verdict, claim_key)
+        for x in side_a[1:]:
+            emit.pair(x, other, verdict, claim_key)
     if disagreeing and emit.supersessions:
         _supersession_pairs(groups, disagreeing, emit, claim_key)
+
+
+# Qualifier words of one group enumerated as subsets up to this many words; a group with
+# more is compared with every other group of its block.
+MAX_SUBSET_WORDS = 8
+
+
+def _comparable_pairs(groups: list[list[list[ClaimFacts]]]) -> list[tuple[int, int]]:
+    """Pairs of groups (i < j) whose qualifier words may describe one scope.
+
+    Two groups whose residual qualifier words each hold a word the other lacks ("moallu"
+    vs "ravany": a subject the extractor left in the qualifiers) are always compatible by
+    different scope, so they are not compared and get no edge (``explain_pair`` still says
+    why). Only groups whose words are a subset of one another are compared, found by
+    enumerating each group's word subsets: a key holding one group per subject costs a
+    comparison per group, not one per pair of subjects.
+    """
+    by_words: dict[frozenset[str], list[int]] = defaultdict(list)
+    for index, origins in enumerate(groups):
+        by_words[origins[0][0].residual].append(index)
+    if len(by_words) == 1:
+        n = len(groups)
+        return [(i, j) for i in range(n) for j in range(i + 1, n)]
+    wide = [words for words in by_words if len(words) > MAX_SUBSET_WORDS]
+    pairs: set[tuple[int, int]] = set()
+    for words, members in by_words.items():
+        if len(words) > MAX_SUBSET_WORDS:
+            related = list(by_words)
+        else:
+            ordered_words = sorted(words)
+            related = [
+                subset
+                for size in range(len(ordered_words) + 1)
+                for subset in map(frozenset, combinations(ordered_words, size))
+                if subset in by_words
+            ]
+            related += [w for w in wide if words <= w]
+        for other_words in related:
+            for i in members:
+                for j in by_words[other_words]:
+                    if i != j:
+                        pairs.add((i, j) if i < j else (j, i))
+    return sorted(pairs)
 
 
 def _supersession_pairs(
