@@ -19,12 +19,14 @@ import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from claims.models import ResolutionMethod, ReviewState
-from review.items import UNRESOLVED_STATES, ReviewItemRepository
+from claims.tables import ReviewItemRow
+from review.items import UNRESOLVED_STATES, as_utc
 from review.policy import AuthorityPolicy
 from review.resolutions import current_resolutions
 from review.routing import count_live_conflict_edges
@@ -51,12 +53,31 @@ class ReviewMetrics:
         return asdict(self)
 
 
+class _ItemFigures(NamedTuple):
+    state: ReviewState
+    opened_at: datetime | None
+    high_risk: bool
+    claim_key: str
+
+
 def review_metrics(
     session: Session, policy: AuthorityPolicy | None, *, now: datetime | None = None
 ) -> ReviewMetrics:
     """Current figures; ``policy`` groups high-risk items by pattern (None: by claim key)."""
     now = now or datetime.now(UTC)
-    items = ReviewItemRepository(session).search()
+    # the columns the figures need, not whole items with their claim lists (metrics run
+    # after every routing pass; a store has as many items as conflict sets)
+    items = [
+        _ItemFigures(ReviewState(state), as_utc(opened_at), bool(high_risk), claim_key)
+        for state, opened_at, high_risk, claim_key in session.execute(
+            select(
+                ReviewItemRow.state,
+                ReviewItemRow.opened_at,
+                ReviewItemRow.high_risk,
+                ReviewItemRow.claim_key,
+            )
+        )
+    ]
     states = Counter(i.state.value for i in items)
     resolutions = current_resolutions(session)
     reviewer = [r for r in resolutions if r.method is ResolutionMethod.REVIEWER]
