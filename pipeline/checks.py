@@ -64,19 +64,39 @@ def quantities_have_canonical_units(
 @dg.asset_check(
     asset=claim_edges,
     blocking=True,
-    description="No live edge points to a claim that does not exist.",
+    description="No live edge points to a claim that does not exist (after an incremental "
+    "evaluation: the edges of the claim keys it touched; after a full one: every edge).",
 )
 def edges_point_to_existing_claims(
-    store: ClaimStore, extractor: ExtractorResource
+    context: dg.AssetCheckExecutionContext, store: ClaimStore, extractor: ExtractorResource
 ) -> dg.AssetCheckResult:
     generation, _ = extractor.generation()
+    touched = _touched_keys(context.instance)
     with store.transaction() as session:
-        total, problems = integrity.dangling_edges(session, generation)
+        total, problems = integrity.dangling_edges(session, generation, claim_keys=touched)
     return dg.AssetCheckResult(
         passed=not problems,
         severity=ERROR,
-        metadata={"edges_checked": total, "problems": dg.MetadataValue.md(_problems_md(problems))},
+        metadata={
+            "edges_checked": total,
+            "scope": "all edges" if touched is None else f"{len(touched)} touched claim keys",
+            "problems": dg.MetadataValue.md(_problems_md(problems)),
+        },
     )
+
+
+def _touched_keys(instance: dg.DagsterInstance) -> list[str] | None:
+    """The claim keys the latest ``claim_edges`` evaluation touched (None: it was full)."""
+    event = instance.get_latest_materialization_event(claim_edges.key)
+    materialization = event.asset_materialization if event else None
+    if materialization is None:
+        return None
+    mode = materialization.metadata.get("mode")
+    touched = materialization.metadata.get("touched_claim_keys")
+    if mode is None or mode.value != "incremental" or touched is None:
+        return None
+    value = touched.value
+    return [str(k) for k in value] if isinstance(value, list) else None
 
 
 @dg.asset_check(

@@ -160,5 +160,3 @@ def _key_for_rejected(
     if not source_id or "..." in source_id or any(ord(c) < 32 for c in source_id):
         return None
     return source_id, hashlib.sha256(data).hexdigest()
-
-

@@ -38,4 +38,3 @@ def dagster_home(data_dir: Path) -> Path:
 def local_instance(data_dir: Path) -> dg.DagsterInstance:
     """The persistent instance under ``data_dir`` (history survives, the UI shows it)."""
     return dg.DagsterInstance.from_config(str(dagster_home(data_dir)))
-

@@ -33,8 +33,7 @@ def quote_problems(
                 problems.append(
                     Problem(
                         version.id,
-                        f"text of {version.source_id} v{version.number} does not match its "
-                        "sha256",
+                        f"text of {version.source_id} v{version.number} does not match its sha256",
                     )
                 )
         rows = session.execute(
@@ -53,8 +52,7 @@ def quote_problems(
                 problems.append(
                     Problem(
                         claim_id,
-                        f"quote differs from {version.source_id} v{version.number}"
-                        f"[{start}:{end}]",
+                        f"quote differs from {version.source_id} v{version.number}[{start}:{end}]",
                     )
                 )
         if len(problems) >= limit:
@@ -82,23 +80,36 @@ def unit_problems(
     return checked, problems
 
 
-def dangling_edges(session: Session, generation: str, limit: int = 50) -> tuple[int, list[Problem]]:
-    """Live edges of ``generation`` whose left or right claim does not exist."""
+def dangling_edges(
+    session: Session,
+    generation: str,
+    limit: int = 50,
+    claim_keys: Sequence[str] | None = None,
+) -> tuple[int, list[Problem]]:
+    """Live edges of ``generation`` (at ``claim_keys`` if given) whose left or right claim
+    does not exist."""
     left, right = aliased(ClaimRow), aliased(ClaimRow)
-    live = [EdgeRow.generation == generation, EdgeRow.retired_at.is_(None)]
-    total = session.scalar(select(func.count()).select_from(EdgeRow).where(*live)) or 0
-    rows = session.execute(
-        select(EdgeRow.id, EdgeRow.left_claim_id, EdgeRow.right_claim_id, left.id, right.id)
-        .outerjoin(left, left.id == EdgeRow.left_claim_id)
-        .outerjoin(right, right.id == EdgeRow.right_claim_id)
-        .where(*live, or_(left.id.is_(None), right.id.is_(None)))
-        .limit(limit)
-    )
-    problems = [
-        Problem(edge_id, f"points to missing claim {l_id if found_l is None else r_id}")
-        for edge_id, l_id, r_id, found_l, _found_r in rows
-    ]
-    return total, problems
+    total = 0
+    problems: list[Problem] = []
+    keys = sorted(set(claim_keys)) if claim_keys is not None else None
+    chunks = [keys[i : i + 500] for i in range(0, len(keys), 500)] if keys is not None else [None]
+    for chunk in chunks:
+        live = [EdgeRow.generation == generation, EdgeRow.retired_at.is_(None)]
+        if chunk is not None:
+            live.append(EdgeRow.claim_key.in_(chunk))
+        total += session.scalar(select(func.count()).select_from(EdgeRow).where(*live)) or 0
+        rows = session.execute(
+            select(EdgeRow.id, EdgeRow.left_claim_id, EdgeRow.right_claim_id, left.id, right.id)
+            .outerjoin(left, left.id == EdgeRow.left_claim_id)
+            .outerjoin(right, right.id == EdgeRow.right_claim_id)
+            .where(*live, or_(left.id.is_(None), right.id.is_(None)))
+            .limit(limit)
+        )
+        problems += [
+            Problem(edge_id, f"points to missing claim {l_id if found_l is None else r_id}")
+            for edge_id, l_id, r_id, found_l, _found_r in rows
+        ]
+    return total, problems[:limit]
 
 
 def _id_chunks(session: Session, version_ids: Sequence[str] | None) -> Iterator[list[str] | None]:

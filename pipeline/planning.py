@@ -78,8 +78,9 @@ def plan_runs(
 
     plan.batches += _contiguous(new_good, order, batch_size, NEW)
     extra = [k for k in dict.fromkeys(extra_keys) if k in order and k not in set(new_good)]
-    plan.batches += _contiguous([k for k in extra if k not in bad_keys], order, batch_size,
-                                extra_reason)
+    plan.batches += _contiguous(
+        [k for k in extra if k not in bad_keys], order, batch_size, extra_reason
+    )
     for key in [*new_bad, *(k for k in extra if k in bad_keys)]:
         plan.batches.append(RunBatch((key,), INVALID))
         plan.bad.append(corpus.files[key])

@@ -111,9 +111,7 @@ def run_regression(
     report = RegressionReport(generation=generation)
     for case in cases:
         left = extract(case.left, source_id=f"regression/{case.id}/left", source_version_id=None)
-        right = extract(
-            case.right, source_id=f"regression/{case.id}/right", source_version_id=None
-        )
+        right = extract(case.right, source_id=f"regression/{case.id}/right", source_version_id=None)
         best = (Relation.UNRELATED.value, "", "no claim pair")
         best_rank = -1
         for a in left:

@@ -1,6 +1,5 @@
 """Nightly reconciliation: pick up what the sensor missed and refresh the graph in full."""
 
-
 import dagster as dg
 
 from claims.errors import ClaimLedgerError

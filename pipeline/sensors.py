@@ -1,6 +1,5 @@
 """The sources sensor: new or changed files become partitions and runs, in one result."""
 
-
 import json
 
 import dagster as dg
