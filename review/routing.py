@@ -509,9 +509,7 @@ def _orphaned(
         ReviewItemRow.state.in_(unresolved)
     )
     candidates = [
-        item_id
-        for item_id, key in session.execute(stmt)
-        if claim_keys is None or key in claim_keys
+        item_id for item_id, key in session.execute(stmt) if claim_keys is None or key in claim_keys
     ]
     members = ReviewItemRepository(session).claim_ids_for(candidates)
     return sorted(i for i in candidates if not live.intersection(members.get(i, [])))

@@ -366,3 +366,27 @@ def test_incremental_recompute_loads_a_coarse_block_only_for_a_near_miss(engine:
     with transaction(engine) as session:
         alone = recompute_edges(session, GEN, keys_touched_by_version(session, v, GEN))
     assert alone.coarse_keys == 0 and alone.claims == 2  # no partner: only its own key
+
+
+def test_inserted_edges_read_back_with_their_exact_values(any_engine: Engine) -> None:
+    from datetime import UTC, datetime
+
+    from claims.edges.builder import EdgeRecord
+
+    add_version(any_engine, "a", "Limit 250.", [LIMIT | {"value": 250, "id": "c-a"}])
+    add_version(any_engine, "b", "Limit 500.", [LIMIT | {"value": 500, "id": "c-b"}])
+    moment = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)  # no microseconds: the edge case
+    record = EdgeRecord("e-1", "conflicts", "c-a", "c-b", LIMIT["key"], "value", "r", True, 0.5)
+    with transaction(any_engine) as session:
+        EdgeRepository(session).sync(GEN, [record], None, now=moment)
+    with transaction(any_engine) as session:
+        row = session.get(EdgeRow, "e-1")
+        assert row is not None
+        stored = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+        assert (stored, row.material, row.materiality, row.retired_at) == (
+            moment,
+            True,
+            0.5,
+            None,
+        )
+        assert EdgeRepository(session).sync(GEN, [record], None, now=moment).unchanged == 1
