@@ -124,3 +124,19 @@ def _version_id(world, source_id: str) -> str:  # type: ignore[no-untyped-def]
         return session.scalars(
             select(SourceVersionRow.id).where(SourceVersionRow.source_id == source_id)
         ).one()
+
+
+def test_batches_plan_once_per_run_and_a_bad_file_still_shows_as_failed(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    shutil.copy(FIXTURES / "bad/latin1-notes.txt", world.corpus / "ops/latin1-notes.txt")
+    outcome = _run(world)
+    assert outcome.runs == 2  # the bad file alone, then the six good ones in one batch
+    planned = world.instance.fetch_planned_materializations(dg.AssetKey("claims"), limit=100)
+    partitions = sorted(r.event_log_entry.dagster_event.event_specific_data.partition or "range"
+                        for r in planned.records)
+    bad = next(k for k in world.instance.get_dynamic_partitions("source_versions")
+               if k.startswith("ops/latin1-notes@"))
+    # one planned event for the batch's whole range; the bad file's own partition is planned
+    # by name, which is what lets the UI show it failed when its run fails
+    assert partitions == sorted([bad, "range"])
+    assert len(world.instance.get_materialized_partitions(dg.AssetKey("claims"))) == 6
