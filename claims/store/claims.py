@@ -6,10 +6,11 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from claims.models import Bound, Claim, EffectiveTime, Modality, Polarity, Span, ValueKind
+from claims.store.bulk import insert_rows
 from claims.tables import ClaimRow
 
 
@@ -128,8 +129,7 @@ class ClaimRepository:
         fresh = [claim_to_values(c, now=now) for c in batch if c.id not in known]
         if fresh:
             # one executemany instead of an ORM object per claim: the pipeline's hot path
-            self.session.flush()
-            self.session.execute(insert(ClaimRow), fresh)
+            insert_rows(self.session, ClaimRow.__table__, fresh)  # type: ignore[arg-type]
             for claim in batch:
                 if claim.source_version_id is not None:
                     self._version_has_claims[(claim.source_version_id, claim.generation)] = True
@@ -161,6 +161,23 @@ class ClaimRepository:
     def _select(self, *where: object) -> list[Claim]:
         stmt = select(ClaimRow).where(*where).order_by(ClaimRow.id)  # type: ignore[arg-type]
         return [row_to_claim(r) for r in self.session.scalars(stmt)]
+
+    def prime_versions(self, version_ids: Sequence[str], generation: str) -> None:
+        """Find out in one query which of these versions already have claims of
+        ``generation`` (what ``add_all`` would otherwise ask once per version)."""
+        ids = sorted(set(version_ids))
+        with_claims: set[str] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            with_claims.update(
+                self.session.scalars(
+                    select(ClaimRow.source_version_id)
+                    .where(ClaimRow.generation == generation, ClaimRow.source_version_id.in_(chunk))
+                    .distinct()
+                )
+            )
+        for version_id in ids:
+            self._version_has_claims[(version_id, generation)] = version_id in with_claims
 
     def _may_exist(self, claim: Claim) -> bool:
         """False when the claim's version has no claim of its generation stored yet (the

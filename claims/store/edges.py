@@ -11,7 +11,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from claims.edges.builder import EdgeRecord
@@ -25,6 +25,7 @@ from claims.models import (
     SupersessionCandidate,
     SupersessionOrigin,
 )
+from claims.store.bulk import insert_rows
 from claims.tables import (
     EdgeRow,
     SourceSupersedesRow,
@@ -172,26 +173,7 @@ class EdgeRepository:
         return counts
 
     def _insert(self, fresh: list[dict[str, object]]) -> None:
-        if not fresh:
-            return
-        if self.session.get_bind().dialect.name != "sqlite":
-            for start in range(0, len(fresh), 5000):
-                self.session.execute(insert(EdgeRow), fresh[start : start + 5000])
-            return
-        # SQLite: one executemany on the driver's cursor. Building SQLAlchemy parameters for
-        # every row cost more than SQLite's own work at a million edges. Values are what
-        # SQLAlchemy would bind: timestamps as its UTC text form, booleans as 0/1.
-        self.session.flush()
-        columns = list(fresh[0])
-        rows = [tuple(_sqlite_value(row[c]) for c in columns) for row in fresh]
-        statement = (
-            f"INSERT INTO edges ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
-        )
-        cursor = self.session.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
-        try:
-            cursor.executemany(statement, rows)
-        finally:
-            cursor.close()
+        insert_rows(self.session, EdgeRow.__table__, fresh)  # type: ignore[arg-type]
 
     def active(
         self,
@@ -390,11 +372,3 @@ class SupersessionRepository:
             for r in self.session.scalars(stmt)
         ]
 
-
-def _sqlite_value(value: object) -> object:
-    if isinstance(value, datetime):
-        moment = value.astimezone(UTC) if value.tzinfo is not None else value
-        return moment.strftime("%Y-%m-%d %H:%M:%S.%f")
-    if isinstance(value, bool):
-        return int(value)
-    return value

@@ -103,8 +103,10 @@ class _Written:
     candidates: int = 0
 
 
-def _write_version(session: Session, item: _Extracted, written: _Written) -> None:
-    written.claims += ClaimRepository(session).add_all(item.claims)
+def _write_version(
+    session: Session, item: _Extracted, written: _Written, repository: ClaimRepository
+) -> None:
+    written.claims += repository.add_all(item.claims)
     if item.mentions:
         written.candidates += record_supersession_candidates(session, item.version_id)
 
@@ -114,14 +116,18 @@ def _write(store: ClaimStore, pending: list[_Extracted], written: _Written) -> N
     if not pending:
         return
     attempt = _Written()
+    generation = next((c.generation for item in pending for c in item.claims), None)
     try:
         with store.transaction() as session:
+            repository = ClaimRepository(session)
+            if generation is not None:
+                repository.prime_versions([item.version_id for item in pending], generation)
             for item in pending:
-                _write_version(session, item, attempt)
+                _write_version(session, item, attempt, repository)
     except Exception:
         for item in pending:  # raises at the version the store refuses; earlier ones stay
             with store.transaction() as session:
-                _write_version(session, item, written)
+                _write_version(session, item, written, ClaimRepository(session))
     else:
         written.claims += attempt.claims
         written.candidates += attempt.candidates
