@@ -39,9 +39,8 @@ def test_claims_read_back_equal_to_what_was_extracted(any_engine: Engine) -> Non
         repository = ClaimRepository(session)
         stored = [repository.by_id(c.id) for c in claims]
         assert repository.add_all(claims) == 0  # idempotent
-    assert [s.model_copy(update={"created_at": _utc(s.created_at)}) if s else None for s in stored] == (
-        claims
-    )
+    read_back = [s.model_copy(update={"created_at": _utc(s.created_at)}) for s in stored if s]
+    assert read_back == claims
 
 
 def _utc(moment: datetime | None) -> datetime | None:
