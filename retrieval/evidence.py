@@ -307,6 +307,13 @@ _EDGES = _pair(
     _EDGE_SQL + " AND created_at <= :t AND (retired_at IS NULL OR retired_at > :t)",
     c6=_flag,
 )
+# The same without the reason text, for callers that never show it (the read model).
+_EDGE_SQL_BRIEF = _EDGE_SQL.replace(", reason,", ", '' AS reason,")
+_EDGES_BRIEF = _pair(
+    _EDGE_SQL_BRIEF + " AND retired_at IS NULL",
+    _EDGE_SQL_BRIEF + " AND created_at <= :t AND (retired_at IS NULL OR retired_at > :t)",
+    c6=_flag,
+)
 _SUPERSESSION_SQL = (
     "SELECT vs.id, vs.newer_version_id, n.source_id AS newer_source_id, n.number, "
     "vs.older_version_id, o.source_id AS older_source_id, vs.origin, vs.effective_from "
@@ -392,9 +399,12 @@ class _Rows(list[tuple[Any, ...]]):
 class EvidenceLoader:
     """Reads evidence groups from the claim store on one connection (read-only)."""
 
-    def __init__(self, conn: Connection, as_of: AsOf = NOW) -> None:
+    def __init__(self, conn: Connection, as_of: AsOf = NOW, *, with_reasons: bool = True) -> None:
+        """``with_reasons=False`` leaves every edge's reason empty (less to read when
+        nobody will show it)."""
         self.conn = conn
         self.as_of = as_of
+        self._edge_query = _EDGES if with_reasons else _EDGES_BRIEF
         self.known_at = _utc(as_of.known_at)
         self._generation: str | None | bool = False
         self._cursor = conn.connection.cursor()
@@ -517,7 +527,7 @@ class EvidenceLoader:
             blocks += [NEAR_MISS_PREFIX + c for c in coarse]
         found: dict[str, EdgeFact] = {}
         for chunk in _chunks(sorted(set(blocks))):
-            for r in self._run(_EDGES, g=gen, blocks=chunk):
+            for r in self._run(self._edge_query, g=gen, blocks=chunk):
                 if r[2] in claim_ids or r[3] in claim_ids:
                     found[r[0]] = EdgeFact(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
         return [found[k] for k in sorted(found)]

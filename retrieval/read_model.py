@@ -40,7 +40,7 @@ def build_claim_status(
     Idempotent: the same store gives the same rows (only ``computed_at`` moves).
     """
     now = now or datetime.now(UTC)
-    loader = EvidenceLoader(conn)
+    loader = EvidenceLoader(conn, with_reasons=False)  # the read model stores no reasons
     generation = loader.generation()
     reader = everyone(conn)
     if claim_keys is None:

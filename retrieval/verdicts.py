@@ -44,7 +44,7 @@ class Replacement:
     claim_id: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Verdict:
     """Everything the requester may learn about one claim's standing."""
 
