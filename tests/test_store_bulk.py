@@ -47,3 +47,23 @@ def _utc(moment: datetime | None) -> datetime | None:
     if moment is None:
         return None
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def test_stored_claim_equals_the_validated_read(any_engine: Engine) -> None:
+    from sqlalchemy import select
+
+    from claims.store.claims import row_to_claim, stored_claim
+    from claims.tables import ClaimRow
+
+    with transaction(any_engine) as session:
+        version, _ = SourceRepository(session).add_version("policy", TEXT)
+        claims = extract(TEXT, source_id="policy", source_version_id=version.id)
+        GenerationRepository(session).ensure(claims[0].generation, "test")
+        ClaimRepository(session).add_all(claims)
+    with transaction(any_engine) as session:
+        rows = session.execute(select(ClaimRow.__table__)).all()
+        orm = {r.id: row_to_claim(r) for r in session.scalars(select(ClaimRow))}
+    fast = {r.id: stored_claim(r) for r in rows}
+    assert fast == orm
+    assert {type(c.kind) for c in fast.values()} == {type(next(iter(orm.values())).kind)}
+    assert any(c.time.granularity is not None for c in fast.values())

@@ -27,7 +27,7 @@ from claims.edges.supersession import (
     derive_version_supersessions,
     supersession_candidate,
 )
-from claims.store.claims import row_to_claim
+from claims.store.claims import stored_claim
 from claims.store.edges import EdgeRepository, SupersessionRepository
 from claims.store.sources import SourceRepository
 from claims.tables import ClaimRow, SourceRow, SourceVersionRow, VersionSupersessionRow
@@ -126,7 +126,7 @@ def _claims_where(session: Session, generation: str, *conditions: object) -> lis
     if conditions:
         stmt = stmt.where(or_(*conditions))  # type: ignore[arg-type]
     rows = session.execute(stmt.order_by(table.c.id))
-    return [facts_from_claim(row_to_claim(r)) for r in rows]  # type: ignore[arg-type]
+    return [facts_from_claim(stored_claim(r)) for r in rows]
 
 
 def _load(

@@ -27,7 +27,6 @@ from claims.extraction.effective_time import effective_time
 from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
 from claims.extraction.resources import Resources
-from claims.extraction.trusted import trusted
 from claims.ids import stable_id_maker
 from claims.models import (
     Bound,
@@ -38,6 +37,7 @@ from claims.models import (
     ValueKind,
 )
 from claims.models import Span as CharSpan
+from claims.trusted import trusted
 from claims.units.counted import counted_unit
 from claims.units.normalize import conversion
 
@@ -1052,7 +1052,7 @@ _NO_QUANTITY: dict[str, Any] = {
 
 
 def _claim(**fields: Any) -> Claim:
-    """A ``Claim`` from every one of its fields (see ``claims.extraction.trusted``)."""
+    """A ``Claim`` from every one of its fields (see ``claims.trusted``)."""
     return trusted(Claim, fields)
 
 

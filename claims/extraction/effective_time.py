@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 
 from claims.extraction.mentions import TimeMention, _finer
-from claims.extraction.trusted import trusted
 from claims.models import EffectiveTime, TimeGranularity
+from claims.trusted import trusted
 
 
 def effective_time(text: str, times: Sequence[TimeMention]) -> EffectiveTime:
