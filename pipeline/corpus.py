@@ -8,7 +8,8 @@ file can fail its own partition with the ingest error while the others go ahead.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,8 +83,36 @@ class CorpusScan:
         return found
 
 
+_pinned: dict[tuple[tuple[str, ...], str], CorpusScan] = {}
+
+
+def _scan_key(paths: Sequence[Path], register_path: Path | None) -> tuple[tuple[str, ...], str]:
+    return tuple(str(Path(p).resolve()) for p in paths), str(register_path or "")
+
+
+@contextmanager
+def pinned(found: CorpusScan, paths: Sequence[Path], register_path: Path | None) -> Iterator[None]:
+    """Inside the block, ``scan`` of the same paths returns ``found`` instead of reading
+    every file again.
+
+    ``claims run`` pins the scan it planned its runs from: the assets of those in-process
+    runs then store exactly the bytes the partition keys were computed from (a file edited
+    meanwhile waits for the next run instead of failing its partition), and 10k files are
+    read once, not once per batch.
+    """
+    key = _scan_key(paths, register_path)
+    _pinned[key] = found
+    try:
+        yield
+    finally:
+        _pinned.pop(key, None)
+
+
 def scan(paths: Sequence[Path], register_path: Path | None) -> CorpusScan:
     """Read and validate every source file under ``paths`` (no store access)."""
+    found = _pinned.get(_scan_key(paths, register_path))
+    if found is not None:
+        return found
     register = load_register(register_path) if register_path is not None else None
     result = scan_sources(paths, register)
     corpus = CorpusScan(register=register)

@@ -43,9 +43,12 @@ def quote_problems(
                 ClaimRow.span_start,
                 ClaimRow.span_end,
                 ClaimRow.quote,
-            ).where(ClaimRow.source_version_id.in_(list(by_id)), ClaimRow.generation == generation)
+                ClaimRow.generation,
+            ).where(ClaimRow.source_version_id.in_(list(by_id)))  # generation: see below
         )
-        for claim_id, version_id, start, end, quote in rows:
+        for claim_id, version_id, start, end, quote, claim_generation in rows:
+            if claim_generation != generation:
+                continue
             checked += 1
             version = by_id[version_id]
             if version.text[start:end] != quote:
@@ -60,18 +63,29 @@ def quote_problems(
     return checked, problems
 
 
+# Queries by version ids compare the generation in Python: with ``generation = ?`` next to
+# ``source_version_id IN (...)``, SQLite picks the (generation, claim_key) index and walks
+# every claim of the generation for each chunk of versions.
+
+
 def unit_problems(
     session: Session, version_ids: Sequence[str] | None, generation: str, limit: int = 50
 ) -> tuple[int, list[Problem]]:
     """Quantity claims with a unit as written but no canonical unit."""
     checked, problems = 0, []
     for ids in _id_chunks(session, version_ids):
-        where = [ClaimRow.generation == generation, ClaimRow.unit.is_not(None)]
+        where = [ClaimRow.unit.is_not(None)]
         if ids is not None:
-            where.append(ClaimRow.source_version_id.in_(ids))
-        for claim_id, unit, canonical in session.execute(
-            select(ClaimRow.id, ClaimRow.unit, ClaimRow.canonical_unit).where(*where)
+            where.append(ClaimRow.source_version_id.in_(ids))  # generation: see below
+        else:
+            where.append(ClaimRow.generation == generation)
+        for claim_id, unit, canonical, claim_generation in session.execute(
+            select(ClaimRow.id, ClaimRow.unit, ClaimRow.canonical_unit, ClaimRow.generation).where(
+                *where
+            )
         ):
+            if claim_generation != generation:
+                continue
             checked += 1
             if not canonical:
                 problems.append(Problem(claim_id, f"unit {unit!r} has no canonical unit"))

@@ -109,7 +109,10 @@ def run_pipeline(
         last = index == len(batches) - 1
         if last:
             selection += graph
-        with planned_events_per_run(batch is not None and batch.reason != INVALID):
+        with (
+            planned_events_per_run(batch is not None and batch.reason != INVALID),
+            corpus.pinned(scan, sources.sources_paths(), sources.register_path()),
+        ):
             result = job.execute_in_process(
                 run_config={**loggers, **(FULL_GRAPH_CONFIG if full_graph else {})}
                 if last and graph

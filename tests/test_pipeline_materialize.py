@@ -140,3 +140,15 @@ def test_batches_plan_once_per_run_and_a_bad_file_still_shows_as_failed(tmp_path
     # by name, which is what lets the UI show it failed when its run fails
     assert partitions == sorted([bad, "range"])
     assert len(world.instance.get_materialized_partitions(dg.AssetKey("claims"))) == 6
+
+
+def test_the_runner_s_scan_is_reused_while_pinned_and_released_after(tmp_path: Path) -> None:
+    from pipeline import corpus
+
+    world = make_world(tmp_path)
+    paths, register = world.sources.sources_paths(), world.sources.register_path()
+    first = corpus.scan(paths, register)
+    with corpus.pinned(first, paths, register):
+        (world.corpus / "ops/new-limit.txt").write_text("The upload limit is 5 MB.\n")
+        assert corpus.scan(paths, register) is first  # what the runs were planned from
+    assert len(corpus.scan(paths, register).files) == len(first.files) + 1

@@ -276,15 +276,14 @@ def keys_touched_by_version(session: Session, source_version_id: str, generation
     )
     for newer, older in rows:
         related.update((newer, older))
-    return set(
-        session.scalars(
-            select(ClaimRow.claim_key)
-            .where(
-                ClaimRow.generation == generation, ClaimRow.source_version_id.in_(sorted(related))
-            )
-            .distinct()
-        )
+    rows = session.execute(
+        select(ClaimRow.claim_key, ClaimRow.generation)
+        .where(ClaimRow.source_version_id.in_(sorted(related)))
+        .distinct()
     )
+    # generation compared here: in SQL, SQLite would pick the (generation, claim_key) index
+    # and walk every claim of the generation
+    return {key for key, claim_generation in rows if claim_generation == generation}
 
 
 def keys_touched_by_sources(
@@ -306,13 +305,12 @@ def keys_of_sources(session: Session, source_ids: Collection[str], generation: s
     ordered_scope = sorted(source_ids)
     for start in range(0, len(ordered_scope), _CHUNK):
         chunk = ordered_scope[start : start + _CHUNK]
-        keys.update(
-            session.scalars(
-                select(ClaimRow.claim_key)
-                .where(ClaimRow.generation == generation, ClaimRow.source_id.in_(chunk))
-                .distinct()
-            )
+        rows = session.execute(
+            select(ClaimRow.claim_key, ClaimRow.generation)
+            .where(ClaimRow.source_id.in_(chunk))
+            .distinct()
         )
+        keys.update(key for key, claim_generation in rows if claim_generation == generation)
     return keys
 
 

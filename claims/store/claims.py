@@ -240,13 +240,14 @@ class ClaimRepository:
         with_claims: set[str] = set()
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            with_claims.update(
-                self.session.scalars(
-                    select(ClaimRow.source_version_id)
-                    .where(ClaimRow.generation == generation, ClaimRow.source_version_id.in_(chunk))
-                    .distinct()
-                )
+            # generation is compared here, not in SQL: with it in the WHERE clause SQLite
+            # picks the (generation, claim_key) index and walks every claim of the generation
+            rows = self.session.execute(
+                select(ClaimRow.source_version_id, ClaimRow.generation)
+                .where(ClaimRow.source_version_id.in_(chunk))
+                .distinct()
             )
+            with_claims.update(version for version, gen in rows if gen == generation)
         for version_id in ids:
             self._version_has_claims[(version_id, generation)] = version_id in with_claims
 
@@ -258,11 +259,10 @@ class ClaimRepository:
         scope = (claim.source_version_id, claim.generation)
         cached = self._version_has_claims.get(scope)
         if cached is None:
-            stmt = select(ClaimRow.id).where(
-                ClaimRow.source_version_id == claim.source_version_id,
-                ClaimRow.generation == claim.generation,
+            stmt = select(ClaimRow.generation).where(
+                ClaimRow.source_version_id == claim.source_version_id
             )
-            cached = self.session.scalars(stmt.limit(1)).first() is not None
+            cached = claim.generation in set(self.session.scalars(stmt.distinct()))
             self._version_has_claims[scope] = cached
         return cached
 
