@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from claims.errors import NotFoundError
 from claims.models import ReviewItem, ReviewState
+from claims.store.bulk import insert_rows
 from claims.tables import ClaimRow, ExtractorGenerationRow, ReviewItemClaimRow, ReviewItemRow
 
 UNRESOLVED_STATES = (ReviewState.OPEN, ReviewState.CLAIMED, ReviewState.DEFERRED)
@@ -108,10 +109,8 @@ class ReviewItemRepository:
         return sorted(rows, key=lambda r: r.id)
 
     def add_claims(self, item_id: str, claim_ids: Iterable[str]) -> None:
-        self.session.add_all(
-            ReviewItemClaimRow(review_item_id=item_id, claim_id=c) for c in sorted(set(claim_ids))
-        )
-        self.session.flush()
+        rows = [{"review_item_id": item_id, "claim_id": c} for c in sorted(set(claim_ids))]
+        insert_rows(self.session, ReviewItemClaimRow.__table__, rows)  # type: ignore[arg-type]
 
     def search(
         self,

@@ -325,6 +325,7 @@ def route(
         by_key[row.claim_key].append(row)
     tiers = _tiers_of(session, (c for s in sets for c in s.claim_ids))
     live = {c for s in sets for c in s.claim_ids}
+    opened_now: set[str] = set()
 
     for conflict in sets:
         material, risk = set_risk(conflict, policy)
@@ -341,6 +342,7 @@ def route(
             by_key[conflict.claim_key].append(row)
             members[row.id] = sorted(conflict.claim_ids)
             report.opened.append(row.id)
+            opened_now.add(row.id)
         if matches:
             row = matches[0]  # lowest id: the oldest identity of this set
             known = set(members.get(row.id, []))
@@ -370,7 +372,10 @@ def route(
                     policy_version=policy.stamp,
                 )
             _check_closed_item(session, row, conflict, policy, material, actor, now, report, tiers)
-        if row.state == ReviewState.OPEN.value and not _touched_by_a_person(session, row.id):
+        fresh_item = row.id in opened_now  # opened by this pass: no person touched it
+        if row.state == ReviewState.OPEN.value and (
+            fresh_item or not _touched_by_a_person(session, row.id)
+        ):
             decision = rule_decision(session, policy, conflict, material=material, tiers=tiers)
             if decision is not None:
                 _auto_resolve(session, row, decision, policy, now)
