@@ -151,3 +151,23 @@ def test_the_nightly_full_refresh_rebuilds_everything(tmp_path: Path) -> None:
         metadata = _latest_metadata(world, asset)
         assert metadata["mode"] == "full"
         assert metadata["full_because"] == "configured full"
+
+
+def test_the_dangling_edge_check_follows_the_evaluation_it_guards(tmp_path: Path) -> None:
+    import dagster as dg
+
+    world = make_world(tmp_path)
+    check = dg.AssetCheckKey(dg.AssetKey("claim_edges"), "edges_point_to_existing_claims")
+
+    def scope() -> str:
+        record = world.instance.get_latest_asset_check_evaluation_record(check)
+        assert record is not None and record.evaluation is not None
+        assert record.evaluation.passed
+        return str(record.evaluation.metadata["scope"].value)
+
+    _run(world)
+    assert scope() == "all edges"
+    shutil.copy(FIXTURES / "changed-notice-period.md", world.corpus / "policies/notice-period.md")
+    _run(world)
+    touched = _latest_metadata(world, "claim_edges")["touched_claim_keys"]
+    assert scope() == f"{len(touched)} touched claim keys"
