@@ -205,6 +205,16 @@ def bench(count: int, instance_kind: str, subjects: int | None) -> None:
         )
         incremental = run()
         same = run()
+        # The edited note above states a dividend: "The X board declared a dividend" is keyed
+        # `dividend` for every subject (docs/EXTRACTION.md, known misses), so that edit
+        # re-evaluates a tenth of the corpus. The same edit to a note without one:
+        plain = next(
+            p for p in sorted(corpus.rglob("*.txt")) if "dividend" not in p.read_text("utf-8")
+        )
+        plain.write_text(
+            plain.read_text("utf-8") + "The Zzz notice period is 21 days.\n", encoding="utf-8"
+        )
+        incremental_plain = run()
 
         print(
             f"== {count} files, {tokens:,} tokens, {subjects} subjects, "
@@ -225,9 +235,14 @@ def bench(count: int, instance_kind: str, subjects: int | None) -> None:
             f"  incremental (1 file edited): {incremental:7.2f} s  "
             f"= {100 * incremental / full:.1f}% of the full run"
         )
+        print(
+            f"  incremental, a note without a dividend sentence edited: {incremental_plain:7.2f} s"
+            f"  = {100 * incremental_plain / full:.1f}%"
+        )
         print(f"  same run again (no change):  {same:7.2f} s  = {100 * same / full:.1f}%")
         print(f"  peak memory (max RSS):       {peak_rss_mb():7.0f} MB")
-        for label, timing in zip(("full", "incremental", "same"), steps, strict=True):
+        labels = ("full", "incremental", "same", "incremental without dividend")
+        for label, timing in zip(labels, steps, strict=True):
             top = sorted(timing.items(), key=lambda kv: -kv[1])[:6]
             print(f"  {label} run steps: " + ", ".join(f"{k} {v:.1f}s" for k, v in top))
 
