@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from claimledger.cli import app
@@ -34,3 +35,21 @@ def test_claims_run_prints_the_summary_then_isolates_a_bad_file(
     assert "ops/latin1-notes@" in second.output
     assert "latin1-notes.txt" in second.output and "not valid UTF-8" in second.output
     assert "│ versions               │ 6" in second.output
+
+
+def test_make_run_on_the_bundled_samples_passes_every_check(
+    cli_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What the README's quickstart runs (`make run`): the sample corpus, its register and its
+    # authority policy; every blocking check, the known-conflict probes included, must pass.
+    from claims.settings import get_settings
+
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    monkeypatch.setenv("CLAIMS_POLICY_FILE", str(samples / "policy.yaml"))
+    get_settings.cache_clear()
+    result = CliRunner().invoke(
+        app, ["run", str(samples / "corpus"), "--register", str(samples / "register.yaml")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "│ sources                │ 20" in result.output
+    assert "failed" not in result.output
