@@ -14,9 +14,10 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, insert, select
+from sqlalchemy import Connection, bindparam, delete, select
 
 from claims.models import Requester
+from claims.store.bulk import insert_rows
 from claims.tables import ClaimRow, ClaimStatusRow, SourceGrantRow
 from retrieval.evidence import EvidenceLoader
 from retrieval.verdicts import evaluate
@@ -81,5 +82,5 @@ def build_claim_status(
             )
             counts[verdict.status.value] += 1
         if rows:
-            conn.execute(insert(_CS), rows)
+            insert_rows(conn, _CS, rows)
     return dict(sorted(counts.items()))

@@ -7,6 +7,7 @@ versioned authority policy; the defaults here are what an unconfigured store use
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -70,12 +71,14 @@ def _rank(tier: str | None, tiers: Sequence[str]) -> int | None:
 
 def is_high_risk(facts: ClaimFacts, settings: MaterialitySettings) -> bool:
     """Whether a configured high-risk phrase occurs in the claim's key or predicate."""
-    words = f" {facts.claim_key.replace('|', ' ')} {facts.predicate} ".casefold()
-    return any(
-        f" {phrase.casefold().strip()} " in words
-        for phrase in settings.high_risk_predicates
-        if phrase.strip()
-    )
+    return _high_risk(facts.claim_key, facts.predicate, tuple(settings.high_risk_predicates))
+
+
+@lru_cache(maxsize=65536)
+def _high_risk(claim_key: str, predicate: str, phrases: tuple[str, ...]) -> bool:
+    # asked for both claims of every conflict pair: a key's answer is computed once
+    words = f" {claim_key.replace('|', ' ')} {predicate} ".casefold()
+    return any(f" {phrase.casefold().strip()} " in words for phrase in phrases if phrase.strip())
 
 
 def assess(

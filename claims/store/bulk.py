@@ -13,22 +13,28 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Table, insert
+from sqlalchemy import Connection, Table, insert
 from sqlalchemy.orm import Session
 
 CHUNK = 5000
 
 
-def insert_rows(session: Session, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Insert ``rows`` (dicts with the same keys) into ``table`` in the session's transaction."""
+def insert_rows(
+    session: Session | Connection, table: Table, rows: Sequence[Mapping[str, Any]]
+) -> None:
+    """Insert ``rows`` (dicts with the same keys) into ``table`` in the caller's transaction."""
     if not rows:
         return
-    dialect = session.get_bind().dialect
+    dialect = session.get_bind().dialect if isinstance(session, Session) else session.dialect
     if dialect.name != "sqlite":
         for start in range(0, len(rows), CHUNK):
             session.execute(insert(table), list(rows[start : start + CHUNK]))
         return
-    session.flush()
+    if isinstance(session, Session):
+        session.flush()
+        connection = session.connection()
+    else:
+        connection = session
     columns = list(rows[0])
     processors: list[Callable[[Any], Any] | None] = [
         table.c[name].type.bind_processor(dialect) for name in columns
@@ -44,7 +50,7 @@ def insert_rows(session: Session, table: Table, rows: Sequence[Mapping[str, Any]
         )
         for row in rows
     ]
-    driver = session.connection().connection.driver_connection
+    driver = connection.connection.driver_connection
     cursor = driver.cursor()  # type: ignore[union-attr]
     try:
         cursor.executemany(statement, prepared)
