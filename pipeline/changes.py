@@ -22,17 +22,17 @@ which also repairs anything an interrupted run or out-of-order commit could have
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import dagster as dg
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from claims.tables import AuditEventRow, ClaimRow, ReviewItemRow
+from pipeline import graph
 
-PAGE = 1000
 CLAIM_EDGES = dg.AssetKey("claim_edges")
 REVIEW_ENTITIES = ("review_item", "resolution")
 
@@ -41,9 +41,8 @@ REVIEW_ENTITIES = ("review_item", "resolution")
 class Cursors:
     """What the previous materialization of an asset had seen."""
 
-    generation: str | None
-    edges_cursor: int | None
-    audit_cursor: int | None
+    edges_cursor: int
+    audit_cursor: int
     policy_version: str | None = None
 
 
@@ -80,25 +79,17 @@ class KeyChanges:
 
 
 def previous_cursors(instance: dg.DagsterInstance, asset_key: dg.AssetKey) -> Cursors | None:
-    """The cursors the latest materialization of ``asset_key`` recorded (None: never ran)."""
-    event = instance.get_latest_materialization_event(asset_key)
-    materialization = event.asset_materialization if event else None
-    if materialization is None:
+    """The cursors the latest materialization of ``asset_key`` recorded (None: never ran, or
+    ran before it recorded them)."""
+    metadata = graph.latest_metadata(instance, asset_key)
+    if metadata is None:
         return None
-    metadata = materialization.metadata
-
-    def value(name: str) -> object | None:
-        entry = metadata.get(name)
-        return entry.value if entry is not None else None
-
-    edges, audit = value("edges_cursor"), value("audit_cursor")
-    generation, policy = value("generation"), value("policy_version")
-    return Cursors(
-        generation=str(generation) if generation is not None else None,
-        edges_cursor=int(edges) if isinstance(edges, int) else None,
-        audit_cursor=int(audit) if isinstance(audit, int) else None,
-        policy_version=str(policy) if policy is not None else None,
+    edges, audit, policy = (
+        metadata.get(k) for k in ("edges_cursor", "audit_cursor", "policy_version")
     )
+    if not isinstance(edges, int) or not isinstance(audit, int):
+        return None
+    return Cursors(edges, audit, str(policy) if policy is not None else None)
 
 
 def newest_audit_id(session: Session) -> int:
@@ -133,27 +124,20 @@ def audit_changes(session: Session, after_id: int, up_to_id: int) -> AuditChange
 
 
 def keys_of_items(session: Session, item_ids: Iterable[str]) -> set[str]:
-    ids = sorted(set(item_ids))
-    keys: set[str] = set()
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        keys.update(
-            session.scalars(select(ReviewItemRow.claim_key).where(ReviewItemRow.id.in_(chunk)))
-        )
-    return keys
+    return _keys_where(session, ReviewItemRow.claim_key, ReviewItemRow.id, item_ids)
 
 
 def keys_stated_by(session: Session, source_ids: Iterable[str]) -> set[str]:
     """Claim keys of every claim of these sources (any generation: more is only slower)."""
-    ids = sorted(set(source_ids))
+    return _keys_where(session, ClaimRow.claim_key, ClaimRow.source_id, source_ids)
+
+
+def _keys_where(session: Session, key: Any, column: Any, values: Iterable[str]) -> set[str]:
+    ordered = sorted(set(values))
     keys: set[str] = set()
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        keys.update(
-            session.scalars(
-                select(ClaimRow.claim_key).where(ClaimRow.source_id.in_(chunk)).distinct()
-            )
-        )
+    for start in range(0, len(ordered), 500):
+        chunk = ordered[start : start + 500]
+        keys.update(session.scalars(select(key).where(column.in_(chunk)).distinct()))
     return keys
 
 
@@ -162,36 +146,55 @@ def edge_evaluations_since(
 ) -> None:
     """Fold every ``claim_edges`` materialization after ``after_storage_id`` into ``changes``."""
     newest = after_storage_id
-    page_cursor: str | None = None
-    while True:
-        result = instance.fetch_materializations(
-            dg.AssetRecordsFilter(asset_key=CLAIM_EDGES, after_storage_id=after_storage_id),
-            limit=PAGE,
-            cursor=page_cursor,
-            ascending=True,
+    for record in graph.materializations_after(instance, CLAIM_EDGES, after_storage_id):
+        newest = max(newest, record.storage_id)
+        materialization = record.asset_materialization
+        metadata = (
+            {k: v.value for k, v in materialization.metadata.items()} if materialization else None
         )
-        for record in result.records:
-            newest = max(newest, record.storage_id)
-            materialization = record.asset_materialization
-            metadata = materialization.metadata if materialization else {}
-            mode = metadata.get("mode")
-            touched = metadata.get("touched_claim_keys")
-            if mode is None or mode.value != "incremental" or touched is None:
-                changes.everything("a full edge evaluation since the last refresh")
-            else:
-                changes.add(_key_list(touched.value))
-        if not result.has_more:
-            break
-        page_cursor = result.cursor
+        touched = graph.touched_keys(metadata)
+        if touched is None:
+            changes.everything("a full edge evaluation since the last refresh")
+        else:
+            changes.add(touched)
     changes.edges_cursor = newest
+
+
+def changes_since(
+    instance: dg.DagsterInstance,
+    asset_key: dg.AssetKey,
+    session: Session,
+    *,
+    full: bool,
+    policy_stamp: str | None = None,
+    follow_reviews: bool = False,
+) -> KeyChanges:
+    """The claim keys a graph-level asset must refresh since its previous materialization.
+
+    Everything when ``full``, on its first run, after a full edge evaluation, when a policy
+    was applied or (given ``policy_stamp``) the policy version differs from the one it
+    recorded; else the keys ``claim_edges`` touched, the keys of sources whose register
+    entry changed and, with ``follow_reviews``, the keys of review items changed since.
+    """
+    previous = None if full else previous_cursors(instance, asset_key)
+    changes = KeyChanges(audit_cursor=newest_audit_id(session))
+    if full:
+        changes.everything("configured full")
+    elif previous is None:
+        changes.everything("first run")
+    elif policy_stamp is not None and previous.policy_version != policy_stamp:
+        changes.everything(f"policy {policy_stamp} replaces {previous.policy_version}")
+    edge_evaluations_since(instance, previous.edges_cursor if previous else 0, changes)
+    if previous is not None and changes.keys is not None:
+        audit = audit_changes(session, previous.audit_cursor, changes.audit_cursor)
+        if audit.policy_applied:
+            changes.everything("an authority policy was applied")
+        changes.add(keys_stated_by(session, audit.register_sources))  # tiers, access, withdrawal
+        if follow_reviews:
+            changes.add(keys_of_items(session, audit.review_items))  # routing and reviewers
+    return changes
 
 
 def touched_keys_metadata(keys: set[str]) -> dg.MetadataValue:
     """How ``claim_edges`` lists the keys an incremental evaluation touched."""
     return dg.MetadataValue.json(sorted(keys))
-
-
-def _key_list(value: object) -> list[str]:
-    if isinstance(value, str):
-        value = json.loads(value)
-    return [str(v) for v in value] if isinstance(value, list) else []

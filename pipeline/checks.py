@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from claims.models import GenerationStatus
 from claims.store import GenerationRepository
-from pipeline import corpus, integrity
+from pipeline import corpus, graph, integrity
 from pipeline.assets.claims import claims
 from pipeline.assets.edges import claim_edges
 from pipeline.partitions import run_partition_keys
@@ -71,7 +71,7 @@ def edges_point_to_existing_claims(
     context: dg.AssetCheckExecutionContext, store: ClaimStore, extractor: ExtractorResource
 ) -> dg.AssetCheckResult:
     generation, _ = extractor.generation()
-    touched = _touched_keys(context.instance)
+    touched = graph.touched_keys(graph.latest_metadata(context.instance, claim_edges.key))
     with store.transaction() as session:
         total, problems = integrity.dangling_edges(session, generation, claim_keys=touched)
     return dg.AssetCheckResult(
@@ -83,20 +83,6 @@ def edges_point_to_existing_claims(
             "problems": dg.MetadataValue.md(_problems_md(problems)),
         },
     )
-
-
-def _touched_keys(instance: dg.DagsterInstance) -> list[str] | None:
-    """The claim keys the latest ``claim_edges`` evaluation touched (None: it was full)."""
-    event = instance.get_latest_materialization_event(claim_edges.key)
-    materialization = event.asset_materialization if event else None
-    if materialization is None:
-        return None
-    mode = materialization.metadata.get("mode")
-    touched = materialization.metadata.get("touched_claim_keys")
-    if mode is None or mode.value != "incremental" or touched is None:
-        return None
-    value = touched.value
-    return [str(k) for k in value] if isinstance(value, list) else None
 
 
 @dg.asset_check(

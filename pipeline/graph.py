@@ -9,10 +9,13 @@ whatever the clocks say and however runs overlap.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import json
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import dagster as dg
+from dagster import EventLogRecord
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -37,22 +40,48 @@ class ClaimsChanges:
     cursor: int  # newest claims materialization seen (0 when there is none)
 
 
-def last_evaluation(instance: dg.DagsterInstance, asset_key: dg.AssetKey) -> LastEvaluation | None:
-    """Generation and claims cursor recorded by the previous ``claim_edges`` materialization."""
+def latest_metadata(instance: dg.DagsterInstance, asset_key: dg.AssetKey) -> dict[str, Any] | None:
+    """Plain metadata values of the latest materialization of ``asset_key`` (None: never)."""
     event = instance.get_latest_materialization_event(asset_key)
     materialization = event.asset_materialization if event else None
     if materialization is None:
         return None
-    metadata = materialization.metadata
+    return {name: entry.value for name, entry in materialization.metadata.items()}
+
+
+def materializations_after(
+    instance: dg.DagsterInstance, asset_key: dg.AssetKey, storage_id: int | None
+) -> Iterator[EventLogRecord]:
+    """Materialization records of ``asset_key`` after ``storage_id`` (all if None), oldest
+    first, read a page at a time."""
+    page_cursor: str | None = None
+    while True:
+        result = instance.fetch_materializations(
+            dg.AssetRecordsFilter(asset_key=asset_key, after_storage_id=storage_id),
+            limit=PAGE,
+            cursor=page_cursor,
+            ascending=True,
+        )
+        yield from result.records
+        if not result.has_more:
+            return
+        page_cursor = result.cursor
+
+
+def last_evaluation(instance: dg.DagsterInstance, asset_key: dg.AssetKey) -> LastEvaluation | None:
+    """Generation and cursors recorded by the previous ``claim_edges`` materialization."""
+    metadata = latest_metadata(instance, asset_key)
+    if metadata is None:
+        return None
     generation, cursor = metadata.get("generation"), metadata.get("claims_cursor")
     if generation is None or cursor is None:
         return None
     audit, materiality = metadata.get("audit_cursor"), metadata.get("materiality")
     return LastEvaluation(
-        generation=str(generation.value),
-        claims_cursor=int(cursor.value),  # type: ignore[arg-type]
-        audit_cursor=int(audit.value) if audit is not None else None,  # type: ignore[arg-type]
-        materiality=str(materiality.value) if materiality is not None else None,
+        generation=str(generation),
+        claims_cursor=int(cursor),
+        audit_cursor=int(audit) if audit is not None else None,
+        materiality=str(materiality) if materiality is not None else None,
     )
 
 
@@ -62,23 +91,21 @@ def claims_materialized_since(
     """Partition keys of ``claims`` materialized after ``cursor`` (all of them if None)."""
     keys: dict[str, None] = {}
     newest = cursor or 0
-    page_cursor: str | None = None
-    while True:
-        result = instance.fetch_materializations(
-            dg.AssetRecordsFilter(asset_key=claims_key, after_storage_id=cursor),
-            limit=PAGE,
-            cursor=page_cursor,
-            ascending=True,
-        )
-        for record in result.records:
-            newest = max(newest, record.storage_id)
-            partition = record.partition_key
-            if partition is not None:
-                keys[partition] = None
-        if not result.has_more:
-            break
-        page_cursor = result.cursor
+    for record in materializations_after(instance, claims_key, cursor):
+        newest = max(newest, record.storage_id)
+        if record.partition_key is not None:
+            keys[record.partition_key] = None
     return ClaimsChanges(partition_keys=list(keys), cursor=newest)
+
+
+def touched_keys(metadata: dict[str, Any] | None) -> list[str] | None:
+    """The claim keys a ``claim_edges`` materialization touched (None: it was full)."""
+    if metadata is None or metadata.get("mode") != "incremental":
+        return None
+    value = metadata.get("touched_claim_keys")
+    if isinstance(value, str):
+        value = json.loads(value)
+    return [str(k) for k in value] if isinstance(value, list) else None
 
 
 def claim_keys_touched(session: Session, version_ids: Sequence[str], generation: str) -> set[str]:

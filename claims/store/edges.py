@@ -167,13 +167,10 @@ class EdgeRepository:
                 update(EdgeRow).where(EdgeRow.id.in_(chunk)).values(retired_at=now),
                 execution_options={"synchronize_session": False},
             )
-        self._insert(fresh)
+        insert_rows(self.session, EdgeRow.__table__, fresh)  # type: ignore[arg-type]
         counts.inserted = len(fresh)
         self.session.flush()
         return counts
-
-    def _insert(self, fresh: list[dict[str, object]]) -> None:
-        insert_rows(self.session, EdgeRow.__table__, fresh)  # type: ignore[arg-type]
 
     def active(
         self,

@@ -4,14 +4,7 @@ import dagster as dg
 
 from pipeline.assets.edges import claim_edges
 from pipeline.assets.ownership import OWNERS
-from pipeline.changes import (
-    KeyChanges,
-    audit_changes,
-    edge_evaluations_since,
-    keys_stated_by,
-    newest_audit_id,
-    previous_cursors,
-)
+from pipeline.changes import changes_since
 from pipeline.resources import ClaimStore, configured_policy_file
 from review.metrics import review_metrics
 from review.policy import policy_for_routing
@@ -41,27 +34,17 @@ class ReviewQueueConfig(dg.Config):
 def review_queue(
     context: dg.AssetExecutionContext, config: ReviewQueueConfig, store: ClaimStore
 ) -> dg.MaterializeResult:
-    previous = None if config.full else previous_cursors(context.instance, context.asset_key)
-    changes = KeyChanges()
     with store.transaction() as session:
         policy = policy_for_routing(
             session, configured_policy_file(config.policy_file), actor="pipeline"
         )
-        changes.audit_cursor = newest_audit_id(session)
-        if config.full:
-            changes.everything("configured full")
-        elif previous is None or previous.edges_cursor is None or previous.audit_cursor is None:
-            changes.everything("first routing")
-        elif previous.policy_version != policy.stamp:
-            changes.everything(f"policy {policy.stamp} replaces {previous.policy_version}")
-        seen_edges = previous.edges_cursor if previous and previous.edges_cursor else 0
-        edge_evaluations_since(context.instance, seen_edges, changes)
-        if previous is not None and previous.audit_cursor is not None and changes.keys is not None:
-            audit = audit_changes(session, previous.audit_cursor, changes.audit_cursor)
-            if audit.policy_applied:
-                changes.everything("an authority policy was applied")
-            # tiers and withdrawals decide rules and reopen decisions of these sources' sets
-            changes.add(keys_stated_by(session, audit.register_sources))
+        changes = changes_since(
+            context.instance,
+            context.asset_key,
+            session,
+            full=config.full,
+            policy_stamp=policy.stamp,
+        )
         report = route(session, policy, claim_keys=changes.keys)
         metrics = review_metrics(session, policy)
     context.log.info(

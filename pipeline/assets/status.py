@@ -7,15 +7,7 @@ import dagster as dg
 from claims.settings import get_settings
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.review import review_queue
-from pipeline.changes import (
-    KeyChanges,
-    audit_changes,
-    edge_evaluations_since,
-    keys_of_items,
-    keys_stated_by,
-    newest_audit_id,
-    previous_cursors,
-)
+from pipeline.changes import changes_since
 from pipeline.resources import ClaimStore
 from retrieval.probes import BUNDLED_PROBES, load_probes, run_probes
 from retrieval.read_model import build_claim_status
@@ -40,7 +32,10 @@ class ConflictStatusConfig(dg.Config):
 def conflict_status(
     context: dg.AssetExecutionContext, config: ConflictStatusConfig, store: ClaimStore
 ) -> dg.MaterializeResult:
-    changes = status_changes(context.instance, context.asset_key, store, full=config.full)
+    with store.transaction() as session:
+        changes = changes_since(
+            context.instance, context.asset_key, session, full=config.full, follow_reviews=True
+        )
     with store.engine.begin() as conn:
         counts = build_claim_status(conn, changes.keys)
     scope = changes.full_because if changes.keys is None else f"{len(changes.keys)} keys"
@@ -55,29 +50,6 @@ def conflict_status(
             "by_status": dg.MetadataValue.md("\n".join(table)),
         }
     )
-
-
-def status_changes(
-    instance: dg.DagsterInstance, asset_key: dg.AssetKey, store: ClaimStore, *, full: bool
-) -> KeyChanges:
-    """The claim keys whose status may have changed since the previous build."""
-    previous = None if full else previous_cursors(instance, asset_key)
-    changes = KeyChanges()
-    with store.transaction() as session:
-        changes.audit_cursor = newest_audit_id(session)
-        if full:
-            changes.everything("configured full")
-        elif previous is None or previous.edges_cursor is None or previous.audit_cursor is None:
-            changes.everything("first build")
-        seen_edges = previous.edges_cursor if previous and previous.edges_cursor else 0
-        edge_evaluations_since(instance, seen_edges, changes)
-        if previous is not None and previous.audit_cursor is not None and changes.keys is not None:
-            audit = audit_changes(session, previous.audit_cursor, changes.audit_cursor)
-            if audit.policy_applied:
-                changes.everything("an authority policy was applied")
-            changes.add(keys_stated_by(session, audit.register_sources))  # access, withdrawal
-            changes.add(keys_of_items(session, audit.review_items))  # routing and reviewers
-    return changes
 
 
 @dg.asset_check(
