@@ -137,6 +137,31 @@ def _narrower_keys(key: str) -> list[str]:
     return sorted(found)
 
 
+def _wider_keys(loader: EvidenceLoader, key: str, asked_words: set[str]) -> list[str]:
+    """Longer keys that name one of the question's qualifier words: "What is Acme's notice
+    period?" (key ``notice period``, qualifier ``acme``) is about claims keyed ``acme notice
+    period``. Found in the key's coarse block (one indexed read of keys), never by a scan."""
+    if not asked_words:
+        return []
+    words = set(key.split())
+    return [
+        k
+        for k in loader.keys_with_coarse_key(key.split()[-1])
+        if words < set(k.split()) and set(k.split()) - words & asked_words
+    ]
+
+
+def _naming_most(claims: list[ClaimFact], key: str, asked_words: set[str]) -> list[ClaimFact]:
+    """The claims naming most of the asked qualifier words, in their key or qualifiers."""
+
+    def named(claim: ClaimFact) -> int:
+        words = set(claim.claim_key.split()) - set(key.split()) | set(claim.scope_residual)
+        return len(words & asked_words)
+
+    best = max((named(c) for c in claims), default=0)
+    return [c for c in claims if named(c) == best]
+
+
 def _addressed(
     conn: Connection,
     as_of: AsOf,
@@ -145,6 +170,7 @@ def _addressed(
     scope: dict[str, str],
     start: date | None,
     end: date | None,
+    asked_words: set[str],
 ) -> tuple[EvidenceGroup, list[ClaimFact], set[str]]:
     """The narrowed group, the visible claims the question addresses, and the question's
     key words those claims state as qualifiers instead (when the key itself has none).
@@ -152,15 +178,20 @@ def _addressed(
     A question may put into its key a word the claims state as a qualifier ("interactive
     search output limit" vs claims keyed "output limit" with the qualifier "search"): when no
     visible claim has the question's key, claims at a shorter key made of its words count
-    if they state every missing word as a qualifier.
+    if they state every missing word as a qualifier. The other way round, a qualifier word
+    of the question may be a key word of the claims (``_wider_keys``).
     """
     loader = EvidenceLoader(conn, as_of)
-    group = loader.group_for_keys([key]).narrow(requester, as_of)
+    wider = _wider_keys(loader, key, asked_words)
+    keys = {key, *wider}
+    group = loader.group_for_keys(sorted(keys)).narrow(requester, as_of)
     addressed = [
         c
         for c in group.claims.values()
-        if c.claim_key == key and _in_time(c, start, end) and _compatible(c, scope)
+        if c.claim_key in keys and _in_time(c, start, end) and _compatible(c, scope)
     ]
+    if wider:
+        addressed = _naming_most(addressed, key, asked_words)
     if addressed:
         return group, addressed, set()
     shorter = _narrower_keys(key)
@@ -220,11 +251,12 @@ def answer_frame(
         return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
     scope = dict(frame.scope or {})
     asked_words = set(getattr(frame, "scope_residual", None) or [])
+    ask = (requester, key, scope, start, end, asked_words)
     if isinstance(store, Engine):
         with store.connect() as conn:
-            group, addressed, extra = _addressed(conn, as_of, requester, key, scope, start, end)
+            group, addressed, extra = _addressed(conn, as_of, *ask)
     else:
-        group, addressed, extra = _addressed(store, as_of, requester, key, scope, start, end)
+        group, addressed, extra = _addressed(store, as_of, *ask)
     if not addressed:
         return result(AnswerStatus.NOT_FOUND, f"no visible claim addresses {key!r}")
     asked_words |= extra

@@ -284,6 +284,11 @@ _KEYS_OF_VERSION = _pair(
     "SELECT DISTINCT claim_key FROM claims WHERE source_version_id = :v AND generation = :g "
     "AND created_at <= :t",
 )
+_KEYS_OF_COARSE = _pair(
+    "SELECT DISTINCT claim_key FROM claims WHERE generation = :g AND coarse_key = :c",
+    "SELECT DISTINCT claim_key FROM claims WHERE generation = :g AND coarse_key = :c "
+    "AND created_at <= :t",
+)
 _VERSIONS_OF_SOURCE = _pair(
     "SELECT id, number FROM source_versions WHERE source_id = :s ORDER BY number",
     "SELECT id, number FROM source_versions WHERE source_id = :s AND ingested_at <= :t "
@@ -470,6 +475,12 @@ class EvidenceLoader:
 
     def keys_of_version(self, version_id: str) -> list[str]:
         rows = self._run(_KEYS_OF_VERSION, v=version_id, g=self.generation()).scalars()
+        return sorted(set(rows))
+
+    def keys_with_coarse_key(self, coarse_key: str) -> list[str]:
+        """Claim keys of the read generation whose head word is ``coarse_key`` (one
+        indexed read; keys only, so nothing about who may see their claims)."""
+        rows = self._run(_KEYS_OF_COARSE, c=coarse_key, g=self.generation()).scalars()
         return sorted(set(rows))
 
     # ----------------------------------------------------------------- groups

@@ -316,6 +316,13 @@ def read_frame(
         key_idx = subj_head
         others = subj_quals + pred_quals
         frame.predicate = _text(roles, pred_head) if pred_head else None
+    elif pred_head and frame.pivot_kind == "action" and subj_head:
+        # "The Acme board declared a dividend": the actor owns what the verb produced, as
+        # "the Acme notice period" owns its period, so its own words enter the key
+        actor = [i for i in subj_head if roles.lower[i] not in res.generic_heads]
+        key_idx = actor + pred_head
+        others = [i for i in subj_head if i not in actor] + subj_quals + pred_quals
+        frame.predicate = _text(roles, pred_head)
     elif pred_head:
         key_idx = pred_head
         others = subj_head + subj_quals + pred_quals
