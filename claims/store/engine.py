@@ -18,7 +18,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=30000")
-    cursor.execute("PRAGMA cache_size=-262144")
+    cursor.execute("PRAGMA cache_size=-65536")
     cursor.close()
 
 
