@@ -16,6 +16,7 @@ import dagster as dg
 
 from pipeline import corpus
 from pipeline.assets import graph_asset_keys
+from pipeline.collector import fewer_collections
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME
 from pipeline.planning import INVALID, RunBatch, RunPlan, keys_missing_generation, plan_runs
@@ -112,6 +113,7 @@ def run_pipeline(
         with (
             planned_events_per_run(batch is not None and batch.reason != INVALID),
             corpus.pinned(scan, sources.sources_paths(), sources.register_path()),
+            fewer_collections(),  # Dagster's own bookkeeping allocates as much as the assets
         ):
             result = job.execute_in_process(
                 run_config={**loggers, **(FULL_GRAPH_CONFIG if full_graph else {})}

@@ -13,6 +13,7 @@ from claims.store import ClaimRepository, GenerationRepository
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.sources import source_versions
+from pipeline.collector import with_fewer_collections
 from pipeline.partitions import source_version_partitions
 from pipeline.resources import ClaimStore, ExtractorResource
 from pipeline.summary import claims_preview, count_table
@@ -30,6 +31,7 @@ from pipeline.summary import claims_preview, count_table
     "extractor generation that produced them. A new generation is written beside the active "
     "one and stays invisible to readers until the conflict regression check promotes it.",
 )
+@with_fewer_collections
 def claims(
     context: dg.AssetExecutionContext, store: ClaimStore, extractor: ExtractorResource
 ) -> dg.MaterializeResult:

@@ -8,6 +8,7 @@ from pipeline.assets.claims import claims
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.sources import source_register
 from pipeline.changes import audit_changes, newest_audit_id, touched_keys_metadata
+from pipeline.collector import with_fewer_collections
 from pipeline.resources import ClaimStore, ExtractorResource, configured_policy_file
 from pipeline.summary import count_table
 from review.policy import policy_for_routing
@@ -32,6 +33,7 @@ class ClaimEdgesConfig(dg.Config):
     "register changes, are recomputed; a new extractor generation or new materiality "
     "settings are computed in full.",
 )
+@with_fewer_collections
 def claim_edges(
     context: dg.AssetExecutionContext,
     config: ClaimEdgesConfig,

@@ -5,6 +5,7 @@ import dagster as dg
 from pipeline.assets.edges import claim_edges
 from pipeline.assets.ownership import OWNERS
 from pipeline.changes import changes_since
+from pipeline.collector import with_fewer_collections
 from pipeline.resources import ClaimStore, configured_policy_file
 from review.metrics import review_metrics
 from review.policy import policy_for_routing
@@ -31,6 +32,7 @@ class ReviewQueueConfig(dg.Config):
     "sources changed since the last routing are routed again (all of them after a full edge "
     "evaluation or a policy change). Metadata carries the review metrics.",
 )
+@with_fewer_collections
 def review_queue(
     context: dg.AssetExecutionContext, config: ReviewQueueConfig, store: ClaimStore
 ) -> dg.MaterializeResult:

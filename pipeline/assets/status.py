@@ -8,6 +8,7 @@ from claims.settings import get_settings
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.review import review_queue
 from pipeline.changes import changes_since
+from pipeline.collector import with_fewer_collections
 from pipeline.resources import ClaimStore
 from retrieval.probes import BUNDLED_PROBES, load_probes, run_probes
 from retrieval.read_model import build_claim_status
@@ -29,6 +30,7 @@ class ConflictStatusConfig(dg.Config):
     "review items changed since the last build are rewritten. Per-requester answers narrow "
     "the same evidence at query time.",
 )
+@with_fewer_collections
 def conflict_status(
     context: dg.AssetExecutionContext, config: ConflictStatusConfig, store: ClaimStore
 ) -> dg.MaterializeResult:
