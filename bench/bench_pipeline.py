@@ -205,9 +205,9 @@ def bench(count: int, instance_kind: str, subjects: int | None) -> None:
         )
         incremental = run()
         same = run()
-        # The edited note above states a dividend: "The X board declared a dividend" is keyed
-        # `dividend` for every subject (docs/EXTRACTION.md, known misses), so that edit
-        # re-evaluates a tenth of the corpus. The same edit to a note without one:
+        # A second sample of the incremental cost: the same edit to a note that states no
+        # dividend (the sentence whose key was shared by every subject until the actor
+        # entered the key; docs/EXTRACTION.md).
         plain = next(
             p for p in sorted(corpus.rglob("*.txt")) if "dividend" not in p.read_text("utf-8")
         )
