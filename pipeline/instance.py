@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import dagster as dg
@@ -22,6 +23,13 @@ run_coordinator:
         limit: 1
 telemetry:
   enabled: false
+# One event-log file with connections kept open (pipeline/event_log.py): Dagster's default
+# opens a connection per event, which made bookkeeping most of a 10k-file first load.
+event_log_storage:
+  module: pipeline.event_log
+  class: PooledSqliteEventLogStorage
+  config:
+    base_dir: {events_dir}
 """
 
 
@@ -31,7 +39,9 @@ def dagster_home(data_dir: Path) -> Path:
     home.mkdir(parents=True, exist_ok=True)
     config = home / "dagster.yaml"
     if not config.exists():
-        config.write_text(LOCAL_DAGSTER_YAML, encoding="utf-8")
+        events = home / "history" / "events"
+        text = LOCAL_DAGSTER_YAML.format(events_dir=json.dumps(str(events)))
+        config.write_text(text, encoding="utf-8")
     return home
 
 

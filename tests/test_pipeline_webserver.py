@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from pipeline import corpus
+from pipeline.instance import dagster_home
 from pipeline.partitions import RANGE_END_TAG, RANGE_START_TAG
 from tests.pipeline_support import make_world
 
@@ -97,13 +98,15 @@ class GraphQL:
 @pytest.mark.slow
 def test_run_launched_through_graphql_materializes_and_reports_metadata(tmp_path: Path) -> None:
     world = make_world(tmp_path)
-    home = tmp_path / "dagster_dev_home"
-    home.mkdir()
-    (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
+    # The instance `claims ui` uses: queued runs (the daemon launches them) and the pooled
+    # SQLite event log the run worker writes and the webserver reads.
+    home = dagster_home(tmp_path / "data")
     port = _free_port()
     env = {
         **os.environ,
         "DAGSTER_HOME": str(home),
+        # the instance's event log class (pipeline.event_log) even without an installed package
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         "CLAIMS_DATABASE_URL": world.database_url,
         "CLAIMS_SOURCES_DIR": str(world.corpus),
         "CLAIMS_REGISTER_FILE": str(world.register),

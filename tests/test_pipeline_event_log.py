@@ -1,0 +1,111 @@
+"""The embedded instance's event log: one SQLite file, open connections, other processes
+and the UI's live stream still see every event."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import dagster as dg
+import pytest
+from dagster._core.events.log import EventLogEntry
+
+from pipeline.event_log import PooledSqliteEventLogStorage
+from pipeline.instance import dagster_home, local_instance
+
+ROOT = Path(__file__).resolve().parent.parent
+PARTITIONS = dg.StaticPartitionsDefinition(["a", "b"])
+
+
+@dg.asset(partitions_def=PARTITIONS)
+def tiny(context) -> dg.MaterializeResult:  # type: ignore[no-untyped-def]  # noqa: ANN001
+    return dg.MaterializeResult(metadata={"partition": context.partition_key})
+
+
+def _message(run_id: str, text: str) -> EventLogEntry:
+    return EventLogEntry(
+        error_info=None,
+        level="INFO",
+        user_message=text,
+        run_id=run_id,
+        timestamp=time.time(),
+    )
+
+
+def test_the_local_instance_writes_one_event_log_another_instance_reads(tmp_path: Path) -> None:
+    instance = local_instance(tmp_path)
+    assert isinstance(instance.event_log_storage, PooledSqliteEventLogStorage)
+    for key in ("a", "b"):
+        assert dg.materialize([tiny], instance=instance, partition_key=key).success
+    assert (dagster_home(tmp_path) / "history" / "events" / "event_log.db").exists()
+    again = local_instance(tmp_path)  # a fresh instance object: what the next run opens
+    assert again.get_materialized_partitions(dg.AssetKey("tiny")) == {"a", "b"}
+    record = again.get_latest_materialization_event(dg.AssetKey("tiny"))
+    assert record is not None and record.asset_materialization is not None
+    assert record.asset_materialization.metadata["partition"].value in {"a", "b"}
+
+
+def test_events_written_by_another_process_are_seen(tmp_path: Path) -> None:
+    instance = local_instance(tmp_path)
+    run_id = "run-from-another-process"
+    instance.event_log_storage.store_event(_message(run_id, "first, from this process"))
+    child = textwrap.dedent(
+        f"""
+        import sys, time
+        sys.path.insert(0, {str(ROOT)!r})
+        from dagster._core.events.log import EventLogEntry
+        from pipeline.instance import local_instance
+        storage = local_instance(__import__("pathlib").Path({str(tmp_path)!r})).event_log_storage
+        storage.store_event(EventLogEntry(error_info=None, level="INFO",
+            user_message="second, from a child", run_id={run_id!r}, timestamp=time.time()))
+        """
+    )
+    subprocess.run([sys.executable, "-c", child], check=True, cwd=ROOT, timeout=120)
+    messages = [e.user_message for e in instance.all_logs(run_id)]
+    assert messages == ["first, from this process", "second, from a child"]
+
+
+def test_the_live_stream_the_ui_watches_gets_new_events(tmp_path: Path) -> None:
+    storage = local_instance(tmp_path).event_log_storage
+    assert isinstance(storage, PooledSqliteEventLogStorage)
+    seen: list[str] = []
+    run_id = "watched-run"
+    storage.watch(run_id, None, lambda entry, cursor: seen.append(entry.user_message))
+    try:
+        storage.store_event(_message(run_id, "a step started"))
+        deadline = time.monotonic() + 20
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert seen == ["a step started"]
+    finally:
+        storage.dispose()
+
+
+def test_a_forked_process_opens_its_own_connections(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage = local_instance(tmp_path).event_log_storage
+    assert isinstance(storage, PooledSqliteEventLogStorage)
+    parent = storage._engine()
+    assert storage._engine() is parent
+    monkeypatch.setattr("pipeline.event_log.os.getpid", lambda: -1)
+    child = storage._engine()
+    assert child is not parent
+    storage.store_event(_message("after-fork", "written on the child's engine"))
+    assert [e.user_message for e in storage.get_logs_for_run("after-fork")] == [
+        "written on the child's engine"
+    ]
+
+
+def test_tables_once_seen_are_remembered_and_missing_ones_asked_again(tmp_path: Path) -> None:
+    storage = local_instance(tmp_path).event_log_storage
+    assert isinstance(storage, PooledSqliteEventLogStorage)
+    assert storage.has_table("asset_event_tags")
+    assert "asset_event_tags" in storage._tables_seen
+    assert not storage.has_table("a_table_a_later_migration_adds")
+    with storage._engine().begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE a_table_a_later_migration_adds (id INTEGER)")
+    assert storage.has_table("a_table_a_later_migration_adds")
