@@ -7,7 +7,7 @@ For each N: writes N documents of realistic policy / filing / SLA sentences abou
 subjects (systems, teams, entities), each with ten facts (about 176 whitespace tokens per
 document, 1.76M for 10k documents; every sentence restates a fact other documents state,
 and 15% contradict it). By default the pool grows with the corpus (one subject per 25
-documents, at least 40), so each fact is stated about 18 times whatever N is; ``--subjects
+documents, at least 40), so each fact is stated about 40 times whatever N is; ``--subjects
 40`` keeps 40 subjects at every size, so at 10k each fact is restated about 450 times (a
 stress case: the disagreement edges of a key grow with the square of its claims until the
 star limit). Then, through
