@@ -25,6 +25,7 @@ from spacy.vocab import Vocab
 
 from claims.extraction.effective_time import effective_time
 from claims.extraction.keys import fold_text, fold_word
+from claims.extraction.markers import scan_markers
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
 from claims.extraction.resources import Resources
 from claims.ids import stable_id_maker
@@ -423,6 +424,22 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
     return bounded
 
 
+MAX_STATEMENT_CHARS = 200  # a longer unmarked sentence of another script is prose, not a claim
+
+
+def _plain_statement(sentence: str) -> bool:
+    """Whether an unmarked sentence of another script is short enough to state one fact
+    (two words or more, ends with a full stop, no question mark)."""
+    text = sentence.strip()
+    return (
+        len(text) <= MAX_STATEMENT_CHARS
+        and len(text.split()) >= 2
+        and text[-1:] in (".", "\u3002", "\u0964")
+        and "?" not in text
+        and "\u061f" not in text
+    )
+
+
 def _is_non_latin(text: str) -> bool:
     if text.isascii():
         return False
@@ -700,7 +717,8 @@ class _DocAssembly:
             if q.low is not None and q.high is not None:
                 canonical_low = q.low * entry.factor + entry.offset
                 canonical_high = q.high * entry.factor + entry.offset
-        value_span = trusted(CharSpan, {"start": q.start, "end": q.end})
+        # the bound or approximation words belong to the value ("at least 5 hours", "~80%")
+        value_span = trusted(CharSpan, {"start": q.cue_start, "end": q.end})
         polarity = Polarity.NEGATIVE if frame.negated else Polarity.POSITIVE
         if frame.modality == Modality.PROHIBITION:
             polarity = Polarity.NEGATIVE
@@ -895,6 +913,11 @@ class _DocAssembly:
         cut += [(lab.start, lab.end) for lab in mentions.labels if s0 <= lab.start < s1]
         scope: dict[str, str] = {}
         sentence = text[s0:s1]
+        # "مدة الإشعار ليست 30 يوما": the negation leaves the key and negates the value
+        scan = scan_markers(sentence, self.res.non_latin_modal)
+        for k, ch in enumerate(scan.text):
+            if ch == " " and sentence[k] != " ":
+                pieces[k] = " "
         for phrase, dim, value in self.res.non_latin_scope:
             pos = sentence.find(phrase)
             if pos >= 0:
@@ -904,7 +927,8 @@ class _DocAssembly:
             for k in range(max(c0, s0), min(c1, s1)):
                 pieces[k - s0] = " "
         key = fold_text("".join(pieces), self.res.non_latin_trim)
-        frame = Frame(scope=scope, subject=key or None)
+        frame = Frame(scope=scope, subject=key or None, negated=scan.negated)
+        frame.modality = _MODALITY.get(scan.modal_id) if scan.modal_id else None
         span = self._evidence(doc, sent, sent.start, sent.end)
         out = []
         for q in mentions.quantities[qlo:qhi]:
@@ -924,7 +948,10 @@ class _DocAssembly:
         return out
 
     def _has_non_latin_marker(self, sentence: str) -> bool:
-        return any(marker in sentence for marker, _ in self.res.non_latin_modal)
+        # a plain statement of another script is a claim too (its negation contradicts it)
+        return _plain_statement(sentence) or any(
+            marker in sentence for marker, _ in self.res.non_latin_modal
+        )
 
     def _non_latin_polarity(
         self,
@@ -938,20 +965,11 @@ class _DocAssembly:
         s0, s1 = sent.start_char, sent.end_char
         if s1 - s0 > MAX_QUOTE_CHARS:
             return None
-        sentence = self._text[s0:s1]
-        modal_id: str | None = None
-        negated = False
-        for marker, kind in self.res.non_latin_modal:
-            if marker not in sentence:
-                continue
-            sentence = sentence.replace(marker, " ")
-            if kind == "negation":
-                negated = not negated
-            elif modal_id is None:
-                modal_id = kind
-        if modal_id is None and not negated:
+        scan = scan_markers(self._text[s0:s1], self.res.non_latin_modal)
+        modal_id, negated = scan.modal_id, scan.negated
+        if modal_id is None and not negated and not _plain_statement(scan.text):
             return None
-        key = fold_text(sentence, self.res.non_latin_trim)
+        key = fold_text(scan.text, self.res.non_latin_trim)
         words = key.split(" ")
         for fragment in self.res.non_latin_trailing:
             if words and words[-1].endswith(fragment) and len(words[-1]) > len(fragment):
