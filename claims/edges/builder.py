@@ -34,7 +34,7 @@ from typing import NamedTuple
 from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
-from claims.edges.near_miss import near_key_pairs
+from claims.edges.similarity import similar_key_pairs
 from claims.edges.supersession import SupersessionIndex
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
@@ -53,6 +53,8 @@ _KIND = {
     Relation.CORROBORATION: EdgeKind.CORROBORATES,
     Relation.COMPATIBLE: EdgeKind.COMPATIBLE,
 }
+# relations kept between claims of two keys with the same or similar attributes
+_KEPT_ACROSS_KEYS = (Relation.CONFLICT, Relation.AMBIGUOUS, Relation.CORROBORATION)
 _NO_SUPERSESSIONS = SupersessionIndex()
 _DEFAULT_MATERIALITY = MaterialitySettings()
 
@@ -450,18 +452,20 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
     by_key: dict[str, list[ClaimFacts]] = defaultdict(list)
     for facts in members:
         by_key[facts.claim_key].append(facts)
-    pairs = near_key_pairs(by_key)  # an index, not all pairs of keys
+    # an index over attribute words, not all pairs of keys; other entities never pair
+    identity = {key: (facts[0].entity, facts[0].attribute) for key, facts in by_key.items()}
+    pairs = similar_key_pairs(identity)
     if not pairs:
         return
     emit.start_block(members)
     groups = {key: [g[0][0] for g in _groups(claims)] for key, claims in by_key.items()}
-    for key_a, key_b in sorted(pairs):
+    for key_a, key_b, _match in pairs:
         for rep in groups[key_a]:
             for other in groups[key_b]:
                 build.comparisons += 1
                 verdict = compare_facts(rep, other)
-                # only the near misses worth a look are kept: disagreements and agreements
-                if verdict.relation is Relation.AMBIGUOUS or (
+                # only the matches worth a look are kept: disagreements and agreements
+                if verdict.relation in _KEPT_ACROSS_KEYS or (
                     verdict.relation is Relation.COMPATIBLE and verdict.rule == Rule.KEY
                 ):
                     emit.pair(rep, other, verdict, claim_key)

@@ -20,14 +20,14 @@ both argument orders give the same verdict, rule and reason. The checks run in t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
 import yaml
 
 from claims.edges.facts import EQUALITY_EPSILON, INF, ClaimFacts, facts_from_claim
-from claims.edges.near_miss import near_keys
+from claims.edges.similarity import DIFFERENT, SAME, AttributeMatch, match_attributes
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Claim, Relation
 
@@ -52,15 +52,36 @@ def compare(a: Claim, b: Claim) -> PairVerdict:
 def compare_facts(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     """``compare`` on the lean form (what the edge builder calls in its hot loop)."""
     a, b = ordered(a, b)
+    if a.entity and b.entity and a.entity != b.entity:
+        # two things are two scopes, whatever their attributes and values
+        return PairVerdict(
+            Relation.COMPATIBLE if a.claim_key == b.claim_key else Relation.UNRELATED,
+            Rule.SCOPE,
+            f"different entities: {a.entity!r} vs {b.entity!r}",
+        )
     if a.claim_key != b.claim_key:
-        if a.coarse_key and a.coarse_key == b.coarse_key and near_keys(a.claim_key, b.claim_key):
-            return _near_miss(_same_key(a, b), a, b)
+        return _across_keys(a, b)
+    return _same_key(a, b)
+
+
+def _across_keys(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
+    """Two claim keys: compare by attribute similarity (``similarity``), never by spelling."""
+    match = match_attributes(a.attribute, b.attribute)
+    if match.band == DIFFERENT:
         return PairVerdict(
             Relation.UNRELATED,
             Rule.KEY,
-            f"different claim keys: {a.claim_key!r} vs {b.claim_key!r}",
+            f"different claim keys: {a.claim_key!r} vs {b.claim_key!r} ({match.describe()})",
         )
-    return _same_key(a, b)
+    inner = _same_key(a, b)
+    if match.band == SAME and a.entity == b.entity:
+        return PairVerdict(
+            inner.relation,
+            inner.rule,
+            f"same attribute worded differently ({a.attribute!r} vs {b.attribute!r}, "
+            f"{match.describe()}); {inner.reason}",
+        )
+    return _near_miss(inner, a, b, match)
 
 
 def ordered(a: ClaimFacts, b: ClaimFacts) -> tuple[ClaimFacts, ClaimFacts]:
@@ -117,20 +138,22 @@ def listed_values(
     return verdict
 
 
-def _near_miss(inner: PairVerdict, a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
-    keys = f"{a.claim_key!r} vs {b.claim_key!r}"
+def _near_miss(
+    inner: PairVerdict, a: ClaimFacts, b: ClaimFacts, match: AttributeMatch
+) -> PairVerdict:
+    """Maybe one attribute: a disagreement is ambiguous, an agreement compatible."""
+    why = "similar attributes"
+    if match.band == SAME:  # the same attribute, with an entity named on one side only
+        why = f"entity stated on one side only ({a.entity or b.entity!r})"
+    keys = f"{why}: {a.claim_key!r} vs {b.claim_key!r}, {match.describe()}"
     if inner.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
         return PairVerdict(
             Relation.AMBIGUOUS,
             Rule.KEY,
-            f"near miss: similar but different claim keys ({keys}); {inner.reason}",
+            f"{keys}; {inner.reason}",
         )
     if inner.relation is Relation.CORROBORATION:
-        return PairVerdict(
-            Relation.COMPATIBLE,
-            Rule.KEY,
-            f"near miss: similar but different claim keys ({keys}); {inner.reason}",
-        )
+        return PairVerdict(Relation.COMPATIBLE, Rule.KEY, f"{keys}; {inner.reason}")
     return PairVerdict(
         Relation.UNRELATED, Rule.KEY, f"different claim keys ({keys}); {inner.reason}"
     )
@@ -246,16 +269,72 @@ def _time_side(a: ClaimFacts, b: ClaimFacts) -> str:
 def compare_values(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
     """How the two values relate, ignoring scope and time."""
     if a.kind != b.kind:
+        direction = _direction_against_change(a, b)
+        if direction is not None:
+            return direction
         return ValueOutcome(
             INCOMPARABLE,
             Rule.KIND,
             f"different kinds of value: {a.kind} {a.shown!r} vs {b.kind} {b.shown!r}",
         )
+    if a.stance != b.stance and a.kind in _DENIABLE:
+        return _denied_value(a, b)
     if a.kind == "quantity":
         return _quantities(a, b)
+    if a.kind == "date":
+        return _dates(a, b)
     if a.kind == "polarity":
         return _polarities(a, b)
     return _categories(a, b)
+
+
+_DENIABLE = ("quantity", "date")
+
+
+def _denied_value(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
+    """One side affirms a value, the other denies one ("is 30 days" / "is not 30 days")."""
+    affirmed, denied = (a, b) if b.stance == "is_not" else (b, a)
+    plain = replace(denied, stance=affirmed.stance, shown=affirmed.shown)
+    same = compare_values(affirmed, plain)
+    if same.state == AGREE:
+        return ValueOutcome(
+            INCOMPATIBLE, Rule.POLARITY, f"polarity: {affirmed.shown} vs {denied.shown}"
+        )
+    return ValueOutcome(
+        COMPATIBLE,
+        Rule.ELABORATION,
+        f"both can hold: {affirmed.shown} and {denied.shown}",
+    )
+
+
+def _dates(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
+    """Two dates of one event: the same day, month or year agree; disjoint ones conflict;
+    a year and a day inside it elaborate ("in 1871" and "on 3 May 1871")."""
+    if _close(a.lo, b.lo) and _close(a.hi, b.hi):
+        return ValueOutcome(AGREE, Rule.DATE, f"same date: {a.shown}")
+    if a.hi < b.lo or b.hi < a.lo:
+        return ValueOutcome(INCOMPATIBLE, Rule.DATE, f"date: {a.shown} vs {b.shown}")
+    return ValueOutcome(
+        COMPATIBLE, Rule.ELABORATION, f"elaboration: {a.shown} and {b.shown} overlap"
+    )
+
+
+def _direction_against_change(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome | None:
+    """"attrition went up" against "attrition fell 2%": the direction of the number decides."""
+    pair = {a.kind: a, b.kind: b}
+    label, amount = pair.get("categorical"), pair.get("quantity")
+    if label is None or amount is None or label.label not in ("up", "down"):
+        return None
+    if not amount.claim_key.endswith("change") or amount.lo <= 0 <= amount.hi:
+        return None
+    moved = "up" if amount.lo > 0 else "down"
+    if moved == label.label:
+        return ValueOutcome(
+            COMPATIBLE, Rule.ELABORATION, f"elaboration: {amount.shown} says how far {moved}"
+        )
+    return ValueOutcome(
+        INCOMPATIBLE, Rule.DIRECTION, f"direction: {label.shown} vs {amount.shown}"
+    )
 
 
 def _close(x: float, y: float) -> bool:

@@ -63,6 +63,10 @@ class ClaimFacts:
     time_text: str
     reported: bool
     quote_norm: str  # surface form used to detect clones
+    # what the claim is about and which of its attributes it states (normalised by the
+    # extractor); "" entity means the text names none
+    entity: str = ""
+    attribute: str = ""
 
     # derived once in __post_init__ (the hot loop reads them many times per claim)
     order_key: tuple[str, str, str] = field(init=False, repr=False)
@@ -74,6 +78,8 @@ class ClaimFacts:
         # everything the rules read: claims with equal signatures get equal verdicts
         self.signature = (
             self.claim_key,
+            self.entity,
+            self.attribute,
             self.coarse_key,
             self.kind,
             self.bound,
@@ -165,9 +171,43 @@ def shown_value(claim: Claim) -> str:
     unit = f" {claim.unit}" if claim.unit else ""
     if claim.kind is not ValueKind.QUANTITY:
         text = str(claim.value) if claim.value is not None else ""
-        if claim.kind is ValueKind.CATEGORICAL and claim.polarity is Polarity.NEGATIVE:
+        if claim.kind in _NEGATABLE and claim.polarity is Polarity.NEGATIVE:
             return f"not {text}"
         return text
+    if denies_value(claim):
+        return "not " + shown_value(claim.model_copy(update={"polarity": Polarity.POSITIVE}))
+    if change_direction(claim):
+        return f"{change_direction(claim)} {_quantity_text(claim, unit)}"
+    return _quantity_text(claim, unit)
+
+
+_NEGATABLE = (ValueKind.CATEGORICAL, ValueKind.DATE)
+
+
+def denies_value(claim: Claim) -> bool:
+    """A plain negated statement of one exact value ("the notice period is not 30 days").
+
+    Prohibitions and bounds keep their own reading ("must not exceed 30 days" is a limit).
+    """
+    return (
+        claim.kind in (ValueKind.QUANTITY, ValueKind.DATE)
+        and claim.polarity is Polarity.NEGATIVE
+        and claim.modality in (None, Modality.STATEMENT)
+        and claim.bound is Bound.EXACT
+    )
+
+
+CHANGE_DIRECTIONS = ("up", "down")
+
+
+def change_direction(claim: Claim) -> str:
+    """"up" or "down" for a change ("sales dropped 7%": key "... change", predicate "down")."""
+    if claim.predicate in CHANGE_DIRECTIONS and claim.claim_key.endswith("change"):
+        return str(claim.predicate)
+    return ""
+
+
+def _quantity_text(claim: Claim, unit: str) -> str:
     if claim.bound is Bound.RANGE and claim.low is not None and claim.high is not None:
         return f"{_number(claim.low)}-{_number(claim.high)}{unit}"
     number = claim.value if isinstance(claim.value, int | float) else claim.low or claim.high
@@ -231,6 +271,24 @@ def _canonical_tolerance(claim: Claim) -> float:
     return 0.0
 
 
+def date_interval(value: object) -> tuple[float, float]:
+    """First and last day ordinal of an ISO date as precise as stated: "1871" is the whole
+    year, "1970-05" the month, "1970-05-03" the day; anything else is unknown (-inf, inf)."""
+    parts = str(value or "").split("-")
+    try:
+        year = int(parts[0])
+        if len(parts) == 1:
+            return float(date(year, 1, 1).toordinal()), float(date(year, 12, 31).toordinal())
+        month = int(parts[1])
+        if len(parts) == 2:
+            last = date(year + month // 12, month % 12 + 1, 1).toordinal() - 1
+            return float(date(year, month, 1).toordinal()), float(last)
+        day = date(year, month, int(parts[2])).toordinal()
+        return float(day), float(day)
+    except (ValueError, IndexError):
+        return -INF, INF
+
+
 def _ordinal(day: date | None, default: float) -> float:
     return float(day.toordinal()) if day is not None else default
 
@@ -254,9 +312,17 @@ def facts_from_claim(claim: Claim) -> ClaimFacts:
             clo, chi = claim.canonical_low, claim.canonical_high
         lo, hi, lo_open, hi_open = quantity_interval(bound, canonical, clo, chi, tol)
         dimension = claim.dimension or ""
+        if change_direction(claim) == "down":
+            # a fall is a negative change: "dropped 7%" never agrees with "climbed 7%"
+            lo, hi, lo_open, hi_open = -hi, -lo, hi_open, lo_open
+    elif claim.kind is ValueKind.DATE:
+        lo, hi = date_interval(claim.value)
+        dimension = "date"
     label = ""
     stance = ""
-    if claim.kind is ValueKind.CATEGORICAL:
+    if denies_value(claim):
+        stance = "is_not"
+    if claim.kind in _NEGATABLE:
         label = normalise_label(claim.value) if claim.value is not None else ""
         if claim.polarity is Polarity.NEGATIVE:
             # "is not German law" must never agree with "is German law"
@@ -291,6 +357,8 @@ def facts_from_claim(claim: Claim) -> ClaimFacts:
         time_text=claim.time.text or _time_words(claim.time.start, claim.time.end),
         reported=claim.reported_speech,
         quote_norm=normalise_quote(claim.quote),
+        entity=normalise_label(getattr(claim, "entity", None) or ""),
+        attribute=getattr(claim, "attribute", None) or claim.claim_key,
     )
 
 

@@ -20,7 +20,7 @@ from claims.edges.builder import MAX_NEAR_MISS_KEYS, NEAR_MISS_PREFIX, build_edg
 from claims.edges.compare import compare_facts
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.edges.materiality import MaterialitySettings
-from claims.edges.near_miss import near_key_pairs
+from claims.edges.similarity import attribute_words
 from claims.edges.supersession import (
     RegisterSupersedes,
     SupersessionIndex,
@@ -171,9 +171,10 @@ def _narrow_coarse_keys(
 
     Only blocks small enough to search for near misses (the same cap as a full build,
     ``MAX_NEAR_MISS_KEYS`` distinct claim keys), and among them only those where a touched
-    key has a near-miss partner: near misses are decided by the key strings alone, so a
-    block where no touched key has one yields no edge involving the touched claims, before
-    or after. A block that does is re-evaluated whole (its stored edges are synced as one).
+    key shares a word with another key of the block: two keys sharing no word are never
+    paired (``similarity.similar_key_pairs``), so a block where no touched key shares one
+    yields no edge involving the touched claims, before or after. A block that does is
+    re-evaluated whole (its stored edges are synced as one).
     """
     listed = sorted(coarse)
     keys_of: dict[str, set[str]] = defaultdict(set)
@@ -191,9 +192,23 @@ def _narrow_coarse_keys(
     for coarse_key, block_keys in keys_of.items():
         if len(block_keys) > MAX_NEAR_MISS_KEYS:
             continue
-        if any(a in touched or b in touched for a, b in near_key_pairs(block_keys)):
+        # a touched key may pair with any key sharing an attribute word (entities and
+        # attributes decide the rest in the builder): re-evaluate such blocks whole
+        if _shares_a_word(block_keys, touched):
             kept.add(coarse_key)
     return kept
+
+
+def _shares_a_word(block_keys: set[str], touched: set[str]) -> bool:
+    """Whether a touched key of the block shares a word with another key of the block."""
+    mine = [k for k in block_keys if k in touched]
+    if not mine or len(block_keys) < 2:
+        return False
+    words: dict[str, int] = defaultdict(int)
+    for key in block_keys:
+        for word in attribute_words(key):
+            words[word] += 1
+    return any(words[w] > 1 for k in mine for w in attribute_words(k))
 
 
 def recompute_edges(

@@ -25,6 +25,8 @@ class Rule:
     BOUND = "bound"  # an upper or lower bound involved
     POLARITY = "polarity"  # shall vs shall not, permitted vs prohibited, ...
     CATEGORICAL = "categorical"  # labels of a single-valued predicate
+    DATE = "date"  # two dates of one event ("established in 1871" vs "in 1889")
+    DIRECTION = "direction"  # a change up against a change down
     # reasons two similar claims are not a conflict
     CONVERSION = "conversion"  # equal after unit conversion
     PRECISION = "precision"  # within the precision the text states
