@@ -25,6 +25,7 @@ class ValueKind(StrEnum):
     QUANTITY = "quantity"  # a number, perhaps with a unit, bound or range
     CATEGORICAL = "categorical"  # a label ("the governing law is German law")
     POLARITY = "polarity"  # an obligation or permission, affirmed or negated
+    DATE = "date"  # the date of an event, ISO as precise as stated ("1871", "1970-05-03")
 
 
 class Bound(StrEnum):
