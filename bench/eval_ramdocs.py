@@ -1,0 +1,284 @@
+"""RAMDocs dev questions through the real pipeline and ``claims ask``'s answer function.
+
+    python bench/eval_ramdocs.py [RAMDOCS.jsonl] [--limit N] [--json OUT] [--examples K]
+
+Each question's documents are one small corpus: written as files into a temporary folder,
+run through ``pipeline.runner.run_pipeline`` (ingest, extraction, edges, review queue, read
+model; the path of ``claims run``) into a temporary SQLite store on an ephemeral Dagster
+instance, then asked through ``retrieval.answer.answer`` (the function ``claims ask``
+calls) by a requester who sees every document. Figures (issue 13 targets):
+
+- answered with a gold answer (>= 0.35), answered with another value (<= 0.03),
+  ``not_found`` (<= 0.30), over all questions;
+- ``conflict`` citing a correct and a misinfo document on different sides, over the
+  questions whose documents include a misinfo document (>= 0.50);
+- pairs (correct document, misinfo document) of one question joined by a conflicts edge
+  (>= 0.60; conflicts-or-ambiguous also shown);
+- pairs of correct documents of one question whose answers differ (different entities with
+  the same name, ``disambig_entity``) joined by a conflicts edge (<= 0.03).
+
+Misses are sorted into automatic failure classes (question not keyed, key not in the store,
+key there but nothing answered, wrong-value shapes, one-sided conflicts...).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+import unicodedata
+from collections import Counter, defaultdict
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dev_eval_common as common  # noqa: E402
+
+common.prefer_working_directory()
+
+_ARTICLES = {"a", "an", "the", "of"}
+
+
+def words(text: str) -> list[str]:
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
+    return [w for w in re.findall(r"[a-z0-9]+(?:\.[0-9]+)?", folded) if w not in _ARTICLES]
+
+
+def same_answer(value: str, answers: list[str]) -> bool:
+    """A shown value matches an answer when one's words contain the other's (numbers too)."""
+    got = set(words(value))
+    if not got:
+        return False
+    for answer in answers:
+        want = set(words(answer))
+        if want and (want <= got or got <= want):
+            return True
+    return False
+
+
+def shown_value(value: Any, unit: str | None) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return f"{value} {unit or ''}".strip()
+
+
+def value_shape(value: str) -> str:
+    digits = value.replace(",", "").split()[0] if value.split() else ""
+    if common.is_year(digits):
+        return "a year"
+    if re.fullmatch(r"\d{1,2}", digits):
+        return "a small integer (list, rank or reference number?)"
+    if re.fullmatch(r"[-\d.]+", digits):
+        return "another number"
+    return "a label"
+
+
+def write_corpus(folder: Path, documents: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """One file per document (``doc01.txt``...); source id -> the document."""
+    by_source: dict[str, dict[str, Any]] = {}
+    for number, document in enumerate(documents, start=1):
+        source_id = f"doc{number:02d}"
+        text = document["text"].strip() or "(empty document)"
+        (folder / f"{source_id}.txt").write_text(text + "\n", encoding="utf-8")
+        by_source[source_id] = document
+    return by_source
+
+
+def main() -> None:
+    args = common.parser(__doc__.splitlines()[0], "ramdocs_dev.jsonl").parse_args()
+    common.quiet_warnings()
+    rows = common.read_jsonl(args.data, args.limit)
+    code = common.describe_code()
+    from claims.extraction import parse_question
+    from claims.models import Requester
+    from claims.store.engine import make_engine
+    from claims.tables import ClaimRow
+    from retrieval.answer import answer
+
+    clock = common.Clock()
+    common.header("RAMDocs dev through the pipeline and claims ask", args.data, len(rows), code)
+    reader = Requester(principal="dev-eval", groups=[])
+    status: Counter[str] = Counter()
+    outcome: Counter[str] = Counter()
+    classes: Counter[str] = Counter()
+    examples: dict[str, list[str]] = defaultdict(list)
+    with_misinfo = conflict_both = 0
+    pairs_cm = pairs_cm_conflict = pairs_cm_slot = 0
+    pairs_cc = pairs_cc_conflict = 0
+    results: list[dict[str, Any]] = []
+
+    def failed(cls: str, row: dict[str, Any], detail: str) -> None:
+        classes[cls] += 1
+        if len(examples[cls]) < args.examples:
+            examples[cls].append(f"{row['question']} (gold {row['gold_answers']}) -> {detail}")
+
+    for done, row in enumerate(rows, start=1):
+        with tempfile.TemporaryDirectory(prefix="ramdocs-") as tmp:
+            folder = Path(tmp) / "docs"
+            folder.mkdir()
+            by_source = write_corpus(folder, row["documents"])
+            url = common.run_corpus(folder, None, Path(tmp) / "claims.db")
+            engine = make_engine(url)
+            try:
+                result = answer(engine, row["question"], reader)
+                with engine.connect() as conn:
+                    keys = {
+                        k
+                        for (k,) in conn.execute(
+                            ClaimRow.__table__.select().with_only_columns(ClaimRow.claim_key)
+                        )
+                    }
+                    n_claims = conn.execute(
+                        ClaimRow.__table__.select().with_only_columns(ClaimRow.id)
+                    ).all()
+            finally:
+                engine.dispose()
+            edges = common.linked_edges(url)
+        kind_of = {sid: doc["type"] for sid, doc in by_source.items()}
+        frame = parse_question(row["question"])
+        status[result.status.value] += 1
+        value = shown_value(result.value, result.unit)
+        record = {"question": row["question"], "status": result.status.value, "value": value}
+
+        # --- the answer
+        if result.status.value == "answered":
+            if same_answer(value, row["gold_answers"]):
+                outcome["answered with a gold answer"] += 1
+            else:
+                outcome["answered with another value"] += 1
+                misinfo = same_answer(value, row.get("wrong_answers") or [])
+                failed(
+                    f"wrong value: {'a misinfo answer' if misinfo else value_shape(value)}",
+                    row,
+                    f"{value!r} from {result.citations}",
+                )
+        elif result.status.value == "not_found":
+            if frame.claim_key is None:
+                failed("not_found: the question gives no claim key", row, "-")
+            elif not n_claims:
+                failed("not_found: no claim extracted from any document", row, frame.claim_key)
+            elif frame.claim_key not in keys:
+                failed(
+                    "not_found: the question's key is not a claim key of the documents",
+                    row,
+                    f"question key {frame.claim_key!r}; {len(keys)} document keys",
+                )
+            else:
+                failed("not_found: key in the store, nothing held", row, result.reason)
+        sides_types = [{kind_of.get(s, "?") for s in side.source_ids} for side in result.sides]
+        has_misinfo = any(d["type"] == "misinfo" for d in row["documents"])
+        both = any(
+            "correct" in a and "misinfo" in b
+            for i, a in enumerate(sides_types)
+            for j, b in enumerate(sides_types)
+            if i != j
+        )
+        if has_misinfo:
+            with_misinfo += 1
+            conflict_both += result.status.value == "conflict" and both
+            if result.status.value == "conflict" and not both:
+                failed(
+                    "conflict, but not a correct side against a misinfo side",
+                    row,
+                    f"sides from {sides_types}",
+                )
+        elif result.status.value == "conflict":
+            failed(
+                "conflict with no misinfo document",
+                row,
+                f"sides {[s.value for s in result.sides]} from {sides_types}",
+            )
+
+        # --- the edges between documents
+        linked: dict[frozenset[str], set[str]] = defaultdict(set)
+        for edge in edges:
+            if edge["left_source"] != edge["right_source"]:
+                linked[frozenset((edge["left_source"], edge["right_source"]))].add(edge["kind"])
+        correct = [s for s, t in kind_of.items() if t == "correct"]
+        misinfo = [s for s, t in kind_of.items() if t == "misinfo"]
+        for c in correct:
+            for m in misinfo:
+                pairs_cm += 1
+                kinds = linked.get(frozenset((c, m)), set())
+                pairs_cm_conflict += "conflicts" in kinds
+                pairs_cm_slot += bool(kinds)
+        for a, b in combinations(correct, 2):
+            if not same_answer(by_source[a]["answer"], [by_source[b]["answer"]]):
+                pairs_cc += 1
+                if "conflicts" in linked.get(frozenset((a, b)), set()):
+                    pairs_cc_conflict += 1
+                    failed(
+                        "two same-name entities called conflict",
+                        row,
+                        f"{by_source[a]['answer']!r} vs {by_source[b]['answer']!r}",
+                    )
+        record.update(question_key=frame.claim_key, claims=len(n_claims), edges=len(edges))
+        results.append(record)
+        common.progress(done, len(rows), 20, "questions")
+
+    total = len(rows)
+    print(f"time: {clock.seconds()} s")
+    print("\nwhole-set figures:")
+    gold = outcome["answered with a gold answer"]
+    wrong = outcome["answered with another value"]
+    print(common.target_line("answered with a gold answer", gold, total, ">= 0.35"))
+    print(common.target_line("answered with another value", wrong, total, "<= 0.03"))
+    print(common.target_line("not_found", status["not_found"], total, "<= 0.30"))
+    print(
+        common.target_line(
+            "conflict citing correct and misinfo sides (misinfo questions)",
+            conflict_both,
+            with_misinfo,
+            ">= 0.50",
+        )
+    )
+    print(
+        common.target_line(
+            "correct+misinfo document pair: conflicts edge", pairs_cm_conflict, pairs_cm, ">= 0.60"
+        )
+    )
+    print(
+        f"       correct+misinfo document pair: conflicts or ambiguous edge "
+        f"{pairs_cm_slot}/{pairs_cm} = {common.shown(common.rate(pairs_cm_slot, pairs_cm))}"
+    )
+    print(
+        common.target_line(
+            "two correct documents, different answers: conflicts edge",
+            pairs_cc_conflict,
+            pairs_cc,
+            "<= 0.03",
+        )
+    )
+    print()
+    print("\n".join(common.counter_lines("answer status", status, total)))
+    print("\n".join(common.counter_lines("failure classes", classes, total)))
+    for cls in sorted(examples):
+        print(f"  examples of '{cls}':")
+        print("\n".join(f"    - {line[:300]}" for line in examples[cls]))
+    common.write_json(
+        args.json_out,
+        {
+            **code,
+            "data": str(args.data),
+            "questions": total,
+            "seconds": clock.seconds(),
+            "status": dict(status),
+            "answered_gold": gold,
+            "answered_other": wrong,
+            "questions_with_misinfo": with_misinfo,
+            "conflict_citing_both": conflict_both,
+            "correct_misinfo_pairs": {
+                "pairs": pairs_cm,
+                "conflicts": pairs_cm_conflict,
+                "conflicts_or_ambiguous": pairs_cm_slot,
+            },
+            "same_name_entity_pairs": {"pairs": pairs_cc, "conflicts": pairs_cc_conflict},
+            "failure_classes": dict(classes),
+            "per_question": results,
+        },
+    )
+
+
+if __name__ == "__main__":
+    main()
