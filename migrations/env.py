@@ -6,6 +6,7 @@ from alembic import context
 
 from claims.settings import get_settings
 from claims.store.engine import make_engine
+from claims.store.search import include_in_autogenerate
 from claims.tables import Base
 
 config = context.config
@@ -47,6 +48,7 @@ def _run(connection) -> None:  # type: ignore[no-untyped-def]
         target_metadata=target_metadata,
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
+        include_object=include_in_autogenerate,
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -1,0 +1,124 @@
+"""Full-text search over claim quotes: the fallback that finds candidate claims for a question.
+
+The index itself is made by an Alembic migration (``0006`` and later): an FTS5 table kept in
+step with ``claims`` by triggers on SQLite, a GIN index over ``to_tsvector('english', quote)``
+on PostgreSQL. Both stem English words, so "residents" finds "resident".
+
+Authorization comes first: the query joins the claim's source and keeps only sources the
+caller's groups may see (not withdrawn; no grants, or a grant to one of the groups) *before*
+ranking and the limit, so what a requester cannot see never takes a rank, a score or a slot.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+FTS_TABLE = "claim_quotes_fts"
+SEARCH_INDEX = "ix_claims_quote_fts"
+# the largest number of candidates one search returns
+MAX_CANDIDATES = 200
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteMatch:
+    """A claim whose quote matches some of the search words; higher ``score`` is better."""
+
+    claim_id: str
+    claim_key: str
+    score: float
+
+
+def is_search_table(name: str) -> bool:
+    """True for the FTS5 table and its shadow tables (not part of the declared metadata)."""
+    return name == FTS_TABLE or name.startswith(FTS_TABLE + "_")
+
+
+def include_in_autogenerate(
+    obj: object, name: str | None, type_: str, reflected: bool, compare_to: object
+) -> bool:
+    """Alembic ``include_object`` hook: the search index is made by hand-written DDL."""
+    if type_ == "table" and name and is_search_table(name):
+        return False
+    return not (type_ == "index" and name == SEARCH_INDEX)
+
+
+def search_words(question: str) -> list[str]:
+    """The words of a question a full-text query may use (letters and digits only)."""
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(question.casefold()):
+        if len(word) > 1 or word.isdigit():
+            seen.setdefault(word, None)
+    return list(seen)[:32]
+
+
+def search_quotes(
+    session: Session,
+    words: Sequence[str],
+    *,
+    generation: str,
+    groups: Collection[str],
+    limit: int = MAX_CANDIDATES,
+) -> list[QuoteMatch]:
+    """Claims of ``generation`` whose quote holds any of ``words``, best first.
+
+    Only claims of sources visible to ``groups`` are searched, ranked and counted.
+    """
+    terms = [w for w in dict.fromkeys(w.casefold() for w in words) if _WORD.fullmatch(w)]
+    if not terms:
+        return []
+    limit = max(1, min(limit, MAX_CANDIDATES))
+    group_list = sorted(set(groups))
+    params: dict[str, object] = {"generation": generation, "limit": limit}
+    group_marks = []
+    for i, group in enumerate(group_list):
+        params[f"g{i}"] = group
+        group_marks.append(f":g{i}")
+    granted = (
+        f"EXISTS (SELECT 1 FROM source_grants sg WHERE sg.source_id = c.source_id "
+        f"AND sg.group_name IN ({', '.join(group_marks)}))"
+        if group_marks
+        else "0 = 1"
+    )
+    visible = (
+        "NOT s.withdrawn AND (NOT EXISTS (SELECT 1 FROM source_grants sg0 "
+        f"WHERE sg0.source_id = c.source_id) OR {granted})"
+    )
+    if session.get_bind().dialect.name == "postgresql":
+        query_parts = []
+        for i, term in enumerate(terms):
+            params[f"t{i}"] = term
+            query_parts.append(f"plainto_tsquery('english', :t{i})")
+        tsquery = " || ".join(query_parts)
+        sql = (
+            "SELECT c.id, c.claim_key, ts_rank(to_tsvector('english', c.quote), q.query) AS score "
+            f"FROM claims c JOIN sources s ON s.id = c.source_id, (SELECT {tsquery} AS query) q "
+            "WHERE c.generation = :generation "
+            "AND to_tsvector('english', c.quote) @@ q.query "
+            f"AND {visible} ORDER BY score DESC, c.id LIMIT :limit"
+        )
+    else:
+        params["match"] = " OR ".join(f'"{term}"' for term in terms)
+        sql = (
+            f"SELECT c.id, c.claim_key, -bm25({FTS_TABLE}) AS score FROM {FTS_TABLE} "
+            f"JOIN claims c ON c.rowid = {FTS_TABLE}.rowid "
+            "JOIN sources s ON s.id = c.source_id "
+            f"WHERE {FTS_TABLE} MATCH :match AND c.generation = :generation "
+            f"AND {visible} ORDER BY score DESC, c.id LIMIT :limit"
+        )
+    rows = session.execute(text(sql), params)
+    return [QuoteMatch(row[0], row[1], round(float(row[2]), 6)) for row in rows]
+
+
+def rebuild_search_index(session: Session) -> None:
+    """Rebuild the SQLite full-text index from ``claims`` (after a VACUUM renumbered rows).
+
+    A no-op on PostgreSQL, whose index is an ordinary expression index.
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        session.execute(text(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('rebuild')"))
