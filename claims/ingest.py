@@ -15,7 +15,6 @@ extension (a file named directly: its stem), unless the register maps the file t
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from claims.errors import InputError
+from claims.files import read_bounded, real_path, sha256_of_regular_file
 from claims.ids import sha256_hex
 from claims.register import Register, apply_default_groups, apply_register, source_id_problem
 from claims.store.sources import NewVersion, SourceRepository
@@ -191,7 +191,7 @@ def scan_sources(
     for given in paths:
         given = Path(given)
         for file, root in _candidates(given, scan):
-            resolved = file.resolve()
+            resolved = real_path(file)  # Path.resolve raises on a link loop
             if resolved in seen:
                 continue
             seen.add(resolved)
@@ -222,23 +222,9 @@ def read_source_file(
             f"{', '.join(MEDIA_TYPES)} files (convert it to UTF-8 text first)",
             location=str(path),
         )
-    try:
-        size = path.stat().st_size
-        if size > limit:
-            raise InputError(
-                f"the file is {size} bytes, over the limit of {limit} bytes "
-                "(CLAIMS_MAX_SOURCE_BYTES); split it or raise the limit",
-                location=str(path),
-            )
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read the file: {error.strerror}", location=str(path)) from None
-    if len(data) > limit:  # the file grew between stat and read
-        raise InputError(
-            f"the file is {len(data)} bytes, over the limit of {limit} bytes "
-            "(CLAIMS_MAX_SOURCE_BYTES); split it or raise the limit",
-            location=str(path),
-        )
+    # Regular files only, never more than limit + 1 bytes: a named pipe, a link to a device
+    # or a link loop is a per-file error, not a hang or an exhausted memory (claims/files.py).
+    data = read_bounded(path, limit, setting="CLAIMS_MAX_SOURCE_BYTES")
     text = decode_source_text(data, path)
     source_id = _source_id(path, root, register)
     return SourceFile(source_id=source_id, path=path, data=data, text=text, media_type=media_type)
@@ -283,7 +269,7 @@ def _candidates(given: Path, scan: SourceScan) -> Iterable[tuple[Path, Path | No
                 if name.startswith(".") or Path(name).suffix.lower() not in MEDIA_TYPES:
                     continue
                 yield Path(directory) / name, given
-    elif given.exists():
+    elif given.exists() or given.is_symlink():  # a dangling link or a loop: read says which
         yield given, None
     else:
         scan.rejected.append(RejectedFile(given, "no such file or directory"))
@@ -342,12 +328,8 @@ def _rejection(
         source_id: str | None = _source_id(path, root, register)
     except InputError:
         source_id = None
-    try:
-        with path.open("rb") as stream:
-            sha256: str | None = hashlib.file_digest(stream, "sha256").hexdigest()
-    except OSError:
-        sha256 = None
-    return RejectedFile(path, message, line, source_id, sha256)
+    # Never hash a pipe or a device: a rejected special file has no checksum.
+    return RejectedFile(path, message, line, source_id, sha256_of_regular_file(path))
 
 
 def _rejection_message(rejected: Sequence[RejectedFile], *, ingested: int | None) -> str:

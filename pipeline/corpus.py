@@ -17,7 +17,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from claims.errors import InputError
-from claims.ingest import SourceFile, ingest, scan_sources
+from claims.files import real_path
+from claims.ingest import RejectedFile, SourceFile, ingest, scan_sources
 from claims.models import SourceVersion
 from claims.register import Register, apply_register, load_register
 from claims.store.sources import row_to_version
@@ -78,7 +79,8 @@ class CorpusScan:
                     location=key,
                 )
             if file.error is not None or file.source is None:
-                raise InputError(file.error or "unreadable", location=str(file.path))
+                # The error already starts with the path (and line): not named twice.
+                raise InputError(file.error or f"{file.path}: unreadable")
             found.append(file.source)
         return found
 
@@ -123,14 +125,14 @@ def scan(paths: Sequence[Path], register_path: Path | None) -> CorpusScan:
         )
     roots = [p.resolve() for p in paths if p.is_dir()]
     for rejected in result.rejected:
-        keyed = _key_for_rejected(rejected.path, roots, register)
+        keyed = _key_for_rejected(rejected, roots, register)
         if keyed is None:
             corpus.unkeyed.append(f"{rejected.path}: {rejected.reason}")
             continue
         source_id, sha = keyed
         key = partition_key(source_id, sha)
         corpus.files[key] = CorpusFile(
-            key, source_id, rejected.path, sha, f"{rejected.path}: {rejected.reason}", None
+            key, source_id, rejected.path, sha, str(rejected), None
         )
     return corpus
 
@@ -173,19 +175,27 @@ def file_sha256(path: Path) -> str:
 
 
 def _key_for_rejected(
-    path: Path, roots: Sequence[Path], register: Register | None
+    rejected: RejectedFile, roots: Sequence[Path], register: Register | None
 ) -> tuple[str, str] | None:
-    """(source id, sha256) of a rejected file, named the way ingest would name it."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    source_id = register.source_id_for(path) if register is not None else None
+    """(source id, sha256) of a rejected file, named the way ingest would name it.
+
+    The checksum is the one the scan took (a regular file's bytes). A pipe, a device or a
+    link loop has no bytes to hash: its key hashes the reason instead, so it still fails a
+    partition of its own, named, and is never read here (that would hang or never end).
+    """
+    path = rejected.path
+    sha = rejected.sha256
+    if sha is None:
+        sha = hashlib.sha256(f"unreadable: {rejected.reason}".encode()).hexdigest()
+    source_id = rejected.source_id
+    if source_id is None and register is not None:
+        source_id = register.source_id_for(path)
     if source_id is None:
-        resolved = path.resolve()
+        # The folder resolved, not the file: a link's own name is the id, not its target's.
+        resolved = real_path(path.parent) / path.name
         root = next((r for r in roots if resolved.is_relative_to(r)), None)
         relative = resolved.relative_to(root) if root is not None else Path(path.name)
         source_id = relative.with_suffix("").as_posix()
     if not source_id or "..." in source_id or any(ord(c) < 32 for c in source_id):
         return None
-    return source_id, hashlib.sha256(data).hexdigest()
+    return source_id, sha

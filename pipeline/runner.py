@@ -180,7 +180,11 @@ def _failures(result: dg.ExecuteInProcessResult) -> list[tuple[str, str]]:
         if event.is_step_failure and event.step_failure_data is not None and event.step_key:
             error = event.step_failure_data.error
             user = error.cause if error is not None and error.cause is not None else error
-            failed.append((event.step_key, user.message.strip() if user else "step failed"))
+            message = user.message.strip() if user else "step failed"
+            # Our own errors already say what and where; the class name is noise for a user.
+            if user is not None and message.startswith("claims.errors."):
+                message = message.partition(": ")[2] or message
+            failed.append((event.step_key, message))
     return failed
 
 
