@@ -1,0 +1,130 @@
+"""What kind of value a question asks for, and whether a claim's value is of that kind.
+
+"How many ..." asks for a count, "how much does ... cost" for money, "when" for a date,
+"how long" for a duration, "what percentage" for a percent, "is / does ..." for a stance
+(yes or no), "who / what" for a label. A label or generic question whose attribute names what
+is measured takes the attribute's type ("what is the battery life" asks for a duration).
+The words live in ``data/answer_types.yaml``.
+
+A retrieval service keeps only the claims whose value fits the question, so a reference
+count, a list number or a road's number never answers "how many people live in X".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+_CURRENCY = re.compile(r"^[A-Z]{3}$")
+_WORD = re.compile(r"[\w'-]+")
+_TIME_DIMENSIONS = frozenset({"time"})
+_PREPOSITIONS = frozenset({"per", "of", "for", "in", "on", "at", "by", "from", "to", "with"})
+_PERCENT_DIMENSIONS = frozenset({"percent", "percentage_point"})
+# measured (not counted) dimensions of claims/units/data/lexicon.yaml; every other
+# dimension is a countable thing (token, request, seat, employee, ...)
+_MEASURED_DIMENSIONS = frozenset(
+    {
+        "time", "data", "percent", "mass", "length", "volume", "area", "temperature",
+        "frequency", "power", "dosage", "angle", "pressure", "voltage", "current", "energy",
+        "substance", "concentration", "magnetic_field", "speed", "bitrate",
+        "percentage_point", "index_point", "fold",
+    }
+)  # fmt: skip
+
+
+class AnswerType(StrEnum):
+    COUNT = "count"
+    MONEY = "money"
+    DATE = "date"
+    DURATION = "duration"
+    PERCENT = "percent"
+    QUANTITY = "quantity"  # some measured amount, of no particular dimension
+    STANCE = "stance"  # yes or no: a polarity claim
+    LABEL = "label"  # a name or category
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    rules: tuple[tuple[AnswerType, tuple[tuple[str, ...], ...]], ...]
+    lead_ins: tuple[tuple[str, ...], ...]
+    attribute_types: dict[str, AnswerType]
+
+
+@lru_cache(maxsize=1)
+def _lexicon() -> _Lexicon:
+    raw = yaml.safe_load(
+        resources.files("claims.extraction").joinpath("data/answer_types.yaml").read_text("utf-8")
+    )
+    rules = tuple(
+        (
+            AnswerType(rule["type"]),
+            tuple(sorted((tuple(s.split()) for s in rule["starts"]), key=len, reverse=True)),
+        )
+        for rule in raw["question_words"]
+    )
+    lead_ins = tuple(sorted((tuple(s.split()) for s in raw["lead_ins"]), key=len, reverse=True))
+    attribute_types = {
+        word: AnswerType(kind) for kind, words in raw["attribute_types"].items() for word in words
+    }
+    return _Lexicon(rules, lead_ins, attribute_types)
+
+
+def _words(text: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    return _WORD.findall(text)
+
+
+def expected_answer_type(question: str, attribute: str | None = None) -> AnswerType:
+    """The kind of value ``question`` asks for (``attribute`` refines label questions)."""
+    lexicon = _lexicon()
+    words = _words(question)
+    for lead in lexicon.lead_ins:
+        if tuple(words[: len(lead)]) == lead:
+            words = words[len(lead) :]
+            break
+    asked = AnswerType.LABEL
+    for kind, starts in lexicon.rules:
+        if any(tuple(words[: len(start)]) == start for start in starts):
+            asked = kind
+            break
+    if asked in (AnswerType.LABEL, AnswerType.QUANTITY) and attribute:
+        attribute_words = _words(attribute)
+        cut = next((i for i, w in enumerate(attribute_words) if w in _PREPOSITIONS), None)
+        head_phrase = attribute_words[:cut] if cut else attribute_words
+        # the head noun speaks first: "dividend per share" is money, not a share
+        for word in [*reversed(head_phrase), *attribute_words]:
+            refined = lexicon.attribute_types.get(word)
+            if refined is not None:
+                return refined
+    return asked
+
+
+def value_fits(
+    asked: AnswerType, *, kind: str, dimension: str | None, unit: str | None = None
+) -> bool:
+    """Whether a claim with this value kind, dimension and unit can answer ``asked``."""
+    if asked is AnswerType.STANCE:
+        return kind == "polarity"
+    if asked is AnswerType.LABEL:
+        return kind in ("categorical", "polarity", "date")
+    if asked is AnswerType.DATE:
+        return kind == "date"
+    if kind != "quantity":
+        return False
+    currency = bool(dimension and _CURRENCY.match(dimension))
+    if asked is AnswerType.MONEY:
+        return currency
+    if asked is AnswerType.DURATION:
+        return dimension in _TIME_DIMENSIONS
+    if asked is AnswerType.PERCENT:
+        return dimension in _PERCENT_DIMENSIONS
+    if asked is AnswerType.COUNT:
+        # a count is a bare number, a counted noun ("4,210 residents") or a countable unit
+        return not currency and dimension not in _MEASURED_DIMENSIONS
+    return True
