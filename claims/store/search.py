@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 from sqlalchemy.orm import Session
 
 FTS_TABLE = "claim_quotes_fts"
@@ -57,8 +57,30 @@ def search_words(question: str) -> list[str]:
     return list(seen)[:32]
 
 
+def visible_claims_condition(groups: Collection[str], params: dict[str, object]) -> str:
+    """SQL over ``claims c JOIN sources s``: the claim's source is visible to ``groups``.
+
+    The authorization rule of docs/RETRIEVAL.md: not withdrawn, and no grants or a grant to
+    one of the groups. Adds its bind parameters to ``params``.
+    """
+    marks = []
+    for i, group in enumerate(sorted(set(groups))):
+        params[f"vis_g{i}"] = group
+        marks.append(f":vis_g{i}")
+    granted = (
+        "EXISTS (SELECT 1 FROM source_grants sg WHERE sg.source_id = c.source_id "
+        f"AND sg.group_name IN ({', '.join(marks)}))"
+        if marks
+        else "0 = 1"
+    )
+    return (
+        "NOT s.withdrawn AND (NOT EXISTS (SELECT 1 FROM source_grants sg0 "
+        f"WHERE sg0.source_id = c.source_id) OR {granted})"
+    )
+
+
 def search_quotes(
-    session: Session,
+    session: Session | Connection,
     words: Sequence[str],
     *,
     generation: str,
@@ -73,23 +95,9 @@ def search_quotes(
     if not terms:
         return []
     limit = max(1, min(limit, MAX_CANDIDATES))
-    group_list = sorted(set(groups))
     params: dict[str, object] = {"generation": generation, "limit": limit}
-    group_marks = []
-    for i, group in enumerate(group_list):
-        params[f"g{i}"] = group
-        group_marks.append(f":g{i}")
-    granted = (
-        f"EXISTS (SELECT 1 FROM source_grants sg WHERE sg.source_id = c.source_id "
-        f"AND sg.group_name IN ({', '.join(group_marks)}))"
-        if group_marks
-        else "0 = 1"
-    )
-    visible = (
-        "NOT s.withdrawn AND (NOT EXISTS (SELECT 1 FROM source_grants sg0 "
-        f"WHERE sg0.source_id = c.source_id) OR {granted})"
-    )
-    if session.get_bind().dialect.name == "postgresql":
+    visible = visible_claims_condition(groups, params)
+    if _dialect(session) == "postgresql":
         query_parts = []
         for i, term in enumerate(terms):
             params[f"t{i}"] = term
@@ -113,6 +121,12 @@ def search_quotes(
         )
     rows = session.execute(text(sql), params)
     return [QuoteMatch(row[0], row[1], round(float(row[2]), 6)) for row in rows]
+
+
+def _dialect(session: Session | Connection) -> str:
+    if isinstance(session, Connection):
+        return session.dialect.name
+    return session.get_bind().dialect.name
 
 
 def rebuild_search_index(session: Session) -> None:
