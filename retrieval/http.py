@@ -6,13 +6,21 @@ and a hidden thing answers exactly like a missing one (404, same message). Bodie
 strings are parsed here rather than by FastAPI so that malformed input gets that same
 shape instead of FastAPI's own validation format.
 
-Routes are ``async`` and call the store directly: one status or answer is a handful of
-indexed reads (about a millisecond), cheaper than a hop to the thread pool.
+Routes that touch the store or the access file are plain ``def``: FastAPI runs them in its
+thread pool, so one slow status (a large key, a store locked by a writer) never holds up
+the event loop and every other request with it. Only the body of ``POST /api/answer`` is
+read on the event loop, as a stream that stops at ``MAX_BODY_BYTES`` (a ``Content-Length``
+over the limit is refused before reading anything; ``claimledger.limits`` does the same for
+every route of the app).
+
+An access file that fails to load is logged for the operator and answered with a generic
+503: its content (principals, groups, token-hash prefixes) never reaches a caller.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime
@@ -66,7 +74,22 @@ class PayloadTooLargeError(ClaimLedgerError):
     http_status = 413
 
 
-_CODES = {401: "unauthorized", 403: "forbidden", 404: "not_found", 413: "payload_too_large"}
+class UnavailableError(ClaimLedgerError):
+    http_status = 503
+
+
+_CODES = {
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    413: "payload_too_large",
+    503: "unavailable",
+}
+LOG = logging.getLogger("claimledger.retrieval")
+ACCESS_UNAVAILABLE = (
+    "the service cannot check credentials right now; the operator has been told "
+    "(the server log names the problem)"
+)
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse, "description": code} for status, code in _CODES.items()
 }
@@ -93,18 +116,26 @@ class _AccessFile:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._stamp: tuple[float, int] | None = None
-        self._config = AccessConfig()
+        self._stamp: tuple[float, int, int] | None = None
+        self._config: AccessConfig | None = AccessConfig()
 
     def get(self) -> AccessConfig:
+        """The current config; ``UnavailableError`` (503, generic) while the file is invalid."""
         try:
             stat = self.path.stat()
-            stamp: tuple[float, int] | None = (stat.st_mtime, stat.st_size)
+            stamp: tuple[float, int, int] | None = (stat.st_mtime, stat.st_size, stat.st_ino)
         except OSError:
             stamp = None
         if stamp != self._stamp:
-            self._config = load_access_config(self.path if stamp else None)
+            try:
+                self._config = load_access_config(self.path if stamp else None)
+            except ClaimLedgerError as error:
+                # Logged once per change of the file; callers only learn that it failed.
+                LOG.error("access file rejected, answering 503 until it is fixed: %s", error)
+                self._config = None
             self._stamp = stamp
+        if self._config is None:
+            raise UnavailableError(ACCESS_UNAVAILABLE)
         return self._config
 
 
@@ -277,17 +308,14 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
         credentials: HTTPAuthorizationCredentials | None = Security(bearer),
     ) -> Response:
         try:
-            requester = service.requester(credentials)
-            body = await request.body()
-            if len(body) > MAX_BODY_BYTES:
-                raise PayloadTooLargeError(
-                    f"the request body has {len(body)} bytes; the limit is {MAX_BODY_BYTES}"
-                )
-            payload = _answer_request(body)
+            # Who asks first (no body is read for a bad token), off the event loop.
+            requester = await run_in_threadpool(service.requester, credentials)
+            body = await read_body(request, MAX_BODY_BYTES)
         except ClaimLedgerError as error:
             return error_response(error)
 
         def work() -> Response:
+            payload = _answer_request(body)
             result = answer(
                 service.engine,
                 payload.question,
@@ -298,7 +326,7 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
             service.record(result)
             return _json(result)
 
-        return guarded("answer", work)
+        return await run_in_threadpool(guarded, "answer", work)
 
     @router.get(
         "/api/status",
@@ -306,7 +334,7 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
         responses=_ERRORS,
         summary="Conflict status of a claim, a source version, a passage or a claim key",
     )
-    async def get_status(
+    def get_status(
         claim: str | None = Query(None, description="A claim id."),
         source: str | None = Query(None, description="A source id (latest version by default)."),
         key: str | None = Query(None, description="A claim key."),
@@ -357,7 +385,7 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
         responses={**_ERRORS, 200: {"content": {CONTENT_TYPE_LATEST: {}}}},
         summary="Prometheus metrics (callers in a metrics group of the access file)",
     )
-    async def get_metrics(
+    def get_metrics(
         credentials: HTTPAuthorizationCredentials | None = Security(bearer),
     ) -> Response:
         try:
@@ -368,11 +396,30 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
                 )
         except ClaimLedgerError as error:
             return error_response(error)
-        # Store-derived gauges can take seconds to recompute: keep the event loop free.
-        body = await run_in_threadpool(generate_latest, service.registry)
-        return Response(body, media_type=CONTENT_TYPE_LATEST)
+        # A plain ``def`` route: the store-derived gauges (seconds to recompute) run in the
+        # thread pool, never on the event loop.
+        return Response(generate_latest(service.registry), media_type=CONTENT_TYPE_LATEST)
 
     return router
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, refused with 413 as soon as it is known to exceed ``limit``: by its
+    declared ``Content-Length`` before reading, or while streaming a chunked body (what
+    was read is dropped; the rest is never read)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise PayloadTooLargeError(
+            f"the request body declares {declared[:20]} bytes; the limit is {limit}"
+        )
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise PayloadTooLargeError(f"the request body exceeds the limit of {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _answer_request(body: bytes) -> AnswerRequest:
@@ -381,6 +428,11 @@ def _answer_request(body: bytes) -> AnswerRequest:
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise InputError(
             f'the body is not valid JSON ({error}); send {{"question": "..."}}'
+        ) from None
+    except RecursionError:
+        # Thousands of nested brackets exhaust the parser's stack: bad input, not a crash.
+        raise InputError(
+            'the body nests arrays or objects too deeply; send {"question": "..."}'
         ) from None
     if not isinstance(data, dict):
         raise InputError('the body must be a JSON object like {"question": "..."}')
