@@ -8,7 +8,6 @@ import os
 import re
 import socket
 import subprocess
-
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
