@@ -224,7 +224,10 @@ def linked_edges(url: str) -> list[dict[str, Any]]:
         with engine.connect() as conn:
             rows = conn.execute(
                 select(
+                    EdgeRow.id,
                     EdgeRow.kind,
+                    EdgeRow.left_claim_id,
+                    EdgeRow.right_claim_id,
                     EdgeRow.rule,
                     EdgeRow.reason,
                     left.source_id.label("left_source"),

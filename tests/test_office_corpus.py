@@ -1,0 +1,92 @@
+"""The office corpus (samples/office/) through the real pipeline, scored like bench/eval_office.py.
+
+One run: the twelve documents are ingested with their register into a SQLite store by
+``pipeline.runner.run_pipeline`` on an ephemeral Dagster instance, then every planted case of
+``samples/office/expected.yaml`` is checked against the stored edges and ``answer``.
+
+The sets below name what passes today. When a planted conflict or a question starts
+passing, add its id here; never remove one (that would be a regression).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+OFFICE = REPO / "samples" / "office"
+
+# planted conflicts (expected.yaml ids) found as a conflicts or ambiguous edge today
+FOUND_NOW = {
+    "revenue-bn-m",  # units of news: £1.2bn vs £950m
+}
+# questions (by the fact they ask about) that get the expected status and value today
+ANSWERED_RIGHT_NOW = {
+    "revenue-bn-m",
+    "backup-window-conversion",
+    "dividend-pence",
+    "working-week-offices",
+    "weight-k2-k3",
+}
+
+
+def _eval_office() -> ModuleType:
+    """bench/eval_office.py as a module: the test and the benchmark share one scoring."""
+    bench = str(REPO / "bench")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    return importlib.import_module("eval_office")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    module = _eval_office()
+    return module.score_office(OFFICE, tmp_path_factory.mktemp("office") / "claims.db")
+
+
+def test_every_planted_case_names_quotes_that_are_in_the_corpus() -> None:
+    module = _eval_office()
+    expected = module.load_expected(OFFICE)
+    texts = {
+        p.stem: module.folded(p.read_text(encoding="utf-8")) for p in (OFFICE / "corpus").iterdir()
+    }
+    planted = expected["conflicts"] + expected["non_conflicts"]
+    assert len(expected["conflicts"]) >= 8 and len(expected["non_conflicts"]) >= 6
+    for case in planted:
+        assert any(case.left in t for t in texts.values()), case.id
+        assert any(case.right in t for t in texts.values()), case.id
+    facts = {q["fact"] for q in expected["questions"]}
+    assert facts == {case.id for case in planted}
+
+
+def test_planted_non_conflicts_are_never_called_conflict(report) -> None:  # type: ignore[no-untyped-def]
+    broken = [(o.planted.id, o.detail) for o in report.non_conflicts if not o.ok]
+    assert broken == []
+    assert {o.planted.cls for o in report.non_conflicts} >= {
+        "equal after unit conversion",
+        "register supersession",
+        "different scope",
+        "different entity",
+        "labels that can both hold",
+        "numbers listed in one sentence",
+    }
+
+
+def test_no_conflict_is_invented_between_two_documents(report) -> None:  # type: ignore[no-untyped-def]
+    across = [e for e in report.invented if e["left_source"] != e["right_source"]]
+    assert across == []
+
+
+def test_the_planted_conflicts_found_today_stay_found(report) -> None:  # type: ignore[no-untyped-def]
+    found = report.found()
+    assert found >= FOUND_NOW, {o.planted.id: o.detail for o in report.conflicts if not o.ok}
+
+
+def test_the_questions_answered_right_today_stay_right(report) -> None:  # type: ignore[no-untyped-def]
+    right = {q.fact for q in report.questions if q.ok}
+    wrong = {q.fact: f"expected {q.expected}; got {q.got}" for q in report.questions if not q.ok}
+    assert right >= ANSWERED_RIGHT_NOW, wrong
