@@ -137,6 +137,7 @@ def main() -> None:
             edges = common.linked_edges(url)
         kind_of = {sid: doc["type"] for sid, doc in by_source.items()}
         frame = parse_question(row["question"])
+        question_key = getattr(frame, "claim_key", None)
         status[result.status.value] += 1
         value = shown_value(result.value, result.unit)
         record = {"question": row["question"], "status": result.status.value, "value": value}
@@ -154,15 +155,15 @@ def main() -> None:
                     f"{value!r} from {result.citations}",
                 )
         elif result.status.value == "not_found":
-            if frame.claim_key is None:
+            if question_key is None:
                 failed("not_found: the question gives no claim key", row, "-")
             elif not n_claims:
-                failed("not_found: no claim extracted from any document", row, frame.claim_key)
-            elif frame.claim_key not in keys:
+                failed("not_found: no claim extracted from any document", row, question_key)
+            elif question_key not in keys:
                 failed(
                     "not_found: the question's key is not a claim key of the documents",
                     row,
-                    f"question key {frame.claim_key!r}; {len(keys)} document keys",
+                    f"question key {question_key!r}; {len(keys)} document keys",
                 )
             else:
                 failed("not_found: key in the store, nothing held", row, result.reason)
@@ -213,7 +214,7 @@ def main() -> None:
                         row,
                         f"{by_source[a]['answer']!r} vs {by_source[b]['answer']!r}",
                     )
-        record.update(question_key=frame.claim_key, claims=len(n_claims), edges=len(edges))
+        record.update(question_key=question_key, claims=len(n_claims), edges=len(edges))
         results.append(record)
         common.progress(done, len(rows), 20, "questions")
 
