@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from claims.extraction.resources import Resources, resources
+from claims.extraction.resources import Resources, read_yaml, resources
 from claims.models import Bound, TimeGranularity
 from claims.units.lexicon import currency_for_prefix, lookup
 
@@ -81,7 +81,7 @@ def _last_words(table: dict[str, str] | frozenset[str]) -> frozenset[str]:
 _REQUIRED_LITERAL = {"cjk": "年", "iso": "-"}
 _WORD_LED = frozenset({"mdy", "my", "q", "qw", "h"})
 _DAY_BEFORE = re.compile(r"[0-3]?[0-9](?:st|nd|rd|th)?(?:\s+of)?\s+$", re.IGNORECASE)
-_COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,})(?![A-Za-z0-9])")
+_COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,31})(?![A-Za-z0-9])")
 _YEAR_WORDS = frozenset(
     [
         "the",
@@ -106,6 +106,50 @@ _YEAR_WORDS = frozenset(
     ]
 )
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class _CountedWords:
+    plurals: frozenset[str]
+    never: frozenset[str]
+
+
+def _counted_words() -> _CountedWords:
+    data = read_yaml("numbers.yaml").get("counted_nouns") or {}
+    return _CountedWords(
+        frozenset(str(w) for w in data.get("irregular_plurals", [])),
+        frozenset(str(w) for w in data.get("never", [])),
+    )
+
+
+_COUNTED_DATA = _counted_words()
+
+# Numbers that are not the asserted value (issue 12 point 5): references, list numbers,
+# more labels of a labelled list, days of the month, coordinates, numbers inside names.
+_REFERENCE = re.compile(r"\[\s*[0-9]+(?:\s*[-–,;]\s*[0-9]+)*\s*\]")
+_PAREN_REFERENCES = re.compile(r"\([0-9]+(?:[-–][0-9]+)?(?:\s*[,;]\s*[0-9]+(?:[-–][0-9]+)?)+\)")
+_LIST_MORE = re.compile(
+    r"(?:\s*,\s*(?:and\s+|or\s+|&\s*)?|\s+(?:and|or|&|to|through)\s+|\s*[-–]\s*)"
+    r"([0-9]+(?:\.[0-9]+)*[A-Za-z]?)(?![0-9.,]?[0-9])"
+)
+_LIST_ITEM = re.compile(r"(?:^|\n)[ \t]*$")
+_LIST_MARK = re.compile(r"[0-9]{1,3}(?:\.|\))(?=[ \t]+\S)")
+_COORDINATE = re.compile(
+    r"\s?(?:°|º)\s?(?:[0-9.]+\s?['′’]\s?(?:[0-9.]+\s?(?:\"|″|”)\s?)?)?[NSEW](?![A-Za-z])"
+)
+_MONTH_AFTER = re.compile(r"(?:st|nd|rd|th)?(?:\s+of)?\s+([A-Z][a-z]+)\.?(?![A-Za-z])")
+_SENTENCE_LEAD = re.compile(r"(?:^|[.!?:;\n\u2022*#>-]|\(|\d\.)\s*$")
+_NAME_WORD = re.compile(r"([A-Z][A-Za-z&'-]*|[A-Za-z]*[A-Z][A-Za-z]*)[ \t]+$")
+_GREEK = re.compile(r"[\u0370-\u03ff]")
+_PLUS_MINUS = re.compile(r"\s*(?:±|\+/-|\+/−|\+-)\s*")
+_TIMES_TEN = re.compile(
+    r"\s*[×x]\s*10(?:\^|\*\*)?([-−⁻]?)([0-9]{1,3}|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})(?![0-9.,]?[0-9])"
+)
+# Soft hyphen, zero-width space / joiners, word joiner, byte-order mark: invisible in print,
+# so a number or unit is read across them.
+_INVISIBLE_CHARS = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
+_INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 
 @dataclass(slots=True)
@@ -475,6 +519,9 @@ def _unit_after(res: Resources, folded: str, pos: int) -> tuple[int, str] | None
         return None
     end = m.end()
     surface = folded[start:end]
+    powered = _powered_unit(res, folded, start, end)
+    if powered is not None:
+        return powered
     per = _PER.match(folded, end)
     if per is not None and folded[end : per.end()].strip():
         den = _unit_at(res, folded, per.end())
@@ -486,6 +533,33 @@ def _unit_after(res: Resources, folded: str, pos: int) -> tuple[int, str] | None
             if lookup(combined) is not None:
                 return den.end(), folded[start : den.end()]
     return end, surface
+
+
+_UNIT_EXPONENT = re.compile(r"\^?-?[1-4](?![0-9A-Za-z])|⁻?[¹²³⁴]")
+
+
+def _powered_unit(res: Resources, folded: str, start: int, end: int) -> tuple[int, str] | None:
+    """(end, surface) of a unit written with powers, as science writes it: "cm-3",
+    "m s-1", "g cm-3", "Mg ha-1 yr-1" (the minus sign is already folded to "-")."""
+    pos = end
+    exponent = _UNIT_EXPONENT.match(folded, pos)
+    powered = exponent is not None
+    if exponent is not None:
+        pos = exponent.end()
+    for _ in range(3):
+        if folded[pos : pos + 1] not in (" ", "·"):
+            break
+        nxt = _unit_at(res, folded, pos + 1)
+        if nxt is None:
+            break
+        inverse = _UNIT_EXPONENT.match(folded, nxt.end())
+        if inverse is None or inverse.group(0).lstrip("^")[:1] not in ("-", "⁻"):
+            break
+        pos = inverse.end()
+        powered = True
+    if not powered or lookup(folded[start:pos]) is None:
+        return None
+    return pos, folded[start:pos]
 
 
 # --------------------------------------------------------------------------- numbers
@@ -542,6 +616,31 @@ class MentionScanner:
         self._wanted = self.times.trigger_words | self.res.number_first_words
 
     def scan(self, text: str) -> Mentions:
+        if _INVISIBLE.search(text) is None:
+            return self._scan(text)
+        # "1\u00ad000", "30\u200b days": read the text without its invisible characters,
+        # then point every offset back into the original
+        kept = [i for i, ch in enumerate(text) if ch not in _INVISIBLE_CHARS]
+        out = self._scan("".join(text[i] for i in kept))
+        kept.append(len(text))
+
+        def at(pos: int) -> int:
+            return kept[pos]
+
+        def after(pos: int) -> int:
+            return kept[pos - 1] + 1 if pos > 0 else 0
+
+        for q in out.quantities:
+            q.start, q.cue_start, q.end = at(q.start), at(q.cue_start), after(q.end)
+            if q.modifier is not None:
+                q.modifier = (at(q.modifier[0]), after(q.modifier[1]))
+        for t in out.times:
+            t.start, t.end = at(t.start), after(t.end)
+        for lab in out.labels:
+            lab.start, lab.end = at(lab.start), after(lab.end)
+        return out
+
+    def _scan(self, text: str) -> Mentions:
         res = self.res
         folded = text.translate(res.fold)
         out = Mentions()
@@ -612,6 +711,10 @@ class MentionScanner:
         if e < len(folded) - 1 and folded[e] in ".:/" and folded[e + 1].isdigit():
             self._label(folded, s, self._label_end(folded, e), occupied, out)
             return
+        incidental = self._incidental(folded, s, e, prev)
+        if incidental is not None:
+            self._label(folded, incidental[0], incidental[1], occupied, out)
+            return
         before = folded[s - 2 : s] if s >= 2 else folded[:s]
         label = (
             phrase_before(folded, s, res.numbers.label_words, 2)
@@ -619,7 +722,13 @@ class MentionScanner:
             else None
         )
         if label is not None:
-            self._label(folded, label[1], self._label_end(folded, e), occupied, out)
+            # "phases 3, 5, and 7", "Figs. 2 and 3": the whole list is labels
+            end = self._label_end(folded, e)
+            more = _LIST_MORE.match(folded, end)
+            while more is not None and not occupied[more.start(1)]:
+                end = self._label_end(folded, more.end(1))
+                more = _LIST_MORE.match(folded, end)
+            self._label(folded, label[1], end, occupied, out)
             return
         value = _parse_number(m.group(0))
         end = e
@@ -646,6 +755,14 @@ class MentionScanner:
             if power is not None:
                 value = _apply_power(value, power.group(0))
                 end = power.end()
+            else:
+                times_ten = _TIMES_TEN.match(folded, end)
+                if times_ten is not None:
+                    # "1×10−5", "3.7 × 106" (a superscript lost in copying: 10^6)
+                    digits = times_ten.group(2).translate(_SUPERSCRIPTS)
+                    sign = -1 if times_ten.group(1) else 1
+                    value = value * 10.0 ** (sign * int(digits))
+                    end = times_ten.end()
         if not math.isfinite(value):
             self._label(folded, start, end, occupied, out)
             return  # 1e400, 10^10^10: not a usable number; nothing is claimed
@@ -658,8 +775,12 @@ class MentionScanner:
         low = high = None
         bound = Bound.EXACT
         cue_start = start
-        rng = _RANGE_SEP.match(folded, end)
-        if rng is not None:
+        spread = self._plus_minus(folded, end, value)
+        rng = _RANGE_SEP.match(folded, end) if spread is None else None
+        if spread is not None:
+            low, high, end = spread
+            bound = Bound.RANGE
+        elif rng is not None:
             sep = folded[end : rng.end()].strip().lower()
             between = _BETWEEN.search(folded, max(0, start - 12), start)
             if sep != "and" or (between and between.group(1).lower() == "between"):
@@ -689,6 +810,12 @@ class MentionScanner:
                     )
             elif currency is not None:
                 unit_key = currency
+            if low is None:
+                both = self._unit_range(folded, start, end, value, unit_text)
+                if both is not None:
+                    low, high, end, start = both
+                    bound = Bound.RANGE
+                    cue_start = min(cue_start, start)
         elif currency is not None:
             unit_key = currency
             unit_text = folded[start:s].strip().lstrip("+-") or currency
@@ -701,23 +828,37 @@ class MentionScanner:
                     end = den.end()
         else:
             # letters glued after the number that are no unit: 3rd, 10b, 9001abc -> a label
-            if end < len(folded) and folded[end].isascii() and folded[end].isalpha():
+            if end < len(folded) and (
+                (folded[end].isascii() and folded[end].isalpha()) or _GREEK.match(folded[end])
+            ):
                 self._label(folded, start, self._label_end(folded, end), occupied, out)
+                return
+            if (
+                low is None
+                and self._is_name_number(folded, start, end)
+                and phrase_before(folded, start, res.numbers.bound_cues) is None
+            ):
+                self._label(folded, start, end, occupied, out)
                 return
             # "12 members", "2000 widgets": the counted noun is the unit as written
             counted = _COUNTED.match(folded, end)
             if counted is not None:
                 noun = counted.group(1)
-                if noun not in res.stopwords and noun not in res.prepositions:
-                    described = _unit_after(res, folded, counted.end())
-                    if described is not None and folded[counted.end() : counted.end() + 1] == " ":
-                        # "1.5 vacation days": the word describes a known unit
-                        modifier = (counted.start(1), counted.end())
-                        end, unit_text = described
-                        unit_key = unit_text
-                    else:
-                        unit_text = noun
-                        end = counted.end()
+                described = (
+                    _unit_after(res, folded, counted.end())
+                    if folded[counted.end() : counted.end() + 1] == " "
+                    and noun not in res.stopwords
+                    and noun not in res.prepositions
+                    else None
+                )
+                if described is not None:
+                    # "1.5 vacation days": the word describes a known unit
+                    modifier = (counted.start(1), counted.end())
+                    end, unit_text = described
+                    unit_key = unit_text
+                elif self._counted_noun(noun, value):
+                    unit_text = noun
+                    end = counted.end()
         # bounds and approximations written before the value
         approximate = False
         pos = cue_start
@@ -751,6 +892,116 @@ class MentionScanner:
         )
         out.quantities.append(q)
         occupied[cue_start:end] = b"\x01" * (end - cue_start)
+
+    @staticmethod
+    def _plus_minus(folded: str, end: int, value: float) -> tuple[float, float, int] | None:
+        """(low, high, end) of "3.19 ± 0.10": the stated spread around the value."""
+        sign = _PLUS_MINUS.match(folded, end)
+        if sign is None:
+            return None
+        spread = _NUMBER.match(folded, sign.end())
+        if spread is None:
+            return None
+        delta = _parse_number(spread.group(0))
+        return value - delta, value + delta, spread.end()
+
+    def _unit_range(
+        self, folded: str, start: int, end: int, value: float, unit: str
+    ) -> tuple[float, float, int, int] | None:
+        """(low, high, end, start) when the unit is written on both sides: "from 10 °C to
+        25 °C", "48.4 MW to 59.0 MW", "43.22% ± 7.13%"; a falling range needs "from" or
+        "between" before it."""
+        spread = self._plus_minus(folded, end, value)
+        if spread is not None:
+            after = _unit_after(self.res, folded, spread[2])
+            if after is not None and after[1].lower() == unit.lower():
+                return spread[0], spread[1], after[0], start
+        rng = _RANGE_SEP.match(folded, end)
+        if rng is None:
+            return None
+        sep = folded[end : rng.end()].strip().lower()
+        between = _BETWEEN.search(folded, max(0, start - 12), start)
+        if sep == "and" and not (between and between.group(1).lower() == "between"):
+            return None
+        negative = folded[rng.end() : rng.end() + 1] == "-" and sep != "-"
+        second = _NUMBER.match(folded, rng.end() + negative)
+        if second is None:
+            return None
+        hi = -_parse_number(second.group(0)) if negative else _parse_number(second.group(0))
+        after = _unit_after(self.res, folded, second.end())
+        if after is None or after[1].lower() != unit.lower():
+            return None
+        if value > hi and between is None:
+            return None
+        return min(value, hi), max(value, hi), after[0], between.start() if between else start
+
+    def _incidental(self, folded: str, s: int, e: int, prev: str) -> tuple[int, int] | None:
+        """(start, end) of the label when the number at ``s:e`` is not a measured value:
+        a reference ("[12]", "[9,12]", "(26,29)", "word^3"), a chemical or symbol subscript
+        ("(OH)2", "σ0"), a list item number at a line start ("1. ", "2) "), a coordinate
+        ("51.5°N"), or a day of the month ("3 May")."""
+        if prev == "[" or prev == "," or prev == " " or prev == "–" or prev == "-":
+            opener = folded.rfind("[", max(0, s - 40), s)
+            if opener >= 0:
+                ref = _REFERENCE.match(folded, opener)
+                if ref is not None and ref.end() > s:
+                    return opener, ref.end()
+        if prev == "(" or prev == "," or prev == " ":
+            opener = folded.rfind("(", max(0, s - 40), s)
+            if opener >= 0:
+                ref = _PAREN_REFERENCES.match(folded, opener)
+                if ref is not None and ref.end() > s:
+                    return opener, ref.end()
+        if prev == "^" and s >= 2 and (folded[s - 2].isalpha() or folded[s - 2] in ")]"):
+            return s - 1, self._label_end(folded, e)
+        if prev and prev in ")]":
+            opener = folded.rfind("(["[")]".index(prev)], max(0, s - 24), s)
+            if opener >= 0 and _LETTERS.search(folded, opener, s) is not None:
+                return s, self._label_end(folded, e)  # Mg(ClO4)2, Ca10(PO4)6
+        if prev and _GREEK.match(prev):
+            return s - 1, self._label_end(folded, e)  # σ0, Σ5
+        if (prev in ("", "\n", " ", "\t")) and _LIST_MARK.match(folded, s):
+            line = _LIST_ITEM.search(folded, max(0, s - 12), s)
+            if line is not None or s == 0:
+                return s, e + 1
+        coordinate = _COORDINATE.match(folded, e)
+        if coordinate is not None:
+            return s, coordinate.end()
+        month = _MONTH_AFTER.match(folded, e)
+        if month is not None and month.group(1).lower() in self.res.months:
+            value = folded[s:e]
+            if value.isdigit() and 1 <= int(value) <= 31:
+                return s, month.start(1)  # the day; the month stays a word
+        return None
+
+    def _counted_noun(self, word: str, value: float) -> bool:
+        """Whether ``word`` after a number is what it counts: a plural noun ("12 members"),
+        a singular after one ("1 ticket"), or an irregular plural ("40 people"); never a
+        stopword, preposition, verb or adverb ("5 to", "10 in", "3 more", "100 fell")."""
+        res = self.res
+        if word in res.stopwords or word in res.prepositions or word in _COUNTED_DATA.never:
+            return False
+        if word in _COUNTED_DATA.plurals:
+            return True
+        if word.endswith("s") and not word.endswith(("ss", "us", "is", "ous")):
+            return True
+        return value == 1 and not word.endswith(("ly", "ed", "ing", "est", "er"))
+
+    def _is_name_number(self, folded: str, s: int, e: int) -> bool:
+        """A number inside a name ("Route 66", "Windows 11", "FTSE 100", "Voyager 1"): an
+        integer after a capitalised word that does not start the sentence (or after an
+        all-capitals word)."""
+        if not folded[s:e].isdigit():
+            return False
+        name = _NAME_WORD.search(folded, max(0, s - 30), s)
+        if name is None:
+            return False
+        word = name.group(1)
+        if word.lower() in self.res.months:
+            return True  # "March 31": a day of the month
+        if len(word) >= 2 and word.isupper():
+            return True
+        return _SENTENCE_LEAD.search(folded, max(0, name.start() - 4), name.start()) is None
 
     def _magnitude(
         self, folded: str, end: int, value: float, currency: bool

@@ -140,6 +140,8 @@ def lookup(surface: str) -> UnitEntry | None:
         canonical_pint, display = lex.dimensions[code]
         return UnitEntry(key, canonical_pint, code, display, 1.0, 0.0)
     parts = [p for p in _PER.split(key) if p]
+    if len(parts) == 1:
+        return _powers(key)
     if len(parts) != 2:
         return None
     numerator, denominator = (lookup(p) for p in parts)
@@ -155,6 +157,78 @@ def lookup(surface: str) -> UnitEntry | None:
         numerator.factor / denominator.factor,
         0.0,
     )
+
+
+# A unit raised to a power as science writes it: "cm−3", "s-1", "m²", "cm^-1".
+_POWER = re.compile(r"^(.+?)(?:\^|\*\*)?([-\u2212\u207b]?)([1-4\u00b9\u00b2\u00b3\u2074])$")
+_SUPERSCRIPT = str.maketrans("\u00b9\u00b2\u00b3\u2074\u207b", "1234-")
+# length^2 and length^3 are the area and volume dimensions (so "m3" meets "L")
+_LENGTH_POWERS = {2: "area", 3: "volume"}
+# only physical units are raised to powers
+_POWERED_DIMENSIONS = frozenset(
+    {"time", "data", "mass", "length", "volume", "area", "frequency", "power", "angle"}
+    | {"pressure", "voltage", "current", "energy", "substance", "magnetic_field"}
+)
+
+
+def _power_part(part: str) -> tuple[UnitEntry, int] | None:
+    """("cm", -3) for "cm−3": a lexicon unit and its exponent (1 without one)."""
+    simple = lookup(part) if _simple(part) is not None else None
+    if simple is not None:
+        return simple, 1
+    m = _POWER.match(part)
+    if m is None:
+        return None
+    base = _simple(m.group(1))
+    if base is None:
+        return None
+    exponent = int(m.group(3).translate(_SUPERSCRIPT))
+    if m.group(2):
+        exponent = -exponent
+    entry = lookup(m.group(1))
+    if entry is None or entry.dimension not in _POWERED_DIMENSIONS:
+        return None  # "euros^3" is a footnote, not cubic euros
+    return entry, exponent
+
+
+def _powers(key: str) -> UnitEntry | None:
+    """A product of powers of lexicon units ("g cm−3", "m s−1", "cm−1", "Mg ha−1 yr−1"):
+    positive powers form the numerator, negative ones the denominator. None when a part is
+    unknown, has an offset (°C) or nothing is raised to a power."""
+    parts = key.replace("\u00b7", " ").split(" ")
+    if len(parts) > 4:
+        return None
+    read = [_power_part(p) for p in parts]
+    if any(r is None for r in read) or all(r[1] == 1 for r in read if r):
+        return None
+    lex = lexicon()
+    num: list[tuple[str, str]] = []
+    den: list[tuple[str, str]] = []
+    factor = 1.0
+    for entry, exponent in (r for r in read if r is not None):
+        if entry.offset:
+            return None
+        dimension, display = entry.dimension, entry.canonical_unit
+        unit_factor = entry.factor
+        if dimension == "length" and abs(exponent) in _LENGTH_POWERS:
+            dimension = _LENGTH_POWERS[abs(exponent)]
+            pint_name, display = lex.dimensions[dimension]
+            unit_factor = _factor(f"({entry.pint_name}) ** {abs(exponent)}", pint_name)[0]
+            exponent = 1 if exponent > 0 else -1
+        elif abs(exponent) != 1:
+            dimension, display = f"{dimension}^{abs(exponent)}", f"{display}^{abs(exponent)}"
+            unit_factor = unit_factor ** abs(exponent)
+        if exponent > 0:
+            num.append((dimension, display))
+            factor *= unit_factor
+        else:
+            den.append((dimension, display))
+            factor /= unit_factor
+    numerator = "*".join(d for d, _ in num) or "1"
+    shown = "*".join(u for _, u in num) or "1"
+    dimension = numerator + ("/" + "/".join(d for d, _ in den) if den else "")
+    canonical = shown + ("/" + "/".join(u for _, u in den) if den else "")
+    return UnitEntry(key, key, dimension, canonical, factor, 0.0)
 
 
 def currency_for_prefix(prefix: str) -> str | None:
