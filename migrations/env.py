@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 
 from claims.settings import get_settings
-from claims.store.engine import make_engine
+from claims.store.engine import make_migration_engine
 from claims.store.search import include_in_autogenerate
 from claims.tables import Base
 
@@ -34,7 +34,7 @@ def run_migrations_online() -> None:
     if connection is not None:
         _run(connection)
         return
-    engine = make_engine(_database_url())
+    engine = make_migration_engine(_database_url())
     try:
         with engine.connect() as conn:
             _run(conn)
@@ -49,6 +49,10 @@ def _run(connection) -> None:  # type: ignore[no-untyped-def]
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
         include_object=include_in_autogenerate,
+        # Alembic assumes SQLite cannot roll back DDL and commits piecemeal; it can (see
+        # make_migration_engine), so every pending migration and its version row are one
+        # transaction: a store is created (or upgraded) whole, or not at all.
+        transactional_ddl=True,
     )
     with context.begin_transaction():
         context.run_migrations()

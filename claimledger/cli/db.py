@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 
 from claimledger.cli.app import app, console, settings
 from claims.store import migrate
@@ -15,7 +16,9 @@ app.add_typer(db_app, name="db")
 def upgrade(revision: str = typer.Argument("head", help="Target revision.")) -> None:
     """Migrate the store up to REVISION (default: head)."""
     url = settings().resolved_database_url
-    migrate.upgrade(url, revision)
+    note = migrate.upgrade(url, revision)
+    if note:
+        console.print(escape(note))
     console.print(f"database at revision {migrate.current_revision(url)}")
 
 

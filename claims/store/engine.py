@@ -34,6 +34,33 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     return create_engine(url, pool_pre_ping=True, **kwargs)
 
 
+def _driver_transactions_off(dbapi_connection: Any, _record: Any) -> None:
+    # Python's sqlite3 opens a transaction only before INSERT/UPDATE/DELETE, so CREATE TABLE
+    # runs in autocommit: a migration killed halfway leaves half a schema. With the driver's
+    # own handling off, ``_begin_immediate`` below starts every transaction, DDL included.
+    dbapi_connection.isolation_level = None
+
+
+def _begin_immediate(connection: Any) -> None:
+    # IMMEDIATE takes the write lock at once: two processes creating the store at the same
+    # moment queue on busy_timeout instead of both creating tables.
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_migration_engine(url: str) -> Engine:
+    """An engine whose transactions cover DDL too, so a migration commits whole or not at all.
+
+    On PostgreSQL DDL is transactional anyway. On SQLite the schema statements of a
+    migration and its ``alembic_version`` row then share one transaction: a process killed
+    while creating the store leaves no tables behind (SQLite rolls the transaction back).
+    """
+    engine = make_engine(url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _driver_transactions_off)
+        event.listen(engine, "begin", _begin_immediate)
+    return engine
+
+
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -20,8 +21,108 @@ def alembic_config(database_url: str) -> Config:
     return config
 
 
-def upgrade(database_url: str, revision: str = "head") -> None:
+def upgrade(database_url: str, revision: str = "head") -> str | None:
+    """Migrate to ``revision``; returns a note when a half-created store was repaired first.
+
+    A store already at head is left alone without a write lock (every command calls this
+    first; Alembic's own check would take the write lock that migrations need).
+    """
+    if revision == "head" and _at_head(database_url):
+        return None
+    note = repair_half_created(database_url)
     command.upgrade(alembic_config(database_url), revision)
+    return note
+
+
+def _at_head(database_url: str) -> bool:
+    from alembic.script import ScriptDirectory
+
+    heads = set(ScriptDirectory.from_config(alembic_config(database_url)).get_heads())
+    try:
+        return current_revision(database_url) in heads
+    except Exception:  # noqa: BLE001  (unreachable or odd store: let the migration say why)
+        return False
+
+
+def repair_half_created(database_url: str) -> str | None:
+    """Detect a SQLite store whose creation was interrupted, and repair it when that is safe.
+
+    Migrations run in one transaction now (``make_migration_engine``), so an interrupted
+    creation leaves nothing behind. A store created by an older claimledger, killed while
+    creating its schema, has tables and no ``alembic_version`` row, and every migration then
+    fails on ``table ... already exists``. When every table of such a file is empty there is
+    nothing to lose: its tables are dropped (in one transaction) and the store is created
+    again. When some hold rows, nothing is touched and the error says what to do.
+    """
+    from sqlalchemy import inspect, text
+    from sqlalchemy.engine import make_url
+
+    from claims.errors import ClaimLedgerError
+    from claims.store.engine import make_migration_engine
+    from claims.tables import Base
+
+    url = make_url(database_url)
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None  # PostgreSQL has always run DDL in transactions
+    if not Path(url.database).exists():
+        return None
+    engine = make_migration_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            tables = set(inspect(connection).get_table_names())
+            ours = sorted(tables & set(Base.metadata.tables))
+            if not ours:
+                return None  # an empty file, or someone else's tables only: nothing of ours
+            if "alembic_version" in tables and connection.scalar(
+                text("SELECT count(*) FROM alembic_version")
+            ):
+                return None
+            filled = [
+                name
+                for name in sorted(tables)
+                if connection.scalar(text(f'SELECT EXISTS (SELECT 1 FROM "{name}")'))
+            ]
+            if filled:
+                raise ClaimLedgerError(
+                    f"the store {url.database} was left half-created (tables without a "
+                    f"migration record) and holds rows in {', '.join(filled[:5])}; nothing "
+                    "was changed. Move the file aside (with its -wal and -shm files), run "
+                    "`claims db upgrade` to create a new store, and ingest the sources again"
+                )
+            _drop_every_table(connection)
+    finally:
+        engine.dispose()
+    return (
+        f"the store {url.database} was left half-created by an interrupted command "
+        f"({len(ours)} empty tables, no migration record); its tables were dropped and it "
+        "was created again"
+    )
+
+
+def _drop_every_table(connection: Any) -> None:
+    from sqlalchemy import text
+
+    rows = connection.execute(
+        text(
+            "SELECT name, sql FROM sqlite_master WHERE type IN ('table', 'view') "
+            "AND name NOT LIKE 'sqlite_%'"
+        )
+    ).all()
+    # Views first, then virtual tables (dropping one drops its shadow tables), then the rest.
+    order = sorted(
+        rows,
+        key=lambda row: (
+            not (row.sql or "").upper().startswith("CREATE VIEW"),
+            not (row.sql or "").upper().startswith("CREATE VIRTUAL"),
+        ),
+    )
+    for name, sql in order:
+        still_there = connection.scalar(
+            text("SELECT count(*) FROM sqlite_master WHERE name = :name"), {"name": name}
+        )
+        if still_there:
+            kind = "VIEW" if (sql or "").upper().startswith("CREATE VIEW") else "TABLE"
+            connection.execute(text(f'DROP {kind} "{name}"'))
 
 
 def downgrade(database_url: str, revision: str = "base") -> None:
