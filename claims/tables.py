@@ -285,6 +285,8 @@ class AuditEventRow(Base):
     """Append-only: the code inserts rows and never updates or deletes them."""
 
     __tablename__ = "audit_events"
+    # One row at a time, so each insert is chained to the one before (claims/audit_chain.py).
+    __mapper_args__ = {"batch": False}
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     at: Mapped[datetime] = mapped_column(TS, index=True)
@@ -295,6 +297,37 @@ class AuditEventRow(Base):
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     policy_version: Mapped[str | None] = mapped_column(String(128))
+    # Tamper evidence (review/audit.py): sha256 over this row and the previous row's hash.
+    prev_hash: Mapped[str] = mapped_column(String(64))
+    row_hash: Mapped[str] = mapped_column(String(64))
+
+
+class ReviewSessionRow(Base):
+    """A logged-in reviewer's web session; the cookie holds a token whose sha256 is the id.
+
+    Logout deletes the row, so a copied cookie is refused afterwards.
+    """
+
+    __tablename__ = "review_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    reviewer: Mapped[str] = mapped_column(String(256), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    # sha256 of the reviewer's password hash at login: a password change ends the session.
+    credential: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(TS)
+    expires_at: Mapped[datetime] = mapped_column(TS, index=True)
+
+
+class LoginFailureRow(Base):
+    """One refused reviewer login, counted per account and per address for throttling."""
+
+    __tablename__ = "login_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(TS, index=True)
+    account: Mapped[str] = mapped_column(String(256), index=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
 
 
 # --------------------------------------------------------------------------- read model
@@ -318,3 +351,6 @@ class ClaimStatusRow(Base):
     superseded_by_version_id: Mapped[str | None] = mapped_column(ID)
     policy_version: Mapped[str | None] = mapped_column(String(128))
     computed_at: Mapped[datetime] = mapped_column(TS)
+
+# Every audit row is hash-chained to the previous one as it is inserted (an ORM hook).
+from claims import audit_chain as _audit_chain  # noqa: E402,F401

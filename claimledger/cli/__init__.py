@@ -6,6 +6,7 @@ import sys
 
 from claimledger.cli import access as _access  # noqa: F401  (registers commands)
 from claimledger.cli import ask as _ask  # noqa: F401
+from claimledger.cli import audit as _audit  # noqa: F401  (registers commands)
 from claimledger.cli import check as _check  # noqa: F401  (registers commands)
 from claimledger.cli import conflicts as _conflicts  # noqa: F401
 from claimledger.cli import db as _db  # noqa: F401
