@@ -178,7 +178,7 @@ def score_office(office: Path, database: Path) -> OfficeReport:
     from retrieval.answer import answer
 
     expected = load_expected(office)
-    url = common.run_corpus(office / "corpus", office / "register.yaml", database)
+    url = common.run_corpus(office / "corpus", office / "register.yaml", database).url
     edges = common.linked_edges(url)
     claims = _claims(url)
     report = OfficeReport(claims=len(claims))
