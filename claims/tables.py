@@ -211,6 +211,48 @@ class EdgeRow(Base):
     retired_at: Mapped[datetime | None] = mapped_column(TS)
 
 
+class ValueGroupClaimRow(Base):
+    """Which value group of its claim key a claim belongs to (docs/EDGES.md, value groups).
+
+    Claims of one group state the same thing (equal comparable facts, source tier and list
+    context), so every verdict between two groups holds for every pair of their members.
+    """
+
+    __tablename__ = "value_group_claims"
+    __table_args__ = (Index("ix_value_group_claims_generation_key", "generation", "claim_key"),)
+
+    claim_id: Mapped[str] = mapped_column(ID, ForeignKey("claims.id"), primary_key=True)
+    value_group_id: Mapped[str] = mapped_column(ID, index=True)
+    claim_key: Mapped[str] = mapped_column(KEY)
+    generation: Mapped[str] = mapped_column(ID, ForeignKey("extractor_generations.id"))
+
+
+class ValueGroupRelationRow(Base):
+    """A disagreement (conflicts / ambiguous) between two value groups of one claim key.
+
+    The verdict before supersession: readers apply the supersessions they may see.
+    Retired, never deleted, like edges.
+    """
+
+    __tablename__ = "value_group_relations"
+    __table_args__ = (
+        Index("ix_value_group_relations_generation_key", "generation", "claim_key"),
+    )
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    left_group_id: Mapped[str] = mapped_column(ID)
+    right_group_id: Mapped[str] = mapped_column(ID)
+    claim_key: Mapped[str] = mapped_column(KEY)
+    rule: Mapped[str] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(Text)
+    material: Mapped[bool | None] = mapped_column(Boolean)
+    materiality: Mapped[float | None] = mapped_column(Float)
+    generation: Mapped[str] = mapped_column(ID, ForeignKey("extractor_generations.id"))
+    created_at: Mapped[datetime] = mapped_column(TS)
+    retired_at: Mapped[datetime | None] = mapped_column(TS)
+
+
 # --------------------------------------------------------------------------- review
 
 

@@ -278,7 +278,11 @@ def answer_frame(
     # claim of another scope or key says nothing about the asked case.
     ids = {c.id for c in remaining_claims}
     local = evaluate(
-        replace(group, edges=[e for e in group.edges if e.left in ids and e.right in ids])
+        replace(
+            group,
+            edges=[e for e in group.edges if e.left in ids and e.right in ids],
+            value_groups={c: g for c, g in group.value_groups.items() if c in ids},
+        )
     )
     remaining = [local[c.id] for c in remaining_claims]
     for verdict in remaining:
@@ -335,10 +339,16 @@ def answer_frame(
 
 
 def _decided_against(verdict: Verdict, claims: dict[str, ClaimFact]) -> bool:
-    """A resolution decides a value: claims stating a winner's value are not losers."""
-    if verdict.status is not ConflictStatus.RESOLVED or verdict.resolution is None:
+    """A resolution decides a value: claims stating a winner's value are not losers.
+
+    Whatever the claim's overall status: a loser that also has an unrelated ambiguous edge
+    (the Q2 dividend, another scope) is still decided against by its conflict set's
+    resolution (issue 14.8).
+    """
+    resolution = verdict.resolution
+    if resolution is None or resolution.outcome != "resolved" or not resolution.winners:
         return False
-    winning = {value_key(claims[w]) for w in verdict.resolution.winners if w in claims}
+    winning = {value_key(claims[w]) for w in resolution.winners if w in claims}
     return value_key(verdict.claim) not in winning
 
 

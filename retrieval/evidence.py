@@ -90,6 +90,21 @@ class EdgeFact:
 
 
 @dataclass(frozen=True)
+class RelationFact:
+    """A disagreement between two value groups of one claim key, before supersession
+    (``claims/edges/value_groups.py``): it holds between every member of one group and
+    every member of the other, so a reader pairs the members it may see."""
+
+    id: str
+    claim_key: str
+    left_group: str
+    right_group: str
+    kind: str
+    rule: str
+    material: bool | None
+
+
+@dataclass(frozen=True)
 class SupersessionFact:
     """Version ``newer`` replaces version ``older`` (register or lineage)."""
 
@@ -130,6 +145,9 @@ class EvidenceGroup:
     edges: list[EdgeFact] = field(default_factory=list)
     supersessions: list[SupersessionFact] = field(default_factory=list)
     reviews: list[ReviewFact] = field(default_factory=list)
+    # claim id -> value group id, and the disagreements between value groups
+    value_groups: dict[str, str] = field(default_factory=dict)
+    relations: list[RelationFact] = field(default_factory=list)
 
     def narrow(self, requester: Requester, as_of: AsOf = NOW) -> EvidenceGroup:
         """The part of this group ``requester`` may see, holding at ``as_of.effective``."""
@@ -164,6 +182,8 @@ class EvidenceGroup:
             edges=edges,
             supersessions=supersessions,
             reviews=reviews,
+            value_groups={c: g for c, g in self.value_groups.items() if c in claims},
+            relations=self.relations,
         )
 
 
@@ -317,6 +337,19 @@ _EDGE_SQL_BRIEF = _EDGE_SQL.replace(", reason,", ", '' AS reason,")
 _EDGES_BRIEF = _pair(
     _EDGE_SQL_BRIEF + " AND retired_at IS NULL",
     _EDGE_SQL_BRIEF + " AND created_at <= :t AND (retired_at IS NULL OR retired_at > :t)",
+    c6=_flag,
+)
+_MEMBERS = _pair(
+    "SELECT claim_id, value_group_id FROM value_group_claims WHERE generation = :g "
+    "AND claim_key IN :keys"
+)
+_RELATION_SQL = (
+    "SELECT id, claim_key, left_group_id, right_group_id, kind, rule, material "
+    "FROM value_group_relations WHERE generation = :g AND claim_key IN :keys"
+)
+_RELATIONS = _pair(
+    _RELATION_SQL + " AND retired_at IS NULL",
+    _RELATION_SQL + " AND created_at <= :t AND (retired_at IS NULL OR retired_at > :t)",
     c6=_flag,
 )
 _SUPERSESSION_SQL = (
@@ -498,6 +531,7 @@ class EvidenceLoader:
                 (row[0], _claim_fact(row)) for row in self._run(_CLAIMS_BY_KEYS, g=gen, keys=chunk)
             )
         group.edges = self._edges(keys, claims.keys())
+        self._value_groups(group, keys, claims)
         reached = sorted(
             ({e.left for e in group.edges} | {e.right for e in group.edges}) - claims.keys()
         )
@@ -506,7 +540,7 @@ class EvidenceLoader:
                 (row[0], _claim_fact(row)) for row in self._run(_CLAIMS_BY_IDS, g=gen, ids=chunk)
             )
         group.claims = claims
-        if any(e.kind in ("conflicts", "ambiguous") for e in group.edges):
+        if group.relations or any(e.kind in ("conflicts", "ambiguous") for e in group.edges):
             # Review items and resolutions only ever qualify conflict and ambiguous edges.
             group.reviews = self._reviews(sorted({c.claim_key for c in claims.values()}))
         self._complete(group, {c.version_id for c in claims.values()})
@@ -542,6 +576,41 @@ class EvidenceLoader:
                 if r[2] in claim_ids or r[3] in claim_ids:
                     found[r[0]] = EdgeFact(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
         return [found[k] for k in sorted(found)]
+
+    def _value_groups(
+        self, group: EvidenceGroup, keys: list[str], claims: dict[str, ClaimFact]
+    ) -> None:
+        """Value-group memberships and relations of ``keys``.
+
+        A disagreement between two claims that both belong to value groups of their key is
+        read from the groups' relation, never from the stored edge: the edge table keeps
+        only a star of such claims (and classifies it with every supersession, hidden ones
+        included), while the relation pairs exactly the members a requester can see.
+        """
+        gen = self.generation()
+        members: dict[str, str] = {}
+        relations: dict[str, RelationFact] = {}
+        for chunk in _chunks(keys):
+            members.update((r[0], r[1]) for r in self._run(_MEMBERS, g=gen, keys=chunk))
+            for r in self._run(_RELATIONS, g=gen, keys=chunk):
+                relations[r[0]] = RelationFact(*r)
+        if not members:
+            return
+        group.value_groups = {c: g for c, g in members.items() if c in claims}
+        group.relations = [relations[k] for k in sorted(relations)]
+
+        def within_groups(edge: EdgeFact) -> bool:
+            left, right = claims.get(edge.left), claims.get(edge.right)
+            return (
+                edge.kind in ("conflicts", "ambiguous")
+                and left is not None
+                and right is not None
+                and left.id in members
+                and right.id in members
+                and left.claim_key == right.claim_key
+            )
+
+        group.edges = [e for e in group.edges if not within_groups(e)]
 
     def _supersessions(self, older_version_ids: list[str]) -> list[SupersessionFact]:
         out: list[SupersessionFact] = []
@@ -622,6 +691,7 @@ __all__ = [
     "EdgeFact",
     "EvidenceGroup",
     "EvidenceLoader",
+    "RelationFact",
     "ResolutionFact",
     "ReviewFact",
     "SourceFact",

@@ -9,7 +9,7 @@ becomes "resolved" in favour of something they cannot see).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from claims.models import ConflictStatus
@@ -17,6 +17,7 @@ from retrieval.evidence import (
     ClaimFact,
     EdgeFact,
     EvidenceGroup,
+    RelationFact,
     ResolutionFact,
     ReviewFact,
     SupersessionFact,
@@ -141,11 +142,62 @@ def evaluate(group: EvidenceGroup) -> dict[str, Verdict]:
         if edge.left not in live or edge.right not in live:
             continue
         _apply_edge(edge, verdicts, index)
+    for edge in relation_edges(group, live):
+        _apply_edge(edge, verdicts, index)
     for verdict in verdicts.values():
         verdict.status = next(
             s for s in _CLAIM_PRECEDENCE if s in verdict._marks or s is ConflictStatus.NONE
         )
     return verdicts
+
+
+def relation_edges(group: EvidenceGroup, live: set[str]) -> Iterator[EdgeFact]:
+    """The value-group relations of ``group`` as edges between the live claims it holds.
+
+    Each relation joins every member of one group to the other group's first member (by
+    claim id) and back: a star over exactly the claims this requester may see, built the
+    same way whatever else the store holds, so a response over the whole corpus equals the
+    response over the visible one. The reason is written from those claims alone.
+    """
+    if not group.relations:
+        return
+    members: dict[str, list[str]] = {}
+    for claim_id in sorted(live & group.value_groups.keys()):
+        members.setdefault(group.value_groups[claim_id], []).append(claim_id)
+    for relation in group.relations:
+        left, right = members.get(relation.left_group), members.get(relation.right_group)
+        if not left or not right:
+            continue
+        reason = _relation_reason(relation, group.claims[left[0]], group.claims[right[0]])
+        for claim_id in left:
+            yield _relation_edge(relation, claim_id, right[0], reason)
+        for claim_id in right[1:]:
+            yield _relation_edge(relation, left[0], claim_id, reason)
+
+
+def _relation_edge(relation: RelationFact, left: str, right: str, reason: str) -> EdgeFact:
+    return EdgeFact(
+        f"{relation.id}:{left}:{right}",
+        relation.kind,
+        left,
+        right,
+        relation.rule,
+        reason,
+        relation.material,
+    )
+
+
+def _shown(claim: ClaimFact) -> str:
+    if claim.value_text:
+        return claim.value_text
+    if claim.value_number is not None:
+        return f"{claim.value_number:g} {claim.unit or ''}".strip()
+    return claim.polarity or ""
+
+
+def _relation_reason(relation: RelationFact, left: ClaimFact, right: ClaimFact) -> str:
+    what = "cannot both hold" if relation.kind == "conflicts" else "cannot be reconciled"
+    return f"{_shown(left)} vs {_shown(right)}: the values {what} ({relation.rule})"
 
 
 def _apply_edge(edge: EdgeFact, verdicts: dict[str, Verdict], index: _GroupIndex) -> None:

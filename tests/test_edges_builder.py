@@ -243,23 +243,27 @@ def test_edge_kinds_are_edge_kind_values() -> None:
     assert {e.kind for e in build.edges} <= {k.value for k in EdgeKind}
 
 
-def test_every_claim_pair_of_a_disagreement_gets_its_own_edge() -> None:
-    # each side can be read alone: a requester who sees only c and e must still find c-e
+def test_every_claim_pair_of_a_disagreement_is_covered_by_its_value_groups() -> None:
+    # each side can be read alone: a requester who sees only c and e must still find that
+    # c and e disagree. Storage is linear: each claim names its value group, and the two
+    # groups hold one relation (issue 14.1); readers pair the members they may see.
     sentence = "The dividend for the period was 12 cents per share."
     twelve = [_claim("a", 12, sentence), _claim("b", 12, sentence), _claim("c", 12)]
     thirty = [_claim(s, 30) for s in ("d", "e")]
     build = build_edges([facts_from_claim(c) for c in twelve + thirty], generation="g1")
-    conflicts = {(e.left_claim_id, e.right_claim_id) for e in build.edges if e.kind == "conflicts"}
-    assert len(conflicts) == 3 * 2
-    assert all(
-        (x.id, y.id) in conflicts or (y.id, x.id) in conflicts for x in twelve for y in thirty
-    )
+    group_of = {m.claim_id: m.value_group_id for m in build.members}
+    assert set(group_of) == {c.id for c in twelve + thirty}
+    assert len({group_of[c.id] for c in twelve}) == 1
+    assert len({group_of[c.id] for c in thirty}) == 1
+    (relation,) = build.relations
+    assert relation.kind == "conflicts" and relation.material is not None
+    assert {relation.left_group_id, relation.right_group_id} == {
+        group_of[twelve[0].id],
+        group_of[thirty[0].id],
+    }
 
 
-def test_a_huge_disagreement_becomes_a_star_over_claims(monkeypatch: Any) -> None:
-    import claims.edges.builder as builder
-
-    monkeypatch.setattr(builder, "DISAGREEMENT_PAIR_LIMIT", 4)
+def test_a_disagreement_is_a_star_over_claims_in_the_edge_table() -> None:
     twelve = [_claim(s, 12) for s in ("a", "b", "c")]
     thirty = [_claim(s, 30) for s in ("d", "e")]
     build = build_edges([facts_from_claim(c) for c in twelve + thirty], generation="g1")

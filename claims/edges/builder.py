@@ -9,8 +9,9 @@ pair of claims); inside a group, claims with the same normalised sentence form o
 - origins of one group to the group's first origin (``corroborates``);
 - agreeing groups by their first claims (``corroborates``), compatible groups likewise
   (``compatible``, with the reason they are not linked);
-- disagreeing groups (``conflicts`` or ``ambiguous``) claim by claim (a star over claims
-  beyond ``DISAGREEMENT_PAIR_LIMIT`` pairs), unless one side's version
+- disagreeing groups (``conflicts`` or ``ambiguous``) as one value-group relation per pair
+  of value groups (``value_groups.py``: what readers judge per requester) and a star of
+  claim edges (linear in the claims, for review routing), unless one side's version
   replaces the other's (``supersedes``, newer on the left) or one side's version is
   replaced (``compatible``, rule ``superseded``); a replaced version's claims are also
   linked to every differing claim of the replacing version;
@@ -36,6 +37,14 @@ from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
 from claims.edges.similarity import similar_key_pairs
 from claims.edges.supersession import SupersessionIndex
+from claims.edges.value_groups import (
+    GroupMember,
+    GroupRelation,
+    ValueGroup,
+    is_unknown_key,
+    relate,
+    split_group,
+)
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
 
@@ -44,8 +53,6 @@ NEAR_MISS_PREFIX = "~"
 # may name the same thing ("period" spans every subject): its block is not searched for near
 # misses, which also keeps near-miss work linear in the number of claims.
 MAX_NEAR_MISS_KEYS = 64
-# Up to this many claim pairs, two disagreeing groups get one edge per pair; beyond it, a star.
-DISAGREEMENT_PAIR_LIMIT = 4096
 
 _KIND = {
     Relation.CONFLICT: EdgeKind.CONFLICTS,
@@ -88,6 +95,10 @@ class EdgeBuild:
     """The edges of a set of claims plus counts for reports and benchmarks."""
 
     edges: list[EdgeRecord] = field(default_factory=list)
+    # value groups (claims/edges/value_groups.py): one member row per claim of a key with
+    # a subject, one relation per disagreeing pair of value groups
+    members: list[GroupMember] = field(default_factory=list)
+    relations: list[GroupRelation] = field(default_factory=list)
     claims: int = 0
     blocks: int = 0
     groups: int = 0
@@ -259,7 +270,7 @@ class _Emitter:
         self._members = members
         self._sentences = None
 
-    def _mates(self, facts: ClaimFacts) -> list[ClaimFacts]:
+    def mates(self, facts: ClaimFacts) -> list[ClaimFacts]:
         """Claims of this block in the same sentence of the same version (built on demand)."""
         if self._sentences is None:
             self._sentences = defaultdict(list)
@@ -269,7 +280,7 @@ class _Emitter:
 
     def pair(self, x: ClaimFacts, y: ClaimFacts, verdict: PairVerdict, claim_key: str) -> None:
         if verdict.relation is Relation.CONFLICT:
-            verdict = listed_values(x, y, verdict, self._mates(x), self._mates(y))
+            verdict = listed_values(x, y, verdict, self.mates(x), self.mates(y))
         elif verdict.relation is Relation.AMBIGUOUS:
             verdict = listed_values(x, y, verdict)
         draft = refine(x, y, verdict, self.supersessions)
@@ -349,6 +360,17 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     build.groups += len(groups)
     emit.start_block(members)
     _clone_and_group_edges(groups, emit, claim_key, build)
+    if is_unknown_key(claim_key):
+        # no subject: two bare numbers say nothing about one thing, so they are never
+        # compared (and a file of 20,000 numbers costs what its clones cost)
+        return
+    values = [split_group(emit.generation, origins, emit.mates, emit.tiers) for origins in groups]
+    build.members += [
+        GroupMember(facts.id, value.id, claim_key)
+        for split in values
+        for value in split
+        for facts in value.members
+    ]
     disagreeing: dict[tuple[int, int], PairVerdict] = {}
     for i, j in _comparable_pairs(groups):
         first, second = groups[i], groups[j]
@@ -360,23 +382,39 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
         if verdict.relation not in (Relation.CONFLICT, Relation.AMBIGUOUS):
             emit.pair(rep, other, verdict, claim_key)
             continue
-        side_a = [c for origin in first for c in origin]
-        side_b = [c for origin in second for c in origin]
-        if len(side_a) * len(side_b) <= DISAGREEMENT_PAIR_LIMIT:
-            # every claim against every claim: a reader who may see only some of the
-            # sources still finds the edge between the two claims it can see
-            for x in side_a:
-                for y in side_b:
-                    emit.pair(x, y, verdict, claim_key)
-            continue
-        # a very large disagreement becomes a star over claims: every claim of each
-        # side meets the other side's first claim (n + m - 1 edges, not n x m)
-        for y in side_b:
-            emit.pair(rep, y, verdict, claim_key)
-        for x in side_a[1:]:
-            emit.pair(x, other, verdict, claim_key)
+        for x in values[i]:
+            for y in values[j]:
+                _disagreement(x, y, verdict, emit, build, claim_key)
     if disagreeing and emit.supersessions:
         _supersession_pairs(groups, disagreeing, emit, claim_key)
+
+
+def _disagreement(
+    x: ValueGroup,
+    y: ValueGroup,
+    verdict: PairVerdict,
+    emit: _Emitter,
+    build: EdgeBuild,
+    claim_key: str,
+) -> None:
+    """Two disagreeing value groups: one relation row, and a star of claim edges.
+
+    The relation (before supersession) is what readers judge per requester: every visible
+    member of one group against every visible member of the other. The star (every claim
+    of each side meets the other side's first claim, n + m - 1 edges) keeps the edge table
+    linear for those who read conflict sets from it (review routing, ``claims conflicts``).
+    """
+    relation = relate(emit.generation, x, y, verdict, emit.mates, emit.materiality, emit.tiers)
+    rep, other = x.members[0], y.members[0]
+    if relation is None:
+        # a listing sentence made it an elaboration: one edge says so, as for agreements
+        emit.pair(rep, other, verdict, claim_key)
+        return
+    build.relations.append(relation)
+    for member in y.members:
+        emit.pair(rep, member, verdict, claim_key)
+    for member in x.members[1:]:
+        emit.pair(member, other, verdict, claim_key)
 
 
 # Qualifier words of one group enumerated as subsets up to this many words; a group with
@@ -501,7 +539,11 @@ def build_edges(
         build.claims += 1
         if keys is None or facts.claim_key in keys:
             blocks[facts.claim_key].append(facts)
-        if facts.coarse_key and (coarse_keys is None or facts.coarse_key in coarse_keys):
+        if (
+            facts.coarse_key
+            and (coarse_keys is None or facts.coarse_key in coarse_keys)
+            and not is_unknown_key(facts.claim_key)
+        ):
             coarse[facts.coarse_key].append(facts)
     for members in blocks.values():
         build.blocks += 1

@@ -28,7 +28,7 @@ from claims.edges.supersession import (
     supersession_candidate,
 )
 from claims.store.claims import stored_claim
-from claims.store.edges import EdgeRepository, SupersessionRepository
+from claims.store.edges import EdgeRepository, SupersessionRepository, ValueGroupRepository
 from claims.store.sources import SourceRepository
 from claims.tables import ClaimRow, SourceRow, SourceVersionRow, VersionSupersessionRow
 
@@ -54,6 +54,8 @@ class EdgeReport:
     retired: int = 0
     unchanged: int = 0
     version_supersessions: int = 0
+    value_groups: int = 0
+    group_relations: int = 0
     # Claim keys of every claim the recompute loaded (the touched keys and the near-miss
     # blocks around them): whatever is derived from edges may have changed there. None
     # after a full recompute.
@@ -75,6 +77,8 @@ class EdgeReport:
             "retired": self.retired,
             "unchanged": self.unchanged,
             "version_supersessions": self.version_supersessions,
+            "value_groups": self.value_groups,
+            "group_relations": self.group_relations,
         }
 
 
@@ -245,6 +249,9 @@ def recompute_edges(
     if keys is not None:
         scope = set(keys) | {NEAR_MISS_PREFIX + c for c in coarse or ()}
     sync = EdgeRepository(session).sync(generation, build.edges, scope)
+    ValueGroupRepository(session).sync(
+        generation, build.members, build.relations, None if keys is None else set(keys)
+    )
     by_kind = Counter(e.kind for e in build.edges)
     return EdgeReport(
         generation=generation,
@@ -262,6 +269,8 @@ def recompute_edges(
         retired=sync.retired,
         unchanged=sync.unchanged,
         version_supersessions=len(index.rows),
+        value_groups=len({m.value_group_id for m in build.members}),
+        group_relations=len(build.relations),
         touched_keys=None if claim_keys is None else {f.claim_key for f in facts} | set(keys or ()),
     )
 

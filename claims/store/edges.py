@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from claims.edges.builder import EdgeRecord
 from claims.edges.supersession import RegisterSupersedes, VersionRef
+from claims.edges.value_groups import GroupMember, GroupRelation
 from claims.models import (
     CandidateState,
     Edge,
@@ -31,6 +32,8 @@ from claims.tables import (
     SourceSupersedesRow,
     SourceVersionRow,
     SupersessionCandidateRow,
+    ValueGroupClaimRow,
+    ValueGroupRelationRow,
     VersionSupersessionRow,
 )
 
@@ -220,6 +223,172 @@ class EdgeRepository:
         return [row_to_edge(r) for r in self.session.scalars(stmt)]
 
 
+@dataclass
+class GroupSync:
+    """What one ``ValueGroupRepository.sync`` changed."""
+
+    members_written: int = 0
+    members_removed: int = 0
+    relations: EdgeSync | None = None
+
+
+class ValueGroupRepository:
+    """Value-group memberships and relations (claims/edges/value_groups.py), per block.
+
+    Memberships are derived and carry no history (a claim's group only changes with its
+    source's tier): they are rewritten where they differ. Relations are retired, never
+    deleted, like edges, so reads as of a past time see the disagreements of that time.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def sync(
+        self,
+        generation: str,
+        members: Iterable[GroupMember],
+        relations: Iterable[GroupRelation],
+        claim_keys: Collection[str] | None,
+        *,
+        now: datetime | None = None,
+    ) -> GroupSync:
+        """Make the stored groups of ``claim_keys`` (all keys if None) equal to the build's."""
+        now = now or datetime.now(UTC)
+        wanted = {m.claim_id: m for m in members}
+        table = ValueGroupClaimRow.__table__
+        base = select(table.c.claim_id, table.c.value_group_id).where(
+            table.c.generation == generation
+        )
+        stored: dict[str, str] = {}
+        if claim_keys is None:
+            stored.update((r[0], r[1]) for r in self.session.execute(base))
+        else:
+            for chunk in _chunks(sorted(claim_keys)):
+                rows = self.session.execute(base.where(table.c.claim_key.in_(chunk)))
+                stored.update((r[0], r[1]) for r in rows)
+        stale = sorted(
+            cid
+            for cid, group in stored.items()
+            if wanted.get(cid) is None or wanted[cid].value_group_id != group
+        )
+        for chunk in _chunks(stale):
+            self.session.execute(delete(table).where(table.c.claim_id.in_(chunk)))
+        fresh = [
+            {
+                "claim_id": m.claim_id,
+                "value_group_id": m.value_group_id,
+                "claim_key": m.claim_key,
+                "generation": generation,
+            }
+            for cid, m in sorted(wanted.items())
+            if stored.get(cid) != m.value_group_id
+        ]
+        insert_rows(self.session, table, fresh)  # type: ignore[arg-type]
+        report = GroupSync(members_written=len(fresh), members_removed=len(stale))
+        report.relations = self._sync_relations(generation, relations, claim_keys, now)
+        self.session.flush()
+        return report
+
+    def _sync_relations(
+        self,
+        generation: str,
+        relations: Iterable[GroupRelation],
+        claim_keys: Collection[str] | None,
+        now: datetime,
+    ) -> EdgeSync:
+        table = ValueGroupRelationRow.__table__
+        c = table.c
+        base = select(
+            c.id, c.kind, c.rule, c.reason, c.material, c.materiality, c.retired_at
+        ).where(c.generation == generation)
+        existing: dict[str, tuple[object, ...]] = {}
+        if claim_keys is None:
+            existing.update((r[0], tuple(r[1:])) for r in self.session.execute(base))
+        else:
+            for chunk in _chunks(sorted(claim_keys)):
+                for r in self.session.execute(base.where(c.claim_key.in_(chunk))):
+                    existing[r[0]] = tuple(r[1:])
+        counts = EdgeSync()
+        fresh: list[dict[str, object]] = []
+        changes: list[dict[str, object]] = []
+        seen: set[str] = set()
+        for rel in relations:
+            if rel.id in seen:
+                continue
+            seen.add(rel.id)
+            values = (rel.kind, rel.rule, rel.reason, rel.material, rel.materiality)
+            stored = existing.get(rel.id)
+            if stored is None:
+                fresh.append(
+                    {
+                        **rel._asdict(),
+                        "generation": generation,
+                        "created_at": now,
+                        "retired_at": None,
+                    }
+                )
+                continue
+            if stored[5] is not None:
+                counts.revived += 1
+            elif stored[:5] != values:
+                counts.updated += 1
+            else:
+                counts.unchanged += 1
+                continue
+            changes.append(
+                {
+                    "id": rel.id,
+                    "rule": rel.rule,
+                    "reason": rel.reason,
+                    "material": rel.material,
+                    "materiality": rel.materiality,
+                    "retired_at": None,
+                }
+            )
+        gone = sorted(i for i, stored in existing.items() if i not in seen and stored[5] is None)
+        counts.retired = len(gone)
+        if changes:
+            self.session.execute(update(ValueGroupRelationRow), changes)
+        for chunk in _chunks(gone):
+            self.session.execute(
+                update(ValueGroupRelationRow)
+                .where(ValueGroupRelationRow.id.in_(chunk))
+                .values(retired_at=now),
+                execution_options={"synchronize_session": False},
+            )
+        insert_rows(self.session, table, fresh)  # type: ignore[arg-type]
+        counts.inserted = len(fresh)
+        return counts
+
+    def live_relations(self, generation: str) -> list[GroupRelation]:
+        """Relations not retired (tests and reports)."""
+        c = ValueGroupRelationRow.__table__.c
+        rows = self.session.execute(
+            select(
+                c.id,
+                c.kind,
+                c.left_group_id,
+                c.right_group_id,
+                c.claim_key,
+                c.rule,
+                c.reason,
+                c.material,
+                c.materiality,
+            )
+            .where(c.generation == generation, c.retired_at.is_(None))
+            .order_by(c.claim_key, c.id)
+        )
+        return [GroupRelation(*r) for r in rows]
+
+    def members(self, generation: str) -> dict[str, str]:
+        """claim id -> value group id."""
+        t = ValueGroupClaimRow.__table__.c
+        rows = self.session.execute(
+            select(t.claim_id, t.value_group_id).where(t.generation == generation)
+        )
+        return {r[0]: r[1] for r in rows}
+
+
 class SupersessionRepository:
     """Version supersessions (derived from lineage and register) and text candidates."""
 
@@ -368,4 +537,3 @@ class SupersessionRepository:
             )
             for r in self.session.scalars(stmt)
         ]
-

@@ -1,0 +1,173 @@
+"""View equivalence through the real edge builder (issue 14.1 and 14.9).
+
+``tests/test_retrieval_invariant.py`` writes edge rows by hand. Here the store is built the
+way the pipeline builds it — real extraction, the register, ``recompute_edges`` with its
+value groups and supersessions — and, for a random requester, every status and answer over
+the whole store must equal the one over a store built from the visible sources alone.
+That is what breaks when a stored row was classified with evidence the requester cannot
+see (a hidden superseding source, a hidden first claim of a star).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.pool import StaticPool
+
+from claims.edges.recompute import recompute_edges
+from claims.errors import ClaimLedgerError
+from claims.extraction import current_generation, extract, parse_question
+from claims.models import Requester, Source, SupersedesRef
+from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
+from claims.tables import Base
+from retrieval.access import source_visible
+from retrieval.answer import answer_frame
+from retrieval.status import status_of_claim, status_of_key
+
+GROUPS = ["finance", "legal"]
+# How people state a fee; every wording keys as the same visitor parking fee.
+WORDINGS = [
+    "The visitor parking fee is {v} EUR per day.",
+    "Visitor parking fee: {v} EUR per day.",
+    "The visitor parking fee is {v} EUR per day.",  # a mirrored sentence (a clone)
+]
+QUESTION = "What is the visitor parking fee?"
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> dict[str, Any]:
+    sources = []
+    for n in range(draw(st.integers(2, 5))):
+        texts = [
+            draw(st.sampled_from(WORDINGS)).format(v=draw(st.sampled_from([5, 7, 9])))
+            for _ in range(draw(st.integers(1, 2)))  # a second text is a second version
+        ]
+        sources.append(
+            {
+                "id": f"p/{n}",
+                "texts": texts,
+                "groups": draw(st.lists(st.sampled_from(GROUPS), max_size=1)),
+                "tier": draw(st.sampled_from(["official", "official", "reference"])),
+            }
+        )
+    supersedes: list[tuple[str, str]] = []
+    if len(sources) > 1 and draw(st.booleans()):
+        newer, older = draw(st.permutations([s["id"] for s in sources]))[:2]
+        supersedes.append((newer, older))
+    return {"sources": sources, "supersedes": supersedes}
+
+
+def _store(corpus: dict[str, Any], hidden: set[str]) -> Engine:
+    engine = create_engine(
+        "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
+    )
+    Base.metadata.create_all(engine)
+    generation, label = current_generation()
+    with transaction(engine) as session:
+        GenerationRepository(session).ensure(generation, label)
+        repo = SourceRepository(session)
+        for source in corpus["sources"]:
+            if source["id"] in hidden:
+                continue
+            for text in source["texts"]:
+                version, _ = repo.add_version(source["id"], text)
+                ClaimRepository(session).add_all(
+                    extract(text, source_id=source["id"], source_version_id=version.id)
+                )
+            replaces = [
+                SupersedesRef(source_id=old)
+                for new, old in corpus["supersedes"]
+                if new == source["id"] and old not in hidden
+            ]
+            repo.apply_register_entry(
+                Source(
+                    id=source["id"],
+                    authority_tier=source["tier"],
+                    access_groups=source["groups"],
+                    supersedes=replaces,
+                )
+            )
+        recompute_edges(session, generation)
+    return engine
+
+
+def _outcome(call: Callable[[], Any]) -> str:
+    try:
+        return json.dumps(call().model_dump(mode="json"), sort_keys=True)
+    except ClaimLedgerError as error:
+        return f"{type(error).__name__}: {error}"
+
+
+def _responses(engine: Engine, claim_ids: list[str], requester: Requester) -> dict[str, str]:
+    frame = parse_question(QUESTION)
+    out = {
+        "key": _outcome(lambda: status_of_key(engine, frame.claim_key, requester)),
+        "answer": _outcome(lambda: answer_frame(engine, frame, requester, question=QUESTION)),
+    }
+    for claim_id in claim_ids:
+        out[claim_id] = _outcome(lambda c=claim_id: status_of_claim(engine, c, requester))
+    return out
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(corpus=corpora(), groups=st.lists(st.sampled_from(GROUPS), max_size=2, unique=True))
+def test_status_and_answer_equal_those_over_the_visible_sources(
+    corpus: dict[str, Any], groups: list[str]
+) -> None:
+    requester = Requester(principal="p", groups=sorted(groups))
+    hidden = {
+        s["id"] for s in corpus["sources"] if not source_visible(s["groups"], False, requester)
+    }
+    whole, visible_only = _store(corpus, set()), _store(corpus, hidden)
+    with whole.connect() as conn:
+        claim_ids = sorted(r[0] for r in conn.exec_driver_sql("SELECT id FROM claims"))
+    try:
+        assert _responses(whole, claim_ids, requester) == _responses(
+            visible_only, claim_ids, requester
+        )
+    finally:
+        whole.dispose()
+        visible_only.dispose()
+
+
+def test_a_key_with_many_claims_stores_rows_linear_in_its_claims() -> None:
+    # 120 sources say 5 EUR, 80 say 9 EUR: one relation between two value groups and a
+    # star of claim edges, where pairs would have been 9,600 conflict edges
+    corpus = {
+        "sources": [
+            {
+                "id": f"p/{n}",
+                "texts": [WORDINGS[0].format(v=5 if n < 120 else 9)],
+                "groups": [],
+                "tier": "official",
+            }
+            for n in range(200)
+        ],
+        "supersedes": [],
+    }
+    engine = _store(corpus, set())
+    with engine.connect() as conn:
+        kinds = dict(
+            conn.exec_driver_sql(
+                "SELECT kind, count(*) FROM edges WHERE retired_at IS NULL GROUP BY kind"
+            ).all()
+        )
+        relations = conn.exec_driver_sql("SELECT kind FROM value_group_relations").all()
+        members = conn.exec_driver_sql("SELECT count(*) FROM value_group_claims").scalar()
+    assert relations == [("conflicts",)]
+    assert members == 200
+    assert kinds["conflicts"] == 200 - 1
+    assert sum(kinds.values()) < 2 * 200
+    everyone = Requester(principal="p", groups=[])
+    report = status_of_key(engine, parse_question(QUESTION).claim_key or "", everyone)
+    assert report.status.value == "contested"
+    assert [len(s.citations) for s in report.sides] == [120, 80]
