@@ -25,6 +25,7 @@ NEW = "new"
 INVALID = "invalid"
 REGENERATE = "regenerate"
 RETRY = "retry"
+RESTORE = "restore"
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ def plan_runs(
     batch_size: int,
     extra_keys: Iterable[str] = (),
     extra_reason: str = REGENERATE,
+    restore_keys: Iterable[str] = (),
 ) -> RunPlan:
     """Runs for every file whose key is not a partition yet, plus ``extra_keys``.
 
@@ -80,6 +82,11 @@ def plan_runs(
     extra = [k for k in dict.fromkeys(extra_keys) if k in order and k not in set(new_good)]
     plan.batches += _contiguous(
         [k for k in extra if k not in bad_keys], order, batch_size, extra_reason
+    )
+    planned = {k for batch in plan.batches for k in batch.keys}
+    restore = [k for k in dict.fromkeys(restore_keys) if k in order and k not in planned]
+    plan.batches += _contiguous(
+        [k for k in restore if k not in bad_keys], order, batch_size, RESTORE
     )
     for key in [*new_bad, *(k for k in extra if k in bad_keys)]:
         plan.batches.append(RunBatch((key,), INVALID))
@@ -121,3 +128,46 @@ def keys_missing_generation(session: Session, generation: str) -> list[str]:
         )
     )
     return [key for key, version_id in stored_keys(session).items() if version_id not in done]
+
+
+@dataclass(frozen=True)
+class StoreGap:
+    """Source versions Dagster's history says were stored, but the store does not hold.
+
+    It happens when the store is deleted or ``CLAIMS_DATABASE_URL`` points at a new
+    database while Dagster's history (``DAGSTER_HOME``) is kept: every partition looks done,
+    so without this check a run would ingest nothing and exit 0. ``restorable`` are the
+    versions whose file is still there (runs store them again); ``lost`` the ones whose
+    file changed or went away since.
+    """
+
+    restorable: list[str]
+    lost: int
+
+    def __bool__(self) -> bool:
+        return bool(self.restorable) or self.lost > 0
+
+    def message(self) -> str:
+        text = (
+            f"the store lacks {len(self.restorable) + self.lost} source version(s) that "
+            "Dagster's history remembers (a deleted or new store?)"
+        )
+        if self.restorable:
+            text += f"; {len(self.restorable)} ingested again and the graph refreshed in full"
+        if self.lost:
+            text += (
+                f"; {self.lost} cannot be restored (their file changed or is gone, and the "
+                "store kept no copy)"
+            )
+        return text
+
+
+def store_gap(session: Session, remembered: Iterable[str], corpus: CorpusScan) -> StoreGap:
+    """Versions ``remembered`` as stored (materialized ``source_versions`` partitions) that
+    the store lacks; one query for the store's keys, no per-version lookups."""
+    stored = stored_keys(session)
+    missing = [key for key in remembered if key not in stored]
+    restorable = [
+        key for key in missing if key in corpus.files and corpus.files[key].error is None
+    ]
+    return StoreGap(restorable=restorable, lost=len(missing) - len(restorable))

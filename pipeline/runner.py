@@ -19,7 +19,14 @@ from pipeline.assets import graph_asset_keys
 from pipeline.collector import fewer_collections
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME
-from pipeline.planning import INVALID, RunBatch, RunPlan, keys_missing_generation, plan_runs
+from pipeline.planning import (
+    INVALID,
+    RunBatch,
+    RunPlan,
+    keys_missing_generation,
+    plan_runs,
+    store_gap,
+)
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
 from pipeline.sensors import FULL_GRAPH_CONFIG
 
@@ -43,6 +50,7 @@ class PipelineRun:
     check_failures: list[str] = field(default_factory=list)
     graph_metadata: dict[str, Any] = field(default_factory=dict)
     step_seconds: dict[str, float] = field(default_factory=dict)  # summed over the runs
+    store_gap: str | None = None  # the store lacked versions Dagster remembers (planning.py)
 
     def record(self, result: dg.ExecuteInProcessResult) -> None:
         for event in result.all_events:
@@ -82,16 +90,28 @@ def run_pipeline(
 
     scan = corpus.scan(sources.sources_paths(), sources.register_path())
     generation, _ = extractor.generation()
+    stored_before = instance.get_materialized_partitions(dg.AssetKey("source_versions"))
     with store.transaction() as session:
         regenerate = keys_missing_generation(session, generation)
+        gap = store_gap(session, stored_before, scan)
     known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
     materialized = instance.get_materialized_partitions(dg.AssetKey("claims"))
     # never materialized (a failed run, a bad file): again, if the file is still there
     retry = [k for k in known if k not in materialized and k in scan.files]
-    plan = plan_runs(scan, known, batch_size=batch_size, extra_keys=[*regenerate, *retry])
+    plan = plan_runs(
+        scan,
+        known,
+        batch_size=batch_size,
+        extra_keys=[*regenerate, *retry],
+        restore_keys=gap.restorable,
+    )
+    if gap.restorable:
+        # The graph assets' cursors point into the old store's audit log and claims: an
+        # incremental refresh would trust them and skip nearly everything.
+        full_graph = True
     if plan.add_keys:
         instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, plan.add_keys)
-    outcome = PipelineRun(plan=plan)
+    outcome = PipelineRun(plan=plan, store_gap=gap.message() if gap else None)
     total = plan.versions
     notify = progress or (lambda done, of, label: None)
 

@@ -1,6 +1,7 @@
 """The sources sensor: new or changed files become partitions and runs, in one result."""
 
 import json
+import time
 
 import dagster as dg
 
@@ -9,7 +10,14 @@ from pipeline import corpus
 from pipeline.assets import graph_asset_keys, partitioned_asset_keys
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME, source_version_partitions
-from pipeline.planning import INVALID, REGENERATE, keys_missing_generation, plan_runs
+from pipeline.planning import (
+    INVALID,
+    REGENERATE,
+    RESTORE,
+    keys_missing_generation,
+    plan_runs,
+    store_gap,
+)
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
 from pipeline.settings import get_pipeline_settings
 
@@ -51,22 +59,40 @@ def build_sources_sensor(
             return dg.SkipReason(f"cannot read the sources: {error}")
         generation, _ = extractor.generation()
         regenerate: list[str] = []
-        if not _regeneration_in_flight(context.instance):
+        if not _in_flight(context.instance, REGENERATE):
             with store.transaction() as session:
                 regenerate = keys_missing_generation(session, generation)
+        restore: list[str] = []
+        if not _in_flight(context.instance, RESTORE):
+            remembered = context.instance.get_materialized_partitions(
+                dg.AssetKey("source_versions")
+            )
+            with store.transaction() as session:
+                gap = store_gap(session, remembered, scan)
+            if gap:
+                context.log.warning(gap.message())
+            restore = gap.restorable
         known = context.instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
-        plan = plan_runs(scan, known, batch_size=batch_size, extra_keys=regenerate)
+        plan = plan_runs(
+            scan, known, batch_size=batch_size, extra_keys=regenerate, restore_keys=restore
+        )
 
         register_sha = corpus.file_sha256(register_path) if register_path else ""
         previous = json.loads(context.cursor) if context.cursor else {}
         # Bad files first; the graph-level assets only in the last run, so a bulk load of
         # many batches evaluates the graph once, after every batch's claims.
         ordered = sorted(plan.batches, key=lambda b: b.reason != INVALID)
+        last = len(ordered) - 1
         run_requests = [
             dg.RunRequest(
-                run_key=batch.run_key(generation),
+                # A store can be lost twice with the same files: a restore is keyed by the
+                # moment too (the in-flight guard above keeps it from being asked twice).
+                run_key=batch.run_key(generation)
+                + (f"-{time.time_ns()}" if batch.reason == RESTORE else ""),
                 tags=batch.tags,
-                asset_selection=None if index == len(ordered) - 1 else partitioned_asset_keys(),
+                asset_selection=None if index == last else partitioned_asset_keys(),
+                # After a restore the graph's cursors point into the old store: refresh all.
+                run_config=FULL_GRAPH_CONFIG if index == last and restore else {},
             )
             for index, batch in enumerate(ordered)
         ]
@@ -96,9 +122,10 @@ def build_sources_sensor(
     return source_files_sensor
 
 
-def _regeneration_in_flight(instance: dg.DagsterInstance) -> bool:
-    """A regeneration run is queued or running: its versions are being computed, so asking
-    again (with a smaller remainder, hence a new run key) would duplicate the work."""
+def _in_flight(instance: dg.DagsterInstance, reason: str) -> bool:
+    """A regeneration (or restore) run is queued or running: its versions are being
+    computed, so asking again (with a smaller remainder, hence a new run key) would
+    duplicate the work."""
     runs = instance.get_runs(
         filters=dg.RunsFilter(
             statuses=[
@@ -107,7 +134,7 @@ def _regeneration_in_flight(instance: dg.DagsterInstance) -> bool:
                 dg.DagsterRunStatus.STARTING,
                 dg.DagsterRunStatus.STARTED,
             ],
-            tags={"claimledger/reason": REGENERATE},
+            tags={"claimledger/reason": reason},
         ),
         limit=1,
     )

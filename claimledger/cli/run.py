@@ -9,6 +9,7 @@ import warnings
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -135,6 +136,8 @@ def _print_summary(summary, outcome, label: str, status: str) -> None:  # type: 
         err_console.print(f"[bold red]failed[/] {failure.what}: {failure.message}")
     for check in outcome.check_failures:
         err_console.print(f"[bold yellow]check failed[/] {check}")
+    if outcome.store_gap:
+        err_console.print(f"[yellow]note[/] {escape(outcome.store_gap)}")
     for line in outcome.plan.unkeyed:
         err_console.print(f"[yellow]skipped[/] {line}")
 
