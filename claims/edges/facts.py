@@ -273,8 +273,13 @@ def _canonical_tolerance(claim: Claim) -> float:
 
 def date_interval(value: object) -> tuple[float, float]:
     """First and last day ordinal of an ISO date as precise as stated: "1871" is the whole
-    year, "1970-05" the month, "1970-05-03" the day; anything else is unknown (-inf, inf)."""
-    parts = str(value or "").split("-")
+    year, "1970-05" the month, "1970-05-03" the day, "first/last" a span; anything else is
+    unknown (-inf, inf)."""
+    text = str(value or "")
+    if "/" in text:
+        first, _, last = text.partition("/")
+        return date_interval(first)[0], date_interval(last)[1]
+    parts = text.split("-")
     try:
         year = int(parts[0])
         if len(parts) == 1:
