@@ -33,7 +33,7 @@ GROUPS = ["finance", "legal"]
 # How people state a fee; every wording keys as the same visitor parking fee.
 WORDINGS = [
     "The visitor parking fee is {v} EUR per day.",
-    "Visitor parking fee: {v} EUR per day.",
+    "Visitors pay a parking fee of {v} EUR per day.",
     "The visitor parking fee is {v} EUR per day.",  # a mirrored sentence (a clone)
 ]
 QUESTION = "What is the visitor parking fee?"
@@ -170,4 +170,4 @@ def test_a_key_with_many_claims_stores_rows_linear_in_its_claims() -> None:
     everyone = Requester(principal="p", groups=[])
     report = status_of_key(engine, parse_question(QUESTION).claim_key or "", everyone)
     assert report.status.value == "contested"
-    assert [len(s.citations) for s in report.sides] == [120, 80]
+    assert sorted(len(s.citations) for s in report.sides) == [80, 120]
