@@ -236,8 +236,22 @@ class Claim(_Model):
 
     subject: str | None = Field(None, description="None when it could not be found.")
     predicate: str | None = None
-    claim_key: str = Field(description="Normalised subject + predicate; the blocking key.")
-    coarse_key: str | None = Field(None, description="Looser key used to find near misses.")
+    claim_key: str = Field(
+        description="Readable blocking key: the entity (when known) followed by the attribute."
+    )
+    coarse_key: str | None = Field(
+        None, description="Attribute class: the attribute's head word (blocks near misses)."
+    )
+    entity: str | None = Field(
+        None,
+        description="Normalised thing the claim is about ('p-9 router', 'lakeview'); None "
+        "when neither the sentence nor the document's subject names one.",
+    )
+    attribute: str = Field(
+        "",
+        description="Normalised property the claim states ('battery life', 'notice period'); "
+        "synonyms folded to one attribute.",
+    )
 
     kind: ValueKind
     value: float | str | None = Field(
@@ -274,6 +288,14 @@ class Claim(_Model):
     quote: str = Field(description="text[span.start:span.end], verbatim.")
     confidence: float = Field(ge=0.0, le=1.0)
     created_at: datetime | None = None
+
+    @model_validator(mode="after")
+    def _attribute_defaults_to_key(self) -> Claim:
+        # claims written before entity and attribute existed (or built by hand) state
+        # their whole key as the attribute
+        if not self.attribute:
+            self.attribute = self.claim_key
+        return self
 
 
 class Edge(_Model):

@@ -151,6 +151,8 @@ class ClaimRow(Base):
     __table_args__ = (
         Index("ix_claims_generation_claim_key", "generation", "claim_key"),
         Index("ix_claims_generation_coarse_key", "generation", "coarse_key"),
+        Index("ix_claims_generation_entity", "generation", "entity"),
+        Index("ix_claims_generation_attribute", "generation", "attribute"),
     )
 
     id: Mapped[str] = mapped_column(ID, primary_key=True)
@@ -161,6 +163,9 @@ class ClaimRow(Base):
     predicate: Mapped[str | None] = mapped_column(Text)
     claim_key: Mapped[str] = mapped_column(KEY)
     coarse_key: Mapped[str | None] = mapped_column(KEY)
+    # null only on rows written before 0004 added them (read back as no entity / the key)
+    entity: Mapped[str | None] = mapped_column(KEY)
+    attribute: Mapped[str | None] = mapped_column(KEY)
     kind: Mapped[str] = mapped_column(String(16))
     value_number: Mapped[float | None] = mapped_column(Float)
     value_text: Mapped[str | None] = mapped_column(Text)

@@ -18,6 +18,8 @@ CLAIM_FIELDS = (
     "subject",
     "predicate",
     "claim_key",
+    "entity",
+    "attribute",
     "kind",
     "value",
     "low",

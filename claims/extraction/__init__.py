@@ -2,7 +2,8 @@
 
 Public surface:
 
-- ``extract(text, *, source_id=None, source_version_id=None) -> list[Claim]``
+- ``extract(text, *, source_id=None, source_version_id=None, document_subject=None)``
+  ``-> list[Claim]``
 - ``current_generation() -> (generation id, "gen-<8hex>")``
 - ``parse_question(text) -> QuestionFrame`` (claim_key, coarse_key, scope, residual, time)
 - ``find_supersession_mentions(text) -> list[SupersessionMention]``
@@ -13,7 +14,7 @@ Public surface:
 from __future__ import annotations
 
 from claims.errors import InputError
-from claims.extraction.assembly import TEXT_KEY
+from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY
 from claims.extraction.generation import current_generation
 from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline
 from claims.extraction.question import QuestionFrame, parse_question
@@ -23,9 +24,17 @@ from claims.settings import get_settings
 
 
 def extract(
-    text: str, *, source_id: str | None = None, source_version_id: str | None = None
+    text: str,
+    *,
+    source_id: str | None = None,
+    source_version_id: str | None = None,
+    document_subject: str | None = None,
 ) -> list[Claim]:
     """Every claim in ``text``, in document order, with spans into ``text`` itself.
+
+    ``document_subject`` is what the document is about (its register title): a sentence
+    that says "it", "we" or "the company" states a claim about the entity it names. Without
+    it, the text's first Markdown heading or title line serves.
 
     Raises ``InputError`` only for input that cannot be text at all (not a ``str``) or is
     larger than the pipeline's limit.
@@ -42,6 +51,7 @@ def extract(
     doc.user_data[SOURCE_ID] = source_id
     doc.user_data[SOURCE_VERSION_ID] = source_version_id
     doc.user_data[TEXT_KEY] = text
+    doc.user_data[SUBJECT_KEY] = document_subject
     for _, component in nlp.pipeline:
         doc = component(doc)
     claims: list[Claim] = doc._.claims or []

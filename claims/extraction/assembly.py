@@ -24,6 +24,15 @@ from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from claims.extraction.effective_time import effective_time
+from claims.extraction.identity import (
+    attribute_lexicon,
+    clean,
+    document_title,
+    entity_name,
+    identity_words,
+    is_dictionary_word,
+    title_entity,
+)
 from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.markers import scan_markers
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
@@ -65,6 +74,7 @@ from claims.units.normalize import conversion
 ) = range(18)
 
 TEXT_KEY = "claims.text"  # doc.user_data key holding the exact input text (Doc.text rebuilds it)
+SUBJECT_KEY = "claims.document_subject"  # doc.user_data: what "it" / "we" refer to (a title)
 MAX_CLAUSE_TOKENS = 80  # longer clauses are cut into windows so cost stays linear
 CONTEXT_RADIUS = 40  # tokens around a value considered for its key
 MAX_QUOTE_CHARS = 600  # a longer sentence quotes the clause window instead
@@ -113,6 +123,11 @@ class Frame:
     pivot_kind: str | None = None
     predicate_text: str | None = None
     subject_words: list[str] = field(default_factory=list)
+    # claim identity: key_words == entity_words + attribute_words (deduplicated)
+    entity_words: list[str] = field(default_factory=list)
+    attribute_words: list[str] = field(default_factory=list)
+    entity_ref: bool = False  # "it", "we", "the company": the document's subject
+    verb: str | None = None  # lemma of an action pivot ("lasts" -> "last")
 
 
 _CLAIM_ROLES = frozenset({MODAL, NEG, PIVOT, VERB})
@@ -236,7 +251,8 @@ def _text(roles: Roles, idxs: Sequence[int]) -> str | None:
     if not idxs:
         return None
     text, idx, end = roles.text, roles.idx, roles.end
-    return " ".join([text[idx[i] : end[i]] for i in idxs]).lower()
+    # subject and predicate are matched (high-risk phrases): no invisible characters
+    return clean(" ".join([text[idx[i] : end[i]] for i in idxs]).lower())
 
 
 def read_frame(
@@ -312,6 +328,7 @@ def read_frame(
                 frame.scope.setdefault(*t.scope)
     subj_head, subj_quals = _head(roles.lower, role, subject_side, override)
     pred_head, pred_quals = _head(roles.lower, role, predicate_side, override)
+    case = "subject"  # where the attribute comes from (see _read_identity)
     if verb_pivot and subj_head and len(pred_head) <= 1:
         # "A late fee of 5% applies": a lone statement verb names no attribute
         key_idx = subj_head
@@ -322,11 +339,13 @@ def read_frame(
         # "the Acme notice period" owns its period, so its own words enter the key
         actor = [i for i in subj_head if roles.lower[i] not in res.generic_heads]
         key_idx = actor + pred_head
+        case = "actor"
         others = [i for i in subj_head if i not in actor] + subj_quals + pred_quals
         frame.predicate = _text(roles, pred_head)
     elif pred_head:
         key_idx = pred_head
         others = subj_head + subj_quals + pred_quals
+        case = "predicate"
         frame.predicate = _text(roles, pred_head)
     else:
         key_idx = subj_head
@@ -334,29 +353,240 @@ def read_frame(
         frame.predicate = roles.lower[idxs[pivot]] if pivot != -1 else None
     frame.subject = _text(roles, [i for i in subject_side if role[i] in (CONTENT, SCOPE)]) or None
     frame.subject_words = [
-        fold_word(roles.lower[i]) for i in subject_side if role[i] in (CONTENT, VERB)
+        w for i in subject_side if role[i] in (CONTENT, VERB) if (w := fold_word(roles.lower[i]))
     ]
     if not pred_head and not subj_head and pivot != -1 and frame.pivot_kind == "action":
         # "the vendor charged $5 million": nothing but the verb names what was measured
         key_idx = [idxs[pivot]]
-    seen: set[str] = set()
-    for i in key_idx:
-        w = fold_word(roles.lower[i])
-        if w not in seen:
-            seen.add(w)
-            frame.key_words.append(w)
+        case = "verb-only"
+    if pivot != -1 and frame.pivot_kind == "action":
+        frame.verb = fold_word(roles.lower[idxs[pivot]])
+    elif 0 <= pivot < len(idxs) - 1 and roles.info[idxs[pivot + 1]] == "action":
+        # "contractors are paid", "the club was established": the participle is the verb
+        frame.verb = fold_word(roles.lower[idxs[pivot + 1]])
+    seen = _read_identity(
+        frame, roles, res, case, subject_side, predicate_side, subj_head, key_idx, idxs
+    )
     for i in others:
         w = fold_word(roles.lower[i])
         if w in seen or w in res.generic_heads or roles.lower[i] in res.generic_heads:
             continue
         seen.add(w)
         frame.residual.append(w)
-    frame.action_words = [fold_word(roles.lower[i]) for i in pred_head]
+    frame.action_words = [w for i in pred_head if (w := fold_word(roles.lower[i]))]
     frame.action_text = _text(roles, pred_head)
     frame.predicate_text = _text(
         roles, [i for i in predicate_side if role[i] in (CONTENT, SCOPE, STOP, PREP)]
     )
     return frame
+
+
+def _read_identity(
+    frame: Frame,
+    roles: Roles,
+    res: Resources,
+    case: str,
+    subject_side: Sequence[int],
+    predicate_side: Sequence[int],
+    subj_head: list[int],
+    key_idx: list[int],
+    idxs: Sequence[int],
+) -> set[str]:
+    """Split what the key tokens say into the entity and the attribute (docs/EXTRACTION.md,
+    "The claim key"); fills ``frame.entity_words``, ``attribute_words`` and ``key_words``
+    and returns every word used, which the residual qualifiers leave out."""
+    lower, role = roles.lower, roles.role
+    references = identity_words().references
+    lex = attribute_lexicon()
+    entity_idx = _owner(roles, res, subject_side) or _owner(roles, res, predicate_side)
+    attr_idx: list[int]
+    if case == "actor":  # "The Acme board declared a dividend"
+        head = set(subj_head)
+        entity_idx = entity_idx + [i for i in key_idx if i in head]
+        attr_idx = [i for i in key_idx if i not in head]
+    elif case == "predicate":  # "Acme has a 30-day return window"
+        attr_idx = list(key_idx)
+        after_owner = _after_possessive(roles, subject_side)
+        subject = [i for i in _noun_phrase(roles, after_owner) if lower[i] not in res.generic_heads]
+        if not any(_is_named(roles, i) for i in subject):
+            # "The fee is a flat rate", "The warehouse ships orders": a common noun stays
+            # a qualifier (residual); named subjects ("Acme", "the P-9 router") are things
+            subject = []
+        entity_idx = entity_idx + [i for i in subject if lower[i] not in references]
+    elif case == "verb-only":  # "the vendor charged $5 million"
+        attr_idx = []
+    else:  # the subject names both: "The P-9 router battery lasts 11 hours"
+        attr_idx = list(key_idx)
+        if not entity_idx:
+            entity_idx = _named_part(roles, subject_side, attr_idx, frame.verb)
+    if not entity_idx and case != "actor":  # "the population of Lakeview"
+        entity_idx = _of_name(roles, subject_side) or _of_name(roles, predicate_side)
+    used = set(entity_idx)
+    attr_idx = [i for i in attr_idx if i not in used and lower[i] not in references]
+    attr_idx = [i for i in attr_idx if fold_word(lower[i])]  # a lone zero-width space folds to ""
+    attr_words = [fold_word(lower[i]) for i in attr_idx]
+    if not attr_words or (
+        len(attr_words) == 1
+        and (attr_words[0] in lex.measure_heads or lower[attr_idx[0]] in res.unit_words)
+    ):
+        # "the number of employees", "25 days of annual leave": the of-phrase is measured
+        measured = _of_phrase(roles, idxs, after_head=bool(attr_words))
+        if measured:
+            attr_words = [fold_word(lower[i]) for i in measured]
+            used.update(measured)
+            scoped = {roles.info[i] for i in measured if role[i] == SCOPE}
+            frame.scope = {d: v for d, v in frame.scope.items() if (d, v) not in scoped}
+    if not entity_idx:
+        frame.entity_ref = any(lower[i] in references for i in subject_side or idxs)
+    if frame.verb and attr_words and lex.known_suffix([*attr_words, frame.verb]):
+        attribute = lex.canonical([*attr_words, frame.verb])  # "battery lasts"
+    else:
+        attribute = lex.canonical(attr_words)
+    entity = entity_name([w for i in entity_idx if role[i] != SCOPE if (w := fold_word(lower[i]))])
+    frame.entity_words = entity.split(" ") if entity else []
+    frame.attribute_words = attribute
+    frame.key_words = _joined(frame.entity_words, attribute)
+    return {fold_word(lower[i]) for i in used | set(attr_idx)} | set(frame.key_words)
+
+
+def _joined(entity: Sequence[str], attribute: Sequence[str]) -> list[str]:
+    out = list(entity)
+    out += [w for w in attribute if w not in out]
+    return out
+
+
+def fallback_attribute(frame: Frame, counted: Sequence[str]) -> list[str]:
+    """The attribute of a claim whose words name none: the verb with what it counts
+    ("employs 250 people": headcount), the verb, then the counted thing."""
+    lex = attribute_lexicon()
+    verb = frame.verb
+    if verb and counted and tuple([verb, *counted]) in lex.phrases:
+        return lex.canonical([verb, *counted])
+    if verb and (verb,) in lex.phrases:
+        return lex.canonical([verb])
+    if counted:
+        return lex.canonical(list(counted))
+    return [verb] if verb else []
+
+
+def _is_named(roles: Roles, i: int) -> bool:
+    """A token that names a thing: an identifier ("P-9", "X200"), a capitalised word no
+    dictionary knows ("Lakeview", "Acme"), or an acronym."""
+    r = roles.role[i]
+    if r == LABEL:  # "P-9", "X200": an identifier, not a bare number after "Revision"
+        word = roles.word(i)
+        return (
+            roles.info[i] is None
+            and any(ch.isalpha() for ch in word)
+            and any(ch.isdigit() for ch in word)
+        )
+    if r not in (CONTENT, VERB):
+        return False
+    word = roles.word(i)
+    if any(ch.isdigit() for ch in word):
+        return True
+    if word.isupper() and len(word) >= 2:
+        return roles.lower[i] not in _GENERIC_ACRONYMS
+    return any(ch.isupper() for ch in word) and not is_dictionary_word(roles.lower[i])
+
+
+_GENERIC_ACRONYMS = frozenset({"api", "faq", "ceo", "cfo", "hr", "it", "pto", "hq", "sla", "fte"})
+
+
+def _noun_phrase(roles: Roles, side: Sequence[int]) -> list[int]:
+    """Content and name tokens of ``side`` up to its first preposition or separator."""
+    out: list[int] = []
+    role = roles.role
+    for i in side:
+        r = role[i]
+        if r in (PREP, SEP, VALUE) and out:
+            break
+        if r in (CONTENT, VERB) or (r == LABEL and roles.info[i] is None):
+            out.append(i)
+    return out
+
+
+def _owner(roles: Roles, res: Resources, side: Sequence[int]) -> list[int]:
+    """The owner's tokens before a possessive ("the P-9 router's battery"); a generic
+    owner ("the interactive assistant's") or a reference ("the company's") names none."""
+    poss = [k for k, i in enumerate(side) if roles.role[i] == POSS]
+    if not poss:
+        return []
+    owner = _noun_phrase(roles, side[: poss[-1]])
+    references = identity_words().references
+    if any(roles.lower[i] in references for i in owner):
+        return []
+    return [i for i in owner if roles.lower[i] not in res.generic_heads]
+
+
+def _named_part(
+    roles: Roles, side: Sequence[int], attr_idx: Sequence[int], verb: str | None
+) -> list[int]:
+    """The entity at the front of a subject that also names the attribute: "The P-9
+    router battery" -> "P-9 router" (the attribute is the known phrase at the end)."""
+    region = _noun_phrase(roles, side)
+    named = [_is_named(roles, i) for i in region]
+    if not any(named):
+        return []
+    words = [fold_word(roles.lower[i]) for i in region]
+    lex = attribute_lexicon()
+    known = lex.known_suffix([*words, verb]) - 1 if verb else 0
+    if known <= 0:
+        known = lex.known_suffix(words)
+    cut = len(region) - known
+    if known and any(named[:cut]):
+        return region[:cut]
+    last = max(k for k, flag in enumerate(named) if flag)
+    if last == len(region) - 1 and not named[0]:
+        # "inhabitants ... Lakeview" (a question's word order): the name closes the phrase
+        first = last
+        while first > 0 and named[first - 1]:
+            first -= 1
+        return region[first:]
+    return region[: last + 1]
+
+
+def _of_name(roles: Roles, side: Sequence[int]) -> list[int]:
+    """A named thing after "of" in the subject ("the population *of Lakeview*")."""
+    for k, i in enumerate(side):
+        if roles.lower[i] != "of":
+            continue
+        phrase = _noun_phrase(roles, side[k + 1 :])
+        if any(_is_named(roles, j) for j in phrase):
+            return phrase
+    return []
+
+
+def _of_phrase(roles: Roles, idxs: Sequence[int], *, after_head: bool) -> list[int]:
+    """The content words after "of" that name what is measured: after a measure head
+    ("the number *of employees*") or after the value ("25 days *of annual leave*")."""
+    role = roles.role
+    for k, i in enumerate(idxs[:-1]):
+        if roles.lower[i] != "of" or role[i] != PREP:
+            continue
+        before = role[idxs[k - 1]] if k else -1
+        if (before == VALUE) == after_head:
+            continue
+        words: list[int] = []
+        for j in idxs[k + 1 :]:
+            r = role[j]
+            if r in (PREP, SEP, VALUE, PIVOT, MODAL, VERB, NEG, PUNCT) or (
+                r == STOP and roles.lower[j] not in _ARTICLES
+            ):
+                break
+            if r == CONTENT or (r == SCOPE and cast(tuple[str, str], roles.info[j])[0] == "party"):
+                words.append(j)
+        if words and fold_word(roles.lower[words[-1]]) not in attribute_lexicon().reference_points:
+            return words
+    return []
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _after_possessive(roles: Roles, side: Sequence[int]) -> Sequence[int]:
+    poss = [k for k, i in enumerate(side) if roles.role[i] == POSS]
+    return side[poss[-1] + 1 :] if poss else side
 
 
 _RELATIVES = frozenset({"which", "who", "whom", "whose", "that", "where", "when"})
@@ -392,6 +622,57 @@ def _head(
         elif r in (CONTENT, VERB):
             (quals if in_quals else head).append(i)
     return head, quals
+
+
+def drop_lead_ins(roles: Roles, first: int, end: int) -> None:
+    """Greetings and lead-ins never name a claim: "Hi all, the notice period ..." and
+    "Friendly note ahead of the holidays: contractors are paid ..." lose their opening
+    words in the sentence of tokens [first, end) (scope, label and time words stay)."""
+    lower, role = roles.lower, roles.role
+    while first < end and role[first] == PUNCT:
+        first += 1
+    if first == end:
+        return
+    salutations = identity_words().salutations
+    if lower[first] in salutations:
+        _drop_salutation(roles, first, end, salutations[lower[first]])
+    if ":" in lower[first:end]:
+        _drop_colon_lead_in(roles, first, end)
+
+
+_CLAIMING = frozenset({PIVOT, MODAL, VERB, NEG, VALUE})
+
+
+def _drop_salutation(
+    roles: Roles, first: int, end: int, phrases: tuple[tuple[str, ...], ...]
+) -> None:
+    lower, role = roles.lower, roles.role
+    for phrase in phrases:
+        if tuple(lower[first : first + len(phrase)]) != phrase:
+            continue
+        stop = first + len(phrase)
+        # "Hi all," / "Dear team," : the addressee runs to the first comma or line break
+        for k in range(stop, min(end, stop + 6)):
+            if lower[k] == "," or "\n" in lower[k]:
+                stop = k + 1
+                break
+        for k in range(first, stop):
+            if role[k] in (CONTENT, VERB, PIVOT, STOP, SCOPE, POSS):
+                role[k] = STOP
+        return
+
+
+def _drop_colon_lead_in(roles: Roles, first: int, end: int) -> None:
+    lower, role = roles.lower, roles.role
+    for k in range(first, end):
+        if lower[k] != ":" or role[k] not in (PUNCT, SEP):
+            continue
+        before, after = role[first:k], role[k + 1 : end]
+        if _CLAIMING.isdisjoint(before) and not _CLAIMING.isdisjoint(after):
+            for j in range(first, k):
+                if role[j] in (CONTENT, VERB):
+                    role[j] = STOP
+        return
 
 
 def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
@@ -482,6 +763,9 @@ class _DocAssembly:
         self._text = doc.user_data.get(TEXT_KEY) or doc.text
         # stable_id("cl", source version, generation, *rest), the shared parts hashed once
         self._claim_id = stable_id_maker("cl", source_version_id, self.generation)
+        self._subject: str | None = doc.user_data.get(SUBJECT_KEY)
+        self._document_entity: str | None = None
+        self._document_read = False  # the title is read once, when a claim needs it
         roles = assign_roles(doc, mentions, self.res, self._text)
         self._roles = roles
         claims: list[Claim] = []
@@ -501,6 +785,8 @@ class _DocAssembly:
                 )
             ):
                 continue  # no value, modal, negation or copula: the sentence claims nothing
+            if not non_latin:
+                drop_lead_ins(roles, sent.start, sent.end)
             lo, hi = bisect_left(t_starts, s0), bisect_left(t_starts, s1)
             times = mentions.times[lo:hi]
             # every claim copies its sentence's time (_copy_time): sentences without a time
@@ -520,6 +806,19 @@ class _DocAssembly:
                     )
                 )
         return claims
+
+    def _entity(self, frame: Frame) -> str | None:
+        """The claim's entity: the one its words name, else the document's own subject when
+        the sentence refers to it ("it", "we", "the company")."""
+        if frame.entity_words:
+            return " ".join(frame.entity_words)
+        if not frame.entity_ref:
+            return None
+        if not self._document_read:
+            title = self._subject if self._subject is not None else document_title(self._text)
+            self._document_entity = title_entity(title, self.res.stopwords)
+            self._document_read = True
+        return self._document_entity
 
     # ------------------------------------------------------------------ English
     def _clause(
@@ -572,9 +871,13 @@ class _DocAssembly:
         for qi, idxs in zip(values, contexts, strict=True):
             q = mentions.quantities[qi]
             frame = read_frame(doc, roles, idxs, self.res, mentions.times)
-            if not frame.key_words and previous is not None and previous.key_words:
+            if not frame.attribute_words and previous is not None and previous.attribute_words:
                 # "30 days, and 60 days in the first year": the second value reuses the key
-                frame.key_words = list(previous.key_words)
+                frame.attribute_words = list(previous.attribute_words)
+                if not frame.entity_words:
+                    frame.entity_words = list(previous.entity_words)
+                    frame.entity_ref = frame.entity_ref or previous.entity_ref
+                frame.key_words = _joined(frame.entity_words, frame.attribute_words)
                 frame.subject = frame.subject or previous.subject
                 frame.predicate = frame.predicate or previous.predicate
                 for dim, value in previous.scope.items():
@@ -593,7 +896,7 @@ class _DocAssembly:
                     doc, q, frame, value_when, span, reported, source_id, source_version_id
                 )
             )
-            if frame.key_words:
+            if frame.attribute_words:
                 previous = frame
         return out
 
@@ -689,17 +992,24 @@ class _DocAssembly:
         # a plain noun after the number ("1200 pallets") counts things
         entry = conversion(q.unit_key) if q.unit_key else counted_unit(q.unit or "")
         dimension = entry.dimension if entry else None
+        entity: str | None = None
         if non_latin_key is not None:
-            key = non_latin_key or f"unknown:{dimension or 'number'}"
+            key = attribute = non_latin_key or f"unknown:{dimension or 'number'}"
         else:
-            if not frame.key_words and q.unit and _counts_things(dimension):
+            if not frame.attribute_words:
                 # "The free tier includes 1,000 API calls per day": the counted thing is
-                # what the number measures
-                counted = q.unit.split(" per ")[0].split("/")[0].split()
-                frame.key_words = [fold_word(w) for w in counted if w.isalpha()]
-            key = (
-                " ".join(frame.key_words) if frame.key_words else f"unknown:{dimension or 'number'}"
-            )
+                # what the number measures; "Acme employs 250 people": the verb says more
+                counted: list[str] = []
+                if q.unit and _counts_things(dimension):
+                    words = q.unit.split(" per ")[0].split("/")[0].split()
+                    counted = [fold_word(w) for w in words if w.isalpha()]
+                frame.attribute_words = fallback_attribute(frame, counted)
+            entity = self._entity(frame)
+            if frame.attribute_words:
+                attribute = " ".join(frame.attribute_words)
+                key = " ".join(_joined(entity.split(" ") if entity else [], frame.attribute_words))
+            else:
+                key = attribute = f"unknown:{dimension or 'number'}"
         confidence = 0.9
         if not frame.pivot_found:
             confidence -= 0.1
@@ -709,7 +1019,7 @@ class _DocAssembly:
             confidence -= 0.05
         if non_latin_key is not None:
             confidence = 0.6 if non_latin_key else 0.3
-        elif not frame.key_words:
+        elif not frame.attribute_words:
             confidence = 0.3
         canonical = canonical_low = canonical_high = None
         if entry is not None:
@@ -722,7 +1032,6 @@ class _DocAssembly:
         polarity = Polarity.NEGATIVE if frame.negated else Polarity.POSITIVE
         if frame.modality == Modality.PROHIBITION:
             polarity = Polarity.NEGATIVE
-        key_words = key.split(" ")
         claim_id = self._claim_id(
             span.start,
             span.end,
@@ -739,7 +1048,9 @@ class _DocAssembly:
             subject=frame.subject,
             predicate=frame.predicate,
             claim_key=key,
-            coarse_key=key_words[-1] if key_words else None,
+            coarse_key=attribute.split(" ")[-1],  # the attribute class
+            entity=entity,
+            attribute=attribute,
             kind=ValueKind.QUANTITY,
             value=q.value,
             low=q.low,
@@ -807,12 +1118,17 @@ class _DocAssembly:
             if not frame.action_words:
                 return None
             kind = ValueKind.POLARITY
-            key_words = frame.action_words
+            attribute_words = frame.action_words  # the action is what is asserted or denied
             value: str | None = frame.action_text
-            residual = [w for w in frame.residual]
+            residual = [w for w in frame.residual if w not in frame.entity_words]
             subj_words = [w for w in frame.subject_words if w not in self.res.generic_heads]
             for w in subj_words:
-                if w not in residual and w not in frame.scope.values() and w not in key_words:
+                if (
+                    w not in residual
+                    and w not in frame.scope.values()
+                    and w not in attribute_words
+                    and w not in frame.entity_words
+                ):
                     residual.append(w)
             frame.residual = residual
             predicate = frame.action_text
@@ -827,11 +1143,13 @@ class _DocAssembly:
             ]
             if not subj_idx:
                 return None
-            key_words = []
+            attribute_words = []
             for i in subj_idx:
                 w = fold_word(roles.lower[i])
-                if w not in key_words:
-                    key_words.append(w)
+                if w not in attribute_words and w not in frame.entity_words:
+                    attribute_words.append(w)
+            if not attribute_words:
+                return None  # "Acme is ...": a name alone states no attribute
             kind = ValueKind.CATEGORICAL
             value = frame.predicate_text
             pivot_at = _pivot_char(roles, a, b)
@@ -847,7 +1165,9 @@ class _DocAssembly:
             return None
         # the evidence only once a claim is certain (most prose clauses returned above)
         span = self._evidence(doc, sent, clause_start, b)
-        key = " ".join(key_words)
+        entity = self._entity(frame)
+        attribute = " ".join(attribute_words)
+        key = " ".join(_joined(entity.split(" ") if entity else [], attribute_words))
         polarity = Polarity.NEGATIVE if frame.negated else Polarity.POSITIVE
         if frame.modality == Modality.PROHIBITION:
             polarity = Polarity.NEGATIVE
@@ -870,7 +1190,9 @@ class _DocAssembly:
             subject=frame.subject,
             predicate=predicate,
             claim_key=key,
-            coarse_key=key_words[-1] if key_words else None,
+            coarse_key=attribute_words[-1],  # the attribute class
+            entity=entity,
+            attribute=attribute,
             kind=kind,
             value=value,
             **_NO_QUANTITY,
@@ -1077,7 +1399,10 @@ _NO_QUANTITY: dict[str, Any] = {
 
 
 def _claim(**fields: Any) -> Claim:
-    """A ``Claim`` from every one of its fields (see ``claims.trusted``)."""
+    """A ``Claim`` from every one of its fields (see ``claims.trusted``); a claim that names
+    no entity or attribute (other scripts: the key is the folded text) states its key."""
+    fields.setdefault("entity", None)
+    fields.setdefault("attribute", fields["claim_key"])
     return trusted(Claim, fields)
 
 

@@ -14,10 +14,12 @@ from claims.extraction.assembly import (
     UNIT,
     WH,
     assign_roles,
+    drop_lead_ins,
+    fallback_attribute,
     read_frame,
 )
 from claims.extraction.effective_time import effective_time
-from claims.extraction.keys import fold_text
+from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.mentions import Mentions
 from claims.extraction.pipeline import get_pipeline
 from claims.extraction.resources import Resources, resources
@@ -39,6 +41,8 @@ class QuestionFrame:
     subject: str | None = None
     predicate: str | None = None
     unit_dimension: str | None = None
+    entity: str | None = None  # the thing asked about, normalised as claims' entities are
+    attribute: str = ""  # the attribute asked for, synonyms folded as in claims
 
 
 def parse_question(text: str) -> QuestionFrame:
@@ -54,9 +58,15 @@ def parse_question(text: str) -> QuestionFrame:
     if other > latin:
         key = _non_latin_key(text, mentions, res)
         return QuestionFrame(
-            text=text, claim_key=key, coarse_key=key or None, time=when, subject=key or None
+            text=text,
+            claim_key=key,
+            coarse_key=key or None,
+            time=when,
+            subject=key or None,
+            attribute=key,
         )
     roles = assign_roles(doc, mentions, res, text)
+    drop_lead_ins(roles, 0, len(doc))
     words = res.question_words
     idxs: list[int] = []
     for i in range(len(doc)):
@@ -66,8 +76,20 @@ def parse_question(text: str) -> QuestionFrame:
             continue  # leading "how long", "what", "does"
         idxs.append(i)
     frame = read_frame(doc, roles, idxs, res, mentions.times)
-    key_words = [w for w in frame.key_words if w not in words]
+    entity_words = [w for w in frame.entity_words if w not in words]
+    attribute_words = [w for w in frame.attribute_words if w not in words]
+    if not attribute_words:
+        # "How many people does Acme employ?": the verb names what is counted
+        counted = [roles.lower[i + 1] for i in range(len(doc) - 1) if roles.lower[i] == "many"]
+        attribute_words = fallback_attribute(frame, [fold_word(w) for w in counted[:1]])
+        attribute_words = [w for w in attribute_words if w not in words]
+    # The key a question looks up is its attribute; the entity it names travels as residual
+    # qualifiers, which retrieval matches against the entity words of wider claim keys
+    # ("What was Moallu's Q1 dividend?" finds "moallu board dividend").
+    key_words = [w for w in attribute_words if w not in entity_words] or attribute_words
     key = " ".join(key_words)
+    residual = [w for w in entity_words if w not in key_words]
+    residual += [w for w in frame.residual if w not in words and w not in residual]
     # the unit a question names ("per share", "in days", "how many tokens") hints the dimension
     hints = [q.unit_key for q in mentions.quantities if q.unit_key]
     hints += [roles.lower[i] for i in range(len(doc)) if roles.role[i] == UNIT]
@@ -85,13 +107,15 @@ def parse_question(text: str) -> QuestionFrame:
     return QuestionFrame(
         text=text,
         claim_key=key,
-        coarse_key=key_words[-1] if key_words else None,
+        coarse_key=attribute_words[-1] if attribute_words else None,  # the attribute class
         scope=frame.scope,
-        scope_residual=[w for w in frame.residual if w not in words],
+        scope_residual=residual,
         time=when,
         subject=frame.subject,
         predicate=frame.predicate,
         unit_dimension=unit_dimension,
+        entity=" ".join(entity_words) or None,
+        attribute=" ".join(attribute_words) or key,
     )
 
 

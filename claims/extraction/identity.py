@@ -1,0 +1,275 @@
+"""Claim identity: the entity a claim is about and the attribute of it that the claim states.
+
+"The P-9 router's battery lasts 11 hours" is about the entity ``p-9 router`` and states its
+attribute ``battery life``; "It has a battery life of 9 hours" in the P-9 router's user guide
+states the same attribute of the same entity. Everything here works on words the assembler
+has already given roles to; this module only decides what those words normalise to:
+
+* ``clean`` removes what must never split a key (NFKC forms, zero-width spaces, soft
+  hyphens, bidi marks): "divi\\u00addend" keys like "dividend";
+* ``lemma`` is spaCy's English lookup lemmatizer (``spacy-lookups-data``), so "grew" and
+  "grows" fold to "grow", backed by suffix rules for words the table does not know;
+* ``AttributeLexicon`` maps synonymous attribute phrases to one attribute (data file
+  ``data/attributes.yaml``: "inhabitants" ~ "population", "vacation" ~ "leave");
+* ``title_entity`` turns a document title ("P-9 Router User Guide") into the entity that
+  "it", "the device" or "we" refer to.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from claims.extraction.resources import read_yaml
+
+# Format characters (Unicode category Cf: soft hyphen, zero-width space/joiners, bidi marks,
+# word joiner, BOM) are invisible in print and carry no meaning for a key.
+_FORMAT = re.compile(
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]"
+)
+
+
+def clean(text: str) -> str:
+    """``text`` in the form keys and matching use: NFKC, without format characters.
+
+    Quotes are never cleaned: they stay the exact characters of the source.
+    """
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", _FORMAT.sub("", text))
+    if any(unicodedata.category(ch) == "Cf" for ch in text):
+        text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return text
+
+
+@lru_cache(maxsize=1)
+def _lemma_table() -> dict[str, str]:
+    """spaCy's English lookup table (inflected form -> lemma, from WordNet), with the
+    project's own exceptions from attributes.yaml applied on top."""
+    import spacy_lookups_data
+    from spacy.util import load_language_data  # reads the package's gzipped JSON
+
+    table: dict[str, str] = dict(load_language_data(spacy_lookups_data.en["lemma_lookup"]))
+    for word, lemma_form in (read_yaml("attributes.yaml").get("lemma_overrides") or {}).items():
+        table[str(word)] = str(lemma_form)
+    return table
+
+
+@lru_cache(maxsize=1)
+def _base_forms() -> frozenset[str]:
+    """Words the table knows as lemmas: the suffix rules never touch them ("news", "staff")."""
+    return frozenset(_lemma_table().values())
+
+
+# After stripping -ed/-ing from a word the table does not know, these endings usually lost
+# an "e" ("anonymis" -> "anonymise").
+_RESTORE_E = ("at", "bl", "iz", "is", "os", "ir", "ur", "as", "uc", "iv", "ag", "rg", "dg", "ov")
+_KEEP_DOUBLE = ("l", "s", "z")
+
+
+def _suffix_lemma(w: str) -> str:
+    """Plural and -ed/-ing rules for words the lookup table does not list."""
+    if len(w) <= 3:
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is", "ous", "ics")):
+        return w[:-1]
+    stem = None
+    if w.endswith("ing") and len(w) > 5:
+        stem = w[:-3]
+    elif w.endswith("ed") and len(w) > 4 and not w.endswith("eed"):
+        stem = w[:-2]
+    if stem is None:
+        return w
+    if len(stem) >= 2 and stem[-1] == stem[-2] and stem[-1] not in _KEEP_DOUBLE:
+        return stem[:-1]
+    if stem.endswith(_RESTORE_E):
+        return stem + "e"
+    return stem
+
+
+@lru_cache(maxsize=65536)
+def lemma(word: str) -> str:
+    """The key form of one English word: cleaned, lowercase, possessive dropped, lemmatised.
+
+    Words with digits or symbols ("p-9", "x200") are only lowercased: they are names.
+    """
+    w = clean(word).lower().replace("\u2019", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    elif w.endswith("'"):
+        w = w[:-1]
+    if not w.isalpha():
+        return w
+    table = _lemma_table()
+    found = table.get(w)
+    if found is not None:
+        return found
+    if w in _base_forms():
+        return w
+    return _suffix_lemma(w)
+
+
+@dataclass(frozen=True)
+class AttributeLexicon:
+    """Synonymous attribute phrases (as lemma tuples) and the attribute each one names."""
+
+    phrases: dict[tuple[str, ...], str]
+    longest: int
+    measure_heads: frozenset[str]  # "the *number* of employees": the of-phrase is the attribute
+    reference_points: frozenset[str]  # "within 45 days *of the invoice date*": not measured
+
+    def canonical(self, words: Sequence[str]) -> list[str]:
+        """The attribute ``words`` (lemmas) name: a known phrase as a whole, else its longest
+        known ending ("annual leave allowance" keeps no unknown word it can explain)."""
+        if not words:
+            return []
+        whole = self.phrases.get(tuple(words))
+        if whole is not None:
+            return whole.split(" ")
+        for size in range(min(self.longest, len(words) - 1), 0, -1):
+            tail = self.phrases.get(tuple(words[-size:]))
+            if tail is not None:
+                return _dedupe([*words[:-size], *tail.split(" ")])
+        return list(words)
+
+    def known_suffix(self, words: Sequence[str]) -> int:
+        """Length of the longest known attribute phrase ``words`` end with (0: none)."""
+        for size in range(min(self.longest, len(words)), 0, -1):
+            if tuple(words[-size:]) in self.phrases:
+                return size
+        return 0
+
+
+def _dedupe(words: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for w in words:
+        if w not in out:
+            out.append(w)
+    return out
+
+
+@lru_cache(maxsize=1)
+def attribute_lexicon() -> AttributeLexicon:
+    """attributes.yaml compiled: every synonym phrase lemmatised word by word."""
+    data = read_yaml("attributes.yaml")
+    phrases: dict[tuple[str, ...], str] = {}
+    for attribute, synonyms in data["synonyms"].items():
+        canonical = " ".join(str(attribute).lower().split())  # as written: "founded", "born"
+        for phrase in [attribute, *synonyms]:
+            words = tuple(lemma(w) for w in str(phrase).replace("-", " ").split())
+            if words in phrases and phrases[words] != canonical:
+                raise ValueError(
+                    f"attributes.yaml: {phrase!r} is listed under both {phrases[words]!r} "
+                    f"and {canonical!r}; keep it under one attribute"
+                )
+            phrases[words] = canonical
+    return AttributeLexicon(
+        phrases=phrases,
+        longest=max((len(p) for p in phrases), default=1),
+        measure_heads=frozenset(lemma(str(w)) for w in data.get("measure_heads") or ()),
+        reference_points=frozenset(lemma(str(w)) for w in data.get("reference_points") or ()),
+    )
+
+
+@dataclass(frozen=True)
+class IdentityWords:
+    """Word lists of words.yaml that decide what a subject names."""
+
+    document_types: frozenset[str]  # "guide", "handbook": a title's kind, not its subject
+    references: frozenset[str]  # "it", "we", "the company": the document's own subject
+    entity_suffixes: frozenset[str]  # "corp", "ltd": not part of an entity's name
+    salutations: dict[str, tuple[tuple[str, ...], ...]]  # first word -> phrases (lowercase)
+
+
+@lru_cache(maxsize=1)
+def identity_words() -> IdentityWords:
+    data = read_yaml("words.yaml")
+    salutations: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in data.get("salutations") or ():
+        words = tuple(str(phrase).lower().replace("'", " '").split())
+        salutations.setdefault(words[0], []).append(words)
+    return IdentityWords(
+        document_types=frozenset(lemma(str(w)) for w in data.get("document_types") or ()),
+        references=frozenset(str(w) for w in data.get("document_references") or ()),
+        entity_suffixes=frozenset(str(w) for w in data.get("entity_suffixes") or ()),
+        salutations={
+            first: tuple(sorted(phrases, key=len, reverse=True))
+            for first, phrases in salutations.items()
+        },
+    )
+
+
+def entity_name(words: Sequence[str]) -> str | None:
+    """An entity from its key words, legal-form suffixes dropped ("acme corp" -> "acme")."""
+    kept = list(words)
+    while len(kept) > 1 and kept[-1] in identity_words().entity_suffixes:
+        kept.pop()
+    return " ".join(kept) or None
+
+
+@lru_cache(maxsize=65536)
+def is_dictionary_word(word: str) -> bool:
+    """Whether the lookup table knows ``word`` (lowercase) as an English word form."""
+    return word in _lemma_table() or word in _base_forms()
+
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+_TITLE_WORD = re.compile(r"[^\W_][\w'\u2019.-]*", re.UNICODE)
+_YEARISH = re.compile(r"^(?:19|20)\d\d$|^v?\d+(?:\.\d+)*$")
+MAX_TITLE_WORDS = 12
+TITLE_LINES = 5  # a title is one of the first non-empty lines, or it is not a title
+
+
+def document_title(text: str) -> str | None:
+    """The title a text gives itself: its first Markdown heading, or its first line when
+    that line reads like a title (short, no sentence or header punctuation, more text after).
+    """
+    lines = [line for line in text[:4000].splitlines() if line.strip()]
+    for line in lines[:TITLE_LINES]:
+        heading = _HEADING.match(line)
+        if heading:
+            return heading.group(1).strip()
+    if len(lines) < 2:
+        return None
+    first = lines[0].strip()
+    if (
+        len(first.split()) > MAX_TITLE_WORDS
+        or first[-1] in ".!?:;,"
+        or ":" in first
+        or not any(ch.isalpha() for ch in first)
+    ):
+        return None
+    return first
+
+
+def title_entity(title: str | None, stopwords: frozenset[str]) -> str | None:
+    """The entity a document title names: "P-9 Router User Guide" -> "p-9 router".
+
+    Document-type words, years, version numbers and function words are dropped; a title
+    that names only a topic ("Leave policy": only an attribute is left) names no entity.
+    """
+    if not title:
+        return None
+    kept: list[str] = []
+    for raw in _TITLE_WORD.findall(clean(title)):
+        word = lemma(raw.strip(".'\u2019"))
+        if (
+            not word
+            or word in stopwords
+            or word in identity_words().document_types
+            or _YEARISH.match(word)
+        ):
+            if kept:
+                break  # "Acme Employee Handbook 2026 for managers": the subject came first
+            continue
+        kept.append(word)
+    if not kept or attribute_lexicon().known_suffix(kept) == len(kept):
+        return None
+    return entity_name(kept)
