@@ -11,12 +11,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import ipaddress
+import logging
 import os
 import secrets
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from claims.errors import InputError
 
@@ -26,6 +28,7 @@ SCRYPT_P = 1
 SCRYPT_LEN = 32
 # A fixed dummy hash lets unknown users cost as much time as known ones at login.
 _DUMMY_SALT = b"claimledger-dummy-salt"
+LOG = logging.getLogger("claimledger.review")
 
 
 class Reviewer(BaseModel):
@@ -47,9 +50,33 @@ class ReviewersFile(BaseModel):
         None, description="Header carrying the reviewer name, set by a trusted reverse proxy."
     )
     trusted_proxies: list[str] = Field(
-        default_factory=list, description="Client addresses allowed to send trusted_header."
+        default_factory=list,
+        description="Addresses or networks (CIDR) of the reverse proxies allowed to send "
+        "trusted_header and X-Forwarded-For; checked against the TCP peer itself.",
     )
     secure_cookies: bool = Field(False, description="Mark cookies Secure (serve over HTTPS).")
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _addresses(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"{entry!r} is not an IP address or network (CIDR)") from None
+        return value
+
+    def trusts_proxy(self, peer: str | None) -> bool:
+        """True iff the TCP peer ``peer`` is one of ``trusted_proxies``."""
+        if not peer or not self.trusted_proxies:
+            return False
+        try:
+            address = ipaddress.ip_address(peer)
+        except ValueError:
+            return False  # not an IP (a unix socket, a test client): never a proxy
+        return any(
+            address in ipaddress.ip_network(entry, strict=False) for entry in self.trusted_proxies
+        )
 
 
 class ReviewerDirectory:
@@ -110,6 +137,44 @@ def load_reviewers(path: Path | None) -> ReviewerDirectory:
         ]
         raise InputError("; ".join(problems), location=location) from None
     return ReviewerDirectory(config, location=location)
+
+
+class ReviewersFileWatcher:
+    """The reviewers file as it is now: re-read when it changes, so a password change, a
+    removed reviewer or new trusted proxies take effect without a restart (and end the
+    sessions they no longer justify). While the file is invalid nobody may log in: the
+    error is logged and an empty directory is served, never a stale one."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._stamp: tuple[float, int, int] | None = None
+        self._directory = load_reviewers(path)  # a bad file at startup is the caller's error
+        self._stamp = self._stat()
+
+    def _stat(self) -> tuple[float, int, int] | None:
+        if self.path is None:
+            return None
+        try:
+            info = self.path.stat()
+        except OSError:
+            return None
+        return (info.st_mtime, info.st_size, info.st_ino)
+
+    def get(self) -> ReviewerDirectory:
+        stamp = self._stat()
+        if stamp != self._stamp:
+            self._stamp = stamp
+            try:
+                self._directory = load_reviewers(self.path)
+            except InputError as error:
+                LOG.error("reviewers file rejected; nobody may log in until it is fixed: %s", error)
+                self._directory = ReviewerDirectory(ReviewersFile(), location=str(self.path))
+        return self._directory
+
+
+def credential_fingerprint(reviewer: Reviewer) -> str:
+    """What a session remembers of the password it was opened with (a hash of its hash)."""
+    return hashlib.sha256((reviewer.password_hash or "").encode("utf-8")).hexdigest()
 
 
 def hash_password(password: str, *, salt: bytes | None = None) -> str:

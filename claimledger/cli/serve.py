@@ -19,4 +19,14 @@ def serve(
     from claimledger.web import create_app
 
     engine().dispose()  # migrate the store before the first request
-    uvicorn.run(create_app(settings()), host=host, port=port, log_level="info")
+    uvicorn.run(
+        create_app(settings()),
+        host=host,
+        port=port,
+        log_level="info",
+        # uvicorn would otherwise trust X-Forwarded-For from 127.0.0.1 and rewrite the client
+        # address, letting anyone on this machine pose as a trusted proxy. The app reads
+        # forwarded headers itself, only from the reviewers file's trusted_proxies.
+        proxy_headers=False,
+        forwarded_allow_ips="",
+    )

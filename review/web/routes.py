@@ -7,6 +7,7 @@ Templates autoescape everything: source text is untrusted input.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -23,15 +24,18 @@ from claims.errors import AuthError, ClaimLedgerError, InputError
 from claims.models import DismissReason, ReviewState
 from claims.settings import Settings
 from claims.store import make_engine, transaction
-from review import queue
+from review import audit, queue
 from review.evidence import item_view
 from review.items import ReviewItemRepository, as_utc
 from review.metrics import review_metrics
 from review.policy import active_policy_row, policy_from_row
-from review.reviewers import Reviewer, load_reviewers
+from review.reviewers import Reviewer, ReviewersFileWatcher
+from review.web import throttle
 from review.web.session import CsrfError, SessionSigner, WebSession
 
 HERE = Path(__file__).parent
+LOG = logging.getLogger("claimledger.review")
+LOGIN_ACTOR = "(login)"  # who a failed login is attributed to: nobody proved who they are
 PREFIX = "/review"
 QUEUE_PAGE = 200  # the riskiest and oldest first; filters narrow the rest
 STATE_CHOICES = ("unresolved", *(s.value for s in ReviewState), "all")
@@ -64,8 +68,7 @@ def _age(opened: datetime | None, now: datetime) -> str:
 
 def create_router(settings: Settings) -> APIRouter:
     """The reviewer UI under /review, on the store and reviewers file of ``settings``."""
-    directory = load_reviewers(settings.resolved_reviewers_file)
-    signer = SessionSigner(directory)
+    reviewers = ReviewersFileWatcher(settings.resolved_reviewers_file)
     templates = Environment(
         loader=FileSystemLoader(HERE / "templates"),
         autoescape=select_autoescape(["html"], default=True),
@@ -76,6 +79,8 @@ def create_router(settings: Settings) -> APIRouter:
         if "store" not in engines:  # created per process, on first use
             engines["store"] = make_engine(settings.resolved_database_url)
         return engines["store"]
+
+    signer = SessionSigner(reviewers, engine)
 
     router = APIRouter(prefix=PREFIX, include_in_schema=False)
 
@@ -139,7 +144,53 @@ def create_router(settings: Settings) -> APIRouter:
             signer.check_csrf(request, csrf_token)
         except CsrfError:
             return _forbidden(request)
-        reviewer = directory.authenticate(username.strip(), password)
+        account = username.strip()[: throttle.ACCOUNT_MAX]
+        address = signer.client_address(request)
+        now = throttle.now_utc()
+        with transaction(engine()) as session:
+            wait = throttle.retry_after(session, account, address, now)
+            if wait is None:
+                # Counted as a failure until the password proves right (parallel guesses too).
+                failures = throttle.record_attempt(session, account, address, now)
+        if wait is not None:
+            LOG.warning("login throttled: account %r from %s for %d s", account, address, wait)
+            response = render(
+                request,
+                "login.html",
+                reviewer=None,
+                status_code=429,
+                error=f"Too many failed logins. Try again in {wait} seconds.",
+                next=_safe_next(next),
+            )
+            response.headers["Retry-After"] = str(wait)
+            return response
+        reviewer = reviewers.get().authenticate(account, password)
+        with transaction(engine()) as session:
+            if reviewer is None:
+                audit.record(
+                    session,
+                    actor=LOGIN_ACTOR,
+                    action="login.failed",
+                    entity_type="reviewer",
+                    entity_id=account,
+                    before=None,
+                    after={
+                        "address": address,
+                        "recent_failures": failures,
+                        "wait_seconds": throttle.wait_after(failures, throttle.ACCOUNT_FREE),
+                    },
+                )
+            else:
+                throttle.forgive(session, account, address)
+                audit.record(
+                    session,
+                    actor=reviewer.name,
+                    action="login",
+                    entity_type="reviewer",
+                    entity_id=reviewer.name,
+                    before=None,
+                    after={"address": address},
+                )
         if reviewer is None:
             return render(
                 request,
@@ -150,7 +201,7 @@ def create_router(settings: Settings) -> APIRouter:
                 next=_safe_next(next),
             )
         response = RedirectResponse(_safe_next(next), status_code=303)
-        signer.store(response, signer.new(reviewer.name))  # fresh token: no session fixation
+        signer.store(response, signer.open(reviewer))  # fresh token: no session fixation
         return response
 
     @router.post("/logout")
@@ -159,6 +210,19 @@ def create_router(settings: Settings) -> APIRouter:
             signer.check_csrf(request, csrf_token)
         except CsrfError:
             return _forbidden(request)
+        reviewer = current(request)
+        signer.close(request)  # the session row is gone: this cookie and any copy are dead
+        if reviewer is not None:
+            with transaction(engine()) as session:
+                audit.record(
+                    session,
+                    actor=reviewer.name,
+                    action="logout",
+                    entity_type="reviewer",
+                    entity_id=reviewer.name,
+                    before=None,
+                    after={"address": signer.client_address(request)},
+                )
         response = RedirectResponse(f"{PREFIX}/login", status_code=303)
         signer.store(response, signer.new(None))
         return response
