@@ -1,0 +1,172 @@
+"""Which claim keys may answer a question: by entity, by attribute similarity, by quote text.
+
+A question rarely repeats a document's words ("How many people live in Lakeview?" against
+"Lakeview had 4,210 residents"). So the keys a question may be about come from three indexed
+reads, never from a scan:
+
+1. claims whose attribute equals the question's, or shares its attribute class (head word);
+2. claims whose entity is the question's entity, exactly or as the start of a longer name
+   ("springfield" finds "springfield, illinois");
+3. a full-text search over claim quotes (``claims.store.search``), the fallback.
+
+Every read keeps only claims of sources the requester may see *before* anything is scored,
+ranked or cut, so a hidden claim never takes a rank (the view-equivalence rule of
+docs/RETRIEVAL.md). Each key is then scored: attribute similarity (the edges' scoring,
+``claims.edges.similarity``) times how well the entity fits; a key about another entity, an
+attribute in the ``different`` band, or values of a kind the question does not ask for
+(``claims.extraction.answer_type``) are dropped: an incidental number never answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, text
+
+from claims.edges.similarity import DIFFERENT, match_attributes
+from claims.extraction.answer_type import AnswerType, value_fits
+from claims.store.search import search_quotes, visible_claims_condition
+
+# how many rows each indexed read may return (bounds the work per question)
+MAX_ROWS = 400
+MAX_KEYS = 20
+# entity fit: exact, a longer name that starts with the asked one, one side silent
+EXACT_ENTITY = 1.0
+PARTIAL_ENTITY = 0.9
+ENTITY_NOT_ASKED = 0.8  # the claim names one, the question none
+ENTITY_NOT_STATED = 0.7  # the question names one, the claim none
+_NAME_SEPARATORS = (" ", ",", " (")
+
+
+@dataclass(frozen=True, slots=True)
+class KeyCandidate:
+    """A claim key a question may be about, with why and how well."""
+
+    claim_key: str
+    entity: str | None
+    attribute: str
+    score: float
+    attribute_score: float
+    entity_fit: float
+    found_by: str  # "attribute", "entity" or "quote search"
+
+    def describe(self) -> str:
+        entity = f", entity {self.entity!r}" if self.entity else ""
+        return (
+            f"{self.claim_key!r} (score {self.score:.2f}: attribute {self.attribute_score:.2f}"
+            f" x entity {self.entity_fit:.2f}{entity}; found by {self.found_by})"
+        )
+
+
+def _like_escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def entity_fit(asked: str | None, stated: str | None) -> float:
+    """How well a claim's entity fits the asked one; 0 when they are different things."""
+    if not asked:
+        return ENTITY_NOT_ASKED if stated else EXACT_ENTITY
+    if not stated:
+        return ENTITY_NOT_STATED
+    if asked == stated:
+        return EXACT_ENTITY
+    if any(stated.startswith(asked + sep) for sep in _NAME_SEPARATORS):
+        return PARTIAL_ENTITY
+    return 0.0
+
+
+def candidate_keys(
+    conn: Connection,
+    *,
+    entity: str | None,
+    attribute: str,
+    attribute_class: str | None,
+    words: Sequence[str],
+    asked: AnswerType,
+    generation: str,
+    groups: Collection[str],
+) -> list[KeyCandidate]:
+    """The keys a question may be about, best first (at most ``MAX_KEYS``)."""
+    rows: dict[tuple[str, str | None, str, str, str | None], str] = {}
+    params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
+    visible = visible_claims_condition(groups, params)
+    select = (
+        "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension "
+        "FROM claims c JOIN sources s ON s.id = c.source_id "
+        f"WHERE c.generation = :generation AND {visible} AND "
+    )
+    by_attribute = ["c.attribute = :attribute"]
+    params["attribute"] = attribute
+    if attribute_class:
+        params["attribute_class"] = attribute_class
+        by_attribute.append("c.coarse_key = :attribute_class")
+    reads = [("attribute", select + f"({' OR '.join(by_attribute)}) LIMIT :limit")]
+    if entity:
+        params["entity"] = entity
+        params["entity_prefix"] = _like_escape(entity) + "%"
+        reads.append(
+            (
+                "entity",
+                select + "(c.entity = :entity OR c.entity LIKE :entity_prefix ESCAPE '\\') "
+                "LIMIT :limit",
+            )
+        )
+    for found_by, sql in reads:
+        for row in conn.execute(text(sql), params):
+            rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), found_by)
+    if words:
+        matches = search_quotes(
+            conn, words, generation=generation, groups=groups, limit=MAX_ROWS // 2
+        )
+        keys = sorted({m.claim_key for m in matches})
+        if keys:
+            key_params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
+            key_visible = visible_claims_condition(groups, key_params)
+            marks = []
+            for i, key in enumerate(keys):
+                key_params[f"k{i}"] = key
+                marks.append(f":k{i}")
+            sql = (
+                "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension "
+                "FROM claims c JOIN sources s ON s.id = c.source_id "
+                f"WHERE c.generation = :generation AND {key_visible} "
+                f"AND c.claim_key IN ({', '.join(marks)}) LIMIT :limit"
+            )
+            for row in conn.execute(text(sql), key_params):
+                rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), "quote search")
+    return _rank(rows, entity=entity, attribute=attribute, asked=asked)
+
+
+def _rank(
+    rows: dict[tuple[str, str | None, str, str, str | None], str],
+    *,
+    entity: str | None,
+    attribute: str,
+    asked: AnswerType,
+) -> list[KeyCandidate]:
+    best: dict[str, KeyCandidate] = {}
+    for (claim_key, stated, claim_attribute, kind, dimension), found_by in rows.items():
+        if not value_fits(asked, kind=kind, dimension=dimension):
+            continue
+        fit = entity_fit(entity, stated)
+        if fit == 0.0:
+            continue  # a claim about another entity never answers the question
+        match = match_attributes(attribute, claim_attribute)
+        if match.band == DIFFERENT:
+            continue
+        candidate = KeyCandidate(
+            claim_key=claim_key,
+            entity=stated,
+            attribute=claim_attribute,
+            score=round(match.score * fit, 4),
+            attribute_score=match.score,
+            entity_fit=fit,
+            found_by=found_by,
+        )
+        current = best.get(claim_key)
+        if current is None or candidate.score > current.score:
+            best[claim_key] = candidate
+    ranked = sorted(best.values(), key=lambda c: (-c.score, c.claim_key))
+    return ranked[:MAX_KEYS]
+
