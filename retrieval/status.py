@@ -29,6 +29,7 @@ from retrieval.contract import (
     Value,
 )
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
+from retrieval.public_ids import ShownIds
 from retrieval.verdicts import Replacement, Verdict, aggregate, evaluate, version_replacement
 
 # ----------------------------------------------------------------------------- rendering
@@ -106,10 +107,13 @@ def replacement_out(replacement: Replacement | None) -> ReplacementOut | None:
     )
 
 
-def claim_status(verdict: Verdict, group: EvidenceGroup) -> ClaimStatus:
+def claim_status(
+    verdict: Verdict, group: EvidenceGroup, ids: ShownIds | None = None
+) -> ClaimStatus:
     claim = verdict.claim
     related = [group.claims[cid] for cid in sorted(verdict.related)]
     resolution = verdict.resolution
+    ids = ids or ShownIds(group)  # never a stored id: it hashes hidden members too
     return ClaimStatus(
         claim_id=claim.id,
         claim_key=claim.claim_key,
@@ -121,8 +125,8 @@ def claim_status(verdict: Verdict, group: EvidenceGroup) -> ClaimStatus:
         superseded_by=replacement_out(verdict.superseded_by),
         resolution=(
             ResolutionOut(
-                resolution_id=resolution.id,
-                review_item_id=verdict.review_item_id,
+                resolution_id=ids.resolution(verdict.review_item_id, resolution),
+                review_item_id=ids.item(verdict.review_item_id),
                 winner_claim_ids=sorted(resolution.winners),
                 policy_version=resolution.policy_version,
                 decided_at=resolution.decided_at,
@@ -130,7 +134,7 @@ def claim_status(verdict: Verdict, group: EvidenceGroup) -> ClaimStatus:
             if resolution is not None
             else None
         ),
-        review_item_id=verdict.review_item_id,
+        review_item_id=ids.item(verdict.review_item_id),
         reasons=sorted(set(verdict.reasons)),
     )
 
@@ -162,13 +166,14 @@ def _report(
 ) -> StatusReport:
     live = [v.claim for v in verdicts if v.superseded_by is None]
     status = ConflictStatus.SUPERSEDED if superseded_by is not None else aggregate(verdicts)
+    shown = ShownIds(group)
     return StatusReport(
         target=target,
         status=status,
         superseded_by=replacement_out(superseded_by),
         policy_version=_policy_version(verdicts),
         sides=sides_of(live),
-        claims=[claim_status(v, group) for v in verdicts],
+        claims=[claim_status(v, group, shown) for v in verdicts],
         as_of=_as_of_out(as_of),
     )
 
