@@ -34,9 +34,7 @@ def corpus(*, resolved: bool) -> tuple[Corpus, str]:
     notes.source("restated-filing", ["finance"])
     minutes = notes.claim(notes.version("board-minutes"), KEY, 12, "cent", claim_id="c-minutes")
     press = notes.claim(notes.version("press-release"), KEY, 15, "cent", claim_id="c-press")
-    restated = notes.claim(
-        notes.version("restated-filing"), KEY, 30, "cent", claim_id="c-restated"
-    )
+    restated = notes.claim(notes.version("restated-filing"), KEY, 30, "cent", claim_id="c-restated")
     notes.edge("conflicts", minutes, press)
     notes.edge("conflicts", minutes, restated)
     notes.edge("conflicts", press, restated)
