@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 PYTEST_ARGS ?=
 
-.PHONY: run test lint ui serve bench install clean
+.PHONY: run test lint ui serve bench install clean model
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
@@ -33,6 +33,11 @@ ui: install
 
 serve: install
 	$(BIN)/claims serve
+
+## model: retrain the shipped tagger + parser (claims/extraction/model) from the UD treebanks
+TREEBANK ?= ../shared/data/treebank
+model: install
+	OMP_NUM_THREADS=1 $(PY) scripts/train_parser.py --treebank $(TREEBANK)
 
 bench: install
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b; done
