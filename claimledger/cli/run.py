@@ -15,6 +15,7 @@ from rich.table import Table
 
 from claimledger.cli.app import app, console, err_console, settings
 from claims.errors import ClaimLedgerError, InputError
+from claims.store.locks import run_lock
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,14 +58,23 @@ def run(
     paths: list[Path] = typer.Argument(None, help="Source files or directories."),
     register: Path | None = typer.Option(None, "--register", help="Source register YAML."),
     full: bool = typer.Option(False, "--full", help="Re-evaluate every claim key's edges."),
+    no_wait: bool = typer.Option(
+        False,
+        "--no-wait",
+        help="If another `claims run` is working on this store, exit (code 4) instead of "
+        "waiting for it.",
+    ),
 ) -> None:
-    """Run the whole pipeline in-process (ingest, extract, edges) and print a summary."""
+    """Run the whole pipeline in-process (ingest, extract, edges) and print a summary.
+
+    One run per store at a time: a second `claims run` on the same store waits for the
+    first (or, with --no-wait, exits with code 4).
+    """
     warnings.filterwarnings("ignore", module="dagster")  # beta/preview notices, not for users
     from pipeline.instance import local_instance
     from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
     from pipeline.runner import run_pipeline
     from pipeline.settings import get_pipeline_settings
-    from pipeline.summary import store_summary
 
     sources_paths, register_path = _sources(paths, register)
     environment = _pipeline_environment(sources_paths, register_path)
@@ -74,14 +84,22 @@ def run(
         register_file=environment["CLAIMS_REGISTER_FILE"],
     )
     extractor = ExtractorResource()
-    instance = local_instance(settings().data_dir)
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=err_console, transient=False) as progress:
+    with (
+        run_lock(
+            environment["CLAIMS_DATABASE_URL"],
+            wait=not no_wait,
+            on_wait=lambda message: err_console.print(f"[yellow]note[/] {escape(message)}"),
+        ),
+        Progress(*columns, console=err_console, transient=False) as progress,
+    ):
+        # Under the lock: two processes creating Dagster's SQLite history at once collide.
+        instance = local_instance(settings().data_dir)
         task = progress.add_task("pipeline", total=None)
 
         def advance(done: int, total: int, label: str) -> None:
@@ -99,10 +117,17 @@ def run(
             full_graph=full,
             log_level="CRITICAL",
         )
+        # The summary is read under the lock too, so it is this run's, not a half of the next.
+        progress.stop()
+        _summarize(store, extractor, outcome)
+
+
+def _summarize(store, extractor, outcome) -> None:  # type: ignore[no-untyped-def]
+    from claims.store import GenerationRepository
+    from pipeline.summary import store_summary
+
     generation, label = extractor.generation()
     with store.transaction() as session:
-        from claims.store import GenerationRepository
-
         active = GenerationRepository(session).active()
         summary = store_summary(session, active.id if active else None)
         status = summary.generations.get(generation, "unknown")
