@@ -171,6 +171,10 @@ def shown_value(claim: Claim) -> str:
     unit = f" {claim.unit}" if claim.unit else ""
     if claim.kind is not ValueKind.QUANTITY:
         text = str(claim.value) if claim.value is not None else ""
+        if claim.kind is ValueKind.DATE and text.endswith("/"):
+            text = f"from {text[:-1]}"  # "born after 1987" is "from 1988-01-01"
+        elif claim.kind is ValueKind.DATE and text.startswith("/"):
+            text = f"until {text[1:]}"
         if claim.kind in _NEGATABLE and claim.polarity is Polarity.NEGATIVE:
             return f"not {text}"
         return text
@@ -276,9 +280,11 @@ def date_interval(value: object) -> tuple[float, float]:
     year, "1970-05" the month, "1970-05-03" the day, "first/last" a span; anything else is
     unknown (-inf, inf)."""
     text = str(value or "")
-    if "/" in text:
+    if "/" in text:  # a span; an open end ("1988-01-01/" is "after 1987") is unbounded
         first, _, last = text.partition("/")
-        return date_interval(first)[0], date_interval(last)[1]
+        lo = date_interval(first)[0] if first else -INF
+        hi = date_interval(last)[1] if last else INF
+        return lo, hi
     parts = text.split("-")
     try:
         year = int(parts[0])

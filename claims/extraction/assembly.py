@@ -17,6 +17,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Any, cast
 
 import spacy.symbols
@@ -35,6 +36,13 @@ from claims.extraction.identity import (
 )
 from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.markers import scan_markers
+from claims.extraction.value_kinds import (
+    find_phrase,
+    is_property_word,
+    iso_value,
+    lexicon,
+    normalise_predicate,
+)
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
 from claims.extraction.resources import Resources
 from claims.ids import stable_id_maker
@@ -44,6 +52,7 @@ from claims.models import (
     EffectiveTime,
     Modality,
     Polarity,
+    TimeGranularity,
     ValueKind,
 )
 from claims.models import Span as CharSpan
@@ -218,6 +227,9 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
     for start, end, label, ident in sorted(cues, key=lambda c: (c[0], c[0] - c[1])):
         if role[start:end].count(-1) != end - start:
             continue
+        if label == "MODAL" and start and lower[start - 1] in _MONTH_PREPOSITIONS:
+            role[start] = STOP  # "went up in May": the month, not the modal
+            continue
         data: object
         if label == "SCOPE":
             dim, _, value = ident.partition("=")
@@ -237,6 +249,11 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
         # "per share", "in days": a unit named after a preposition is a unit hint
         if r == PREP and i + 1 < n and lower[i] in _UNIT_HINTS and lower[i + 1] in units:
             role[i + 1] = UNIT
+    verb_forms = lexicon().verb_forms
+    for i in range(n):
+        # "The museum declines card payments": an antonym lexicon verb states like "accepts"
+        if role[i] == CONTENT and lower[i] in verb_forms:
+            role[i] = VERB
     if n and doc.has_annotation("POS"):
         # A trained pipeline (CLAIMS_SPACY_MODEL) tags verbs the lexicons do not know:
         # they split subject from action like the statement verbs of cues.yaml.
@@ -276,7 +293,8 @@ def read_frame(
         elif r == PIVOT and pivot == -1:
             pivot = k
             frame.pivot_kind = str(info[i])
-        elif r == NEG:
+        elif r == NEG and not (k and role[idxs[k - 1]] == NEG) and roles.lower[i] != "nor":
+            # one negation per cue span ("no longer"); "neither ... nor" negates once
             frame.negated = not frame.negated
     verb_pivot = False
     if pivot == -1:
@@ -770,6 +788,7 @@ class _DocAssembly:
         self._roles = roles
         claims: list[Claim] = []
         q_starts = [q.start for q in mentions.quantities]
+        change_firsts = lexicon().change_firsts  # "attrition went up": a direction
         t_starts = [t.start for t in mentions.times]
         for sent in doc.sents:
             s0, s1 = sent.start_char, sent.end_char
@@ -782,6 +801,8 @@ class _DocAssembly:
                 or (
                     not non_latin
                     and not _CLAIM_ROLES.intersection(roles.role[sent.start : sent.end])
+                    and TIME not in roles.role[sent.start : sent.end]  # an event's date
+                    and change_firsts.isdisjoint(roles.lower[sent.start : sent.end])
                 )
             ):
                 continue  # no value, modal, negation or copula: the sentence claims nothing
@@ -849,7 +870,20 @@ class _DocAssembly:
             start = self._after_attribution(roles, a, b)
             if VALUE not in role[a:start]:
                 a = start  # a value inside the attribution itself keeps the whole clause
+        events: list[Claim] = []
+        if TIME in clause_roles:
+            # "The club was established in 1871": the date is the event's value, and the
+            # clause's other claims no longer hold "in 1871"
+            event = self._event_date(
+                doc, sent, a, b, roles, mentions, clause_start, reported_at is not None,
+                source_id, source_version_id,
+            )  # fmt: skip
+            if event is not None:
+                events.append(event[0])
+                when = self._time_without(sent, mentions, event[1])
         if not values:
+            if events:
+                return events
             claim = self._non_quantity(
                 doc,
                 sent,
@@ -863,7 +897,23 @@ class _DocAssembly:
                 source_id,
                 source_version_id,
             )
-            return [claim] if claim else []
+            out_claims = [claim] if claim else []
+            if claim is not None and claim.kind is ValueKind.CATEGORICAL:
+                if _predicate_shape(roles, a, b) == "class":
+                    # "The seminar is a prerequisite": also the property its negation denies
+                    prop = self._non_quantity(
+                        doc, sent, a, b, roles, mentions, when, clause_start,
+                        reported_at is not None, source_id, source_version_id, as_property=True,
+                    )  # fmt: skip
+                    out_claims += [prop] if prop else []
+            direction = self._direction_claim(
+                doc, sent, a, b, roles, mentions, when, clause_start, reported_at is not None,
+                source_id, source_version_id,
+            )  # fmt: skip
+            if direction is not None:
+                # "Attrition went up in May": the direction is the value
+                return [direction]
+            return out_claims
         span = self._evidence(doc, sent, clause_start, b)
         contexts = self._contexts(a, b, role, info, values)
         out: list[Claim] = []
@@ -891,6 +941,12 @@ class _DocAssembly:
                 own = sorted({cast(int, info[i]) for i in idxs if role[i] == TIME})
                 if own:
                     value_when = effective_time(self._text, [mentions.times[t] for t in own])
+            direction = self._change_of(roles, idxs, qi)
+            if direction:
+                # "sales climbed 7%": a change up (or down) of the attribute, not its level
+                frame.attribute_words = [*frame.attribute_words, "change"]
+                frame.key_words = _joined(frame.entity_words, frame.attribute_words)
+                frame.predicate = direction
             out.append(
                 self._quantity_claim(
                     doc, q, frame, value_when, span, reported, source_id, source_version_id
@@ -898,7 +954,7 @@ class _DocAssembly:
             )
             if frame.attribute_words:
                 previous = frame
-        return out
+        return events + out
 
     @staticmethod
     def _after_attribution(roles: Roles, a: int, b: int) -> int:
@@ -1090,6 +1146,7 @@ class _DocAssembly:
         reported: bool,
         source_id: str | None,
         source_version_id: str | None,
+        as_property: bool = False,
     ) -> Claim | None:
         role = roles.role
         present = set(role[a:b])
@@ -1102,13 +1159,17 @@ class _DocAssembly:
         has_neg = NEG in present
         if not has_modal and not has_neg and PIVOT in present:
             # Without a modal or negation the first copula/possession/action verb is the
-            # pivot (as read_frame would find), and only "X is <label>" can still be a
-            # claim: decide that before reading the frame (prose sentences end here).
-            first = next(i for i in idxs if role[i] == PIVOT)
-            if roles.info[first] != "copula" or not _label_shaped(roles, a, b):
+            # pivot (as read_frame would find), and only a clause of the shape "X is
+            # <label>", "X includes <thing>" can still be a claim: decide that before
+            # reading the frame (prose sentences end here).
+            if not _label_shaped(roles, a, b):
                 return None
         frame = read_frame(doc, roles, idxs, self.res, mentions.times)
-        has_verb = frame.pivot_kind == "verb"
+        has_verb = frame.pivot_kind in ("verb", "possession", "action")
+        shape = _predicate_shape(roles, a, b) if frame.pivot_kind == "copula" else ""
+        # "The licence is transferable" states a property, as "... is not transferable"
+        # denies it: both are polarity claims keyed by the property
+        has_verb = has_verb or shape == "property" or as_property
         if has_modal or has_neg or has_verb:
             if not frame.action_words and frame.subject_words:
                 # "Encryption at rest is required": what is required is the subject
@@ -1118,7 +1179,15 @@ class _DocAssembly:
             if not frame.action_words:
                 return None
             kind = ValueKind.POLARITY
-            attribute_words = frame.action_words  # the action is what is asserted or denied
+            # the action is what is asserted or denied; "declines card payments" is
+            # "accept card payments" denied (antonyms.yaml)
+            attribute_words, flipped = normalise_predicate(_action_with_verb(roles, idxs, frame))
+            frame.negated = frame.negated != flipped
+            if not frame.entity_ref:
+                # "The council approved" and "The council did not approve" must key alike
+                # whichever word split the clause: the subject qualifies the action
+                frame.residual = [*frame.residual, *frame.entity_words]
+                frame.entity_words = []
             value: str | None = frame.action_text
             residual = [w for w in frame.residual if w not in frame.entity_words]
             subj_words = [w for w in frame.subject_words if w not in self.res.generic_heads]
@@ -1207,6 +1276,204 @@ class _DocAssembly:
             confidence=confidence,
             created_at=None,
         )
+
+    # ------------------------------------------------------------------ value kinds
+    def _event_date(
+        self,
+        doc: Doc,
+        sent: Span,
+        a: int,
+        b: int,
+        roles: Roles,
+        mentions: Mentions,
+        clause_start: int,
+        reported: bool,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> tuple[Claim, int] | None:
+        """(date claim, index of the time mention it took) for "X came into force in 2017",
+        "she was born on 3 May 1970"; None when no event predicate precedes a date."""
+        role, info, lower = roles.role, roles.info, roles.lower
+        lex = lexicon()
+        hit = find_phrase(lower[a:b], lex.events, lex.longest_event, lex.event_firsts)
+        if hit is None:
+            return None
+        p0, p1, event = a + hit[0], a + hit[1], hit[2]
+        taken = None
+        month = day = 0
+        for i in range(p1, min(b, p1 + 8)):  # "was established *in 1871*", "born on 3 May"
+            if role[i] == TIME:
+                t = mentions.times[cast(int, info[i])]
+                if t.first is not None and t.last is not None and t.role != "deictic":
+                    taken = cast(int, info[i])
+                break
+            if lower[i] in self.res.months:
+                month = self.res.months[lower[i]]  # "born October 18 , 1984": split date
+            elif month and lower[i].isdigit() and 1 <= int(lower[i]) <= 31:
+                day = int(lower[i])
+            elif role[i] in (VALUE, MODAL) or (role[i] == SEP and lower[i] != ","):
+                break
+        if taken is None:
+            return None
+        t = mentions.times[taken]
+        assert t.first is not None and t.last is not None
+        value = _event_value(t, month, day)
+        subject = [i for i in range(a, p0) if role[i] not in (PUNCT, NEG, MODAL)]
+        head, quals = _head(lower, role, subject)
+        attribute = [event]
+        entity: list[str] = []
+        for i in head:
+            w = fold_word(lower[i])
+            if w not in entity and w not in self.res.generic_heads:
+                entity.append(w)
+        negated = False
+        for k, i in enumerate(range(a, b)):
+            if role[i] == NEG and not (k and role[i - 1] == NEG):
+                negated = not negated
+        residual = [fold_word(lower[i]) for i in quals]
+        return (
+            self._value_claim(
+                doc, sent, a, b, clause_start, ValueKind.DATE, entity, attribute, value,
+                event, negated, residual, self._time_without(sent, mentions, taken),
+                reported, 0.75, source_id, source_version_id,
+                subject=_text(roles, head),
+            ),  # fmt: skip
+            taken,
+        )
+
+    def _time_without(self, sent: Span, mentions: Mentions, taken: int) -> EffectiveTime:
+        """The sentence's effective time from its time expressions except ``taken``."""
+        s0, s1 = sent.start_char, sent.end_char
+        rest = [
+            t for k, t in enumerate(mentions.times) if k != taken and s0 <= t.start < s1
+        ]
+        return effective_time(self._text, rest) if rest else _UNKNOWN_TIME
+
+    def _change_of(self, roles: Roles, idxs: Sequence[int], qi: int) -> str:
+        """"up"/"down" when the value is a change ("climbed 7%", "fell by 2 points", "a 7%
+        drop"); "" for a level ("rose to 5%") or no change word at all."""
+        role, info, lower = roles.role, roles.info, roles.lower
+        lex = lexicon()
+        at = [k for k, i in enumerate(idxs) if role[i] == VALUE and info[i] == qi]
+        if not at:
+            return ""
+        first, last = at[0], at[-1]
+        k = first - 1
+        while k >= 0 and (lower[idxs[k]] == "by" or lower[idxs[k]].endswith("ly")):
+            k -= 1  # "fell *sharply by* 7%"
+        if k < 0 or (first and lower[idxs[first - 1]] in lex.level_prepositions):
+            return ""
+        window = [lower[i] for i in idxs[max(0, k - 2) : k + 1]]
+        for n in range(len(window)):
+            direction = lex.changes.get(tuple(window[n:]))
+            if direction:
+                return direction
+        if last + 1 < len(idxs):  # "a 7% drop in sales"
+            return lex.change_nouns.get(lower[idxs[last + 1]], "")
+        return ""
+
+    def _direction_claim(
+        self,
+        doc: Doc,
+        sent: Span,
+        a: int,
+        b: int,
+        roles: Roles,
+        mentions: Mentions,
+        when: EffectiveTime,
+        clause_start: int,
+        reported: bool,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> Claim | None:
+        """"Attrition went up in May": a categorical claim "<subject> change" = up/down."""
+        role, lower = roles.role, roles.lower
+        if NEG in role[a:b] or MODAL in role[a:b] or lower[b - 1] == "?":
+            return None
+        lex = lexicon()
+        hit = find_phrase(lower[a:b], lex.changes, lex.longest_change, lex.change_firsts)
+        if hit is None:
+            return None
+        p0, p1, direction = a + hit[0], a + hit[1], hit[2]
+        phrase = lower[p0:p1]
+        if phrase[-1] in ("up", "down") and (len(phrase) == 1 or phrase[0] in _COPULAS):
+            return None  # "the server is down" is a state, not a change
+        if p1 < b and lower[p1] in lex.level_prepositions:
+            return None  # "prices fell to a record low": a level
+        if p1 < b and role[p1] in (CONTENT, VERB) and not lower[p1].endswith("ly"):
+            return None  # "declines card payments": a verb with an object is no change
+        head, quals = _head(lower, role, [i for i in range(a, p0) if role[i] != PUNCT])
+        if not head:
+            return None
+        entity: list[str] = []
+        for i in head:
+            w = fold_word(lower[i])
+            if w not in entity:
+                entity.append(w)
+        frame = read_frame(doc, roles, [i for i in range(a, b) if role[i] != PUNCT],
+                           self.res, mentions.times)  # fmt: skip
+        residual = [fold_word(lower[i]) for i in quals]
+        residual += [w for w in frame.residual if w not in entity and w not in residual]
+        return self._value_claim(
+            doc, sent, a, b, clause_start, ValueKind.CATEGORICAL, entity, ["change"],
+            direction, " ".join(phrase), False, residual, when, reported, 0.6,
+            source_id, source_version_id, subject=_text(roles, head), scope=frame.scope,
+        )  # fmt: skip
+
+    def _value_claim(
+        self,
+        doc: Doc,
+        sent: Span,
+        a: int,
+        b: int,
+        clause_start: int,
+        kind: ValueKind,
+        entity: list[str],
+        attribute: list[str],
+        value: str,
+        predicate: str,
+        negated: bool,
+        residual: list[str],
+        when: EffectiveTime,
+        reported: bool,
+        confidence: float,
+        source_id: str | None,
+        source_version_id: str | None,
+        subject: str | None = None,
+        scope: dict[str, str] | None = None,
+    ) -> Claim:
+        """A date or direction claim: key = entity words + attribute words."""
+        span = self._evidence(doc, sent, clause_start, b)
+        key_words = entity + [w for w in attribute if w not in entity]
+        key = " ".join(key_words)
+        claim_id = self._claim_id(span.start, span.end, self._roles.idx[a], None, kind.value, key)
+        fields: dict[str, Any] = dict(
+            id=claim_id,
+            source_version_id=source_version_id,
+            source_id=source_id,
+            generation=self.generation,
+            subject=subject,
+            predicate=predicate,
+            claim_key=key,
+            coarse_key=key_words[-1],
+            kind=kind,
+            value=value,
+            **_NO_QUANTITY,
+            polarity=Polarity.NEGATIVE if negated else Polarity.POSITIVE,
+            modality=None,
+            scope=dict(scope or {}),
+            scope_residual=[w for w in residual if w not in key_words],
+            time=_copy_time(when),
+            reported_speech=reported,
+            span=span,
+            quote=self._text[span.start : span.end],
+            confidence=confidence,
+            created_at=None,
+        )
+        if "entity" in Claim.model_fields:  # claim identity (entity, attribute) when present
+            fields["entity"] = " ".join(entity) or None
+            fields["attribute"] = " ".join(attribute)
+        return _claim(**fields)
 
     # ------------------------------------------------------------------ other scripts
     def _non_latin(
@@ -1428,9 +1695,75 @@ def _label_shaped(roles: Roles, a: int, b: int) -> bool:
         len(before) > 8
         or any(role[i] in (SEP, LABEL, VALUE) for i in before)
         or any(role[i] in (LABEL, VALUE, TIME) for i in after)
-        or not 1 <= sum(role[i] == CONTENT for i in after) <= 5
+        or not 1 <= sum(role[i] in (CONTENT, VERB) for i in after) <= 5
         or any(roles.lower[i] in ("to", "too", "very", "than") for i in after)
     )
+
+
+_COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being"})
+_MONTH_PREPOSITIONS = frozenset({"in", "of", "since", "until", "from", "during", "by", "early", "late", "mid"})
+
+
+def _event_value(t: TimeMention, month: int, day: int) -> str:
+    """The ISO value of an event's date; "after 1987" is open-ended ("1988-01-01/")."""
+    assert t.first is not None and t.last is not None
+    first, last, granularity = t.first, t.last, t.granularity
+    if month and granularity is TimeGranularity.YEAR:
+        try:  # a month and day the time expression left out ("October 18 , 1984")
+            first = last = date(first.year, month, day) if day else date(first.year, month, 1)
+            granularity = TimeGranularity.DAY if day else TimeGranularity.MONTH
+            if not day:
+                last = date(first.year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+        except ValueError:
+            first, last = t.first, t.last
+    if t.role == "after":
+        return f"{(last + timedelta(days=1)).isoformat()}/"
+    if t.role == "from":
+        return f"{first.isoformat()}/"
+    if t.role == "before":
+        return f"/{(first - timedelta(days=1)).isoformat()}"
+    if t.role == "until":
+        return f"/{last.isoformat()}"
+    return iso_value(first, last, granularity)
+
+
+def _action_with_verb(roles: Roles, idxs: Sequence[int], frame: Frame) -> list[str]:
+    """The action words of a polarity claim, led by its verb however the clause was split:
+    "approved the extension", "did not approve the extension" and "rejected the
+    extension" all become "approve extension" (the antonym's pole is applied later)."""
+    words = list(frame.action_words)
+    if not words:
+        return words
+    at = [k for k, i in enumerate(idxs) if fold_word(roles.lower[i]) == words[0]]
+    for i in reversed(idxs[: at[-1] + 1] if at else ()):
+        r = roles.role[i]
+        if r == VERB or (r == PIVOT and roles.info[i] in ("action", "possession")):
+            verb = fold_word(roles.lower[i])
+            if verb not in words[:1]:
+                words.insert(0, verb)
+            break
+        if r in (NEG, MODAL, PIVOT, SEP):
+            break  # the verb is right before the action; the subject lies beyond these
+    return words
+
+
+def _predicate_shape(roles: Roles, a: int, b: int) -> str:
+    """What a copula's predicate states: "property" (an adjective or participle: "is
+    transferable", "is taught in English"), "class" (an indefinite noun: "is a
+    prerequisite", both a label of the subject and a property) or "label" ("is German
+    law": the subject names the attribute, the predicate its value)."""
+    pivot_at = _pivot_char(roles, a, b)
+    role, lower = roles.role, roles.lower
+    after = [i for i in range(a, b) if roles.idx[i] > pivot_at]
+    for k, i in enumerate(after):
+        if role[i] not in (CONTENT, VERB):
+            continue
+        if k and lower[after[k - 1]] in ("a", "an"):
+            return "class"
+        if roles.word(i)[:1].isupper():
+            return "label"  # a name ("English", "Delaware") after the copula
+        return "property" if is_property_word(lower[i]) else "label"
+    return "label"
 
 
 def _pivot_char(roles: Roles, a: int, b: int) -> int:
