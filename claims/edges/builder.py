@@ -354,16 +354,16 @@ def _clone_and_group_edges(
 
 
 def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
-    _sort_members(members, emit.supersessions)
     claim_key = members[0].claim_key
+    if is_unknown_key(claim_key):
+        # no subject: two bare numbers say nothing about one thing (and a file of 20,000
+        # numbers must not cost 20,000^2), so they are never linked, not even as clones
+        return
+    _sort_members(members, emit.supersessions)
     groups = _groups(members)
     build.groups += len(groups)
     emit.start_block(members)
     _clone_and_group_edges(groups, emit, claim_key, build)
-    if is_unknown_key(claim_key):
-        # no subject: two bare numbers say nothing about one thing, so they are never
-        # compared (and a file of 20,000 numbers costs what its clones cost)
-        return
     values = [split_group(emit.generation, origins, emit.mates, emit.tiers) for origins in groups]
     build.members += [
         GroupMember(facts.id, value.id, claim_key)

@@ -27,6 +27,7 @@ from claims.edges.supersession import (
     derive_version_supersessions,
     supersession_candidate,
 )
+from claims.edges.value_groups import UNKNOWN_KEY_PREFIX
 from claims.store.claims import stored_claim
 from claims.store.edges import EdgeRepository, SupersessionRepository, ValueGroupRepository
 from claims.store.sources import SourceRepository
@@ -126,7 +127,10 @@ def _claims_where(session: Session, generation: str, *conditions: object) -> lis
     # plain rows, not ORM instances: row_to_claim only reads columns by name, and building
     # tracked instances costs more than the edge rules themselves
     table = ClaimRow.__table__
-    stmt = select(table).where(table.c.generation == generation)
+    # claims with no subject are never linked (value_groups.is_unknown_key): not even read
+    stmt = select(table).where(
+        table.c.generation == generation, table.c.claim_key.not_like(UNKNOWN_KEY_PREFIX + "%")
+    )
     if conditions:
         stmt = stmt.where(or_(*conditions))  # type: ignore[arg-type]
     rows = session.execute(stmt.order_by(table.c.id))
