@@ -292,8 +292,8 @@ def date_interval(value: object) -> tuple[float, float]:
             return float(date(year, 1, 1).toordinal()), float(date(year, 12, 31).toordinal())
         month = int(parts[1])
         if len(parts) == 2:
-            last = date(year + month // 12, month % 12 + 1, 1).toordinal() - 1
-            return float(date(year, month, 1).toordinal()), float(last)
+            month_end = date(year + month // 12, month % 12 + 1, 1).toordinal() - 1
+            return float(date(year, month, 1).toordinal()), float(month_end)
         day = date(year, month, int(parts[2])).toordinal()
         return float(day), float(day)
     except (ValueError, IndexError):

@@ -36,6 +36,8 @@ from claims.extraction.identity import (
 )
 from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.markers import scan_markers
+from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
+from claims.extraction.resources import Resources
 from claims.extraction.value_kinds import (
     find_phrase,
     is_property_word,
@@ -43,8 +45,6 @@ from claims.extraction.value_kinds import (
     lexicon,
     normalise_predicate,
 )
-from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
-from claims.extraction.resources import Resources
 from claims.ids import stable_id_maker
 from claims.models import (
     Bound,
@@ -898,14 +898,17 @@ class _DocAssembly:
                 source_version_id,
             )
             out_claims = [claim] if claim else []
-            if claim is not None and claim.kind is ValueKind.CATEGORICAL:
-                if _predicate_shape(roles, a, b) == "class":
-                    # "The seminar is a prerequisite": also the property its negation denies
-                    prop = self._non_quantity(
-                        doc, sent, a, b, roles, mentions, when, clause_start,
-                        reported_at is not None, source_id, source_version_id, as_property=True,
-                    )  # fmt: skip
-                    out_claims += [prop] if prop else []
+            if (
+                claim is not None
+                and claim.kind is ValueKind.CATEGORICAL
+                and _predicate_shape(roles, a, b) == "class"
+            ):
+                # "The seminar is a prerequisite": also the property its negation denies
+                prop = self._non_quantity(
+                    doc, sent, a, b, roles, mentions, when, clause_start,
+                    reported_at is not None, source_id, source_version_id, as_property=True,
+                )  # fmt: skip
+                out_claims += [prop] if prop else []
             direction = self._direction_claim(
                 doc, sent, a, b, roles, mentions, when, clause_start, reported_at is not None,
                 source_id, source_version_id,
@@ -941,12 +944,12 @@ class _DocAssembly:
                 own = sorted({cast(int, info[i]) for i in idxs if role[i] == TIME})
                 if own:
                     value_when = effective_time(self._text, [mentions.times[t] for t in own])
-            direction = self._change_of(roles, idxs, qi)
-            if direction:
+            moved = self._change_of(roles, idxs, qi)
+            if moved:
                 # "sales climbed 7%": a change up (or down) of the attribute, not its level
                 frame.attribute_words = [*frame.attribute_words, "change"]
                 frame.key_words = _joined(frame.entity_words, frame.attribute_words)
-                frame.predicate = direction
+                frame.predicate = moved
             out.append(
                 self._quantity_claim(
                     doc, q, frame, value_when, span, reported, source_id, source_version_id
@@ -1157,13 +1160,12 @@ class _DocAssembly:
         idxs = [i for i in range(a, b) if role[i] != PUNCT]
         has_modal = MODAL in present
         has_neg = NEG in present
-        if not has_modal and not has_neg and PIVOT in present:
+        if not has_modal and not has_neg and PIVOT in present and not _label_shaped(roles, a, b):
             # Without a modal or negation the first copula/possession/action verb is the
             # pivot (as read_frame would find), and only a clause of the shape "X is
             # <label>", "X includes <thing>" can still be a claim: decide that before
             # reading the frame (prose sentences end here).
-            if not _label_shaped(roles, a, b):
-                return None
+            return None
         frame = read_frame(doc, roles, idxs, self.res, mentions.times)
         has_verb = frame.pivot_kind in ("verb", "possession", "action")
         shape = _predicate_shape(roles, a, b) if frame.pivot_kind == "copula" else ""
@@ -1701,7 +1703,10 @@ def _label_shaped(roles: Roles, a: int, b: int) -> bool:
 
 
 _COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being"})
-_MONTH_PREPOSITIONS = frozenset({"in", "of", "since", "until", "from", "during", "by", "early", "late", "mid"})
+# "in May", "since May": the month, not the modal "may"
+_MONTH_PREPOSITIONS = frozenset(
+    {"in", "of", "since", "until", "from", "during", "by", "early", "late", "mid"}
+)
 
 
 def _event_value(t: TimeMention, month: int, day: int) -> str:
