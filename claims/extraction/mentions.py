@@ -112,6 +112,7 @@ _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)\s*$")
 class _CountedWords:
     plurals: frozenset[str]
     never: frozenset[str]
+    describing: frozenset[str]
 
 
 def _counted_words() -> _CountedWords:
@@ -119,10 +120,31 @@ def _counted_words() -> _CountedWords:
     return _CountedWords(
         frozenset(str(w) for w in data.get("irregular_plurals", [])),
         frozenset(str(w) for w in data.get("never", [])),
+        frozenset(str(w) for w in data.get("describing", [])),
     )
 
 
 _COUNTED_DATA = _counted_words()
+
+
+@dataclass(frozen=True, slots=True)
+class _VagueAmounts:
+    amounts: dict[str, tuple[float, float]]  # "hundreds" -> (100, 1000)
+    pattern: re.Pattern[str]
+
+
+def _vague_amounts() -> _VagueAmounts:
+    data = read_yaml("numbers.yaml").get("vague_amounts") or {}
+    amounts = {str(k): (float(v[0]), float(v[1])) for k, v in data.items()}
+    words = "|".join(sorted(amounts, key=len, reverse=True))
+    pattern = re.compile(
+        rf"(?<![A-Za-z])(?:{words})(?:\s+of\s+(?:{words}))*\s+of\s+(?=[A-Za-z€$£¥])",
+        re.IGNORECASE,
+    )
+    return _VagueAmounts(amounts, pattern)
+
+
+_VAGUE = _vague_amounts()
 
 # Numbers that are not the asserted value (issue 12 point 5): references, list numbers,
 # more labels of a labelled list, days of the month, coordinates, numbers inside names.
@@ -655,6 +677,7 @@ class MentionScanner:
                 continue
             self._number(folded, m, occupied, out)
         self._number_words(folded, occupied, out, number_starts)
+        self._vague_amounts(folded, occupied, out)
         out.quantities.sort(key=lambda q: q.start)
         out.labels.sort(key=lambda lab: lab.start)
         return out
@@ -856,9 +879,10 @@ class MentionScanner:
                     modifier = (counted.start(1), counted.end())
                     end, unit_text = described
                     unit_key = unit_text
-                elif self._counted_noun(noun, value):
-                    unit_text = noun
-                    end = counted.end()
+                else:
+                    what = self._counted_after(folded, end, value)
+                    if what is not None:
+                        end, unit_text, modifier = what
         # bounds and approximations written before the value
         approximate = False
         pos = cue_start
@@ -974,6 +998,29 @@ class MentionScanner:
                 return s, month.start(1)  # the day; the month stays a word
         return None
 
+    def _counted_after(
+        self, folded: str, pos: int, value: float
+    ) -> tuple[int, str, tuple[int, int] | None] | None:
+        """(end, counted noun, describing word) of what a number ending at ``pos`` counts:
+        "12 members", "274 elderly participants" (one describing word is allowed)."""
+        counted = _COUNTED.match(folded, pos)
+        if counted is None:
+            return None
+        noun = counted.group(1)
+        if self._counted_noun(noun, value):
+            return counted.end(), noun, None
+        res = self.res
+        if noun in res.prepositions or noun in _COUNTED_DATA.never:
+            return None
+        if noun in res.stopwords and noun not in _COUNTED_DATA.describing:
+            return None
+        second = _COUNTED.match(folded, counted.end())
+        if second is None or not self._counted_noun(second.group(1), value):
+            return None
+        if value == 1 and not second.group(1).endswith("s"):
+            return None
+        return second.end(), second.group(1), (counted.start(1), counted.end())
+
     def _counted_noun(self, word: str, value: float) -> bool:
         """Whether ``word`` after a number is what it counts: a plural noun ("12 members"),
         a singular after one ("1 ticket"), or an irregular plural ("40 people"); never a
@@ -1072,9 +1119,17 @@ class MentionScanner:
             if value is None:
                 continue
             unit = _unit_after(res, folded, m.end())
-            if unit is None:
-                continue  # "one of the", "no one": number words need a unit to be a quantity
-            end, unit_text = unit
+            unit_key: str | None = None
+            modifier: tuple[int, int] | None = None
+            if unit is not None:
+                end, unit_text = unit
+                unit_key = unit_text
+            else:
+                # "two beaches", "three hundred people"; never "one of the", "no one"
+                what = self._counted_after(folded, m.end(), value) if value != 1 else None
+                if what is None:
+                    continue
+                end, unit_text, modifier = what
             cue_start = m.start()
             bound = Bound.EXACT
             approximate = False
@@ -1095,11 +1150,54 @@ class MentionScanner:
                     bound=bound,
                     approximate=approximate,
                     unit=unit_text,
-                    unit_key=unit_text,
+                    unit_key=unit_key,
                     number_word=True,
+                    modifier=modifier,
                 )
             )
             occupied[cue_start:end] = b"\x01" * (end - cue_start)
+
+    def _vague_amounts(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+        """ "hundreds of millions of euros" (1e8..1e9 EUR), "dozens of staff", "thousands of
+        people": an approximate range from the named order of magnitude to the next one."""
+        if " of " not in folded:
+            return
+        vague = _VAGUE.amounts
+        for m in _VAGUE.pattern.finditer(folded):
+            if occupied[m.start()] or occupied[m.end() - 1]:
+                continue
+            words = [w.lower() for w in _WORD.findall(m.group(0)) if w.lower() != "of"]
+            low, high = vague[words[0]]
+            for word in words[1:]:
+                scale = vague[word][0]
+                low, high = low * scale, high * scale
+            end = m.end()
+            unit = _unit_after(self.res, folded, end)
+            unit_key: str | None = None
+            if unit is not None:
+                end, unit_text = unit
+                unit_key = unit_text
+            else:
+                counted = _COUNTED.match(folded, end - 1)
+                if counted is None or not self._counted_noun(counted.group(1), 2.0):
+                    continue
+                end, unit_text = counted.end(), counted.group(1)
+            out.quantities.append(
+                QuantityMention(
+                    start=m.start(),
+                    end=end,
+                    cue_start=m.start(),
+                    value=low,
+                    low=low,
+                    high=high,
+                    bound=Bound.RANGE,
+                    approximate=True,
+                    unit=unit_text,
+                    unit_key=unit_key,
+                    number_word=True,
+                )
+            )
+            occupied[m.start() : end] = b"\x01" * (end - m.start())
 
 
 def _is_count(dimension: str) -> bool:

@@ -22,8 +22,8 @@ def singular(noun: str) -> str:
     """A plain English singular ("bottles" -> "bottle", "entries" -> "entry")."""
     if noun.endswith("ies") and len(noun) > 4:
         return noun[:-3] + "y"
-    if noun.endswith(("ses", "xes", "ches", "shes")):
-        return noun[:-2]
+    if noun.endswith(("sses", "xes", "zzes", "ches", "shes")):
+        return noun[:-2]  # classes, boxes, batches; but cases -> case, houses -> house
     if noun.endswith("s") and not noun.endswith("ss"):
         return noun[:-1]
     return noun
