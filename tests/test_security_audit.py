@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -216,3 +217,38 @@ def test_the_migration_chains_rows_written_before_it(database_url: str) -> None:
         assert report(database_url)[0] == 0
     finally:
         engine.dispose()
+
+
+def test_concurrent_writers_keep_one_unbroken_chain(store: Engine) -> None:
+    """Two reviewers acting at once on different items: their audit rows interleave, and the
+    chain never forks (each append sees the row before it)."""
+    from review_ledger import DIVIDEND
+
+    work = [("alice", item_for_key(store, DIVIDEND).id), ("bob", item_for_key(store, LIMIT).id)]
+    errors: list[BaseException] = []
+    start = threading.Barrier(len(work))
+
+    def act(name: str, item_id: str) -> None:
+        reviewer = reviewers().get(name)
+        try:
+            start.wait()
+            for _ in range(8):
+                with transaction(store) as session:
+                    queue.claim(session, item_id, reviewer)
+                with transaction(store) as session:
+                    queue.release(session, item_id, reviewer)
+        except BaseException as error:  # reported below, with the thread's own traceback lost
+            errors.append(error)
+
+    threads = [threading.Thread(target=act, args=pair) for pair in work]
+    before = len(rows(store))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    chain = rows(store)
+    assert len(chain) == before + 2 * 8 * 2
+    for (_, _, previous), (_, link, _) in zip(chain, chain[1:], strict=False):
+        assert link == previous
+    assert report(store.url.render_as_string(hide_password=False))[0] == 0
