@@ -145,3 +145,27 @@ def test_invisible_characters_in_extract_quote_the_original_text() -> None:
     claim = extract(text)[0]
     assert claim.value == 1250.0
     assert text[claim.value_span.start : claim.value_span.end] == "1\u00ad250 dollars per seat"
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "low", "high"),
+    [
+        (
+            "The carbon shift was −27.2 to −23.1‰ across the boundary.",
+            "−27.2 to −23.1‰",
+            -27.2,
+            -23.1,
+        ),
+        ("Background values sat at ∼−25.9 to −26.5‰ before it.", "∼−25.9 to −26.5‰", -26.5, -25.9),
+    ],
+)
+def test_ranges_of_negative_numbers(text: str, span: str, low: float, high: float) -> None:
+    claim = next(c for c in extract(text) if c.kind.value == "quantity")
+    assert text[claim.value_span.start : claim.value_span.end] == span
+    assert (claim.low, claim.high) == (pytest.approx(low), pytest.approx(high))
+
+
+def test_decimals_without_a_leading_zero_and_tolerances() -> None:
+    assert _spans("The effect held, p < .001, in both years.") == ["< .001"]
+    assert _spans("Readings carry a tolerance of ±5% in the lab.") == ["±5%"]
+    assert _spans("Markers of TRA-1–60 stayed high in 9 samples.") == ["9 samples"]

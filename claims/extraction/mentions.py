@@ -18,7 +18,8 @@ from claims.extraction.resources import Resources, read_yaml, resources
 from claims.models import Bound, TimeGranularity
 from claims.units.lexicon import currency_for_prefix, lookup
 
-_NUMBER = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?")
+# "p < .001", "r = .64": a decimal without its leading zero, after a space or a sign
+_NUMBER = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?|(?<=[ =<>~(])\.[0-9]+(?![0-9.])")
 _EXPONENT = re.compile(r"[eE][+-]?[0-9]{1,6}(?![A-Za-z0-9])")
 _POWER = re.compile(r"(?:\^[0-9]{1,6})+")
 _JOINER = re.compile(r"[ \t]{0,2}(?:-[ \t]?)?")
@@ -723,6 +724,10 @@ class MentionScanner:
             start = word.start() if word else s - 1
             self._label(folded, start, self._label_end(folded, e), occupied, out)
             return
+        if prev in "-–" and s >= 2 and occupied[s - 2] and folded[s - 2].isalnum():
+            # "TRA-1–60": the rest of a label
+            self._label(folded, s, self._label_end(folded, e), occupied, out)
+            return
         if prev == "-" and s >= 2 and folded[s - 2].isascii() and folded[s - 2].isalpha():
             self._label(folded, s, self._label_end(folded, e), occupied, out)
             return
@@ -807,11 +812,15 @@ class MentionScanner:
             sep = folded[end : rng.end()].strip().lower()
             between = _BETWEEN.search(folded, max(0, start - 12), start)
             if sep != "and" or (between and between.group(1).lower() == "between"):
-                m2 = _NUMBER.match(folded, rng.end())
+                # "−27.2 to −23.1‰": the second number may carry its own sign
+                negative = folded[rng.end() : rng.end() + 1] == "-" and sep != "-"
+                m2 = _NUMBER.match(folded, rng.end() + negative)
                 if m2 is not None and not occupied[m2.start()]:
-                    hi = _parse_number(m2.group(0))
+                    hi = _parse_number(m2.group(0)) * (-1 if negative else 1)
                     hi_end, hi, _ = self._magnitude(folded, m2.end(), hi, currency is not None)
                     lo = value
+                    if lo > hi and lo < 0 and hi < 0:
+                        lo, hi = hi, lo  # "−25.9 to −26.5‰" spans the same values
                     if lo <= hi and math.isfinite(hi):
                         low, high, bound = lo, hi, Bound.RANGE
                         end = hi_end
