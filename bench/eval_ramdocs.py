@@ -42,6 +42,7 @@ _ARTICLES = {"a", "an", "the", "of"}
 
 def words(text: str) -> list[str]:
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
+    folded = re.sub(r"(?<=\d),(?=\d{3}\b)", "", folded)  # "5,601" is the number 5601
     return [w for w in re.findall(r"[a-z0-9]+(?:\.[0-9]+)?", folded) if w not in _ARTICLES]
 
 
