@@ -31,7 +31,7 @@ from claims.extraction.identity import (
     document_title,
     entity_name,
     identity_words,
-    is_dictionary_word,
+    is_name,
     title_entity,
 )
 from claims.extraction.keys import fold_text, fold_word
@@ -426,6 +426,9 @@ def _read_identity(
         attr_idx = list(key_idx)
         after_owner = _after_possessive(roles, subject_side)
         subject = [i for i in _noun_phrase(roles, after_owner) if lower[i] not in res.generic_heads]
+        known = lex.known_suffix([fold_word(lower[i]) for i in subject])
+        if 0 < known < len(subject):  # "The Kestrel K2 weighs ...": the attribute is no name
+            subject = subject[:-known]
         if not any(_is_named(roles, i) for i in subject):
             # "The fee is a flat rate", "The warehouse ships orders": a common noun stays
             # a qualifier (residual); named subjects ("Acme", "the P-9 router") are things
@@ -500,15 +503,7 @@ def _is_named(roles: Roles, i: int) -> bool:
         )
     if r not in (CONTENT, VERB):
         return False
-    word = roles.word(i)
-    if any(ch.isdigit() for ch in word):
-        return True
-    if word.isupper() and len(word) >= 2:
-        return roles.lower[i] not in _GENERIC_ACRONYMS
-    return any(ch.isupper() for ch in word) and not is_dictionary_word(roles.lower[i])
-
-
-_GENERIC_ACRONYMS = frozenset({"api", "faq", "ceo", "cfo", "hr", "it", "pto", "hq", "sla", "fte"})
+    return is_name(roles.word(i))
 
 
 def _noun_phrase(roles: Roles, side: Sequence[int]) -> list[int]:
@@ -588,6 +583,12 @@ def _of_phrase(roles: Roles, idxs: Sequence[int], *, after_head: bool) -> list[i
         words: list[int] = []
         for j in idxs[k + 1 :]:
             r = role[j]
+            if r == PIVOT and roles.info[j] == "action" and not words:
+                words.append(j)  # "25 days of *paid* time off": a participle describes
+                continue
+            if r == STOP and roles.lower[j] in _PARTICLES and words:
+                words.append(j)  # "time *off*"
+                continue
             if r in (PREP, SEP, VALUE, PIVOT, MODAL, VERB, NEG, PUNCT) or (
                 r == STOP and roles.lower[j] not in _ARTICLES
             ):
@@ -600,6 +601,7 @@ def _of_phrase(roles: Roles, idxs: Sequence[int], *, after_head: bool) -> list[i
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
+_PARTICLES = frozenset({"off", "out"})
 
 
 def _after_possessive(roles: Roles, side: Sequence[int]) -> Sequence[int]:

@@ -214,6 +214,17 @@ def entity_name(words: Sequence[str]) -> str | None:
     return " ".join(kept) or None
 
 
+def is_name(word: str) -> bool:
+    """Whether a word as written names one thing: an identifier with digits ("P-9",
+    "X200"), a capitalised word no dictionary knows ("Lakeview", "Acme"), an acronym."""
+    if any(ch.isdigit() for ch in word):
+        return any(ch.isalpha() for ch in word)
+    low = word.lower()
+    if word.isupper() and len(word) >= 2:
+        return low not in GENERIC_ACRONYMS
+    return any(ch.isupper() for ch in word) and not is_dictionary_word(low)
+
+
 @lru_cache(maxsize=65536)
 def is_dictionary_word(word: str) -> bool:
     """Whether the lookup table knows ``word`` (lowercase) as an English word form."""
@@ -222,7 +233,15 @@ def is_dictionary_word(word: str) -> bool:
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _TITLE_WORD = re.compile(r"[^\W_][\w'\u2019.-]*", re.UNICODE)
-_YEARISH = re.compile(r"^(?:19|20)\d\d$|^v?\d+(?:\.\d+)*$")
+# years, versions, quarters, halves, fiscal years and months: when a title was written
+_YEARISH = re.compile(
+    r"^(?:(?:19|20)\d\d|v?\d+(?:\.\d+)*|q[1-4]|h[12]|fy\d{2,4}|jan(?:uary)?|feb(?:ruary)?"
+    r"|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?"
+    r"|nov(?:ember)?|dec(?:ember)?)$"
+)
+# acronyms that name a kind of thing, not one thing
+GENERIC_ACRONYMS = frozenset({"api", "faq", "ceo", "cfo", "hr", "it", "pto", "hq", "sla", "fte"})
+_TITLE_PARTS = re.compile(r"\s[-\u2013\u2014|:]\s|[(,;:\[]")  # a title's subtitle or aside
 MAX_TITLE_WORDS = 12
 TITLE_LINES = 5  # a title is one of the first non-empty lines, or it is not a title
 
@@ -253,13 +272,16 @@ def title_entity(title: str | None, stopwords: frozenset[str]) -> str | None:
     """The entity a document title names: "P-9 Router User Guide" -> "p-9 router".
 
     Document-type words, years, version numbers and function words are dropped; a title
-    that names only a topic ("Leave policy": only an attribute is left) names no entity.
+    that names no thing by name ("Leave policy", "Interim report Q1") names no entity.
     """
     if not title:
         return None
     kept: list[str] = []
-    for raw in _TITLE_WORD.findall(clean(title)):
-        word = lemma(raw.strip(".'\u2019"))
+    named = False
+    head = _TITLE_PARTS.split(clean(title))[0]  # "Examplamine dosing (fictional)"
+    for raw in _TITLE_WORD.findall(head):
+        raw = raw.strip(".'\u2019")
+        word = lemma(raw)
         if (
             not word
             or word in stopwords
@@ -270,6 +292,7 @@ def title_entity(title: str | None, stopwords: frozenset[str]) -> str | None:
                 break  # "Acme Employee Handbook 2026 for managers": the subject came first
             continue
         kept.append(word)
-    if not kept or attribute_lexicon().known_suffix(kept) == len(kept):
+        named = named or is_name(raw)
+    if not kept or not named or attribute_lexicon().known_suffix(kept) == len(kept):
         return None
     return entity_name(kept)

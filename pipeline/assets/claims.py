@@ -1,15 +1,19 @@
 """``claims``: extraction and unit normalisation; each version's claims land whole or not at all."""
 
+import inspect
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import dagster as dg
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from claims.edges.recompute import record_supersession_candidates
 from claims.extraction import find_supersession_mentions
 from claims.models import Claim
 from claims.store import ClaimRepository, GenerationRepository
+from claims.tables import SourceRow
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.sources import source_versions
@@ -41,6 +45,8 @@ def claims(
     with store.transaction() as session:
         status = GenerationRepository(session).ensure(generation, label).status
         versions = corpus.versions_for_keys(session, keys)
+        titles = _register_titles(session, {v.source_id for v in versions.values()})
+    takes_subject = _takes_document_subject(extract)
     missing = [key for key in keys if key not in versions]
     if missing:
         raise dg.Failure(
@@ -55,7 +61,11 @@ def claims(
     for key in keys:
         version = versions[key]
         try:
-            found = extract(version.text, source_id=version.source_id, source_version_id=version.id)
+            # the register title is what "it", "we", "the company" in the text refer to
+            subject = {"document_subject": titles.get(version.source_id)} if takes_subject else {}
+            found = extract(
+                version.text, source_id=version.source_id, source_version_id=version.id, **subject
+            )
         except Exception as error:  # name the version; none of its claims was written
             _write(store, pending, written)  # the versions before it are kept whole
             raise dg.Failure(
@@ -83,6 +93,29 @@ def claims(
             "claims_by_kind": dg.MetadataValue.md(count_table(dict(kinds))),
             "preview": dg.MetadataValue.md(claims_preview(preview)),
         }
+    )
+
+
+def _register_titles(session: Session, source_ids: set[str]) -> dict[str, str]:
+    """Register titles of these sources (sources without a title are absent)."""
+    ids = sorted(source_ids)
+    titles: dict[str, str] = {}
+    for start in range(0, len(ids), 500):
+        rows = session.execute(
+            select(SourceRow.id, SourceRow.title).where(SourceRow.id.in_(ids[start : start + 500]))
+        )
+        titles.update({source_id: title for source_id, title in rows if title})
+    return titles
+
+
+def _takes_document_subject(extract: Callable[..., list[Claim]]) -> bool:
+    """Whether a (possibly custom) extractor accepts ``document_subject``."""
+    try:
+        parameters = inspect.signature(extract).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(
+        p.name == "document_subject" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters
     )
 
 
