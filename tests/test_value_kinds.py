@@ -266,3 +266,24 @@ def test_event_dates_with_bounds_and_split_dates(
     left: str, right: str, relation: Relation
 ) -> None:
     assert _relation(left, right) is relation
+
+
+def test_a_participle_phrase_first_takes_its_subject_from_the_main_clause() -> None:
+    left = "The Harbour Choir was founded before 1990."
+    right = "Founded in 1996 in Cork, the Harbour Choir gave its first concert a year later."
+    (claim,) = [c for c in extract(right) if c.kind is ValueKind.DATE]
+    assert "harbour choir" in claim.claim_key
+    assert _relation(left, right) is Relation.CONFLICT
+    assert _relation("The Harbour Choir was founded after 1990.", right) is not Relation.CONFLICT
+
+
+@pytest.mark.parametrize(
+    ("positive", "negative"),
+    [
+        ("The league announced the fixtures in June 2024.",
+         "The league failed to announce the fixtures in June 2024."),
+        ("The supplier accepted the addendum.", "The supplier refused to accept the addendum."),
+    ],
+)  # fmt: skip
+def test_failing_or_refusing_to_act_denies_the_act(positive: str, negative: str) -> None:
+    assert _relation(positive, negative) is Relation.CONFLICT

@@ -1162,7 +1162,8 @@ class _DocAssembly:
         idxs = [i for i in range(a, b) if role[i] != PUNCT]
         has_modal = MODAL in present
         has_neg = NEG in present
-        if not has_modal and not has_neg and PIVOT in present and not _label_shaped(roles, a, b):
+        statement = PIVOT in present and not has_modal and not has_neg
+        if statement and not _label_shaped(roles, a, b, allow_time=_first_pivot_acts(roles, a, b)):
             # Without a modal or negation the first copula/possession/action verb is the
             # pivot (as read_frame would find), and only a clause of the shape "X is
             # <label>", "X includes <thing>" can still be a claim: decide that before
@@ -1324,6 +1325,21 @@ class _DocAssembly:
         value = _event_value(t, month, day)
         subject = [i for i in range(a, p0) if role[i] not in (PUNCT, NEG, MODAL)]
         head, quals = _head(lower, role, subject)
+        if not head:
+            # "Founded in 1997 in South Africa, the Cape Wine Academy introduced ...": the
+            # subject follows the participle phrase
+            comma = next((i for i in range(p1, b) if lower[i] == ","), None)
+            if comma is not None:
+                after: list[int] = []
+                for i in range(comma + 1, b):
+                    if role[i] in (PIVOT, VERB, MODAL, NEG, SEP, VALUE, TIME) or (
+                        after  # "... Academy introduced", "... the Harbour Choir gave"
+                        and role[i] == CONTENT
+                        and (lower[i].endswith("ed") or _name_ends(roles, after[-1], i))
+                    ):
+                        break
+                    after.append(i)
+                head, _ = _head(lower, role, after)
         attribute = [event]
         entity: list[str] = []
         for i in head:
@@ -1347,10 +1363,10 @@ class _DocAssembly:
 
     def _time_without(self, sent: Span, mentions: Mentions, taken: int) -> EffectiveTime:
         """The sentence's effective time from its time expressions except ``taken``."""
-        s0, s1 = sent.start_char, sent.end_char
-        rest = [
-            t for k, t in enumerate(mentions.times) if k != taken and s0 <= t.start < s1
-        ]
+        times = mentions.times  # sorted by start: only this sentence's are read
+        lo = bisect_left(times, sent.start_char, key=lambda t: t.start)
+        hi = bisect_left(times, sent.end_char, key=lambda t: t.start)
+        rest = [times[k] for k in range(lo, hi) if k != taken]
         return effective_time(self._text, rest) if rest else _UNKNOWN_TIME
 
     def _change_of(self, roles: Roles, idxs: Sequence[int], qi: int) -> str:
@@ -1688,17 +1704,30 @@ def _copy_time(when: EffectiveTime) -> EffectiveTime:
     )
 
 
-def _label_shaped(roles: Roles, a: int, b: int) -> bool:
+def _name_ends(roles: Roles, previous: int, i: int) -> bool:
+    """A lowercase word right after a capitalised one ends a name ("Choir gave")."""
+    return roles.word(previous)[:1].isupper() and not roles.word(i)[:1].isupper()
+
+
+def _first_pivot_acts(roles: Roles, a: int, b: int) -> bool:
+    """Whether the clause's first pivot is a possession or action verb (not a copula)."""
+    first = next(i for i in range(a, b) if roles.role[i] == PIVOT)
+    return roles.info[first] != "copula"
+
+
+def _label_shaped(roles: Roles, a: int, b: int, allow_time: bool = False) -> bool:
     """Whether a copula clause has the shape "X is <label>" (a short subject, a few
-    content words after the verb, no value, time or comparison)."""
+    content words after the verb, no value, time or comparison). ``allow_time``: a
+    statement verb's clause may say when ("announced the fixtures in June 2014")."""
     role = roles.role
+    late = (LABEL, VALUE) if allow_time else (LABEL, VALUE, TIME)
     pivot_at = _pivot_char(roles, a, b)
     before = [i for i in range(a, b) if roles.idx[i] < pivot_at]
     after = [i for i in range(a, b) if roles.idx[i] > pivot_at]
     return not (
         len(before) > 8
         or any(role[i] in (SEP, LABEL, VALUE) for i in before)
-        or any(role[i] in (LABEL, VALUE, TIME) for i in after)
+        or any(role[i] in late for i in after)
         or not 1 <= sum(role[i] in (CONTENT, VERB) for i in after) <= 5
         or any(roles.lower[i] in ("to", "too", "very", "than") for i in after)
     )
