@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 from rich.console import Console
+from rich.text import Text
 from sqlalchemy import Engine
 
+from claimledger.cli.safe_text import strip_terminal_controls
 from claims.settings import Settings, get_settings
 from claims.store.engine import make_engine
 
@@ -16,8 +20,21 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class SafeConsole(Console):
+    """A console for document text: no markup unless a call asks (``markup=True``, data
+    escaped), no emoji codes, and terminal control sequences stripped from every string it
+    renders, table cells included (claimledger/cli/safe_text.py)."""
+
+    def render_str(self, text: str, **options: Any) -> Text:
+        return super().render_str(strip_terminal_controls(text), **options)
+
+
+console = SafeConsole(highlight=False, soft_wrap=True, markup=False, emoji=False)
+err_console = SafeConsole(
+    stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False
+)
 
 
 def settings() -> Settings:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 
 from claimledger.cli.app import app, console, engine, settings
 from claimledger.cli.requesters import as_of_options, requester_named
@@ -44,9 +45,9 @@ def show_answer(result: Answer) -> None:
         AnswerStatus.NOT_FOUND: "red",
     }[result.status]
     head = f"[bold {colour}]{result.status.value}[/]"
-    if result.status is AnswerStatus.ANSWERED:
-        head += f": {result.value}" + (f" {result.unit}" if result.unit else "")
-    console.print(head)
+    if result.status is AnswerStatus.ANSWERED:  # the value and unit are data: escaped
+        head += escape(f": {result.value}" + (f" {result.unit}" if result.unit else ""))
+    console.print(head, markup=True)
     console.print(f"reason: {result.reason}", markup=False)
     if result.policy_version:
         console.print(f"policy version: {result.policy_version}", markup=False)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import typer
-from rich.markup import escape
 
 from claimledger.cli.app import app, console, settings
 from claims.store import migrate
@@ -18,7 +17,7 @@ def upgrade(revision: str = typer.Argument("head", help="Target revision.")) -> 
     url = settings().resolved_database_url
     note = migrate.upgrade(url, revision)
     if note:
-        console.print(escape(note))
+        console.print(note)
     console.print(f"database at revision {migrate.current_revision(url)}")
 
 

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import typer
-from rich.markup import escape
 from sqlalchemy.exc import IntegrityError
 
 from claimledger.cli.app import app, console, engine, err_console, settings
@@ -67,20 +66,18 @@ def ingest_command(
 
 
 def _print(report: IngestReport, as_json: bool) -> None:
-    # Source ids and paths come from file names: rich must not read them as markup.
+    # Source ids and paths come from file names: the console reads no markup (app.py).
     if as_json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
         return
     for item in report.files:
         if item.created:
-            console.print(
-                f"new        {escape(item.source_id)} v{item.number} ({item.sha256[:12]})"
-            )
+            console.print(f"new        {item.source_id} v{item.number} ({item.sha256[:12]})")
         elif item.matches_older_version:
             err_console.print(
-                f"warning: {escape(item.path)} has the bytes of {escape(item.source_id)} "
+                f"warning: {item.path} has the bytes of {item.source_id} "
                 f"v{item.number}, not of "
                 f"its newest version v{item.latest_number}; nothing stored (versions are never "
                 "reordered)"
             )
-    console.print(f"ingested   {escape(report.summary())}")
+    console.print(f"ingested   {report.summary()}")

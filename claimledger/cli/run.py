@@ -94,7 +94,9 @@ def run(
         run_lock(
             environment["CLAIMS_DATABASE_URL"],
             wait=not no_wait,
-            on_wait=lambda message: err_console.print(f"[yellow]note[/] {escape(message)}"),
+            on_wait=lambda message: err_console.print(
+                f"[yellow]note[/] {escape(message)}", markup=True
+            ),
         ),
         Progress(*columns, console=err_console, transient=False) as progress,
     ):
@@ -154,17 +156,20 @@ def _print_summary(summary, outcome, label: str, status: str) -> None:  # type: 
     console.print(table)
     if status == "failed":
         err_console.print(
-            f"[bold red]generation {label} failed the conflict regression check[/]; readers "
-            "keep the previous generation"
+            f"[bold red]generation {escape(label)} failed the conflict regression check[/]; "
+            "readers keep the previous generation",
+            markup=True,
         )
     for failure in outcome.failures:
-        err_console.print(f"[bold red]failed[/] {failure.what}: {failure.message}")
+        err_console.print(
+            f"[bold red]failed[/] {escape(failure.what)}: {escape(failure.message)}", markup=True
+        )
     for check in outcome.check_failures:
-        err_console.print(f"[bold yellow]check failed[/] {check}")
+        err_console.print(f"[bold yellow]check failed[/] {escape(check)}", markup=True)
     if outcome.store_gap:
-        err_console.print(f"[yellow]note[/] {escape(outcome.store_gap)}")
+        err_console.print(f"[yellow]note[/] {escape(outcome.store_gap)}", markup=True)
     for line in outcome.plan.unkeyed:
-        err_console.print(f"[yellow]skipped[/] {line}")
+        err_console.print(f"[yellow]skipped[/] {escape(line)}", markup=True)
 
 
 @app.command("ui")

@@ -33,22 +33,23 @@ def list_sources(
         console.print("no sources yet; add some with `claims ingest PATH`")
         return
     # One block per source, never truncated (ids are long and terminals narrow); ids,
-    # titles and group names are data, so they are escaped, not read as markup.
+    # titles and group names are data: escaped in the one styled line, plain elsewhere (the
+    # console reads no markup unless asked).
     for item in listing:
         groups = ", ".join(item["access_groups"]) or "public"
         head = f"[bold]{escape(item['id'])}[/]  tier={escape(item['tier'] or '-')}"
         head += f"  groups={escape(groups)}"
         if item["withdrawn"]:
             head += "  [red]withdrawn[/]"
-        console.print(head)
+        console.print(head, markup=True)
         if item["title"]:
-            console.print(f"  title      {escape(item['title'])}")
+            console.print(f"  title      {item['title']}")
         if item["effective_from"] or item["effective_to"]:
             console.print(
                 f"  effective  {item['effective_from'] or '…'} to {item['effective_to'] or '…'}"
             )
         for ref in item["supersedes"]:
-            line = f"  supersedes {escape(ref['source_id'])}"
+            line = f"  supersedes {ref['source_id']}"
             if ref["version"]:
                 line += f" v{ref['version']}"
             if ref["effective_from"]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 
 from claimledger.cli.app import app, console, engine
 from claimledger.cli.requesters import as_of_options, requester_named
@@ -69,7 +70,7 @@ def show_report(report: StatusReport) -> None:
         where += f" v{target.version}"
     if target.span is not None:
         where += f" [{target.span.start}:{target.span.end}]"
-    console.print(f"{where}: [bold]{report.status.value}[/]")
+    console.print(f"{escape(where)}: [bold]{report.status.value}[/]", markup=True)
     if report.superseded_by is not None:
         by = report.superseded_by
         console.print(f"superseded by {by.source_id} v{by.version} ({by.origin})", markup=False)
