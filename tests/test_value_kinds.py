@@ -287,3 +287,22 @@ def test_a_participle_phrase_first_takes_its_subject_from_the_main_clause() -> N
 )  # fmt: skip
 def test_failing_or_refusing_to_act_denies_the_act(positive: str, negative: str) -> None:
     assert _relation(positive, negative) is Relation.CONFLICT
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "relation"),
+    [
+        # the passive with its agent is keyed like the active
+        ("The council approved the budget.", "The budget was not approved by the council.",
+         Relation.CONFLICT),
+        ("The board rejected the merger.", "The merger was approved by the board.",
+         Relation.CONFLICT),
+        ("The board approved the merger.", "The merger was approved by the board.",
+         Relation.CORROBORATION),
+        # a verb with its particle: "switched off" is "switched on" denied
+        ("The feature was switched on in the pilot region.",
+         "The feature was switched off in the pilot region.", Relation.CONFLICT),
+    ],
+)  # fmt: skip
+def test_passive_and_particle_verbs(left: str, right: str, relation: Relation) -> None:
+    assert _relation(left, right) is relation

@@ -1174,7 +1174,8 @@ class _DocAssembly:
         shape = _predicate_shape(roles, a, b) if frame.pivot_kind == "copula" else ""
         # "The licence is transferable" states a property, as "... is not transferable"
         # denies it: both are polarity claims keyed by the property
-        has_verb = has_verb or shape == "property" or as_property
+        passive = _passive_action(roles, idxs) if PIVOT in present or has_neg else None
+        has_verb = has_verb or shape == "property" or as_property or passive is not None
         if has_modal or has_neg or has_verb:
             if not frame.action_words and frame.subject_words:
                 # "Encryption at rest is required": what is required is the subject
@@ -1186,8 +1187,19 @@ class _DocAssembly:
             kind = ValueKind.POLARITY
             # the action is what is asserted or denied; "declines card payments" is
             # "accept card payments" denied (antonyms.yaml)
-            attribute_words, flipped = normalise_predicate(_action_with_verb(roles, idxs, frame))
+            if passive is not None:
+                # "The budget was not approved by the council" is "the council did not
+                # approve the budget": the verb and its object, the agent qualifies
+                action, agent = passive
+                frame.subject_words = agent
+                frame.residual = [w for w in frame.residual if w not in action]
+            else:
+                action = _action_with_verb(roles, idxs, frame)
+            attribute_words, flipped = normalise_predicate(_with_particle(roles, idxs, action))
             frame.negated = frame.negated != flipped
+            if _CONTRAST_WORDS.intersection(roles.lower[i] for i in idxs):
+                # "switched off in the *other* regions": a scope apart from the named one
+                frame.residual = [*frame.residual, "other"]
             if not frame.entity_ref:
                 # "The council approved" and "The council did not approve" must key alike
                 # whichever word split the clause: the subject qualifies the action
@@ -1761,6 +1773,50 @@ def _event_value(t: TimeMention, month: int, day: int) -> str:
     if t.role == "until":
         return f"/{last.isoformat()}"
     return iso_value(first, last, granularity)
+
+
+def _passive_action(roles: Roles, idxs: Sequence[int]) -> tuple[list[str], list[str]] | None:
+    """(verb + object, agent words) of "X is [not] <participle> by Y", else None."""
+    role, lower = roles.role, roles.lower
+    for k, i in enumerate(idxs[:-1]):
+        if lower[idxs[k + 1]] != "by" or not (
+            role[i] == VERB or (role[i] == PIVOT and roles.info[i] == "action")
+        ):
+            continue
+        before = [lower[j] for j in idxs[:k]]
+        if not _COPULAS.intersection(before):
+            return None  # "the council approved by a vote": no passive
+        copula = next(j for j in idxs[:k] if lower[j] in _COPULAS)
+        subject = [
+            fold_word(lower[j]) for j in idxs[:k] if j < copula and role[j] in (CONTENT, VERB)
+        ]
+        agent = [
+            fold_word(lower[j])
+            for j in idxs[k + 2 :]
+            if role[j] in (CONTENT, SCOPE) and lower[j] not in _COPULAS
+        ]
+        if not agent or not subject:
+            return None
+        return [fold_word(lower[i]), *subject], agent
+    return None
+
+
+_CONTRAST_WORDS = frozenset({"other", "remaining"})
+_PARTICLE_WORDS = frozenset({"on", "off"})
+
+
+def _with_particle(roles: Roles, idxs: Sequence[int], action: list[str]) -> list[str]:
+    """"switched off" keeps its particle when the pair is in the antonym lexicon, so it
+    is "switch on" denied rather than "switch" affirmed."""
+    if not action:
+        return action
+    for k, i in enumerate(idxs[:-1]):
+        if fold_word(roles.lower[i]) == action[0] and roles.lower[idxs[k + 1]] in _PARTICLE_WORDS:
+            phrase = f"{action[0]} {roles.lower[idxs[k + 1]]}"
+            if phrase in lexicon().adjective_antonyms:
+                return [*phrase.split(), *action[1:]]
+            break
+    return action
 
 
 def _action_with_verb(roles: Roles, idxs: Sequence[int], frame: Frame) -> list[str]:

@@ -169,6 +169,10 @@ def normalise_predicate(key_words: list[str]) -> tuple[list[str], bool]:
     if whole in lex.adjective_antonyms:
         keep, flipped = lex.adjective_antonyms[whole]
         return keep.split(), flipped
+    phrase = " ".join(key_words[:2])  # a verb with its particle ("switch off the alarm")
+    if len(key_words) > 2 and phrase in lex.adjective_antonyms:
+        keep, flipped = lex.adjective_antonyms[phrase]
+        return [*keep.split(), *key_words[2:]], flipped
     if key_words and key_words[0] in lex.verb_antonyms:
         keep, flipped = lex.verb_antonyms[key_words[0]]
         return [fold_word(keep), *key_words[1:]], flipped
