@@ -69,14 +69,15 @@ def primary_class(result: Any) -> tuple[str, str | None]:
         return "no claim from the claim side", None
     if not result.right_claims:
         return "no claim from the evidence side", None
-    same_key = [p for p in result.pairs if p.left.claim_key == p.right.claim_key]
-    if not same_key:
+    rank = {"conflict": 4, "ambiguous": 3, "corroboration": 2, "compatible": 1, "unrelated": 0}
+    top = max(result.pairs, key=lambda p: rank[p.relation.value])
+    if top.relation.value == "unrelated":  # no pair was compared: the keys kept them apart
         best = closest_pair(result.pairs)
         pair = f"{best.left.claim_key!r} vs {best.right.claim_key!r}"
         return f"keys differ: {key_pattern(best.left.claim_key, best.right.claim_key)}", pair
-    rank = {"conflict": 4, "ambiguous": 3, "corroboration": 2, "compatible": 1, "unrelated": 0}
-    top = max(same_key, key=lambda p: rank[p.relation.value])
-    return f"same key, {top.relation.value} by rule {top.rule}", None
+    # compared: on one key, or (since attribute similarity) on similar keys
+    same = "same key" if top.left.claim_key == top.right.claim_key else "similar keys"
+    return f"{same}, {top.relation.value} by rule {top.rule}", None
 
 
 def content_tags(left: str, right: str) -> list[str]:
