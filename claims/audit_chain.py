@@ -9,8 +9,9 @@ deleting or replacing one breaks the link of the row after it. ``claims audit ve
 Every ORM insert of an ``AuditEventRow``, whoever makes it (the review layer, the register),
 is chained here by a ``before_insert`` hook: it takes the table's append lock (SQLite: the
 write lock the insert needs anyway; PostgreSQL: a transaction-scoped advisory lock), reads
-the last row, and gives the new row the next id and its hashes. Audit rows are mapped with
-``batch=False`` so each one is written before the next is chained.
+the last row, and gives the new row the next id and its hashes. Later rows of the same
+transaction chain on from the row it appended last (held under the lock, so no one else
+can have appended in between) without reading the table again.
 """
 
 from __future__ import annotations
@@ -104,13 +105,33 @@ def chain_tail(connection: Connection) -> tuple[int, str]:
     return (0, GENESIS) if last is None else (int(last.id), str(last.row_hash))
 
 
+_TAIL = "claimledger.audit_tail"
+
+
+def _known_tail(connection: Connection) -> tuple[int, str] | None:
+    """The tail this transaction appended last, if it already holds the append lock.
+
+    Kept in the connection's info next to the transaction it belongs to, so a new
+    transaction (or one that rolled back) reads the table again; savepoints always do.
+    """
+    cached = connection.info.get(_TAIL)
+    if cached is None or connection.get_nested_transaction() is not None:
+        return None
+    transaction, last_id, last_hash = cached
+    return (last_id, last_hash) if transaction is connection.get_transaction() else None
+
+
 @event.listens_for(AuditEventRow, "before_insert")
 def _chain(_mapper: Mapper[Any], connection: Connection, target: AuditEventRow) -> None:
-    lock_for_append(connection)
-    last_id, last_hash = chain_tail(connection)
+    known = _known_tail(connection)
+    if known is None:
+        lock_for_append(connection)
+        known = chain_tail(connection)
+    last_id, last_hash = known
     target.id = last_id + 1
     target.at = datetime.fromisoformat(canonical_moment(target.at))  # stored as UTC
     target.before = _as_stored(target.before)
     target.after = _as_stored(target.after)
     target.prev_hash = last_hash
     target.row_hash = digest_of(target, last_hash)
+    connection.info[_TAIL] = (connection.get_transaction(), target.id, target.row_hash)

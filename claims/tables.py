@@ -332,8 +332,6 @@ class AuditEventRow(Base):
     """Append-only: the code inserts rows and never updates or deletes them."""
 
     __tablename__ = "audit_events"
-    # One row at a time, so each insert is chained to the one before (claims/audit_chain.py).
-    __mapper_args__ = {"batch": False}
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     at: Mapped[datetime] = mapped_column(TS, index=True)
