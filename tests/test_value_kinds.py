@@ -306,3 +306,23 @@ def test_failing_or_refusing_to_act_denies_the_act(positive: str, negative: str)
 )  # fmt: skip
 def test_passive_and_particle_verbs(left: str, right: str, relation: Relation) -> None:
     assert _relation(left, right) is relation
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "relation"),
+    [
+        # the date may open the sentence
+        ("The rowing club was established in 1871.", "In 1889, the rowing club was established.",
+         Relation.CONFLICT),
+        ("The rowing club was established in 1871.", "In 1871, the rowing club was established.",
+         Relation.CORROBORATION),
+        # a class noun before a name is not part of the entity
+        ("The film Harbour Lights was released before 2017.",
+         "Harbour Lights was released by Northgate Pictures on 16 December 2018.",
+         Relation.CONFLICT),
+    ],
+)  # fmt: skip
+def test_event_date_word_order_and_named_subjects(
+    left: str, right: str, relation: Relation
+) -> None:
+    assert _relation(left, right) is relation

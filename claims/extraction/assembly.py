@@ -369,6 +369,13 @@ def read_frame(
         key_idx = subj_head
         others = subj_quals + pred_quals
         frame.predicate = roles.lower[idxs[pivot]] if pivot != -1 else None
+    if case != "subject" and frame.pivot_kind == "action" and set(pred_head) <= set(override):
+        # "We pay contractors within 30 days": a party the verb acts on scopes the claim as
+        # in "contractors are paid within 45 days", and the verb names the attribute
+        for i in pred_head:
+            frame.scope.setdefault(*cast(tuple[str, str], info[i]))
+        key_idx = [i for i in key_idx if i not in pred_head]
+        case = "actor" if key_idx else "verb-only"
     frame.subject = _text(roles, [i for i in subject_side if role[i] in (CONTENT, SCOPE)]) or None
     frame.subject_words = [
         w for i in subject_side if role[i] in (CONTENT, VERB) if (w := fold_word(roles.lower[i]))
@@ -1330,6 +1337,14 @@ class _DocAssembly:
                 day = int(lower[i])
             elif role[i] in (VALUE, MODAL) or (role[i] == SEP and lower[i] != ","):
                 break
+        if taken is None and all(role[i] in (PUNCT, STOP) for i in range(p1, b)):
+            # "In November 2018, her third daughter was born.": the date opens the clause
+            for i in range(a, p0):
+                if role[i] == TIME:
+                    t = mentions.times[cast(int, info[i])]
+                    if t.first is not None and t.last is not None and t.role != "deictic":
+                        taken = cast(int, info[i])
+                    break
         if taken is None:
             return None
         t = mentions.times[taken]
@@ -1354,6 +1369,10 @@ class _DocAssembly:
                 head, _ = _head(lower, role, after)
         attribute = [event]
         entity: list[str] = []
+        named = [i for i in head if roles.word(i)[:1].isupper()]
+        if named and named[-1] == head[-1] and named[0] != head[0]:
+            # "The movie Collateral Beauty", "Musician Thundercat": the name, not its class
+            head = head[head.index(named[0]) :]
         for i in head:
             w = fold_word(lower[i])
             if w not in entity and w not in self.res.generic_heads:
