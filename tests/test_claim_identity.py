@@ -47,6 +47,19 @@ def test_a_lead_in_before_a_colon_never_becomes_the_key() -> None:
     assert led.scope == plain.scope == {"party": "contractor"}
 
 
+def test_active_and_passive_payment_terms_share_a_key() -> None:
+    active = only("We pay contractors within 30 days of the invoice date.")
+    passive = only("Contractors are paid within 45 days of the invoice date.")
+    assert active.claim_key == passive.claim_key == "pay"
+    assert active.scope == passive.scope == {"party": "contractor"}
+    result = check_texts(
+        "We pay contractors within 30 days of the invoice date.",
+        "Friendly note ahead of the holidays: contractors are paid within 45 days of the "
+        "invoice date.",
+    )
+    assert result.relation in (Relation.CONFLICT, Relation.AMBIGUOUS)
+
+
 def test_a_label_before_a_colon_still_scopes_the_claim() -> None:
     claim = only("Revision 2: interactive output limit is 500 tokens.")
     assert claim.claim_key == "output limit"
