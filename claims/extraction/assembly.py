@@ -1337,6 +1337,14 @@ class _DocAssembly:
                 day = int(lower[i])
             elif role[i] in (VALUE, MODAL) or (role[i] == SEP and lower[i] != ","):
                 break
+        if taken is None and all(role[i] in (PUNCT, STOP) for i in range(p1, b)):
+            # "In November 2018, her third daughter was born.": the date opens the clause
+            for i in range(a, p0):
+                if role[i] == TIME:
+                    t = mentions.times[cast(int, info[i])]
+                    if t.first is not None and t.last is not None and t.role != "deictic":
+                        taken = cast(int, info[i])
+                    break
         if taken is None:
             return None
         t = mentions.times[taken]
@@ -1361,6 +1369,10 @@ class _DocAssembly:
                 head, _ = _head(lower, role, after)
         attribute = [event]
         entity: list[str] = []
+        named = [i for i in head if roles.word(i)[:1].isupper()]
+        if named and named[-1] == head[-1] and named[0] != head[0]:
+            # "The movie Collateral Beauty", "Musician Thundercat": the name, not its class
+            head = head[head.index(named[0]) :]
         for i in head:
             w = fold_word(lower[i])
             if w not in entity and w not in self.res.generic_heads:
