@@ -22,7 +22,15 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, Engine
 
 from claims.errors import InputError
+from claims.extraction.answer_type import (
+    AnswerType,
+    dimension_of_unit,
+    expected_answer_type,
+    value_fits,
+)
 from claims.models import ConflictStatus, Requester
+from claims.store.search import search_words
+from retrieval.candidates import candidate_keys
 from retrieval.contract import Answer, AnswerStatus, AsOfOut
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
 from retrieval.status import sides_of, value_key
@@ -211,6 +219,91 @@ def _addressed(
     return group, addressed, extra
 
 
+def _fitting(asked: AnswerType, claims: list[ClaimFact]) -> list[ClaimFact]:
+    """The claims whose value is of the kind the question asks for (a count for "how
+    many", money for "how much does it cost"...): an incidental number never answers."""
+    return [
+        c
+        for c in claims
+        if value_fits(asked, kind=c.kind, dimension=dimension_of_unit(c.canonical_unit))
+    ]
+
+
+def _found(
+    conn: Connection,
+    as_of: AsOf,
+    frame: QuestionFrameLike,
+    asked: AnswerType,
+    requester: Requester,
+    key: str,
+    scope: dict[str, str],
+    start: date | None,
+    end: date | None,
+    asked_words: set[str],
+) -> tuple[EvidenceGroup, list[ClaimFact], set[str], str, list[str]]:
+    """The group and claims that answer the question, the extra qualifier words, the key
+    they were found at, and the entities when the question fits several equally.
+
+    First the question's own key (as before); when no visible claim there has a value of the
+    asked kind, the candidate keys of ``retrieval.candidates`` (by entity, attribute
+    similarity and quote search, visible claims only), best first. Keys that tie for best
+    and name different entities are read together: the question does not say which.
+    """
+    group, addressed, extra = _addressed(
+        conn, as_of, requester, key, scope, start, end, asked_words
+    )
+    fitting = _fitting(asked, addressed)
+    if fitting:
+        return group, fitting, extra, key, []
+    entity = getattr(frame, "entity", None)
+    attribute = getattr(frame, "attribute", None) or key
+    generation = EvidenceLoader(conn, as_of).generation()
+    if generation is None:
+        return group, [], set(), key, []
+    candidates = candidate_keys(
+        conn,
+        entity=entity,
+        attribute=attribute,
+        attribute_class=getattr(frame, "coarse_key", None),
+        words=search_words(str(getattr(frame, "text", "") or "")),
+        asked=asked,
+        generation=generation,
+        groups=requester.groups,
+    )
+    entity_words = set((entity or "").replace(",", " ").split())
+    for rank, candidate in enumerate(candidates):
+        if candidate.claim_key == key:
+            continue
+        tied = [
+            c
+            for c in candidates[rank:]
+            if c.score == candidate.score and c.entity != candidate.entity
+        ]
+        keys = [candidate.claim_key, *(c.claim_key for c in tied)]
+        loader = EvidenceLoader(conn, as_of)
+        group = loader.group_for_keys(sorted(set(keys))).narrow(requester, as_of)
+        addressed = _fitting(
+            asked,
+            [
+                c
+                for c in group.claims.values()
+                if c.claim_key in keys and _in_time(c, start, end) and _compatible(c, scope)
+            ],
+        )
+        if not addressed:
+            continue
+        named = sorted({c.entity for c in [candidate, *tied] if c.entity})
+        stated = {c.claim_key for c in addressed}
+        entities = [
+            e
+            for e in named
+            if any(c.entity == e and c.claim_key in stated for c in [candidate, *tied])
+        ]
+        narrowed = _closest(addressed, scope, asked_words - entity_words)
+        return group, narrowed, set(), candidate.claim_key, entities
+    return group, [], set(), key, []
+
+
 def _describe(side_values: list[tuple[Any, str | None]]) -> str:
     return " vs ".join(
         f"{value} {unit}".strip() if unit else f"{value}" for value, unit in side_values
@@ -251,14 +344,19 @@ def answer_frame(
         return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
     scope = dict(frame.scope or {})
     asked_words = set(getattr(frame, "scope_residual", None) or [])
+    asked = expected_answer_type(question, getattr(frame, "attribute", None) or key)
     ask = (requester, key, scope, start, end, asked_words)
     if isinstance(store, Engine):
         with store.connect() as conn:
-            group, addressed, extra = _addressed(conn, as_of, *ask)
+            found = _found(conn, as_of, frame, asked, *ask)
     else:
-        group, addressed, extra = _addressed(store, as_of, *ask)
+        found = _found(store, as_of, frame, asked, *ask)
+    group, addressed, extra, key, entities = found
     if not addressed:
-        return result(AnswerStatus.NOT_FOUND, f"no visible claim addresses {key!r}")
+        return result(
+            AnswerStatus.NOT_FOUND,
+            f"no visible claim addresses {frame.claim_key!r} with a {asked.value} value",
+        )
     asked_words |= extra
     verdicts = evaluate(group)
     live = [c for c in addressed if verdicts[c.id].superseded_by is None]
@@ -310,6 +408,16 @@ def answer_frame(
             AnswerStatus.CONFLICT,
             f"the evidence about {key!r} is ambiguous (units or scope cannot be reconciled): "
             f"{values}",
+            citations=unique_citations,
+            sides=sides,
+            policy_version=policy,
+        )
+    if len(sides) > 1 and len(entities) > 1:
+        return result(
+            AnswerStatus.CONFLICT,
+            "the question does not say which it means: "
+            + " or ".join(repr(e) for e in entities)
+            + f" ({values}); name one to get its value",
             citations=unique_citations,
             sides=sides,
             policy_version=policy,

@@ -13,6 +13,8 @@ from claims.extraction.answer_type import AnswerType, expected_answer_type, valu
         ("How many people live in Lakeview?", None, AnswerType.COUNT),
         ("How many days of annual leave do new starters get?", None, AnswerType.DURATION),
         ("How much does the Pro plan cost per month?", None, AnswerType.MONEY),
+        ("How much did the migration cost?", None, AnswerType.MONEY),
+        ("How much does the P-9 router weigh?", "weight", AnswerType.QUANTITY),
         ("When did the travel policy come into force?", None, AnswerType.DATE),
         ("In which year was the rowing club founded?", None, AnswerType.DATE),
         ("How long does the P-9 router's battery last?", None, AnswerType.DURATION),
@@ -25,7 +27,8 @@ from claims.extraction.answer_type import AnswerType, expected_answer_type, valu
         ("What is the P-9 router's battery life?", "battery life", AnswerType.DURATION),
         ("What was the Q1 dividend per share?", "dividend per share", AnswerType.MONEY),
         ("What is the population of Lakeview?", "population", AnswerType.COUNT),
-        ("What is the governing law?", "governing law", AnswerType.LABEL),
+        ("What is the governing law?", "governing law", AnswerType.ANY),
+        ("What is the interactive assistant's output limit?", "output limit", AnswerType.ANY),
     ],
 )
 def test_question_words_and_attributes_set_the_expected_type(
@@ -54,3 +57,7 @@ def test_each_type_takes_only_its_values() -> None:
     assert not value_fits(AnswerType.STANCE, kind="quantity", dimension="time")
     assert value_fits(AnswerType.LABEL, kind="categorical", dimension=None)
     assert value_fits(AnswerType.QUANTITY, kind="quantity", dimension="mass")
+    assert value_fits(AnswerType.ANY, kind="quantity", dimension="token")
+    assert value_fits(AnswerType.ANY, kind="categorical", dimension=None)
+    # the numerator of a compound unit decides: cents per share are money
+    assert value_fits(AnswerType.MONEY, kind="quantity", dimension="USD/share")

@@ -2,8 +2,9 @@
 
 "How many ..." asks for a count, "how much does ... cost" for money, "when" for a date,
 "how long" for a duration, "what percentage" for a percent, "is / does ..." for a stance
-(yes or no), "who / what" for a label. A label or generic question whose attribute names what
-is measured takes the attribute's type ("what is the battery life" asks for a duration).
+(yes or no), "who" for a label, "what" for whatever the attribute holds. A "what" or
+generic question whose attribute names what is measured takes the attribute's type ("what
+is the battery life" asks for a duration).
 The words live in ``data/answer_types.yaml``.
 
 A retrieval service keeps only the claims whose value fits the question, so a reference
@@ -47,6 +48,7 @@ class AnswerType(StrEnum):
     QUANTITY = "quantity"  # some measured amount, of no particular dimension
     STANCE = "stance"  # yes or no: a polarity claim
     LABEL = "label"  # a name or category
+    ANY = "any"  # "what is ...": whatever the attribute holds
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class _Lexicon:
     rules: tuple[tuple[AnswerType, tuple[tuple[str, ...], ...]], ...]
     lead_ins: tuple[tuple[str, ...], ...]
     attribute_types: dict[str, AnswerType]
+    money_words: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -72,7 +75,7 @@ def _lexicon() -> _Lexicon:
     attribute_types = {
         word: AnswerType(kind) for kind, words in raw["attribute_types"].items() for word in words
     }
-    return _Lexicon(rules, lead_ins, attribute_types)
+    return _Lexicon(rules, lead_ins, attribute_types, frozenset(raw["money_words"]))
 
 
 def _words(text: str) -> list[str]:
@@ -88,12 +91,14 @@ def expected_answer_type(question: str, attribute: str | None = None) -> AnswerT
         if tuple(words[: len(lead)]) == lead:
             words = words[len(lead) :]
             break
-    asked = AnswerType.LABEL
+    asked = AnswerType.ANY
     for kind, starts in lexicon.rules:
         if any(tuple(words[: len(start)]) == start for start in starts):
             asked = kind
             break
-    if asked in (AnswerType.LABEL, AnswerType.QUANTITY) and attribute:
+    if asked is AnswerType.QUANTITY and lexicon.money_words.intersection(words):
+        return AnswerType.MONEY
+    if asked in (AnswerType.ANY, AnswerType.QUANTITY) and attribute:
         attribute_words = _words(attribute)
         cut = next((i for i, w in enumerate(attribute_words) if w in _PREPOSITIONS), None)
         head_phrase = attribute_words[:cut] if cut else attribute_words
@@ -105,10 +110,31 @@ def expected_answer_type(question: str, attribute: str | None = None) -> AnswerT
     return asked
 
 
+def dimension_of_unit(canonical_unit: str | None) -> str | None:
+    """The dimension of a canonical unit as claims show it ("s" -> time, "USD/share" ->
+    USD/share); None for a unit as written ("residents") or no unit."""
+    if not canonical_unit:
+        return None
+    from claims.units.lexicon import lexicon
+
+    by_display = _dimension_by_display(id(lexicon()))
+    parts = [by_display.get(part, part) for part in canonical_unit.split("/")]
+    return "/".join(parts)
+
+
+@lru_cache(maxsize=1)
+def _dimension_by_display(_lexicon_id: int) -> dict[str, str]:
+    from claims.units.lexicon import lexicon
+
+    return {display: name for name, (_pint, display) in lexicon().dimensions.items()}
+
+
 def value_fits(
     asked: AnswerType, *, kind: str, dimension: str | None, unit: str | None = None
 ) -> bool:
     """Whether a claim with this value kind, dimension and unit can answer ``asked``."""
+    if asked is AnswerType.ANY:
+        return True
     if asked is AnswerType.STANCE:
         return kind == "polarity"
     if asked is AnswerType.LABEL:
@@ -117,6 +143,8 @@ def value_fits(
         return kind == "date"
     if kind != "quantity":
         return False
+    # "USD/share" is money, "s" per request a duration: the numerator decides
+    dimension = dimension.split("/")[0] if dimension else dimension
     currency = bool(dimension and _CURRENCY.match(dimension))
     if asked is AnswerType.MONEY:
         return currency
