@@ -326,3 +326,8 @@ def test_event_date_word_order_and_named_subjects(
     left: str, right: str, relation: Relation
 ) -> None:
     assert _relation(left, right) is relation
+
+
+def test_a_passive_drop_is_a_removal_not_a_decrease() -> None:
+    claims = extract("The legacy export format was dropped.")
+    assert not [c for c in claims if c.value in ("up", "down")]

@@ -1449,6 +1449,8 @@ class _DocAssembly:
         phrase = lower[p0:p1]
         if phrase[-1] in ("up", "down") and (len(phrase) == 1 or phrase[0] in _COPULAS):
             return None  # "the server is down" is a state, not a change
+        if p0 > a and lower[p0 - 1] in _COPULAS:
+            return None  # "the 86th character was dropped": removed, not a decrease
         if p1 < b and lower[p1] in lex.level_prepositions:
             return None  # "prices fell to a record low": a level
         if p1 < b and role[p1] in (CONTENT, VERB) and not lower[p1].endswith("ly"):
