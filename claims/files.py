@@ -128,6 +128,28 @@ def sha256_of_regular_file(path: Path) -> str | None:
         return hashlib.file_digest(stream, "sha256").hexdigest()
 
 
+def foreign_encoding(data: bytes) -> str | None:
+    """The name of a UTF-16/UTF-32 encoding ``data`` is in, told by its byte order mark or,
+    without one, by the zero bytes every ASCII character gets; None otherwise."""
+    marks = (
+        (b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"),
+        (b"\x00\x00\xfe\xff", "UTF-32 (big-endian)"),
+        (b"\xff\xfe", "UTF-16 (little-endian)"),
+        (b"\xfe\xff", "UTF-16 (big-endian)"),
+    )
+    for mark, name in marks:
+        if data.startswith(mark):
+            return name
+    sample = data[:512]
+    if len(sample) >= 4 and len(sample) % 2 == 0:
+        even, odd = sample[0::2], sample[1::2]
+        if odd.count(0) >= len(odd) * 0.9 and even.count(0) == 0:
+            return "UTF-16 (little-endian)"
+        if even.count(0) >= len(even) * 0.9 and odd.count(0) == 0:
+            return "UTF-16 (big-endian)"
+    return None
+
+
 def real_path(path: Path) -> Path:
     """``path`` with links resolved as far as they go; never raises on a link loop."""
     return Path(os.path.realpath(path))

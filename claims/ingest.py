@@ -24,12 +24,18 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from claims.errors import InputError
-from claims.files import read_bounded, real_path, sha256_of_regular_file
+from claims.files import foreign_encoding, read_bounded, real_path, sha256_of_regular_file
 from claims.ids import sha256_hex
 from claims.register import Register, apply_default_groups, apply_register, source_id_problem
 from claims.store.sources import NewVersion, SourceRepository
 
 MEDIA_TYPES = {".txt": "text/plain", ".md": "text/markdown"}
+_VISIBLE_CONTROLS = {
+    **{code: f"\\x{code:02x}" for code in [*range(32), 127]},
+    ord("\n"): "\\n",
+    ord("\r"): "\\r",
+    ord("\t"): "\\t",
+}
 _BOM = "\ufeff"
 
 
@@ -61,8 +67,10 @@ class RejectedFile:
     sha256: str | None = None
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line is not None else str(self.path)
-        return f"{where}: {self.reason}"
+        # One line per file, whatever its name holds: a newline in a path is shown as \n.
+        path = str(self.path).translate(_VISIBLE_CONTROLS)
+        where = f"{path}:{self.line}" if self.line is not None else path
+        return f"{where}: {self.reason.translate(_VISIBLE_CONTROLS)}"
 
 
 @dataclass
@@ -234,6 +242,11 @@ def decode_source_text(data: bytes, path: Path) -> str:
     """The text of ``data``; raises ``InputError`` if it is empty, binary or not UTF-8."""
     if not data:
         raise InputError("the file is empty; there is nothing to ingest", location=str(path))
+    encoding = foreign_encoding(data)
+    if encoding:  # its zero bytes are not "binary": say what it is
+        raise InputError(
+            f"the file is {encoding}, not UTF-8; convert it to UTF-8", location=str(path)
+        )
     nul = data.find(b"\x00")
     if nul >= 0:
         line = data[:nul].count(b"\n") + 1

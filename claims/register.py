@@ -26,6 +26,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from claims.errors import RegisterError
 from claims.models import Source, SupersedesRef
 from claims.tables import AuditEventRow
+from claims.yaml_files import one_line, read_config_text, reject_tags
 
 TOP_LEVEL_KEYS = ("tiers", "default_access_groups", "sources")
 ENTRY_KEYS = (
@@ -39,6 +40,8 @@ ENTRY_KEYS = (
     "path",
 )
 SUPERSEDES_KEYS = ("source", "version", "effective_from")
+# Version numbers are INTEGER columns: the largest PostgreSQL (and any SQL database) stores.
+MAX_VERSION_NUMBER = 2**31 - 1
 MAX_SOURCE_ID_LENGTH = 512  # the width of sources.id
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -167,27 +170,17 @@ def trusted_metadata(source: Source) -> dict[str, Any]:
 def load_register(path: Path | str) -> Register:
     """Read and validate the register at ``path`` (no store access)."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise RegisterError("no such register file", location=str(path)) from None
-    except OSError as error:
-        raise RegisterError(
-            f"cannot read the register: {error.strerror}", location=str(path)
-        ) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise RegisterError(
-            "the register is not valid UTF-8; save it as UTF-8", location=f"{path}:{line}"
-        ) from None
+    if not path.exists() and not path.is_symlink():
+        raise RegisterError("no such register file", location=str(path))
+    # A regular file, bounded, UTF-8 (a UTF-16 file is named as such): claims/yaml_files.py.
+    text = read_config_text(path, RegisterError, "register")
     return parse_register(text, path)
 
 
 def parse_register(text: str, path: Path) -> Register:
     """Validate register ``text``; ``path`` names it in errors and anchors ``path`` fields."""
     reader = _NodeReader(path)
+    reject_tags(text, path, RegisterError)  # a tag would be silently ignored by the reader
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as error:
@@ -198,7 +191,7 @@ def parse_register(text: str, path: Path) -> Register:
             problem += f" ({error.context} at line {error.context_mark.line + 1})"
         raise RegisterError(f"invalid YAML: {problem}", location=f"{path}:{line}") from None
     except yaml.YAMLError as error:
-        raise RegisterError(f"invalid YAML: {error}", location=str(path)) from None
+        raise RegisterError(f"invalid YAML: {one_line(str(error))}", location=str(path)) from None
     if root is None:
         raise RegisterError(
             "the register is empty; it needs `tiers` and `sources` (see docs/REGISTER.md)",
@@ -356,8 +349,16 @@ def _supersedes(
             if "version" in fields:
                 version_node = fields["version"][1]
                 number = reader.scalar(version_node, f"{where}.version")
-                if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-                    reader.fail(version_node, f"{where}.version", "must be a version number >= 1")
+                if (
+                    isinstance(number, bool)
+                    or not isinstance(number, int)
+                    or not 1 <= number <= MAX_VERSION_NUMBER
+                ):
+                    reader.fail(
+                        version_node,
+                        f"{where}.version",
+                        f"must be a version number from 1 to {MAX_VERSION_NUMBER}",
+                    )
                 version = number
             since = None
             if "effective_from" in fields:

@@ -20,7 +20,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -29,6 +28,7 @@ from claims.edges.materiality import MaterialitySettings
 from claims.errors import NotFoundError, PolicyError
 from claims.models import AuthorityPolicyVersion
 from claims.tables import AuthorityPolicyRow
+from claims.yaml_files import load_strict_yaml, read_config_text
 from review import audit
 
 HASH_CHARS = 12
@@ -212,22 +212,14 @@ def parse_policy(content: Any, *, location: str) -> AuthorityPolicy:
 
 
 def load_policy(path: Path) -> AuthorityPolicy:
-    """Read and validate a policy file, or raise ``PolicyError`` naming file and field."""
-    location = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        message = f"cannot read the policy file: {error.strerror}"
-        raise PolicyError(message, location=location) from None
-    try:
-        content = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        if mark is not None:
-            location = f"{path}:{mark.line + 1}"
-        message = f"not valid YAML: {getattr(error, 'problem', error)}"
-        raise PolicyError(message, location=location) from None
-    return parse_policy(content, location=location)
+    """Read and validate a policy file, or raise ``PolicyError`` naming file and field.
+
+    Read like the register (claims/yaml_files.py): a regular UTF-8 file, a key given twice
+    or a YAML tag is an error, and ``version: 3.10`` stays the text "3.10".
+    """
+    text = read_config_text(path, PolicyError, "policy file")
+    content = load_strict_yaml(text, path, PolicyError, text_keys=frozenset({"version"}))
+    return parse_policy(content, location=str(path))
 
 
 # --------------------------------------------------------------------------- store

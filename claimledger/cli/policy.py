@@ -9,8 +9,10 @@ from pathlib import Path
 import typer
 
 from claimledger.cli.app import app, console, engine, settings
+from claims.errors import InputError
 from claims.store import transaction
 from review.policy import apply_policy, load_policy, policy_versions
+from review.reviewers import load_reviewers
 from review.routing import route
 
 policy_app = typer.Typer(
@@ -18,11 +20,32 @@ policy_app = typer.Typer(
 )
 app.add_typer(policy_app, name="policy")
 
-AS_OPTION = typer.Option(None, "--as", help="Who applies it (default CLAIMS_REVIEWER, then $USER).")
+AS_OPTION = typer.Option(
+    None,
+    "--as",
+    help="Who applies it: a reviewer of the reviewers file, or `admin` (the operator at this "
+    "terminal, recorded with the OS account). Default CLAIMS_REVIEWER, then admin.",
+)
+ADMIN = "admin"
 
 
 def _actor(name: str | None) -> str:
-    return name or settings().reviewer or getpass.getuser()
+    """The audit actor: a known reviewer, or the local administrator; never a made-up name.
+
+    The audit log is where a policy change is traced to a person, so an unknown name is an
+    error (it would otherwise be recorded as if that person had acted).
+    """
+    name = name or settings().reviewer or ADMIN
+    if name == ADMIN:
+        return f"{ADMIN}:{getpass.getuser()}"
+    directory = load_reviewers(settings().resolved_reviewers_file)
+    if name not in directory.names:
+        known = ", ".join(directory.names) or "none: no reviewers file is configured"
+        raise InputError(
+            f"--as {name!r} is neither a reviewer of the reviewers file (known: {known}) nor "
+            f"{ADMIN!r}; name one of them, or add {name!r} to the reviewers file"
+        )
+    return directory.get(name).name
 
 
 @policy_app.command("validate")
@@ -45,8 +68,8 @@ def apply(
     ),
 ) -> None:
     """Make FILE the active policy (every earlier version is kept) and re-route conflicts."""
-    policy = load_policy(file)
     actor = _actor(as_user)
+    policy = load_policy(file)
     with transaction(engine()) as session:
         version, changed = apply_policy(session, policy, actor=actor)
         report = route(session, policy) if reroute else None
