@@ -48,7 +48,12 @@ class Side(_Out):
     value: Value
     unit: str | None
     source_ids: list[str] = Field(description="Unique source ids of this side, sorted.")
-    citations: list[Citation]
+    citations: list[Citation] = Field(
+        description="One per claim; in a status by key at most the page limit of them."
+    )
+    claim_count: int = Field(
+        0, description="How many visible claims state this value (citations may be fewer)."
+    )
 
 
 class ReplacementOut(_Out):
@@ -100,6 +105,15 @@ class Target(_Out):
     span: SpanOut | None = None
 
 
+class PageOut(_Out):
+    """A bounded slice of a long list (claims of a key, ordered by claim id)."""
+
+    offset: int
+    limit: int
+    total: int = Field(description="Visible claims in the whole list.")
+    next_offset: int | None = Field(None, description="Ask again with this offset for more.")
+
+
 class StatusReport(_Out):
     """Conflict status of a claim, a source version, a passage or a claim key."""
 
@@ -111,6 +125,9 @@ class StatusReport(_Out):
     policy_version: str | None = Field(None, description="Of the resolutions applied, if any.")
     sides: list[Side]
     claims: list[ClaimStatus]
+    page: PageOut | None = Field(
+        None, description="Status by key: which slice of the key's claims ``claims`` lists."
+    )
     as_of: AsOfOut
 
 

@@ -51,7 +51,12 @@ from retrieval.answer import answer
 from retrieval.contract import Answer, AnswerStatus, ErrorBody, ErrorResponse, StatusReport
 from retrieval.evidence import AsOf
 from retrieval.metrics import retrieval_metrics
-from retrieval.status import status_of_claim, status_of_key, status_of_source
+from retrieval.status import (
+    DEFAULT_PAGE_LIMIT,
+    status_of_claim,
+    status_of_key,
+    status_of_source,
+)
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -343,6 +348,8 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
         end: str | None = Query(None, description="Passage end offset (with start)."),
         effective: str | None = Query(None, description="Date the facts should hold at."),
         known_at: str | None = Query(None, description="System time to read the store as of."),
+        offset: str | None = Query(None, description="Status by key: first claim listed."),
+        limit: str | None = Query(None, description="Status by key: claims listed (<= 1000)."),
         credentials: HTTPAuthorizationCredentials | None = Security(bearer),
     ) -> Response:
         def work() -> Response:
@@ -364,7 +371,15 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
             if claim:
                 report = status_of_claim(service.engine, claim, requester, as_of)
             elif key:
-                report = status_of_key(service.engine, key, requester, as_of)
+                page_offset, page_limit = _parse_int("offset", offset), _parse_int("limit", limit)
+                report = status_of_key(
+                    service.engine,
+                    key,
+                    requester,
+                    as_of,
+                    offset=page_offset or 0,
+                    limit=DEFAULT_PAGE_LIMIT if page_limit is None else page_limit,
+                )
             else:
                 span = (span_start, span_end) if span_start is not None else None
                 report = status_of_source(

@@ -19,6 +19,7 @@ from retrieval.contract import (
     AsOfOut,
     Citation,
     ClaimStatus,
+    PageOut,
     ReplacementOut,
     ResolutionOut,
     Side,
@@ -70,8 +71,9 @@ def citation(claim: ClaimFact) -> Citation:
     )
 
 
-def sides_of(claims: Iterable[ClaimFact]) -> list[Side]:
-    """Group claims by the value they state; one Side per value, citations per claim."""
+def sides_of(claims: Iterable[ClaimFact], limit: int | None = None) -> list[Side]:
+    """Group claims by the value they state; one Side per value, citations per claim
+    (the first ``limit`` of them when given; ``claim_count`` counts them all)."""
     groups: dict[tuple[str, ...], list[ClaimFact]] = defaultdict(list)
     for claim in claims:
         groups[value_key(claim)].append(claim)
@@ -89,7 +91,8 @@ def sides_of(claims: Iterable[ClaimFact]) -> list[Side]:
                 value=value,
                 unit=unit,
                 source_ids=sorted({c.source_id for c in members}),
-                citations=[citation(c) for c in members],
+                citations=[citation(c) for c in members[:limit]],
+                claim_count=len(members),
             )
         )
     return out
@@ -108,7 +111,7 @@ def replacement_out(replacement: Replacement | None) -> ReplacementOut | None:
 
 
 def claim_status(
-    verdict: Verdict, group: EvidenceGroup, ids: ShownIds | None = None
+    verdict: Verdict, group: EvidenceGroup, ids: ShownIds | None = None, limit: int | None = None
 ) -> ClaimStatus:
     claim = verdict.claim
     related = [group.claims[cid] for cid in sorted(verdict.related)]
@@ -121,7 +124,7 @@ def claim_status(
         value=stated_value(claim),
         unit=claim.unit,
         citation=citation(claim),
-        sides=sides_of([claim, *related]),
+        sides=sides_of([claim, *related], limit),
         superseded_by=replacement_out(verdict.superseded_by),
         resolution=(
             ResolutionOut(
@@ -157,23 +160,47 @@ def _connect(store: Engine | Connection) -> Connection:
     return store.connect() if isinstance(store, Engine) else store
 
 
+# A claim key may hold thousands of claims: its status lists one page of them, each side
+# citing at most a page's worth, and each listed claim's own sides at most CLAIM_SIDE_LIMIT.
+DEFAULT_PAGE_LIMIT = 100
+MAX_PAGE_LIMIT = 1000
+CLAIM_SIDE_LIMIT = 10
+
+
 def _report(
     target: Target,
     verdicts: list[Verdict],
     group: EvidenceGroup,
     as_of: AsOf,
     superseded_by: Replacement | None = None,
+    page: tuple[int, int] | None = None,
 ) -> StatusReport:
+    """``page`` = (offset, limit): list only that slice of the claims, and at most ``limit``
+    citations per side (a key may hold 10,000 claims; the response stays bounded)."""
     live = [v.claim for v in verdicts if v.superseded_by is None]
     status = ConflictStatus.SUPERSEDED if superseded_by is not None else aggregate(verdicts)
     shown = ShownIds(group)
+    listed, page_out, limit = verdicts, None, None
+    if page is not None:
+        offset, limit = page
+        listed = verdicts[offset : offset + limit]
+        page_out = PageOut(
+            offset=offset,
+            limit=limit,
+            total=len(verdicts),
+            next_offset=offset + limit if offset + limit < len(verdicts) else None,
+        )
     return StatusReport(
         target=target,
         status=status,
         superseded_by=replacement_out(superseded_by),
         policy_version=_policy_version(verdicts),
-        sides=sides_of(live),
-        claims=[claim_status(v, group, shown) for v in verdicts],
+        sides=sides_of(live, limit),
+        claims=[
+            claim_status(v, group, shown, None if limit is None else min(limit, CLAIM_SIDE_LIMIT))
+            for v in listed
+        ],
+        page=page_out,
         as_of=_as_of_out(as_of),
     )
 
@@ -206,16 +233,33 @@ def status_of_claim(
 
 
 def status_of_key(
-    store: Engine | Connection, claim_key: str, requester: Requester, as_of: AsOf = NOW
+    store: Engine | Connection,
+    claim_key: str,
+    requester: Requester,
+    as_of: AsOf = NOW,
+    *,
+    offset: int = 0,
+    limit: int = DEFAULT_PAGE_LIMIT,
 ) -> StatusReport:
-    """Status of every visible claim at a claim key. NotFoundError if none is visible."""
+    """Status of the visible claims at a claim key. NotFoundError if none is visible.
+
+    The status and the sides' values and counts cover every visible claim; ``claims`` lists
+    ``limit`` of them from ``offset`` (by claim id) and each side cites at most ``limit``.
+    """
+    if offset < 0 or not 1 <= limit <= MAX_PAGE_LIMIT:
+        raise InputError(
+            f"offset must be >= 0 and limit between 1 and {MAX_PAGE_LIMIT} "
+            f"(got offset {offset}, limit {limit})"
+        )
     conn = _connect(store)
     try:
         group = EvidenceLoader(conn, as_of).group_for_keys([claim_key]).narrow(requester, as_of)
         verdicts = [v for v in evaluate(group).values() if v.claim.claim_key == claim_key]
         if not verdicts:
             raise NotFoundError(f"no claims found for key {claim_key!r}")
-        return _report(Target(kind=TargetKind.KEY, id=claim_key), verdicts, group, as_of)
+        return _report(
+            Target(kind=TargetKind.KEY, id=claim_key), verdicts, group, as_of, page=(offset, limit)
+        )
     finally:
         if conn is not store:
             conn.close()

@@ -14,13 +14,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.pool import StaticPool
 
 from claims.edges.recompute import recompute_edges
-from claims.errors import ClaimLedgerError
+from claims.errors import ClaimLedgerError, InputError
 from claims.extraction import current_generation, extract, parse_question
 from claims.models import Requester, Source, SupersedesRef
 from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
@@ -168,6 +169,21 @@ def test_a_key_with_many_claims_stores_rows_linear_in_its_claims() -> None:
     assert kinds["conflicts"] == 200 - 1
     assert sum(kinds.values()) < 2 * 200
     everyone = Requester(principal="p", groups=[])
-    report = status_of_key(engine, parse_question(QUESTION).claim_key or "", everyone)
+    key = parse_question(QUESTION).claim_key or ""
+    report = status_of_key(engine, key, everyone)
     assert report.status.value == "contested"
-    assert sorted(len(s.citations) for s in report.sides) == [80, 120]
+    assert sorted(s.claim_count for s in report.sides) == [80, 120]
+    # the response is bounded: one page of claims, at most a page of citations per side
+    assert report.page is not None and report.page.total == 200
+    assert len(report.claims) == 100 and report.page.next_offset == 100
+    assert all(len(s.citations) <= 100 for s in report.sides)
+    assert all(len(s.citations) <= 10 for c in report.claims for s in c.sides)
+    last = status_of_key(engine, key, everyone, offset=150, limit=60)
+    assert len(last.claims) == 50 and last.page is not None and last.page.next_offset is None
+    listed = [c.claim_id for c in report.claims] + [
+        c.claim_id for c in status_of_key(engine, key, everyone, offset=100).claims
+    ]
+    assert len(set(listed)) == 200  # two pages list every claim once
+    assert {c.status.value for c in last.claims} == {"contested"}
+    with pytest.raises(InputError, match="limit between 1 and 1000"):
+        status_of_key(engine, key, everyone, limit=5000)

@@ -262,6 +262,8 @@ class _Emitter:
         self.tiers = tiers
         self.build = build
         self._emitted: set[tuple[str, str]] = set()
+        # value groups of this block whose members already meet another group's first claim
+        self.starred: set[str] = set()
         self._members: list[ClaimFacts] = []
         self._sentences: dict[tuple[str, str], list[ClaimFacts]] | None = None
 
@@ -269,6 +271,7 @@ class _Emitter:
         self._emitted.clear()
         self._members = members
         self._sentences = None
+        self.starred.clear()
 
     def mates(self, facts: ClaimFacts) -> list[ClaimFacts]:
         """Claims of this block in the same sentence of the same version (built on demand)."""
@@ -397,24 +400,27 @@ def _disagreement(
     build: EdgeBuild,
     claim_key: str,
 ) -> None:
-    """Two disagreeing value groups: one relation row, and a star of claim edges.
+    """Two disagreeing value groups: one relation row, and claim edges for routing.
 
     The relation (before supersession) is what readers judge per requester: every visible
-    member of one group against every visible member of the other. The star (every claim
-    of each side meets the other side's first claim, n + m - 1 edges) keeps the edge table
-    linear for those who read conflict sets from it (review routing, ``claims conflicts``).
+    member of one group against every visible member of the other. The claim edges only
+    keep the edge table's conflict sets connected for those who read them (review routing,
+    ``claims conflicts``): the first claims of the two groups meet, and the members of a
+    group meet the first claim of the first group it disagrees with (once per group, so a
+    key holds about one edge per claim plus one per relation, never one per claim pair).
     """
     relation = relate(emit.generation, x, y, verdict, emit.mates, emit.materiality, emit.tiers)
     rep, other = x.members[0], y.members[0]
+    emit.pair(rep, other, verdict, claim_key)
     if relation is None:
-        # a listing sentence made it an elaboration: one edge says so, as for agreements
-        emit.pair(rep, other, verdict, claim_key)
-        return
+        return  # a listing sentence made it an elaboration: that one edge says so
     build.relations.append(relation)
-    for member in y.members:
-        emit.pair(rep, member, verdict, claim_key)
-    for member in x.members[1:]:
-        emit.pair(member, other, verdict, claim_key)
+    for group, anchor in ((x, other), (y, rep)):
+        if group.id in emit.starred:
+            continue
+        emit.starred.add(group.id)
+        for member in group.members[1:]:
+            emit.pair(member, anchor, verdict, claim_key)
 
 
 # Qualifier words of one group enumerated as subsets up to this many words; a group with

@@ -1,0 +1,170 @@
+"""Status of one claim key that holds many claims (issue 14.1): time and response size.
+
+    .venv/bin/python bench/bench_status_key.py                  # 10,000 claims, 4 values
+    .venv/bin/python bench/bench_status_key.py --claims 2000 --samples 20
+
+The store is built the way the pipeline builds it: one source per note, real extraction of
+four template sentences (the notes differ only in the value they state), the claims copied
+per source, then ``recompute_edges`` (value groups, relations, a star of edges). A third of
+the sources are restricted to group ``legal``. Timed: ``status_of_key`` in-process and
+``GET /api/status?key=...`` through the real router (FastAPI TestClient, JSON serialised),
+for a requester who sees everything and for one who sees only the public notes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import text  # noqa: E402
+
+from claims.edges.recompute import recompute_edges  # noqa: E402
+from claims.extraction import current_generation, extract  # noqa: E402
+from claims.models import Requester, Source  # noqa: E402
+from claims.store import (  # noqa: E402
+    ClaimRepository,
+    GenerationRepository,
+    SourceRepository,
+    make_engine,
+    transaction,
+)
+from claims.store.migrate import upgrade  # noqa: E402
+from retrieval.status import status_of_key  # noqa: E402
+
+VALUES = ["5 EUR", "7 EUR", "9 EUR", "about 9 EUR"]
+SENTENCE = "Branch note {n}.\n\nThe visitor parking fee is {value} per day.\n"
+
+
+def build(url: str, n_claims: int) -> tuple[str, float]:
+    upgrade(url)
+    engine = make_engine(url)
+    started = time.perf_counter()
+    generation, label = current_generation()
+    with transaction(engine) as session:
+        GenerationRepository(session).ensure(generation, label)
+        sources = SourceRepository(session)
+        claims = ClaimRepository(session)
+        templates = {}
+        batch = []
+        for n in range(n_claims):
+            value = VALUES[n % len(VALUES)]
+            source_id = f"notes/{n:05d}"
+            body = SENTENCE.format(n=n, value=value)
+            version, _ = sources.add_version(source_id, body)
+            if value not in templates:
+                (templates[value],) = [
+                    c
+                    for c in extract(body, source_id=source_id, source_version_id=version.id)
+                    if c.value is not None and c.claim_key.endswith("fee")
+                ]
+                batch.append(templates[value])
+            else:
+                template = templates[value]
+                offset = body.index("The visitor")
+                batch.append(
+                    template.model_copy(
+                        update={
+                            "id": f"cl_bench{n:08d}",
+                            "source_id": source_id,
+                            "source_version_id": version.id,
+                            "span_start": offset,
+                            "span_end": offset + len(template.quote),
+                        }
+                    )
+                )
+            sources.apply_register_entry(
+                Source(id=source_id, access_groups=["legal"] if n % 3 == 0 else [])
+            )
+        claims.add_all(batch)
+        recompute_edges(session, generation)
+    key = next(iter(templates.values())).claim_key
+    engine.dispose()
+    return key, time.perf_counter() - started
+
+
+def _pick(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def timed(call: Callable[[], Any], samples: int) -> tuple[float, float]:
+    call()  # warm caches
+    times = []
+    for _ in range(samples):
+        start = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return statistics.median(times), _pick(times, 0.99)
+
+
+TOKENS = {"boss": "bench-boss-token-7d1e9c3a5b", "pub": "bench-public-token-2f8a6c4e0d"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--claims", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=30)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        os.environ["CLAIMS_DATA_DIR"] = str(data)
+        os.environ.pop("CLAIMS_DATABASE_URL", None)
+        from claims.settings import get_settings
+        from retrieval.access import token_digest
+
+        get_settings.cache_clear()
+        (data / "access.yaml").write_text(
+            "principals:\n"
+            f"  boss: {{groups: [legal], tokens_sha256: [{token_digest(TOKENS['boss'])}]}}\n"
+            f"  pub: {{groups: [], tokens_sha256: [{token_digest(TOKENS['pub'])}]}}\n"
+        )
+        url = get_settings().resolved_database_url
+        key, seconds = build(url, args.claims)
+        engine = make_engine(url)
+        with engine.connect() as conn:
+            counts = {
+                table: conn.execute(text(f"SELECT count(*) FROM {table}")).scalar() or 0
+                for table in ("claims", "edges", "value_group_claims", "value_group_relations")
+            }
+        print(f"store: {args.claims} claims at key {key!r} built in {seconds:.1f} s; rows {counts}")
+        print(f"edge rows per claim: {counts['edges'] / max(1, counts['claims']):.2f}")
+        from fastapi.testclient import TestClient
+
+        from claimledger.web import create_app
+
+        client = TestClient(create_app(get_settings()))
+        for who in (Requester(principal="boss", groups=["legal"]), Requester(principal="pub")):
+            report = status_of_key(engine, key, who)
+            size = len(report.model_dump_json())
+            p50, p99 = timed(lambda w=who: status_of_key(engine, key, w), args.samples)
+            print(
+                f"in-process status_of_key as {who.principal:4}: p50 {p50:7.1f} ms  "
+                f"p99 {p99:7.1f} ms  status {report.status.value}  claims listed "
+                f"{len(report.claims)}  body {size / 1024:.0f} KiB"
+            )
+            headers = {"Authorization": f"Bearer {TOKENS[who.principal]}"}
+
+            def get(h: dict[str, str] = headers) -> Any:
+                return client.get("/api/status", params={"key": key}, headers=h)
+
+            response = get()
+            assert response.status_code == 200, response.text
+            p50, p99 = timed(get, args.samples)
+            print(
+                f"GET /api/status?key= as {who.principal:4}: p50 {p50:7.1f} ms  "
+                f"p99 {p99:7.1f} ms  body {len(response.content) / 1024:.0f} KiB"
+            )
+
+
+if __name__ == "__main__":
+    main()
