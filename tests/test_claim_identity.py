@@ -47,6 +47,16 @@ def test_a_lead_in_before_a_colon_never_becomes_the_key() -> None:
     assert led.scope == plain.scope == {"party": "contractor"}
 
 
+def test_a_lead_in_with_a_preposition_leaves_the_subject_whole() -> None:
+    plain = only("Our payment terms for contractors are 30 days from the invoice date.")
+    led = only(
+        "Quick reminder ahead of the holidays: our payment terms for contractors are 45 days "
+        "from the invoice date."
+    )
+    assert led.claim_key == plain.claim_key == "payment term"
+    assert led.scope == plain.scope == {"party": "contractor"}
+
+
 def test_active_and_passive_payment_terms_share_a_key() -> None:
     active = only("We pay contractors within 30 days of the invoice date.")
     passive = only("Contractors are paid within 45 days of the invoice date.")

@@ -668,6 +668,8 @@ def drop_lead_ins(roles: Roles, first: int, end: int) -> None:
 
 
 _CLAIMING = frozenset({PIVOT, MODAL, VERB, NEG, VALUE})
+# what a greeting or lead-in loses (its scope, label and time words are kept)
+_LEAD_IN_WORDS = frozenset({CONTENT, VERB, PIVOT, STOP, POSS, PREP, SEP})
 
 
 def _drop_salutation(
@@ -684,7 +686,7 @@ def _drop_salutation(
                 stop = k + 1
                 break
         for k in range(first, stop):
-            if role[k] in (CONTENT, VERB, PIVOT, STOP, SCOPE, POSS):
+            if role[k] in _LEAD_IN_WORDS or role[k] == SCOPE:
                 role[k] = STOP
         return
 
@@ -697,8 +699,8 @@ def _drop_colon_lead_in(roles: Roles, first: int, end: int) -> None:
         before, after = role[first:k], role[k + 1 : end]
         if _CLAIMING.isdisjoint(before) and not _CLAIMING.isdisjoint(after):
             for j in range(first, k):
-                if role[j] in (CONTENT, VERB):
-                    role[j] = STOP
+                if role[j] in _LEAD_IN_WORDS:
+                    role[j] = STOP  # "ahead *of* the holidays:" must not start a qualifier
         return
 
 
