@@ -6,8 +6,10 @@ never see it) and the check fails the run with the cases it got wrong.
 """
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import dagster as dg
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from claims.models import GenerationStatus
@@ -148,16 +150,48 @@ def _integrity_result(
     probe: Callable[[Session, Sequence[str] | None, str], tuple[int, list[integrity.Problem]]],
     checked_label: str,
 ) -> dg.AssetCheckResult:
-    """Run one integrity probe over this run's versions as an ERROR-severity check result."""
+    """Run one integrity probe over this run's versions as a check result.
+
+    One bad document must not stop the edges of every other one. When the problems belong
+    to known versions, those versions' claims of this generation are taken out of the store
+    (the graph never reads them), the check fails at WARN severity naming each document and
+    listing its partition in ``failed_partitions`` (the runner fails and retries exactly
+    those), and the rest of the run proceeds. When they cannot be set apart, the check fails
+    at ERROR severity and blocks the graph, as before.
+    """
     generation, _ = extractor.generation()
     version_ids = _run_version_ids(context, store)
     with store.transaction() as session:
         checked, problems = probe(session, version_ids, generation)
+    metadata: dict[str, Any] = {
+        checked_label: checked,
+        "problems": dg.MetadataValue.md(_problems_md(problems)),
+    }
+    if not problems:
+        return dg.AssetCheckResult(passed=True, severity=ERROR, metadata=metadata)
+    try:
+        with store.transaction() as session:
+            bad = integrity.versions_of_problems(session, problems)
+            documents = corpus.describe_versions(session, bad)
+            if not bad or len(documents) != len(bad):
+                raise LookupError("problems not tied to stored versions")
+            removed = integrity.quarantine_claims(session, sorted(bad), generation)
+    except (LookupError, SQLAlchemyError):
+        return dg.AssetCheckResult(
+            passed=False,
+            severity=ERROR,
+            description="problems that cannot be tied to single documents; the graph waits",
+            metadata=metadata,
+        )
+    names = "; ".join(f"{d.source_id} v{d.number} ({d.origin_path})" for d in documents)
     return dg.AssetCheckResult(
-        passed=not problems,
-        severity=ERROR,
+        passed=False,
+        severity=dg.AssetCheckSeverity.WARN,  # not blocking: the other documents go on
+        description=f"{len(documents)} document(s) failed, their {removed} claim(s) were "
+        f"not kept and their partitions failed: {names}",
         metadata={
-            checked_label: checked,
-            "problems": dg.MetadataValue.md(_problems_md(problems)),
+            **metadata,
+            "failed_partitions": [d.partition_key for d in documents],
+            "claims_removed": removed,
         },
     )

@@ -199,3 +199,29 @@ def _key_for_rejected(
     if not source_id or "..." in source_id or any(ord(c) < 32 for c in source_id):
         return None
     return source_id, sha
+
+
+@dataclass(frozen=True)
+class VersionLabel:
+    """How a check names a document: source, version number, file, partition key."""
+
+    source_id: str
+    number: int
+    origin_path: str | None
+    partition_key: str
+
+
+def describe_versions(session: Session, version_ids: Iterable[str]) -> list[VersionLabel]:
+    """Labels of the stored versions among ``version_ids``, sorted by source and number."""
+    rows = session.execute(
+        select(
+            SourceVersionRow.source_id,
+            SourceVersionRow.number,
+            SourceVersionRow.origin_path,
+            SourceVersionRow.sha256,
+        ).where(SourceVersionRow.id.in_(list(version_ids)))
+    )
+    return sorted(
+        VersionLabel(source_id, number, origin, partition_key(source_id, sha))
+        for source_id, number, origin, sha in rows
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from claims.ids import sha256_hex
@@ -29,7 +29,7 @@ def quote_problems(
     for versions in _chunks(session, version_ids):
         by_id = {version.id: version for version in versions}
         for version in versions:
-            if sha256_hex(version.text.encode("utf-8")) != version.sha256:
+            if not _text_matches_checksum(version.text, version.sha256):
                 problems.append(
                     Problem(
                         version.id,
@@ -61,6 +61,16 @@ def quote_problems(
         if len(problems) >= limit:
             return checked, problems[:limit]
     return checked, problems
+
+
+def _text_matches_checksum(text: str, sha256: str) -> bool:
+    """The checksum covers the file's exact bytes; ingest drops a UTF-8 byte order mark from
+    the text (offsets must not count it), so the text matches with or without the mark."""
+    data = text.encode("utf-8")
+    return sha256_hex(data) == sha256 or sha256_hex(UTF8_BOM + data) == sha256
+
+
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
 # Queries by version ids compare the generation in Python: with ``generation = ?`` next to
@@ -143,3 +153,35 @@ def _chunks(
         if ids is not None:
             stmt = stmt.where(SourceVersionRow.id.in_(ids))
         yield list(session.scalars(stmt))
+
+
+def versions_of_problems(session: Session, problems: Sequence[Problem]) -> set[str]:
+    """The source version ids the problems are about (a problem names a claim or a version)."""
+    named = {p.where for p in problems}
+    versions = set(
+        session.scalars(select(SourceVersionRow.id).where(SourceVersionRow.id.in_(named)))
+    )
+    versions |= set(
+        session.scalars(select(ClaimRow.source_version_id).where(ClaimRow.id.in_(named)))
+    )
+    return versions
+
+
+def quarantine_claims(session: Session, version_ids: Sequence[str], generation: str) -> int:
+    """Delete the ``generation`` claims of these versions, so the graph never reads them.
+
+    Only claims that nothing points to yet can go (a claim that failed its check never
+    reached the graph: ids are deterministic, so a claim that had passed would pass again);
+    if anything does point to one, the database refuses and the caller keeps blocking.
+    """
+    ids = list(
+        session.scalars(
+            select(ClaimRow.id).where(
+                ClaimRow.source_version_id.in_(list(version_ids)),
+                ClaimRow.generation == generation,
+            )
+        )
+    )
+    for start in range(0, len(ids), 500):
+        session.execute(delete(ClaimRow).where(ClaimRow.id.in_(ids[start : start + 500])))
+    return len(ids)

@@ -6,6 +6,7 @@ runs for good files, one run per bad file, then one run of the graph-level asset
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -96,8 +97,12 @@ def run_pipeline(
         gap = store_gap(session, stored_before, scan)
     known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
     materialized = instance.get_materialized_partitions(dg.AssetKey("claims"))
-    # never materialized (a failed run, a bad file): again, if the file is still there
-    retry = [k for k in known if k not in materialized and k in scan.files]
+    # never materialized (a failed run, a bad file): again, if the file is still there;
+    # and the documents a check failed on their own last time (their partition looks done)
+    quarantined = _quarantined(instance)
+    retry = [
+        k for k in known if (k not in materialized or k in quarantined) and k in scan.files
+    ]
     plan = plan_runs(
         scan,
         known,
@@ -159,6 +164,15 @@ def run_pipeline(
                 what = f"{len(batch.keys) if batch else 0} versions"
             outcome.failures.append(RunFailure(what, f"{step}: {message}"))
         outcome.check_failures += _failed_checks(result)
+        failed_documents = _failed_documents(result)
+        # Their claims were taken out by the check: fail exactly these partitions, while the
+        # rest of the run went on.
+        for key, check in sorted(failed_documents.items()):
+            outcome.failures.append(RunFailure(key, f"{check}: its claims were not kept"))
+        quarantined |= set(failed_documents)
+        if batch is not None:
+            quarantined -= set(batch.keys) - set(failed_documents)  # passed this time
+        instance.run_storage.set_cursor_values({QUARANTINE_CURSOR: json.dumps(sorted(quarantined))})
         notify(outcome.versions_processed, total, batch.reason if batch else "graph")
         for event in result.get_asset_materialization_events():
             materialization = event.materialization
@@ -205,6 +219,32 @@ def _failures(result: dg.ExecuteInProcessResult) -> list[tuple[str, str]]:
             if user is not None and message.startswith("claims.errors."):
                 message = message.partition(": ")[2] or message
             failed.append((event.step_key, message))
+    return failed
+
+
+# Dagster's key-value store (kept with its run history) remembers the documents a check
+# failed on their own: their claims partition counts as materialized, so without this the
+# next run would not try them again.
+QUARANTINE_CURSOR = "claimledger/failed_documents"
+
+
+def _quarantined(instance: dg.DagsterInstance) -> set[str]:
+    value = instance.run_storage.get_cursor_values({QUARANTINE_CURSOR}).get(QUARANTINE_CURSOR)
+    return set(json.loads(value)) if value else set()
+
+
+def _failed_documents(result: dg.ExecuteInProcessResult) -> dict[str, str]:
+    """Partition key -> check name, for each document a check failed on its own."""
+    failed: dict[str, str] = {}
+    for event in result.all_events:
+        if event.event_type != dg.DagsterEventType.ASSET_CHECK_EVALUATION:
+            continue
+        evaluation = event.asset_check_evaluation_data
+        entry = evaluation.metadata.get("failed_partitions")
+        if evaluation.passed or entry is None:
+            continue
+        for key in entry.value or []:  # type: ignore[union-attr]
+            failed.setdefault(str(key), evaluation.check_name)
     return failed
 
 
