@@ -169,3 +169,15 @@ def test_decimals_without_a_leading_zero_and_tolerances() -> None:
     assert _spans("The effect held, p < .001, in both years.") == ["< .001"]
     assert _spans("Readings carry a tolerance of ±5% in the lab.") == ["±5%"]
     assert _spans("Markers of TRA-1–60 stayed high in 9 samples.") == ["9 samples"]
+
+
+def test_a_day_of_the_month_is_a_time_without_dates() -> None:
+    (claim,) = extract("By April 6, the clinic had reported 392 cases.")
+    assert claim.value == 392.0 and "april" not in claim.claim_key
+    assert claim.time.text == "By April 6" and claim.time.start is None
+
+
+def test_dates_written_with_a_spaced_comma() -> None:
+    (claim,) = extract("As of April 26 , 2012 , the film had grossed $12,389,530 at home.")
+    assert claim.value == 12_389_530
+    assert claim.time.start is not None and claim.time.start.isoformat() == "2012-04-26"

@@ -59,14 +59,23 @@ def test_heading_never_glues_into_a_quote() -> None:
 @pytest.mark.parametrize("bullet", ["-", "*", "•", "+"])
 def test_bullets_start_sentences(bullet: str) -> None:
     text = f"Benefits:\n{bullet} 25 days of leave\n{bullet} 10 sick days\n{bullet} 3 personal days"
+    # the marker is a sentence of its own, so no claim quote starts with it
     assert _sentences(text) == [
         "Benefits:",
-        f"{bullet} 25 days of leave",
-        f"{bullet} 10 sick days",
-        f"{bullet} 3 personal days",
+        bullet,
+        "25 days of leave",
+        bullet,
+        "10 sick days",
+        bullet,
+        "3 personal days",
     ]
-    values = [c.value for c in extract(text)]
-    assert values == [25.0, 10.0, 3.0]
+    claims = extract(text)
+    assert [c.value for c in claims] == [25.0, 10.0, 3.0]
+    assert [c.quote.strip() for c in claims] == [
+        "25 days of leave",
+        "10 sick days",
+        "3 personal days",
+    ]
 
 
 def test_numbered_items_start_sentences_and_their_numbers_are_no_values() -> None:
@@ -75,9 +84,12 @@ def test_numbered_items_start_sentences_and_their_numbers_are_no_values() -> Non
     )
     assert _sentences(text) == [
         "Before you leave:",
-        "1. Hand in your laptop within 5 days",
-        "2) Return the badge",
-        "3. Sign out",
+        "1.",
+        "Hand in your laptop within 5 days",
+        "2)",
+        "Return the badge",
+        "3.",
+        "Sign out",
     ]
     assert [c.value for c in extract(text) if c.kind.value == "quantity"] == [5.0]
 

@@ -161,6 +161,8 @@ _COORDINATE = re.compile(
     r"\s?(?:°|º)\s?(?:[0-9.]+\s?['′’]\s?(?:[0-9.]+\s?(?:\"|″|”)\s?)?)?[NSEW](?![A-Za-z])"
 )
 _MONTH_AFTER = re.compile(r"(?:st|nd|rd|th)?(?:\s+of)?\s+([A-Z][a-z]+)\.?(?![A-Za-z])")
+_MONTH_BEFORE = re.compile(r"(?<![A-Za-z])([A-Z][a-z]+)\.?[ \t]+$")
+_ORDINAL = re.compile(r"(?:st|nd|rd|th)(?![A-Za-z])")
 _SENTENCE_LEAD = re.compile(r"(?:^|[.!?:;\n\u2022*#>-]|\(|\d\.)\s*$")
 _NAME_WORD = re.compile(r"([A-Z][A-Za-z&'-]*|[A-Za-z]*[A-Z][A-Za-z]*)[ \t]+$")
 _GREEK = re.compile(r"[\u0370-\u03ff]")
@@ -252,11 +254,15 @@ class _TimeScanner:
         self.patterns: list[tuple[str, re.Pattern[str]]] = [
             ("cjk", re.compile(rf"{year}年(?:([01]?[0-9])月(?:([0-3]?[0-9])日)?)?")),
             ("iso", re.compile(rf"(?<![0-9]){year}-([01][0-9])-([0-3][0-9])(?![0-9])")),
-            ("mdy", re.compile(rf"(?<![A-Za-z])({months})\.?\s+{day},?\s+{year}(?![0-9])", flags)),
+            # "November 25, 2015" and "November 25 , 2015" (text tokenised before it reached us)
+            (
+                "mdy",
+                re.compile(rf"(?<![A-Za-z])({months})\.?\s+{day}\s?,?\s+{year}(?![0-9])", flags),
+            ),
             (
                 "dmy",
                 re.compile(
-                    rf"(?<![0-9]){day}(?:\s+of)?\s+({months})\.?,?\s+{year}(?![0-9])", flags
+                    rf"(?<![0-9]){day}(?:\s+of)?\s+({months})\.?\s?,?\s+{year}(?![0-9])", flags
                 ),
             ),
             ("my", re.compile(rf"(?<![A-Za-z])({months})\.?,?\s+{year}(?![0-9])", flags)),
@@ -679,6 +685,7 @@ class MentionScanner:
             self._number(folded, m, occupied, out)
         self._number_words(folded, occupied, out, number_starts)
         self._vague_amounts(folded, occupied, out)
+        out.times.sort(key=lambda t: t.start)
         out.quantities.sort(key=lambda q: q.start)
         out.labels.sort(key=lambda lab: lab.start)
         return out
@@ -738,6 +745,15 @@ class MentionScanner:
         # Dotted or timed numbers (4.2.1, 10.0.0.1, 10:30, 3/4): identifiers or times, not values.
         if e < len(folded) - 1 and folded[e] in ".:/" and folded[e + 1].isdigit():
             self._label(folded, s, self._label_end(folded, e), occupied, out)
+            return
+        day = self._month_day(folded, s, e)
+        if day is not None:
+            # "on 3 May", "By April 6": a day of the month without a year is a time without
+            # dates (it names when, never what); it stays out of values and keys
+            role, connective = self.times._role(folded, day[0])
+            start = day[0] if role == "during" or occupied[connective] else connective
+            out.times.append(TimeMention(start, day[1], None, None, None, "deictic"))
+            occupied[start : day[1]] = b"\x01" * (day[1] - start)
             return
         incidental = self._incidental(folded, s, e, prev)
         if incidental is not None:
@@ -1000,11 +1016,22 @@ class MentionScanner:
         coordinate = _COORDINATE.match(folded, e)
         if coordinate is not None:
             return s, coordinate.end()
-        month = _MONTH_AFTER.match(folded, e)
-        if month is not None and month.group(1).lower() in self.res.months:
-            value = folded[s:e]
-            if value.isdigit() and 1 <= int(value) <= 31:
-                return s, month.start(1)  # the day; the month stays a word
+        return None
+
+    def _month_day(self, folded: str, s: int, e: int) -> tuple[int, int] | None:
+        """(start, end) of "3 May", "3rd of May", "May 3", "May 3rd" around the number at
+        ``s:e`` (the year-less forms; dated ones are already time mentions)."""
+        number = folded[s:e]
+        if not number.isdigit() or not 1 <= int(number) <= 31:
+            return None
+        months = self.res.months
+        after = _MONTH_AFTER.match(folded, e)
+        if after is not None and after.group(1).lower() in months:
+            return s, after.end(1)
+        before = _MONTH_BEFORE.search(folded, max(0, s - 12), s)
+        if before is not None and before.group(1).lower() in months:
+            suffix = _ORDINAL.match(folded, e)
+            return before.start(1), suffix.end() if suffix else e
         return None
 
     def _counted_after(
@@ -1053,8 +1080,6 @@ class MentionScanner:
         if name is None:
             return False
         word = name.group(1)
-        if word.lower() in self.res.months:
-            return True  # "March 31": a day of the month
         if len(word) >= 2 and word.isupper():
             return True
         return _SENTENCE_LEAD.search(folded, max(0, name.start() - 4), name.start()) is None

@@ -144,7 +144,8 @@ class SentenceComponent:
         n = len(doc)
         if not n:
             return []
-        found = {0}
+        found = {0, self._marker_end(doc, 0)} if n > 1 else {0}
+        found.discard(n)
         arr = doc.to_array([ORTH, IS_SPACE])
         stop_ids = self._stop_ids(doc)
         events = numpy.nonzero(numpy.isin(arr[:, 0], stop_ids) | (arr[:, 1] == 1))[0].tolist()
@@ -164,6 +165,10 @@ class SentenceComponent:
                 blank = text.count("\n") >= 2 or j > i + 1
                 if blank or pending_stop or self._line_break(doc, j, heading):
                     found.add(j)
+                    # a list marker is a sentence of its own, so no quote starts with "- "
+                    marker = self._marker_end(doc, j)
+                    if marker < n:
+                        found.add(marker)
                 pending_stop = False
                 heading = doc[j].text.startswith("#")
                 continue
@@ -176,6 +181,15 @@ class SentenceComponent:
                 found.add(nxt)
                 pending_stop = False
         return sorted(found)
+
+    def _marker_end(self, doc: Doc, i: int) -> int:
+        """The token after a list marker starting at ``i`` ("-", "•", "1." or "2)"), or ``i``
+        when the line starts with no marker."""
+        if doc[i].text in self.bullets and doc[i].whitespace_:
+            return i + 1
+        if self._item_number(doc, i):
+            return i + 2
+        return i
 
     def _list_stop(self, doc: Doc, i: int) -> bool:
         """The "." of a "1. " list marker at a line start."""
