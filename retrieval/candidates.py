@@ -101,15 +101,17 @@ def candidate_keys(
     if attribute_class:
         params["attribute_class"] = attribute_class
         by_attribute.append("c.coarse_key = :attribute_class")
-    reads = [("attribute", select + f"({' OR '.join(by_attribute)}) LIMIT :limit")]
+    # ordered before the limit, so the rows kept depend only on the visible claims
+    order = " ORDER BY c.claim_key, c.entity, c.attribute, c.kind, c.dimension LIMIT :limit"
+    reads = [("attribute", select + f"({' OR '.join(by_attribute)})" + order)]
     if entity:
         params["entity"] = entity
         params["entity_prefix"] = _like_escape(entity) + "%"
         reads.append(
             (
                 "entity",
-                select + "(c.entity = :entity OR c.entity LIKE :entity_prefix ESCAPE '\\') "
-                "LIMIT :limit",
+                select + "(c.entity = :entity OR c.entity LIKE :entity_prefix ESCAPE '\\')"
+                + order,
             )
         )
     for found_by, sql in reads:
@@ -131,7 +133,7 @@ def candidate_keys(
                 "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension "
                 "FROM claims c JOIN sources s ON s.id = c.source_id "
                 f"WHERE c.generation = :generation AND {key_visible} "
-                f"AND c.claim_key IN ({', '.join(marks)}) LIMIT :limit"
+                f"AND c.claim_key IN ({', '.join(marks)})" + order
             )
             for row in conn.execute(text(sql), key_params):
                 rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), "quote search")

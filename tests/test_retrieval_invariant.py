@@ -7,6 +7,7 @@ citations, reasons, response shape, and not-found vs forbidden alike.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,15 +16,18 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from retrieval_corpus import Corpus, at
-from sqlalchemy import Engine, create_engine
+from retrieval_corpus import GENERATION, Corpus, at
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.pool import StaticPool
 
 from claims.errors import ClaimLedgerError
+from claims.extraction.answer_type import expected_answer_type
 from claims.models import Requester
+from claims.store.search import search_words, sqlite_search_ddl
 from claims.tables import Base
 from retrieval.access import source_visible
 from retrieval.answer import answer_frame
+from retrieval.candidates import candidate_keys
 from retrieval.evidence import AsOf
 from retrieval.status import status_of_claim, status_of_key, status_of_source
 
@@ -38,11 +42,21 @@ TIMES: list[tuple[date | None, date | None]] = [
 ]
 
 
+ENTITIES = [None, "acme", "acme, east", "globex"]
+ATTRIBUTES = {"k1": "output limit", "k2": "upload limit"}
+
+
 @dataclass
 class Frame:
     claim_key: str | None
     scope: dict[str, str] = field(default_factory=dict)
     time: Any = None
+    # a question worded otherwise than the claims: found through candidate keys
+    entity: str | None = None
+    attribute: str = ""
+    coarse_key: str | None = None
+    text: str = ""
+    scope_residual: list[str] = field(default_factory=list)
 
 
 @st.composite
@@ -76,6 +90,14 @@ def corpora(draw: st.DrawFn) -> Corpus:
             )
             # Some claims state a qualifier word the question may put into its key.
             corpus.claims[claim_id]["scope_residual"] = draw(st.sampled_from([[], [], ["x"]]))
+            row = corpus.claims[claim_id]
+            row["entity"] = draw(st.sampled_from(ENTITIES))
+            row["attribute"] = ATTRIBUTES[row["claim_key"]]
+            row["coarse_key"] = "limit"
+            row["quote"] = (
+                f"The {row['entity'] or 'service'} {row['attribute']} is "
+                f"{row['value_number']:g} tokens."
+            )
             claims.append(claim_id)
     if len(versions) > 1 and draw(st.booleans()):
         newer, older = draw(st.permutations(versions))[:2]
@@ -134,6 +156,9 @@ def _engine(corpus: Corpus) -> Engine:
         "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
     )
     Base.metadata.create_all(engine)
+    with engine.begin() as conn:
+        for statement in sqlite_search_ddl():
+            conn.execute(text(statement))
     corpus.write(engine)
     return engine
 
@@ -175,7 +200,42 @@ def _responses(engine: Engine, corpus: Corpus, requester: Requester) -> dict[str
                         engine, Frame(k, sc), requester, question="q", as_of=a
                     )
                 )
+        if as_of != AsOf():
+            continue  # as-of reads are covered above; worded questions ask about now
+        for entity in (None, "acme", "globex"):
+            for attribute in ("output limit", "limit"):
+                question = f"What is the {entity or 'service'} {attribute} in tokens?"
+                worded = Frame(
+                    "no such key",
+                    entity=entity,
+                    attribute=attribute,
+                    coarse_key="limit",
+                    text=question,
+                    scope_residual=[entity] if entity else [],
+                )
+                out[f"{tag} worded {question}"] = _outcome(
+                    lambda f=worded, q=question, a=as_of: answer_frame(
+                        engine, f, requester, question=q, as_of=a
+                    )
+                )
+                out[f"{tag} candidates {question}"] = _candidates(engine, worded, requester)
     return out
+
+
+def _candidates(engine: Engine, frame: Frame, requester: Requester) -> str:
+    """What ``claims ask --explain`` ranks: the candidate keys with ranks and scores."""
+    with engine.connect() as conn:
+        found = candidate_keys(
+            conn,
+            entity=frame.entity,
+            attribute=frame.attribute,
+            attribute_class=frame.coarse_key,
+            words=search_words(frame.text),
+            asked=expected_answer_type(frame.text, frame.attribute),
+            generation=GENERATION,
+            groups=requester.groups,
+        )
+    return json.dumps([dataclasses.asdict(c) for c in found], sort_keys=True)
 
 
 @settings(

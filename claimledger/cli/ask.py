@@ -9,6 +9,7 @@ from claimledger.cli.app import app, console, engine, settings
 from claimledger.cli.requesters import as_of_options, requester_named
 from retrieval.answer import answer
 from retrieval.contract import Answer, AnswerStatus
+from retrieval.explain import Explanation, explain
 
 
 @app.command("ask")
@@ -20,6 +21,11 @@ def ask(
     as_json: bool = typer.Option(False, "--json", help="Print the answer contract as JSON."),
     effective: str | None = typer.Option(None, help="Answer as the facts held on this date."),
     known_at: str | None = typer.Option(None, "--known-at", help="Answer as known then (ISO)."),
+    show_why: bool = typer.Option(
+        False,
+        "--explain",
+        help="Also print the question frame and the candidate keys with their scores.",
+    ),
 ) -> None:
     """Answer QUESTION from the evidence PRINCIPAL may see: answered, conflict or not_found.
 
@@ -29,9 +35,21 @@ def ask(
     as_of = as_of_options(effective, known_at)
     store = engine()
     try:
-        result = answer(store, question, requester, as_of, max_chars=settings().max_question_chars)
+        if show_why:
+            why = explain(store, question, requester, as_of, limit=settings().max_question_chars)
+        else:
+            result = answer(
+                store, question, requester, as_of, max_chars=settings().max_question_chars
+            )
     finally:
         store.dispose()
+    if show_why:
+        if as_json:
+            print(why.model_dump_json(indent=2))
+            return
+        show_explanation(why)
+        show_answer(why.answer)
+        return
     if as_json:
         print(result.model_dump_json(indent=2))
         return
@@ -61,3 +79,25 @@ def show_answer(result: Answer) -> None:
                 markup=False,
             )
     console.print(f"citations: {', '.join(result.citations) or '-'}", markup=False)
+
+
+def show_explanation(why: Explanation) -> None:
+    frame = why.frame
+    console.print(
+        f"frame: key {frame.claim_key!r}, entity {frame.entity!r}, attribute "
+        f"{frame.attribute!r} (class {frame.attribute_class!r}), asks for {frame.answer_type}",
+        markup=False,
+    )
+    if frame.scope or frame.qualifiers or frame.time:
+        console.print(
+            f"       scope {frame.scope}, qualifiers {frame.qualifiers}, time {frame.time!r}",
+            markup=False,
+        )
+    if not why.candidates:
+        console.print("candidates: none the requester may see", markup=False)
+    for c in why.candidates:
+        console.print(
+            f"candidate {c.rank}: {c.claim_key!r} score {c.score:.2f} (attribute "
+            f"{c.attribute_score:.2f} x entity {c.entity_fit:.2f}; found by {c.found_by})",
+            markup=False,
+        )

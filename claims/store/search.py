@@ -123,6 +123,23 @@ def search_quotes(
     return [QuoteMatch(row[0], row[1], round(float(row[2]), 6)) for row in rows]
 
 
+def sqlite_search_ddl() -> list[str]:
+    """The SQLite statements that make the index on a store built without Alembic (a test's
+    in-memory store). Alembic's revision 0003 holds its own frozen copy."""
+    fts = FTS_TABLE
+    return [
+        f"CREATE VIRTUAL TABLE {fts} USING fts5(quote, content='claims', "
+        "content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2')",
+        f"CREATE TRIGGER claims_fts_insert AFTER INSERT ON claims BEGIN "
+        f"INSERT INTO {fts}(rowid, quote) VALUES (new.rowid, new.quote); END",
+        f"CREATE TRIGGER claims_fts_delete AFTER DELETE ON claims BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, quote) VALUES ('delete', old.rowid, old.quote); END",
+        f"CREATE TRIGGER claims_fts_update AFTER UPDATE OF quote ON claims BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, quote) VALUES ('delete', old.rowid, old.quote); "
+        f"INSERT INTO {fts}(rowid, quote) VALUES (new.rowid, new.quote); END",
+    ]
+
+
 def _dialect(session: Session | Connection) -> str:
     if isinstance(session, Connection):
         return session.dialect.name
