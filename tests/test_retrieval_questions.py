@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 from sqlalchemy import Engine, update
+from typer.testing import CliRunner
 
+from claimledger.cli.app import app as cli_app
 from claims.extraction.question import QuestionFrame
 from claims.models import Requester
+from claims.settings import get_settings
+from claims.store import make_engine
+from claims.store.migrate import upgrade
 from claims.tables import ClaimRow
 from retrieval.answer import answer, answer_frame
 from retrieval.contract import AnswerStatus
@@ -146,3 +152,34 @@ def test_a_value_of_another_kind_is_not_an_answer(engine: Engine) -> None:
         question=count,
     )
     assert result.status is AnswerStatus.NOT_FOUND
+
+
+def test_explain_prints_the_frame_and_ranked_candidates(cli_env: Path) -> None:
+    cli_env.mkdir(parents=True, exist_ok=True)
+    (cli_env / "access.yaml").write_text(
+        "default_principal: anyone\nprincipals:\n  anyone:\n    groups: []\n"
+        "  pat:\n    groups: [planning]\n",
+        encoding="utf-8",
+    )
+    url = get_settings().resolved_database_url
+    upgrade(url)
+    store = make_engine(url)
+    try:
+        _towns(store)
+    finally:
+        store.dispose()
+    question = "What is the population of Springfield, Illinois?"
+    run = CliRunner().invoke(cli_app, ["ask", question, "--explain", "--json"])
+    assert run.exit_code == 0, run.output
+    why = json.loads(run.output)
+    assert why["frame"]["attribute"] == "population"
+    assert why["frame"]["answer_type"] == "count"
+    ranked = [(c["rank"], c["claim_key"]) for c in why["candidates"]]
+    assert ranked[0] == (1, "springfield, illinois population")
+    # hidden claims never take a rank: the planners' Lakeview memo is not listed for anyone
+    assert all("lakeview" not in key for _, key in ranked)
+    assert why["answer"]["status"] == "answered" and why["answer"]["value"] == 114394
+    human = CliRunner().invoke(cli_app, ["ask", question, "--explain"])
+    assert human.exit_code == 0
+    assert "candidate 1: 'springfield, illinois population' score" in human.output
+    assert "asks for count" in human.output
