@@ -132,6 +132,12 @@ def test_different_entities_get_different_keys_and_never_conflict() -> None:
     assert result.relation != Relation.CONFLICT
 
 
+def test_a_name_with_a_label_is_still_a_claim_about_the_name() -> None:
+    (claim,) = [c for c in extract("Lakeview is a market town.") if c.kind.value == "categorical"]
+    assert (claim.entity, claim.claim_key) == ("lakeview", "lakeview")
+    assert claim.value == "a market town"
+
+
 def test_legal_form_suffixes_are_one_entity() -> None:
     corp = only("The Acme Corp notice period is 30 days.")
     plain = only("The Acme notice period is 45 days.")
@@ -212,6 +218,7 @@ def test_irregular_forms_fold_to_their_lemma() -> None:
     assert fold_word("children") == "child"
     assert fold_word("policies") == "policy"
     assert fold_word("data") == "data"  # not the table's "datum"
+    assert fold_word("series") == "series"  # not the suffix rule's "sery"
     assert fold_word("Acme's") == "acme"
     # a word the table does not know still folds its plural
     assert fold_word("anonymises") == "anonymise"

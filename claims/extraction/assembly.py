@@ -1244,7 +1244,8 @@ class _DocAssembly:
                 if w not in attribute_words and w not in frame.entity_words:
                     attribute_words.append(w)
             if not attribute_words:
-                return None  # "Acme is ...": a name alone states no attribute
+                # "Yudh is a television mini-series": what the name is; the name is the key
+                attribute_words = list(frame.entity_words)
             kind = ValueKind.CATEGORICAL
             value = frame.predicate_text
             pivot_at = _pivot_char(roles, a, b)
