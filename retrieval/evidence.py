@@ -352,6 +352,8 @@ _RELATIONS = _pair(
     _RELATION_SQL + " AND created_at <= :t AND (retired_at IS NULL OR retired_at > :t)",
     c6=_flag,
 )
+# Edge kinds that value groups say for claims that have one (see _value_groups).
+_READ_FROM_GROUPS = ("conflicts", "ambiguous", "corroborates", "compatible")
 _SUPERSESSION_SQL = (
     "SELECT vs.id, vs.newer_version_id, n.source_id AS newer_source_id, n.number, "
     "vs.older_version_id, o.source_id AS older_source_id, vs.origin, vs.effective_from "
@@ -582,10 +584,11 @@ class EvidenceLoader:
     ) -> None:
         """Value-group memberships and relations of ``keys``.
 
-        A disagreement between two claims that both belong to value groups of their key is
-        read from the groups' relation, never from the stored edge: the edge table keeps
-        only a star of such claims (and classifies it with every supersession, hidden ones
-        included), while the relation pairs exactly the members a requester can see.
+        A disagreement or an agreement between two claims that both belong to value groups
+        of their key is read from the groups, never from the stored edge: the edge table
+        keeps only stars of such claims (classified with every supersession, hidden ones
+        included), while ``verdicts.relation_edges`` pairs exactly the members a requester
+        can see.
         """
         gen = self.generation()
         members: dict[str, str] = {}
@@ -602,7 +605,7 @@ class EvidenceLoader:
         def within_groups(edge: EdgeFact) -> bool:
             left, right = claims.get(edge.left), claims.get(edge.right)
             return (
-                edge.kind in ("conflicts", "ambiguous")
+                edge.kind in _READ_FROM_GROUPS
                 and left is not None
                 and right is not None
                 and left.id in members

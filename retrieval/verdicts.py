@@ -158,12 +158,27 @@ def relation_edges(group: EvidenceGroup, live: set[str]) -> Iterator[EdgeFact]:
     claim id) and back: a star over exactly the claims this requester may see, built the
     same way whatever else the store holds, so a response over the whole corpus equals the
     response over the visible one. The reason is written from those claims alone.
+    Members of one group corroborate its first member, unless they come from the same
+    source (agreement inside one document is not independent support).
     """
-    if not group.relations:
+    if not group.value_groups:
         return
     members: dict[str, list[str]] = {}
     for claim_id in sorted(live & group.value_groups.keys()):
         members.setdefault(group.value_groups[claim_id], []).append(claim_id)
+    for group_id, claim_ids in sorted(members.items()):
+        anchor = group.claims[claim_ids[0]]
+        for claim_id in claim_ids[1:]:
+            if group.claims[claim_id].source_id != anchor.source_id:
+                yield EdgeFact(
+                    f"{group_id}:{anchor.id}:{claim_id}",
+                    "corroborates",
+                    anchor.id,
+                    claim_id,
+                    "value",
+                    "states the same value",
+                    None,
+                )
     for relation in group.relations:
         left, right = members.get(relation.left_group), members.get(relation.right_group)
         if not left or not right:

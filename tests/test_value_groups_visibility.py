@@ -12,20 +12,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import Engine, create_engine
-from sqlalchemy.pool import StaticPool
+from sqlalchemy import Engine
 
 from claims.edges.recompute import recompute_edges
 from claims.errors import ClaimLedgerError, InputError
 from claims.extraction import current_generation, extract, parse_question
 from claims.models import Requester, Source, SupersedesRef
-from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
-from claims.tables import Base
+from claims.store import (
+    ClaimRepository,
+    GenerationRepository,
+    SourceRepository,
+    make_engine,
+    transaction,
+)
+from claims.store.migrate import upgrade
 from retrieval.access import source_visible
 from retrieval.answer import answer_frame
 from retrieval.status import status_of_claim, status_of_key
@@ -63,11 +69,11 @@ def corpora(draw: st.DrawFn) -> dict[str, Any]:
     return {"sources": sources, "supersedes": supersedes}
 
 
-def _store(corpus: dict[str, Any], hidden: set[str]) -> Engine:
-    engine = create_engine(
-        "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
-    )
-    Base.metadata.create_all(engine)
+def _store(corpus: dict[str, Any], hidden: set[str], directory: Path) -> Engine:
+    # migrated like a real store (the answer's quote search needs the migration's FTS table)
+    url = f"sqlite:///{directory}/claims.db"
+    upgrade(url)
+    engine = make_engine(url)
     generation, label = current_generation()
     with transaction(engine) as session:
         GenerationRepository(session).ensure(generation, label)
@@ -116,19 +122,36 @@ def _responses(engine: Engine, claim_ids: list[str], requester: Requester) -> di
 
 
 @settings(
-    max_examples=40,
+    max_examples=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(corpus=corpora(), groups=st.lists(st.sampled_from(GROUPS), max_size=2, unique=True))
+# found by this test: a hidden source replacing p/3 turned p/3's agreement with p/2 into
+# "no support" in the stored edge, which changed what a legal reader was shown
+@example(
+    corpus={
+        "sources": [
+            {"id": "p/0", "texts": [WORDINGS[0].format(v=5)], "groups": ["finance"],
+             "tier": "official"},
+            {"id": "p/2", "texts": [WORDINGS[0].format(v=5), WORDINGS[1].format(v=9)],
+             "groups": [], "tier": "official"},
+            {"id": "p/3", "texts": [WORDINGS[0].format(v=5), WORDINGS[0].format(v=9)],
+             "groups": [], "tier": "official"},
+        ],
+        "supersedes": [("p/0", "p/3")],
+    },
+    groups=["legal"],
+)  # fmt: skip
 def test_status_and_answer_equal_those_over_the_visible_sources(
-    corpus: dict[str, Any], groups: list[str]
+    corpus: dict[str, Any], groups: list[str], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     requester = Requester(principal="p", groups=sorted(groups))
     hidden = {
         s["id"] for s in corpus["sources"] if not source_visible(s["groups"], False, requester)
     }
-    whole, visible_only = _store(corpus, set()), _store(corpus, hidden)
+    whole = _store(corpus, set(), tmp_path_factory.mktemp("whole"))
+    visible_only = _store(corpus, hidden, tmp_path_factory.mktemp("visible"))
     with whole.connect() as conn:
         claim_ids = sorted(r[0] for r in conn.exec_driver_sql("SELECT id FROM claims"))
     try:
@@ -140,7 +163,7 @@ def test_status_and_answer_equal_those_over_the_visible_sources(
         visible_only.dispose()
 
 
-def test_a_key_with_many_claims_stores_rows_linear_in_its_claims() -> None:
+def test_a_key_with_many_claims_stores_rows_linear_in_its_claims(tmp_path: Path) -> None:
     # 120 sources say 5 EUR, 80 say 9 EUR: one relation between two value groups and a
     # star of claim edges, where pairs would have been 9,600 conflict edges
     corpus = {
@@ -155,7 +178,7 @@ def test_a_key_with_many_claims_stores_rows_linear_in_its_claims() -> None:
         ],
         "supersedes": [],
     }
-    engine = _store(corpus, set())
+    engine = _store(corpus, set(), tmp_path)
     with engine.connect() as conn:
         kinds = dict(
             conn.exec_driver_sql(

@@ -272,7 +272,9 @@ class ValueGroupRepository:
             if wanted.get(cid) is None or wanted[cid].value_group_id != group
         )
         for chunk in _chunks(stale):
-            self.session.execute(delete(table).where(table.c.claim_id.in_(chunk)))
+            self.session.execute(
+                delete(ValueGroupClaimRow).where(ValueGroupClaimRow.claim_id.in_(chunk))
+            )
         fresh = [
             {
                 "claim_id": m.claim_id,
