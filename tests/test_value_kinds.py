@@ -331,3 +331,23 @@ def test_event_date_word_order_and_named_subjects(
 def test_a_passive_drop_is_a_removal_not_a_decrease() -> None:
     claims = extract("The legacy export format was dropped.")
     assert not [c for c in claims if c.value in ("up", "down")]
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "relation"),
+    [
+        # years before 1800 are bare numbers to the time rules; after an event they are dates
+        ("The abbey was built in 1120.", "The abbey was built in 1135.", Relation.CONFLICT),
+        ("The town was officially founded in 1550.",
+         "The town was officially founded on February 14, 1542 by settlers.", Relation.CONFLICT),
+        ("The town was founded in 1542.", "The town was founded on 14 February 1542.",
+         Relation.COMPATIBLE),
+    ],
+)  # fmt: skip
+def test_early_years_after_an_event_are_dates(left: str, right: str, relation: Relation) -> None:
+    assert _relation(left, right) is relation
+
+
+def test_an_early_year_is_not_also_a_count() -> None:
+    claims = extract("The abbey was built in 1120 and has 40 monks.")
+    assert sorted(str(c.value) for c in claims) == ["1120", "40.0"]

@@ -329,7 +329,19 @@ def read_frame(
                 break
             if role[i] == SCOPE and cast(tuple[str, str], info[i])[0] == "party":
                 override[i] = CONTENT
-    for i in idxs if has_scope or LABEL in frame_roles or TIME in frame_roles else ():
+    scoped = idxs
+    if has_scope and NEG in frame_roles:
+        # "10 hours in logging mode, not the figure we quote to customers": a contrast
+        # after the value scopes nothing the value says
+        for k in range(1, len(idxs) - 1):
+            if (
+                frame_roles[k] == SEP
+                and frame_roles[k + 1] == NEG
+                and VALUE in frame_roles[:k]
+            ):
+                scoped = idxs[:k]
+                break
+    for i in scoped if has_scope or LABEL in frame_roles or TIME in frame_roles else ():
         r = override.get(i, role[i])
         if r == SCOPE:
             dim, value = cast(tuple[str, str], info[i])
@@ -882,7 +894,7 @@ class _DocAssembly:
             if VALUE not in role[a:start]:
                 a = start  # a value inside the attribution itself keeps the whole clause
         events: list[Claim] = []
-        if TIME in clause_roles:
+        if TIME in clause_roles or VALUE in clause_roles:
             # "The club was established in 1871": the date is the event's value, and the
             # clause's other claims no longer hold "in 1871"
             event = self._event_date(
@@ -891,7 +903,10 @@ class _DocAssembly:
             )  # fmt: skip
             if event is not None:
                 events.append(event[0])
-                when = self._time_without(sent, mentions, event[1])
+                if event[1] >= 0:
+                    when = self._time_without(sent, mentions, event[1])
+                # "founded in 1542": a year, not a count
+                values = [v for v in values if v not in event[2]]
         if not values:
             if events:
                 return events
@@ -1317,9 +1332,11 @@ class _DocAssembly:
         reported: bool,
         source_id: str | None,
         source_version_id: str | None,
-    ) -> tuple[Claim, int] | None:
-        """(date claim, index of the time mention it took) for "X came into force in 2017",
-        "she was born on 3 May 1970"; None when no event predicate precedes a date."""
+    ) -> tuple[Claim, int, list[int]] | None:
+        """(date claim, index of the time mention it took or -1, index of the bare year
+        quantity it took or -1) for "X came into force in 2017", "she was born on 3 May
+        1970", "the city was founded in 1542"; None when no event predicate precedes a
+        date."""
         role, info, lower = roles.role, roles.info, roles.lower
         lex = lexicon()
         hit = find_phrase(lower[a:b], lex.events, lex.longest_event, lex.event_firsts)
@@ -1327,20 +1344,44 @@ class _DocAssembly:
             return None
         p0, p1, event = a + hit[0], a + hit[1], hit[2]
         taken = None
+        year_q = -1
+        used: list[int] = []  # bare numbers the date is made of (day, year)
         month = day = 0
         for i in range(p1, min(b, p1 + 8)):  # "was established *in 1871*", "born on 3 May"
+            if role[i] == VALUE:
+                # a year before 1800 is no time expression: "founded in 1542" is a bare number
+                q = mentions.quantities[cast(int, info[i])]
+                bare = q.unit is None and q.bound is Bound.EXACT and q.low is None
+                next_month = i + 1 < b and lower[i + 1] in self.res.months
+                if bare and (month or next_month) and not day and q.value in range(1, 32):
+                    day = int(q.value)  # "on February 14 , 1542", "on 14 February 1542"
+                    used.append(cast(int, info[i]))
+                    continue
+                if bare and q.value == int(q.value) and 1000 <= q.value <= 2100:
+                    year_q = int(q.value)
+                    used.append(cast(int, info[i]))
+                break
+            if role[i] == LABEL and lower[i].isdigit() and 1000 <= int(lower[i]) <= 2100:
+                year_q = int(lower[i])  # "on 14 February 1542": the year read as a label
+                break
             if role[i] == TIME:
                 t = mentions.times[cast(int, info[i])]
                 if t.first is not None and t.last is not None and t.role != "deictic":
                     taken = cast(int, info[i])
-                break
+                    break
+                if not (lower[i] in self.res.months or lower[i].isdigit()):
+                    break  # an undated "February 14" may still get its year below
             if lower[i] in self.res.months:
                 month = self.res.months[lower[i]]  # "born October 18 , 1984": split date
-            elif month and lower[i].isdigit() and 1 <= int(lower[i]) <= 31:
+            elif (
+                lower[i].isdigit()
+                and 1 <= int(lower[i]) <= 31
+                and (month or (i + 1 < b and lower[i + 1] in self.res.months))
+            ):
                 day = int(lower[i])
             elif role[i] in (VALUE, MODAL) or (role[i] == SEP and lower[i] != ","):
                 break
-        if taken is None and all(role[i] in (PUNCT, STOP) for i in range(p1, b)):
+        if taken is None and year_q < 0 and all(role[i] in (PUNCT, STOP) for i in range(p1, b)):
             # "In November 2018, her third daughter was born.": the date opens the clause
             for i in range(a, p0):
                 if role[i] == TIME:
@@ -1348,12 +1389,19 @@ class _DocAssembly:
                     if t.first is not None and t.last is not None and t.role != "deictic":
                         taken = cast(int, info[i])
                     break
-        if taken is None:
+        if taken is None and year_q < 0:
             return None
-        t = mentions.times[taken]
-        assert t.first is not None and t.last is not None
-        value = _event_value(t, month, day)
-        subject = [i for i in range(a, p0) if role[i] not in (PUNCT, NEG, MODAL)]
+        if taken is not None:
+            t = mentions.times[taken]
+            value = _event_value(t, month, day)
+        else:
+            year = year_q
+            value = iso_value(date(year, 1, 1), date(year, 12, 31), TimeGranularity.YEAR)
+            if month:
+                value = f"{year:04d}-{month:02d}" + (f"-{day:02d}" if day else "")
+        copula = next((i for i in range(a, p0) if lower[i] in _COPULAS), p0)
+        # "Guadalajara was *officially* founded": the subject ends at the copula
+        subject = [i for i in range(a, copula) if role[i] not in (PUNCT, NEG, MODAL)]
         head, quals = _head(lower, role, subject)
         if not head:
             # "Founded in 1997 in South Africa, the Cape Wine Academy introduced ...": the
@@ -1388,11 +1436,13 @@ class _DocAssembly:
         return (
             self._value_claim(
                 doc, sent, a, b, clause_start, ValueKind.DATE, entity, attribute, value,
-                event, negated, residual, self._time_without(sent, mentions, taken),
+                event, negated, residual,
+                self._time_without(sent, mentions, -1 if taken is None else taken),
                 reported, 0.75, source_id, source_version_id,
                 subject=_text(roles, head),
             ),  # fmt: skip
-            taken,
+            -1 if taken is None else taken,
+            used if year_q >= 0 else [],
         )
 
     def _time_without(self, sent: Span, mentions: Mentions, taken: int) -> EffectiveTime:
