@@ -1333,10 +1333,9 @@ class _DocAssembly:
         source_id: str | None,
         source_version_id: str | None,
     ) -> tuple[Claim, int, list[int]] | None:
-        """(date claim, index of the time mention it took or -1, index of the bare year
-        quantity it took or -1) for "X came into force in 2017", "she was born on 3 May
-        1970", "the city was founded in 1542"; None when no event predicate precedes a
-        date."""
+        """(date claim, index of the time mention it took or -1, indices of the bare
+        numbers it is made of) for "X came into force in 2017", "she was born on 3 May
+        1970", "the city was founded in 1542"; None when no event predicate has a date."""
         role, info, lower = roles.role, roles.info, roles.lower
         lex = lexicon()
         hit = find_phrase(lower[a:b], lex.events, lex.longest_event, lex.event_firsts)
