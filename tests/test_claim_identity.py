@@ -107,6 +107,17 @@ def test_a_possessive_owner_is_the_entity() -> None:
     )
 
 
+def test_a_contrast_after_the_value_does_not_scope_it() -> None:
+    email = (
+        "Short version: the P-9 router battery lasts 10 hours in eco mode, not the figure we "
+        "have been quoting to customers."
+    )
+    claim = only(email)
+    assert (claim.claim_key, claim.scope) == ("p-9 router battery life", {})
+    spec = only("The battery life of the P-9 router is 14 hours in eco mode.")
+    assert (spec.claim_key, spec.scope) == (claim.claim_key, claim.scope)
+
+
 def test_a_generic_or_scope_subject_is_not_an_entity() -> None:
     claim = only("The interactive assistant has a 250-token output limit.")
     assert claim.entity is None
