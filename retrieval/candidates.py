@@ -1,26 +1,32 @@
 """Which claim keys may answer a question: by entity, by attribute similarity, by quote text.
 
 A question rarely repeats a document's words ("How many people live in Lakeview?" against
-"Lakeview had 4,210 residents"). So the keys a question may be about come from three indexed
-reads, never from a scan:
+"Lakeview had 4,210 residents"). So the keys a question may be about come from indexed
+reads, never from a scan, run from the most selective to the broadest; the first that yields
+a candidate decides:
 
-1. claims whose attribute equals the question's, or shares its attribute class (head word);
-2. claims whose entity is the question's entity, exactly or as the start of a longer name
-   ("springfield" finds "springfield, illinois");
-3. a full-text search over claim quotes (``claims.store.search``), the fallback.
+1. claims whose entity is the question's entity, exactly or as the start of a longer name
+   ("springfield" finds "springfield, illinois"), or is a word or word pair the parser left
+   among the attribute words;
+2. claims whose attribute equals the question's;
+3. claims of the same attribute class (the attribute's head word);
+4. a full-text search over claim quotes with the question's content words
+   (``claims.store.search``).
 
 Every read keeps only claims of sources the requester may see *before* anything is scored,
 ranked or cut, so a hidden claim never takes a rank (the view-equivalence rule of
-docs/RETRIEVAL.md). Each key is then scored: attribute similarity (the edges' scoring,
-``claims.edges.similarity``) times how well the entity fits; a key about another entity, an
-attribute in the ``different`` band, or values of a kind the question does not ask for
-(``claims.extraction.answer_type``) are dropped: an incidental number never answers.
+docs/RETRIEVAL.md), and which read decides depends on visible claims only. Each key is then
+scored: attribute similarity (the edges' scoring, ``claims.edges.similarity``) times how well
+the entity fits; a key about another entity, an attribute in the ``different`` band, or
+values of a kind the question does not ask for (``claims.extraction.answer_type``) are
+dropped: an incidental number never answers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sqlalchemy import Connection, text
 
@@ -31,6 +37,7 @@ from claims.store.search import search_quotes, visible_claims_condition
 # how many rows each indexed read may return (bounds the work per question)
 MAX_ROWS = 400
 MAX_KEYS = 20
+MAX_NAMED = 12  # words and word pairs of an attribute looked up as entity names
 # entity fit: exact, a longer name that starts with the asked one, one side silent
 EXACT_ENTITY = 1.0
 PARTIAL_ENTITY = 0.9
@@ -57,6 +64,30 @@ class KeyCandidate:
             f"{self.claim_key!r} (score {self.score:.2f}: attribute {self.attribute_score:.2f}"
             f" x entity {self.entity_fit:.2f}{entity}; found by {self.found_by})"
         )
+
+
+@lru_cache(maxsize=1)
+def _function_words() -> frozenset[str]:
+    from claims.extraction.resources import resources
+
+    res = resources()
+    return res.stopwords | res.question_words
+
+
+def _phrases(attribute: str) -> list[str]:
+    """Words and adjacent word pairs of an attribute, at most ``MAX_NAMED`` of them."""
+    words = attribute.split()
+    pairs = [" ".join(pair) for pair in zip(words, words[1:], strict=False)]
+    found = dict.fromkeys([*words, *pairs])
+    return list(found)[:MAX_NAMED]
+
+
+def _holds_phrase(attribute: str, phrase: str) -> bool:
+    return f" {phrase} " in f" {attribute} "
+
+
+def _without_phrase(attribute: str, phrase: str) -> str:
+    return " ".join(f" {attribute} ".replace(f" {phrase} ", " ").split())
 
 
 def _like_escape(value: str) -> str:
@@ -96,47 +127,65 @@ def candidate_keys(
         "FROM claims c JOIN sources s ON s.id = c.source_id "
         f"WHERE c.generation = :generation AND {visible} AND "
     )
-    by_attribute = ["c.attribute = :attribute"]
-    params["attribute"] = attribute
-    if attribute_class:
-        params["attribute_class"] = attribute_class
-        by_attribute.append("c.coarse_key = :attribute_class")
     # ordered before the limit, so the rows kept depend only on the visible claims
     order = " ORDER BY c.claim_key, c.entity, c.attribute, c.kind, c.dimension LIMIT :limit"
-    reads = [("attribute", select + f"({' OR '.join(by_attribute)})" + order)]
+    # Reads from the most selective to the broadest; the first that yields a candidate
+    # decides (each depends on visible claims only, so the choice does too).
+    stages: list[list[tuple[str, str]]] = []
+    by_entity = []
     if entity:
         params["entity"] = entity
         params["entity_prefix"] = _like_escape(entity) + "%"
-        reads.append(
+        by_entity.append(
             (
                 "entity",
-                select + "(c.entity = :entity OR c.entity LIKE :entity_prefix ESCAPE '\\')"
-                + order,
+                select + "(c.entity = :entity OR c.entity LIKE :entity_prefix ESCAPE '\\')" + order,
             )
         )
-    for found_by, sql in reads:
-        for row in conn.execute(text(sql), params):
-            rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), found_by)
-    if words:
-        matches = search_quotes(
-            conn, words, generation=generation, groups=groups, limit=MAX_ROWS // 2
+    # the parser may leave a name among the attribute words ("the zorbex token limit"):
+    # each word and word pair of the attribute is also looked up as an entity (exact,
+    # indexed; a bounded number of reads)
+    named = _phrases(attribute)
+    if named:
+        marks = []
+        for i, phrase in enumerate(named):
+            params[f"named{i}"] = phrase
+            marks.append(f":named{i}")
+        by_entity.append(("entity", select + f"c.entity IN ({', '.join(marks)})" + order))
+    stages.append(by_entity)
+    params["attribute"] = attribute
+    stages.append([("attribute", select + "c.attribute = :attribute" + order)])
+    if attribute_class:
+        params["attribute_class"] = attribute_class
+        stages.append([("attribute", select + "c.coarse_key = :attribute_class" + order)])
+    ranked: list[KeyCandidate] = []
+    for stage in stages:
+        for found_by, sql in stage:
+            for row in conn.execute(text(sql), params):
+                rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), found_by)
+        ranked = _rank(rows, entity=entity, attribute=attribute, asked=asked)
+        if ranked:
+            return ranked
+    if not words:
+        return ranked
+    # the full-text index is the fallback: only when entity and attribute found nothing
+    matches = search_quotes(conn, words, generation=generation, groups=groups, limit=MAX_ROWS // 2)
+    keys = sorted({m.claim_key for m in matches})
+    if keys:
+        key_params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
+        key_visible = visible_claims_condition(groups, key_params)
+        marks = []
+        for i, key in enumerate(keys):
+            key_params[f"k{i}"] = key
+            marks.append(f":k{i}")
+        sql = (
+            "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension "
+            "FROM claims c JOIN sources s ON s.id = c.source_id "
+            f"WHERE c.generation = :generation AND {key_visible} "
+            f"AND c.claim_key IN ({', '.join(marks)})" + order
         )
-        keys = sorted({m.claim_key for m in matches})
-        if keys:
-            key_params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
-            key_visible = visible_claims_condition(groups, key_params)
-            marks = []
-            for i, key in enumerate(keys):
-                key_params[f"k{i}"] = key
-                marks.append(f":k{i}")
-            sql = (
-                "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension "
-                "FROM claims c JOIN sources s ON s.id = c.source_id "
-                f"WHERE c.generation = :generation AND {key_visible} "
-                f"AND c.claim_key IN ({', '.join(marks)})" + order
-            )
-            for row in conn.execute(text(sql), key_params):
-                rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), "quote search")
+        for row in conn.execute(text(sql), key_params):
+            rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), "quote search")
     return _rank(rows, entity=entity, attribute=attribute, asked=asked)
 
 
@@ -151,10 +200,15 @@ def _rank(
     for (claim_key, stated, claim_attribute, kind, dimension), found_by in rows.items():
         if not value_fits(asked, kind=kind, dimension=dimension):
             continue
-        fit = entity_fit(entity, stated)
+        asked_entity, asked_attribute = entity, attribute
+        if not entity and stated and _holds_phrase(attribute, stated):
+            # the name the parser left among the attribute words is the claim's entity
+            asked_entity = stated
+            asked_attribute = _without_phrase(attribute, stated) or attribute
+        fit = entity_fit(asked_entity, stated)
         if fit == 0.0:
             continue  # a claim about another entity never answers the question
-        match = match_attributes(attribute, claim_attribute)
+        match = match_attributes(asked_attribute, claim_attribute)
         if match.band == DIFFERENT:
             continue
         candidate = KeyCandidate(
@@ -171,4 +225,3 @@ def _rank(
             best[claim_key] = candidate
     ranked = sorted(best.values(), key=lambda c: (-c.score, c.claim_key))
     return ranked[:MAX_KEYS]
-
