@@ -126,8 +126,8 @@ def generate(path: Path, n_claims: int) -> float:
             yield (
                 f"c{i}", f"sv{source}", f"s{source}", GENERATION, word(k), "limit",
                 key_of(k), "limit", word(k), "limit", "quantity", value, None, None, None,
-                "exact", 0, None, "tokens", value, None, None, "token", "[token]", None, None, "{}", "[]",
-                None, None, None, None, 0, 0, len(quote), None, None, quote, 0.9, TS,
+                "exact", 0, None, "tokens", value, None, None, "token", "[token]", None, None,
+                "{}", "[]", None, None, None, None, 0, 0, len(quote), None, None, quote, 0.9, TS,
             )  # fmt: skip
 
     db.executemany(insert_sql(ClaimRow), claims())
