@@ -114,24 +114,30 @@ def convert(docs: list[TreebankDoc], target: Path) -> int:
     return sum(len(d.sentences) for d in docs)
 
 
-def _gold_tokens(nlp, reference):
+def _gold_tokens(nlp, reference, *, sentences: bool = False):
+    """The reference's words; with ``sentences`` also its sentence starts, preset as
+    claims.extraction.syntax presets them (one sentence per parse)."""
     from spacy.tokens import Doc
 
     words = [t.text for t in reference]
-    return Doc(nlp.vocab, words=words, spaces=[bool(t.whitespace_) for t in reference])
+    spaces = [bool(t.whitespace_) for t in reference]
+    starts = [bool(t.is_sent_start) for t in reference] if sentences else None
+    return Doc(nlp.vocab, words=words, spaces=spaces, sent_starts=starts)
 
 
 def evaluate(nlp, corpus: Path) -> dict[str, dict[str, float]]:
-    """Scores on raw text (spaCy's tokenizer and sentence splits) and on gold tokens."""
+    """Scores on raw text (spaCy's tokenizer and sentence splits), on gold tokens, and on gold
+    tokens with gold sentence starts (how the extractor parses: one known sentence at a time)."""
     from spacy.tokens import DocBin
     from spacy.training import Example
 
     references = list(DocBin().from_disk(corpus).get_docs(nlp.vocab))
     raw = [Example(nlp.make_doc(ref.text), ref) for ref in references]
     gold = [Example(_gold_tokens(nlp, ref), ref) for ref in references]
+    sents = [Example(_gold_tokens(nlp, ref, sentences=True), ref) for ref in references]
     keys = ("token_acc", "pos_acc", "morph_acc", "dep_uas", "dep_las", "sents_f")
     result = {}
-    for name, examples in (("raw_text", raw), ("gold_tokens", gold)):
+    for name, examples in (("raw_text", raw), ("gold_tokens", gold), ("gold_sentences", sents)):
         scores = nlp.evaluate(examples)
         result[name] = {k: round(float(scores[k]), 4) for k in keys if scores.get(k) is not None}
     return result
@@ -183,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--ship-only",
         action="store_true",
-        help="skip training: evaluate and ship WORK/trained/model-best as it is",
+        help="skip training: evaluate and ship WORK/trained/model-best as it is "
+        "(pass the --steps it was trained for, so accuracy.json says how to rebuild it)",
     )
     args = parser.parse_args(argv)
     if not args.treebank.is_dir():
@@ -219,9 +226,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.ship_only:
         if not (trained / "model-best").is_dir():
             fail(f"--ship-only: {trained / 'model-best'} does not exist; train first")
-        # Wall clock of the run that made it: corpus written -> last model saved.
-        finished = (trained / "model-last" / "meta.json").stat().st_mtime
-        train_seconds = round(finished - (corpus / "dev.spacy").stat().st_mtime, 1)
     else:
         train_seconds = _train(args.work, trained, args.steps, args.seed)
 

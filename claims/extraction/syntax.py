@@ -37,6 +37,14 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubj:pass", "csubj", "csubj:pass", "nsubjpa
 CORE_ARGS = SUBJECT_DEPS | {"obj", "iobj", "dobj", "expl", "attr"}
 NAME_PARTS = frozenset({"compound", "flat", "flat:name", "goeswith"})
 OWNER_DEPS = frozenset({"nmod:poss", "poss"})
+NOMINAL = frozenset({"NOUN", "PROPN", "NUM", "PRON"})
+# A conjunct's own words: not the next conjuncts, nor the clause around a first conjunct that
+# is the predicate ("The fees are 10, 20 and 30 euros").
+CONJUNCT_SKIP = frozenset(
+    {"conj", "cc", "punct", "nsubj", "nsubj:pass", "cop", "aux", "aux:pass", "expl", "mark", "list"}
+)
+# An amount phrase without its preposition or a nested "to"/"from" amount.
+AMOUNT_SKIP = frozenset({"case", "punct", "nmod"})
 NUMBER_PARTS = frozenset({"compound", "nummod", "flat", "fixed"})  # "three hundred", "1.5 million"
 # Relations by which a value phrase hangs off the clause's predicate.
 VALUE_DEPS = frozenset(
@@ -291,9 +299,14 @@ def subject(sent: Doc | Span) -> Subject | None:
     while subj is None and head.dep_ == "conj" and head.head != head:
         head = head.head
         subj = _child(head, SUBJECT_DEPS)
+    misread = _misread_verb_subject(_root(sent)) if subj is None else None
+    if misread is not None:
+        subj = misread
     if subj is None:
         return None
     owner_token = _child(subj, OWNER_DEPS)
+    if owner_token is None and misread is not None:
+        owner_token = _child(_root(sent), OWNER_DEPS)
     if owner_token is None:
         owner_token = next(
             (
@@ -303,13 +316,39 @@ def subject(sent: Doc | Span) -> Subject | None:
             ),
             None,
         )
+    if misread is not None:
+        root = _root(sent)
+        phrase = _phrase(subj, [t for c in root.children if c.i < root.i for t in c.subtree])
+    else:
+        phrase = _subtree_phrase(subj)
     return Subject(
-        phrase=_subtree_phrase(subj),
+        phrase=phrase,
         head=_name_phrase(subj),
         owner=_name_phrase(owner_token) if owner_token is not None else None,
         passive=subj.dep_.endswith("pass"),
         pronoun=subj.pos_ == "PRON",
     )
+
+
+def _misread_verb_subject(root: Token) -> Token | None:
+    """The subject of a verb the parser took for a plural noun, or None.
+
+    A small parser sometimes reads "lasts", "costs", "ships" as a noun heading the sentence,
+    with the real subject as its compound ("The router's battery lasts 11 hours"). A noun root
+    with an object or oblique after it (relations only verbs take in UD) and a compound noun
+    right before it is such a verb; that compound is its subject.
+    """
+    if root.pos_ not in {"NOUN", "PROPN"} or not root.lower_.endswith("s"):
+        return None
+    if _child(root, frozenset({"cop"})) is not None:
+        return None
+    verb_only = {"obj", "obl", "xcomp", "ccomp"}
+    if not any(c.i > root.i and c.dep_.split(":")[0] in verb_only for c in root.children):
+        return None
+    before = root.doc[root.i - 1] if root.i > 0 else None
+    if before is None or before.head != root or before.dep_ != "compound":
+        return None
+    return before if before.pos_ in {"NOUN", "PROPN"} else None
 
 
 def predicate(sent: Doc | Span) -> Predicate:
@@ -319,7 +358,7 @@ def predicate(sent: Doc | Span) -> Predicate:
     particle = _child(root, frozenset({"compound:prt", "prt"}))
     return Predicate(
         word=_phrase(root, [root]),
-        pos=root.pos_,
+        pos="VERB" if _misread_verb_subject(root) is not None else root.pos_,
         copula=copula.text if copula is not None else None,
         particle=particle.lower_ if particle is not None else None,
         negated=is_negated(root),
@@ -553,6 +592,18 @@ def asserted_value(sent: Doc | Span) -> NumberReading | None:
 # --- lists, comparisons, changes ------------------------------------------------------------
 
 
+def _first_conjunct(head: Token, second: Token) -> Token:
+    """The real first item when a noun list hangs off the verb: a small parser often attaches
+    "a kettle" in "has a desk, a kettle and a safe" to "has". A verb is not coordinated with a
+    noun, so the first item is the verb's last nominal argument before the second item."""
+    if head.pos_ not in {"VERB", "AUX"} or second.pos_ not in NOMINAL:
+        return head
+    before = [
+        c for c in head.children if c.i < second.i and c.pos_ in NOMINAL and c.dep_ in VALUE_DEPS
+    ]
+    return max(before, key=lambda t: t.i) if before else head
+
+
 def coordinations(sent: Doc | Span) -> list[Coordination]:
     """Coordinated lists ("a desk, a kettle and a safe"), each conjunct as its own phrase."""
     found = []
@@ -566,13 +617,12 @@ def coordinations(sent: Doc | Span) -> list[Coordination]:
             items.append(item)
             stack.extend(c for c in item.children if c.dep_ == "conj")
         items.sort(key=lambda t: t.i)
+        items[0] = _first_conjunct(items[0], items[1])
         conjunction = next(
             (c.lower_ for item in items for c in item.children if c.dep_ in {"cc", "cc:preconj"}),
             None,
         )
-        phrases = tuple(
-            _subtree_phrase(item, skip=frozenset({"conj", "cc", "punct"})) for item in items
-        )
+        phrases = tuple(_subtree_phrase(item, skip=CONJUNCT_SKIP) for item in items)
         found.append(Coordination(items=phrases, conjunction=conjunction))
     return found
 
@@ -595,19 +645,44 @@ def comparisons(sent: Doc | Span) -> list[Comparison]:
         than = None
         value = None
         if than_word is not None:
-            target = than_word.head if than_word.head != token else None
-            if than_word.dep_ == "fixed" or target is None:
-                target = token.head if token.head != token else None
+            following = token.doc[than_word.i + 1] if than_word.i + 1 < len(token.doc) else None
+            number: Token | None = None
+            target: Token | None = None
+            if following is not None and _is_number(following):
+                # "more than 10 working days": the bound is the number right after "than".
+                number = _number_top(following)
+                target = _value_holder(number)
+            elif than_word.dep_ != "fixed" and than_word.head != token:
+                target = than_word.head  # "lighter than the old one"
+                number = target if _is_number(target) else _child_number(target)
             if target is not None and target != token:
                 than = _subtree_phrase(target, skip=frozenset({"case", "punct"}), leave_out=token.i)
-                number = target if _is_number(target) else _child_number(target)
-                value = _phrase(number, _number_tokens(number)) if number is not None else None
+            if number is not None:
+                value = _phrase(number, _number_tokens(number))
         found.append(Comparison(word=_phrase(token, [token]), than=than, value=value))
     return found
 
 
 def _child_number(token: Token) -> Token | None:
     return next((c for c in token.children if _is_number(c) and c.dep_ == "nummod"), None)
+
+
+def _case(token: Token, default: str) -> str:
+    return next((c.lower_ for c in token.children if c.dep_ == "case"), default)
+
+
+def _amount_holders(verb: Token) -> Iterator[tuple[Token, str]]:
+    """(number phrase head, preposition) for the amounts of a change verb. "from 5% to 3%" is
+    also read when "to 3%" hangs off "5%" rather than off the verb."""
+    for child in verb.children:
+        if child.dep_ not in VALUE_DEPS or child.dep_.startswith("nsubj"):
+            continue
+        if _is_number(child) or _child_number(child) is not None:
+            yield child, _case(child, "by")
+            for inner in child.children:
+                nested = inner.dep_.startswith("nmod") and _case(inner, "") in {"to", "from"}
+                if nested and (_is_number(inner) or _child_number(inner) is not None):
+                    yield inner, _case(inner, "")
 
 
 def changes(sent: Doc | Span) -> list[Change]:
@@ -630,16 +705,10 @@ def changes(sent: Doc | Span) -> list[Change]:
         if direction is None:
             continue
         amounts: dict[str, Phrase] = {}
-        for child in token.children:
-            if child.dep_ not in VALUE_DEPS or child.dep_.startswith("nsubj"):
-                continue
-            number = child if _is_number(child) else _child_number(child)
-            if number is None:
-                continue
-            case = next((c.lower_ for c in child.children if c.dep_ == "case"), "by")
+        for holder, case in _amount_holders(token):
             slot = {"to": "to", "from": "source", "by": "by"}.get(case)
             if slot and slot not in amounts:
-                amounts[slot] = _subtree_phrase(child, skip=frozenset({"case", "punct"}))
+                amounts[slot] = _subtree_phrase(holder, skip=AMOUNT_SKIP)
         found.append(
             Change(
                 verb=_phrase(token, [token]),
