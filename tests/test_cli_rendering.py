@@ -95,7 +95,8 @@ def test_error_lines_strip_escapes_from_file_names(cli_env: Path, tmp_path: Path
         env={**os.environ, "CLAIMS_DATA_DIR": str(cli_env)},
     )
     assert result.returncode == 2, result.stderr
-    assert "notes[bold red].txt: the file is empty" in result.stderr
+    # The name's control characters are shown as visible escapes, never sent raw.
+    assert "notes\\x1b]0;owned\\x07\\x1b[2J[bold red].txt: the file is empty" in result.stderr
     _clean(result.stderr)
 
 
