@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--work", type=Path, default=REPO / ".claims" / "model-build")
     parser.add_argument("--out", type=Path, default=MODEL_DIR)
-    parser.add_argument("--steps", type=int, default=2000, help="training step cap")
+    parser.add_argument("--steps", type=int, default=1400, help="training step cap")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--ship-only",
