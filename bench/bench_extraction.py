@@ -4,7 +4,8 @@ check on long inputs (one long document, and one "sentence" with no breaks at al
 
     .venv/bin/python bench/bench_extraction.py [--docs 600] [--repeat 5]
 
-Target (issue 3): extraction at >= 5% of the tokenizer's speed. Times are CPU time of this
+Target (issue 12, with entity, attribute and value kinds): extraction at >= 1.5% of the
+tokenizer's speed (issue 3 asked 5% of the leaner rules). Times are CPU time of this
 process (best of --repeat runs): the machine is shared, and wall time would mostly
 measure the neighbours.
 """
@@ -231,11 +232,11 @@ def main() -> None:
     claims = counts[-1]
     tok_rate, ext_rate = tokens / tok_s, tokens / ext_s
     ratio = ext_rate / tok_rate
-    verdict = "PASS" if ratio >= 0.05 else "FAIL"
+    verdict = "PASS" if ratio >= 0.015 else "FAIL"
     print(f"corpus: {len(texts)} documents, {tokens} tokens, {sum(map(len, texts))} chars")
     print(f"blank tokenizer : {tok_rate:12,.0f} tokens/s")
     print(f"extraction      : {ext_rate:12,.0f} tokens/s  ({claims / ext_s:,.0f} claims/s)")
-    print(f"ratio           : {ratio:.1%} of tokenizer speed (target >= 5%): {verdict}")
+    print(f"ratio           : {ratio:.1%} of tokenizer speed (target >= 1.5%): {verdict}")
 
     # linearity: CPU time per 1k tokens must stay flat as the input grows
     print("\nlinearity (best of 2; s per 1k tokens should stay flat):")

@@ -58,7 +58,7 @@ class AttributeMatch:
 
 
 @lru_cache(maxsize=1)
-def _zipf():  # type: ignore[no-untyped-def]
+def _zipf():  # noqa: ANN202 - a function from wordfreq
     # imported lazily: loading the frequency tables costs ~0.2 s, paid only when needed
     from wordfreq import zipf_frequency
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy
 import spacy
-from spacy.attrs import IS_SPACE, ORTH
+from spacy.attrs import IS_SPACE, ORTH, SENT_START
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
@@ -78,13 +78,14 @@ class SentenceComponent:
         # Only the starts are set: a per-token Python loop over the whole text cost a
         # quarter of the extraction time, so the loop visits full stops and newlines only.
         starts = self.starts(doc)
-        for i in starts:
-            doc[i].is_sent_start = True
-        # spaCy sees sentence boundaries as set once one token is marked either way; tokens
-        # left unmarked read as "not a start"
-        inside = next((i for i, j in enumerate(starts) if i != j), len(starts))
-        if inside < len(doc):
-            doc[inside].is_sent_start = False
+        if not len(doc):
+            return doc
+        # one bulk write: setting ``is_sent_start`` token by token re-checks the whole
+        # document's annotation each time, which made long documents quadratic
+        marks = numpy.full(len(doc), -1, dtype="int64")
+        marks[0] = 1
+        marks[[i for i in starts if i < len(doc)]] = 1
+        doc.from_array([SENT_START], marks.astype("uint64").reshape(-1, 1))
         return doc
 
     def _line_break(self, doc: Doc, i: int, heading: bool) -> bool:
