@@ -85,7 +85,7 @@ class SentenceComponent:
         marks = numpy.full(len(doc), -1, dtype="int64")
         marks[0] = 1
         marks[[i for i in starts if i < len(doc)]] = 1
-        doc.from_array([SENT_START], marks.astype("uint64").reshape(-1, 1))
+        doc.from_array([SENT_START], marks.astype("uint64").reshape(-1, 1))  # type: ignore[arg-type]
         return doc
 
     def _line_break(self, doc: Doc, i: int, heading: bool) -> bool:
