@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from sqlalchemy import delete, update
+from pathlib import Path
 
+from sqlalchemy import delete, update
+from typer.testing import CliRunner
+
+from claimledger.cli.app import app as cli_app
+from claims.settings import get_settings
 from claims.store.engine import make_engine, transaction
+from claims.store.migrate import upgrade
 from claims.store.search import rebuild_search_index, search_quotes, search_words
 from claims.tables import ClaimRow
 from tests.retrieval_corpus import GENERATION, Corpus
@@ -129,5 +135,27 @@ def test_words_that_are_not_words_are_ignored(migrated_url: str) -> None:
                 search_quotes(session, ['" OR *', "NEAR("], generation=GENERATION, groups=())
                 == []
             )
+    finally:
+        engine.dispose()
+
+
+def test_reindex_after_vacuum_keeps_search_right(cli_env: Path) -> None:
+    url = get_settings().resolved_database_url
+    upgrade(url)
+    corpus, ids = _corpus()
+    engine = make_engine(url)
+    try:
+        corpus.write(engine)
+        with transaction(engine) as session:
+            # leave a gap in the rowids, which VACUUM may close
+            session.execute(delete(ClaimRow).where(ClaimRow.id == ids["census"]))
+        with engine.connect() as conn:
+            conn.exec_driver_sql("VACUUM")
+        run = CliRunner().invoke(cli_app, ["db", "reindex"])
+        assert run.exit_code == 0, run.output
+        assert "rebuilt" in run.output
+        with transaction(engine) as session:
+            fare = search_quotes(session, ["fare"], generation=GENERATION, groups=())
+        assert [m.claim_id for m in fare] == [ids["bus"]]
     finally:
         engine.dispose()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from claimledger.cli.app import app, console, settings
-from claims.store import migrate
+from claimledger.cli.app import app, console, engine, settings
+from claims.store import migrate, transaction
+from claims.store.search import rebuild_search_index
 
 db_app = typer.Typer(help="Create or migrate the claim store.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
@@ -33,3 +34,15 @@ def downgrade(revision: str = typer.Argument("base", help="Target revision.")) -
 def current() -> None:
     """Print the store's current revision."""
     console.print(migrate.current_revision(settings().resolved_database_url) or "base")
+
+
+@db_app.command("reindex")
+def reindex() -> None:
+    """Rebuild the full-text index over claim quotes (on SQLite, after a VACUUM)."""
+    store = engine()
+    try:
+        with transaction(store) as session:
+            rebuild_search_index(session)
+    finally:
+        store.dispose()
+    console.print("full-text index over claim quotes rebuilt")
