@@ -70,6 +70,9 @@ def test_not_negates_the_whole_copular_clause():
         "Visitors may never park on the lawn.",
         "No refunds are given after the first week.",
         "The course isn't a prerequisite for the diploma.",
+        "There is no parking at the north entrance.",
+        "The warehouse no longer ships orders to Canada.",
+        "The shop is no longer open on Sundays.",
     ],
 )
 def test_negation_cues_reach_the_main_predicate(text):
@@ -161,3 +164,14 @@ def test_listed_numbers_are_each_read():
     doc = parse("The fees are 10, 20 and 30 euros.")
     numbers = [r.number.text for r in syntax.number_roles(doc)]
     assert numbers == ["10", "20", "30"]
+
+
+def test_pronoun_subject_is_flagged_for_the_document_subject():
+    subj = syntax.subject(parse("It lasts about 9 hours on a single charge."))
+    assert subj is not None and subj.pronoun and subj.head.text == "It"
+
+
+def test_name_number_beside_a_measured_value():
+    doc = parse("Route 66 is 3940 km long.")
+    roles = {r.number.text: r.role for r in syntax.number_roles(doc)}
+    assert roles == {"66": "name", "3940": "asserted"}

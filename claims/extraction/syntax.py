@@ -37,6 +37,9 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubj:pass", "csubj", "csubj:pass", "nsubjpa
 CORE_ARGS = SUBJECT_DEPS | {"obj", "iobj", "dobj", "expl", "attr"}
 NAME_PARTS = frozenset({"compound", "flat", "flat:name", "goeswith"})
 OWNER_DEPS = frozenset({"nmod:poss", "poss"})
+CLAUSE_DEPS = frozenset(
+    {"ROOT", "ccomp", "xcomp", "advcl", "acl", "acl:relcl", "parataxis", "csubj", "csubj:pass"}
+)
 NOMINAL = frozenset({"NOUN", "PROPN", "NUM", "PRON"})
 # A conjunct's own words: not the next conjuncts, nor the clause around a first conjunct that
 # is the predicate ("The fees are 10, 20 and 30 euros").
@@ -380,6 +383,9 @@ def _scope_head(cue: Token) -> Token:
     "not"/"never" negate the clause they modify (climbing over "no longer"); "no"/"nothing" on a
     subject or object negate its clause ("No refunds are given"); elsewhere just the phrase.
     """
+    following = cue.doc[cue.i + 1] if cue.i + 1 < len(cue.doc) else None
+    if cue.lower_ == "no" and following is not None and following.lower_ == "longer":
+        return _clause_head(cue)  # "no longer ships": the whole clause, however it is parsed
     if cue.pos_ == "PRON" or cue.dep_ in CORE_ARGS:
         return cue.head if cue.dep_ in CORE_ARGS else cue
     if cue.dep_ == "det":
@@ -391,6 +397,13 @@ def _scope_head(cue: Token) -> Token:
             break
         head = head.head
     return head
+
+
+def _clause_head(token: Token) -> Token:
+    """The head of the clause ``token`` is in: the nearest ancestor heading a clause."""
+    while token.dep_ not in CLAUSE_DEPS and token.head != token:
+        token = token.head
+    return token
 
 
 def negations(sent: Doc | Span) -> list[Negation]:
