@@ -46,9 +46,22 @@ def words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9]+(?:\.[0-9]+)?", folded) if w not in _ARTICLES]
 
 
+_ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_MONTHS = "January February March April May June July August September October November December"
+
+
+def readable_date(value: str) -> str:
+    """An ISO date value as people write it ("1885-05-15" -> "15 May 1885"); else as is."""
+    match = _ISO_DATE.match(value.strip())
+    if not match or not 1 <= int(match.group(2)) <= 12:
+        return value
+    year, month, day = match.groups()
+    return f"{int(day)} {_MONTHS.split()[int(month) - 1]} {year}"
+
+
 def same_answer(value: str, answers: list[str]) -> bool:
     """A shown value matches an answer when one's words contain the other's (numbers too)."""
-    got = set(words(value))
+    got = set(words(readable_date(value)))
     if not got:
         return False
     for answer in answers:
