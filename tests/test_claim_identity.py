@@ -134,6 +134,18 @@ def test_named_words_split_from_the_attribute() -> None:
     assert owner.claim_key == of_name.claim_key == "lakeview population"
 
 
+def test_a_verb_naming_the_attribute_keeps_it_past_a_trailing_phrase() -> None:
+    # the words after the value qualify the weight; they never become the attribute
+    bare = only("The Corvid R4 drone weighs 1.2 kg.")
+    tail = only("The Corvid R4 drone weighs 1,150 g without its spare propellers.")
+    assert bare.attribute == tail.attribute == "weight"
+    assert bare.claim_key == tail.claim_key
+    assert check_texts(
+        "The Corvid R4 drone weighs 1.2 kg.",
+        "The Corvid R4 drone weighs 1,150 g without its spare propellers.",
+    ).relation in (Relation.CONFLICT, Relation.AMBIGUOUS)
+
+
 def test_different_entities_get_different_keys_and_never_conflict() -> None:
     acme = only("Acme has a 30-day return window.")
     globex = only("Globex has a 45-day return window.")

@@ -27,6 +27,7 @@ FOUND_NOW = {
     "attrition-direction",  # direction of change
     "founding-year",  # event dates and years
     "revenue-bn-m",  # units of news: £1.2bn vs £950m
+    "payment-terms-lead-in",  # a lead-in before a colon
 }
 # questions (by the fact they ask about) that get the expected status and value today
 ANSWERED_RIGHT_NOW = {
@@ -37,6 +38,10 @@ ANSWERED_RIGHT_NOW = {
     "dividend-pence",
     "annual-leave-editions",
     "working-week-offices",
+    "pricing-approved-rejected",
+    "payment-terms-lead-in",
+    "weight-k2-k3",
+    "leeds-office-amenities",
 }
 
 

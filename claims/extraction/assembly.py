@@ -437,6 +437,7 @@ def _read_identity(
     lex = attribute_lexicon()
     entity_idx = _owner(roles, res, subject_side) or _owner(roles, res, predicate_side)
     attr_idx: list[int]
+    named_by_subject: list[str] = []
     if case == "actor":  # "The Acme board declared a dividend"
         head = set(subj_head)
         entity_idx = entity_idx + [i for i in key_idx if i in head]
@@ -447,6 +448,7 @@ def _read_identity(
         subject = [i for i in _noun_phrase(roles, after_owner) if lower[i] not in res.generic_heads]
         known = lex.known_suffix([fold_word(lower[i]) for i in subject])
         if 0 < known < len(subject):  # "The Kestrel K2 weighs ...": the attribute is no name
+            named_by_subject = [fold_word(lower[i]) for i in subject[-known:]]
             subject = subject[:-known]
         if not any(_is_named(roles, i) for i in subject):
             # "The fee is a flat rate", "The warehouse ships orders": a common noun stays
@@ -478,7 +480,13 @@ def _read_identity(
             frame.scope = {d: v for d, v in frame.scope.items() if (d, v) not in scoped}
     if not entity_idx:
         frame.entity_ref = any(lower[i] in references for i in subject_side or idxs)
-    if frame.verb and attr_words and lex.known_suffix([*attr_words, frame.verb]):
+    if named_by_subject and attr_words and not lex.known_suffix(attr_words):
+        # "The K2 weighs 450 g without its mounting bracket": the subject's last word names
+        # the attribute (weight); the words after the value only qualify it
+        attribute = lex.canonical(named_by_subject)
+        used -= set(attr_idx)
+        attr_idx = []
+    elif frame.verb and attr_words and lex.known_suffix([*attr_words, frame.verb]):
         attribute = lex.canonical([*attr_words, frame.verb])  # "battery lasts"
     else:
         attribute = lex.canonical(attr_words)
@@ -486,7 +494,11 @@ def _read_identity(
     frame.entity_words = entity.split(" ") if entity else []
     frame.attribute_words = attribute
     frame.key_words = _joined(frame.entity_words, attribute)
-    return {fold_word(lower[i]) for i in used | set(attr_idx)} | set(frame.key_words)
+    return (
+        {fold_word(lower[i]) for i in used | set(attr_idx)}
+        | set(frame.key_words)
+        | set(named_by_subject)
+    )
 
 
 def _joined(entity: Sequence[str], attribute: Sequence[str]) -> list[str]:
