@@ -269,6 +269,7 @@ def _found(
         asked=asked,
         generation=generation,
         groups=requester.groups,
+        qualifiers=asked_words,
     )
     entity_words = set((entity or "").replace(",", " ").split())
     for rank, candidate in enumerate(candidates):

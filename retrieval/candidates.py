@@ -117,8 +117,14 @@ def candidate_keys(
     asked: AnswerType,
     generation: str,
     groups: Collection[str],
+    qualifiers: Collection[str] = (),
 ) -> list[KeyCandidate]:
-    """The keys a question may be about, best first (at most ``MAX_KEYS``)."""
+    """The keys a question may be about, best first (at most ``MAX_KEYS``).
+
+    ``qualifiers`` are the question's words that fit no scope (a name the parser did not
+    read as the entity, "lakeview"): a claim naming an entity none of them names is about
+    something else.
+    """
     rows: dict[tuple[str, str | None, str, str, str | None], str] = {}
     params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
     visible = visible_claims_condition(groups, params)
@@ -163,7 +169,7 @@ def candidate_keys(
         for found_by, sql in stage:
             for row in conn.execute(text(sql), params):
                 rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), found_by)
-        ranked = _rank(rows, entity=entity, attribute=attribute, asked=asked)
+        ranked = _rank(rows, entity=entity, attribute=attribute, asked=asked, qualifiers=qualifiers)
         if ranked:
             return ranked
     if not words:
@@ -186,7 +192,7 @@ def candidate_keys(
         )
         for row in conn.execute(text(sql), key_params):
             rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), "quote search")
-    return _rank(rows, entity=entity, attribute=attribute, asked=asked)
+    return _rank(rows, entity=entity, attribute=attribute, asked=asked, qualifiers=qualifiers)
 
 
 def _rank(
@@ -195,8 +201,10 @@ def _rank(
     entity: str | None,
     attribute: str,
     asked: AnswerType,
+    qualifiers: Collection[str] = (),
 ) -> list[KeyCandidate]:
     best: dict[str, KeyCandidate] = {}
+    named = {w for q in qualifiers for w in q.replace(",", " ").split()}
     for (claim_key, stated, claim_attribute, kind, dimension), found_by in rows.items():
         if not value_fits(asked, kind=kind, dimension=dimension):
             continue
@@ -206,6 +214,13 @@ def _rank(
             asked_entity = stated
             asked_attribute = _without_phrase(attribute, stated) or attribute
         fit = entity_fit(asked_entity, stated)
+        if (
+            not asked_entity
+            and stated
+            and named
+            and not named & set(stated.replace(",", " ").split())
+        ):
+            fit = 0.0  # the question names something, and not this
         if fit == 0.0:
             continue  # a claim about another entity never answers the question
         match = match_attributes(asked_attribute, claim_attribute)

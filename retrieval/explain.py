@@ -77,6 +77,7 @@ def explain(
                 asked=asked,
                 generation=generation,
                 groups=requester.groups,
+                qualifiers=frame.scope_residual,
             )
             if generation and attribute
             else []

@@ -183,3 +183,32 @@ def test_explain_prints_the_frame_and_ranked_candidates(cli_env: Path) -> None:
     assert human.exit_code == 0
     assert "candidate 1: 'springfield, illinois population' score" in human.output
     assert "asks for count" in human.output
+
+
+def test_a_name_the_parser_left_as_a_qualifier_still_excludes_other_entities(
+    engine: Engine,
+) -> None:
+    _towns(engine)
+    question = "How many people live in Ogdenville?"
+    # the parser read no entity, only the qualifier word "ogdenville"
+    frame = QuestionFrame(
+        text=question,
+        claim_key="population",
+        coarse_key="population",
+        entity=None,
+        attribute="population",
+        scope_residual=["ogdenville"],
+    )
+    result = answer_frame(engine, frame, ANYONE, question=question)
+    # Springfield's figures are about something else: nothing answers, nothing is picked
+    assert result.status is AnswerStatus.NOT_FOUND, result.reason
+    named = QuestionFrame(
+        text="How many people live in Springfield, Illinois?",
+        claim_key="population",
+        coarse_key="population",
+        entity=None,
+        attribute="population",
+        scope_residual=["springfield", "illinois"],
+    )
+    found = answer_frame(engine, named, ANYONE, question=named.text)
+    assert (found.status, found.value) == (AnswerStatus.ANSWERED, 114394), found.reason
