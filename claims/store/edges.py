@@ -7,9 +7,10 @@ no row.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
@@ -73,6 +74,60 @@ def _chunks(values: Sequence[str]) -> Iterable[list[str]]:
         yield list(values[start : start + _CHUNK])
 
 
+# columns a sync rewrites in place when a stored row's compared values changed
+_EDGE_UPDATES = ("rule", "reason", "material", "materiality", "claim_key")
+_RELATION_UPDATES = ("rule", "reason", "material", "materiality")
+
+
+def sync_rows(
+    session: Session,
+    row_class: type[EdgeRow] | type[ValueGroupRelationRow],
+    existing: Mapping[str, tuple[Any, ...]],
+    produced: Iterable[tuple[str, tuple[Any, ...], Mapping[str, Any]]],
+    updated: Sequence[str],
+    now: datetime,
+) -> EdgeSync:
+    """Make the live rows of an append-and-retire table equal to ``produced``.
+
+    ``existing`` maps each stored id in scope to its compared values followed by
+    ``retired_at``; each produced item is (id, compared values, the full row). New rows are
+    inserted, changed or retired ones rewritten in place (``updated`` columns) and revived,
+    vanished ones retired; rows are never deleted.
+    """
+    counts = EdgeSync()
+    fresh: list[dict[str, object]] = []
+    changes: list[dict[str, object]] = []
+    seen: set[str] = set()
+    for row_id, values, row in produced:
+        if row_id in seen:
+            continue
+        seen.add(row_id)
+        stored = existing.get(row_id)
+        if stored is None:
+            fresh.append({**row, "created_at": now, "retired_at": None})
+            continue
+        if stored[-1] is not None:
+            counts.revived += 1
+        elif stored[:-1] != values:
+            counts.updated += 1
+        else:
+            counts.unchanged += 1
+            continue
+        changes.append({"id": row_id, **{c: row[c] for c in updated}, "retired_at": None})
+    gone = sorted(i for i, stored in existing.items() if i not in seen and stored[-1] is None)
+    counts.retired = len(gone)
+    if changes:
+        session.execute(update(row_class), changes)  # bulk UPDATE by primary key
+    for chunk in _chunks(gone):
+        session.execute(
+            update(row_class).where(row_class.id.in_(chunk)).values(retired_at=now),
+            execution_options={"synchronize_session": False},
+        )
+    insert_rows(session, row_class.__table__, fresh)  # type: ignore[arg-type]
+    counts.inserted = len(fresh)
+    return counts
+
+
 class EdgeRepository:
     """Edges of one store, within one session (the caller owns the transaction)."""
 
@@ -114,64 +169,26 @@ class EdgeRepository:
         """
         now = now or datetime.now(UTC)
         existing = self._stored_in_scope(generation, claim_keys)
-        counts = EdgeSync()
-        fresh: list[dict[str, object]] = []
-        changes: list[dict[str, object]] = []
-        seen: set[str] = set()
-        for edge in produced:
-            if edge.id in seen:
-                continue
-            seen.add(edge.id)
-            stored = existing.get(edge.id)
-            if stored is None:
-                fresh.append(
-                    {
-                        "id": edge.id,
-                        "kind": edge.kind,
-                        "left_claim_id": edge.left_claim_id,
-                        "right_claim_id": edge.right_claim_id,
-                        "claim_key": edge.claim_key,
-                        "rule": edge.rule,
-                        "reason": edge.reason,
-                        "material": edge.material,
-                        "materiality": edge.materiality,
-                        "generation": generation,
-                        "created_at": now,
-                        "retired_at": None,
-                    }
-                )
-                continue
-            values = (edge.rule, edge.reason, edge.material, edge.materiality, edge.claim_key)
-            retired = stored[5] is not None
-            if retired:
-                counts.revived += 1
-            elif stored[:5] != values:
-                counts.updated += 1
-            else:
-                counts.unchanged += 1
-                continue
-            changes.append(
+        rows = (
+            (
+                edge.id,
+                (edge.rule, edge.reason, edge.material, edge.materiality, edge.claim_key),
                 {
                     "id": edge.id,
+                    "kind": edge.kind,
+                    "left_claim_id": edge.left_claim_id,
+                    "right_claim_id": edge.right_claim_id,
+                    "claim_key": edge.claim_key,
                     "rule": edge.rule,
                     "reason": edge.reason,
                     "material": edge.material,
                     "materiality": edge.materiality,
-                    "claim_key": edge.claim_key,
-                    "retired_at": None,
-                }
+                    "generation": generation,
+                },
             )
-        gone = [i for i, stored in existing.items() if i not in seen and stored[5] is None]
-        counts.retired = len(gone)
-        if changes:
-            self.session.execute(update(EdgeRow), changes)  # bulk UPDATE by primary key
-        for chunk in _chunks(sorted(gone)):
-            self.session.execute(
-                update(EdgeRow).where(EdgeRow.id.in_(chunk)).values(retired_at=now),
-                execution_options={"synchronize_session": False},
-            )
-        insert_rows(self.session, EdgeRow.__table__, fresh)  # type: ignore[arg-type]
-        counts.inserted = len(fresh)
+            for edge in produced
+        )
+        counts = sync_rows(self.session, EdgeRow, existing, rows, _EDGE_UPDATES, now)
         self.session.flush()
         return counts
 
@@ -310,57 +327,17 @@ class ValueGroupRepository:
             for chunk in _chunks(sorted(claim_keys)):
                 for r in self.session.execute(base.where(c.claim_key.in_(chunk))):
                     existing[r[0]] = tuple(r[1:])
-        counts = EdgeSync()
-        fresh: list[dict[str, object]] = []
-        changes: list[dict[str, object]] = []
-        seen: set[str] = set()
-        for rel in relations:
-            if rel.id in seen:
-                continue
-            seen.add(rel.id)
-            values = (rel.kind, rel.rule, rel.reason, rel.material, rel.materiality)
-            stored = existing.get(rel.id)
-            if stored is None:
-                fresh.append(
-                    {
-                        **rel._asdict(),
-                        "generation": generation,
-                        "created_at": now,
-                        "retired_at": None,
-                    }
-                )
-                continue
-            if stored[5] is not None:
-                counts.revived += 1
-            elif stored[:5] != values:
-                counts.updated += 1
-            else:
-                counts.unchanged += 1
-                continue
-            changes.append(
-                {
-                    "id": rel.id,
-                    "rule": rel.rule,
-                    "reason": rel.reason,
-                    "material": rel.material,
-                    "materiality": rel.materiality,
-                    "retired_at": None,
-                }
+        rows = (
+            (
+                rel.id,
+                (rel.kind, rel.rule, rel.reason, rel.material, rel.materiality),
+                {**rel._asdict(), "generation": generation},
             )
-        gone = sorted(i for i, stored in existing.items() if i not in seen and stored[5] is None)
-        counts.retired = len(gone)
-        if changes:
-            self.session.execute(update(ValueGroupRelationRow), changes)
-        for chunk in _chunks(gone):
-            self.session.execute(
-                update(ValueGroupRelationRow)
-                .where(ValueGroupRelationRow.id.in_(chunk))
-                .values(retired_at=now),
-                execution_options={"synchronize_session": False},
-            )
-        insert_rows(self.session, table, fresh)  # type: ignore[arg-type]
-        counts.inserted = len(fresh)
-        return counts
+            for rel in relations
+        )
+        return sync_rows(
+            self.session, ValueGroupRelationRow, existing, rows, _RELATION_UPDATES, now
+        )
 
     def live_relations(self, generation: str) -> list[GroupRelation]:
         """Relations not retired (tests and reports)."""
