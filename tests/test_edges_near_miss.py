@@ -1,28 +1,30 @@
-"""Near misses: which different claim keys are worth comparing at all."""
+"""Which different claim keys are worth comparing at all: the index over attribute words."""
 
 from __future__ import annotations
 
-from claims.edges.near_miss import inflections, near_key_pairs, near_keys
+from itertools import combinations
+
+from claims.edges.similarity import DIFFERENT, inflections, match_attributes, similar_key_pairs
 
 
-def test_an_omitted_qualifier_is_a_near_miss() -> None:
-    assert near_keys("limit", "output limit")
-    assert near_keys("dividend|per share", "dividend|per ordinary share")
+def test_an_omitted_qualifier_is_worth_a_look() -> None:
+    assert match_attributes("limit", "output limit").band != DIFFERENT
+    assert match_attributes("dividend|per share", "dividend|per ordinary share").band != DIFFERENT
 
 
 def test_different_subjects_under_one_head_noun_are_not() -> None:
-    assert not near_keys("notice period", "probation period")
-    assert not near_keys("output limit", "upload limit")
+    assert match_attributes("notice period", "probation period").band == DIFFERENT
+    assert match_attributes("output limit", "upload limit").band == DIFFERENT
 
 
-def test_inflected_words_are_a_near_miss_only_with_a_real_stem() -> None:
-    assert near_keys("accept siz", "accept size")
-    assert near_keys("sublet flat", "subletting flat")
+def test_inflected_words_count_as_one_only_with_a_real_stem() -> None:
+    assert match_attributes("accept siz", "accept size").score == 1.0
+    assert match_attributes("sublet flat", "subletting flat").score == 1.0
     assert not inflections("at", "attic")  # stem too short
-    assert not near_keys("rate limit", "rating limitless")  # two words differ
+    assert match_attributes("rate limit", "rating limitless").band == DIFFERENT
 
 
-def test_pairs_from_the_index_match_the_pairwise_test() -> None:
+def test_pairs_from_the_index_match_the_pairwise_score() -> None:
     keys = [
         "period",
         "notice period",
@@ -33,7 +35,12 @@ def test_pairs_from_the_index_match_the_pairwise_test() -> None:
         "accept siz",
         "accept size",
     ]
-    expected = {(min(a, b), max(a, b)) for a in keys for b in keys if a < b and near_keys(a, b)}
-    assert near_key_pairs(keys) == expected
-    assert ("notice period", "probation period") not in expected
-    assert ("period", "retention period") in expected
+    expected = {
+        (a, b)
+        for a, b in combinations(sorted(keys), 2)
+        if match_attributes(a, b).band != DIFFERENT
+    }
+    found = {(a, b) for a, b, _ in similar_key_pairs({k: ("", k) for k in keys})}
+    assert found == expected
+    assert ("notice period", "probation period") not in found
+    assert ("probation period", "probation periods") in found

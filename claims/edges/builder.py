@@ -18,9 +18,9 @@ pair of claims); inside a group, claims with the same normalised sentence form o
 - a conflict inside one sentence, or with one value of a sentence that lists several, is an
   elaboration (``listed_values``).
 
-A second pass over coarse-key blocks compares claims whose keys are near misses
-(``near_miss``); those edges are never conflicts and carry the coarse key prefixed with
-``~``.
+A second pass over coarse-key (attribute class) blocks compares claims whose keys name the
+same or a similar attribute (``similarity.similar_key_pairs``); those edges carry the coarse
+key prefixed with ``~``, and only the ``same`` band can make them conflicts.
 """
 
 from __future__ import annotations

@@ -3,9 +3,11 @@
 ``compare(a, b)`` is pure and symmetric: the two sides are put in a fixed order first, so
 both argument orders give the same verdict, rule and reason. The checks run in this order:
 
-1. different claim keys: unrelated, unless they are a near miss (same coarse key and one
-   key's words inside the other's, or one word inflected; see ``near_miss``), which is
-   never a conflict: a disagreement becomes ambiguous, an agreement compatible;
+0. two named entities that differ: never a conflict (two things are two scopes);
+1. different claim keys: by attribute similarity (``similarity``): the ``same`` band
+   compares values as for one key, the ``similar`` band (or an entity named on one side
+   only) turns a disagreement into ``ambiguous`` and an agreement into ``compatible``,
+   the ``different`` band is unrelated;
 2. reported speech on either side: compatible (a third party's words, not the source's);
 3. known, disjoint effective times: compatible;
 4. a scope dimension stated on both sides with different values (or different unexplained

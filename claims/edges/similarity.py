@@ -28,8 +28,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from claims.edges.near_miss import inflections
-
 SAME_ATTRIBUTE = 0.8
 SIMILAR_ATTRIBUTE = 0.4
 
@@ -42,6 +40,11 @@ _MAX_WEIGHT = 7.0
 SAME = "same"
 SIMILAR = "similar"
 DIFFERENT = "different"
+
+# shortest shared stem for two words to count as inflections of one another
+MIN_STEM = 3
+# longest ending by which they may differ ("sublet" / "subletting")
+MAX_ENDING = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +101,16 @@ def match_attributes(a: str, b: str) -> AttributeMatch:
     total = sum(word_weight(w) for w in words_a | words_b)
     score = sum(word_weight(w) for w in shared) / total if total else 0.0
     return AttributeMatch(round(score, 4), tuple(sorted(shared)), band(score))
+
+
+def inflections(a: str, b: str) -> bool:
+    """Whether two words differ only by an ending ("siz" / "size", "sublet" / "subletting")."""
+    if a == b:
+        return True
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return (
+        len(short) >= MIN_STEM and long.startswith(short) and len(long) - len(short) <= MAX_ENDING
+    )
 
 
 def _pair_inflections(
