@@ -257,7 +257,8 @@ def _found(
         return group, fitting, extra, key, []
     entity = getattr(frame, "entity", None)
     attribute = getattr(frame, "attribute", None) or key
-    generation = EvidenceLoader(conn, as_of).generation()
+    loader = EvidenceLoader(conn, as_of)
+    generation = loader.generation()
     if generation is None:
         return group, [], set(), key, []
     candidates = candidate_keys(
@@ -281,7 +282,6 @@ def _found(
             if c.score == candidate.score and c.entity != candidate.entity
         ]
         keys = [candidate.claim_key, *(c.claim_key for c in tied)]
-        loader = EvidenceLoader(conn, as_of)
         group = loader.group_for_keys(sorted(set(keys))).narrow(requester, as_of)
         addressed = _fitting(
             asked,
@@ -293,13 +293,10 @@ def _found(
         )
         if not addressed:
             continue
-        named = sorted({c.entity for c in [candidate, *tied] if c.entity})
         stated = {c.claim_key for c in addressed}
-        entities = [
-            e
-            for e in named
-            if any(c.entity == e and c.claim_key in stated for c in [candidate, *tied])
-        ]
+        entities = sorted(
+            {c.entity for c in [candidate, *tied] if c.entity and c.claim_key in stated}
+        )
         narrowed = _closest(addressed, scope, asked_words - entity_words)
         return group, narrowed, set(), candidate.claim_key, entities
     return group, [], set(), key, []
