@@ -935,6 +935,14 @@ class _DocAssembly:
                 source_id,
                 source_version_id,
             )
+            if (
+                claim is not None
+                and claim.kind is ValueKind.CATEGORICAL
+                and "metric" in claim.scope
+            ):
+                # "Median age is the middle age of the population": a metric (median,
+                # mean, p99) measures a number; worded, the sentence defines the metric
+                claim = None
             out_claims = [claim] if claim else []
             if (
                 claim is not None
@@ -1351,6 +1359,11 @@ class _DocAssembly:
         role, info, lower = roles.role, roles.info, roles.lower
         lex = lexicon()
         hit = find_phrase(lower[a:b], lex.events, lex.longest_event, lex.event_firsts)
+        while hit is not None and _hyphen_compound(roles, a + hit[0]):
+            # "15% of the inhabitants were Irish-born": an adjective, not the birth event
+            hit = find_phrase(
+                lower[a:b], lex.events, lex.longest_event, lex.event_firsts, start=hit[1]
+            )
         if hit is None:
             return None
         p0, p1, event = a + hit[0], a + hit[1], hit[2]
@@ -1798,6 +1811,16 @@ def _copy_time(when: EffectiveTime) -> EffectiveTime:
     return trusted(
         EffectiveTime,
         {"start": when.start, "end": when.end, "granularity": when.granularity, "text": when.text},
+    )
+
+
+def _hyphen_compound(roles: Roles, i: int) -> bool:
+    """Whether token ``i`` ends a hyphenated word ("Irish-born", "state-owned")."""
+    return (
+        i >= 2
+        and roles.lower[i - 1] == "-"
+        and roles.end[i - 1] == roles.idx[i]
+        and roles.end[i - 2] == roles.idx[i - 1]
     )
 
 

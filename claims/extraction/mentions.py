@@ -82,6 +82,7 @@ def _last_words(table: dict[str, str] | frozenset[str]) -> frozenset[str]:
 _REQUIRED_LITERAL = {"cjk": "年", "iso": "-"}
 _WORD_LED = frozenset({"mdy", "my", "q", "qw", "h"})
 _DAY_BEFORE = re.compile(r"[0-3]?[0-9](?:st|nd|rd|th)?(?:\s+of)?\s+$", re.IGNORECASE)
+_DESCRIBED = re.compile(r"[ \t]([A-Za-z][A-Za-z-]{0,31})(?![A-Za-z0-9'])")
 _COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,31})(?![A-Za-z0-9])")
 _YEAR_WORDS = frozenset(
     [
@@ -107,6 +108,27 @@ _YEAR_WORDS = frozenset(
     ]
 )
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)\s*$")
+
+
+def _time_words() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(a dating source after a time, one before it, a month-alone connective before a
+    month), from time.yaml's ``dating_sources`` and ``month_connectives``."""
+    data = read_yaml("time.yaml")
+    sources = "|".join(sorted((str(w) for w in data.get("dating_sources") or []), key=len)[::-1])
+    connectives = sorted((str(w) for w in data.get("month_connectives") or []), key=len)[::-1]
+    joined = "|".join(r"\s+".join(map(re.escape, c.split())) for c in connectives)
+    return (
+        re.compile(rf"[ \t]+(?:{sources})(?![A-Za-z])", re.IGNORECASE),
+        re.compile(rf"(?<![A-Za-z])(?:{sources})[ \t]+(?:of|in|for)[ \t]+$", re.IGNORECASE),
+        re.compile(rf"(?<![A-Za-z])(?:{joined})[ \t]+(?:the[ \t]+)?$", re.IGNORECASE),
+    )
+
+
+_SOURCE_AFTER, _SOURCE_BEFORE, _MONTH_CONNECTIVE = _time_words()
+_MONTH_ABBREVIATIONS = frozenset(
+    ["jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]
+)
+_DIGIT_AFTER = re.compile(r"\s*(?:the\s+)?[0-9]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,6 +400,10 @@ class _TimeScanner:
                 occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
         found.sort(key=lambda t: t.start)
         for t in found:
+            self._dating_source(folded, t, occupied)
+        found.extend(self._lone_months(folded, occupied, hits))
+        found.sort(key=lambda t: t.start)
+        for t in found:
             t.role, connective = self._role(folded, t.start)
             if t.role != "during" and not occupied[connective]:
                 # "Starting January 1, 2026": the connective belongs to the time expression
@@ -391,6 +417,46 @@ class _TimeScanner:
                 out.times.append(TimeMention(m.start(), m.end(), None, None, None, "deictic"))
                 occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
         out.times.sort(key=lambda t: t.start)
+
+    @staticmethod
+    def _dating_source(folded: str, t: TimeMention, occupied: bytearray) -> None:
+        """A census, survey or estimate that dates a figure ("the 2010 census", "the census
+        of 2000", "the 2019 estimate") joins its time expression: it never names the
+        attribute."""
+        if t.first is None:
+            return
+        after = _SOURCE_AFTER.match(folded, t.end)
+        if after is not None and not occupied[after.end() - 1]:
+            occupied[t.end : after.end()] = b"\x01" * (after.end() - t.end)
+            t.end = after.end()
+            return
+        before = _SOURCE_BEFORE.search(folded, max(0, t.start - 24), t.start)
+        if before is not None and not occupied[before.start()]:
+            occupied[before.start() : t.start] = b"\x01" * (t.start - before.start())
+            t.start = before.start()
+
+    def _lone_months(
+        self, folded: str, occupied: bytearray, hits: list[tuple[str, int, int]] | None
+    ) -> list[TimeMention]:
+        """A capitalised month name alone after a time word ("In October, ...", "since
+        March") is a time without dates (it says when, never what the claim is about). A day
+        after it ("May 3") is read with the number; abbreviations ("Mar") are left alone."""
+        months = self.res.months
+        out: list[TimeMention] = []
+        for lower, start, end in self._trigger_hits(folded) if hits is None else hits:
+            if lower not in months or lower in _MONTH_ABBREVIATIONS:
+                continue
+            if not folded[start].isupper() or occupied[start] or occupied[end - 1]:
+                continue
+            if _DIGIT_AFTER.match(folded, end) or _DAY_BEFORE.search(
+                folded, max(0, start - 14), start
+            ):
+                continue  # "May 3", "3 May": the number scanner reads the day
+            if _MONTH_CONNECTIVE.search(folded, max(0, start - 16), start) is None:
+                continue
+            out.append(TimeMention(start, end, None, None, None, "deictic"))
+            occupied[start:end] = b"\x01" * (end - start)
+        return out
 
     def _role(self, folded: str, start: int) -> tuple[str, int]:
         """(role, start of the connective) of a time expression starting at ``start``."""
@@ -1057,6 +1123,35 @@ class MentionScanner:
             return None
         return second.end(), second.group(1), (counted.start(1), counted.end())
 
+    def _counted_further(
+        self, folded: str, pos: int, value: float
+    ) -> tuple[int, str, tuple[int, int] | None] | None:
+        """What a number *word* counts across up to four describing words, names
+        included: "Nine African countries", "fourteen home Premier League games". Only for
+        number words: a written-out number is a count far more often than a digit is, and
+        a digit before a name is often part of the name ("Windows 11 users")."""
+        res = self.res
+        end = pos
+        for k in range(5):
+            m = _DESCRIBED.match(folded, end)
+            if m is None:
+                return None
+            word = m.group(1)
+            low = word.lower()
+            if low in res.prepositions or low in _COUNTED_DATA.never or low in res.months:
+                return None
+            if low in res.stopwords and low not in _COUNTED_DATA.describing:
+                return None
+            if k and self._counted_noun(low, value):
+                nxt = _DESCRIBED.match(folded, m.end())
+                if not (word[0].isupper() and nxt is not None and nxt.group(1)[0].isupper()):
+                    # "UEFA Champions League seasons": a name goes on to its last word.
+                    # The describing words join the value span: "Premier League" names no
+                    # attribute of what is counted
+                    return m.end(), word, None
+            end = m.end()
+        return None
+
     def _counted_noun(self, word: str, value: float) -> bool:
         """Whether ``word`` after a number is what it counts: a plural noun ("12 members"),
         a singular after one ("1 ticket"), or an irregular plural ("40 people"); never a
@@ -1160,7 +1255,11 @@ class MentionScanner:
                 unit_key = unit_text
             else:
                 # "two beaches", "three hundred people"; never "one of the", "no one"
-                what = self._counted_after(folded, m.end(), value) if value != 1 else None
+                what = None
+                if value != 1:
+                    what = self._counted_after(folded, m.end(), value) or self._counted_further(
+                        folded, m.end(), value
+                    )
                 if what is None:
                     continue
                 end, unit_text, modifier = what

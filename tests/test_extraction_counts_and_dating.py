@@ -1,0 +1,119 @@
+"""Counts, census dates, lone months and written numbers in the claim they belong to
+(issue 12: sentences that gave no claim, dates or census words inside keys)."""
+
+from __future__ import annotations
+
+import pytest
+
+from claims.extraction import extract
+from claims.models import ValueKind
+
+
+def _quantities(text: str) -> list:
+    return [c for c in extract(text) if c.kind is ValueKind.QUANTITY]
+
+
+@pytest.mark.parametrize(
+    ("text", "entity", "value", "year"),
+    [
+        ("Millbrook had 3,292 residents at the 2010 census.", "millbrook", 3292, 2010),
+        ("As of the 2010 census, the population of Millbrook was 3,292.", "millbrook", 3292, 2010),
+        ("The population was 3,292 at the 2010 census.", None, 3292, 2010),
+        ("The village had a population of 1,850 in the 2011 survey.", None, 1850, 2011),
+    ],
+)
+def test_a_census_or_survey_dates_the_figure_and_the_counted_people_are_the_attribute(
+    text: str, entity: str | None, value: int, year: int
+) -> None:
+    (claim,) = _quantities(text)
+    assert claim.attribute == "population"
+    assert claim.entity == entity
+    assert claim.value == value
+    assert claim.time.start is not None and claim.time.start.year == year
+    assert "census" not in claim.claim_key and "survey" not in claim.claim_key
+    assert "census" not in claim.scope_residual and "survey" not in claim.scope_residual
+
+
+def test_the_census_of_a_year_opens_the_sentence_as_its_time() -> None:
+    claims = _quantities(
+        "As of the census of 2000, there were 533 people and 200 households in the town."
+    )
+    assert [c.value for c in claims] == [533, 200]
+    for claim in claims:
+        assert claim.time.text == "As of the census of 2000"
+        assert claim.time.start is not None and claim.time.start.year == 2000
+        assert "census" not in claim.claim_key
+
+
+def test_two_censuses_of_one_town_share_a_key_and_differ_in_time() -> None:
+    (older,) = _quantities("Millbrook had 2,950 inhabitants at the 2000 census.")
+    (newer,) = _quantities("Millbrook had 3,292 residents at the 2010 census.")
+    assert older.claim_key == newer.claim_key == "millbrook population"
+    assert older.time.end is not None and newer.time.start is not None
+    assert older.time.end < newer.time.start
+
+
+def test_a_month_named_alone_after_a_time_word_is_time_not_the_entity() -> None:
+    (claim,) = _quantities("In October, ticket sales rose to 5,000 a week.")
+    assert claim.entity is None
+    assert "october" not in claim.claim_key
+    assert claim.time.text == "October"
+    assert claim.time.start is None and claim.time.end is None  # no year: no dates
+
+
+def test_a_month_word_that_is_the_modal_stays_a_modal() -> None:
+    (claim,) = extract("The cafeteria may close early in May.")
+    assert claim.modality is not None and claim.modality.value == "permission"
+    assert claim.time.text == "May"
+
+
+def test_a_hyphenated_born_is_an_adjective_not_a_birth_date() -> None:
+    claims = extract("In the 1851 census, 15% of the parish's inhabitants were Irish-born.")
+    assert all(c.kind is not ValueKind.DATE for c in claims)
+    (share,) = _quantities("In the 1851 census, 15% of the parish's inhabitants were Irish-born.")
+    assert share.value == 15
+    assert share.time.start is not None and share.time.start.year == 1851
+
+
+def test_a_metric_defined_in_words_is_no_claim_but_its_figure_is() -> None:
+    assert extract("Median age is the middle age of the population.") == []
+    (claim,) = extract("The median age in the town was 42 years.")
+    assert claim.kind is ValueKind.QUANTITY and claim.value == 42
+    assert claim.attribute == "age" and claim.scope == {"metric": "median"}
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("Nine African countries have yet to report a case.", 9, "countries"),
+        ("The club has won two National Championships in hurling.", 2, "Championships"),
+        ("The first fourteen home Premier League games will be played at Wembley.", 14, "games"),
+        ("Arsenal played in eighteen successive UEFA Champions League seasons.", 18, "seasons"),
+    ],
+)
+def test_a_written_number_counts_the_noun_after_its_describing_words(
+    text: str, value: int, unit: str
+) -> None:
+    (claim,) = _quantities(text)
+    assert claim.value == value
+    assert claim.unit == unit
+
+
+def test_written_and_digit_counts_of_one_slot_share_a_key() -> None:
+    (words,) = _quantities("Nine African countries have yet to report a case.")
+    (digits,) = _quantities("Ten countries have yet to report a case.")
+    assert words.claim_key == digits.claim_key
+    assert "yet" not in words.claim_key
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The two of them met at the Lisbon office.",
+        "Three died in the attack near the border.",
+        "Two United Nations observers arrived on Monday and left.",
+    ],
+)
+def test_a_written_number_without_a_counted_noun_is_no_count(text: str) -> None:
+    for claim in _quantities(text):
+        assert claim.unit not in ("them", "died", "United")
