@@ -9,7 +9,8 @@ both argument orders give the same verdict, rule and reason. The checks run in t
    only) turns a disagreement into ``ambiguous`` and an agreement into ``compatible``,
    the ``different`` band is unrelated;
 2. reported speech on either side: compatible (a third party's words, not the source's);
-3. known, disjoint effective times: compatible;
+3. known, disjoint effective times: compatible (two "as of" snapshots of one figure whose
+   values disagree: ambiguous, the later may update the earlier);
 4. a scope dimension stated on both sides with different values (or different unexplained
    qualifier words on both sides): compatible;
 5. the values: equal (corroboration), both can hold (compatible: conversion, precision,
@@ -170,6 +171,15 @@ def _same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
             f"reported speech on {side}: a third party's claim, not the source's own",
         )
     if a.time_known and b.time_known and (a.t_end < b.t_start or b.t_end < a.t_start):
+        if _snapshots(a, b) and compare_values(a, b).state == INCOMPATIBLE:
+            # "as of 7 March: 4 cases" / "as of 8 March: 7 cases": one running figure read
+            # at two dates, the later one updating the earlier (docs/EXTRACTION.md)
+            return PairVerdict(
+                Relation.AMBIGUOUS,
+                Rule.TIME,
+                f"one figure read at two dates ({a.time_text} vs {b.time_text}): "
+                "the later snapshot may update the earlier",
+            )
         return PairVerdict(
             Relation.COMPATIBLE,
             Rule.TIME,
@@ -259,6 +269,19 @@ def _one_sided_scope(a: ClaimFacts, b: ClaimFacts) -> str:
         # reached only when one side's words include the other's (else different scope)
         extra += sorted(a.residual ^ b.residual)
     return ", ".join(extra)
+
+
+# "as of <date>" marks a running figure's snapshot; a census or survey is a count of its own
+_SNAPSHOT_OPENERS = ("as of ", "as at ", "as on ")
+_OWN_COUNTS = ("census", "survey", "estimate", "count", "enumeration", "tally")
+
+
+def _snapshots(a: ClaimFacts, b: ClaimFacts) -> bool:
+    """Both claims state their figure "as of" a date (extraction's ``at`` connectives)."""
+    texts = (a.time_text.lower(), b.time_text.lower())
+    return all(t.startswith(_SNAPSHOT_OPENERS) for t in texts) and not any(
+        w in t for t in texts for w in _OWN_COUNTS
+    )
 
 
 def _time_side(a: ClaimFacts, b: ClaimFacts) -> str:
