@@ -117,3 +117,24 @@ def test_written_and_digit_counts_of_one_slot_share_a_key() -> None:
 def test_a_written_number_without_a_counted_noun_is_no_count(text: str) -> None:
     for claim in _quantities(text):
         assert claim.unit not in ("them", "died", "United")
+
+
+def test_there_were_n_things_in_a_named_place_is_keyed_like_the_place_having_them() -> None:
+    (existential,) = _quantities("There were 1,245 households in Millbrook in 2019.")
+    (possession,) = _quantities("Millbrook had 1,310 households.")
+    assert existential.claim_key == possession.claim_key == "millbrook household"
+    assert existential.entity == "millbrook"
+    (common,) = _quantities("There were 40 people in the meeting room.")
+    assert common.entity is None  # a common noun names no entity
+
+
+def test_each_counted_item_of_a_list_is_keyed_by_what_it_counts() -> None:
+    claims = _quantities(
+        "As of the census of 2000, there were 533 people, 200 households, and 150 "
+        "families in Millbrook."
+    )
+    assert [c.value for c in claims] == [533, 200, 150]
+    assert [c.attribute for c in claims] == ["population", "household", "family"]
+    # a list of one measure still shares the first item's key
+    first, second = _quantities("The notice period is 30 days, and 60 days in the first year.")
+    assert first.claim_key == second.claim_key == "notice period"

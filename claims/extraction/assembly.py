@@ -463,6 +463,10 @@ def _read_identity(
             entity_idx = _named_part(roles, subject_side, attr_idx, frame.verb)
     if not entity_idx and case != "actor":  # "the population of Lakeview"
         entity_idx = _of_name(roles, subject_side) or _of_name(roles, predicate_side)
+    if not entity_idx and _existential(roles, subject_side):
+        # "There were 1,245 households in Millbrook": the place is what the count is of,
+        # as in "Millbrook had 1,245 households"
+        entity_idx = _of_name(roles, predicate_side, "in")
     used = set(entity_idx)
     attr_idx = [i for i in attr_idx if i not in used and lower[i] not in references]
     attr_idx = [i for i in attr_idx if fold_word(lower[i])]  # a lone zero-width space folds to ""
@@ -537,6 +541,13 @@ def _is_named(roles: Roles, i: int) -> bool:
     return is_name(roles.word(i))
 
 
+def _existential(roles: Roles, side: Sequence[int]) -> bool:
+    """Whether a subject side is only "there" ("There were 12 cases in ..."), besides
+    times, punctuation and stopwords."""
+    words = [i for i in side if roles.role[i] in (CONTENT, VERB, SCOPE, LABEL)]
+    return not words and any(roles.lower[i] == "there" for i in side)
+
+
 def _noun_phrase(roles: Roles, side: Sequence[int]) -> list[int]:
     """Content and name tokens of ``side`` up to its first preposition or separator."""
     out: list[int] = []
@@ -590,10 +601,11 @@ def _named_part(
     return region[: last + 1]
 
 
-def _of_name(roles: Roles, side: Sequence[int]) -> list[int]:
-    """A named thing after "of" in the subject ("the population *of Lakeview*")."""
+def _of_name(roles: Roles, side: Sequence[int], preposition: str = "of") -> list[int]:
+    """A named thing after "of" in the subject ("the population *of Lakeview*"), or after
+    another ``preposition``."""
     for k, i in enumerate(side):
-        if roles.lower[i] != "of":
+        if roles.lower[i] != preposition:
             continue
         phrase = _noun_phrase(roles, side[k + 1 :])
         if any(_is_named(roles, j) for j in phrase):
@@ -967,10 +979,19 @@ class _DocAssembly:
         contexts = self._contexts(a, b, role, info, values)
         out: list[Claim] = []
         previous: Frame | None = None
+        previous_count: str | None = None
         for qi, idxs in zip(values, contexts, strict=True):
             q = mentions.quantities[qi]
             frame = read_frame(doc, roles, idxs, self.res, mentions.times)
-            if not frame.attribute_words and previous is not None and previous.attribute_words:
+            counts = _counted_dimension(q)
+            if (
+                not frame.attribute_words
+                and previous is not None
+                and previous.attribute_words
+                # "533 people, 200 households and 150 families": each item counts its own
+                # thing, so it is keyed by what it counts, not by the first item's key
+                and (counts is None or previous_count is None or counts == previous_count)
+            ):
                 # "30 days, and 60 days in the first year": the second value reuses the key
                 frame.attribute_words = list(previous.attribute_words)
                 if not frame.entity_words:
@@ -1003,6 +1024,7 @@ class _DocAssembly:
             )
             if frame.attribute_words:
                 previous = frame
+                previous_count = counts
         return events + out
 
     @staticmethod
@@ -1793,6 +1815,14 @@ _NO_QUANTITY: dict[str, Any] = {
     "dimension": None,
     "value_span": None,
 }
+
+
+def _counted_dimension(q: QuantityMention) -> str | None:
+    """``count:<noun>`` when a value counts a plain noun ("200 households"), else None."""
+    if q.unit_key or not q.unit:
+        return None
+    entry = counted_unit(q.unit)
+    return entry.dimension if entry is not None else None
 
 
 def _claim(**fields: Any) -> Claim:
