@@ -64,6 +64,17 @@ def history(session: Session, entity_id: str) -> list[AuditEvent]:
     return [_to_event(r) for r in session.scalars(stmt)]
 
 
+def events(
+    session: Session, *, action: str, entity_id: str | None = None, limit: int = 50
+) -> list[AuditEvent]:
+    """The latest ``limit`` events of one action (about ``entity_id`` when given), newest first."""
+    stmt = select(AuditEventRow).where(AuditEventRow.action == action)
+    if entity_id is not None:
+        stmt = stmt.where(AuditEventRow.entity_id == entity_id)
+    stmt = stmt.order_by(AuditEventRow.id.desc()).limit(limit)
+    return [_to_event(r) for r in session.scalars(stmt)]
+
+
 def recent(session: Session, limit: int = 100) -> list[AuditEvent]:
     stmt = select(AuditEventRow).order_by(AuditEventRow.id.desc()).limit(limit)
     return [_to_event(r) for r in session.scalars(stmt)]

@@ -1,8 +1,10 @@
 """What a reviewer needs to see about an item: every side's quote in context and provenance.
 
 A caller gets ``item_view(session, item_id)`` -> ``ItemView`` with one ``Side`` per claim
-(verbatim quote, the text around it, source title, version, tier, scope, effective time,
-value as written and after unit conversion), the standing resolution and the history.
+(verbatim quote, the text around it, source title, version, tier, access groups, the
+source's effective window, scope, the claim's time, the value as written and converted into
+a unit another side writes), the explanation of why the item is here
+(``review.explain``), the standing resolution with its winners, and the history.
 The CLI and the web UI render the same view, so they cannot disagree.
 """
 
@@ -16,10 +18,13 @@ from sqlalchemy.orm import Session
 
 from claims.models import AuditEvent, Claim, Resolution, ReviewItem
 from claims.store import row_to_claim
-from claims.tables import ClaimRow, SourceRow, SourceVersionRow
+from claims.tables import ClaimRow, SourceGrantRow, SourceRow, SourceVersionRow
 from review import audit
+from review.explain import Explanation, explain_item
 from review.items import ReviewItemRepository
 from review.resolutions import current_resolution, resolutions_for
+from review.routing import touched_by_a_person
+from review.shown_values import converted_text, value_text
 
 CONTEXT_CHARS = 160
 
@@ -34,6 +39,8 @@ class Side:
     version_id: str
     version_number: int
     version_label: str | None
+    access_groups: list[str]  # [] = public
+    source_effective: str  # the register's effective window of the source
     context_before: str
     quote: str
     context_after: str
@@ -41,10 +48,22 @@ class Side:
     converted_text: str | None
     scope_text: str
     time_text: str
+    policy_note: str = ""  # what the policy's rules say about this side
+    winner: bool = False  # a winner of the standing resolution
+
+    @property
+    def source_name(self) -> str:
+        return self.source_title or self.source_id
+
+    @property
+    def access_text(self) -> str:
+        groups = ", ".join(self.access_groups)
+        return f"visible to {groups} only" if groups else "public"
 
     def as_dict(self) -> dict[str, Any]:
         data = {k: v for k, v in self.__dict__.items() if k != "claim"}
         data["claim_id"] = self.claim.id
+        data["access_text"] = self.access_text
         return data
 
 
@@ -55,10 +74,21 @@ class ItemView:
     resolution: Resolution | None
     resolutions: list[Resolution] = field(default_factory=list)
     history: list[AuditEvent] = field(default_factory=list)
+    explanation: Explanation = field(default_factory=Explanation)
+
+    @property
+    def winners(self) -> list[Side]:
+        return [s for s in self.sides if s.winner]
+
+    @property
+    def lock_holder(self) -> str | None:
+        """Who holds the item: only a claimed item has one (a decision releases the lock)."""
+        return self.item.assignee if self.item.state.value == "claimed" else None
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "item": self.item.model_dump(mode="json"),
+            "explanation": self.explanation.as_dict(),
             "sides": [s.as_dict() for s in self.sides],
             "resolution": self.resolution.model_dump(mode="json") if self.resolution else None,
             "resolutions": [r.model_dump(mode="json") for r in self.resolutions],
@@ -66,45 +96,20 @@ class ItemView:
         }
 
 
-def _number(value: float | None) -> str:
-    if value is None:
-        return "?"
-    return f"{value:,.6g}" if abs(value) < 1e15 else f"{value:.6e}"
+def _window(start: object, end: object) -> str:
+    if start is None and end is None:
+        return "not stated in the register"
+    return f"{start or '...'} to {end or '...'}"
 
 
-def value_text(claim: Claim) -> str:
-    """The value as the source states it: bound, number or label, unit."""
-    if claim.kind.value == "polarity":
-        parts = [claim.modality.value if claim.modality else "", str(claim.value or "")]
-        if claim.polarity is not None:
-            parts.append(f"({claim.polarity.value})")
-        return " ".join(p for p in parts if p)
-    if isinstance(claim.value, str) or claim.value is None:
-        return str(claim.value) if claim.value is not None else "(no value)"
-    if claim.bound.value == "range":
-        body = f"{_number(claim.low)} to {_number(claim.high)}"
-    else:
-        prefix = {
-            "at_most": "at most ",
-            "less_than": "under ",
-            "at_least": "at least ",
-            "more_than": "over ",
-        }.get(claim.bound.value, "")
-        body = prefix + _number(claim.value)
-    approx = "about " if claim.approximate else ""
-    return f"{approx}{body} {claim.unit or ''}".strip()
-
-
-def converted_text(claim: Claim) -> str | None:
-    """The canonical value and unit, when conversion changed anything."""
-    if claim.canonical_value is None and claim.canonical_low is None:
-        return None
-    if claim.bound.value == "range":
-        body = f"{_number(claim.canonical_low)} to {_number(claim.canonical_high)}"
-    else:
-        body = _number(claim.canonical_value)
-    text = f"{body} {claim.canonical_unit or ''}".strip()
-    return None if text == value_text(claim) else text
+def _access_groups(session: Session, source_ids: list[str]) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {s: [] for s in source_ids}
+    stmt = select(SourceGrantRow.source_id, SourceGrantRow.group_name).where(
+        SourceGrantRow.source_id.in_(source_ids)
+    )
+    for source_id, group in session.execute(stmt):
+        groups[source_id].append(group)
+    return {s: sorted(g) for s, g in groups.items()}
 
 
 def _time_text(claim: Claim) -> str:
@@ -133,6 +138,10 @@ def item_view(session: Session, item_id: str, *, with_history: bool = True) -> I
             .where(ClaimRow.id.in_(repo.current_claim_ids(item_id)))
         )
     )
+    resolution = current_resolution(session, item_id)
+    winners = set(resolution.winner_claim_ids) if resolution else set()
+    groups = _access_groups(session, sorted({source.id for _, _, source in rows}))
+    units = [c.unit for c, _, _ in sorted(rows, key=lambda r: (r[2].id, r[0].id)) if c.unit]
     sides = []
     for claim_row, version, source in rows:
         claim = row_to_claim(claim_row)
@@ -148,20 +157,35 @@ def item_view(session: Session, item_id: str, *, with_history: bool = True) -> I
                 version_id=version.id,
                 version_number=version.number,
                 version_label=version.label,
+                access_groups=groups.get(source.id, []),
+                source_effective=_window(source.effective_from, source.effective_to),
                 context_before=text[max(0, start - CONTEXT_CHARS) : start],
                 quote=text[start:end] or claim.quote,
                 context_after=text[end : end + CONTEXT_CHARS],
                 value_text=value_text(claim),
-                converted_text=converted_text(claim),
+                converted_text=converted_text(claim, text, units),
                 scope_text=_scope_text(claim),
                 time_text=_time_text(claim),
+                winner=claim.id in winners,
             )
         )
     sides.sort(key=lambda s: (s.source_id, s.claim.id))
+    tiers = {s.claim.id: (s.authority_tier, s.withdrawn) for s in sides}
+    explanation = explain_item(
+        session,
+        item,
+        [s.claim.id for s in sides],
+        resolution,
+        tiers,
+        touched_by_person=touched_by_a_person(session, item_id),
+    )
+    for side in sides:
+        side.policy_note = explanation.side_notes.get(side.claim.id, "")
     return ItemView(
         item=item,
         sides=sides,
-        resolution=current_resolution(session, item_id),
+        resolution=resolution,
         resolutions=resolutions_for(session, item_id),
         history=audit.history(session, item_id) if with_history else [],
+        explanation=explanation,
     )

@@ -336,6 +336,39 @@ def policy_for_routing(
     return policy
 
 
+def describe_policy(policy: AuthorityPolicy) -> list[str]:
+    """The policy in words, one line per part (the CLI and the policy page both show it)."""
+    lines = [
+        f"policy {policy.policy_id} version {policy.stamp} "
+        f"(declared version {policy.version}, hash {policy.content_hash[:HASH_CHARS]})"
+    ]
+    if policy.description:
+        lines.append(policy.description)
+    lines.append(f"tiers (highest first): {', '.join(policy.tiers)}")
+    patterns = ", ".join(f"`{p}`" for p in policy.high_risk_predicates)
+    lines.append(f"high-risk predicates (always a person): {patterns or '(none)'}")
+    lines.append(
+        f"materiality: numeric conflicts closer than {policy.materiality.relative_threshold:.0%} "
+        f"are not material; an edge without a verdict is material at score >= "
+        f"{policy.materiality.min_score}"
+    )
+    if not policy.auto_resolution:
+        lines.append("auto-resolution rules: (none: every conflict needs a person)")
+    for number, rule in enumerate(policy.auto_resolution, start=1):
+        lines.append(f"rule {number}: {describe_rule(rule)}")
+    lines.append(f"a reviewer's claim on an item lasts {policy.lock_minutes} minutes")
+    return lines
+
+
+def describe_rule(rule: AutoResolutionRule) -> str:
+    scope = "material and not-material" if rule.material_conflicts else "not-material"
+    return (
+        f"{rule.id} ({rule.kind.value}): the side of the highest tier wins when it is at least "
+        f"{rule.min_tier_gap} tier(s) above every other side; decides {scope} conflicts, "
+        "never high-risk ones"
+    )
+
+
 def policy_by_version(session: Session, version: str) -> AuthorityPolicy | None:
     row = session.get(AuthorityPolicyRow, version)
     return policy_from_row(row) if row is not None else None

@@ -243,7 +243,13 @@ def decide(
         row,
         actor=reviewer.name,
         action=f"item.{outcome.value}",
-        changes={"state": outcome.value, "lock_expires_at": None, "policy_version": policy.stamp},
+        # A decision releases the lock: nobody holds a closed item (decided_by keeps who).
+        changes={
+            "state": outcome.value,
+            "assignee": None,
+            "lock_expires_at": None,
+            "policy_version": policy.stamp,
+        },
         now=now,
         expected_revision=expected,
         policy_version=policy.stamp,

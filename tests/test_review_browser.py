@@ -1,5 +1,7 @@
-"""End to end in a real headless Chromium: log in, open the queue, open an item, see both
-quotes, claim it with the keyboard, resolve it, see it leave the queue and enter history."""
+"""End to end in a real headless Chromium: log in, open the queue, open an item, read why it
+is here, see both quotes, claim it with the keyboard, resolve it, see the winner and the lock
+gone, follow the policy link, see a policy change's diff, see the item leave the queue and
+enter history."""
 
 from __future__ import annotations
 
@@ -12,11 +14,15 @@ from collections.abc import Iterator
 
 import pytest
 import uvicorn
-from review_ledger import FIXTURES, LIMIT, item_for_key, routed_ledger
+import yaml
+from review_ledger import FIXTURES, HEADCOUNT, LIMIT, item_for_key, routed_ledger
 from sqlalchemy import Engine
 
 from claimledger.web import create_app
 from claims.settings import Settings
+from claims.store import transaction
+from review.policy import parse_policy
+from review.policy_impact import apply_with_impact
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -82,6 +88,12 @@ def test_reviewer_resolves_a_conflict_in_a_real_browser(server: str, engine: Eng
             expect(queue_row).to_be_visible()
             queue_row.get_by_role("link", name=LIMIT).click()
 
+            why = page.locator("#routing-reasons")
+            expect(why).to_contain_text("the conflict is material")
+            expect(why).to_contain_text("tiers tie: management vs management, no rule decides")
+            expect(page.locator("#policy-ref")).to_contain_text("declared version 1, hash")
+            expect(page.locator(".access").nth(0)).to_have_text("public")
+
             quotes = page.locator("mark.quote")
             expect(quotes).to_have_count(2)
             expect(quotes.nth(0)).to_have_text(
@@ -111,6 +123,26 @@ def test_reviewer_resolves_a_conflict_in_a_real_browser(server: str, engine: Eng
             expect(page.locator("#resolution")).to_contain_text(
                 "Note A is the approved interactive limit."
             )
+
+            expect(page.locator("#decision-summary")).to_contain_text(
+                "resolved by reviewer alice under policy acme-authority"
+            )
+            expect(page.locator(".winner-line")).to_contain_text("Assistant limits note A")
+            expect(page.locator("#lock-holder")).to_have_count(0)
+
+            # A policy change, applied by the operator, shows its impact on the policy page.
+            swap = yaml.safe_load((FIXTURES / "policy.yaml").read_text(encoding="utf-8"))
+            swap["tiers"] = ["regulator", "draft", "management", "board"]
+            with transaction(engine) as session:
+                apply_with_impact(session, parse_policy(swap, location="swap"), actor="admin")
+            page.click("#policy-link")
+            expect(page.locator("#policy-rules")).to_contain_text("regulator > board")
+            page.goto(f"{server}/review/policies")
+            expect(page.locator("#policy-rules")).to_contain_text("regulator > draft")
+            change = page.locator("tr.change.winner_changed")
+            expect(change).to_contain_text(HEADCOUNT)
+            expect(change).to_contain_text("winner annual-report-2025 (c-staff-report)")
+            expect(change).to_contain_text("winner careers-blog (c-staff-blog)")
 
             page.goto(f"{server}/review/queue")
             expect(page.locator(f"tr[data-item='{item.id}']")).to_have_count(0)

@@ -52,7 +52,11 @@ def test_policy_validate_prints_the_stamp_and_apply_routes_the_conflicts(store: 
     out = claims("policy", "validate", str(FIXTURES / "policy.yaml"))
     assert "valid, policy acme-authority version 1+" in out
     out = claims("policy", "apply", str(FIXTURES / "policy.yaml"), "--as", "admin")
-    assert "routed 3 conflict sets: 3 opened, 1 auto-resolved, 0 reopened" in out
+    assert (
+        "routed 3 conflict sets: 1 newly auto-resolved, 0 rule decision changed winner, "
+        "0 reopened, 2 opened, 0 risk changed" in out
+    )
+    assert "newly auto-resolved: " in out and "acme|headcount: (new) -> resolved by rule:" in out
     assert set(_items()) == {DIVIDEND, LIMIT}  # the headcount conflict was decided by rule
     assert "1+" in claims("policy", "list")
 

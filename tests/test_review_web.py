@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from fastapi.testclient import TestClient
-from review_ledger import DIVIDEND, FIXTURES, LIMIT, item_for_key, routed_ledger
+from review_ledger import DIVIDEND, FIXTURES, HEADCOUNT, LIMIT, item_for_key, routed_ledger
 from sqlalchemy import Engine, func, select
 
 from claimledger.web import create_app
@@ -214,3 +214,30 @@ def test_queue_marks_a_claim_whose_lock_expired(client: TestClient, engine: Engi
     login(client)
     row = re.search(rf'data-item="{item.id}">(.*?)</tr>', client.get("/review/queue").text, re.S)
     assert row and "bob" in row.group(1) and "lock expired" in row.group(1)
+
+
+def test_item_page_explains_why_it_is_here_and_links_the_policy(
+    client: TestClient, engine: Engine
+) -> None:
+    login(client)
+    page = client.get(f"/review/items/{item_for_key(engine, DIVIDEND).id}").text
+    assert "matches high-risk pattern `acme|dividend*` of policy acme-authority" in page
+    link = re.search(r'href="(/review/policies/[^"]+)" id="policy-link">acme-authority<', page)
+    assert link and "declared version 1, hash <code>" in page
+    assert "tier &#39;regulator&#39; (1st of 4 in the policy)" in page
+    assert '<dd class="access">public</dd>' in page
+    policy = client.get(link.group(1).replace("&#43;", "+")).text
+    assert "regulator &gt; board &gt; management &gt; draft" in policy
+    assert "higher-tier (higher_tier_wins): the side of the highest tier wins" in policy
+
+
+def test_a_rule_decision_names_the_rule_the_policy_and_the_winning_source(
+    client: TestClient, engine: Engine
+) -> None:
+    login(client)
+    page = client.get(f"/review/items/{item_for_key(engine, HEADCOUNT).id}").text
+    assert "decided by rule higher-tier of policy acme-authority 1+" in page
+    assert "resolved by review" not in page and "claimed by" not in page
+    winner = re.search(r'<p class="winner-line">(.*?)</p>', page, re.S)
+    assert winner and "Annual report 2025" in winner.group(1)
+    assert "The group employed 12,000 people at year end." in winner.group(1)

@@ -5,15 +5,25 @@ from __future__ import annotations
 import getpass
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from claimledger.cli.app import app, console, engine, settings
-from claims.errors import InputError
+from claims.errors import InputError, NotFoundError
 from claims.store import transaction
-from review.policy import apply_policy, load_policy, policy_versions
+from claims.store.engine import session_factory
+from claims.tables import AuthorityPolicyRow
+from review.policy import (
+    active_policy_row,
+    apply_policy,
+    describe_policy,
+    load_policy,
+    policy_from_row,
+    policy_versions,
+)
+from review.policy_impact import CHANGE_TITLES, PolicyImpact, apply_with_impact, recorded_impacts
 from review.reviewers import load_reviewers
-from review.routing import route
 
 policy_app = typer.Typer(
     help="Validate, apply and list authority policy versions.", no_args_is_help=True
@@ -52,11 +62,10 @@ def _actor(name: str | None) -> str:
 def validate(file: Path = typer.Argument(..., help="The policy.yaml to check.")) -> None:
     """Check FILE; print its version stamp, or the file and field that are wrong."""
     policy = load_policy(file)
-    console.print(f"{file}: valid, policy {policy.policy_id} version {policy.stamp}")
-    console.print(f"  tiers (highest first): {', '.join(policy.tiers)}")
-    console.print(f"  high-risk predicates: {', '.join(policy.high_risk_predicates) or '(none)'}")
-    rules = ", ".join(f"{r.id} ({r.kind.value})" for r in policy.auto_resolution)
-    console.print(f"  auto-resolution rules: {rules or '(none: every conflict needs a person)'}")
+    first, *rest = describe_policy(policy)
+    console.print(f"{file}: valid, {first}")
+    for line in rest:
+        console.print(f"  {line}")
 
 
 @policy_app.command("apply")
@@ -66,19 +75,111 @@ def apply(
     reroute: bool = typer.Option(
         True, "--route/--no-route", help="Re-route conflicts under the new policy right away."
     ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="Show what applying FILE would change; write nothing."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the impact as JSON."),
 ) -> None:
-    """Make FILE the active policy (every earlier version is kept) and re-route conflicts."""
+    """Make FILE the active policy (every earlier version is kept), re-evaluate every open and
+    rule-decided item under it at once, and print what changed (kept in the audit log)."""
     actor = _actor(as_user)
     policy = load_policy(file)
-    with transaction(engine()) as session:
-        version, changed = apply_policy(session, policy, actor=actor)
-        report = route(session, policy) if reroute else None
-    verb = "applied" if changed else "already active:"
-    console.print(f"{verb} policy {version.policy_id} version {version.version}")
-    if report is not None:
+    if not reroute:
+        if dry_run:
+            raise InputError("--dry-run shows the re-routing; it cannot go with --no-route")
+        with transaction(engine()) as session:
+            version, changed = apply_policy(session, policy, actor=actor)
+        verb = "applied" if changed else "already active:"
+        console.print(f"{verb} policy {version.policy_id} version {version.version} (not routed)")
+        return
+    store = engine()
+    session = session_factory(store)()
+    try:
+        _, impact, _ = apply_with_impact(session, policy, actor=actor, record=not dry_run)
+        if dry_run:
+            session.rollback()  # nothing of the dry run is kept, not even the audit rows
+        else:
+            session.commit()  # the policy, every re-routed item and the diff, at once
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()
+        store.dispose()
+    if as_json:
+        print(json.dumps(impact.as_dict(), indent=2, default=str))
+        return
+    print_impact(impact)
+
+
+def print_impact(impact: PolicyImpact) -> None:
+    head = "would apply" if impact.dry_run else ("applied" if impact.applied else "already active:")
+    console.print(
+        f"{head} policy {impact.policy_id} version {impact.to_version}"
+        f" (was {impact.from_version or 'none'})"
+    )
+    routing = impact.routing
+    console.print(
+        f"{'would route' if impact.dry_run else 'routed'} {routing.get('conflict_sets', 0)} "
+        "conflict sets: " + ", ".join(f"{n} {CHANGE_TITLES[k]}" for k, n in impact.counts().items())
+    )
+    for change in impact.changes:
         console.print(
-            f"routed {report.conflict_sets} conflict sets: {len(report.opened)} opened, "
-            f"{len(report.auto_resolved)} auto-resolved, {len(report.reopened)} reopened"
+            f"  {CHANGE_TITLES[change.kind]}: {change.item_id} {change.claim_key}: "
+            f"{_outcome(change.before)} -> {_outcome(change.after)}"
+        )
+    if impact.dry_run:
+        console.print("dry run: nothing was written")
+
+
+def _outcome(outcome: dict[str, Any] | None) -> str:
+    if outcome is None:
+        return "(new)"
+    text = str(outcome["state"])
+    if outcome.get("decided_by"):
+        text += f" by {outcome['decided_by']}"
+    if outcome.get("winners"):
+        text += f", winner {', '.join(outcome['winners'])}"
+    if outcome.get("high_risk"):
+        text += ", high-risk"
+    return f"{text}, risk {outcome['risk']:.2f}" if "risk" in outcome else text
+
+
+@policy_app.command("show")
+def show(
+    version: str | None = typer.Argument(None, help="A version stamp; default the active one."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """A stored policy version: its rules, and the impact recorded when it was applied."""
+    with transaction(engine()) as session:
+        row = session.get(AuthorityPolicyRow, version) if version else active_policy_row(session)
+        if row is None:
+            raise NotFoundError(
+                f"no applied policy version {version!r}; `claims policy list` shows them"
+                if version
+                else "no authority policy has been applied; run `claims policy apply FILE`"
+            )
+        policy = policy_from_row(row)
+        impacts = [
+            i
+            for i in recorded_impacts(session, policy.policy_id)
+            if i.get("to_version") == row.version
+        ]
+    if as_json:
+        print(
+            json.dumps(
+                {"policy": row.content, "version": row.version, "impacts": impacts},
+                indent=2,
+                default=str,
+            )
+        )
+        return
+    for line in describe_policy(policy):
+        console.print(line)
+    for impact in impacts[:1]:
+        console.print(
+            f"applied {impact['at']:%Y-%m-%d %H:%M} UTC by {impact['actor']}: "
+            + ", ".join(f"{n} {CHANGE_TITLES[k]}" for k, n in impact["counts"].items())
         )
 
 

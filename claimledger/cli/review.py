@@ -80,29 +80,55 @@ def list_items(
 
 def _print_view(view: ItemView) -> None:
     item = view.item
+    explanation = view.explanation
     console.print(_row(item))
-    console.print(
-        f"revision {item.revision}, policy {item.policy_version}, opened {item.opened_at}"
-    )
-    for side in view.sides:
-        converted = f" (= {side.converted_text})" if side.converted_text else ""
-        gone = " WITHDRAWN" if side.withdrawn else ""
-        console.print("")
-        console.print(f"[{side.claim.id}] {side.value_text}{converted}")
+    console.print(f"revision {item.revision}, opened {item.opened_at:%Y-%m-%d %H:%M} UTC")
+    if explanation.policy is not None:
+        ref = explanation.policy
+        console.print(f"policy {ref.label}, stamp {ref.stamp} (`claims policy show {ref.stamp}`)")
+    if explanation.conflict:
+        console.print("conflict: " + "; ".join(explanation.conflict))
+    for reason in explanation.reasons:
+        console.print(f"why here: {reason}")
+    if view.resolution is None and view.lock_holder:
         console.print(
-            f'  source {side.source_id} "{side.source_title or ""}" v{side.version_number} '
-            f"tier {side.authority_tier or '(none)'}{gone}"
+            f"claimed by {view.lock_holder} until {item.lock_expires_at:%Y-%m-%d %H:%M} UTC"
         )
-        console.print(f"  scope: {side.scope_text}; time: {side.time_text}")
+    for number, side in enumerate(view.sides, start=1):
+        converted = f" (= {side.converted_text})" if side.converted_text else ""
+        gone = ", WITHDRAWN" if side.withdrawn else ""
+        won = "  WINNER" if side.winner else ""
+        console.print("")
+        console.print(f"side {number}: {side.value_text}{converted}{won}")
+        console.print(f"  claim {side.claim.id}")
+        console.print(
+            f'  source "{side.source_name}" ({side.source_id}) v{side.version_number} '
+            f"({side.version_id}), tier {side.authority_tier or '(none)'}{gone}, "
+            f"{side.access_text}"
+        )
+        console.print(
+            f"  source effective: {side.source_effective}; claim time: {side.time_text}; "
+            f"scope: {side.scope_text}"
+        )
+        if side.policy_note:
+            console.print(f"  policy: {side.policy_note}")
         console.print(f'  "{side.quote}"')
     if view.resolution:
-        r = view.resolution
-        console.print("")
-        console.print(
-            f"{r.outcome.value} by {r.decided_by} ({r.method.value}) at {r.decided_at} "
-            f"under policy {r.policy_version}: winners {', '.join(r.winner_claim_ids) or '-'}"
-        )
-        console.print(f"  rationale: {r.rationale}")
+        _print_decision(view)
+
+
+def _print_decision(view: ItemView) -> None:
+    r = view.resolution
+    assert r is not None
+    console.print("")
+    console.print(
+        f"{view.explanation.decision or r.outcome.value} at {r.decided_at:%Y-%m-%d %H:%M} UTC"
+    )
+    for side in view.winners:
+        console.print(f'  winner: {side.source_name} ({side.claim.id}): "{side.quote}"')
+    if r.dismiss_reason:
+        console.print(f"  reason: {r.dismiss_reason.value}")
+    console.print(f"  rationale: {r.rationale}")
 
 
 @review_app.command("show")
@@ -256,12 +282,13 @@ def history(item_id: str = typer.Argument(...), as_json: bool = JSON_OPTION) -> 
         return
     for event in view.history:
         before = (event.before or {}).get("state", "-")
-        after = (event.after or {}).get("state", "-")
-        reason = (event.after or {}).get("reason")
-        extra = f"  ({reason})" if reason else ""
+        after = event.after or {}
+        state = after.get("state", after.get("outcome", "-"))
+        notes = [str(after[k]) for k in ("reason", "rationale") if after.get(k)]
+        extra = "".join(f"  ({note})" for note in notes)
         console.print(
             f"{event.at:%Y-%m-%d %H:%M:%S}  {event.actor:<20} {event.action:<22} "
-            f"{before} -> {after}  policy {event.policy_version or '-'}{extra}"
+            f"{before} -> {state}  policy {event.policy_version or '-'}{extra}"
         )
 
 

@@ -24,11 +24,13 @@ from claims.errors import AuthError, ClaimLedgerError, InputError
 from claims.models import DismissReason, ReviewState
 from claims.settings import Settings
 from claims.store import make_engine, transaction
+from claims.tables import AuthorityPolicyRow
 from review import audit, queue
 from review.evidence import item_view
 from review.items import ReviewItemRepository, as_utc
 from review.metrics import review_metrics
-from review.policy import active_policy_row, policy_from_row
+from review.policy import active_policy_row, describe_policy, describe_rule, policy_from_row
+from review.policy_impact import CHANGE_TITLES, recorded_impacts
 from review.reviewers import Reviewer, ReviewersFileWatcher
 from review.web import throttle
 from review.web.session import CsrfError, SessionSigner, WebSession
@@ -255,6 +257,59 @@ def create_router(settings: Settings) -> APIRouter:
             reviewer=reviewer,
             m=figures,
             policy_version=policy.stamp if policy else None,
+        )
+
+    @router.get("/policies")
+    def active_policy_page(request: Request) -> Response:
+        with transaction(engine()) as session:
+            row = active_policy_row(session)
+        if row is None:
+            return render(
+                request,
+                "message.html",
+                reviewer=current(request),
+                status_code=404,
+                heading="No policy",
+                error="no authority policy has been applied; run `claims policy apply FILE`",
+            )
+        return RedirectResponse(f"{PREFIX}/policies/{quote(row.version)}", status_code=303)
+
+    @router.get("/policies/{version}")
+    def policy_page(request: Request, version: str) -> Response:
+        """A stored policy version: its rules in words and the impact of applying it."""
+        reviewer = current(request)
+        if reviewer is None:
+            return to_login(request)
+        with transaction(engine()) as session:
+            row = session.get(AuthorityPolicyRow, version)
+            active = active_policy_row(session)
+            if row is None:
+                return render(
+                    request,
+                    "message.html",
+                    reviewer=reviewer,
+                    status_code=404,
+                    heading="Not found",
+                    error=f"no applied policy version {version!r}",
+                )
+            policy = policy_from_row(row)
+            impacts = [
+                i
+                for i in recorded_impacts(session, policy.policy_id)
+                if i.get("to_version") == row.version
+            ]
+        return render(
+            request,
+            "policy.html",
+            reviewer=reviewer,
+            policy=policy,
+            lines=describe_policy(policy),
+            rules=[(rule.id, describe_rule(rule)) for rule in policy.auto_resolution],
+            active=active is not None and active.version == row.version,
+            applied_at=as_utc(row.applied_at),
+            applied_by=row.applied_by,
+            impacts=impacts,
+            titles=CHANGE_TITLES,
         )
 
     @router.get("/queue")
