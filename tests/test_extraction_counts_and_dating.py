@@ -138,3 +138,51 @@ def test_each_counted_item_of_a_list_is_keyed_by_what_it_counts() -> None:
     # a list of one measure still shares the first item's key
     first, second = _quantities("The notice period is 30 days, and 60 days in the first year.")
     assert first.claim_key == second.claim_key == "notice period"
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "values"),
+    [
+        (
+            "Lisbon is the fourth most visited city in Europe.",
+            "Lisbon is the 6th most visited city in Europe.",
+            (4, 6),
+        ),
+        (
+            "The novel is the author's second book about the harbour.",
+            "The novel is the author's third book about the harbour.",
+            (2, 3),
+        ),
+        (
+            "The team finished third in the regional league.",
+            "The team finished fifth in the regional league.",
+            (3, 5),
+        ),
+    ],
+)
+def test_a_rank_stated_as_the_predicate_is_a_value_of_one_key(
+    left: str, right: str, values: tuple[int, int]
+) -> None:
+    (a,) = _quantities(left)
+    (b,) = _quantities(right)
+    assert (a.value, b.value) == values
+    assert a.claim_key == b.claim_key
+
+
+def test_an_ordinal_outside_the_predicate_is_no_value() -> None:
+    assert _quantities("The first delivery arrived at the depot on Monday.") == []
+    assert _quantities("Our office is on the third floor of the tower.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("The film has grossed $ 100.9million in North America.", 100_900_000),
+        ("The film grossed around 450crores in its theatrical run.", 4_500_000_000),
+        ("The film grossed 62.06 crore worldwide.", 620_600_000),
+        ("The bridge cost 3.5 lakh rupees to repair.", 350_000),
+    ],
+)
+def test_a_magnitude_word_glued_or_indian_scales_the_number(text: str, value: int) -> None:
+    (claim,) = _quantities(text)
+    assert claim.value == pytest.approx(value)

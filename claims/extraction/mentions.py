@@ -82,6 +82,28 @@ def _last_words(table: dict[str, str] | frozenset[str]) -> frozenset[str]:
 _REQUIRED_LITERAL = {"cjk": "年", "iso": "-"}
 _WORD_LED = frozenset({"mdy", "my", "q", "qw", "h"})
 _DAY_BEFORE = re.compile(r"[0-3]?[0-9](?:st|nd|rd|th)?(?:\s+of)?\s+$", re.IGNORECASE)
+def _rank_pattern() -> tuple[re.Pattern[str], dict[str, int]]:
+    """A rank after a copula or a ranking verb (numbers.yaml ``ordinal_words``,
+    ``rank_copulas``, ``rank_verbs``, ``rank_owners``): group ``ord`` is the ordinal."""
+    data = read_yaml("numbers.yaml")
+    words = {str(k).lower(): int(v) for k, v in (data.get("ordinal_words") or {}).items()}
+
+    def alt(key: str) -> str:
+        return "|".join(re.escape(str(w)) for w in sorted(data.get(key) or [], key=len)[::-1])
+
+    ordinal = rf"[0-9]{{1,3}}(?:st|nd|rd|th)|{alt('ordinal_words') or '(?!)'}"
+    adverbs = r"(?:(?:now|currently|also|still|then|officially|jointly|only)\s+)?"
+    owner = r"(?:[A-Z][\w.&-]*\s+){0,4}?[A-Za-z][\w.&-]*\s*['’]s?\s+"
+    pattern = re.compile(
+        rf"(?<![A-Za-z])(?:(?:{alt('rank_copulas')})\s+{adverbs}(?:(?:{alt('rank_owners')})\s+)?"
+        rf"(?:{owner})?|(?:{alt('rank_verbs')})\s+(?:(?:at|as|in)\s+)?(?:the\s+)?)"
+        rf"(?P<ord>{ordinal})(?![A-Za-z0-9])",
+        re.IGNORECASE,
+    )
+    return pattern, words
+
+
+_RANK, _ORDINAL_WORDS = _rank_pattern()
 _DESCRIBED = re.compile(r"[ \t]([A-Za-z][A-Za-z-]{0,31})(?![A-Za-z0-9'])")
 _COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,31})(?![A-Za-z0-9])")
 _YEAR_WORDS = frozenset(
@@ -745,6 +767,7 @@ class MentionScanner:
         if folded.isascii():
             time_hits, number_starts = self._word_hits(folded)
         self.times.scan(folded, occupied, out, time_hits)
+        self._ranks(folded, occupied, out)
         for m in _NUMBER.finditer(folded):
             if occupied[m.start()]:
                 continue
@@ -781,6 +804,25 @@ class MentionScanner:
                 pos = lowered.find(word, pos + 1)
         number_starts.sort()
         return time_hits, number_starts
+
+    def _ranks(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+        """A rank stated as the predicate is a value ("Prague is the fourth most visited
+        city", "Baggio placed second", "the site's 15th most-watched video") (a bare number,
+        so "ranked 13" and "the 15th" compare); other ordinals stay words."""
+        if not folded.isascii():
+            return
+        for m in _RANK.finditer(folded):
+            start, end = m.start("ord"), m.end("ord")
+            if occupied[start] or occupied[end - 1]:
+                continue
+            word = m.group("ord").lower()
+            value = _ORDINAL_WORDS.get(word)
+            if value is None:
+                value = int(word[:-2])
+            out.quantities.append(
+                QuantityMention(start=start, end=end, cue_start=start, value=float(value))
+            )
+            occupied[start:end] = b"\x01" * (end - start)
 
     # -- labels
     def _label(self, folded: str, start: int, end: int, occupied: bytearray, out: Mentions) -> None:
