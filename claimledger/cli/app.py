@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 from sqlalchemy import Engine
+from typer.core import TyperOption
 
 from claimledger.cli.safe_text import strip_terminal_controls
 from claims.settings import Settings, get_settings
@@ -22,6 +23,42 @@ app = typer.Typer(
 )
 
 
+_display_type_rich = TyperOption.display_type_rich
+
+
+def _flag_display_type(self: TyperOption, ctx: Any) -> str | None:
+    """Help shows a flag as a flag (``--json``), not as an option taking ``<bool>``."""
+    return None if self.is_flag else _display_type_rich(self, ctx)
+
+
+TyperOption.display_type_rich = _flag_display_type  # type: ignore[method-assign]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("claimledger")
+        except PackageNotFoundError:  # a source checkout run without installing
+            number = "unknown (not installed)"
+        print(f"claimledger {number}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_print_version,
+        is_eager=True,
+        help="Print the claimledger version and exit.",
+    ),
+) -> None:
+    """claimledger: find, review and serve contradictions in versioned documents."""
+
+
 class SafeConsole(Console):
     """A console for document text: no markup unless a call asks (``markup=True``, data
     escaped), no emoji codes, and terminal control sequences stripped from every string it
@@ -32,9 +69,7 @@ class SafeConsole(Console):
 
 
 console = SafeConsole(highlight=False, soft_wrap=True, markup=False, emoji=False)
-err_console = SafeConsole(
-    stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False
-)
+err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
 
 
 def settings() -> Settings:
@@ -48,3 +83,30 @@ def engine() -> Engine:
     url = settings().resolved_database_url
     upgrade(url)
     return make_engine(url)
+
+
+def store_label() -> str:
+    """The store a command opened, as a user would look for it (no password)."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(settings().resolved_database_url)
+    if url.get_backend_name() == "sqlite" and url.database:
+        return f"store {url.database} (SQLite)"
+    return f"store {url.render_as_string(hide_password=True)}"
+
+
+def empty_store_note(store: Engine) -> str | None:
+    """Which store was opened and that it is empty, when it holds no source yet (a command
+    run in the wrong directory otherwise just prints nothing)."""
+    from sqlalchemy import func, select
+
+    from claims.tables import SourceRow
+
+    with store.connect() as conn:
+        sources = conn.scalar(select(func.count()).select_from(SourceRow)) or 0
+    if sources:
+        return None
+    return (
+        f"{store_label()} is empty: no sources yet. `claims run PATH` reads documents into it; "
+        "set CLAIMS_DATA_DIR or CLAIMS_DATABASE_URL to use another store"
+    )

@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from claimledger.cli.app import app, console, engine, settings
+from claimledger.cli.app import app, console, empty_store_note, engine, settings
 from claims.errors import InputError, NotFoundError
 from claims.store import transaction
 from claims.store.engine import session_factory
@@ -186,11 +186,17 @@ def show(
 @policy_app.command("list")
 def list_versions(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Every applied policy version, the active one first."""
-    with transaction(engine()) as session:
+    store = engine()
+    with transaction(store) as session:
         versions = policy_versions(session)
     if as_json:
         print(json.dumps([v.model_dump(mode="json") for v in versions], indent=2))
         return
+    if not versions:
+        console.print(
+            empty_store_note(store)
+            or "no policy applied yet: `claims policy apply FILE` (or `claims run --policy FILE`)"
+        )
     for index, version in enumerate(versions):
         marker = "*" if index == 0 else " "
         console.print(

@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime
 
 import typer
 
-from claimledger.cli.app import app, console, engine, settings
+from claimledger.cli.app import app, console, empty_store_note, engine, settings
 from claims.errors import InputError
 from claims.models import DismissReason, ReviewItem, ReviewState
 from claims.store import transaction
@@ -67,13 +67,14 @@ def list_items(
         else (state or [ReviewState.OPEN, ReviewState.CLAIMED, ReviewState.DEFERRED])
     )
     assignee = _reviewer(as_user).name if mine else None
-    with transaction(engine()) as session:
+    store = engine()
+    with transaction(store) as session:
         items = ReviewItemRepository(session).search(states=states, assignee=assignee)
     if as_json:
         print(json.dumps([i.model_dump(mode="json") for i in items], indent=2))
         return
     if not items:
-        console.print("no review items")
+        console.print(empty_store_note(store) or "no review items")
     for item in items:
         console.print(_row(item))
 
@@ -313,9 +314,20 @@ def route_conflicts(as_json: bool = JSON_OPTION) -> None:
 
 @review_app.command("hash-password")
 def hash_password_command(
-    password: str = typer.Option(
-        ..., prompt=True, hide_input=True, confirmation_prompt=True, help="The new password."
+    password: str | None = typer.Option(
+        None,
+        "--password",
+        help="Hash this instead of asking (it then stays in your shell history; "
+        "leave it out to be asked twice, hidden).",
+        show_default=False,
     ),
 ) -> None:
-    """Print a scrypt hash for the reviewers file (password_hash: ...)."""
+    """Ask for a password (twice, hidden) and print its scrypt hash for the reviewers file.
+
+    Put the printed line under the reviewer as `password_hash: "scrypt$..."`
+    (README, section Review).
+    """
+    if password is None:
+        # Prompts go to stderr, so `... > hash.txt` captures the hash alone.
+        password = typer.prompt("Password", hide_input=True, confirmation_prompt=True, err=True)
     print(hash_password(password))

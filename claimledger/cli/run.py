@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -15,6 +18,7 @@ from rich.table import Table
 
 from claimledger.cli.app import app, console, err_console, settings
 from claims.errors import ClaimLedgerError, InputError
+from claims.settings import get_settings
 from claims.store.locks import run_lock
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +68,13 @@ def run(
         help="If another `claims run` is working on this store, exit (code 4) instead of "
         "waiting for it.",
     ),
+    policy: Path | None = typer.Option(
+        None,
+        "--policy",
+        help="Authority policy to apply before routing conflicts (default: CLAIMS_POLICY_FILE; "
+        "neither: the active policy, else the built-in one where every conflict needs a person).",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Run the whole pipeline in-process (ingest, extract, edges) and print a summary.
 
@@ -71,12 +82,46 @@ def run(
     first (or, with --no-wait, exits with code 4).
     """
     warnings.filterwarnings("ignore", module="dagster")  # beta/preview notices, not for users
+    sources_paths, register_path = _sources(paths, register)
+    with _policy_setting(policy):
+        _run(sources_paths, register_path, full=full, no_wait=no_wait, as_json=as_json)
+
+
+@contextmanager
+def _policy_setting(policy: Path | None) -> Iterator[None]:
+    """CLAIMS_POLICY_FILE for this run only: ``--policy`` wins over the environment."""
+    if policy is None:
+        yield
+        return
+    from review.policy import load_policy
+
+    load_policy(policy)  # a bad file is an error naming it before anything runs
+    saved = os.environ.get("CLAIMS_POLICY_FILE")
+    os.environ["CLAIMS_POLICY_FILE"] = str(policy.resolve())
+    get_settings.cache_clear()
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("CLAIMS_POLICY_FILE", None)
+        else:
+            os.environ["CLAIMS_POLICY_FILE"] = saved
+        get_settings.cache_clear()
+
+
+def _run(
+    sources_paths: list[Path],
+    register_path: Path | None,
+    *,
+    full: bool,
+    no_wait: bool,
+    as_json: bool,
+) -> None:
     from pipeline.instance import local_instance
     from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
     from pipeline.runner import run_pipeline
     from pipeline.settings import get_pipeline_settings
 
-    sources_paths, register_path = _sources(paths, register)
     environment = _pipeline_environment(sources_paths, register_path)
     store = ClaimStore(database_url=environment["CLAIMS_DATABASE_URL"])
     sources = SourcesResource(
@@ -121,10 +166,10 @@ def run(
         )
         # The summary is read under the lock too, so it is this run's, not a half of the next.
         progress.stop()
-        _summarize(store, extractor, outcome)
+        _summarize(store, extractor, outcome, as_json=as_json)
 
 
-def _summarize(store, extractor, outcome) -> None:  # type: ignore[no-untyped-def]
+def _summarize(store, extractor, outcome, *, as_json: bool = False) -> None:  # type: ignore[no-untyped-def]
     from claims.store import GenerationRepository
     from pipeline.summary import store_summary
 
@@ -133,10 +178,29 @@ def _summarize(store, extractor, outcome) -> None:  # type: ignore[no-untyped-de
         active = GenerationRepository(session).active()
         summary = store_summary(session, active.id if active else None)
         status = summary.generations.get(generation, "unknown")
-    _print_summary(summary, outcome, label, status)
+    if as_json:
+        print(json.dumps(_summary_json(summary, outcome, label, status), indent=2))
+    else:
+        _print_summary(summary, outcome, label, status)
     if outcome.failures:
         code = 2 if any(f.what not in ("graph", "register") for f in outcome.failures) else 1
         raise typer.Exit(code)
+
+
+def _summary_json(summary, outcome, label: str, status: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The summary for scripts: the table's figures plus what failed."""
+    return {
+        "sources": summary.sources,
+        "versions": summary.versions,
+        "versions_processed": outcome.versions_processed,
+        "claims": summary.claims,
+        "claims_by_kind": dict(sorted(summary.claims_by_kind.items())),
+        "edges_by_kind": dict(sorted(summary.edges_by_kind.items())),
+        "extractor_generation": {"label": label, "status": status},
+        "dagster_runs": outcome.runs,
+        "failures": [{"what": f.what, "message": f.message} for f in outcome.failures],
+        "check_failures": list(outcome.check_failures),
+    }
 
 
 def _print_summary(summary, outcome, label: str, status: str) -> None:  # type: ignore[no-untyped-def]

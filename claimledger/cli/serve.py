@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from claimledger.cli.app import app, settings
+from claimledger.cli.app import app, err_console, settings
+from review.web import reviewers_setup_note
 
 
 @app.command("serve")
@@ -19,6 +20,9 @@ def serve(
     from claimledger.web import create_app
 
     engine().dispose()  # migrate the store before the first request
+    note = reviewers_setup_note(settings())
+    if note:
+        err_console.print(f"warning: {note}")
     uvicorn.run(
         create_app(settings()),
         host=host,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import typer
 from rich.markup import escape
 
-from claimledger.cli.app import app, console, engine
+from claimledger.cli.app import app, console, empty_store_note, engine
 from claimledger.cli.requesters import as_of_options, requester_named
-from claims.errors import InputError
+from claims.errors import InputError, NotFoundError
 from retrieval.contract import StatusReport
 from retrieval.status import status_of_claim, status_of_key, status_of_source
 
@@ -47,6 +47,9 @@ def status(
     as_of = as_of_options(effective, known_at)
     store = engine()
     try:
+        note = empty_store_note(store)
+        if note:
+            raise NotFoundError(note)
         if claim:
             report = status_of_claim(store, claim, requester, as_of)
         elif key:

@@ -2,6 +2,6 @@
 /review (queue, item pages, forms, login). Registered in ``claimledger.web.create_app``.
 """
 
-from review.web.routes import create_router
+from review.web.routes import create_router, reviewers_setup_note
 
-__all__ = ["create_router"]
+__all__ = ["create_router", "reviewers_setup_note"]

@@ -31,7 +31,7 @@ from review.items import ReviewItemRepository, as_utc
 from review.metrics import review_metrics
 from review.policy import active_policy_row, describe_policy, describe_rule, policy_from_row
 from review.policy_impact import CHANGE_TITLES, recorded_impacts
-from review.reviewers import Reviewer, ReviewersFileWatcher
+from review.reviewers import Reviewer, ReviewerDirectory, ReviewersFileWatcher, load_reviewers
 from review.web import throttle
 from review.web.session import CsrfError, SessionSigner, WebSession
 
@@ -132,7 +132,13 @@ def create_router(settings: Settings) -> APIRouter:
 
     @router.get("/login")
     def login_page(request: Request, next: str = f"{PREFIX}/queue") -> Response:
-        return render(request, "login.html", reviewer=None, next=_safe_next(next))
+        return render(
+            request,
+            "login.html",
+            reviewer=None,
+            next=_safe_next(next),
+            setup_note=reviewers_setup_note(settings, reviewers.get()),
+        )
 
     @router.post("/login")
     def login(
@@ -563,6 +569,22 @@ def create_router(settings: Settings) -> APIRouter:
         )
 
     return router
+
+
+def reviewers_setup_note(settings: Settings, directory: ReviewerDirectory | None = None) -> str:
+    """What to do when nobody can log in (no reviewers file, or one listing nobody); "" if
+    someone can."""
+    path = settings.resolved_reviewers_file
+    if path is None:
+        return (
+            f"no reviewers file: nobody can log in. Create {settings.data_dir / 'reviewers.yaml'} "
+            "(or point CLAIMS_REVIEWERS_FILE at one) with a password hash from `claims review "
+            "hash-password` (README, section Review), then restart `claims serve`"
+        )
+    directory = directory if directory is not None else load_reviewers(path)
+    if not directory.names:
+        return f"the reviewers file {path} lists no reviewers (or is invalid): nobody can log in"
+    return ""
 
 
 def _safe_next(target: str) -> str:
