@@ -119,16 +119,19 @@ def apply_default_groups(session: Session, register: Register, source_ids: Itera
 
 
 def _apply(session: Session, register: Register, sources: Iterable[Source]) -> list[str]:
+    from claims.store.changes import record_source_changes
     from claims.store.sources import SourceRepository
 
     repository = SourceRepository(session)
     changed: list[str] = []
+    unlinked: list[str] = []  # sources the old entries replaced: their claims change too
     now = datetime.now(UTC)
     for source in sources:
         before, was_changed = repository.replace_register_metadata(source)
         if not was_changed:
             continue
         changed.append(source.id)
+        unlinked += [ref.source_id for ref in (before.supersedes if before else [])]
         session.add(
             AuditEventRow(
                 at=now,
@@ -141,6 +144,7 @@ def _apply(session: Session, register: Register, sources: Iterable[Source]) -> l
             )
         )
     session.flush()
+    record_source_changes(session, changed, also=unlinked)  # the change feed, same transaction
     return changed
 
 

@@ -375,6 +375,58 @@ class LoginFailureRow(Base):
     address: Mapped[str] = mapped_column(String(64), index=True)
 
 
+# --------------------------------------------------------------------------- progress
+
+
+class ClaimKeyChangeRow(Base):
+    """One claim key changed (the change feed, docs/PIPELINE.md "The store records progress").
+
+    Written in the same transaction as the change itself; ids only grow, so a consumer that
+    remembers the last id it processed knows exactly what is new. ``claim_key`` ``*`` means
+    every key (a full edge evaluation). ``generation`` is null for changes that concern every
+    generation (register entries).
+    """
+
+    __tablename__ = "claim_key_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    claim_key: Mapped[str] = mapped_column(KEY)
+    kind: Mapped[str] = mapped_column(String(32))
+    generation: Mapped[str | None] = mapped_column(ID)
+    created_at: Mapped[datetime] = mapped_column(TS)
+
+
+class ConsumerCursorRow(Base):
+    """How far one consumer of the change feed got, acknowledged with its output.
+
+    ``state`` holds what its last output depended on (generation, materiality, policy
+    version, audit id): when that differs, the consumer redoes everything.
+    """
+
+    __tablename__ = "consumer_cursors"
+
+    consumer: Mapped[str] = mapped_column(String(64), primary_key=True)
+    change_id: Mapped[int] = mapped_column(Integer)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    updated_at: Mapped[datetime] = mapped_column(TS)
+
+
+class VersionExtractionRow(Base):
+    """Source version ``source_version_id`` was extracted in ``generation`` (its claims,
+    possibly none, are stored): what run planning compares with the files on disk."""
+
+    __tablename__ = "version_extractions"
+
+    source_version_id: Mapped[str] = mapped_column(
+        ID, ForeignKey("source_versions.id"), primary_key=True
+    )
+    generation: Mapped[str] = mapped_column(
+        ID, ForeignKey("extractor_generations.id"), primary_key=True
+    )
+    claims: Mapped[int] = mapped_column(Integer)
+    extracted_at: Mapped[datetime] = mapped_column(TS)
+
+
 # --------------------------------------------------------------------------- read model
 
 

@@ -9,6 +9,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from claims.ids import sha256_hex
+from claims.store.changes import CLAIMS, forget_extractions, record_changes
 from claims.tables import ClaimRow, EdgeRow, SourceVersionRow
 
 
@@ -174,14 +175,16 @@ def quarantine_claims(session: Session, version_ids: Sequence[str], generation: 
     reached the graph: ids are deterministic, so a claim that had passed would pass again);
     if anything does point to one, the database refuses and the caller keeps blocking.
     """
-    ids = list(
-        session.scalars(
-            select(ClaimRow.id).where(
-                ClaimRow.source_version_id.in_(list(version_ids)),
-                ClaimRow.generation == generation,
-            )
+    rows = session.execute(
+        select(ClaimRow.id, ClaimRow.claim_key).where(
+            ClaimRow.source_version_id.in_(list(version_ids)),
+            ClaimRow.generation == generation,
         )
-    )
+    ).all()
+    ids = [claim_id for claim_id, _ in rows]
     for start in range(0, len(ids), 500):
         session.execute(delete(ClaimRow).where(ClaimRow.id.in_(ids[start : start + 500])))
+    # the store now says: not extracted (the next run plans them again), keys changed
+    forget_extractions(session, version_ids, generation)
+    record_changes(session, {key for _, key in rows}, CLAIMS, generation)
     return len(ids)

@@ -13,6 +13,7 @@ from claims.edges.recompute import record_supersession_candidates
 from claims.extraction import find_supersession_mentions
 from claims.models import Claim
 from claims.store import ClaimRepository, GenerationRepository
+from claims.store.changes import mark_extracted, record_version_changes
 from claims.tables import SourceRow
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
@@ -67,18 +68,18 @@ def claims(
                 version.text, source_id=version.source_id, source_version_id=version.id, **subject
             )
         except Exception as error:  # name the version; none of its claims was written
-            _write(store, pending, written)  # the versions before it are kept whole
+            _write(store, pending, written, generation)  # the versions before it stay whole
             raise dg.Failure(
                 f"extraction failed for source version {key} ({version.origin_path}): {error}"
             ) from error
         mentions = bool(find_supersession_mentions(version.text))
         pending.append(_Extracted(version.id, found, mentions))
         if len(pending) >= VERSIONS_PER_TRANSACTION:
-            _write(store, pending, written)
+            _write(store, pending, written, generation)
         kinds.update(claim.kind.value for claim in found)
         if len(preview) < 8:
             preview.extend(found[: 8 - len(preview)])
-    _write(store, pending, written)
+    _write(store, pending, written, generation)
     new_claims, candidates = written.claims, written.candidates
     context.log.info(f"{sum(kinds.values())} claims from {len(keys)} versions ({generation})")
     return dg.MaterializeResult(
@@ -146,23 +147,32 @@ def _write_version(
         written.candidates += record_supersession_candidates(session, item.version_id)
 
 
-def _write(store: ClaimStore, pending: list[_Extracted], written: _Written) -> None:
+def _record_progress(session: Session, items: list[_Extracted], generation: str) -> None:
+    """In the claims' own transaction: the versions count as extracted (run planning reads
+    it) and their claim keys go into the change feed (the edge builder reads it)."""
+    mark_extracted(session, {item.version_id: len(item.claims) for item in items}, generation)
+    record_version_changes(session, [item.version_id for item in items], generation)
+
+
+def _write(
+    store: ClaimStore, pending: list[_Extracted], written: _Written, generation: str
+) -> None:
     """Store and clear ``pending``: one transaction, or one per version after a failure."""
     if not pending:
         return
     attempt = _Written()
-    generation = next((c.generation for item in pending for c in item.claims), None)
     try:
         with store.transaction() as session:
             repository = ClaimRepository(session)
-            if generation is not None:
-                repository.prime_versions([item.version_id for item in pending], generation)
+            repository.prime_versions([item.version_id for item in pending], generation)
             for item in pending:
                 _write_version(session, item, attempt, repository)
+            _record_progress(session, pending, generation)
     except Exception:
         for item in pending:  # raises at the version the store refuses; earlier ones stay
             with store.transaction() as session:
                 _write_version(session, item, written, ClaimRepository(session))
+                _record_progress(session, [item], generation)
     else:
         written.claims += attempt.claims
         written.candidates += attempt.candidates

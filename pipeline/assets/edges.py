@@ -2,12 +2,12 @@
 
 import dagster as dg
 
-from claims.edges.recompute import keys_touched_by_sources
-from pipeline import corpus, graph
+from claims.store import changes
+from pipeline import graph
 from pipeline.assets.claims import claims
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.sources import source_register
-from pipeline.changes import audit_changes, newest_audit_id, touched_keys_metadata
+from pipeline.changes import touched_keys_metadata
 from pipeline.collector import with_fewer_collections
 from pipeline.resources import ClaimStore, ExtractorResource, configured_policy_file
 from pipeline.summary import count_table
@@ -17,8 +17,11 @@ from review.policy import policy_for_routing
 class ClaimEdgesConfig(dg.Config):
     full: bool = False
     """Recompute every claim key (the nightly reconciliation sets this)."""
-    incremental_limit: int = 200
-    """Above this many changed versions a full recompute is cheaper than key by key."""
+    incremental_limit: int = 4000
+    """Above this many changed claim keys a full recompute is cheaper than key by key."""
+
+
+CONSUMER = "claim_edges"  # its cursor row in the store's change feed
 
 
 @dg.asset(
@@ -41,50 +44,48 @@ def claim_edges(
     extractor: ExtractorResource,
 ) -> dg.MaterializeResult:
     generation, _ = extractor.generation()
-    since = None if config.full else graph.last_evaluation(context.instance, context.asset_key)
-    full_because = "configured full" if config.full else ""
-    if since is None and not full_because:
-        full_because = "first evaluation"
-    if since is not None and since.generation != generation:
-        since, full_because = None, "new extractor generation"  # no edges yet: all of it
-    changes = graph.claims_materialized_since(
-        context.instance, claims.key, since.claims_cursor if since else None
-    )
     with store.transaction() as session:
         # The configured authority policy is applied before edges are scored, so materiality
         # and routing in one run follow the same policy version.
         policy = policy_for_routing(session, configured_policy_file(), actor="pipeline")
         materiality = policy.materiality_settings()
-        audit_cursor = newest_audit_id(session)
     fingerprint = graph.materiality_fingerprint(materiality)
-    if since is not None and since.materiality != fingerprint:
-        since, full_because = None, "materiality settings changed"
-    if since is not None and since.audit_cursor is None:
-        since, full_because = None, "no audit cursor recorded"
-    if since is not None and len(changes.partition_keys) > config.incremental_limit:
-        since, full_because = None, f"more than {config.incremental_limit} new versions"
-    claim_keys: set[str] | None = None
-    if since is not None:
-        with store.transaction() as session:
-            versions = corpus.versions_for_keys(session, changes.partition_keys)
-            claim_keys = graph.claim_keys_touched(
-                session, [v.id for v in versions.values()], generation
-            )
-            audit = audit_changes(session, since.audit_cursor or 0, audit_cursor)
-            if audit.register_sources:  # tiers, supersedes, dates of these sources changed
-                claim_keys |= keys_touched_by_sources(session, audit.register_sources, generation)
     with store.transaction() as session:
+        # What to do, the work and the cursor's move share one transaction: a run killed
+        # anywhere leaves either all of it or none of it.
+        todo = changes.pending(
+            session, CONSUMER, kinds={changes.CLAIMS, changes.REGISTER}, generation=generation
+        )
+        state = todo.state or {}
+        if config.full:
+            todo.force("configured full")
+        elif todo.state is not None and state.get("generation") != generation:
+            todo.everything("new extractor generation")
+        elif todo.state is not None and state.get("materiality") != fingerprint:
+            todo.everything("materiality settings changed")
+        elif todo.keys is not None and len(todo.keys) > config.incremental_limit:
+            todo.everything(f"more than {config.incremental_limit} changed claim keys")
+        claim_keys = todo.keys
         report = graph.recompute(session, generation, claim_keys, materiality)
+        touched = report.touched_keys
+        changes.record_changes(
+            session, [changes.ALL_KEYS] if touched is None else touched, changes.EDGES, generation
+        )
+        changes.acknowledge(
+            session,
+            CONSUMER,
+            todo.upto,
+            {"generation": generation, "materiality": fingerprint, "policy_version": policy.stamp},
+        )
         summary = graph.edge_counts(session, generation)
+    full_because = todo.full_because
     mode = "full" if claim_keys is None else "incremental"
     context.log.info(
         f"{mode} edge evaluation of {report.keys} claim keys for generation {generation}"
         + (f" ({full_because})" if mode == "full" else "")
     )
-    touched = (
-        {}
-        if report.touched_keys is None
-        else {"touched_claim_keys": touched_keys_metadata(report.touched_keys)}
+    touched_metadata = (
+        {} if touched is None else {"touched_claim_keys": touched_keys_metadata(touched)}
     )
     return dg.MaterializeResult(
         metadata={
@@ -94,7 +95,7 @@ def claim_edges(
             "claim_keys_evaluated": report.keys,
             "claims_compared": report.claims,
             "comparisons": report.comparisons,
-            "versions_since_last_run": len(changes.partition_keys),
+            "changes_since_last_run": todo.changes,
             "edges": sum(summary.values()),
             "edges_by_kind": dg.MetadataValue.md(count_table(summary)),
             "conflicts": summary.get("conflicts", 0),
@@ -102,10 +103,9 @@ def claim_edges(
             "inserted": report.inserted,
             "retired": report.retired,
             "version_supersessions": report.version_supersessions,
-            "claims_cursor": changes.cursor,
-            "audit_cursor": audit_cursor,
+            "change_cursor": todo.upto,
             "materiality": fingerprint,
             "policy_version": policy.stamp,
-            **touched,
+            **touched_metadata,
         }
     )

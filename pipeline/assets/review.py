@@ -20,6 +20,9 @@ class ReviewQueueConfig(dg.Config):
     """Route every claim key, not only those whose edges changed (the nightly run sets it)."""
 
 
+CONSUMER = "review_queue"  # its cursor row in the store's change feed
+
+
 @dg.asset(
     deps=[claim_edges],
     group_name="review",
@@ -40,14 +43,9 @@ def review_queue(
         policy = policy_for_routing(
             session, configured_policy_file(config.policy_file), actor="pipeline"
         )
-        changes = changes_since(
-            context.instance,
-            context.asset_key,
-            session,
-            full=config.full,
-            policy_stamp=policy.stamp,
-        )
+        changes = changes_since(session, CONSUMER, full=config.full, policy_stamp=policy.stamp)
         report = route(session, policy, claim_keys=changes.keys)
+        changes.acknowledge(session)  # with the routing it did, in one transaction
         metrics = review_metrics(session, policy)
     context.log.info(
         f"{changes.mode} routing: {report.conflict_sets} conflict sets under policy "

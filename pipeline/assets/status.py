@@ -19,6 +19,9 @@ class ConflictStatusConfig(dg.Config):
     """Rebuild every claim's row, not only the changed keys' (the nightly run sets it)."""
 
 
+CONSUMER = "conflict_status"  # its cursor row in the store's change feed
+
+
 @dg.asset(
     deps=[review_queue],
     group_name="retrieval",
@@ -34,12 +37,10 @@ class ConflictStatusConfig(dg.Config):
 def conflict_status(
     context: dg.AssetExecutionContext, config: ConflictStatusConfig, store: ClaimStore
 ) -> dg.MaterializeResult:
-    with store.transaction() as session:
-        changes = changes_since(
-            context.instance, context.asset_key, session, full=config.full, follow_reviews=True
-        )
     with store.engine.begin() as conn:
+        changes = changes_since(conn, CONSUMER, full=config.full, follow_reviews=True)
         counts = build_claim_status(conn, changes.keys)
+        changes.acknowledge(conn)  # with the rows it rewrote, in one transaction
     scope = changes.full_because if changes.keys is None else f"{len(changes.keys)} keys"
     context.log.info(f"claim_status: {changes.mode} rebuild ({scope}): {counts}")
     table = ["| status | claims rewritten |", "|---|---|"]

@@ -1,0 +1,302 @@
+"""The change feed: which claim keys changed, and how far each consumer has processed them.
+
+Every write that changes what a claim key's edges, review items or statuses depend on
+records the key here, in the same transaction (``record_changes``): new claims, register
+entries, edge evaluations. A consumer (the edge builder, review routing, the status read
+model) reads the keys recorded after its cursor (``pending``), does its work and moves its
+cursor (``acknowledge``) in the transaction that writes its output. So whatever dies
+mid-way, the store alone says what is left to do: a deleted store has no cursors (the next
+run does everything), and losing Dagster's history loses nothing.
+
+Functions take a ``Session`` or a ``Connection``: the status read model writes through Core.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, delete, func, insert, or_, select, update
+from sqlalchemy.orm import Session
+
+from claims.tables import (
+    ClaimKeyChangeRow,
+    ClaimRow,
+    ConsumerCursorRow,
+    SourceSupersedesRow,
+    SourceVersionRow,
+    VersionExtractionRow,
+    VersionSupersessionRow,
+)
+
+Executor = Session | Connection
+
+ALL_KEYS = "*"  # a change to every claim key (a full edge evaluation)
+
+# kinds of change
+CLAIMS = "claims"  # claims of a source version were written (or taken out)
+REGISTER = "register"  # a source's register entry changed (tier, access, supersedes, dates)
+EDGES = "edges"  # the edges of the key were re-evaluated
+
+_CHUNK = 500
+
+
+@dataclass
+class Pending:
+    """What a consumer has not processed yet: ``keys`` (None: every key) up to ``upto``."""
+
+    keys: set[str] | None = field(default_factory=set)
+    upto: int = 0
+    changes: int = 0
+    state: dict[str, Any] | None = None  # what the consumer recorded last time (None: never)
+    full_because: str = ""
+
+    def everything(self, because: str) -> None:
+        if self.keys is not None:
+            self.keys = None
+            self.full_because = because
+
+    def force(self, because: str) -> None:
+        """Everything, for a reason that comes first (a full run asked for)."""
+        self.keys = None
+        self.full_because = because
+
+    def add(self, keys: Iterable[str]) -> None:
+        if self.keys is not None:
+            self.keys.update(keys)
+
+    @property
+    def mode(self) -> str:
+        return "full" if self.keys is None else "incremental"
+
+
+def record_changes(
+    executor: Executor, keys: Iterable[str], kind: str, generation: str | None = None
+) -> int:
+    """Record that ``keys`` changed (once each), in the caller's transaction."""
+    now = datetime.now(UTC)
+    rows = [
+        {"claim_key": key, "kind": kind, "generation": generation, "created_at": now}
+        for key in sorted(set(keys))
+    ]
+    if rows:
+        executor.execute(insert(ClaimKeyChangeRow), rows)
+    return len(rows)
+
+
+def newest_change_id(executor: Executor) -> int:
+    return int(executor.execute(select(func.max(ClaimKeyChangeRow.id))).scalar() or 0)
+
+
+def pending(
+    executor: Executor,
+    consumer: str,
+    *,
+    kinds: Collection[str],
+    generation: str | None = None,
+) -> Pending:
+    """The keys of ``kinds`` recorded after ``consumer``'s cursor (in ``generation`` or in
+    every generation); everything when the consumer has no cursor yet."""
+    cursor = executor.execute(
+        select(ConsumerCursorRow.change_id, ConsumerCursorRow.state).where(
+            ConsumerCursorRow.consumer == consumer
+        )
+    ).first()
+    found = Pending(upto=newest_change_id(executor))
+    if cursor is None:
+        found.everything("first run on this store")
+        return found
+    after, state = cursor
+    found.state = dict(state or {})
+    query = select(ClaimKeyChangeRow.claim_key, ClaimKeyChangeRow.generation).where(
+        ClaimKeyChangeRow.id > after,
+        ClaimKeyChangeRow.id <= found.upto,
+        ClaimKeyChangeRow.kind.in_(sorted(kinds)),
+    )
+    for key, key_generation in executor.execute(query):
+        # the generation is compared here, not in SQL: one index on the id is enough
+        if generation is not None and key_generation not in (None, generation):
+            continue
+        found.changes += 1
+        if key == ALL_KEYS:
+            found.everything("every key changed since the last run")
+        found.add([key])
+    return found
+
+
+def acknowledge(
+    executor: Executor, consumer: str, upto: int, state: Mapping[str, Any] | None = None
+) -> None:
+    """Move ``consumer``'s cursor to ``upto`` (and remember ``state``), in the transaction
+    that wrote its output."""
+    now = datetime.now(UTC)
+    values = {"change_id": upto, "state": dict(state or {}), "updated_at": now}
+    updated = executor.execute(
+        update(ConsumerCursorRow).where(ConsumerCursorRow.consumer == consumer).values(**values)
+    )
+    if updated.rowcount == 0:  # type: ignore[attr-defined]
+        executor.execute(insert(ConsumerCursorRow).values(consumer=consumer, **values))
+
+
+def cursors(executor: Executor) -> dict[str, int]:
+    """Consumer -> last change id acknowledged."""
+    rows = executor.execute(select(ConsumerCursorRow.consumer, ConsumerCursorRow.change_id))
+    return {consumer: change_id for consumer, change_id in rows if consumer != _IDENTITY}
+
+
+# Not a consumer: the row whose state names this store, so what a scheduler keys its
+# requests by changes when the store is deleted or replaced (the same files are then new).
+_IDENTITY = "store-identity"
+
+
+def store_identity(executor: Executor) -> str:
+    """A random id of this store, made on first use (in the caller's transaction)."""
+    state = executor.execute(
+        select(ConsumerCursorRow.state).where(ConsumerCursorRow.consumer == _IDENTITY)
+    ).scalar()
+    if state and state.get("id"):
+        return str(state["id"])
+    identity = uuid.uuid4().hex
+    acknowledge(executor, _IDENTITY, 0, {"id": identity})
+    return identity
+
+
+# --------------------------------------------------------------------------- what changed
+
+
+def keys_of_sources(executor: Executor, source_ids: Collection[str]) -> set[str]:
+    """Claim keys stated by any version of ``source_ids`` (every generation: more is only
+    slower), together with the sources the register links them to."""
+    scope = set(source_ids)
+    if not scope:
+        return set()
+    links = executor.execute(
+        select(SourceSupersedesRow.source_id, SourceSupersedesRow.supersedes_source_id)
+    )
+    for newer, older in links:
+        if newer in source_ids:
+            scope.add(older)
+        if older in source_ids:
+            scope.add(newer)
+    ordered = sorted(scope)
+    keys: set[str] = set()
+    for start in range(0, len(ordered), _CHUNK):
+        chunk = ordered[start : start + _CHUNK]
+        keys.update(
+            executor.execute(
+                select(ClaimRow.claim_key).where(ClaimRow.source_id.in_(chunk)).distinct()
+            ).scalars()
+        )
+    return keys
+
+
+def record_source_changes(
+    executor: Executor, source_ids: Collection[str], also: Collection[str] = ()
+) -> int:
+    """A register change to ``source_ids``: their claim keys (and those of the sources
+    linked to them, ``also`` among them: links the change removed) changed."""
+    if not source_ids:
+        return 0
+    return record_changes(executor, keys_of_sources(executor, {*source_ids, *also}), REGISTER)
+
+
+def record_version_changes(
+    executor: Executor, version_ids: Collection[str], generation: str
+) -> int:
+    """Claims of ``version_ids`` were written in ``generation``: their keys changed, and so
+    did those of the versions each replaces or is replaced by (supersession moves)."""
+    related = set(version_ids)
+    ordered = sorted(version_ids)
+    for start in range(0, len(ordered), _CHUNK):
+        chunk = ordered[start : start + _CHUNK]
+        rows = executor.execute(
+            select(
+                VersionSupersessionRow.newer_version_id, VersionSupersessionRow.older_version_id
+            ).where(
+                or_(
+                    VersionSupersessionRow.newer_version_id.in_(chunk),
+                    VersionSupersessionRow.older_version_id.in_(chunk),
+                )
+            )
+        )
+        for newer, older in rows:
+            related.update((newer, older))
+        # Supersessions are derived when edges are built, so a new version of a known source
+        # has none yet: the source's other versions are related too.
+        sources = executor.execute(
+            select(SourceVersionRow.source_id).where(SourceVersionRow.id.in_(chunk)).distinct()
+        ).scalars()
+        source_list = sorted(sources)
+        if source_list:
+            siblings = executor.execute(
+                select(SourceVersionRow.id, SourceVersionRow.source_id).where(
+                    SourceVersionRow.source_id.in_(source_list)
+                )
+            )
+            related.update(vid for vid, _ in siblings)
+    keys: set[str] = set()
+    related_list = sorted(related)
+    for start in range(0, len(related_list), _CHUNK):
+        rows = executor.execute(
+            select(ClaimRow.claim_key, ClaimRow.generation)
+            .where(ClaimRow.source_version_id.in_(related_list[start : start + _CHUNK]))
+            .distinct()
+        )
+        keys.update(key for key, key_generation in rows if key_generation == generation)
+    return record_changes(executor, keys, CLAIMS, generation)
+
+
+# --------------------------------------------------------------------------- extraction
+
+
+def mark_extracted(executor: Executor, counts: Mapping[str, int], generation: str) -> None:
+    """Versions (id -> claims written) were extracted in ``generation`` (idempotent)."""
+    if not counts:
+        return
+    ids = sorted(counts)
+    done: set[str] = set()
+    for start in range(0, len(ids), _CHUNK):
+        done.update(
+            executor.execute(
+                select(VersionExtractionRow.source_version_id).where(
+                    VersionExtractionRow.source_version_id.in_(ids[start : start + _CHUNK]),
+                    VersionExtractionRow.generation == generation,
+                )
+            ).scalars()
+        )
+    now = datetime.now(UTC)
+    rows = [
+        {
+            "source_version_id": vid,
+            "generation": generation,
+            "claims": counts[vid],
+            "extracted_at": now,
+        }
+        for vid in ids
+        if vid not in done
+    ]
+    if rows:
+        executor.execute(insert(VersionExtractionRow), rows)
+
+
+def forget_extractions(executor: Executor, version_ids: Collection[str], generation: str) -> None:
+    """Their claims were taken out: these versions need extracting again."""
+    ordered = sorted(version_ids)
+    for start in range(0, len(ordered), _CHUNK):
+        executor.execute(
+            delete(VersionExtractionRow).where(
+                VersionExtractionRow.source_version_id.in_(ordered[start : start + _CHUNK]),
+                VersionExtractionRow.generation == generation,
+            )
+        )
+
+
+def extracted_versions(executor: Executor, generation: str) -> set[str]:
+    """Ids of the versions extracted in ``generation``."""
+    rows = executor.execute(
+        select(VersionExtractionRow.source_version_id, VersionExtractionRow.generation)
+    )
+    return {vid for vid, version_generation in rows if version_generation == generation}
