@@ -186,3 +186,38 @@ def test_an_ordinal_outside_the_predicate_is_no_value() -> None:
 def test_a_magnitude_word_glued_or_indian_scales_the_number(text: str, value: int) -> None:
     (claim,) = _quantities(text)
     assert claim.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("The revival received mixed reviews from critics.", "mixed"),
+        ("The revival has received generally favourable reviews.", "positive"),
+        ("The revival got mostly negative reviews from the press.", "negative"),
+        ("Critics gave the revival mixed to positive reviews.", "mixed-positive"),
+    ],
+)
+def test_how_a_work_was_received_is_one_attribute_with_a_pole_as_value(
+    text: str, value: str
+) -> None:
+    (claim,) = extract(text)
+    assert claim.kind is ValueKind.CATEGORICAL
+    assert claim.attribute == "reception"
+    assert claim.value == value
+    assert "critic" not in claim.scope_residual
+
+
+def test_opposite_receptions_conflict_and_synonyms_agree() -> None:
+    from claims.edges.check import check_texts
+    from claims.models import Relation
+
+    opposite = check_texts(
+        "The revival received positive reviews from critics.",
+        "The revival received mixed reviews from critics.",
+    )
+    assert [p.relation for p in opposite.pairs] == [Relation.CONFLICT]
+    same = check_texts(
+        "The revival received positive reviews.",
+        "The revival received generally favourable reviews from critics.",
+    )
+    assert all(p.relation is not Relation.CONFLICT for p in same.pairs)

@@ -38,6 +38,8 @@ from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.markers import scan_markers
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
 from claims.extraction.resources import Resources
+from claims.extraction.stance import ATTRIBUTE as STANCE_ATTRIBUTE
+from claims.extraction.stance import stance_lexicon, stance_of
 from claims.extraction.value_kinds import (
     find_phrase,
     is_property_word,
@@ -249,6 +251,11 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
         # "per share", "in days": a unit named after a preposition is a unit hint
         if r == PREP and i + 1 < n and lower[i] in _UNIT_HINTS and lower[i + 1] in units:
             role[i + 1] = UNIT
+    poles = stance_lexicon().poles
+    for i in range(1, n - 1):
+        # "mixed to positive reviews": one stance running between two poles, no preposition
+        if lower[i] == "to" and role[i] == PREP and _between_poles(lower, i, poles):
+            role[i] = STOP
     verb_forms = lexicon().verb_forms
     for i in range(n):
         # "The museum declines card payments": an antonym lexicon verb states like "accepts"
@@ -262,6 +269,17 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
             if role[i] == CONTENT and pos[i] == _POS_VERB:
                 role[i] = VERB
     return Roles(role, info, starts, ends, lower, text)
+
+
+def _between_poles(lower: list[str], i: int, poles: dict[str, str]) -> bool:
+    """Whether token ``i`` stands between two stance words ("mixed to positive",
+    "mixed-to-negative"), hyphens skipped."""
+    before, after = i - 1, i + 1
+    if lower[before] == "-" and before > 0:
+        before -= 1
+    if after < len(lower) - 1 and lower[after] == "-":
+        after += 1
+    return lower[before] in poles and lower[after] in poles
 
 
 def _text(roles: Roles, idxs: Sequence[int]) -> str | None:
@@ -1285,6 +1303,15 @@ class _DocAssembly:
             frame.residual = residual
             predicate = frame.action_text
             confidence = 0.7
+            stance = stance_of(attribute_words) if not as_property else None
+            if stance is not None:
+                # "The film received mixed reviews": how it was received is the value
+                kind = ValueKind.CATEGORICAL
+                value = stance.value
+                attribute_words = [STANCE_ATTRIBUTE]
+                drop = set(stance.rest) | stance_lexicon().evaluators
+                frame.residual = [w for w in frame.residual if w not in drop]
+                confidence = 0.6
         elif frame.pivot_kind == "copula" and frame.subject and frame.predicate_text:
             # (_label_shaped was checked above: a copula pivot means no modal or negation)
             # "The governing law is German law": key from the subject, value is the predicate.
@@ -1879,7 +1906,11 @@ def _label_shaped(roles: Roles, a: int, b: int, allow_time: bool = False) -> boo
         or any(role[i] in (SEP, LABEL, VALUE) for i in before)
         or any(role[i] in late for i in after)
         or not 1 <= sum(role[i] in (CONTENT, VERB) for i in after) <= 5
-        or any(roles.lower[i] in ("to", "too", "very", "than") for i in after)
+        or any(
+            roles.lower[i] in ("too", "very", "than")
+            or (roles.lower[i] == "to" and role[i] != STOP)
+            for i in after
+        )
     )
 
 
