@@ -1,6 +1,7 @@
 """RAMDocs dev questions through the real pipeline and ``claims ask``'s answer function.
 
     python bench/eval_ramdocs.py [RAMDOCS.jsonl] [--limit N] [--json OUT] [--examples K]
+                                 [--stores DIR]
 
 Each question's documents are one small corpus: written as files into a temporary folder,
 run through ``pipeline.runner.run_pipeline`` (ingest, extraction, edges, review queue, read
@@ -17,12 +18,18 @@ calls) by a requester who sees every document. Figures (issue 13 targets):
 - pairs of correct documents of one question whose answers differ (different entities with
   the same name, ``disambig_entity``) joined by a conflicts edge (<= 0.03).
 
+``--stores DIR`` keeps each question's store (``DIR/q0001.db``...) and reuses one already
+there instead of running the pipeline again: for iterating on the question side only (a
+kept store holds what the extraction code of its run wrote; the header says how many stores
+were reused). Figures for docs/ come from fresh runs, without it.
+
 Misses are sorted into automatic failure classes (question not keyed, key not in the store,
 key there but nothing answered, wrong-value shapes, one-sided conflicts...).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import tempfile
@@ -106,7 +113,14 @@ def write_corpus(folder: Path, documents: list[dict[str, Any]]) -> dict[str, dic
 
 
 def main() -> None:
-    args = common.parser(__doc__.splitlines()[0], "ramdocs_dev.jsonl").parse_args()
+    cli = common.parser(__doc__.splitlines()[0], "ramdocs_dev.jsonl")
+    cli.add_argument(
+        "--stores",
+        type=Path,
+        default=None,
+        help="keep each question's store here and reuse kept ones (question-side work only)",
+    )
+    args = cli.parse_args()
     common.quiet_warnings()
     rows = common.read_jsonl(args.data, args.limit)
     code = common.describe_code()
@@ -133,14 +147,30 @@ def main() -> None:
         if len(examples[cls]) < args.examples:
             examples[cls].append(f"{row['question']} (gold {row['gold_answers']}) -> {detail}")
 
+    reused = 0
+    if args.stores:
+        args.stores.mkdir(parents=True, exist_ok=True)
     for done, row in enumerate(rows, start=1):
         with tempfile.TemporaryDirectory(prefix="ramdocs-") as tmp:
             folder = Path(tmp) / "docs"
             folder.mkdir()
             by_source = write_corpus(folder, row["documents"])
-            run = common.run_corpus(folder, None, Path(tmp) / "claims.db", strict=False)
-            url = run.url
-            for problem in run.failures:
+            kept = args.stores / f"q{done:04d}.db" if args.stores else None
+            # the failures file is written last: a store without one is incomplete
+            finished = kept.with_suffix(".failures.json") if kept else None
+            if kept is not None and finished is not None and finished.exists():
+                reused += 1
+                url = f"sqlite:///{kept}"
+                run_failures = json.loads(finished.read_text())
+            else:
+                database = kept or Path(tmp) / "claims.db"
+                for stale in [database, *database.parent.glob(database.name + "-*")]:
+                    stale.unlink(missing_ok=True)
+                run = common.run_corpus(folder, None, database, strict=False)
+                url, run_failures = run.url, run.failures
+                if finished is not None:
+                    finished.write_text(json.dumps(run_failures))
+            for problem in run_failures:
                 failed("pipeline failure (the answer uses what was stored)", row, problem)
             engine = make_engine(url)
             try:
@@ -163,7 +193,13 @@ def main() -> None:
         question_key = getattr(frame, "claim_key", None)
         status[result.status.value] += 1
         value = shown_value(result.value, result.unit)
-        record = {"question": row["question"], "status": result.status.value, "value": value}
+        record = {
+            "question": row["question"],
+            "status": result.status.value,
+            "value": value,
+            "reason": result.reason,
+            "sides": [[shown_value(s.value, s.unit), s.source_ids] for s in result.sides],
+        }
 
         # --- the answer
         if result.status.value == "answered":
@@ -243,6 +279,8 @@ def main() -> None:
 
     total = len(rows)
     print(f"time: {clock.seconds()} s")
+    if args.stores:
+        print(f"stores: {args.stores} ({reused} of {total} reused from an earlier run)")
     print("\nwhole-set figures:")
     gold = outcome["answered with a gold answer"]
     wrong = outcome["answered with another value"]

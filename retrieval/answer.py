@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, select
 
 from claims.errors import InputError
 from claims.extraction.answer_type import (
@@ -28,9 +28,16 @@ from claims.extraction.answer_type import (
     expected_answer_type,
     value_fits,
 )
+from claims.extraction.question_frames import (
+    answering_attributes,
+    counted_by,
+    counts_what_is_asked,
+    entity_references,
+)
 from claims.models import ConflictStatus, Requester
 from claims.store.search import search_words
-from retrieval.candidates import candidate_keys
+from claims.tables import ClaimRow
+from retrieval.candidates import candidate_keys, entity_fit
 from retrieval.contract import Answer, AnswerStatus, AsOfOut
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
 from retrieval.status import sides_of, value_key
@@ -122,11 +129,13 @@ def _closest(
     ]
     if exact:
         return exact
-    kept = [c for c in candidates if set(c.scope_residual) <= asked_words] or candidates
+    # a named qualifier says more than a stray word: "the median age in the town" (scope
+    # median, the word "town") beats "65 years of age" for "the median age in Fort Kent"
+    kept = candidates
     for dim, value in sorted(scope.items()):
         if any(c.scope.get(dim) == value for c in kept):
             kept = [c for c in kept if c.scope.get(dim) == value]
-    return kept
+    return [c for c in kept if set(c.scope_residual) <= asked_words] or kept
 
 
 MAX_KEY_WORDS_FOR_NARROWER = 8
@@ -192,6 +201,10 @@ def _addressed(
     loader = EvidenceLoader(conn, as_of)
     wider = _wider_keys(loader, key, asked_words)
     keys = {key, *wider}
+    # the slot worded otherwise is the same slot: a population is also a census count
+    for other in answering_attributes(key):
+        keys |= {other, *_wider_keys(loader, other, asked_words)}
+        wider = [*wider, *_wider_keys(loader, other, asked_words)]
     group = loader.group_for_keys(sorted(keys)).narrow(requester, as_of)
     addressed = [
         c
@@ -219,13 +232,25 @@ def _addressed(
     return group, addressed, extra
 
 
-def _fitting(asked: AnswerType, claims: list[ClaimFact]) -> list[ClaimFact]:
+def _claim_entities(conn: Connection, ids: list[str]) -> dict[str, str | None]:
+    """The entity each claim names (one indexed read by primary key)."""
+    found: dict[str, str | None] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        rows = conn.execute(select(ClaimRow.id, ClaimRow.entity).where(ClaimRow.id.in_(chunk)))
+        found.update({row[0]: row[1] for row in rows})
+    return found
+
+
+def _fitting(asked: AnswerType, claims: list[ClaimFact], attribute: str = "") -> list[ClaimFact]:
     """The claims whose value is of the kind the question asks for (a count for "how
-    many", money for "how much does it cost"...): an incidental number never answers."""
+    many", money for "how much does it cost"...): an incidental number never answers; nor
+    does a count of something else ("202 households" for a population)."""
     return [
         c
         for c in claims
         if value_fits(asked, kind=c.kind, dimension=dimension_of_unit(c.canonical_unit))
+        and (c.kind != "quantity" or counts_what_is_asked(attribute, c.unit))
     ]
 
 
@@ -252,11 +277,15 @@ def _found(
     group, addressed, extra = _addressed(
         conn, as_of, requester, key, scope, start, end, asked_words
     )
-    fitting = _fitting(asked, addressed)
+    entity = getattr(frame, "entity", None)
+    if entity and addressed:
+        # a claim about another thing never answers, whatever key it shares
+        named = _claim_entities(conn, [c.id for c in addressed])
+        addressed = [c for c in addressed if entity_fit(entity, named.get(c.id)) > 0]
+    attribute = getattr(frame, "attribute", None) or key
+    fitting = _fitting(asked, addressed, attribute)
     if fitting:
         return group, fitting, extra, key, []
-    entity = getattr(frame, "entity", None)
-    attribute = getattr(frame, "attribute", None) or key
     loader = EvidenceLoader(conn, as_of)
     generation = loader.generation()
     if generation is None:
@@ -273,6 +302,7 @@ def _found(
         qualifiers=asked_words,
     )
     entity_words = set((entity or "").replace(",", " ").split())
+    referring = set(entity_references()) if entity else set()
     for rank, candidate in enumerate(candidates):
         if candidate.claim_key == key:
             continue
@@ -282,6 +312,14 @@ def _found(
             if c.score == candidate.score and c.entity != candidate.entity
         ]
         keys = [candidate.claim_key, *(c.claim_key for c in tied)]
+        # one slot worded two ways ("population" and the census count) is read as one
+        slot = {attribute, *answering_attributes(attribute)}
+        if candidate.attribute in slot:
+            keys += [
+                c.claim_key
+                for c in candidates
+                if c.attribute in slot and c.entity == candidate.entity
+            ]
         group = loader.group_for_keys(sorted(set(keys))).narrow(requester, as_of)
         addressed = _fitting(
             asked,
@@ -290,6 +328,7 @@ def _found(
                 for c in group.claims.values()
                 if c.claim_key in keys and _in_time(c, start, end) and _compatible(c, scope)
             ],
+            attribute,
         )
         if not addressed:
             continue
@@ -297,9 +336,18 @@ def _found(
         entities = sorted(
             {c.entity for c in [candidate, *tied] if c.entity and c.claim_key in stated}
         )
-        narrowed = _closest(addressed, scope, asked_words - entity_words)
+        narrowed = _closest(addressed, scope, asked_words - entity_words | referring)
         return group, narrowed, set(), candidate.claim_key, entities
     return group, [], set(), key, []
+
+
+def asked_type(frame: QuestionFrameLike, question: str) -> AnswerType:
+    """The answer type a question frame set ("when was X born": date), else the one its
+    question word and attribute ask for."""
+    framed = getattr(frame, "answer_type", None)
+    if framed:
+        return AnswerType(framed)
+    return expected_answer_type(question, getattr(frame, "attribute", None) or frame.claim_key)
 
 
 def _describe(side_values: list[tuple[Any, str | None]]) -> str:
@@ -342,7 +390,10 @@ def answer_frame(
         return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
     scope = dict(frame.scope or {})
     asked_words = set(getattr(frame, "scope_residual", None) or [])
-    asked = expected_answer_type(question, getattr(frame, "attribute", None) or key)
+    # "the median age in the town": the town is the asked entity, not a qualifier
+    referring = set(entity_references()) if getattr(frame, "entity", None) else set()
+    asked = asked_type(frame, question)
+    attribute = getattr(frame, "attribute", None) or key
     ask = (requester, key, scope, start, end, asked_words)
     if isinstance(store, Engine):
         with store.connect() as conn:
@@ -363,13 +414,16 @@ def answer_frame(
             AnswerStatus.NOT_FOUND,
             f"every visible claim about {key!r} is superseded by a version that states no value",
         )
-    chosen = _closest(live, scope, asked_words)
+    chosen = _closest(live, scope, asked_words | referring)
     remaining_claims = [c for c in chosen if not _decided_against(verdicts[c.id], group.claims)]
     if not remaining_claims:
         return result(
             AnswerStatus.NOT_FOUND,
             f"the visible claims about {key!r} lost a resolution to claims that no longer hold",
         )
+    if start is None and end is None:
+        remaining_claims = _latest(remaining_claims)
+    remaining_claims = [_as_asked_count(c, attribute) for c in remaining_claims]
     # Only relations among the claims that answer this question decide it: an edge to a
     # claim of another scope or key says nothing about the asked case.
     ids = {c.id for c in remaining_claims}
@@ -384,7 +438,7 @@ def answer_frame(
     for verdict in remaining:
         verdict.resolution = verdict.resolution or verdicts[verdict.claim.id].resolution
     policy = _policy(remaining)
-    sides = sides_of([v.claim for v in remaining])
+    sides = sides_of(remaining_claims)  # as the question counts them ("428 people": 428)
     citations = [sid for side in sides for sid in side.source_ids]
     unique_citations = list(dict.fromkeys(citations))
     values = _describe([(s.value, s.unit) for s in sides])
@@ -442,6 +496,37 @@ def answer_frame(
         sides=sides,
         policy_version=policy,
     )
+
+
+def _as_asked_count(claim: ClaimFact, attribute: str) -> ClaimFact:
+    """"428 people" answers "what is the population" as the number 428: the noun says what
+    the question's attribute already counts, so it is not a unit that sets a value apart
+    from a bare "the population was 428"."""
+    if (
+        claim.kind != "quantity"
+        or not claim.unit
+        or not answering_attributes(attribute)
+        or not counted_by(attribute, claim.unit)
+    ):
+        return claim
+    return replace(claim, unit=None, canonical_unit=None, canonical_value=None)
+
+
+def _latest(claims: list[ClaimFact]) -> list[ClaimFact]:
+    """A question that names no time asks about now. When the claims state different values
+    at different known times ("1,066 at the 2010 census, up from 630 at the 2000 census"),
+    the values of the latest known time speak for now; the older ones are history, not a
+    disagreement. Claims of unknown time are kept (unknown is not excluded)."""
+    if len({value_key(c) for c in claims}) < 2:
+        return claims
+    dated = [c for c in claims if c.time_start is not None or c.time_end is not None]
+    ends = {c.time_end or c.time_start for c in dated}
+    if len(ends) < 2:
+        return claims
+    newest = max(dated, key=lambda c: (c.time_end or c.time_start, c.time_start or c.time_end))
+    since = newest.time_start or newest.time_end
+    assert since is not None
+    return [c for c in claims if c not in dated or (c.time_end or c.time_start) >= since]  # type: ignore[operator]
 
 
 def _decided_against(verdict: Verdict, claims: dict[str, ClaimFact]) -> bool:

@@ -24,6 +24,7 @@ dropped: an incidental number never answers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,6 +33,7 @@ from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
+from claims.extraction.question_frames import answering_attributes
 from claims.store.search import search_quotes, visible_claims_condition
 
 # how many rows each indexed read may return (bounds the work per question)
@@ -43,7 +45,11 @@ EXACT_ENTITY = 1.0
 PARTIAL_ENTITY = 0.9
 ENTITY_NOT_ASKED = 0.8  # the claim names one, the question none
 ENTITY_NOT_STATED = 0.7  # the question names one, the claim none
+SHORT_NAME = 0.85  # the claim names it by a shorter form ("bryan" for "general bryan")
+# an attribute whose claims answer the asked one (a census count for a population)
+ANSWERING_ATTRIBUTE = 0.9
 _NAME_SEPARATORS = (" ", ",", " (")
+_NAME_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +100,20 @@ def _like_escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
+def name_words(name: str) -> tuple[str, ...]:
+    """The words of an entity name, punctuation aside ("springfield, illinois",
+    "christy o'connor" -> ("christy", "o", "connor"))."""
+    return tuple(_NAME_WORD.findall(name.casefold()))
+
+
 def entity_fit(asked: str | None, stated: str | None) -> float:
-    """How well a claim's entity fits the asked one; 0 when they are different things."""
+    """How well a claim's entity fits the asked one; 0 when they are different things.
+
+    Exact; a longer name starting with the asked one ("springfield" -> "springfield,
+    illinois", "harry parke" -> "harry parke footballer"); a shorter reference made of the
+    asked name's words and ending with its last word ("general bryan" -> "bryan", the way a
+    text names its subject after the first mention).
+    """
     if not asked:
         return ENTITY_NOT_ASKED if stated else EXACT_ENTITY
     if not stated:
@@ -104,7 +122,23 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
         return EXACT_ENTITY
     if any(stated.startswith(asked + sep) for sep in _NAME_SEPARATORS):
         return PARTIAL_ENTITY
+    want, have = name_words(asked), name_words(stated)
+    if not want or not have:
+        return 0.0
+    if want == have:
+        return EXACT_ENTITY
+    if have[: len(want)] == want:
+        return PARTIAL_ENTITY
+    if len(have) < len(want) and set(have) <= set(want) and have[-1] == want[-1]:
+        return SHORT_NAME
     return 0.0
+
+
+def _short_names(entity: str) -> list[str]:
+    """The shorter names a text may use for ``entity`` after the first mention: its
+    trailing words ("general bryan" -> "bryan"); exact lookups, at most ``MAX_NAMED``."""
+    words = name_words(entity)
+    return [" ".join(words[i:]) for i in range(1, len(words))][:MAX_NAMED]
 
 
 def candidate_keys(
@@ -148,6 +182,13 @@ def candidate_keys(
                 select + "(c.entity = :entity OR c.entity LIKE :entity_prefix ESCAPE '\\')" + order,
             )
         )
+        shorter = _short_names(entity)
+        if shorter:
+            marks = []
+            for i, name in enumerate(shorter):
+                params[f"short{i}"] = name
+                marks.append(f":short{i}")
+            by_entity.append(("entity", select + f"c.entity IN ({', '.join(marks)})" + order))
     # the parser may leave a name among the attribute words ("the zorbex token limit"):
     # each word and word pair of the attribute is also looked up as an entity (exact,
     # indexed; a bounded number of reads)
@@ -160,7 +201,14 @@ def candidate_keys(
         by_entity.append(("entity", select + f"c.entity IN ({', '.join(marks)})" + order))
     stages.append(by_entity)
     params["attribute"] = attribute
-    stages.append([("attribute", select + "c.attribute = :attribute" + order)])
+    answering = answering_attributes(attribute)
+    marks = [":attribute"]
+    for i, other in enumerate(answering):
+        params[f"answering{i}"] = other
+        marks.append(f":answering{i}")
+    stages.append(
+        [("attribute", select + f"c.attribute IN ({', '.join(marks)})" + order)]
+    )
     if attribute_class:
         params["attribute_class"] = attribute_class
         stages.append([("attribute", select + "c.coarse_key = :attribute_class" + order)])
@@ -224,14 +272,17 @@ def _rank(
         if fit == 0.0:
             continue  # a claim about another entity never answers the question
         match = match_attributes(asked_attribute, claim_attribute)
-        if match.band == DIFFERENT:
+        attribute_score = match.score
+        if claim_attribute in answering_attributes(asked_attribute):
+            attribute_score = max(attribute_score, ANSWERING_ATTRIBUTE)
+        elif match.band == DIFFERENT:
             continue
         candidate = KeyCandidate(
             claim_key=claim_key,
             entity=stated,
             attribute=claim_attribute,
-            score=round(match.score * fit, 4),
-            attribute_score=match.score,
+            score=round(attribute_score * fit, 4),
+            attribute_score=attribute_score,
             entity_fit=fit,
             found_by=found_by,
         )

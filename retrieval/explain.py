@@ -13,10 +13,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine
 
-from claims.extraction.answer_type import expected_answer_type
 from claims.models import Requester
 from claims.store.search import search_words
-from retrieval.answer import answer_frame, check_question
+from retrieval.answer import answer_frame, asked_type, check_question
 from retrieval.candidates import candidate_keys
 from retrieval.contract import Answer
 from retrieval.evidence import NOW, AsOf, EvidenceLoader
@@ -64,7 +63,7 @@ def explain(
 
     frame = parse_question(text)
     attribute = frame.attribute or frame.claim_key
-    asked = expected_answer_type(text, attribute)
+    asked = asked_type(frame, text)
     with store.connect() as conn:
         generation = EvidenceLoader(conn, as_of).generation()
         candidates = (

@@ -8,6 +8,7 @@ scope {request_type: interactive}; "What was the Q1 dividend per share?" -> key
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from claims.extraction.assembly import (
     PUNCT,
@@ -22,6 +23,7 @@ from claims.extraction.effective_time import effective_time
 from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.mentions import Mentions
 from claims.extraction.pipeline import get_pipeline
+from claims.extraction.question_frames import FrameMatch, match_frame
 from claims.extraction.resources import Resources, resources
 from claims.models import EffectiveTime
 from claims.settings import get_settings
@@ -43,6 +45,7 @@ class QuestionFrame:
     unit_dimension: str | None = None
     entity: str | None = None  # the thing asked about, normalised as claims' entities are
     attribute: str = ""  # the attribute asked for, synonyms folded as in claims
+    answer_type: str | None = None  # set by a question frame ("when was X born": date)
 
 
 def parse_question(text: str) -> QuestionFrame:
@@ -104,6 +107,9 @@ def parse_question(text: str) -> QuestionFrame:
         if entry is not None:
             unit_dimension = entry.dimension
             break
+    shape = match_frame(text)
+    if shape is not None:
+        return _framed(text, shape, frame.scope, when, frame, unit_dimension)
     return QuestionFrame(
         text=text,
         claim_key=key,
@@ -116,6 +122,48 @@ def parse_question(text: str) -> QuestionFrame:
         unit_dimension=unit_dimension,
         entity=" ".join(entity_words) or None,
         attribute=" ".join(attribute_words) or key,
+    )
+
+
+def _framed(
+    text: str,
+    shape: FrameMatch,
+    scope: dict[str, str],
+    when: EffectiveTime,
+    read: Any,
+    unit_dimension: str | None,
+) -> QuestionFrame:
+    """The question as its frame reads it: the frame's entity and attribute, the parser's
+    scope and time. A scope the parser read inside the name ("China" in "China Clipper")
+    is part of the name, not a qualifier; the parser's qualifiers are dropped from the
+    frame's words ("the interactive assistant's output limit": scope interactive, entity
+    "assistant"; "Moallu's Q1 dividend": scope q1, attribute "dividend")."""
+    entity_words = list(shape.entity_words)
+    capitalised = {w.casefold() for w in text.split()[1:] if w[:1].isupper()}
+    scope = {
+        dim: value
+        for dim, value in scope.items()
+        if not (
+            set(value.replace("_", " ").split()) <= set(entity_words) & capitalised
+        )
+    }
+    stated = {w for value in scope.values() for w in value.replace("_", " ").split()}
+    entity_words = [w for w in entity_words if w not in stated] or entity_words
+    attribute_words = [w for w in shape.attribute.split() if w not in stated]
+    attribute = " ".join(attribute_words or shape.attribute.split())
+    return QuestionFrame(
+        text=text,
+        claim_key=attribute,
+        coarse_key=attribute.split()[-1],
+        scope={**scope, **shape.scope},
+        scope_residual=entity_words,
+        time=when,
+        subject=getattr(read, "subject", None),
+        predicate=getattr(read, "predicate", None),
+        unit_dimension=unit_dimension,
+        entity=shape.entity if entity_words == list(shape.entity_words) else " ".join(entity_words),
+        attribute=attribute,
+        answer_type=shape.answer_type,
     )
 
 
