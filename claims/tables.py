@@ -258,6 +258,27 @@ class ValueGroupRelationRow(Base):
     retired_at: Mapped[datetime | None] = mapped_column(TS)
 
 
+class ValueGroupSlotRow(Base):
+    """A value group of a *slot*: groups of one key that differ only in an exact point value
+    (claims/edges/value_groups.py). Disagreement inside a slot is decided from these rows
+    (the highest and lowest value a reader may see), never stored per pair. Derived like
+    memberships: rewritten where it differs, no history.
+    """
+
+    __tablename__ = "value_group_slots"
+    __table_args__ = (Index("ix_value_group_slots_generation_key", "generation", "claim_key"),)
+
+    value_group_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    slot_id: Mapped[str] = mapped_column(ID)
+    claim_key: Mapped[str] = mapped_column(KEY)
+    value: Mapped[float] = mapped_column(Float)
+    tier_rank: Mapped[int | None] = mapped_column(Integer)
+    high_risk: Mapped[bool] = mapped_column(Boolean)
+    threshold: Mapped[float] = mapped_column(Float)
+    tier_gap: Mapped[int] = mapped_column(Integer)
+    generation: Mapped[str] = mapped_column(ID, ForeignKey("extractor_generations.id"))
+
+
 # --------------------------------------------------------------------------- review
 
 

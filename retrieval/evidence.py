@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from claims.edges.builder import NEAR_MISS_PREFIX
+from claims.edges.value_groups import SlotGroup
 from claims.models import Requester
 from retrieval.access import source_visible
 
@@ -148,6 +149,9 @@ class EvidenceGroup:
     # claim id -> value group id, and the disagreements between value groups
     value_groups: dict[str, str] = field(default_factory=dict)
     relations: list[RelationFact] = field(default_factory=list)
+    # value group id -> its slot row, for groups that differ from others only in value
+    # (disagreement decided from the values the reader sees: value_groups.slot_disagreements)
+    slots: dict[str, SlotGroup] = field(default_factory=dict)
 
     def narrow(self, requester: Requester, as_of: AsOf = NOW) -> EvidenceGroup:
         """The part of this group ``requester`` may see, holding at ``as_of.effective``."""
@@ -184,6 +188,7 @@ class EvidenceGroup:
             reviews=reviews,
             value_groups={c: g for c, g in self.value_groups.items() if c in claims},
             relations=self.relations,
+            slots=self.slots,
         )
 
 
@@ -351,6 +356,11 @@ _RELATIONS = _pair(
     _RELATION_SQL + " AND retired_at IS NULL",
     _RELATION_SQL + " AND created_at <= :t AND (retired_at IS NULL OR retired_at > :t)",
     c6=_flag,
+)
+_SLOTS = _pair(
+    "SELECT value_group_id, slot_id, claim_key, value, tier_rank, high_risk, threshold, "
+    "tier_gap FROM value_group_slots WHERE generation = :g AND claim_key IN :keys",
+    c5=_flag,
 )
 # Edge kinds that value groups say for claims that have one (see _value_groups).
 _READ_FROM_GROUPS = ("conflicts", "ambiguous", "corroborates", "compatible")
@@ -548,7 +558,11 @@ class EvidenceLoader:
                 (row[0], _claim_fact(row)) for row in self._run(_CLAIMS_BY_IDS, g=gen, ids=chunk)
             )
         group.claims = claims
-        if group.relations or any(e.kind in ("conflicts", "ambiguous") for e in group.edges):
+        if (
+            group.relations
+            or group.slots
+            or any(e.kind in ("conflicts", "ambiguous") for e in group.edges)
+        ):
             # Review items and resolutions only ever qualify conflict and ambiguous edges.
             group.reviews = self._reviews(sorted({c.claim_key for c in claims.values()}))
         self._complete(group, {c.version_id for c in claims.values()})
@@ -599,14 +613,17 @@ class EvidenceLoader:
         gen = self.generation()
         members: dict[str, str] = {}
         relations: dict[str, RelationFact] = {}
+        slots: dict[str, SlotGroup] = {}
         for chunk in _chunks(keys):
             members.update((r[0], r[1]) for r in self._run(_MEMBERS, g=gen, keys=chunk))
             for r in self._run(_RELATIONS, g=gen, keys=chunk):
                 relations[r[0]] = RelationFact(*r)
+            slots.update((r[0], SlotGroup(*r)) for r in self._run(_SLOTS, g=gen, keys=chunk))
         if not members:
             return
         group.value_groups = {c: g for c, g in members.items() if c in claims}
         group.relations = [relations[k] for k in sorted(relations)]
+        group.slots = slots
 
         def within_groups(edge: EdgeFact) -> bool:
             left, right = claims.get(edge.left), claims.get(edge.right)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from claims.edges.value_groups import SlotGroup, slot_disagreements
 from claims.models import ConflictStatus
 from retrieval.evidence import (
     ClaimFact,
@@ -188,6 +189,43 @@ def relation_edges(group: EvidenceGroup, live: set[str]) -> Iterator[EdgeFact]:
             yield _relation_edge(relation, claim_id, right[0], reason)
         for claim_id in right[1:]:
             yield _relation_edge(relation, left[0], claim_id, reason)
+    if group.slots:
+        yield from _slot_edges(group, members)
+
+
+def _slot_edges(group: EvidenceGroup, members: dict[str, list[str]]) -> Iterator[EdgeFact]:
+    """Disagreements inside slots, from the value groups this requester sees alone.
+
+    Each visible group meets the visible groups that contest it under the slot rule (the
+    lowest and highest value of each authority tier, ``value_groups.slot_disagreements``):
+    its members meet their first visible member. The status this gives each claim is the
+    one a comparison with every visible group would give, at a cost linear in the groups.
+    """
+    by_slot: dict[str, list[SlotGroup]] = {}
+    for group_id in sorted(members):
+        row = group.slots.get(group_id)
+        if row is not None:
+            by_slot.setdefault(row.slot_id, []).append(row)
+    for _slot, rows in sorted(by_slot.items()):
+        if len(rows) < 2:
+            continue
+        for x, y, material in slot_disagreements(rows):
+            left, right = members[x.value_group_id], members[y.value_group_id]
+            anchor = group.claims[right[0]]
+            reason = (
+                f"{_shown(group.claims[left[0]])} vs {_shown(anchor)}: the values cannot both "
+                "hold (value)"
+            )
+            for claim_id in left:
+                yield EdgeFact(
+                    f"{x.value_group_id}:{y.value_group_id}:{claim_id}",
+                    "conflicts",
+                    claim_id,
+                    anchor.id,
+                    "value",
+                    reason,
+                    material,
+                )
 
 
 def _relation_edge(relation: RelationFact, left: str, right: str, reason: str) -> EdgeFact:

@@ -15,6 +15,7 @@ from claims.edges import (
     facts_from_claim,
 )
 from claims.edges.supersession import RegisterSupersedes, VersionRef, derive_version_supersessions
+from claims.edges.value_groups import slot_disagreements
 from claims.models import Claim, EdgeKind, SupersessionOrigin
 
 DIVIDEND = {"key": "dividend|per share", "unit": "cent", "scale": 0.01, "dimension": "USD"}
@@ -255,11 +256,18 @@ def test_every_claim_pair_of_a_disagreement_is_covered_by_its_value_groups() -> 
     assert set(group_of) == {c.id for c in twelve + thirty}
     assert len({group_of[c.id] for c in twelve}) == 1
     assert len({group_of[c.id] for c in thirty}) == 1
-    (relation,) = build.relations
-    assert relation.kind == "conflicts" and relation.material is not None
-    assert {relation.left_group_id, relation.right_group_id} == {
+    # two exact values of one slot: no pair row, one slot row per group, and the slot rule
+    # (value_groups.slot_disagreements) says they disagree, materially
+    assert build.relations == []
+    assert {row.value_group_id for row in build.slots} == {
         group_of[twelve[0].id],
         group_of[thirty[0].id],
+    }
+    assert len({row.slot_id for row in build.slots}) == 1
+    found = {(x.value_group_id, y.value_group_id, m) for x, y, m in slot_disagreements(build.slots)}
+    assert found == {
+        (group_of[twelve[0].id], group_of[thirty[0].id], True),
+        (group_of[thirty[0].id], group_of[twelve[0].id], True),
     }
 
 

@@ -34,16 +34,21 @@ from typing import NamedTuple
 
 from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.facts import ClaimFacts
-from claims.edges.materiality import MaterialitySettings, assess
+from claims.edges.materiality import MaterialitySettings, assess, is_high_risk
 from claims.edges.similarity import similar_key_pairs
 from claims.edges.supersession import SupersessionIndex
 from claims.edges.value_groups import (
     GroupMember,
     GroupRelation,
+    SlotGroup,
     ValueGroup,
     is_unknown_key,
     relate,
+    slot_disagreements,
+    slot_id,
+    slot_signature,
     split_group,
+    tier_rank,
 )
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
@@ -99,6 +104,9 @@ class EdgeBuild:
     # a subject, one relation per disagreeing pair of value groups
     members: list[GroupMember] = field(default_factory=list)
     relations: list[GroupRelation] = field(default_factory=list)
+    # value groups of a slot (exact points differing only in value): one row per group,
+    # disagreement decided from the values (value_groups.slot_disagreements), no pair rows
+    slots: list[SlotGroup] = field(default_factory=list)
     claims: int = 0
     blocks: int = 0
     groups: int = 0
@@ -374,8 +382,9 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
         for value in split
         for facts in value.members
     ]
+    slots = _slots(groups, values, emit, build)
     disagreeing: dict[tuple[int, int], PairVerdict] = {}
-    for i, j in _comparable_pairs(groups):
+    for i, j in _comparable_pairs(groups, slots.large_of):
         first, second = groups[i], groups[j]
         rep, other = first[0][0], second[0][0]
         build.comparisons += 1
@@ -385,11 +394,14 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
         if verdict.relation not in (Relation.CONFLICT, Relation.AMBIGUOUS):
             emit.pair(rep, other, verdict, claim_key)
             continue
+        same_slot = slots.of[i] is not None and slots.of[i] == slots.of[j]
         for x in values[i]:
             for y in values[j]:
-                _disagreement(x, y, verdict, emit, build, claim_key)
-    if disagreeing and emit.supersessions:
-        _supersession_pairs(groups, disagreeing, emit, claim_key)
+                _disagreement(x, y, verdict, emit, build, claim_key, relation=not same_slot)
+    for slot_rows in slots.large:
+        _slot_edges(slot_rows, emit, build, claim_key)
+    if emit.supersessions and (disagreeing or slots.large):
+        _supersession_pairs(groups, disagreeing, emit, claim_key, slots.of)
 
 
 def _disagreement(
@@ -399,6 +411,8 @@ def _disagreement(
     emit: _Emitter,
     build: EdgeBuild,
     claim_key: str,
+    *,
+    relation: bool = True,
 ) -> None:
     """Two disagreeing value groups: one relation row, and claim edges for routing.
 
@@ -409,12 +423,14 @@ def _disagreement(
     group meet the first claim of the first group it disagrees with (once per group, so a
     key holds about one edge per claim plus one per relation, never one per claim pair).
     """
-    relation = relate(emit.generation, x, y, verdict, emit.mates, emit.materiality, emit.tiers)
     rep, other = x.members[0], y.members[0]
     emit.pair(rep, other, verdict, claim_key)
-    if relation is None:
-        return  # a listing sentence made it an elaboration: that one edge says so
-    build.relations.append(relation)
+    if relation:
+        # (two groups of one slot need no row: readers decide them from the slot's values)
+        stored = relate(emit.generation, x, y, verdict, emit.mates, emit.materiality, emit.tiers)
+        if stored is None:
+            return  # a listing sentence made it an elaboration: that one edge says so
+        build.relations.append(stored)
     for group, anchor in ((x, other), (y, rep)):
         if group.id in emit.starred:
             continue
@@ -423,12 +439,96 @@ def _disagreement(
             emit.pair(member, anchor, verdict, claim_key)
 
 
+# A slot with more builder groups than this is joined for review routing by its extremes
+# (``slot_disagreements``) instead of group by group; smaller ones keep their pairwise
+# edges (agreements between groups included). Readers use the slot rule at every size.
+SLOT_PAIRWISE_LIMIT = 16
+
+
+@dataclass
+class _Slots:
+    of: list[str | None]  # builder group -> its slot (None: not in a slot of 2+ groups)
+    large_of: list[str | None]  # the same, only for slots above SLOT_PAIRWISE_LIMIT
+    large: list[list[tuple[ValueGroup, SlotGroup]]]
+
+
+def _slots(
+    groups: list[list[list[ClaimFacts]]],
+    values: list[list[ValueGroup]],
+    emit: _Emitter,
+    build: EdgeBuild,
+) -> _Slots:
+    """The slots of a block (``value_groups.slot_signature``) and their ``SlotGroup`` rows."""
+    by_slot: dict[str, list[int]] = defaultdict(list)
+    for index, origins in enumerate(groups):
+        first = origins[0][0]
+        signature = slot_signature(first)
+        if signature is None:
+            continue
+        if any(len(emit.mates(facts)) > 1 for origin in origins for facts in origin):
+            continue  # one of several values listed in a sentence: listed_values decides
+        by_slot[slot_id(emit.generation, first.claim_key, signature)].append(index)
+    of: list[str | None] = [None] * len(groups)
+    large_of: list[str | None] = [None] * len(groups)
+    large: list[list[tuple[ValueGroup, SlotGroup]]] = []
+    settings = emit.materiality
+    for slot, indices in by_slot.items():
+        if len(indices) < 2:
+            continue
+        rows: list[tuple[ValueGroup, SlotGroup]] = []
+        high_risk = is_high_risk(groups[indices[0]][0][0], settings)
+        for index in indices:
+            of[index] = slot
+            for value in values[index]:
+                first = value.members[0]
+                rows.append(
+                    (
+                        value,
+                        SlotGroup(
+                            value.id,
+                            slot,
+                            first.claim_key,
+                            first.lo,
+                            tier_rank(emit.tiers.get(first.source_id), settings),
+                            high_risk,
+                            settings.relative_difference_threshold,
+                            settings.tier_gap_resolvable,
+                        ),
+                    )
+                )
+        build.slots += [row for _, row in rows]
+        if len(indices) > SLOT_PAIRWISE_LIMIT:
+            large.append(rows)
+            for index in indices:
+                large_of[index] = slot
+    return _Slots(of, large_of, large)
+
+
+def _slot_edges(
+    members: list[tuple[ValueGroup, SlotGroup]], emit: _Emitter, build: EdgeBuild, claim_key: str
+) -> None:
+    """Claim edges of a large slot for review routing: each group meets the groups that
+    contest it by the slot rule (at most two per tier), so the edges stay linear and every
+    contested group is in one conflict set (the highest and lowest values meet)."""
+    value_of = {row.value_group_id: value for value, row in members}
+    for x, y, _material in slot_disagreements([row for _, row in members]):
+        vx, vy = value_of[x.value_group_id], value_of[y.value_group_id]
+        build.comparisons += 1
+        verdict = compare_facts(vx.members[0], vy.members[0])
+        if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
+            _disagreement(vx, vy, verdict, emit, build, claim_key, relation=False)
+        else:
+            emit.pair(vx.members[0], vy.members[0], verdict, claim_key)
+
+
 # Qualifier words of one group enumerated as subsets up to this many words; a group with
 # more is compared with every other group of its block.
 MAX_SUBSET_WORDS = 8
 
 
-def _comparable_pairs(groups: list[list[list[ClaimFacts]]]) -> list[tuple[int, int]]:
+def _comparable_pairs(
+    groups: list[list[list[ClaimFacts]]], large_slot: Sequence[str | None] | None = None
+) -> list[tuple[int, int]]:
     """Pairs of groups (i < j) whose qualifier words may describe one scope.
 
     Two groups whose residual qualifier words each hold a word the other lacks ("moallu"
@@ -437,13 +537,35 @@ def _comparable_pairs(groups: list[list[list[ClaimFacts]]]) -> list[tuple[int, i
     why). Only groups whose words are a subset of one another are compared, found by
     enumerating each group's word subsets: a key holding one group per subject costs a
     comparison per group, not one per pair of subjects.
+
+    ``large_slot[i]`` names the large slot group ``i`` belongs to (see ``_slots``): the
+    groups of one large slot are one unit here, and pairs inside it are never listed
+    (``value_groups.slot_disagreements`` decides them), so a slot of 20,000 distinct values
+    costs no pair enumeration.
     """
+    tagged: dict[object, list[int]] = {}
+    for index in range(len(groups)):
+        tag = large_slot[index] if large_slot and large_slot[index] is not None else index
+        tagged.setdefault(tag, []).append(index)
+    units = list(tagged.values())
+    return sorted(
+        (i, j) if i < j else (j, i)
+        for u, v in _comparable_units(groups, units)
+        for i in units[u]
+        for j in units[v]
+    )
+
+
+def _comparable_units(
+    groups: list[list[list[ClaimFacts]]], units: list[list[int]]
+) -> set[tuple[int, int]]:
+    """Pairs of units (u < v) whose residual qualifier words are a subset of one another."""
     by_words: dict[frozenset[str], list[int]] = defaultdict(list)
-    for index, origins in enumerate(groups):
-        by_words[origins[0][0].residual].append(index)
+    for unit, members in enumerate(units):
+        by_words[groups[members[0]][0][0].residual].append(unit)
     if len(by_words) == 1:
-        n = len(groups)
-        return [(i, j) for i in range(n) for j in range(i + 1, n)]
+        n = len(units)
+        return {(u, v) for u in range(n) for v in range(u + 1, n)}
     wide = [words for words in by_words if len(words) > MAX_SUBSET_WORDS]
     pairs: set[tuple[int, int]] = set()
     for words, members in by_words.items():
@@ -459,11 +581,11 @@ def _comparable_pairs(groups: list[list[list[ClaimFacts]]]) -> list[tuple[int, i
             ]
             related += [w for w in wide if words <= w]
         for other_words in related:
-            for i in members:
-                for j in by_words[other_words]:
-                    if i != j:
-                        pairs.add((i, j) if i < j else (j, i))
-    return sorted(pairs)
+            for u in members:
+                for v in by_words[other_words]:
+                    if u != v:
+                        pairs.add((u, v) if u < v else (v, u))
+    return pairs
 
 
 def _supersession_pairs(
@@ -471,8 +593,13 @@ def _supersession_pairs(
     disagreeing: dict[tuple[int, int], PairVerdict],
     emit: _Emitter,
     claim_key: str,
+    slot_of: Sequence[str | None],
 ) -> None:
-    """Link every claim of a replaced version to the replacing version's differing claims."""
+    """Link every claim of a replaced version to the replacing version's differing claims.
+
+    Pairs inside a large slot were never compared group by group: they are compared here,
+    claim by claim, for the versions that replace one another (a handful of claims each).
+    """
     index = emit.supersessions
     by_version: dict[str, list[tuple[int, ClaimFacts]]] = defaultdict(list)
     for g, origins in enumerate(groups):
@@ -486,6 +613,10 @@ def _supersession_pairs(
             for g_old, x in olds:
                 for g_new, y in by_version[newer]:
                     verdict = disagreeing.get((min(g_old, g_new), max(g_old, g_new)))
+                    slot = slot_of[g_old]
+                    if verdict is None and g_old != g_new and slot and slot == slot_of[g_new]:
+                        found = compare_facts(x, y)
+                        verdict = found if restates_differently(found) else None
                     if verdict is not None:
                         emit.pair(x, y, verdict, claim_key)
 

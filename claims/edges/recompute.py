@@ -57,6 +57,7 @@ class EdgeReport:
     version_supersessions: int = 0
     value_groups: int = 0
     group_relations: int = 0
+    slot_groups: int = 0
     # Claim keys of every claim the recompute loaded (the touched keys and the near-miss
     # blocks around them): whatever is derived from edges may have changed there. None
     # after a full recompute.
@@ -80,6 +81,7 @@ class EdgeReport:
             "version_supersessions": self.version_supersessions,
             "value_groups": self.value_groups,
             "group_relations": self.group_relations,
+            "slot_groups": self.slot_groups,
         }
 
 
@@ -254,7 +256,11 @@ def recompute_edges(
         scope = set(keys) | {NEAR_MISS_PREFIX + c for c in coarse or ()}
     sync = EdgeRepository(session).sync(generation, build.edges, scope)
     ValueGroupRepository(session).sync(
-        generation, build.members, build.relations, None if keys is None else set(keys)
+        generation,
+        build.members,
+        build.relations,
+        None if keys is None else set(keys),
+        slots=build.slots,
     )
     by_kind = Counter(e.kind for e in build.edges)
     return EdgeReport(
@@ -275,6 +281,7 @@ def recompute_edges(
         version_supersessions=len(index.rows),
         value_groups=len({m.value_group_id for m in build.members}),
         group_relations=len(build.relations),
+        slot_groups=len(build.slots),
         touched_keys=None if claim_keys is None else {f.claim_key for f in facts} | set(keys or ()),
     )
 

@@ -15,11 +15,11 @@ requester may see, so readers (``retrieval.verdicts``) apply the supersessions t
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from claims.edges.compare import listed_values
-from claims.edges.facts import ClaimFacts
+from claims.edges.facts import EQUALITY_EPSILON, ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
 from claims.edges.verdict import PairVerdict
 from claims.models import EdgeKind, Relation
@@ -145,3 +145,124 @@ def relate(
         material,
         score,
     )
+
+
+# ----------------------------------------------------------------------------- slots
+# A *slot* holds the value groups of one key whose claims differ only in an exact point value
+# ("The fee is 5 EUR." / "... 9 EUR." / "... 12 EUR."): same entity, attribute, scope, time,
+# stance, dimension and predicate, no stated precision, not reported, not one of several
+# values listed in one sentence. Between two such groups the rules can only say "same value"
+# or "conflict (value)", so disagreement inside a slot is decided from the values alone and
+# is stored as one row per value group (``value_group_slots``), never as a row per pair:
+# a value group is contested for a reader iff some value group of its slot that the reader
+# may see lies apart from it, which the highest and the lowest visible value decide (per
+# authority tier, which materiality reads). ``slot_disagreements`` is that rule; the builder
+# (edges for review routing) and the readers (``retrieval.verdicts``) both call it.
+
+
+class SlotGroup(NamedTuple):
+    """One ``value_group_slots`` row: a value group of a slot, its value and what the
+    materiality of a disagreement with another group of the slot reads."""
+
+    value_group_id: str
+    slot_id: str
+    claim_key: str
+    value: float  # the point, in the canonical unit
+    tier_rank: int | None  # position in the policy's authority tiers (None: no tier)
+    high_risk: bool
+    threshold: float  # the policy's relative difference threshold at build time
+    tier_gap: int  # the policy's tier_gap_resolvable at build time
+
+
+def slot_signature(facts: ClaimFacts) -> tuple[object, ...] | None:
+    """What a claim of a slot shares with every other claim of it (None: not slot-shaped).
+
+    Everything ``compare_facts`` reads except the value: with these equal, two exact points
+    either agree or conflict by value (``compare._quantities``), nothing else.
+    """
+    if (
+        facts.kind != "quantity"
+        or facts.bound != "exact"
+        or facts.reported
+        or facts.tol != 0.0
+        or facts.lo != facts.hi
+        or facts.lo_open
+        or facts.hi_open
+    ):
+        return None
+    return (
+        facts.claim_key,
+        facts.entity,
+        facts.attribute,
+        facts.coarse_key,
+        facts.dimension,
+        facts.stance,
+        facts.scope,
+        _canonical(facts.residual),
+        facts.t_start,
+        facts.t_end,
+        facts.time_text,
+        facts.predicate,
+    )
+
+
+def slot_id(generation: str, claim_key: str, signature: tuple[object, ...]) -> str:
+    return "vs_" + _digest(generation, claim_key, _canonical(signature))
+
+
+def tier_rank(tier: str | None, settings: MaterialitySettings) -> int | None:
+    """The rank ``materiality.assess`` gives a tier (unknown tiers below all listed ones)."""
+    if tier is None:
+        return None
+    tiers = settings.authority_tiers
+    return tiers.index(tier) if tier in tiers else len(tiers)
+
+
+def points_apart(x: float, y: float) -> bool:
+    """Two exact points no value satisfies both of (``compare._close`` is their equality)."""
+    if x == y:
+        return False
+    return abs(x - y) > EQUALITY_EPSILON * max(abs(x), abs(y), 1e-300)
+
+
+def slot_material(x: SlotGroup, y: SlotGroup) -> bool:
+    """``materiality.assess(...).material`` for a value conflict between two slot groups."""
+    if x.high_risk:
+        return True
+    scale = max(abs(x.value), abs(y.value))
+    gap = abs(x.value - y.value)
+    difference = (1.0 if gap else 0.0) if scale == 0.0 else min(1.0, gap / scale)
+    resolvable = (
+        x.tier_rank is not None
+        and y.tier_rank is not None
+        and abs(x.tier_rank - y.tier_rank) >= x.tier_gap
+    )
+    return difference >= x.threshold and not resolvable
+
+
+def slot_disagreements(
+    groups: Sequence[SlotGroup],
+) -> Iterator[tuple[SlotGroup, SlotGroup, bool]]:
+    """(group, other, material) for each group of one slot and the groups that contest it.
+
+    ``groups`` are the groups a reader may see. For each authority tier present, only the
+    lowest and the highest value are candidates: a point is apart from some group iff it is
+    apart from one of those two, and the relative difference (what decides materiality)
+    only grows with the distance, so the farthest group of each tier is also the most
+    material one. At most two pairs per group and tier: linear in the groups of the slot.
+    """
+    extremes: dict[int | None, tuple[SlotGroup, SlotGroup]] = {}
+    for group in groups:
+        low, high = extremes.get(group.tier_rank, (group, group))
+        if (group.value, group.value_group_id) < (low.value, low.value_group_id):
+            low = group
+        if (group.value, group.value_group_id) > (high.value, high.value_group_id):
+            high = group
+        extremes[group.tier_rank] = (low, high)
+    ranks = sorted(extremes, key=lambda r: (r is None, r or 0))
+    for group in groups:
+        for rank in ranks:
+            low, high = extremes[rank]
+            for other in (low, high) if low is not high else (low,):
+                if other is not group and points_apart(group.value, other.value):
+                    yield group, other, slot_material(group, other)

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from claims.edges.builder import EdgeRecord
 from claims.edges.supersession import RegisterSupersedes, VersionRef
-from claims.edges.value_groups import GroupMember, GroupRelation
+from claims.edges.value_groups import GroupMember, GroupRelation, SlotGroup
 from claims.models import (
     CandidateState,
     Edge,
@@ -35,6 +35,7 @@ from claims.tables import (
     SupersessionCandidateRow,
     ValueGroupClaimRow,
     ValueGroupRelationRow,
+    ValueGroupSlotRow,
     VersionSupersessionRow,
 )
 
@@ -247,6 +248,8 @@ class GroupSync:
     members_written: int = 0
     members_removed: int = 0
     relations: EdgeSync | None = None
+    slots_written: int = 0
+    slots_removed: int = 0
 
 
 class ValueGroupRepository:
@@ -267,6 +270,7 @@ class ValueGroupRepository:
         relations: Iterable[GroupRelation],
         claim_keys: Collection[str] | None,
         *,
+        slots: Iterable[SlotGroup] = (),
         now: datetime | None = None,
     ) -> GroupSync:
         """Make the stored groups of ``claim_keys`` (all keys if None) equal to the build's."""
@@ -305,8 +309,67 @@ class ValueGroupRepository:
         insert_rows(self.session, table, fresh)  # type: ignore[arg-type]
         report = GroupSync(members_written=len(fresh), members_removed=len(stale))
         report.relations = self._sync_relations(generation, relations, claim_keys, now)
+        report.slots_written, report.slots_removed = self._sync_slots(
+            generation, slots, claim_keys
+        )
         self.session.flush()
         return report
+
+    def _sync_slots(
+        self, generation: str, slots: Iterable[SlotGroup], claim_keys: Collection[str] | None
+    ) -> tuple[int, int]:
+        """Slot rows are derived (no history): rewrite those that differ, drop the rest."""
+        wanted = {row.value_group_id: row for row in slots}
+        table = ValueGroupSlotRow.__table__
+        c = table.c
+        base = select(
+            c.value_group_id,
+            c.slot_id,
+            c.claim_key,
+            c.value,
+            c.tier_rank,
+            c.high_risk,
+            c.threshold,
+            c.tier_gap,
+        ).where(c.generation == generation)
+        stored: dict[str, SlotGroup] = {}
+        if claim_keys is None:
+            stored.update((r[0], SlotGroup(*r)) for r in self.session.execute(base))
+        else:
+            for chunk in _chunks(sorted(claim_keys)):
+                for r in self.session.execute(base.where(c.claim_key.in_(chunk))):
+                    stored[r[0]] = SlotGroup(*r)
+        stale = sorted(i for i, row in stored.items() if wanted.get(i) != row)
+        for chunk in _chunks(stale):
+            self.session.execute(
+                delete(ValueGroupSlotRow).where(ValueGroupSlotRow.value_group_id.in_(chunk))
+            )
+        fresh = [
+            {**row._asdict(), "generation": generation}
+            for i, row in sorted(wanted.items())
+            if stored.get(i) != row
+        ]
+        insert_rows(self.session, table, fresh)  # type: ignore[arg-type]
+        return len(fresh), len(stale)
+
+    def slots(self, generation: str) -> list[SlotGroup]:
+        """Every slot row of ``generation`` (tests and reports)."""
+        c = ValueGroupSlotRow.__table__.c
+        rows = self.session.execute(
+            select(
+                c.value_group_id,
+                c.slot_id,
+                c.claim_key,
+                c.value,
+                c.tier_rank,
+                c.high_risk,
+                c.threshold,
+                c.tier_gap,
+            )
+            .where(c.generation == generation)
+            .order_by(c.claim_key, c.value_group_id)
+        )
+        return [SlotGroup(*r) for r in rows]
 
     def _sync_relations(
         self,
