@@ -60,7 +60,9 @@ def is_non_latin(surface: str) -> bool:
 
 
 def _load(path: Path) -> _Lexicon:
-    data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    # the C loader when PyYAML has it (read at every start; the Python one is slow)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    data: dict[str, Any] = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
     dimensions = {
         str(name): (str(spec["pint"]), str(spec["display"]))
         for name, spec in data["dimensions"].items()
