@@ -113,7 +113,10 @@ def apply(
 
 
 def print_impact(impact: PolicyImpact) -> None:
-    head = "would apply" if impact.dry_run else ("applied" if impact.applied else "already active:")
+    if not impact.applied:
+        head = "already active:"  # nothing new to store; the re-routing may still change items
+    else:
+        head = "would apply" if impact.dry_run else "applied"
     console.print(
         f"{head} policy {impact.policy_id} version {impact.to_version}"
         f" (was {impact.from_version or 'none'})"

@@ -40,7 +40,9 @@ def _reviewer(name: str | None) -> Reviewer:
 
 def _row(item: ReviewItem) -> str:
     flag = "HIGH" if item.high_risk else "    "
-    who = f" @{item.assignee}" if item.assignee else ""
+    # Only a claimed item is held (items decided before decisions cleared it keep a name).
+    held = item.assignee if item.state is ReviewState.CLAIMED else None
+    who = f" @{held}" if held else ""
     until = f" until {item.deferred_until}" if item.deferred_until else ""
     hours = (datetime.now(UTC) - item.opened_at).total_seconds() / 3600 if item.opened_at else 0
     age = f"{hours:.0f}h" if hours < 48 else f"{hours / 24:.0f}d"
