@@ -1,7 +1,9 @@
 """Which source versions need a run, grouped into as few runs as is safe.
 
-Shared by the sensor, the nightly schedule and ``claims run`` so the three agree. Good new
-versions are batched into runs of contiguous partition keys (one run covers many
+Shared by the sensor, the nightly schedule and ``claims run`` so the three agree. What
+needs doing comes from the store alone (``claims.planning.compare``: versions on disk it
+lacks, stored versions not extracted in the generation); Dagster's partitions only name
+the runs. Versions are batched into runs of contiguous partition keys (one run covers many
 partitions: 10k new files are ten runs, not ten thousand); every bad file gets a run of its
 own, so its failure names it and blocks nothing else.
 """
@@ -12,20 +14,15 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from claims.models import GenerationStatus
-from claims.store import GenerationRepository
-from claims.tables import ClaimRow
+from claims.planning import StoreProgress, VersionRef, compare
 from pipeline.corpus import CorpusFile, CorpusScan, stored_keys
-from pipeline.partitions import range_tags
+from pipeline.partitions import partition_key, range_tags
 
-NEW = "new"
-INVALID = "invalid"
-REGENERATE = "regenerate"
-RETRY = "retry"
-RESTORE = "restore"
+NEW = "new"  # on disk, not in the store
+INVALID = "invalid"  # a bad file: a run of its own, which fails naming it
+EXTRACT = "extract"  # in the store, not extracted in the configured generation yet
 
 
 @dataclass(frozen=True)
@@ -39,14 +36,14 @@ class RunBatch:
     def tags(self) -> dict[str, str]:
         return {**range_tags(self.keys[0], self.keys[-1]), "claimledger/reason": self.reason}
 
-    def run_key(self, generation: str) -> str:
-        digest = hashlib.sha256("\n".join((generation, self.reason, *self.keys)).encode())
+    def run_key(self, *parts: str) -> str:
+        digest = hashlib.sha256("\n".join((*parts, self.reason, *self.keys)).encode())
         return f"{self.reason}-{digest.hexdigest()[:20]}"
 
 
 @dataclass
 class RunPlan:
-    add_keys: list[str] = field(default_factory=list)
+    add_keys: list[str] = field(default_factory=list)  # partitions Dagster lacks
     batches: list[RunBatch] = field(default_factory=list)
     bad: list[CorpusFile] = field(default_factory=list)
     unkeyed: list[str] = field(default_factory=list)
@@ -56,41 +53,44 @@ class RunPlan:
         return sum(len(b.keys) for b in self.batches)
 
 
+def store_progress(session: Session, scan: CorpusScan, generation: str) -> StoreProgress:
+    """The store compared with the good files of ``scan`` (``claims.planning.compare``)."""
+    on_disk = [VersionRef(f.source_id, f.sha256) for f in scan.good]
+    return compare(session, on_disk, generation)
+
+
 def plan_runs(
-    corpus: CorpusScan,
+    scan: CorpusScan,
     known_keys: Sequence[str],
+    progress: StoreProgress,
     *,
     batch_size: int,
-    extra_keys: Iterable[str] = (),
-    extra_reason: str = REGENERATE,
-    restore_keys: Iterable[str] = (),
+    exclude: Iterable[str] = (),
 ) -> RunPlan:
-    """Runs for every file whose key is not a partition yet, plus ``extra_keys``.
+    """Runs for what the store lacks (``progress``), and every bad file on its own.
 
-    ``known_keys`` are the partitions that exist, in partition order; new keys are appended
-    after them in the order of ``corpus`` (good files first), which is how the sensor adds
-    them, so ranges computed here are the ranges Dagster will see.
+    ``known_keys`` are Dagster's partitions, in partition order: only to name runs by
+    contiguous ranges, never to decide what is done. Partitions are added (``add_keys``)
+    for the files to store, the bad files and every stored version Dagster lacks, so the UI
+    reflects the store; new keys go after the known ones in the order of ``scan``, which
+    is how the sensor adds them. ``exclude``: keys a queued or running run already covers.
     """
     known = set(known_keys)
-    bad_keys = {f.key for f in corpus.bad}
-    new_good = [f.key for f in corpus.good if f.key not in known]
-    new_bad = [f.key for f in corpus.bad if f.key not in known]
-    plan = RunPlan(add_keys=new_good + new_bad, unkeyed=list(corpus.unkeyed))
+    skip = set(exclude)
+    to_store = {partition_key(r.source_id, r.sha256) for r in progress.to_store}
+    new_good = [f.key for f in scan.good if f.key in to_store and f.key not in skip]
+    bad = [f.key for f in scan.bad if f.key not in skip]
+    stored = [partition_key(r.source_id, r.sha256) for r in progress.stored]
+    plan = RunPlan(unkeyed=list(scan.unkeyed))
+    plan.add_keys = [k for k in dict.fromkeys([*new_good, *stored, *bad]) if k not in known]
     order = {key: index for index, key in enumerate([*known_keys, *plan.add_keys])}
 
     plan.batches += _contiguous(new_good, order, batch_size, NEW)
-    extra = [k for k in dict.fromkeys(extra_keys) if k in order and k not in set(new_good)]
-    plan.batches += _contiguous(
-        [k for k in extra if k not in bad_keys], order, batch_size, extra_reason
-    )
-    planned = {k for batch in plan.batches for k in batch.keys}
-    restore = [k for k in dict.fromkeys(restore_keys) if k in order and k not in planned]
-    plan.batches += _contiguous(
-        [k for k in restore if k not in bad_keys], order, batch_size, RESTORE
-    )
-    for key in [*new_bad, *(k for k in extra if k in bad_keys)]:
+    extract = [partition_key(r.source_id, r.sha256) for r in progress.to_extract]
+    plan.batches += _contiguous([k for k in extract if k not in skip], order, batch_size, EXTRACT)
+    for key in bad:
         plan.batches.append(RunBatch((key,), INVALID))
-        plan.bad.append(corpus.files[key])
+        plan.bad.append(scan.files[key])
     return plan
 
 
@@ -112,33 +112,15 @@ def _contiguous(
     return batches
 
 
-def keys_missing_generation(session: Session, generation: str) -> list[str]:
-    """Stored versions without claims in ``generation``, when it still needs computing.
-
-    Empty when the generation is active (its claims are kept current by the normal runs) or
-    failed (recomputing it would fail again); otherwise the versions to re-extract so the
-    candidate is computed beside the active one over the whole corpus.
-    """
-    state = GenerationRepository(session).get(generation)
-    if state is not None and state.status in (GenerationStatus.ACTIVE, GenerationStatus.FAILED):
-        return []
-    done = set(
-        session.scalars(
-            select(ClaimRow.source_version_id).where(ClaimRow.generation == generation).distinct()
-        )
-    )
-    return [key for key, version_id in stored_keys(session).items() if version_id not in done]
-
-
 @dataclass(frozen=True)
 class StoreGap:
     """Source versions Dagster's history says were stored, but the store does not hold.
 
     It happens when the store is deleted or ``CLAIMS_DATABASE_URL`` points at a new
-    database while Dagster's history (``DAGSTER_HOME``) is kept: every partition looks done,
-    so without this check a run would ingest nothing and exit 0. ``restorable`` are the
-    versions whose file is still there (runs store them again); ``lost`` the ones whose
-    file changed or went away since.
+    database while Dagster's history (``DAGSTER_HOME``) is kept. Runs are planned from the
+    store, so they store the ``restorable`` versions again (their file is still there)
+    anyway; this only tells the user, and names the ``lost`` ones (their file changed or
+    went away since, and the old store held the only copy).
     """
 
     restorable: list[str]

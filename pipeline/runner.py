@@ -1,12 +1,12 @@
 """Run the whole pipeline in-process, the way ``claims run`` does (and the benchmark).
 
-Same plan as the sensor (``planning.plan_runs``): partitions for new versions, batched
-runs for good files, one run per bad file, then one run of the graph-level assets.
+Same plan as the sensor (``planning.plan_runs`` over what the store lacks): batched runs
+for versions to store or extract, one run per bad file, then one run of the graph-level
+assets.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -20,14 +20,7 @@ from pipeline.assets import graph_asset_keys
 from pipeline.collector import fewer_collections
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME
-from pipeline.planning import (
-    INVALID,
-    RunBatch,
-    RunPlan,
-    keys_missing_generation,
-    plan_runs,
-    store_gap,
-)
+from pipeline.planning import INVALID, RunBatch, RunPlan, plan_runs, store_gap, store_progress
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
 from pipeline.sensors import FULL_GRAPH_CONFIG
 
@@ -51,7 +44,7 @@ class PipelineRun:
     check_failures: list[str] = field(default_factory=list)
     graph_metadata: dict[str, Any] = field(default_factory=dict)
     step_seconds: dict[str, float] = field(default_factory=dict)  # summed over the runs
-    store_gap: str | None = None  # the store lacked versions Dagster remembers (planning.py)
+    store_gap: str | None = None  # a note: the store lacked versions Dagster remembers
 
     def record(self, result: dg.ExecuteInProcessResult) -> None:
         for event in result.all_events:
@@ -91,29 +84,14 @@ def run_pipeline(
 
     scan = corpus.scan(sources.sources_paths(), sources.register_path())
     generation, _ = extractor.generation()
-    stored_before = instance.get_materialized_partitions(dg.AssetKey("source_versions"))
+    # What is done is the store's to say; Dagster's history only feeds the note that the
+    # store lacks versions it remembers (a deleted or replaced store).
+    remembered = instance.get_materialized_partitions(dg.AssetKey("source_versions"))
     with store.transaction() as session:
-        regenerate = keys_missing_generation(session, generation)
-        gap = store_gap(session, stored_before, scan)
+        lacking = store_progress(session, scan, generation)
+        gap = store_gap(session, remembered, scan)
     known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
-    materialized = instance.get_materialized_partitions(dg.AssetKey("claims"))
-    # never materialized (a failed run, a bad file): again, if the file is still there;
-    # and the documents a check failed on their own last time (their partition looks done)
-    quarantined = _quarantined(instance)
-    retry = [
-        k for k in known if (k not in materialized or k in quarantined) and k in scan.files
-    ]
-    plan = plan_runs(
-        scan,
-        known,
-        batch_size=batch_size,
-        extra_keys=[*regenerate, *retry],
-        restore_keys=gap.restorable,
-    )
-    if gap.restorable:
-        # The graph assets' cursors point into the old store's audit log and claims: an
-        # incremental refresh would trust them and skip nearly everything.
-        full_graph = True
+    plan = plan_runs(scan, known, lacking, batch_size=batch_size)
     if plan.add_keys:
         instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, plan.add_keys)
     outcome = PipelineRun(plan=plan, store_gap=gap.message() if gap else None)
@@ -164,15 +142,11 @@ def run_pipeline(
                 what = f"{len(batch.keys) if batch else 0} versions"
             outcome.failures.append(RunFailure(what, f"{step}: {message}"))
         outcome.check_failures += _failed_checks(result)
-        failed_documents = _failed_documents(result)
-        # Their claims were taken out by the check: fail exactly these partitions, while the
-        # rest of the run went on.
-        for key, check in sorted(failed_documents.items()):
+        # Their claims were taken out by the check (and the store no longer counts them as
+        # extracted, so the next run tries them again): fail exactly these partitions, while
+        # the rest of the run went on.
+        for key, check in sorted(_failed_documents(result).items()):
             outcome.failures.append(RunFailure(key, f"{check}: its claims were not kept"))
-        quarantined |= set(failed_documents)
-        if batch is not None:
-            quarantined -= set(batch.keys) - set(failed_documents)  # passed this time
-        instance.run_storage.set_cursor_values({QUARANTINE_CURSOR: json.dumps(sorted(quarantined))})
         notify(outcome.versions_processed, total, batch.reason if batch else "graph")
         for event in result.get_asset_materialization_events():
             materialization = event.materialization
@@ -220,17 +194,6 @@ def _failures(result: dg.ExecuteInProcessResult) -> list[tuple[str, str]]:
                 message = message.partition(": ")[2] or message
             failed.append((event.step_key, message))
     return failed
-
-
-# Dagster's key-value store (kept with its run history) remembers the documents a check
-# failed on their own: their claims partition counts as materialized, so without this the
-# next run would not try them again.
-QUARANTINE_CURSOR = "claimledger/failed_documents"
-
-
-def _quarantined(instance: dg.DagsterInstance) -> set[str]:
-    value = instance.run_storage.get_cursor_values({QUARANTINE_CURSOR}).get(QUARANTINE_CURSOR)
-    return set(json.loads(value)) if value else set()
 
 
 def _failed_documents(result: dg.ExecuteInProcessResult) -> dict[str, str]:

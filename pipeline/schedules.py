@@ -5,12 +5,11 @@ import dagster as dg
 from claims.errors import ClaimLedgerError
 from pipeline import corpus
 from pipeline.assets import graph_asset_keys
-from pipeline.assets.claims import claims
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME
-from pipeline.planning import RETRY, keys_missing_generation, plan_runs
+from pipeline.planning import plan_runs, store_progress
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
-from pipeline.sensors import FULL_GRAPH_CONFIG
+from pipeline.sensors import FULL_GRAPH_CONFIG, keys_in_flight
 from pipeline.settings import PipelineSettings
 
 
@@ -38,8 +37,6 @@ def build_reconciliation_schedule(settings: PipelineSettings) -> dg.ScheduleDefi
         stamp = context.scheduled_execution_time.isoformat()
         generation, _ = extractor.generation()
         instance = context.instance
-        known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
-        materialized = instance.get_materialized_partitions(claims.key)
         paths = [p for p in sources.sources_paths() if p.exists()]
         requests: list[dg.RunRequest] = []
         try:
@@ -48,16 +45,16 @@ def build_reconciliation_schedule(settings: PipelineSettings) -> dg.ScheduleDefi
             context.log.error(f"cannot read the sources: {error}")
             scan = None
         if scan is not None:
-            # never materialized (a failed run, a fixed file): again, if the file is there
-            retry = [k for k in known if k not in materialized and k in scan.files]
+            # What the store lacks, failed runs and quarantined documents included (the store
+            # does not count them as done), but not what a queued or running run covers.
             with store.transaction() as session:
-                retry += keys_missing_generation(session, generation)
+                lacking = store_progress(session, scan, generation)
             plan = plan_runs(
                 scan,
-                known,
+                instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME),
+                lacking,
                 batch_size=settings.batch_size,
-                extra_keys=retry,
-                extra_reason=RETRY,
+                exclude=keys_in_flight(instance),
             )
             if plan.add_keys:  # schedules cannot return partition requests: add them here
                 instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, plan.add_keys)

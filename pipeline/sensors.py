@@ -1,23 +1,20 @@
 """The sources sensor: new or changed files become partitions and runs, in one result."""
 
 import json
-import time
 
 import dagster as dg
 
 from claims.errors import ClaimLedgerError
+from claims.store.changes import store_identity
 from pipeline import corpus
 from pipeline.assets import graph_asset_keys, partitioned_asset_keys
 from pipeline.jobs import CLAIMS_PIPELINE
-from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME, source_version_partitions
-from pipeline.planning import (
-    INVALID,
-    REGENERATE,
-    RESTORE,
-    keys_missing_generation,
-    plan_runs,
-    store_gap,
+from pipeline.partitions import (
+    SOURCE_VERSIONS_PARTITIONS_NAME,
+    run_partition_keys,
+    source_version_partitions,
 )
+from pipeline.planning import INVALID, plan_runs, store_progress
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
 from pipeline.settings import get_pipeline_settings
 
@@ -58,23 +55,16 @@ def build_sources_sensor(
         except ClaimLedgerError as error:  # a broken register: say so, request nothing
             return dg.SkipReason(f"cannot read the sources: {error}")
         generation, _ = extractor.generation()
-        regenerate: list[str] = []
-        if not _in_flight(context.instance, REGENERATE):
-            with store.transaction() as session:
-                regenerate = keys_missing_generation(session, generation)
-        restore: list[str] = []
-        if not _in_flight(context.instance, RESTORE):
-            remembered = context.instance.get_materialized_partitions(
-                dg.AssetKey("source_versions")
-            )
-            with store.transaction() as session:
-                gap = store_gap(session, remembered, scan)
-            if gap:
-                context.log.warning(gap.message())
-            restore = gap.restorable
+        with store.transaction() as session:
+            lacking = store_progress(session, scan, generation)
+            store_id = store_identity(session)
         known = context.instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
         plan = plan_runs(
-            scan, known, batch_size=batch_size, extra_keys=regenerate, restore_keys=restore
+            scan,
+            known,
+            lacking,
+            batch_size=batch_size,
+            exclude=keys_in_flight(context.instance),
         )
 
         register_sha = corpus.file_sha256(register_path) if register_path else ""
@@ -85,14 +75,12 @@ def build_sources_sensor(
         last = len(ordered) - 1
         run_requests = [
             dg.RunRequest(
-                # A store can be lost twice with the same files: a restore is keyed by the
-                # moment too (the in-flight guard above keeps it from being asked twice).
-                run_key=batch.run_key(generation)
-                + (f"-{time.time_ns()}" if batch.reason == RESTORE else ""),
+                # Keyed by the store too: a run that failed is not asked for again on every
+                # tick (the nightly schedule retries it), while a new store with the same
+                # files is filled again.
+                run_key=batch.run_key(store_id, generation),
                 tags=batch.tags,
                 asset_selection=None if index == last else partitioned_asset_keys(),
-                # After a restore the graph's cursors point into the old store: refresh all.
-                run_config=FULL_GRAPH_CONFIG if index == last and restore else {},
             )
             for index, batch in enumerate(ordered)
         ]
@@ -122,23 +110,24 @@ def build_sources_sensor(
     return source_files_sensor
 
 
-def _in_flight(instance: dg.DagsterInstance, reason: str) -> bool:
-    """A regeneration (or restore) run is queued or running: its versions are being
-    computed, so asking again (with a smaller remainder, hence a new run key) would
-    duplicate the work."""
+def keys_in_flight(instance: dg.DagsterInstance) -> set[str]:
+    """Partition keys a queued or running pipeline run covers: the store does not hold
+    their results yet, but asking for them again would do the work twice."""
     runs = instance.get_runs(
         filters=dg.RunsFilter(
+            job_name=CLAIMS_PIPELINE,
             statuses=[
                 dg.DagsterRunStatus.QUEUED,
                 dg.DagsterRunStatus.NOT_STARTED,
                 dg.DagsterRunStatus.STARTING,
                 dg.DagsterRunStatus.STARTED,
             ],
-            tags={"claimledger/reason": reason},
         ),
-        limit=1,
     )
-    return bool(runs)
+    keys: set[str] = set()
+    for run in runs:
+        keys.update(run_partition_keys(instance, dict(run.tags)) or [])
+    return keys
 
 
 def sources_sensor() -> dg.SensorDefinition:

@@ -48,16 +48,45 @@ def test_new_files_become_partitions_and_one_batched_run(tmp_path: Path) -> None
     assert request.tags[RANGE_END_TAG] == added.partition_keys[-1]
 
 
+def _stored(world, result) -> str | None:  # type: ignore[no-untyped-def]
+    """Apply a sensor result and run what it asked for (the store then holds the files)."""
+    from pipeline.runner import run_pipeline
+
+    cursor = _apply(world, result)
+    run_pipeline(world.instance, store=world.store, sources=world.sources, log_level="ERROR")
+    return cursor
+
+
 def test_unchanged_files_request_nothing(tmp_path: Path) -> None:
     world = make_world(tmp_path)
-    cursor = _apply(world, _evaluate_sensor(world))
+    cursor = _stored(world, _evaluate_sensor(world))
     again = _evaluate_sensor(world, cursor)
     assert isinstance(again, dg.SkipReason)
 
 
+def test_files_the_store_lacks_are_asked_for_until_a_run_covers_them(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    first = _evaluate_sensor(world)
+    _apply(world, first)
+    # Nothing stored yet and no run queued: the same run again (its run key is the same, so
+    # the daemon launches it once).
+    again = _evaluate_sensor(world)
+    assert isinstance(again, dg.SensorResult)
+    assert [r.run_key for r in again.run_requests] == [r.run_key for r in first.run_requests]
+    assert again.dynamic_partitions_requests == []  # Dagster already has the partitions
+    # While a run covering them is in progress, nothing is asked for twice.
+    (request,) = first.run_requests
+    world.instance.create_run_for_job(
+        build_definitions(world.resources()).resolve_job_def("claims_pipeline"),
+        tags=request.tags,
+        status=dg.DagsterRunStatus.STARTED,
+    )
+    assert isinstance(_evaluate_sensor(world, first.cursor), dg.SkipReason)
+
+
 def test_changed_file_adds_one_partition_and_one_run(tmp_path: Path) -> None:
     world = make_world(tmp_path)
-    cursor = _apply(world, _evaluate_sensor(world))
+    cursor = _stored(world, _evaluate_sensor(world))
     shutil.copy(FIXTURES / "changed-notice-period.md", world.corpus / "policies/notice-period.md")
     result = _evaluate_sensor(world, cursor)
     assert isinstance(result, dg.SensorResult)
@@ -86,7 +115,7 @@ def test_bad_file_gets_its_own_run(tmp_path: Path) -> None:
 
 def test_changed_register_requests_a_graph_refresh(tmp_path: Path) -> None:
     world = make_world(tmp_path)
-    cursor = _apply(world, _evaluate_sensor(world))
+    cursor = _stored(world, _evaluate_sensor(world))
     world.register.write_text(
         world.register.read_text().replace("title: Staff handbook", "title: Staff handbook v2")
     )
@@ -135,6 +164,6 @@ def test_new_extractor_generation_requests_every_stored_version_again(tmp_path: 
     assert isinstance(result, dg.SensorResult)
     assert result.dynamic_partitions_requests == []  # nothing new on disk
     (request,) = result.run_requests
-    assert request.tags["claimledger/reason"] == "regenerate"
+    assert request.tags["claimledger/reason"] == "extract"
     keys = world.instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
     assert (request.tags[RANGE_START_TAG], request.tags[RANGE_END_TAG]) == (keys[0], keys[-1])

@@ -2,8 +2,8 @@
 
 Deleting the store (or pointing ``CLAIMS_DATABASE_URL`` at a new database) while keeping
 Dagster's history used to make ``claims run`` ingest nothing and exit 0: every partition
-looked done. A run whose store lacks versions Dagster remembers stores them again and
-rebuilds the graph. The other way round (history gone, store kept) must work too.
+looked done. Runs are now planned from the store (issue 15.1), so a new store is filled
+again and the user is told; the other way round (history gone, store kept) redoes nothing.
 """
 
 from __future__ import annotations
@@ -20,9 +20,8 @@ from claimledger.cli import app
 from claims.settings import get_settings
 from claims.store.migrate import upgrade
 from pipeline.definitions import build_definitions
-from pipeline.planning import RESTORE
+from pipeline.planning import NEW
 from pipeline.runner import run_pipeline
-from pipeline.sensors import FULL_GRAPH_CONFIG
 from tests.pipeline_support import FIXTURES, make_world
 
 
@@ -85,7 +84,8 @@ def test_a_store_kept_after_the_history_is_deleted_is_neither_duplicated_nor_emp
     shutil.rmtree(cli_env / "dagster")
     code, again, output = _run(str(corpus), "--register", register)
     assert code == 0, output
-    assert again["versions processed now"] == "6"  # new partitions, same rows
+    # The store says everything is done: partitions come back, the work is not redone.
+    assert again["versions processed now"] == "0"
     _same_ledger(again, first)
     assert "store lacks" not in output
 
@@ -122,6 +122,8 @@ def test_the_sensor_requests_the_versions_a_new_store_lacks(tmp_path: Path) -> N
         result = sensor(context)
     assert isinstance(result, dg.SensorResult)
     (request,) = result.run_requests
-    assert request.tags["claimledger/reason"] == RESTORE
-    assert request.run_config == FULL_GRAPH_CONFIG  # the graph is rebuilt, not trusted
+    assert request.tags["claimledger/reason"] == NEW  # what the store lacks is new to it
+    # no FULL_GRAPH_CONFIG needed: the new store has no consumer cursors, so the graph
+    # assets rebuild everything on their own
+    assert request.run_config == {}
     assert request.asset_selection is None  # the whole job: versions, claims, graph

@@ -1,0 +1,68 @@
+"""What a run has to do, found by comparing the store with the files on disk.
+
+The store is the one record of progress: a file's version is done when the store holds it
+(``source_versions``) and it was extracted in the configured extractor generation
+(``version_extractions``, written with its claims). Nothing here asks Dagster, so a deleted
+store is filled again from the files, and a store kept after Dagster's history is lost is
+neither emptied nor redone. ``claims run``, the sensor and the nightly schedule all plan
+with ``compare``; the pipeline turns its answer into partitions and runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from claims.models import GenerationStatus
+from claims.store.changes import extracted_versions
+from claims.store.generations import GenerationRepository
+from claims.tables import SourceVersionRow
+
+
+@dataclass(frozen=True, order=True)
+class VersionRef:
+    """A version by what it is: its source id and the sha256 of its bytes."""
+
+    source_id: str
+    sha256: str
+
+
+@dataclass
+class StoreProgress:
+    """What the store lacks compared with the disk, for one extractor generation."""
+
+    to_store: list[VersionRef] = field(default_factory=list)  # on disk, not in the store
+    to_extract: list[VersionRef] = field(default_factory=list)  # stored, not extracted yet
+    stored: list[VersionRef] = field(default_factory=list)  # every stored version
+    generation_status: str | None = None  # None: the generation never ran on this store
+
+    @property
+    def nothing_to_do(self) -> bool:
+        return not self.to_store and not self.to_extract
+
+
+def compare(session: Session, on_disk: Iterable[VersionRef], generation: str) -> StoreProgress:
+    """The versions on disk the store lacks, and the stored versions ``generation`` still
+    has to extract (none when that generation failed its regression check: it would fail
+    again; a new extractor makes a new generation).
+
+    A stored version is extracted even when its file has gone: the store keeps its text.
+    Two queries whatever the corpus size, no per-version lookups.
+    """
+    rows = session.execute(
+        select(SourceVersionRow.id, SourceVersionRow.source_id, SourceVersionRow.sha256)
+    ).all()
+    stored = {VersionRef(source_id, sha): vid for vid, source_id, sha in rows}
+    state = GenerationRepository(session).get(generation)
+    progress = StoreProgress(
+        to_store=[ref for ref in dict.fromkeys(on_disk) if ref not in stored],
+        stored=sorted(stored),
+        generation_status=state.status.value if state is not None else None,
+    )
+    if state is None or state.status != GenerationStatus.FAILED:
+        done = extracted_versions(session, generation)
+        progress.to_extract = sorted(ref for ref, vid in stored.items() if vid not in done)
+    return progress
