@@ -29,6 +29,9 @@ from claims.store.migrate import upgrade
 from claims.tables import SourceGrantRow
 from review import queue
 from review.evidence import item_view
+from review.items import ReviewItemRepository
+from review.policy import active_policy
+from review.routing import route
 from review.shown_values import converted_text, names_currency, value_text
 
 runner = CliRunner()
@@ -231,3 +234,21 @@ def test_review_show_prints_reasons_claim_ids_and_history_prints_rationales(
     as_json = json.loads(_run("review", "show", item_id, "--json"))
     assert as_json["explanation"]["decision"].startswith("resolved by reviewer alice")
     assert {s["claim_id"] for s in as_json["sides"]} == {"c-limit-a", "c-limit-b"}
+
+
+def test_an_item_a_reviewer_reopened_says_the_rule_no_longer_decides_it(engine: Engine) -> None:
+    routed_ledger(engine)
+    with transaction(engine) as session:
+        (row,) = [r for r in ReviewItemRepository(session).all_rows() if r.claim_key == HEADCOUNT]
+        item_id = row.id
+        queue.reopen_by_reviewer(session, item_id, reviewers().get("bob"), reason="blog is newer")
+    with transaction(engine) as session:
+        route(session, active_policy(session))  # a reviewer acted: routing leaves it open
+        view = item_view(session, item_id)
+    assert view.item.state.value == "open"
+    assert view.explanation.reasons[-1] == (
+        "rule higher-tier would decide it, but a reviewer has acted on it, "
+        "so rules no longer decide it"
+    )
+    notes = {s.source_id: s.policy_note for s in view.sides}
+    assert notes["annual-report-2025"].endswith("rule higher-tier would make this side win")
