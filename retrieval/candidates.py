@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from sqlalchemy import Connection, text
 
-from claims.edges.similarity import DIFFERENT, match_attributes
+from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
 from claims.extraction.question_frames import answering_attributes
 from claims.store.search import search_quotes, visible_claims_condition
@@ -276,6 +276,11 @@ def _rank(
         if claim_attribute in answering_attributes(asked_attribute):
             attribute_score = max(attribute_score, ANSWERING_ATTRIBUTE)
         elif match.band == DIFFERENT:
+            continue
+        elif asked is AnswerType.ANY and match.band != SAME:
+            # the question says nothing of the value's kind, so only the attribute vouches
+            # for it: a merely similar one ("format" for "broadcast format") may hold any
+            # stray number ("the 1990s")
             continue
         candidate = KeyCandidate(
             claim_key=claim_key,

@@ -29,6 +29,10 @@ from claims.extraction.answer_type import AnswerType, expected_answer_type, valu
         ("What is the population of Lakeview?", "population", AnswerType.COUNT),
         ("What is the governing law?", "governing law", AnswerType.ANY),
         ("What is the interactive assistant's output limit?", "output limit", AnswerType.ANY),
+        # a question word, a noun and a verb ask for a named thing of that kind
+        ("What war did the peace agreement end?", "agreement", AnswerType.LABEL),
+        ("Which city is the Harbour Street station in?", None, AnswerType.LABEL),
+        ("What price did the board approve?", None, AnswerType.MONEY),
     ],
 )
 def test_question_words_and_attributes_set_the_expected_type(
@@ -61,3 +65,9 @@ def test_each_type_takes_only_its_values() -> None:
     assert value_fits(AnswerType.ANY, kind="categorical", dimension=None)
     # the numerator of a compound unit decides: cents per share are money
     assert value_fits(AnswerType.MONEY, kind="quantity", dimension="USD/share")
+
+
+def test_a_label_is_a_name_not_a_stance_or_a_date() -> None:
+    # "The republics agreed to ..." states a stance; it names no war
+    assert not value_fits(AnswerType.LABEL, kind="polarity", dimension=None)
+    assert not value_fits(AnswerType.LABEL, kind="date", dimension=None)

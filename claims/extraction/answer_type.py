@@ -98,6 +98,8 @@ def expected_answer_type(question: str, attribute: str | None = None) -> AnswerT
             break
     if asked is AnswerType.QUANTITY and lexicon.money_words.intersection(words):
         return AnswerType.MONEY
+    if asked is AnswerType.ANY and _asks_for_a_named_thing(words, lexicon):
+        return AnswerType.LABEL
     if asked in (AnswerType.ANY, AnswerType.QUANTITY) and attribute:
         attribute_words = _words(attribute)
         cut = next((i for i, w in enumerate(attribute_words) if w in _PREPOSITIONS), None)
@@ -108,6 +110,30 @@ def expected_answer_type(question: str, attribute: str | None = None) -> AnswerT
             if refined is not None:
                 return refined
     return asked
+
+
+_AUXILIARIES = frozenset(
+    {"is", "was", "are", "were", "did", "does", "do", "has", "have", "had", "will", "can"}
+)
+
+
+def _asks_for_a_named_thing(words: list[str], lexicon: _Lexicon) -> bool:
+    """ "What war did the agreement end?", "Which city is the station in?": a question word,
+    one noun and a verb ask for a named thing of that kind, unless the noun names a
+    measure ("what price", "which year" are read by their own rules)."""
+    if len(words) < 3 or words[0] not in ("what", "which"):
+        return False
+    noun = words[1]
+    return (
+        noun not in _AUXILIARIES
+        and words[2] in _AUXILIARIES
+        and noun not in lexicon.attribute_types
+        and noun not in _NOT_A_KIND
+    )
+
+
+# words after "what" that do not name a kind of thing ("what else is", "what kind of")
+_NOT_A_KIND = frozenset({"else", "kind", "sort", "type", "time", "amount", "number", "size"})
 
 
 def dimension_of_unit(canonical_unit: str | None) -> str | None:
@@ -138,7 +164,8 @@ def value_fits(
     if asked is AnswerType.STANCE:
         return kind == "polarity"
     if asked is AnswerType.LABEL:
-        return kind in ("categorical", "polarity", "date")
+        # a name or category: a yes/no stance ("agreed") or a date names nothing
+        return kind == "categorical"
     if asked is AnswerType.DATE:
         return kind == "date"
     if kind != "quantity":
