@@ -181,6 +181,9 @@ def item_view(session: Session, item_id: str, *, with_history: bool = True) -> I
     )
     for side in sides:
         side.policy_note = explanation.side_notes.get(side.claim.id, "")
+    # The values in the sides' own words: a polarity pair reads "required: enter lab" vs
+    # "not required: enter lab", whatever wording the edge's reason used.
+    explanation.values = list(dict.fromkeys(s.value_text for s in sides))
     return ItemView(
         item=item,
         sides=sides,

@@ -57,6 +57,7 @@ class PolicyRef:
 
 @dataclass
 class Explanation:
+    values: list[str] = field(default_factory=list)  # the distinct values the sides state
     conflict: list[str] = field(default_factory=list)  # the edges' reasons, one per edge
     reasons: list[str] = field(default_factory=list)  # why the item is here
     rules: list[str] = field(default_factory=list)  # what each rule of the policy says

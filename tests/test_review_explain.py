@@ -252,3 +252,9 @@ def test_an_item_a_reviewer_reopened_says_the_rule_no_longer_decides_it(engine: 
     )
     notes = {s.source_id: s.policy_note for s in view.sides}
     assert notes["annual-report-2025"].endswith("rule higher-tier would make this side win")
+
+
+def test_the_item_names_each_sides_value_in_its_own_words(engine: Engine) -> None:
+    routed_ledger(engine)
+    view = _view(engine, LIMIT)
+    assert view.explanation.values == ["250 tokens", "500 tokens"]

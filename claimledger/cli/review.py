@@ -89,6 +89,8 @@ def _print_view(view: ItemView) -> None:
     if explanation.policy is not None:
         ref = explanation.policy
         console.print(f"policy {ref.label}, stamp {ref.stamp} (`claims policy show {ref.stamp}`)")
+    if explanation.values:
+        console.print("values: " + " vs ".join(explanation.values))
     if explanation.conflict:
         console.print("conflict: " + "; ".join(explanation.conflict))
     for reason in explanation.reasons:
