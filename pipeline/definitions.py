@@ -10,7 +10,7 @@ import dagster as dg
 from pipeline.assets import all_assets
 from pipeline.checks import ASSET_CHECKS
 from pipeline.executors import executor_for
-from pipeline.jobs import claims_pipeline_job
+from pipeline.jobs import CLAIMS_PIPELINE, claims_pipeline_job
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
 from pipeline.schedules import build_reconciliation_schedule
 from pipeline.sensors import sources_sensor
@@ -42,6 +42,12 @@ def build_definitions(resources: Mapping[str, Any] | None = None) -> dg.Definiti
         resources={**environment_resources(), **(resources or {})},
         executor=executor_for(settings),
     )
+
+
+def resolved_claims_pipeline() -> dg.JobDefinition:
+    """The job as the environment defines it now (a module-level function, so it is
+    reconstructable in the child processes of the multiprocess executor)."""
+    return build_definitions().resolve_job_def(CLAIMS_PIPELINE)
 
 
 defs = build_definitions()

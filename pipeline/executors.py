@@ -15,11 +15,13 @@ def executor_for(settings: PipelineSettings) -> dg.ExecutorDefinition:
     (dagster-celery, dagster-k8s) installed on every machine that loads the code location.
     """
     name = settings.executor
+    processes = {"max_concurrent": settings.max_concurrent} if settings.max_concurrent else {}
     if name == "multi_or_in_process":
-        return dg.in_process_executor
+        # Dagster's own: a run's config picks {"in_process": {}} or {"multiprocess": {...}};
+        # without one, a process per step (its default).
+        return dg.multi_or_in_process_executor
     if name == "multiprocess":
-        config = {"max_concurrent": settings.max_concurrent} if settings.max_concurrent else {}
-        return dg.multiprocess_executor.configured(config)
+        return dg.multiprocess_executor.configured(processes)
     if name == "celery":
         return _optional("dagster_celery", "celery_executor", name)
     if name == "k8s":

@@ -1,4 +1,7 @@
-"""The one job of the pipeline: every asset, for the source versions a run's tags name."""
+"""The one job of the pipeline: every asset, for the source versions a run's tags name.
+
+Imports nothing of the pipeline, so the definitions, the runner, the sensor and the schedule
+can all import it (the reconstructable job lives in ``pipeline.definitions``)."""
 
 from __future__ import annotations
 
@@ -14,10 +17,3 @@ claims_pipeline_job = dg.define_asset_job(
     tags={"claimledger/pipeline": "claims"},
 )
 
-
-def resolved_claims_pipeline() -> dg.JobDefinition:
-    """The job as the environment defines it now (a module-level function, so it is
-    reconstructable in the child processes of the multiprocess executor)."""
-    from pipeline.definitions import build_definitions
-
-    return build_definitions().resolve_job_def(CLAIMS_PIPELINE)

@@ -14,7 +14,7 @@ from sqlalchemy.engine import make_url
 
 from claims.tables import ClaimRow, EdgeRow, SourceVersionRow
 from pipeline import corpus
-from pipeline.jobs import resolved_claims_pipeline
+from pipeline.definitions import resolved_claims_pipeline
 from pipeline.partitions import RANGE_END_TAG, RANGE_START_TAG, SOURCE_VERSIONS_PARTITIONS_NAME
 from pipeline.settings import get_pipeline_settings
 from tests.conftest import _postgres_admin_url, create_postgres_database, drop_postgres_database
