@@ -415,6 +415,9 @@ def answer_frame(
             f"every visible claim about {key!r} is superseded by a version that states no value",
         )
     chosen = _closest(live, scope, asked_words | referring)
+    if asked is AnswerType.STANCE:
+        chosen += _opposite_stances(chosen, live)
+    chosen += _disputed_beside(chosen, live, verdicts)
     remaining_claims = [c for c in chosen if not _decided_against(verdicts[c.id], group.claims)]
     if not remaining_claims:
         return result(
@@ -423,7 +426,7 @@ def answer_frame(
         )
     if start is None and end is None:
         remaining_claims = _latest(remaining_claims)
-    remaining_claims = [_as_asked_count(c, attribute) for c in remaining_claims]
+    remaining_claims = [_as_stated(_as_asked_count(c, attribute)) for c in remaining_claims]
     # Only relations among the claims that answer this question decide it: an edge to a
     # claim of another scope or key says nothing about the asked case.
     ids = {c.id for c in remaining_claims}
@@ -496,6 +499,45 @@ def answer_frame(
         sides=sides,
         policy_version=policy,
     )
+
+
+def _disputed_beside(
+    chosen: list[ClaimFact], live: list[ClaimFact], verdicts: dict[str, Verdict]
+) -> list[ClaimFact]:
+    """Claims set aside only for stray words ("went up in May, mostly in the support team")
+    that the edges hold to disagree with a chosen claim: same scope, same slot, so the
+    disagreement is the answer. A claim of another scope (the Q1 dividend beside the
+    dividend for the period) stays aside."""
+    ids = {c.id for c in chosen}
+    scopes = [c.scope for c in chosen]
+    return [
+        c
+        for c in live
+        if c.id not in ids
+        and c.scope in scopes
+        and (verdicts[c.id].contested_with | verdicts[c.id].ambiguous_with) & ids
+    ]
+
+
+def _opposite_stances(chosen: list[ClaimFact], live: list[ClaimFact]) -> list[ClaimFact]:
+    """For a yes/no question, claims of the other polarity that the closest-qualifier rule
+    set aside: "permits are not transferable" denies "permits are transferable between
+    employees" as much as the unqualified "permits are transferable" (a general no holds
+    in every narrower case), so both stay and the answer names both sides."""
+    stances = {c.polarity for c in chosen if c.kind == "polarity"}
+    if not stances:
+        return []
+    return [
+        c for c in live if c not in chosen and c.kind == "polarity" and c.polarity not in stances
+    ]
+
+
+def _as_stated(claim: ClaimFact) -> ClaimFact:
+    """A negated claim shows its negation: "not transferable", never a bare
+    "transferable" quoted from "parking permits are not transferable"."""
+    if claim.kind != "polarity" or claim.polarity != "negative" or not claim.value_text:
+        return claim
+    return replace(claim, value_text=f"not {claim.value_text}")
 
 
 def _as_asked_count(claim: ClaimFact, attribute: str) -> ClaimFact:
