@@ -61,13 +61,15 @@ class KeyChanges:
         feed.acknowledge(executor, self.consumer, self.todo.upto, state)
 
     def as_metadata(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "mode": self.mode,
             "full_because": self.full_because or "-",
-            "keys_refreshed": -1 if self.keys is None else len(self.keys),
             "change_cursor": self.todo.upto,
             "audit_cursor": self.audit_cursor,
         }
+        if self.keys is not None:  # a full refresh says so in "mode", not with a -1 count
+            data["keys_refreshed"] = len(self.keys)
+        return data
 
 
 def newest_audit_id(executor: Executor) -> int:

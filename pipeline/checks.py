@@ -109,10 +109,10 @@ def conflict_regression(
         after = generations.get(generation)
     status = after.status.value if after else "unknown"
     if report.passed:
-        context.log.info(f"generation {generation} ({label}) passed; status {status}")
+        context.log.info(f"generation {generation} passed; status {status}")
     else:
         context.log.error(
-            f"generation {generation} ({label}) failed {len(report.failures)} of "
+            f"generation {generation} failed {len(report.failures)} of "
             f"{len(report.outcomes)} regression cases; status {status}: "
             + ", ".join(o.id for o in report.failures)
         )
@@ -120,13 +120,12 @@ def conflict_regression(
         passed=report.passed,
         severity=ERROR,
         description=(
-            f"generation {label}: {status}"
+            f"generation {generation}: {status}"
             if report.passed
-            else f"generation {label} failed {len(report.failures)} case(s) and is {status}"
+            else f"generation {generation} failed {len(report.failures)} case(s) and is {status}"
         ),
         metadata={
-            "generation": generation,
-            "generation_label": label,
+            "generation": generation,  # one id per generation (the label is kept in the store)
             "generation_status": status,
             "cases": len(report.outcomes),
             "failed_cases": len(report.failures),

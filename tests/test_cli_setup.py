@@ -149,3 +149,22 @@ def test_claims_run_applies_the_policy_given_with_policy(cli_env: Path, tmp_path
     (item,) = json.loads(_ok("review", "list", "--all", "--json"))
     assert item["state"] == "resolved"
     assert "CLAIMS_POLICY_FILE" not in os.environ  # --policy held for that run only
+
+    # Dagster metadata without oddities: one id per generation, no status frozen at
+    # "candidate" on the partition, no -1 for a full refresh.
+    import dagster as dg
+
+    from pipeline.instance import local_instance
+
+    instance = local_instance(cli_env)
+    try:
+        claims_event = instance.get_latest_materialization_event(dg.AssetKey("claims"))
+        routing_event = instance.get_latest_materialization_event(dg.AssetKey("review_queue"))
+    finally:
+        instance.dispose()
+    assert claims_event is not None and routing_event is not None
+    claims_meta = claims_event.asset_materialization.metadata  # type: ignore[union-attr]
+    assert claims_meta["generation"].value == summary["extractor_generation"]["id"]
+    assert not {"generation_label", "generation_status"} & set(claims_meta)
+    routing_meta = routing_event.asset_materialization.metadata  # type: ignore[union-attr]
+    assert routing_meta["mode"].value == "full" and "keys_refreshed" not in routing_meta

@@ -32,6 +32,8 @@ def test_review_queue_routes_under_the_configured_policy_and_reports_metrics(
     result = _materialize(engine, str(FIXTURES / "policy.yaml"))
     assert result.success
     metadata = _metadata(result)
+    assert metadata["mode"] == "full"
+    assert "keys_refreshed" not in metadata  # a full routing is "mode": "full", never a -1 count
     assert metadata["conflict_sets"] == 3 and metadata["opened"] == 3
     assert metadata["auto_resolved"] == 1
     assert metadata["metric_conflict_candidates"] == 5

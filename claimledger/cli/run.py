@@ -173,21 +173,21 @@ def _summarize(store, extractor, outcome, *, as_json: bool = False) -> None:  # 
     from claims.store import GenerationRepository
     from pipeline.summary import store_summary
 
-    generation, label = extractor.generation()
+    generation, _label = extractor.generation()  # shown by its id: one id per generation
     with store.transaction() as session:
         active = GenerationRepository(session).active()
         summary = store_summary(session, active.id if active else None)
         status = summary.generations.get(generation, "unknown")
     if as_json:
-        print(json.dumps(_summary_json(summary, outcome, label, status), indent=2))
+        print(json.dumps(_summary_json(summary, outcome, generation, status), indent=2))
     else:
-        _print_summary(summary, outcome, label, status)
+        _print_summary(summary, outcome, generation, status)
     if outcome.failures:
         code = 2 if any(f.what not in ("graph", "register") for f in outcome.failures) else 1
         raise typer.Exit(code)
 
 
-def _summary_json(summary, outcome, label: str, status: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def _summary_json(summary, outcome, generation: str, status: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """The summary for scripts: the table's figures plus what failed."""
     return {
         "sources": summary.sources,
@@ -196,14 +196,14 @@ def _summary_json(summary, outcome, label: str, status: str) -> dict[str, object
         "claims": summary.claims,
         "claims_by_kind": dict(sorted(summary.claims_by_kind.items())),
         "edges_by_kind": dict(sorted(summary.edges_by_kind.items())),
-        "extractor_generation": {"label": label, "status": status},
+        "extractor_generation": {"id": generation, "status": status},
         "dagster_runs": outcome.runs,
         "failures": [{"what": f.what, "message": f.message} for f in outcome.failures],
         "check_failures": list(outcome.check_failures),
     }
 
 
-def _print_summary(summary, outcome, label: str, status: str) -> None:  # type: ignore[no-untyped-def]
+def _print_summary(summary, outcome, generation: str, status: str) -> None:  # type: ignore[no-untyped-def]
     table = Table(title="claimledger pipeline", show_header=False, title_justify="left")
     table.add_row("sources", str(summary.sources))
     table.add_row("versions", str(summary.versions))
@@ -215,12 +215,12 @@ def _print_summary(summary, outcome, label: str, status: str) -> None:  # type: 
     for kind, count in sorted(summary.edges_by_kind.items()):
         if kind not in ("conflicts", "ambiguous", "corroborates", "supersedes", "compatible"):
             table.add_row(f"edges: {kind}", str(count))
-    table.add_row("extractor generation", f"{label} ({status})")
+    table.add_row("extractor generation", f"{generation} ({status})")
     table.add_row("dagster runs", str(outcome.runs))
     console.print(table)
     if status == "failed":
         err_console.print(
-            f"[bold red]generation {escape(label)} failed the conflict regression check[/]; "
+            f"[bold red]generation {escape(generation)} failed the conflict regression check[/]; "
             "readers keep the previous generation",
             markup=True,
         )
