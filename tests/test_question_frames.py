@@ -134,3 +134,36 @@ def test_a_question_about_another_name_is_not_answered_by_this_article(engine: E
     _load(engine, {"hartigan-article": GENERAL.format(born="March 3, 1902")})
     result = answer(engine, "When was General Fairweather born?", ANYONE)
     assert result.status is AnswerStatus.NOT_FOUND, result.reason
+
+
+def test_a_general_no_and_a_narrower_yes_are_both_cited(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "staff-handbook": "Locker keys are transferable between employees, as long as "
+            "reception is told.",
+            "facilities-email": "Hello all. Please note: locker keys are not transferable.",
+        },
+    )
+    result = answer(engine, "Are locker keys transferable?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert sorted(result.citations) == ["facilities-email", "staff-handbook"]
+    # the negated sentence is shown negated, never as a bare "transferable"
+    assert sorted(str(side.value) for side in result.sides) == [
+        "not transferable",
+        "transferable",
+    ]
+
+
+def test_a_direction_asked_as_a_choice_names_both_directions(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "board-note": "Staff turnover went down in June, after the pay review.",
+            "hr-email": "Staff turnover went up in June, mostly in the support team, and we "
+            "are looking into the reasons with the team leads.",
+        },
+    )
+    result = answer(engine, "Did staff turnover go up or down in June?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert sorted(result.citations) == ["board-note", "hr-email"]
