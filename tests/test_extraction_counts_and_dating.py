@@ -194,7 +194,7 @@ def test_a_magnitude_word_glued_or_indian_scales_the_number(text: str, value: in
         ("The revival received mixed reviews from critics.", "mixed"),
         ("The revival has received generally favourable reviews.", "positive"),
         ("The revival got mostly negative reviews from the press.", "negative"),
-        ("Critics gave the revival mixed to positive reviews.", "mixed-positive"),
+        ("Critics gave the revival mixed reviews.", "mixed"),
     ],
 )
 def test_how_a_work_was_received_is_one_attribute_with_a_pole_as_value(
@@ -221,3 +221,38 @@ def test_opposite_receptions_conflict_and_synonyms_agree() -> None:
         "The revival received generally favourable reviews from critics.",
     )
     assert all(p.relation is not Relation.CONFLICT for p in same.pairs)
+
+
+def test_a_reception_between_two_poles_is_no_single_value() -> None:
+    for claim in extract("The revival received mixed to positive reviews from critics."):
+        assert claim.attribute != "reception"
+
+
+def test_a_rating_on_a_scale_is_read_with_its_scale() -> None:
+    (tens,) = _quantities("The guidebook holds an average rating of 6.3/10 on the site.")
+    (hundreds,) = _quantities("The guidebook holds an average rating of 63 out of 100 on the site.")
+    assert tens.value == pytest.approx(6.3) and tens.unit == "/10"
+    assert tens.canonical_value == pytest.approx(63) == hundreds.canonical_value
+    assert tens.canonical_unit == hundreds.canonical_unit == "/100"
+    # a fraction or a version stays no rating
+    assert _quantities("Release 4.2/5 is out.") == []
+
+
+def test_a_list_item_led_by_with_is_keyed_by_what_it_states() -> None:
+    claims = _quantities(
+        "The guidebook has 23 reviews on the site, with an average rating of 6.3/10."
+    )
+    rating = next(c for c in claims if c.unit == "/10")
+    assert rating.attribute == "rate"
+    assert rating.scope == {"metric": "mean"}
+
+
+def test_how_often_after_a_name_is_a_count() -> None:
+    (claim,) = _quantities("Bayern Munich has won the Bundesliga 28 times.")
+    assert claim.value == 28 and claim.unit == "times"
+    assert _quantities("We drove along Route 66 last summer.") == []
+
+
+def test_a_rank_is_read_in_a_sentence_with_other_scripts_dashes() -> None:
+    (claim,) = _quantities("The university was ranked 122nd in the world in the 2015–16 tables.")
+    assert claim.value == 122

@@ -1090,6 +1090,10 @@ class _DocAssembly:
         for qi in values:
             seg = segments[owner[qi]]
             own = [i for i in seg if role[i] != VALUE or info[i] == qi]
+            if own and self._roles.lower[own[0]] in _ITEM_LEADS and owner[qi]:
+                # ", with an average rating of 6.3/10": the item's lead word is no
+                # preposition of a head, the rating is what the item states
+                own = own[1:]
             if len(own) > 2 * CONTEXT_RADIUS:
                 pos = next(k for k, i in enumerate(own) if role[i] == VALUE)
                 own = own[max(0, pos - CONTEXT_RADIUS) : pos + CONTEXT_RADIUS]
@@ -1915,6 +1919,7 @@ def _label_shaped(roles: Roles, a: int, b: int, allow_time: bool = False) -> boo
 
 
 _COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being"})
+_ITEM_LEADS = frozenset({"with", "including", "plus"})  # ", with a total of 24 million"
 # "in May", "since May": the month, not the modal "may"
 _MONTH_PREPOSITIONS = frozenset(
     {"in", "of", "since", "until", "from", "during", "by", "early", "late", "mid"}

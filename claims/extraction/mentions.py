@@ -97,13 +97,21 @@ def _rank_pattern() -> tuple[re.Pattern[str], dict[str, int]]:
     pattern = re.compile(
         rf"(?<![A-Za-z])(?:(?:{alt('rank_copulas')})\s+{adverbs}(?:(?:{alt('rank_owners')})\s+)?"
         rf"(?:{owner})?|(?:{alt('rank_verbs')})\s+(?:(?:at|as|in)\s+)?(?:the\s+)?)"
-        rf"(?P<ord>{ordinal})(?![A-Za-z0-9])",
+        rf"(?P<ord>{ordinal})(?![A-Za-z0-9])(?!\s+(?:{alt('rank_not_before') or '(?!)'})\b)",
         re.IGNORECASE,
     )
     return pattern, words
 
 
 _RANK, _ORDINAL_WORDS = _rank_pattern()
+_SCORE = re.compile(r"/(?:100|10|5)(?![0-9/]|[.,][0-9])")
+_RATING_WORDS = re.compile(
+    r"(?<![A-Za-z])(?:"
+    + "|".join(map(re.escape, read_yaml("numbers.yaml").get("rating_words") or []))
+    + r")(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_TIMES_AFTER = re.compile(r"[ \t]+times(?![A-Za-z])")
 _DESCRIBED = re.compile(r"[ \t]([A-Za-z][A-Za-z-]{0,31})(?![A-Za-z0-9'])")
 _COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,31})(?![A-Za-z0-9])")
 _YEAR_WORDS = frozenset(
@@ -809,8 +817,6 @@ class MentionScanner:
         """A rank stated as the predicate is a value ("Prague is the fourth most visited
         city", "Baggio placed second", "the site's 15th most-watched video") (a bare number,
         so "ranked 13" and "the 15th" compare); other ordinals stay words."""
-        if not folded.isascii():
-            return
         for m in _RANK.finditer(folded):
             start, end = m.start("ord"), m.end("ord")
             if occupied[start] or occupied[end - 1]:
@@ -851,7 +857,12 @@ class MentionScanner:
             self._label(folded, s, e, occupied, out)
             return
         # Dotted or timed numbers (4.2.1, 10.0.0.1, 10:30, 3/4): identifiers or times, not values.
-        if e < len(folded) - 1 and folded[e] in ".:/" and folded[e + 1].isdigit():
+        if (
+            e < len(folded) - 1
+            and folded[e] in ".:/"
+            and folded[e + 1].isdigit()
+            and not self._rating(folded, s, e)  # "6.3/10" is a rating, read with its scale
+        ):
             self._label(folded, s, self._label_end(folded, e), occupied, out)
             return
         day = self._month_day(folded, s, e)
@@ -1207,12 +1218,21 @@ class MentionScanner:
             return True
         return value == 1 and not word.endswith(("ly", "ed", "ing", "est", "er"))
 
+    @staticmethod
+    def _rating(folded: str, s: int, e: int) -> bool:
+        """Whether the number at ``s:e`` is a rating on a scale ("an average rating of
+        6.3/10"): a /5, /10 or /100 after a rating word earlier in the sentence."""
+        if _SCORE.match(folded, e) is None:
+            return False
+        lead = max(folded.rfind(".", 0, max(0, s - 1)), s - 160, 0)
+        return _RATING_WORDS.search(folded, lead, s) is not None
+
     def _is_name_number(self, folded: str, s: int, e: int) -> bool:
         """A number inside a name ("Route 66", "Windows 11", "FTSE 100", "Voyager 1"): an
         integer after a capitalised word that does not start the sentence (or after an
         all-capitals word)."""
-        if not folded[s:e].isdigit():
-            return False
+        if not folded[s:e].isdigit() or _TIMES_AFTER.match(folded, e):
+            return False  # "won the Bundesliga 28 times": how often, not a name
         name = _NAME_WORD.search(folded, max(0, s - 30), s)
         if name is None:
             return False

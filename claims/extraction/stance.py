@@ -24,7 +24,7 @@ class StanceLexicon:
 
 @dataclass(frozen=True, slots=True)
 class Stance:
-    value: str  # "positive", "mixed", "mixed-positive"
+    value: str  # "positive", "negative", "mixed"
     rest: list[str]  # the action's other words (the verb), minus the stance and its noun
 
 
@@ -61,7 +61,9 @@ def stance_of(words: Sequence[str]) -> Stance | None:
             found.append(pole)
     if not found and noun + 1 < len(words) and words[noun] in ("acclaim",):
         found.append("positive")
-    if not found:
+    if len(found) != 1:
+        # "mixed to positive" spans two poles: it agrees with either, so it is no single
+        # value to compare (the clause keeps its plain polarity claim)
         return None
     skip = set(lex.poles) | lex.degree | lex.nouns | lex.evaluators | {"to", "and", "or"}
     rest = [w for w in words if w not in skip]
