@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 warnings.filterwarnings("ignore")
 
 import dagster as dg  # noqa: E402
+from sqlalchemy import text  # noqa: E402
 
 from claims.extraction import extract  # noqa: E402
 from claims.store.migrate import upgrade  # noqa: E402
@@ -240,6 +241,15 @@ def bench(count: int, instance_kind: str, subjects: int | None) -> None:
         full = run()
         with store.transaction() as session:
             summary = store_summary(session, ExtractorResource().generation()[0])
+            stored_rows = {
+                table: int(session.execute(text(f"SELECT count(*) FROM {table}")).scalar() or 0)
+                for table in (
+                    "edges",
+                    "value_group_claims",
+                    "value_group_relations",
+                    "value_group_slots",
+                )
+            }
         edited = corpus / "unit-07" / "note-00007.txt"
         edited.write_text(
             edited.read_text("utf-8") + "The Zzz notice period is 21 days.\n", encoding="utf-8"
@@ -272,6 +282,11 @@ def bench(count: int, instance_kind: str, subjects: int | None) -> None:
             f"assets; {100 * floor / full:.0f}% of the full run)"
         )
         print(f"  claims {summary.claims:,}, edges {summary.edges_by_kind}")
+        per_claim = ", ".join(
+            f"{table} {rows:,} ({rows / max(1, summary.claims):.2f}/claim)"
+            for table, rows in stored_rows.items()
+        )
+        print(f"  stored rows (issue 14.1: O(claims)): {per_claim}")
         print(
             f"  incremental (1 file edited): {incremental:7.2f} s  "
             f"= {100 * incremental / full:.1f}% of the full run"

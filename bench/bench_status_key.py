@@ -43,9 +43,14 @@ from retrieval.status import status_of_key  # noqa: E402
 
 VALUES = ["5 EUR", "7 EUR", "9 EUR", "about 9 EUR"]
 SENTENCE = "Branch note {n}.\n\nThe visitor parking fee is {value} per day.\n"
+# the baseline key of the same store: the same shape, BASELINE_CLAIMS claims
+BASELINE_SENTENCE = "Depot note {n}.\n\nThe locker deposit is {value}.\n"
+BASELINE_CLAIMS = 100
 
 
-def build(url: str, n_claims: int) -> tuple[str, float]:
+def build(
+    url: str, n_claims: int, sentence: str = SENTENCE, prefix: str = "notes"
+) -> tuple[str, float]:
     upgrade(url)
     engine = make_engine(url)
     started = time.perf_counter()
@@ -58,19 +63,19 @@ def build(url: str, n_claims: int) -> tuple[str, float]:
         batch = []
         for n in range(n_claims):
             value = VALUES[n % len(VALUES)]
-            source_id = f"notes/{n:05d}"
-            body = SENTENCE.format(n=n, value=value)
+            source_id = f"{prefix}/{n:05d}"
+            body = sentence.format(n=n, value=value)
             version, _ = sources.add_version(source_id, body)
             if value not in templates:
                 (templates[value],) = [
                     c
                     for c in extract(body, source_id=source_id, source_version_id=version.id)
-                    if c.value is not None and c.claim_key.endswith("fee")
+                    if c.value is not None and c.unit and not c.claim_key.startswith("branch")
                 ]
                 batch.append(templates[value])
             else:
                 template = templates[value]
-                offset = body.index("The visitor")
+                offset = body.index("The ")
                 batch.append(
                     template.model_copy(
                         update={
@@ -86,7 +91,7 @@ def build(url: str, n_claims: int) -> tuple[str, float]:
                 Source(id=source_id, access_groups=["legal"] if n % 3 == 0 else [])
             )
         claims.add_all(batch)
-        recompute_edges(session, generation)
+        recompute_edges(session, generation, {c.claim_key for c in batch})
     key = next(iter(templates.values())).claim_key
     engine.dispose()
     return key, time.perf_counter() - started
@@ -130,6 +135,7 @@ def main() -> None:
         )
         url = get_settings().resolved_database_url
         key, seconds = build(url, args.claims)
+        small_key, _ = build(url, BASELINE_CLAIMS, BASELINE_SENTENCE, "depots")
         engine = make_engine(url)
         with engine.connect() as conn:
             counts = {
@@ -147,10 +153,20 @@ def main() -> None:
             report = status_of_key(engine, key, who)
             size = len(report.model_dump_json())
             p50, p99 = timed(lambda w=who: status_of_key(engine, key, w), args.samples)
+            base50, _ = timed(lambda w=who: status_of_key(engine, small_key, w), args.samples)
+            cpu = time.process_time()
+            status_of_key(engine, key, who)
+            cpu = (time.process_time() - cpu) * 1000
             print(
                 f"in-process status_of_key as {who.principal:4}: p50 {p50:7.1f} ms  "
-                f"p99 {p99:7.1f} ms  status {report.status.value}  claims listed "
-                f"{len(report.claims)}  body {size / 1024:.0f} KiB"
+                f"p99 {p99:7.1f} ms  (one call {cpu:.0f} ms CPU)  status {report.status.value}  "
+                f"claims listed {len(report.claims)}  body {size / 1024:.0f} KiB"
+            )
+            print(
+                f"  baseline: a key of {BASELINE_CLAIMS} claims in the same store p50 "
+                f"{base50:6.1f} ms; {args.claims} claims / {BASELINE_CLAIMS} = "
+                f"{p50 / max(base50, 1e-9):.1f}x the time for "
+                f"{args.claims / BASELINE_CLAIMS:.0f}x the claims"
             )
             headers = {"Authorization": f"Bearer {TOKENS[who.principal]}"}
 
