@@ -87,9 +87,10 @@ def build_sources_sensor(
         if register_sha != previous.get("register_sha256", "") and not plan.batches:
             run_requests.append(
                 dg.RunRequest(
-                    run_key=f"register-{register_sha[:20]}",
+                    run_key=f"register-{store_id[:8]}-{register_sha[:20]}",
                     asset_selection=graph_asset_keys(),
-                    run_config=FULL_GRAPH_CONFIG,
+                    # not a full refresh: applying the register records the keys of the
+                    # sources whose entries changed in the store's change feed
                     tags={"claimledger/reason": "register"},
                 )
             )

@@ -12,7 +12,7 @@ from claims.register import apply_register, load_register
 from claims.store import changes
 from claims.store.engine import make_engine, transaction
 from claims.store.migrate import upgrade
-from claims.tables import ClaimKeyChangeRow, ClaimRow, VersionExtractionRow
+from claims.tables import ClaimKeyChangeRow, ClaimRow, SourceVersionRow, VersionExtractionRow
 from pipeline.runner import run_pipeline
 from tests.pipeline_support import make_world
 
@@ -73,13 +73,6 @@ def test_the_pipeline_records_claims_and_acknowledges_every_consumer(tmp_path: P
     world = make_world(tmp_path)
     run_pipeline(world.instance, store=world.store, sources=world.sources, log_level="ERROR")
     with world.store.transaction() as session:
-        claim_keys = set(session.scalars(select(ClaimRow.claim_key)))
-        recorded = set(
-            session.scalars(
-                select(ClaimKeyChangeRow.claim_key).where(ClaimKeyChangeRow.kind == changes.CLAIMS)
-            )
-        )
-        assert claim_keys and claim_keys <= recorded
         # every version is marked extracted, those without claims too
         assert session.scalar(select(func.count()).select_from(VersionExtractionRow)) == 6
         assert set(changes.cursors(session)) == {"claim_edges", "review_queue", "conflict_status"}
@@ -102,6 +95,10 @@ def test_the_pipeline_records_claims_and_acknowledges_every_consumer(tmp_path: P
     assert outcome.graph_metadata["mode"] == "incremental"
     assert any("notice" in key for key in outcome.graph_metadata["touched_claim_keys"])
     assert "dividend" not in " ".join(outcome.graph_metadata["touched_claim_keys"])
+    # what all three consumers acknowledged is pruned, up to the newest acknowledged change
+    with world.store.transaction() as session:
+        oldest = session.scalar(select(func.min(ClaimKeyChangeRow.id)))
+        assert oldest == min(changes.cursors(session).values()) > 1
 
 
 def test_a_register_change_records_its_sources_keys_in_its_own_transaction(
@@ -151,3 +148,36 @@ def test_a_register_change_records_its_sources_keys_in_its_own_transaction(
     )
     assert outcome.graph_metadata["mode"] == "incremental"
     assert dividend_keys <= set(outcome.graph_metadata["touched_claim_keys"])
+
+
+def test_a_versions_changes_name_its_keys_and_those_of_the_versions_it_replaces(
+    tmp_path: Path,
+) -> None:
+    world = make_world(tmp_path)
+    run_pipeline(world.instance, store=world.store, sources=world.sources, log_level="ERROR")
+    note = world.corpus / "policies" / "notice-period.md"
+    note.write_text(note.read_text(encoding="utf-8").replace("notice", "Notice"), "utf-8")
+    run_pipeline(world.instance, store=world.store, sources=world.sources, log_level="ERROR")
+    with pytest.raises(RuntimeError), world.store.transaction() as session:
+        versions = session.execute(
+            select(SourceVersionRow.id, SourceVersionRow.number)
+            .where(SourceVersionRow.source_id == "policies/notice-period")
+            .order_by(SourceVersionRow.number)
+        ).all()
+        assert [number for _, number in versions] == [1, 2]
+        (old, _), (new, _) = versions
+        generation = session.scalar(select(ClaimRow.generation).limit(1))
+        assert generation is not None
+        after = changes.newest_change_id(session)
+        changes.record_version_changes(session, [new], generation)
+        recorded = set(
+            session.scalars(select(ClaimKeyChangeRow.claim_key).where(ClaimKeyChangeRow.id > after))
+        )
+        old_keys = set(
+            session.scalars(select(ClaimRow.claim_key).where(ClaimRow.source_version_id == old))
+        )
+        new_keys = set(
+            session.scalars(select(ClaimRow.claim_key).where(ClaimRow.source_version_id == new))
+        )
+        assert old_keys and old_keys | new_keys <= recorded
+        raise RuntimeError("leave the store as it was")

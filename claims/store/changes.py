@@ -147,6 +147,23 @@ def cursors(executor: Executor) -> dict[str, int]:
     return {consumer: change_id for consumer, change_id in rows if consumer != _IDENTITY}
 
 
+def prune(executor: Executor, consumers: Collection[str]) -> int:
+    """Delete the changes every one of ``consumers`` has acknowledged (but the newest of
+    them); returns how many.
+
+    A consumer without a cursor keeps everything (it will do a full refresh anyway, so it
+    needs no change either, but it is not known to be one yet): nothing is pruned then.
+    """
+    known = cursors(executor)
+    if not consumers or any(name not in known for name in consumers):
+        return 0
+    upto = min(known[name] for name in consumers)
+    # The newest acknowledged row stays: SQLite numbers a new row max(id) + 1, so emptying
+    # the table would hand out ids the cursors have already passed.
+    result = executor.execute(delete(ClaimKeyChangeRow).where(ClaimKeyChangeRow.id < upto))
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
 # Not a consumer: the row whose state names this store, so what a scheduler keys its
 # requests by changes when the store is deleted or replaced (the same files are then new).
 _IDENTITY = "store-identity"

@@ -5,7 +5,10 @@ from pathlib import Path
 import dagster as dg
 
 from claims.settings import get_settings
+from claims.store.changes import prune
+from pipeline.assets.edges import CONSUMER as EDGES_CONSUMER
 from pipeline.assets.ownership import OWNERS
+from pipeline.assets.review import CONSUMER as REVIEW_CONSUMER
 from pipeline.assets.review import review_queue
 from pipeline.changes import changes_since
 from pipeline.collector import with_fewer_collections
@@ -41,6 +44,8 @@ def conflict_status(
         changes = changes_since(conn, CONSUMER, full=config.full, follow_reviews=True)
         counts = build_claim_status(conn, changes.keys)
         changes.acknowledge(conn)  # with the rows it rewrote, in one transaction
+        # the last consumer of a run: what every consumer has processed can go
+        prune(conn, (EDGES_CONSUMER, REVIEW_CONSUMER, CONSUMER))
     scope = changes.full_because if changes.keys is None else f"{len(changes.keys)} keys"
     context.log.info(f"claim_status: {changes.mode} rebuild ({scope}): {counts}")
     table = ["| status | claims rewritten |", "|---|---|"]
