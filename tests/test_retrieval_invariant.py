@@ -202,7 +202,8 @@ def _responses(engine: Engine, corpus: Corpus, requester: Requester) -> dict[str
                 )
         if as_of != AsOf():
             continue  # as-of reads are covered above; worded questions ask about now
-        for entity in (None, "acme", "globex"):
+        # "big acme" is found by the shorter name "acme" (a short-name read, issue 13)
+        for entity in (None, "acme", "globex", "big acme"):
             for attribute in ("output limit", "limit"):
                 question = f"What is the {entity or 'service'} {attribute} in tokens?"
                 worded = Frame(
