@@ -374,6 +374,13 @@ class Resolution(_Model):
     policy_version: str
     decided_at: datetime | None = None
     superseded_at: datetime | None = Field(None, description="Set when the item is reopened.")
+    confidence: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="Resolution confidence: the reviewer's (0..1), 1.0 for a policy rule; "
+        "None when not stated. Kept apart from extraction confidence and source authority.",
+    )
 
 
 class AuditEvent(_Model):

@@ -338,6 +338,9 @@ class ResolutionRow(Base):
     )
     decided_at: Mapped[datetime] = mapped_column(TS)
     superseded_at: Mapped[datetime | None] = mapped_column(TS)
+    # How sure the decider is (0..1): a reviewer's own statement, 1.0 for a policy rule;
+    # NULL: not stated (decisions made before migration 0009, or a reviewer who gave none).
+    confidence: Mapped[float | None] = mapped_column(Float)
 
 
 class ResolutionWinnerRow(Base):

@@ -81,6 +81,17 @@ class ItemView:
         return [s for s in self.sides if s.winner]
 
     @property
+    def resolution_confidence_text(self) -> str:
+        """The decider's confidence, apart from extraction confidence and source authority."""
+        r = self.resolution
+        if r is None:
+            return "no decision"
+        if r.confidence is None:
+            return "not stated"
+        who = "the rule (it follows from the policy)" if r.method.value == "rule" else r.decided_by
+        return f"{r.confidence:.2f}, set by {who}"
+
+    @property
     def lock_holder(self) -> str | None:
         """Who holds the item: only a claimed item has one (a decision releases the lock)."""
         return self.item.assignee if self.item.state.value == "claimed" else None

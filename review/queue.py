@@ -26,7 +26,12 @@ from claims.tables import ReviewItemRow
 from review import audit
 from review.items import CLOSED_STATES, ReviewItemRepository, as_utc, snapshot
 from review.policy import active_policy
-from review.resolutions import record_resolution, supersede_current, validate_decision
+from review.resolutions import (
+    check_confidence,
+    record_resolution,
+    supersede_current,
+    validate_decision,
+)
 from review.reviewers import Reviewer
 
 SYSTEM_ACTOR = "system"
@@ -220,8 +225,13 @@ def decide(
     dismiss_reason: DismissReason | None = None,
     expected_revision: int | None = None,
     now: datetime | None = None,
+    confidence: float | None = None,
 ) -> Resolution:
-    """Resolve (winners), dismiss (reason) or mark ambiguous; validates before writing anything."""
+    """Resolve (winners), dismiss (reason) or mark ambiguous; validates before writing anything.
+
+    ``confidence`` (0..1, optional) is the reviewer's resolution confidence, stored on the
+    resolution apart from the claims' extraction confidence and the sources' authority.
+    """
     now = _now(now)
     repo = ReviewItemRepository(session)
     row = repo.row(item_id)
@@ -236,6 +246,7 @@ def decide(
         evidence=evidence,
         dismiss_reason=dismiss_reason,
     )
+    sure = check_confidence(confidence)
     policy = active_policy(session)
     expected = _hold_for_decision(session, row, reviewer, expected_revision, now)
     change_item(
@@ -267,6 +278,7 @@ def decide(
         policy_version=policy.stamp,
         dismiss_reason=dismiss_reason,
         now=now,
+        confidence=sure,
     )
 
 
@@ -280,6 +292,7 @@ def resolve(
     evidence: Sequence[str] = (),
     expected_revision: int | None = None,
     now: datetime | None = None,
+    confidence: float | None = None,
 ) -> Resolution:
     return decide(
         session,
@@ -291,6 +304,7 @@ def resolve(
         evidence=evidence,
         expected_revision=expected_revision,
         now=now,
+        confidence=confidence,
     )
 
 
@@ -304,6 +318,7 @@ def dismiss(
     evidence: Sequence[str] = (),
     expected_revision: int | None = None,
     now: datetime | None = None,
+    confidence: float | None = None,
 ) -> Resolution:
     return decide(
         session,
@@ -315,6 +330,7 @@ def dismiss(
         dismiss_reason=reason,
         expected_revision=expected_revision,
         now=now,
+        confidence=confidence,
     )
 
 
@@ -327,6 +343,7 @@ def mark_ambiguous(
     evidence: Sequence[str] = (),
     expected_revision: int | None = None,
     now: datetime | None = None,
+    confidence: float | None = None,
 ) -> Resolution:
     return decide(
         session,
@@ -337,6 +354,7 @@ def mark_ambiguous(
         evidence=evidence,
         expected_revision=expected_revision,
         now=now,
+        confidence=confidence,
     )
 
 

@@ -33,6 +33,17 @@ def _allowed_evidence(session: Session, claim_ids: Sequence[str]) -> set[str]:
     return allowed
 
 
+def check_confidence(confidence: float | None) -> float | None:
+    """A reviewer's confidence in a decision: a number from 0 to 1, or None (not stated)."""
+    if confidence is None:
+        return None
+    if not 0.0 <= confidence <= 1.0:
+        raise InputError(
+            f"confidence: {confidence} is not between 0 and 1 (e.g. 0.9: sure, 0.5: unsure)"
+        )
+    return float(confidence)
+
+
 def validate_decision(
     session: Session,
     *,
@@ -98,6 +109,7 @@ def record_resolution(
     now: datetime | None = None,
     audit_actor: str | None = None,
     audit_action: str | None = None,
+    confidence: float | None = None,
 ) -> Resolution:
     """Write an already validated decision; the id is unique per item revision.
 
@@ -118,6 +130,7 @@ def record_resolution(
         policy_version=policy_version,
         decided_at=now,
         superseded_at=None,
+        confidence=confidence,
     )
     session.add(row)
     session.flush()
@@ -205,4 +218,5 @@ def _to_resolution(row: ResolutionRow, winners: list[str]) -> Resolution:
         policy_version=row.policy_version,
         decided_at=as_utc(row.decided_at),
         superseded_at=as_utc(row.superseded_at),
+        confidence=row.confidence,
     )

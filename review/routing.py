@@ -46,6 +46,9 @@ from review.queue import SYSTEM_ACTOR, change_item, release_due_deferrals, reope
 from review.resolutions import current_resolution, record_resolution, supersede_current
 
 ROUTER_ACTOR = "router"
+# A rule's decision follows from the policy with certainty; what it is worth is the
+# authority of the policy and the tiers, shown beside it, not a doubt of the rule's.
+RULE_CONFIDENCE = 1.0
 _CLOSED = tuple(s.value for s in CLOSED_STATES)
 
 
@@ -488,6 +491,7 @@ def _carry_over(
         now=now,
         audit_actor=ROUTER_ACTOR,
         audit_action="resolution.carry_over",
+        confidence=resolution.confidence,
     )
 
 
@@ -682,6 +686,7 @@ def _auto_resolve(
         decided_by=f"rule:{decision.rule_id}",
         policy_version=policy.stamp,
         now=now,
+        confidence=RULE_CONFIDENCE,
     )
 
 

@@ -22,6 +22,7 @@ from sqlalchemy import Engine
 from typer.testing import CliRunner
 
 from claimledger.cli import app
+from claims.errors import InputError
 from claims.models import Bound, Claim, Modality, Polarity, Span, ValueKind
 from claims.settings import get_settings
 from claims.store import make_engine, transaction
@@ -220,15 +221,27 @@ def test_review_show_prints_reasons_claim_ids_and_history_prints_rationales(
     assert "why here: the conflict is material (the edge builder marked it so)" in shown
     assert "tiers tie: management vs management, no rule decides" in shown
     assert "policy acme-authority version 1 (hash " in shown
-    assert "  claim c-limit-a\n" in shown and "  claim c-limit-b\n" in shown
+    assert "  claim c-limit-a, " in shown and "  claim c-limit-b, " in shown
     assert "tier management, public" in shown
     _run("review", "claim", item_id)
     assert "claimed by alice until " in _run("review", "show", item_id)
-    _run("review", "resolve", item_id, "--winner", "c-limit-a", "--rationale", "A is approved.")
+    _run(
+        "review",
+        "resolve",
+        item_id,
+        "--winner",
+        "c-limit-a",
+        "--rationale",
+        "A is approved.",
+        "--confidence",
+        "0.8",
+    )
     shown = _run("review", "show", item_id)
     assert "claimed by" not in shown
     assert "resolved by reviewer alice under policy acme-authority 1+" in shown
     assert 'winner: Assistant limits note A (c-limit-a): "The interactive assistant has' in shown
+    assert "resolution confidence: 0.80, set by alice" in shown
+    assert "  claim c-limit-a, extraction confidence 0.90" in shown
     history = _run("review", "history", item_id)
     assert "(A is approved.)" in history
     as_json = json.loads(_run("review", "show", item_id, "--json"))
@@ -258,3 +271,26 @@ def test_the_item_names_each_sides_value_in_its_own_words(engine: Engine) -> Non
     routed_ledger(engine)
     view = _view(engine, LIMIT)
     assert view.explanation.values == ["250 tokens", "500 tokens"]
+
+
+def test_three_confidences_are_kept_apart_and_the_resolution_carries_its_own(
+    engine: Engine,
+) -> None:
+    routed_ledger(engine)
+    rule_view = _view(engine, HEADCOUNT)
+    assert rule_view.resolution is not None and rule_view.resolution.confidence == 1.0
+    assert (
+        rule_view.resolution_confidence_text == "1.00, set by the rule (it follows from the policy)"
+    )
+    alice = reviewers().get("alice")
+    item = item_for_key(engine, LIMIT)
+    too_sure = pytest.raises(InputError, match="confidence: 1.5 is not between 0 and 1")
+    with too_sure, transaction(engine) as session:
+        queue.resolve(session, item.id, alice, winners=["c-limit-a"], rationale="A", confidence=1.5)
+    with transaction(engine) as session:
+        queue.resolve(session, item.id, alice, winners=["c-limit-a"], rationale="A", confidence=0.7)
+    view = _view(engine, LIMIT)
+    assert view.resolution is not None and view.resolution.confidence == 0.7
+    assert view.resolution_confidence_text == "0.70, set by alice"
+    side = view.sides[0]
+    assert (side.claim.confidence, side.authority_tier) == (0.9, "management")  # unchanged

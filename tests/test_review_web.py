@@ -241,3 +241,17 @@ def test_a_rule_decision_names_the_rule_the_policy_and_the_winning_source(
     winner = re.search(r'<p class="winner-line">(.*?)</p>', page, re.S)
     assert winner and "Annual report 2025" in winner.group(1)
     assert "The group employed 12,000 people at year end." in winner.group(1)
+
+
+def test_the_resolve_form_stores_the_reviewers_confidence(
+    client: TestClient, engine: Engine
+) -> None:
+    csrf = login(client)
+    item = item_for_key(engine, LIMIT)
+    form = {"csrf_token": csrf, "winner": "c-limit-a", "rationale": "A is approved"}
+    bad = client.post(f"/review/items/{item.id}/resolve", data={**form, "confidence": "sure"})
+    assert bad.status_code == 422 and "confidence: &#39;sure&#39; is not a number" in bad.text
+    done = client.post(f"/review/items/{item.id}/resolve", data={**form, "confidence": "0.85"})
+    assert done.status_code == 200
+    assert "Resolution confidence: 0.85, set by alice" in done.text
+    assert '<dd class="extraction-confidence">0.90</dd>' in done.text

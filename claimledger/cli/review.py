@@ -31,6 +31,13 @@ REVISION_OPTION = typer.Option(
     None, "--revision", help="Fail if the item is no longer at this revision."
 )
 JSON_OPTION = typer.Option(False, "--json", help="Print JSON.")
+CONFIDENCE_OPTION = typer.Option(
+    None,
+    "--confidence",
+    min=0.0,
+    max=1.0,
+    help="How sure you are, 0 to 1 (stored on the resolution; default: not stated).",
+)
 
 
 def _reviewer(name: str | None) -> Reviewer:
@@ -105,7 +112,9 @@ def _print_view(view: ItemView) -> None:
         won = "  WINNER" if side.winner else ""
         console.print("")
         console.print(f"side {number}: {side.value_text}{converted}{won}")
-        console.print(f"  claim {side.claim.id}")
+        console.print(
+            f"  claim {side.claim.id}, extraction confidence {side.claim.confidence:.2f}"
+        )
         console.print(
             f'  source "{side.source_name}" ({side.source_id}) v{side.version_number} '
             f"({side.version_id}), tier {side.authority_tier or '(none)'}{gone}, "
@@ -133,6 +142,7 @@ def _print_decision(view: ItemView) -> None:
         console.print(f'  winner: {side.source_name} ({side.claim.id}): "{side.quote}"')
     if r.dismiss_reason:
         console.print(f"  reason: {r.dismiss_reason.value}")
+    console.print(f"  resolution confidence: {view.resolution_confidence_text}")
     console.print(f"  rationale: {r.rationale}")
 
 
@@ -181,6 +191,7 @@ def resolve(
     evidence: list[str] = typer.Option(
         None, "--evidence", help="Claim, source version or source id cited (repeatable)."
     ),
+    confidence: float | None = CONFIDENCE_OPTION,
     as_user: str | None = AS_OPTION,
     revision: int | None = REVISION_OPTION,
 ) -> None:
@@ -195,6 +206,7 @@ def resolve(
             rationale=rationale,
             evidence=evidence or [],
             expected_revision=revision,
+            confidence=confidence,
         )
     console.print(
         f"resolved {item_id}: winners {', '.join(resolution.winner_claim_ids)} "
@@ -207,6 +219,7 @@ def dismiss(
     item_id: str = typer.Argument(...),
     reason: DismissReason = typer.Option(..., "--reason", help="Why it is not a conflict."),
     rationale: str = typer.Option(..., "--rationale", help="Explain it (required)."),
+    confidence: float | None = CONFIDENCE_OPTION,
     as_user: str | None = AS_OPTION,
     revision: int | None = REVISION_OPTION,
 ) -> None:
@@ -220,6 +233,7 @@ def dismiss(
             reason=reason,
             rationale=rationale,
             expected_revision=revision,
+            confidence=confidence,
         )
     console.print(f"dismissed {item_id} ({reason.value})")
 
@@ -228,6 +242,7 @@ def dismiss(
 def ambiguous(
     item_id: str = typer.Argument(...),
     rationale: str = typer.Option(..., "--rationale", help="Why no side can win (required)."),
+    confidence: float | None = CONFIDENCE_OPTION,
     as_user: str | None = AS_OPTION,
     revision: int | None = REVISION_OPTION,
 ) -> None:
@@ -235,7 +250,12 @@ def ambiguous(
     reviewer = _reviewer(as_user)
     with transaction(engine()) as session:
         queue.mark_ambiguous(
-            session, item_id, reviewer, rationale=rationale, expected_revision=revision
+            session,
+            item_id,
+            reviewer,
+            rationale=rationale,
+            expected_revision=revision,
+            confidence=confidence,
         )
     console.print(f"marked {item_id} ambiguous")
 

@@ -431,6 +431,15 @@ def create_router(settings: Settings) -> APIRouter:
     def _revision(value: str) -> int | None:
         return int(value) if value.strip().isdigit() else None
 
+    def _confidence(value: str) -> float | None:
+        """The form's optional confidence field: empty is "not stated"."""
+        if not value.strip():
+            return None
+        try:
+            return float(value)
+        except ValueError:
+            raise InputError(f"confidence: {value!r} is not a number from 0 to 1") from None
+
     @router.post("/items/{item_id}/claim")
     def claim(
         request: Request, item_id: str, csrf_token: str = Form(""), revision: str = Form("")
@@ -464,6 +473,7 @@ def create_router(settings: Settings) -> APIRouter:
         winner: list[str] = Form(default_factory=list),
         rationale: str = Form(""),
         evidence: str = Form(""),
+        confidence: str = Form(""),
     ) -> Response:
         cited = [e.strip() for e in evidence.replace("\n", ",").split(",") if e.strip()]
         return act(
@@ -479,6 +489,7 @@ def create_router(settings: Settings) -> APIRouter:
                 rationale=rationale,
                 evidence=cited,
                 expected_revision=_revision(revision),
+                confidence=_confidence(confidence),
             ),
         )
 
@@ -490,6 +501,7 @@ def create_router(settings: Settings) -> APIRouter:
         revision: str = Form(""),
         reason: str = Form(""),
         rationale: str = Form(""),
+        confidence: str = Form(""),
     ) -> Response:
         def run(session: Session, reviewer: Reviewer) -> object:
             try:
@@ -503,6 +515,7 @@ def create_router(settings: Settings) -> APIRouter:
                 reason=why,
                 rationale=rationale,
                 expected_revision=_revision(revision),
+                confidence=_confidence(confidence),
             )
 
         return act(request, item_id, csrf_token, "dismissed", run)
@@ -514,6 +527,7 @@ def create_router(settings: Settings) -> APIRouter:
         csrf_token: str = Form(""),
         revision: str = Form(""),
         rationale: str = Form(""),
+        confidence: str = Form(""),
     ) -> Response:
         return act(
             request,
@@ -521,7 +535,12 @@ def create_router(settings: Settings) -> APIRouter:
             csrf_token,
             "ambiguous",
             lambda s, r: queue.mark_ambiguous(
-                s, item_id, r, rationale=rationale, expected_revision=_revision(revision)
+                s,
+                item_id,
+                r,
+                rationale=rationale,
+                expected_revision=_revision(revision),
+                confidence=_confidence(confidence),
             ),
         )
 
