@@ -68,7 +68,7 @@ def test_review_show_prints_markup_in_quotes_and_titles_as_text(ledger: CliRunne
     assert '"The monthly rent of the Porto flat is 650 EUR, per clause [/] 4."' in shown.output
     assert 'source "[bold red]Lease[/] of the Porto flat" (lease)' in shown.output
     assert "Letter [/] from the landlord here" in shown.output  # the link's text, no link
-    assert re.search(r"^side \d: 500 EUR\n  claim cl_\w+$", shown.output, flags=re.MULTILINE)
+    assert re.search(r"^side \d: 500 EUR\n  claim cl_\w+, ", shown.output, flags=re.MULTILINE)
     _clean(shown.output)
 
 
