@@ -16,6 +16,7 @@ from typing import Any
 from claims.edges.builder import refine
 from claims.edges.compare import compare_facts, listed_values
 from claims.edges.facts import ClaimFacts, facts_from_claim, shown_value
+from claims.edges.pairing import comparable, judge_counterparts, match_texts, one_context
 from claims.edges.verdict import RELATION_RANK, PairVerdict, Rule
 from claims.models import Claim, EdgeKind, Relation
 
@@ -106,7 +107,7 @@ def pair_report(
     mates_right: Sequence[ClaimFacts] = (),
 ) -> PairReport:
     """One pair's relation; ``mates_*`` are the other claims of each claim's sentence."""
-    x, y = facts_from_claim(left), facts_from_claim(right)
+    x, y = one_context(facts_from_claim(left), facts_from_claim(right))
     verdict: PairVerdict = listed_values(x, y, compare_facts(x, y), mates_left, mates_right)
     draft = refine(x, y, verdict)
     if draft is None:
@@ -134,6 +135,7 @@ def check_claims(left: Sequence[Claim], right: Sequence[Claim]) -> CheckResult:
         for a, fa in zip(left, left_facts, strict=True)
         for b, fb in zip(right, right_facts, strict=True)
     ]
+    pairs = _with_counterparts(pairs, left_facts, right_facts)
     if not pairs:
         empty = [name for name, side in (("left", left), ("right", right)) if not side]
         return CheckResult(
@@ -160,6 +162,44 @@ def check_claims(left: Sequence[Claim], right: Sequence[Claim]) -> CheckResult:
         len(left),
         len(right),
     )
+
+
+def _with_counterparts(
+    pairs: list[PairReport], left_facts: list[ClaimFacts], right_facts: list[ClaimFacts]
+) -> list[PairReport]:
+    """The pairs re-judged by matching the two texts' claims (``pairing``): a disagreement
+    with a claim the other text supports elsewhere is dropped, and counterparts whose keys
+    kept them apart are compared."""
+    matching = match_texts(left_facts, right_facts)
+    facts = {f.id: f for f in [*left_facts, *right_facts]}
+    out = []
+    for p in pairs:
+        x, y = facts[p.left.id], facts[p.right.id]
+        supported = next(
+            ((c, matching.support[c.id]) for c in (x, y) if c.id in matching.support), None
+        )
+        if p.relation in (Relation.CONFLICT, Relation.AMBIGUOUS) and supported and comparable(x, y):
+            claim, agreeing = supported
+            reason = (
+                f"the other text agrees with {claim.shown} elsewhere ({agreeing.shown}, "
+                f"{agreeing.claim_key!r}); {p.reason}"
+            )
+            p = PairReport(p.left, p.right, Relation.COMPATIBLE, Rule.COUNTERPART, reason)
+        elif p.relation is Relation.UNRELATED and p.rule == Rule.KEY and not supported:
+            score = matching.counterparts(x, y)
+            verdict = judge_counterparts(x, y) if score is not None else None
+            if verdict is not None and verdict.relation in (
+                Relation.CONFLICT,
+                Relation.AMBIGUOUS,
+            ):
+                reason = (
+                    f"counterparts in the two texts: {x.claim_key!r} and {y.claim_key!r} "
+                    f"describe one thing (description similarity {score:.2f}); "
+                    f"{verdict.reason}"
+                )
+                p = PairReport(p.left, p.right, verdict.relation, verdict.rule, reason)
+        out.append(p)
+    return out
 
 
 def check_texts(left_text: str, right_text: str) -> CheckResult:

@@ -8,7 +8,8 @@ both argument orders give the same verdict, rule and reason. The checks run in t
    compares values as for one key, the ``similar`` band (or an entity named on one side
    only) turns a disagreement into ``ambiguous`` and an agreement into ``compatible``,
    the ``different`` band is unrelated;
-2. reported speech on either side: compatible (a third party's words, not the source's);
+2. reported speech on one side only: compatible (a third party's words against the
+   source's own); reported on both sides, the two reports are compared like statements;
 3. known, disjoint effective times: compatible (two "as of" snapshots of one figure whose
    values disagree: ambiguous, the later may update the earlier);
 4. a scope dimension stated on both sides with different values (or different unexplained
@@ -163,13 +164,23 @@ def _near_miss(
 
 
 def _same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
-    if a.reported or b.reported:
-        side = "both sides" if a.reported and b.reported else "one side"
+    if a.reported != b.reported:
         return PairVerdict(
             Relation.COMPATIBLE,
             Rule.REPORTED_SPEECH,
-            f"reported speech on {side}: a third party's claim, not the source's own",
+            "reported speech on one side: a third party's claim, not the source's own",
         )
+    verdict = _statements(a, b)
+    if a.reported:
+        # "the finance team says 340,000" / "the CFO said 410,000": two reports of one
+        # figure stay comparable (issue 12); the reason says whose words they are
+        reason = f"both sides report a third party's figure; {verdict.reason}"
+        return replace(verdict, reason=reason)
+    return verdict
+
+
+def _statements(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
+    """Two statements of one claim key (both the sources' own, or both reported)."""
     if a.time_known and b.time_known and (a.t_end < b.t_start or b.t_end < a.t_start):
         if _snapshots(a, b) and compare_values(a, b).state == INCOMPATIBLE:
             # "as of 7 March: 4 cases" / "as of 8 March: 7 cases": one running figure read
