@@ -188,6 +188,7 @@ def _addressed(
     start: date | None,
     end: date | None,
     asked_words: set[str],
+    entity: str | None = None,
 ) -> tuple[EvidenceGroup, list[ClaimFact], set[str]]:
     """The narrowed group, the visible claims the question addresses, and the question's
     key words those claims state as qualifiers instead (when the key itself has none).
@@ -211,6 +212,11 @@ def _addressed(
         for c in group.claims.values()
         if c.claim_key in keys and _in_time(c, start, end) and _compatible(c, scope)
     ]
+    if entity and addressed:
+        # a claim about another thing never answers, whatever key it shares ("deshon allyn
+        # house built" is not the Allyn House), and it does not outrank one that may
+        named = _claim_entities(conn, [c.id for c in addressed])
+        addressed = [c for c in addressed if entity_fit(entity, named.get(c.id)) > 0]
     if wider:
         addressed = _naming_most(addressed, key, asked_words)
     if addressed:
@@ -229,6 +235,9 @@ def _addressed(
         if missing <= stated and _compatible(claim, scope):
             addressed.append(claim)
             extra |= missing & set(claim.scope_residual)
+    if entity and addressed:
+        named = _claim_entities(conn, [c.id for c in addressed])
+        addressed = [c for c in addressed if entity_fit(entity, named.get(c.id)) > 0]
     return group, addressed, extra
 
 
@@ -274,14 +283,10 @@ def _found(
     similarity and quote search, visible claims only), best first. Keys that tie for best
     and name different entities are read together: the question does not say which.
     """
-    group, addressed, extra = _addressed(
-        conn, as_of, requester, key, scope, start, end, asked_words
-    )
     entity = getattr(frame, "entity", None)
-    if entity and addressed:
-        # a claim about another thing never answers, whatever key it shares
-        named = _claim_entities(conn, [c.id for c in addressed])
-        addressed = [c for c in addressed if entity_fit(entity, named.get(c.id)) > 0]
+    group, addressed, extra = _addressed(
+        conn, as_of, requester, key, scope, start, end, asked_words, entity
+    )
     attribute = getattr(frame, "attribute", None) or key
     fitting = _fitting(asked, addressed, attribute)
     if fitting:
@@ -303,6 +308,7 @@ def _found(
     )
     entity_words = set((entity or "").replace(",", " ").split())
     referring = set(entity_references()) if entity else set()
+    referring |= {w for other in answering_attributes(attribute) for w in other.split()}
     for rank, candidate in enumerate(candidates):
         if candidate.claim_key == key:
             continue
@@ -394,6 +400,8 @@ def answer_frame(
     referring = set(entity_references()) if getattr(frame, "entity", None) else set()
     asked = asked_type(frame, question)
     attribute = getattr(frame, "attribute", None) or key
+    # "as of the census of 2010, there were 5,000 people": the census is the asked slot
+    referring |= {w for other in answering_attributes(attribute) for w in other.split()}
     ask = (requester, key, scope, start, end, asked_words)
     if isinstance(store, Engine):
         with store.connect() as conn:
@@ -507,13 +515,16 @@ def _disputed_beside(
     """Claims set aside only for stray words ("went up in May, mostly in the support team")
     that the edges hold to disagree with a chosen claim: same scope, same slot, so the
     disagreement is the answer. A claim of another scope (the Q1 dividend beside the
-    dividend for the period) stays aside."""
+    dividend for the period) stays aside, and so does a number: a word beside a number
+    often narrows what is counted ("residents under the age of 18"), where beside a stated
+    direction or label it is a trailing remark."""
     ids = {c.id for c in chosen}
     scopes = [c.scope for c in chosen]
     return [
         c
         for c in live
         if c.id not in ids
+        and c.kind in ("categorical", "polarity")
         and c.scope in scopes
         and (verdicts[c.id].contested_with | verdicts[c.id].ambiguous_with) & ids
     ]

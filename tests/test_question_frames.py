@@ -167,3 +167,18 @@ def test_a_direction_asked_as_a_choice_names_both_directions(engine: Engine) -> 
     result = answer(engine, "Did staff turnover go up or down in June?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT, result.reason
     assert sorted(result.citations) == ["board-note", "hr-email"]
+
+
+def test_a_longer_name_that_ends_with_the_asked_one_is_another_thing(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "harlow-mill": "Harlow Mill\n\nHarlow Mill is a watermill in Kent. It was built "
+            "about 1835 and is a two-storey brick building.",
+            "north-harlow-mill": "North Harlow Mill was built in 1790 by the Parr family.",
+        },
+    )
+    result = answer(engine, "When was Harlow Mill built?", ANYONE)
+    # "north harlow mill" is another mill: it neither answers nor hides the article's claim
+    assert (result.status, str(result.value)) == (AnswerStatus.ANSWERED, "1835"), result.reason
+    assert result.citations == ["harlow-mill"]
