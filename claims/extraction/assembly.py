@@ -252,10 +252,11 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
         if r == PREP and i + 1 < n and lower[i] in _UNIT_HINTS and lower[i + 1] in units:
             role[i + 1] = UNIT
     poles = stance_lexicon().poles
-    for i in range(1, n - 1):
-        # "mixed to positive reviews": one stance running between two poles, no preposition
-        if lower[i] == "to" and role[i] == PREP and _between_poles(lower, i, poles):
-            role[i] = STOP
+    if n > 2 and not poles.keys().isdisjoint(lower):
+        for i in range(1, n - 1):
+            # "mixed to positive reviews": one stance between two poles, no preposition
+            if lower[i] == "to" and role[i] == PREP and _between_poles(lower, i, poles):
+                role[i] = STOP
     verb_forms = lexicon().verb_forms
     for i in range(n):
         # "The museum declines card payments": an antonym lexicon verb states like "accepts"

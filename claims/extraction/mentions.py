@@ -104,6 +104,13 @@ def _rank_pattern() -> tuple[re.Pattern[str], dict[str, int]]:
 
 
 _RANK, _ORDINAL_WORDS = _rank_pattern()
+_DIGIT_ORDINAL = re.compile(r"[0-9](?:st|nd|rd|th)(?![A-Za-z])")
+_ORDINAL_HINT = re.compile(
+    r"[0-9](?:st|nd|rd|th)(?![A-Za-z])|(?<![A-Za-z])(?:"
+    + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
+    + r")(?![A-Za-z])",
+    re.IGNORECASE,
+)
 _SCORE = re.compile(r"/(?:100|10|5)(?![0-9/]|[.,][0-9])")
 _RATING_WORDS = re.compile(
     r"(?<![A-Za-z])(?:"
@@ -738,7 +745,8 @@ class MentionScanner:
     def __init__(self, res: Resources | None = None) -> None:
         self.res = res or resources()
         self.times = _TimeScanner(self.res)
-        self._wanted = self.times.trigger_words | self.res.number_first_words
+        self._located = self.times.trigger_words | self.res.number_first_words
+        self._wanted = self._located | frozenset(_ORDINAL_WORDS)
 
     def scan(self, text: str) -> Mentions:
         if _INVISIBLE.search(text) is None:
@@ -772,10 +780,16 @@ class MentionScanner:
         occupied = bytearray(len(folded) + 1)
         time_hits: list[tuple[str, int, int]] | None = None
         number_starts: list[int] | None = None
+        ordinal_seen = False
         if folded.isascii():
-            time_hits, number_starts = self._word_hits(folded)
+            time_hits, number_starts, ordinal_seen = self._word_hits(folded)
         self.times.scan(folded, occupied, out, time_hits)
-        self._ranks(folded, occupied, out)
+        if (
+            (time_hits is None and _ORDINAL_HINT.search(folded) is not None)
+            or ordinal_seen
+            or _DIGIT_ORDINAL.search(folded) is not None
+        ):
+            self._ranks(folded, occupied, out)
         for m in _NUMBER.finditer(folded):
             if occupied[m.start()]:
                 continue
@@ -787,9 +801,10 @@ class MentionScanner:
         out.labels.sort(key=lambda lab: lab.start)
         return out
 
-    def _word_hits(self, folded: str) -> tuple[list[tuple[str, int, int]], list[int]]:
+    def _word_hits(self, folded: str) -> tuple[list[tuple[str, int, int]], list[int], bool]:
         """One pass over the words of ASCII text: (time trigger words as
-        ``_TimeScanner._trigger_hits`` gives them, starts of possible number words)."""
+        ``_TimeScanner._trigger_hits`` gives them, starts of possible number words, whether
+        an ordinal word occurs)."""
         triggers, first_words = self.times.trigger_words, self.res.number_first_words
         time_hits: list[tuple[str, int, int]] = []
         number_starts: list[int] = []
@@ -797,7 +812,8 @@ class MentionScanner:
         # str.find (ASCII: lowercasing keeps offsets, and a letter run is [A-Za-z]+).
         lowered = folded.lower()
         n = len(lowered)
-        for word in self._wanted.intersection(_WORD.findall(lowered)):
+        present = self._wanted.intersection(_WORD.findall(lowered))
+        for word in present.intersection(self._located):
             size = len(word)
             pos = lowered.find(word)
             while pos >= 0:
@@ -811,7 +827,7 @@ class MentionScanner:
                         number_starts.append(pos)
                 pos = lowered.find(word, pos + 1)
         number_starts.sort()
-        return time_hits, number_starts
+        return time_hits, number_starts, not present.isdisjoint(_ORDINAL_WORDS)
 
     def _ranks(self, folded: str, occupied: bytearray, out: Mentions) -> None:
         """A rank stated as the predicate is a value ("Prague is the fourth most visited
