@@ -296,6 +296,22 @@ _CLAIMS_BY_KEYS = _Sql(
     _CLAIM_SQL + "c.claim_key IN :keys" + _CLAIM_AS_OF,
     _CLAIM_TYPES,
 )
+# Claims of keys with no subject ("unknown:*") are never linked (value_groups.is_unknown_key):
+# their status only reads identity, version and source, not the quote and facts.
+_LEAN_CLAIMS_BY_KEYS = _pair(
+    "SELECT c.id, c.claim_key, c.source_id, c.source_version_id, sv.number FROM claims c "
+    "JOIN source_versions sv ON sv.id = c.source_version_id "
+    "WHERE c.generation = :g AND c.claim_key IN :keys",
+    "SELECT c.id, c.claim_key, c.source_id, c.source_version_id, sv.number FROM claims c "
+    "JOIN source_versions sv ON sv.id = c.source_version_id "
+    "WHERE c.generation = :g AND c.claim_key IN :keys" + _CLAIM_AS_OF,
+)
+_ANY_EDGE = _pair(
+    "SELECT 1 FROM edges WHERE generation = :g AND claim_key IN :blocks "
+    "AND retired_at IS NULL LIMIT 1",
+    "SELECT 1 FROM edges WHERE generation = :g AND claim_key IN :blocks "
+    "AND created_at <= :t AND (retired_at IS NULL OR retired_at > :t) LIMIT 1",
+)
 _CLAIMS_BY_IDS = _Sql(
     _CLAIM_SQL + "c.id IN :ids", _CLAIM_SQL + "c.id IN :ids" + _CLAIM_AS_OF, _CLAIM_TYPES
 )
@@ -356,6 +372,7 @@ def _without_group_kinds(query: _Sql) -> _Sql:
         return sql.replace(where, where + _NOT_FROM_GROUPS)
 
     return _Sql(narrowed(query.now), narrowed(query.as_of), query.convert)
+
 
 _MEMBERS = _pair(
     "SELECT claim_id, value_group_id FROM value_group_claims WHERE generation = :g "
@@ -598,6 +615,27 @@ class EvidenceLoader:
             # Review items and resolutions only ever qualify conflict and ambiguous edges.
             group.reviews = self._reviews(sorted({c.claim_key for c in claims.values()}))
         self._complete(group, {c.version_id for c in claims.values()})
+        return group
+
+    def group_for_unlinked_keys(self, claim_keys: Sequence[str]) -> EvidenceGroup:
+        """``group_for_keys`` for keys whose blocks hold no live edge (the keys with no
+        subject, which are never linked), reading only the columns a status of such claims
+        depends on: identity, version and source. With an edge in a block, the full read."""
+        gen = self.generation()
+        keys = sorted(set(claim_keys))
+        if gen is None or not keys:
+            return EvidenceGroup()
+        for chunk in _chunks(keys):
+            if self._run(_ANY_EDGE, g=gen, blocks=chunk):
+                return self.group_for_keys(keys)
+        group = EvidenceGroup()
+        for chunk in _chunks(keys):
+            for row in self._run(_LEAN_CLAIMS_BY_KEYS, g=gen, keys=chunk):
+                group.claims[row[0]] = ClaimFact(
+                    *row, "", None, None, None, None, None, None, None, {}, (), None, None, "",
+                    0, 0,
+                )  # fmt: skip
+        self._complete(group, {c.version_id for c in group.claims.values()})
         return group
 
     def group_for_version(self, version_id: str) -> EvidenceGroup:

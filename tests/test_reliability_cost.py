@@ -68,3 +68,34 @@ def test_a_disagreement_between_many_sources_stores_rows_linear_in_claims(
     assert 1 <= relations <= 3  # 50 vs 80, 50 vs about 80 (80 and about 80 agree)
     assert edges < 3 * claims
     assert _count(engine, "SELECT count(*) FROM edges WHERE kind = 'conflicts'") < 2 * claims
+
+
+def test_bare_numbers_get_the_status_a_full_reading_gives(engine: Engine) -> None:
+    # A meter log and its corrected second version: the numbers of the first are replaced
+    # (superseded), those of the second stand. The read model takes claims with no subject
+    # from a lean read (no quotes, never linked); the statuses must be the full reading's.
+    from retrieval.evidence import EvidenceLoader
+    from retrieval.read_model import build_claim_status, everyone
+    from retrieval.verdicts import evaluate
+
+    generation, label = current_generation()
+    first = "Meter log\n\n4410 4415 4423 4431\n4436 4440 4452 4459\n"
+    second = "Meter log (corrected)\n\n4410 4415 4425 4431\n4436 4441 4452 4460\n"
+    with transaction(engine) as session:
+        GenerationRepository(session).ensure(generation, label)
+        sources = SourceRepository(session)
+        for body in (first, second):
+            version, _ = sources.add_version("ops/meter", body)
+            ClaimRepository(session).add_all(
+                extract(body, source_id="ops/meter", source_version_id=version.id)
+            )
+        recompute_edges(session, generation)
+    with engine.begin() as conn:
+        build_claim_status(conn)
+        stored = dict(conn.execute(text("SELECT claim_id, status FROM claim_status")).all())
+        keys = sorted(set(conn.execute(text("SELECT claim_key FROM claims")).scalars()))
+        full = evaluate(EvidenceLoader(conn).group_for_keys(keys).narrow(everyone(conn)))
+    bare = {cid for cid, verdict in full.items() if verdict.claim.claim_key.startswith("unknown:")}
+    assert len(bare) >= 16
+    assert {stored[cid] for cid in bare} == {"superseded", "none"}
+    assert {cid: stored[cid] for cid in bare} == {cid: full[cid].status.value for cid in bare}
