@@ -157,3 +157,22 @@ def test_a_report_against_a_sources_own_figure_stays_compatible() -> None:
     )
     assert result.relation is Relation.COMPATIBLE
     assert result.rule == "reported_speech"
+
+
+def test_a_bare_number_counts_what_its_words_name() -> None:
+    # "reached 1,021" has no unit, but its own words say it counts confirmed cases
+    result = check_texts(
+        "Porto has fewer than 1,000 confirmed cases of mumps.",
+        "In Porto the confirmed cases reached 1,021 last week, with 12 in hospital.",
+    )
+    assert result.relation is Relation.CONFLICT, result.reason
+
+
+def test_a_verb_on_one_side_is_not_a_narrower_attribute() -> None:
+    # "confirmed" is glued to one key ("confirm") and the other names "confirm case": the
+    # word one attribute adds is in the other's description, so they name one thing
+    result = check_texts(
+        "Health officials in Porto confirmed more than 690 cases.",
+        "The confirmed cases in Porto reached 654.",
+    )
+    assert result.relation is Relation.CONFLICT, result.reason

@@ -16,7 +16,13 @@ from typing import Any
 from claims.edges.builder import refine
 from claims.edges.compare import compare_facts, listed_values
 from claims.edges.facts import ClaimFacts, facts_from_claim, shown_value
-from claims.edges.pairing import comparable, judge_counterparts, match_texts, one_context
+from claims.edges.pairing import (
+    comparable,
+    judge_counterparts,
+    match_texts,
+    one_context,
+    same_thing,
+)
 from claims.edges.verdict import RELATION_RANK, PairVerdict, Rule
 from claims.models import Claim, EdgeKind, Relation
 
@@ -185,7 +191,11 @@ def _with_counterparts(
                 f"{agreeing.claim_key!r}); {p.reason}"
             )
             p = PairReport(p.left, p.right, Relation.COMPATIBLE, Rule.COUNTERPART, reason)
-        elif p.relation is Relation.UNRELATED and p.rule == Rule.KEY and not supported:
+        elif (
+            p.rule == Rule.KEY
+            and not supported
+            and (p.relation is Relation.UNRELATED or same_thing(x, y))
+        ):
             score = matching.counterparts(x, y)
             verdict = judge_counterparts(x, y) if score is not None else None
             if verdict is not None and verdict.relation in (

@@ -85,9 +85,20 @@ def comparable(x: ClaimFacts, y: ClaimFacts) -> bool:
         return False
     if x.entity and y.entity and x.entity != y.entity:
         return False
-    if x.kind == "quantity" and x.dimension != y.dimension:
+    if x.kind == "quantity" and x.dimension != y.dimension and not counted_alike(x, y):
         return False
     return not distinct_attributes(x.attribute, y.attribute)
+
+
+def counted_alike(x: ClaimFacts, y: ClaimFacts) -> str:
+    """The dimension a bare number shares with a count whose noun its own words name
+    ("the confirmed cases reached 642" / "640 confirmed cases": ``count:case``), or ''."""
+    for bare, counted in ((x, y), (y, x)):
+        if not bare.dimension and counted.dimension.startswith("count:"):
+            noun = counted.dimension.split(":", 1)[1]
+            if noun in description(bare):
+                return counted.dimension
+    return ""
 
 
 def distinct_attributes(a: str, b: str) -> bool:
@@ -112,6 +123,19 @@ def distinct_attributes(a: str, b: str) -> bool:
     return bool(mods_a - mods_b) and bool(mods_b - mods_a)
 
 
+def same_thing(x: ClaimFacts, y: ClaimFacts) -> bool:
+    """Whether each claim's description holds every word of the other's attribute.
+
+    "Lisbon confirmed 1,500 cases" (attribute "confirm", counting cases) and "the confirmed
+    cases reached 1,230" (attribute "confirm case"): the word one attribute adds is in the
+    other's description, so the two name one thing. "The limit" and "the output limit" do
+    not: "output" narrows the attribute, and that stays a similar attribute, ambiguous.
+    """
+    return attribute_words(y.attribute) <= description(x) and attribute_words(
+        x.attribute
+    ) <= description(y)
+
+
 @dataclass
 class Matching:
     """Near-best candidates and support of every claim of two texts (see module docstring)."""
@@ -133,9 +157,15 @@ def match_texts(left: Sequence[ClaimFacts], right: Sequence[ClaimFacts]) -> Matc
     words = {f.id: description(f) for f in [*left, *right]}
     for side, others in ((left, right), (right, left)):
         for claim in side:
-            near = _near_best(claim, others, words)
-            matching.near[claim.id] = near
-            agreeing = [o for _, o in near if compare_values(claim, o).state in _AGREEING]
+            scored = _candidates(claim, others, words)
+            matching.near[claim.id] = _near_best(scored)
+            # any candidate of the same unit that agrees: the other text states this value
+            # in a role described like this one (a count of cases, a worldwide gross)
+            agreeing = [
+                o
+                for _, o in scored
+                if o.dimension == claim.dimension and compare_values(claim, o).state in _AGREEING
+            ]
             if agreeing:
                 matching.support[claim.id] = agreeing[0]
     return matching
@@ -144,16 +174,22 @@ def match_texts(left: Sequence[ClaimFacts], right: Sequence[ClaimFacts]) -> Matc
 _AGREEING = (AGREE, COMPATIBLE)
 
 
-def _near_best(
+def _candidates(
     claim: ClaimFacts, others: Sequence[ClaimFacts], words: dict[str, frozenset[str]]
 ) -> list[tuple[float, ClaimFacts]]:
-    """The candidates describing what ``claim`` describes about as well as the best one."""
+    """The comparable claims of the other text whose description covers enough of
+    ``claim``'s (or of theirs), with how alike the two descriptions are."""
     scored = []
     for other in others:
         if comparable(claim, other):
             cover, alike = description_score(words[claim.id], words[other.id])
             if cover >= MIN_DESCRIPTION:
                 scored.append((alike, other))
+    return scored
+
+
+def _near_best(scored: list[tuple[float, ClaimFacts]]) -> list[tuple[float, ClaimFacts]]:
+    """The candidates describing what a claim describes about as well as the best one."""
     if not scored:
         return []
     best = max(score for score, _ in scored)
@@ -165,6 +201,9 @@ def judge_counterparts(x: ClaimFacts, y: ClaimFacts) -> PairVerdict:
     stated on one side only were weighed by the description that matched them; what both
     state still decides (Q1 vs Q2, disjoint times, different places)."""
     a, b = ordered(*one_context(x, y))
+    counted = counted_alike(a, b)
+    if counted:  # the bare number counts what the other counts
+        a, b = (replace(f, dimension=counted) if not f.dimension else f for f in (a, b))
     dims_a, dims_b = dict(a.scope), dict(b.scope)
     both = dims_a.keys() & dims_b.keys()
     timed = a.time_known and b.time_known
