@@ -27,6 +27,7 @@ from claims.errors import InputError
 from claims.files import foreign_encoding, read_bounded, real_path, sha256_of_regular_file
 from claims.ids import sha256_hex
 from claims.register import Register, apply_default_groups, apply_register, source_id_problem
+from claims.retention import erased_pairs, skip_message
 from claims.store.sources import NewVersion, SourceRepository
 
 MEDIA_TYPES = {".txt": "text/plain", ".md": "text/markdown"}
@@ -113,6 +114,8 @@ class IngestReport:
     register: str | None = None
     register_entries: int = 0
     register_changed: list[str] = field(default_factory=list)
+    # files skipped because their source was erased with these bytes (claims/retention.py)
+    erased: list[str] = field(default_factory=list)
 
     @property
     def sources(self) -> int:
@@ -142,6 +145,8 @@ class IngestReport:
             )
         if self.rejected:
             text += f"; {len(self.rejected)} rejected"
+        if self.erased:
+            text += f"; {len(self.erased)} skipped (source erased)"
         return text
 
     def to_dict(self) -> dict[str, Any]:
@@ -153,6 +158,7 @@ class IngestReport:
                 {"path": str(r.path), "line": r.line, "source_id": r.source_id, "reason": r.reason}
                 for r in self.rejected
             ],
+            "erased": self.erased,
             "register": (
                 {
                     "path": self.register,
@@ -385,6 +391,15 @@ def ingest(
     """
     repository = SourceRepository(session)
     report = IngestReport(rejected=list(rejected))
+    # An erased source stays out until readmitted: the same bytes are skipped, said so.
+    erased = erased_pairs(session)
+    if erased:
+        report.erased = [
+            skip_message(f.source_id, str(f.path))
+            for f in files
+            if (f.source_id, f.sha256) in erased
+        ]
+        files = [f for f in files if (f.source_id, f.sha256) not in erased]
     if register is not None:
         stored = repository.ids()
         register.check_references(stored | {f.source_id for f in files})

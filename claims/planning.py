@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from claims.models import GenerationStatus
+from claims.retention import erased_pairs
 from claims.store.changes import extracted_versions
 from claims.store.generations import GenerationRepository
 from claims.tables import SourceVersionRow
@@ -38,6 +39,7 @@ class StoreProgress:
     to_extract: list[VersionRef] = field(default_factory=list)  # stored, not extracted yet
     stored: list[VersionRef] = field(default_factory=list)  # every stored version
     generation_status: str | None = None  # None: the generation never ran on this store
+    erased: list[VersionRef] = field(default_factory=list)  # on disk, erased: not stored
 
     @property
     def nothing_to_do(self) -> bool:
@@ -57,8 +59,12 @@ def compare(session: Session, on_disk: Iterable[VersionRef], generation: str) ->
     ).all()
     stored = {VersionRef(source_id, sha): vid for vid, source_id, sha in rows}
     state = GenerationRepository(session).get(generation)
+    # an erased source's file stays out until readmitted (claims/retention.py)
+    erased = {VersionRef(source_id, sha) for source_id, sha in erased_pairs(session)}
+    disk = list(dict.fromkeys(on_disk))
     progress = StoreProgress(
-        to_store=[ref for ref in dict.fromkeys(on_disk) if ref not in stored],
+        to_store=[ref for ref in disk if ref not in stored and ref not in erased],
+        erased=[ref for ref in disk if ref in erased],
         stored=sorted(stored),
         generation_status=state.status.value if state is not None else None,
     )

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.orm import Session
 
 from claims.planning import StoreProgress, VersionRef, compare
+from claims.retention import erased_pairs
 from pipeline.corpus import CorpusFile, CorpusScan, stored_keys
 from pipeline.partitions import partition_key, range_tags
 
@@ -148,7 +149,9 @@ def store_gap(session: Session, remembered: Iterable[str], corpus: CorpusScan) -
     """Versions ``remembered`` as stored (materialized ``source_versions`` partitions) that
     the store lacks; one query for the store's keys, no per-version lookups."""
     stored = stored_keys(session)
-    missing = [key for key in remembered if key not in stored]
+    # an erased version is lacking on purpose (claims/retention.py)
+    erased = {partition_key(source_id, sha) for source_id, sha in erased_pairs(session)}
+    missing = [key for key in remembered if key not in stored and key not in erased]
     restorable = [
         key for key in missing if key in corpus.files and corpus.files[key].error is None
     ]

@@ -15,6 +15,8 @@ from typing import Any
 
 import dagster as dg
 
+from claims.planning import VersionRef
+from claims.retention import skip_message
 from pipeline import corpus
 from pipeline.assets import graph_asset_keys
 from pipeline.collector import fewer_collections
@@ -92,6 +94,13 @@ def run_pipeline(
         gap = store_gap(session, remembered, scan)
     known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
     plan = plan_runs(scan, known, lacking, batch_size=batch_size)
+    # files of an erased source: not stored, said so with how to readmit them
+    erased = set(lacking.erased)
+    plan.unkeyed += [
+        skip_message(f.source_id, str(f.path))
+        for f in scan.good
+        if VersionRef(f.source_id, f.sha256) in erased
+    ]
     if plan.add_keys:
         instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, plan.add_keys)
     outcome = PipelineRun(plan=plan, store_gap=gap.message() if gap else None)

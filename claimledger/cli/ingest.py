@@ -70,6 +70,8 @@ def _print(report: IngestReport, as_json: bool) -> None:
     if as_json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
         return
+    for message in report.erased:
+        err_console.print(f"skipped: {message}")
     for item in report.files:
         if item.created:
             console.print(f"new        {item.source_id} v{item.number} ({item.sha256[:12]})")

@@ -8,10 +8,21 @@ import typer
 from rich.markup import escape
 
 from claimledger.cli.app import app, console, engine
+from claimledger.cli.policy import _actor as audit_actor
+from claims.retention import erase, erased_versions, readmit
 from claims.sources import source_listing
 from claims.store import transaction
 
-sources_app = typer.Typer(help="Inspect stored sources and their versions.", no_args_is_help=True)
+sources_app = typer.Typer(
+    help="Inspect stored sources and their versions; erase a source on request.",
+    no_args_is_help=True,
+)
+AS_OPTION = typer.Option(
+    None,
+    "--as",
+    help="Who does it: a reviewer of the reviewers file, or `admin` (the operator at this "
+    "terminal, recorded with the OS account). Default CLAIMS_REVIEWER, then admin.",
+)
 app.add_typer(sources_app, name="sources")
 
 
@@ -24,8 +35,14 @@ def list_sources(
     try:
         with transaction(store) as session:
             listing = source_listing(session)
+            erased: dict[str, list[str]] = {}
+            for version in erased_versions(session):
+                erased.setdefault(version.source_id, []).append(version.erased_at.isoformat())
     finally:
         store.dispose()
+    for item in listing:
+        # when it was erased (one time per erased version), none when it is not
+        item["erased_at"] = sorted(set(erased.get(item["id"], [])))
     if as_json:
         print(json.dumps(listing, indent=2, ensure_ascii=False))
         return
@@ -58,6 +75,76 @@ def list_sources(
         for v in item["versions"]:
             ingested = v["ingested_at"][:19].replace("T", " ")
             console.print(f"  v{v['number']:<9} {v['sha256'][:12]}  {ingested} UTC")
-        if not item["versions"]:
+        if item["erased_at"]:
+            console.print(
+                f"  erased     {item['erased_at'][-1][:19].replace('T', ' ')} UTC; a run skips "
+                f"its file until `claims sources readmit {item['id']} --reason TEXT`"
+            )
+        elif not item["versions"]:
             console.print("  (no versions yet: named by the register only)")
     console.print(f"{len(listing)} sources, {sum(len(i['versions']) for i in listing)} versions")
+
+
+@sources_app.command("erase")
+def erase_source(
+    source: str = typer.Argument(..., help="The source id (`claims sources list` shows them)."),
+    reason: str = typer.Option(..., "--reason", help="Why (a data-subject or legal request)."),
+    actor: str | None = AS_OPTION,
+    as_json: bool = typer.Option(False, "--json", help="Print what was erased as JSON."),
+) -> None:
+    """Erase a source's text, versions and claims, in one transaction (docs/DATA_MODEL.md,
+    "Retention").
+
+    Edges, value-group relations and review items that depended on its claims are retired or
+    deleted, the affected answers are recomputed, and the audit log keeps a tombstone (who,
+    when, why, affected resolutions, hashes of the erased versions; no text). A later run
+    skips the same file until `claims sources readmit SOURCE`.
+    """
+    from retrieval.read_model import build_claim_status
+
+    who = audit_actor(actor)
+    store = engine()
+    try:
+        with transaction(store) as session:
+            erasure = erase(session, source, reason=reason, actor=who)
+            # the read model of the affected keys, now rather than at the next run
+            build_claim_status(session.connection(), erasure.claim_keys)
+    finally:
+        store.dispose()
+    if as_json:
+        print(json.dumps(erasure.to_dict(), indent=2, ensure_ascii=False))
+        return
+    versions = ", ".join(f"v{v['number']} {v['sha256'][:12]}" for v in erasure.versions)
+    print(f"erased source {source}: {len(erasure.versions)} versions ({versions})")
+    print(
+        f"  {erasure.claims} claims, {erasure.edges_deleted} edges, "
+        f"{erasure.memberships_deleted} value-group memberships removed; "
+        f"{erasure.relations_retired} value-group relations retired, "
+        f"{erasure.relations_deleted} deleted"
+    )
+    print(
+        f"  {len(erasure.review_items)} review items and {len(erasure.resolutions)} resolutions "
+        f"removed; {len(erasure.claim_keys)} claim keys recomputed"
+    )
+    print(f"  tombstone: audit event {erasure.audit_id} by {who}")
+    print(f"  a run skips this file until `claims sources readmit {source} --reason TEXT`")
+
+
+@sources_app.command("readmit")
+def readmit_source(
+    source: str = typer.Argument(..., help="An erased source id."),
+    reason: str = typer.Option(..., "--reason", help="Why it may be ingested again."),
+    actor: str | None = AS_OPTION,
+) -> None:
+    """Let an erased source's files be ingested again (the next run or ingest stores them)."""
+    who = audit_actor(actor)
+    store = engine()
+    try:
+        with transaction(store) as session:
+            hashes = readmit(session, source, reason=reason, actor=who)
+    finally:
+        store.dispose()
+    print(
+        f"readmitted source {source}: {len(hashes)} erased versions may be ingested again "
+        "by the next `claims run` or `claims ingest`"
+    )
