@@ -163,7 +163,7 @@ def test_a_bare_number_counts_what_its_words_name() -> None:
     # "reached 1,021" has no unit, but its own words say it counts confirmed cases
     result = check_texts(
         "Porto has fewer than 1,000 confirmed cases of mumps.",
-        "In Porto the confirmed cases reached 1,021 last week, with 12 in hospital.",
+        "By Friday the confirmed cases reached 1,021, and 12 people were in hospital.",
     )
     assert result.relation is Relation.CONFLICT, result.reason
 
