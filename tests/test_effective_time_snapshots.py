@@ -46,3 +46,11 @@ def test_two_as_of_snapshots_with_the_same_figure_are_not_a_disagreement() -> No
 def test_different_periods_and_two_censuses_are_not_one_slot(left: str, right: str) -> None:
     relations = [r for r, _ in _relations(left, right)]
     assert relations and all(r is Relation.COMPATIBLE for r in relations)
+
+
+def test_a_snapshot_after_another_time_word_is_still_a_snapshot() -> None:
+    ((relation, _),) = _relations(
+        "Currently, as of 24 March 2020, ten regional hospitals have reported cases.",
+        "Currently, as of 25 March 2020, twelve regional hospitals have reported cases.",
+    )
+    assert relation is Relation.AMBIGUOUS

@@ -256,3 +256,15 @@ def test_how_often_after_a_name_is_a_count() -> None:
 def test_a_rank_is_read_in_a_sentence_with_other_scripts_dashes() -> None:
     (claim,) = _quantities("The university was ranked 122nd in the world in the 2015–16 tables.")
     assert claim.value == 122
+
+
+@pytest.mark.parametrize(
+    ("text", "event", "value"),
+    [
+        ("The pilot episode aired on 2 February 2009.", "launched", "2009-02-02"),
+        ("The poet was found dead on 14 November 1931.", "died", "1931-11-14"),
+    ],
+)
+def test_more_event_verbs_date_their_event(text: str, event: str, value: str) -> None:
+    (claim,) = [c for c in extract(text) if c.kind is ValueKind.DATE]
+    assert claim.attribute == event and claim.value == value

@@ -289,10 +289,10 @@ _OWN_COUNTS = ("census", "survey", "estimate", "count", "enumeration", "tally")
 
 def _snapshots(a: ClaimFacts, b: ClaimFacts) -> bool:
     """Both claims state their figure "as of" a date (extraction's ``at`` connectives)."""
-    texts = (a.time_text.lower(), b.time_text.lower())
-    return all(t.startswith(_SNAPSHOT_OPENERS) for t in texts) and not any(
-        w in t for t in texts for w in _OWN_COUNTS
-    )
+    texts = (a.time_text.lower(), b.time_text.lower())  # "currently; as of 24 march 2020"
+    return all(
+        any(part.strip().startswith(_SNAPSHOT_OPENERS) for part in t.split(";")) for t in texts
+    ) and not any(w in t for t in texts for w in _OWN_COUNTS)
 
 
 def _time_side(a: ClaimFacts, b: ClaimFacts) -> str:
