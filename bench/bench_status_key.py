@@ -79,7 +79,7 @@ def build(
                 batch.append(
                     template.model_copy(
                         update={
-                            "id": f"cl_bench{n:08d}",
+                            "id": f"cl_bench_{prefix}{n:08d}",
                             "source_id": source_id,
                             "source_version_id": version.id,
                             "span_start": offset,

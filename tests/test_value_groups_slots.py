@@ -207,3 +207,15 @@ def test_values_in_one_slot_are_not_compared_pair_by_pair() -> None:
     assert len(build.slots) == 2000
     assert build.comparisons < 4 * 2000
     assert len([e for e in build.edges if e.kind == "conflicts"]) < 3 * 2000
+
+
+def test_a_sentence_repeated_in_one_file_is_not_a_list_of_values(engine: Engine) -> None:
+    # A price list that repeats itself: each of 20 fees appears on three lines of one file.
+    # Three identical sentences are one statement three times, not an enumeration, so the
+    # 20 fees still form one slot (before: every pair of fees got a relation row).
+    lines = [FEE.format(v=5 * (1 + n % 20)) for n in range(60)]
+    _notes(engine, [("price/list", "Price list\n\n" + "\n".join(lines) + "\n", [])])
+    key = _fee_key(engine)
+    assert _count(engine, f"SELECT count(*) FROM claims WHERE claim_key = '{key}'") == 60
+    assert _count(engine, "SELECT count(*) FROM value_group_relations") == 0
+    assert _count(engine, f"SELECT count(*) FROM value_group_slots WHERE claim_key = '{key}'") == 20

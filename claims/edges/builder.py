@@ -274,11 +274,13 @@ class _Emitter:
         self.starred: set[str] = set()
         self._members: list[ClaimFacts] = []
         self._sentences: dict[tuple[str, str], list[ClaimFacts]] | None = None
+        self._lists: dict[tuple[str, str], bool] = {}
 
     def start_block(self, members: list[ClaimFacts]) -> None:
         self._emitted.clear()
         self._members = members
         self._sentences = None
+        self._lists.clear()
         self.starred.clear()
 
     def mates(self, facts: ClaimFacts) -> list[ClaimFacts]:
@@ -288,6 +290,19 @@ class _Emitter:
             for member in self._members:
                 self._sentences[(member.version_id, member.quote_norm)].append(member)
         return self._sentences.get((facts.version_id, facts.quote_norm), [])
+
+    def lists_values(self, facts: ClaimFacts) -> bool:
+        """Whether the claim's sentence states other values of the key (an enumeration).
+
+        A sentence repeated word for word in one version is not a list: its mates all
+        state the same thing (a file of 20,000 "The fee is N EUR." lines repeats each).
+        """
+        sentence = (facts.version_id, facts.quote_norm)
+        found = self._lists.get(sentence)
+        if found is None:
+            found = len({mate.signature for mate in self.mates(facts)}) > 1
+            self._lists[sentence] = found
+        return found
 
     def pair(self, x: ClaimFacts, y: ClaimFacts, verdict: PairVerdict, claim_key: str) -> None:
         if verdict.relation is Relation.CONFLICT:
@@ -465,7 +480,7 @@ def _slots(
         signature = slot_signature(first)
         if signature is None:
             continue
-        if any(len(emit.mates(facts)) > 1 for origin in origins for facts in origin):
+        if any(emit.lists_values(facts) for origin in origins for facts in origin):
             continue  # one of several values listed in a sentence: listed_values decides
         by_slot[slot_id(emit.generation, first.claim_key, signature)].append(index)
     of: list[str | None] = [None] * len(groups)
