@@ -47,6 +47,14 @@ def _extracted(database: Path) -> int:
         return 0
 
 
+def _cursors(database: Path) -> set[str]:
+    try:
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5) as conn:
+            return {row[0] for row in conn.execute("SELECT consumer FROM consumer_cursors")}
+    except sqlite3.OperationalError:
+        return set()
+
+
 def _store(base: Path) -> ClaimStore:
     store = ClaimStore(database_url=f"sqlite:///{base / '.claims' / 'claims.db'}")
     store.prepare()
@@ -82,6 +90,17 @@ def test_a_run_killed_while_writing_and_started_again_ends_like_an_uninterrupted
     process.wait(timeout=30)
     at_kill = _extracted(database)
     assert 0 < at_kill < total  # killed after it started writing, before it was done
+
+    # Started again and, when it gets there in time, killed once more between the edge
+    # evaluation (acknowledged) and the review and status read models (not yet).
+    process = subprocess.Popen(
+        _command(corpus, register), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    while process.poll() is None and "claim_edges" not in _cursors(database):
+        time.sleep(0.02)
+    if process.poll() is None:
+        process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
 
     again = subprocess.run(
         _command(corpus, register), env=env, capture_output=True, text=True, timeout=600
