@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 
 from claims.edges.compare import AGREE, COMPATIBLE, _same_key, compare_values, ordered
 from claims.edges.facts import ClaimFacts
-from claims.edges.similarity import attribute_words, word_weight
+from claims.edges.similarity import DIFFERENT, attribute_words, match_attributes, word_weight
 from claims.edges.verdict import PairVerdict
 
 # Least share of the lighter description the other must cover for two claims to be
@@ -87,6 +87,8 @@ def comparable(x: ClaimFacts, y: ClaimFacts) -> bool:
         return False
     if x.kind == "quantity" and x.dimension != y.dimension and not counted_alike(x, y):
         return False
+    if x.kind == "date" and match_attributes(x.attribute, y.attribute).band == DIFFERENT:
+        return False  # a date's attribute is its event: founded and dissolved are two
     return not distinct_attributes(x.attribute, y.attribute)
 
 

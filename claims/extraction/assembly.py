@@ -291,6 +291,18 @@ def _text(roles: Roles, idxs: Sequence[int]) -> str | None:
     return clean(" ".join([text[idx[i] : end[i]] for i in idxs]).lower())
 
 
+def _corrects_another(roles: Roles, idxs: Sequence[int], k: int) -> bool:
+    """"lasts 10 hours, not the figure we quoted": a negation right after a comma that
+    follows the clause's value, with no value after it, corrects something else."""
+    role = roles.role
+    return (
+        k > 0
+        and roles.lower[idxs[k - 1]] == ","
+        and any(role[j] == VALUE for j in idxs[:k])
+        and not any(role[j] == VALUE for j in idxs[k:])
+    )
+
+
 def read_frame(
     doc: Doc,
     roles: Roles,
@@ -313,6 +325,8 @@ def read_frame(
             pivot = k
             frame.pivot_kind = str(info[i])
         elif r == NEG and not (k and role[idxs[k - 1]] == NEG) and roles.lower[i] != "nor":
+            if _corrects_another(roles, idxs, k):
+                continue
             # one negation per cue span ("no longer"); "neither ... nor" negates once
             frame.negated = not frame.negated
     verb_pivot = False
