@@ -26,6 +26,7 @@ from claims.tables import (
     AuditEventRow,
     ClaimRow,
     ResolutionRow,
+    ReviewItemClaimRow,
     ReviewItemRow,
     SourceVersionRow,
 )
@@ -281,3 +282,40 @@ def test_erase_refuses_bad_input_and_leaves_the_store_as_it_was(
     finally:
         engine.dispose()
     assert _ask_json()["status"] == "conflict"
+
+
+def test_a_conflict_among_the_other_sources_is_routed_again_after_the_erase(
+    cli_env: Path, tmp_path: Path
+) -> None:
+    corpus = _write_corpus(tmp_path)
+    (corpus / "parking" / "security-faq.txt").write_text(
+        "Questions people ask the security team.\n\n"
+        "The visitor parking limit is 3 hours. Lost badges are replaced at reception.\n",
+        encoding="utf-8",
+    )
+    _invoke("run", str(corpus))
+    _invoke("sources", "erase", ERASED, "--reason", "data-subject request")
+    # Guide (4 hours) and FAQ (3 hours) still disagree: answered as a conflict at once...
+    answer = _ask_json()
+    assert answer["status"] == "conflict"
+    cited = set(answer["citations"])  # type: ignore[call-overload]
+    assert cited == {"parking/visitor-guide", "parking/security-faq"}
+    # ...and the next run routes it to review again, without the erased claims.
+    _invoke("run", str(corpus))
+    engine = make_engine(get_settings().resolved_database_url)
+    try:
+        with transaction(engine) as session:
+            items = session.scalars(select(ReviewItemRow).where(ReviewItemRow.claim_key == KEY))
+            members = [
+                set(
+                    session.scalars(
+                        select(ClaimRow.source_id)
+                        .join(ReviewItemClaimRow, ReviewItemClaimRow.claim_id == ClaimRow.id)
+                        .where(ReviewItemClaimRow.review_item_id == item.id)
+                    )
+                )
+                for item in items
+            ]
+    finally:
+        engine.dispose()
+    assert members == [{"parking/visitor-guide", "parking/security-faq"}]
