@@ -28,6 +28,8 @@ FOUND_NOW = {
     "founding-year",  # event dates and years
     "revenue-bn-m",  # units of news: £1.2bn vs £950m
     "payment-terms-lead-in",  # a lead-in before a colon
+    "battery-life-wording",  # "battery life ... is 14 hours" / "battery lasts 10 hours, not ..."
+    "migration-cost-reported",  # "according to the finance team" / "the CFO said the ..."
 }
 # questions (by the fact they ask about) that get the expected status and value today
 ANSWERED_RIGHT_NOW = {
