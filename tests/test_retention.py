@@ -56,6 +56,9 @@ MEMO_PHRASES = (
     "limit is 2 hours",
     "overnight parking",
     "security desk",
+    # one word of a memo quote: the full-text index stores words, and keeps a deleted
+    # quote's words in its pages until they are merged (its neighbour term shares no prefix)
+    "desk",
 )
 
 runner = CliRunner()
