@@ -183,6 +183,12 @@ def test_erase_removes_every_text_of_the_source_and_its_conflict(
         # No text of the memo anywhere: versions, claims, full-text rows, audit rows.
         assert _texts_holding(engine, MEMO_PHRASES) == []
         assert _count(engine, select(func.count()).where(SourceVersionRow.source_id == ERASED)) == 0
+        if engine.dialect.name == "sqlite":
+            # not only the tables: the files hold none of it either (the erase turns on
+            # secure_delete, which zeroes freed bytes, and empties the write-ahead log)
+            database = Path(engine.url.database or "")
+            raw = b"".join(p.read_bytes() for p in database.parent.glob(database.name + "*"))
+            assert [p for p in MEMO_PHRASES if p.encode() in raw.lower()] == []
         assert _count(engine, select(func.count()).where(ClaimRow.source_id == ERASED)) == 0
         with engine.connect() as conn:
             if conn.dialect.name == "sqlite":  # the search index knows none of its words

@@ -109,6 +109,10 @@ def erase_source(
             erasure = erase(session, source, reason=reason, actor=who)
             # the read model of the affected keys, now rather than at the next run
             build_claim_status(session.connection(), erasure.claim_keys)
+        if store.dialect.name == "sqlite":
+            # the write-ahead log still holds the pages as they were before: empty it now
+            with store.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         store.dispose()
     if as_json:
