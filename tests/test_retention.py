@@ -29,6 +29,8 @@ from claims.tables import (
     ReviewItemClaimRow,
     ReviewItemRow,
     SourceVersionRow,
+    ValueGroupClaimRow,
+    ValueGroupRelationRow,
 )
 
 REVIEWERS = Path(__file__).parent / "fixtures" / "review" / "reviewers.yaml"
@@ -328,3 +330,42 @@ def test_a_conflict_among_the_other_sources_is_routed_again_after_the_erase(
     finally:
         engine.dispose()
     assert members == [{"parking/visitor-guide", "parking/security-faq"}]
+
+
+def test_value_group_relations_of_the_erased_claims_are_retired_not_deleted(
+    cli_env: Path, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "site-rules.txt").write_text(
+        "Welcome to the campus. Acme's contractors must wear a helmet on the roof.\n",
+        encoding="utf-8",
+    )
+    (corpus / "roof-memo.txt").write_text(
+        "Greta Lindqvist wrote this after the autumn resurfacing.\n\n"
+        "Acme's contractors need not wear a helmet on the roof.\n",
+        encoding="utf-8",
+    )
+    _invoke("run", str(corpus))
+    engine = make_engine(get_settings().resolved_database_url)
+    try:
+        with engine.connect() as conn:
+            relations = conn.execute(select(ValueGroupRelationRow)).all()
+        assert len(relations) == 1 and relations[0].retired_at is None  # required vs optional
+
+        report = json.loads(_invoke("sources", "erase", "roof-memo", "--reason", "r", "--json"))
+        assert report["value_group_relations_retired"] == 1
+        assert report["value_group_relations_deleted"] == 0
+        with engine.connect() as conn:
+            after = conn.execute(select(ValueGroupRelationRow)).all()
+            members = conn.execute(
+                select(ClaimRow.source_id).join(
+                    ValueGroupClaimRow, ValueGroupClaimRow.claim_id == ClaimRow.id
+                )
+            ).scalars()
+            assert set(members) <= {"site-rules"}
+        assert [r.id for r in after] == [relations[0].id] and after[0].retired_at is not None
+        assert _texts_holding(engine, ("lindqvist", "need not wear")) == []
+        assert "intact" in _invoke("audit", "verify")
+    finally:
+        engine.dispose()
