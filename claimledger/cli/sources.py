@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+from contextlib import AbstractContextManager
 
 import typer
 from rich.markup import escape
 
-from claimledger.cli.app import app, console, engine
+from claimledger.cli.app import app, console, engine, err_console
 from claimledger.cli.policy import _actor as audit_actor
 from claims.retention import erase, erased_versions, readmit
 from claims.sources import source_listing
 from claims.store import transaction
+from claims.store.locks import run_lock
 
 sources_app = typer.Typer(
     help="Inspect stored sources and their versions; erase a source on request.",
@@ -105,7 +107,8 @@ def erase_source(
     who = audit_actor(actor)
     store = engine()
     try:
-        with transaction(store) as session:
+        # not in the middle of a run: it could be extracting the very version being erased
+        with _no_run(), transaction(store) as session:
             erasure = erase(session, source, reason=reason, actor=who)
             # the read model of the affected keys, now rather than at the next run
             build_claim_status(session.connection(), erasure.claim_keys)
@@ -132,6 +135,16 @@ def erase_source(
     )
     print(f"  tombstone: audit event {erasure.audit_id} by {who}")
     print(f"  a run skips this file until `claims sources readmit {source} --reason TEXT`")
+
+
+def _no_run() -> AbstractContextManager[None]:
+    """The store's run lock: waits for a `claims run` on this store to finish."""
+    from claimledger.cli.run import _absolute_database_url
+
+    return run_lock(
+        _absolute_database_url(),
+        on_wait=lambda message: err_console.print(f"note: {message}; waiting for it"),
+    )
 
 
 @sources_app.command("readmit")
