@@ -182,3 +182,19 @@ def test_a_longer_name_that_ends_with_the_asked_one_is_another_thing(engine: Eng
     # "north harlow mill" is another mill: it neither answers nor hides the article's claim
     assert (result.status, str(result.value)) == (AnswerStatus.ANSWERED, "1835"), result.reason
     assert result.citations == ["harlow-mill"]
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        ("What is the population of Winston-Salem?", "Winston-Salem had 249,545 residents."),
+        ("What is the battery life of the K-7?", "The K-7 battery lasts 9 hours."),
+    ],
+)
+def test_a_hyphenated_name_in_a_frame_is_folded_as_the_claims_fold_it(
+    question: str, sentence: str
+) -> None:
+    from claims.extraction import extract
+
+    (claim,) = [c for c in extract(sentence) if c.kind.value == "quantity"]
+    assert parse_question(question).entity == claim.entity

@@ -27,7 +27,7 @@ _SLOTS = {
 _QUOTE = "\"\u201c\u201d\u00ab\u00bb"
 _QUOTED = re.compile(f"[{_QUOTE}]([^{_QUOTE}]+)[{_QUOTE}]")
 _DROPPED = re.compile(r"[^\w'\u2019,.\- ]+")
-_NAME_WORD = re.compile(r"\w+(?:[.'][\w]+)*\.?|,")
+_NAME_WORD = re.compile(r"\w+(?:[-.'][\w]+)*\.?|,")
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,13 @@ def _entity_words(raw: str, quoted: list[str], kind_words: frozenset[str]) -> li
             words.pop(0)
         raw = " ".join(words)
     raw = raw.replace(",", " , ")
-    return [w.strip(".'") or w for w in _NAME_WORD.findall(raw)]
+    words = [w.strip(".'") or w for w in _NAME_WORD.findall(raw)]
+    # as the tokenizer splits claim text: "P-9" stays one word, "Winston-Salem" is two
+    return [part for w in words for part in (w.split("-") if _splits_at_hyphen(w) else [w])]
+
+
+def _splits_at_hyphen(word: str) -> bool:
+    return "-" in word and not any(ch.isdigit() for ch in word)
 
 
 def _attribute(words: list[str]) -> str:
