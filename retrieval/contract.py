@@ -47,12 +47,18 @@ class Side(_Out):
 
     value: Value
     unit: str | None
-    source_ids: list[str] = Field(description="Unique source ids of this side, sorted.")
+    source_ids: list[str] = Field(
+        description="Unique source ids of this side, sorted; in a status by key the first "
+        "ones only (as many as citations may be), ``source_count`` counts them all."
+    )
     citations: list[Citation] = Field(
         description="One per claim; in a status by key at most the page limit of them."
     )
     claim_count: int = Field(
         0, description="How many visible claims state this value (citations may be fewer)."
+    )
+    source_count: int = Field(
+        0, description="How many visible sources state this value (source_ids may be fewer)."
     )
 
 

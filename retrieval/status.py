@@ -7,6 +7,7 @@ hidden from the requester and a thing that does not exist raise the same NotFoun
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -71,18 +72,55 @@ def citation(claim: ClaimFact) -> Citation:
     )
 
 
-def sides_of(claims: Iterable[ClaimFact], limit: int | None = None) -> list[Side]:
-    """Group claims by the value they state; one Side per value, citations per claim
-    (the first ``limit`` of them when given; ``claim_count`` counts them all)."""
+def _citation_order(claim: ClaimFact) -> tuple[str, int, str]:
+    return (claim.source_id, claim.version_number, claim.id)
+
+
+class _Reading:
+    """What one claim states, worked out once per claim per report (a listed claim's sides
+    repeat the claims of the key's sides; at 10,000 claims, recomputing was most of it)."""
+
+    __slots__ = ("_cache",)
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[tuple[str, ...], tuple[str, str | None]]] = {}
+
+    def __call__(self, claim: ClaimFact) -> tuple[tuple[str, ...], tuple[str, str | None]]:
+        found = self._cache.get(claim.id)
+        if found is None:
+            found = (value_key(claim), (repr(stated_value(claim)), claim.unit))
+            self._cache[claim.id] = found
+        return found
+
+
+def sides_of(
+    claims: Iterable[ClaimFact], limit: int | None = None, reading: _Reading | None = None
+) -> list[Side]:
+    """Group claims by the value they state; one Side per value, citations per claim.
+
+    With ``limit``, each side cites its first ``limit`` claims and names its first ``limit``
+    sources (by source id); ``claim_count`` and ``source_count`` count them all. The
+    claims given are the visible ones, so both counts are of visible claims and sources.
+    """
+    reading = reading or _Reading()
     groups: dict[tuple[str, ...], list[ClaimFact]] = defaultdict(list)
+    stated: dict[tuple[str, ...], set[tuple[str, str | None]]] = defaultdict(set)
     for claim in claims:
-        groups[value_key(claim)].append(claim)
+        key, said = reading(claim)
+        groups[key].append(claim)
+        stated[key].add(said)
     out = []
     for key in sorted(groups):
-        members = sorted(groups[key], key=lambda c: (c.source_id, c.version_number, c.id))
-        stated = {(repr(stated_value(c)), c.unit) for c in members}
+        members = groups[key]
+        sources = {c.source_id for c in members}
+        if limit is None:
+            members = sorted(members, key=_citation_order)
+            shown_sources = sorted(sources)
+        else:
+            members = heapq.nsmallest(limit, members, key=_citation_order)
+            shown_sources = heapq.nsmallest(limit, sources)
         first = members[0]
-        if len(stated) == 1 or first.canonical_value is None:
+        if len(stated[key]) == 1 or first.canonical_value is None:
             value, unit = stated_value(first), first.unit
         else:
             value, unit = plain_number(first.canonical_value), first.canonical_unit
@@ -90,9 +128,10 @@ def sides_of(claims: Iterable[ClaimFact], limit: int | None = None) -> list[Side
             Side(
                 value=value,
                 unit=unit,
-                source_ids=sorted({c.source_id for c in members}),
-                citations=[citation(c) for c in members[:limit]],
-                claim_count=len(members),
+                source_ids=shown_sources,
+                citations=[citation(c) for c in members],
+                claim_count=len(groups[key]),
+                source_count=len(sources),
             )
         )
     return out
@@ -111,7 +150,11 @@ def replacement_out(replacement: Replacement | None) -> ReplacementOut | None:
 
 
 def claim_status(
-    verdict: Verdict, group: EvidenceGroup, ids: ShownIds | None = None, limit: int | None = None
+    verdict: Verdict,
+    group: EvidenceGroup,
+    ids: ShownIds | None = None,
+    limit: int | None = None,
+    reading: _Reading | None = None,
 ) -> ClaimStatus:
     claim = verdict.claim
     related = [group.claims[cid] for cid in sorted(verdict.related)]
@@ -124,7 +167,7 @@ def claim_status(
         value=stated_value(claim),
         unit=claim.unit,
         citation=citation(claim),
-        sides=sides_of([claim, *related], limit),
+        sides=sides_of([claim, *related], limit, reading),
         superseded_by=replacement_out(verdict.superseded_by),
         resolution=(
             ResolutionOut(
@@ -180,9 +223,11 @@ def _report(
     live = [v.claim for v in verdicts if v.superseded_by is None]
     status = ConflictStatus.SUPERSEDED if superseded_by is not None else aggregate(verdicts)
     shown = ShownIds(group)
-    listed, page_out, limit = verdicts, None, None
+    reading = _Reading()
+    listed, page_out, limit, side_limit = verdicts, None, None, None
     if page is not None:
         offset, limit = page
+        side_limit = min(limit, CLAIM_SIDE_LIMIT)
         listed = verdicts[offset : offset + limit]
         page_out = PageOut(
             offset=offset,
@@ -195,11 +240,8 @@ def _report(
         status=status,
         superseded_by=replacement_out(superseded_by),
         policy_version=_policy_version(verdicts),
-        sides=sides_of(live, limit),
-        claims=[
-            claim_status(v, group, shown, None if limit is None else min(limit, CLAIM_SIDE_LIMIT))
-            for v in listed
-        ],
+        sides=sides_of(live, limit, reading),
+        claims=[claim_status(v, group, shown, side_limit, reading) for v in listed],
         page=page_out,
         as_of=_as_of_out(as_of),
     )

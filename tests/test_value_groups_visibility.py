@@ -215,3 +215,42 @@ def test_a_key_with_many_claims_stores_rows_linear_in_its_claims(tmp_path: Path)
     assert {c.status.value for c in last.claims} == {"contested"}
     with pytest.raises(InputError, match="limit between 1 and 1000"):
         status_of_key(engine, key, everyone, limit=5000)
+
+
+def test_a_status_by_key_names_a_page_of_sources_and_counts_only_visible_ones(
+    tmp_path: Path,
+) -> None:
+    # 30 branch notes state 5 EUR and 6 state 9 EUR; every third note is legal-only. A
+    # public reader's sides name at most `limit` sources each and count only the public ones
+    corpus = {
+        "sources": [
+            {
+                "id": f"notes/{n:02d}",
+                "texts": [WORDINGS[n % 2].format(v=5 if n < 30 else 9)],
+                "groups": ["legal"] if n % 3 == 0 else [],
+                "tier": "official",
+            }
+            for n in range(36)
+        ],
+        "supersedes": [],
+    }
+    engine = _store(corpus, set(), tmp_path)
+    key = parse_question(QUESTION).claim_key or ""
+    public, legal = Requester(principal="p"), Requester(principal="l", groups=["legal"])
+    try:
+        report = status_of_key(engine, key, public, limit=8)
+        by_value = {s.value: s for s in report.sides}
+        five_public = [f"notes/{n:02d}" for n in range(30) if n % 3]
+        assert by_value[5].source_count == len(five_public) == 20
+        assert by_value[5].source_ids == five_public[:8]
+        assert by_value[9].source_count == 4 and len(by_value[9].source_ids) == 4
+        assert all(len(s.source_ids) <= 8 for c in report.claims for s in c.sides)
+        assert {s.value: s.source_count for s in status_of_key(engine, key, legal).sides} == {
+            5: 30,
+            9: 6,
+        }
+        # a claim's own report is not paged: its sides name every visible source
+        mine = status_of_claim(engine, report.claims[0].claim_id, public)
+        assert sum(s.source_count for s in mine.sides) == sum(len(s.source_ids) for s in mine.sides)
+    finally:
+        engine.dispose()

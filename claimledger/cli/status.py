@@ -87,5 +87,7 @@ def show_report(report: StatusReport) -> None:
         )
         for number, side in enumerate(item.sides, start=1):
             sources = ", ".join(side.source_ids)
+            if side.source_count > len(side.source_ids):  # a status by key names a page
+                sources += f" and {side.source_count - len(side.source_ids)} more"
             unit = f" {side.unit}" if side.unit else ""
             console.print(f"    side {number}: {side.value}{unit} ({sources})", markup=False)
