@@ -121,7 +121,7 @@ def test_claims_run_fails_each_special_file_alone_and_processes_the_rest(tmp_pat
     for line in failed:  # the path once, not the class name of the error
         assert line.count(str(folder)) == 1 and "claims.errors" not in line
     assert _stored_sources(data_dir) == ["notice"]
-    assert "│ sources                │ 1" in result.stdout
+    assert "sources\t1" in result.stdout
 
 
 def test_the_sensor_gives_each_special_file_a_run_of_its_own(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from tests.pipeline_support import FIXTURES, make_world
 
 def _run(*args: str) -> tuple[int, dict[str, str], str]:
     result = CliRunner().invoke(app, ["run", *args])
-    rows = dict(re.findall(r"│ ([a-z: ]+?)\s+│ ([^│]+?)\s+│", result.output))
+    rows = dict(re.findall(r"^([a-z: ]+)\t(.+)$", result.output, flags=re.MULTILINE))
     return result.exit_code, rows, result.output
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 from sqlalchemy import Engine
 from typer.core import TyperOption
@@ -70,6 +71,37 @@ class SafeConsole(Console):
 
 console = SafeConsole(highlight=False, soft_wrap=True, markup=False, emoji=False)
 err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
+
+
+def print_table(
+    columns: list[str],
+    rows: list[list[str]],
+    *,
+    title: str | None = None,
+    show_header: bool = True,
+) -> None:
+    """A table drawn with boxes on a terminal; piped or redirected, plain tab-separated lines
+    that `cut`, `awk` or a spreadsheet read (a header line first when the table has one, a
+    cell's line breaks and tabs as " / " and a space), so no box characters reach a file."""
+    if console.is_terminal:
+        table = Table(title=title, show_header=show_header, title_justify="left")
+        for column in columns:
+            table.add_column(column, overflow="fold")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+        return
+
+    def cell(text: str) -> str:
+        flat = " / ".join(part for part in text.splitlines() if part.strip())
+        return strip_terminal_controls(flat.replace("\t", " "))
+
+    if title:
+        print(f"# {cell(title)}")
+    if show_header:
+        print("\t".join(cell(c) for c in columns))
+    for row in rows:
+        print("\t".join(cell(c) for c in row))
 
 
 def settings() -> Settings:

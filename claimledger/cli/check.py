@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.table import Table
 
-from claimledger.cli.app import app, console
+from claimledger.cli.app import app, console, print_table
 from claims.errors import InputError
 
 
@@ -80,15 +79,14 @@ def check(
     console.print(f"claims:   {result.left_claims} left, {result.right_claims} right")
     if not result.pairs:
         return
-    table = Table(show_lines=False)
-    for column in ("relation", "rule", "left", "right", "reason"):
-        table.add_column(column, overflow="fold")
-    for pair in result.pairs:
-        table.add_row(
+    rows = [
+        [
             pair.relation.value,
             pair.rule,
             f"{pair.left.claim_key}: {pair.to_dict()['left']['value']}",
             f"{pair.right.claim_key}: {pair.to_dict()['right']['value']}",
             pair.reason,
-        )
-    console.print(table)
+        ]
+        for pair in result.pairs
+    ]
+    print_table(["relation", "rule", "left", "right", "reason"], rows)

@@ -6,9 +6,8 @@ import json
 from typing import Any
 
 import typer
-from rich.table import Table
 
-from claimledger.cli.app import app, console, engine
+from claimledger.cli.app import app, console, engine, print_table
 from claims.edges.facts import shown_value
 from claims.models import Claim, Edge, EdgeKind
 from claims.store import ClaimRepository, GenerationRepository, transaction
@@ -69,18 +68,18 @@ def conflicts(
     if not entries:
         console.print("no conflict or ambiguous edges in the store")
         return
-    table = Table()
-    for column in ("kind", "material", "claim key", "left", "right", "reason"):
-        table.add_column(column, overflow="fold")
+    rows = []
     for e in entries:
         left, right = e["left"], e["right"]
-        table.add_row(
-            e["kind"],
-            "" if e["material"] is None else ("yes" if e["material"] else "no"),
-            e["claim_key"],
-            f"{left.get('source_id')}: {left.get('value')}\n{left.get('quote', '')}",
-            f"{right.get('source_id')}: {right.get('value')}\n{right.get('quote', '')}",
-            e["reason"],
+        rows.append(
+            [
+                e["kind"],
+                "" if e["material"] is None else ("yes" if e["material"] else "no"),
+                e["claim_key"],
+                f"{left.get('source_id')}: {left.get('value')}\n{left.get('quote', '')}",
+                f"{right.get('source_id')}: {right.get('value')}\n{right.get('quote', '')}",
+                e["reason"],
+            ]
         )
-    console.print(table)
+    print_table(["kind", "material", "claim key", "left", "right", "reason"], rows)
     console.print(f"{len(entries)} edge(s)")

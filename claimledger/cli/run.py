@@ -14,9 +14,8 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from claimledger.cli.app import app, console, err_console, settings
+from claimledger.cli.app import app, console, err_console, print_table, settings
 from claims.errors import ClaimLedgerError, InputError
 from claims.settings import get_settings
 from claims.store.locks import run_lock
@@ -204,20 +203,21 @@ def _summary_json(summary, outcome, generation: str, status: str) -> dict[str, o
 
 
 def _print_summary(summary, outcome, generation: str, status: str) -> None:  # type: ignore[no-untyped-def]
-    table = Table(title="claimledger pipeline", show_header=False, title_justify="left")
-    table.add_row("sources", str(summary.sources))
-    table.add_row("versions", str(summary.versions))
-    table.add_row("versions processed now", str(outcome.versions_processed))
+    rows = [
+        ["sources", str(summary.sources)],
+        ["versions", str(summary.versions)],
+        ["versions processed now", str(outcome.versions_processed)],
+    ]
     by_kind = ", ".join(f"{k} {v}" for k, v in sorted(summary.claims_by_kind.items()))
-    table.add_row("claims", f"{summary.claims}" + (f" ({by_kind})" if by_kind else ""))
+    rows.append(["claims", f"{summary.claims}" + (f" ({by_kind})" if by_kind else "")])
     for kind in ("conflicts", "ambiguous", "corroborates", "supersedes", "compatible"):
-        table.add_row(f"edges: {kind}", str(summary.edges_by_kind.get(kind, 0)))
+        rows.append([f"edges: {kind}", str(summary.edges_by_kind.get(kind, 0))])
     for kind, count in sorted(summary.edges_by_kind.items()):
         if kind not in ("conflicts", "ambiguous", "corroborates", "supersedes", "compatible"):
-            table.add_row(f"edges: {kind}", str(count))
-    table.add_row("extractor generation", f"{generation} ({status})")
-    table.add_row("dagster runs", str(outcome.runs))
-    console.print(table)
+            rows.append([f"edges: {kind}", str(count)])
+    rows.append(["extractor generation", f"{generation} ({status})"])
+    rows.append(["dagster runs", str(outcome.runs)])
+    print_table(["what", "count"], rows, title="claimledger pipeline", show_header=False)
     if status == "failed":
         err_console.print(
             f"[bold red]generation {escape(generation)} failed the conflict regression check[/]; "
