@@ -322,16 +322,7 @@ class ValueGroupRepository:
         wanted = {row.value_group_id: row for row in slots}
         table = ValueGroupSlotRow.__table__
         c = table.c
-        base = select(
-            c.value_group_id,
-            c.slot_id,
-            c.claim_key,
-            c.value,
-            c.tier_rank,
-            c.high_risk,
-            c.threshold,
-            c.tier_gap,
-        ).where(c.generation == generation)
+        base = select(*_slot_columns()).where(c.generation == generation)
         stored: dict[str, SlotGroup] = {}
         if claim_keys is None:
             stored.update((r[0], SlotGroup(*r)) for r in self.session.execute(base))
@@ -356,16 +347,7 @@ class ValueGroupRepository:
         """Every slot row of ``generation`` (tests and reports)."""
         c = ValueGroupSlotRow.__table__.c
         rows = self.session.execute(
-            select(
-                c.value_group_id,
-                c.slot_id,
-                c.claim_key,
-                c.value,
-                c.tier_rank,
-                c.high_risk,
-                c.threshold,
-                c.tier_gap,
-            )
+            select(*_slot_columns())
             .where(c.generation == generation)
             .order_by(c.claim_key, c.value_group_id)
         )
@@ -579,3 +561,18 @@ class SupersessionRepository:
             )
             for r in self.session.scalars(stmt)
         ]
+
+
+def _slot_columns() -> tuple[Any, ...]:
+    """The columns of a slot row in SlotGroup's field order."""
+    c = ValueGroupSlotRow.__table__.c
+    return (
+        c.value_group_id,
+        c.slot_id,
+        c.claim_key,
+        c.value,
+        c.tier_rank,
+        c.high_risk,
+        c.threshold,
+        c.tier_gap,
+    )
