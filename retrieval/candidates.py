@@ -184,21 +184,15 @@ def candidate_keys(
         )
         shorter = _short_names(entity)
         if shorter:
-            marks = []
-            for i, name in enumerate(shorter):
-                params[f"short{i}"] = name
-                marks.append(f":short{i}")
-            by_entity.append(("entity", select + f"c.entity IN ({', '.join(marks)})" + order))
+            shorts = _bind_list(params, "short", shorter)
+            by_entity.append(("entity", select + f"c.entity IN ({shorts})" + order))
     # the parser may leave a name among the attribute words ("the zorbex token limit"):
     # each word and word pair of the attribute is also looked up as an entity (exact,
     # indexed; a bounded number of reads)
     named = _phrases(attribute)
     if named:
-        marks = []
-        for i, phrase in enumerate(named):
-            params[f"named{i}"] = phrase
-            marks.append(f":named{i}")
-        by_entity.append(("entity", select + f"c.entity IN ({', '.join(marks)})" + order))
+        phrases = _bind_list(params, "named", named)
+        by_entity.append(("entity", select + f"c.entity IN ({phrases})" + order))
     stages.append(by_entity)
     params["attribute"] = attribute
     answering = answering_attributes(attribute)
@@ -296,3 +290,12 @@ def _rank(
             best[claim_key] = candidate
     ranked = sorted(best.values(), key=lambda c: (-c.score, c.claim_key))
     return ranked[:MAX_KEYS]
+
+
+def _bind_list(params: dict[str, object], prefix: str, values: Sequence[str]) -> str:
+    """Bind ``values`` as ``:prefix0, :prefix1, ...`` in ``params``; the marks for an IN list."""
+    marks = []
+    for i, value in enumerate(values):
+        params[f"{prefix}{i}"] = value
+        marks.append(f":{prefix}{i}")
+    return ", ".join(marks)
