@@ -39,7 +39,8 @@ from claims.store.search import search_words
 from claims.tables import ClaimRow
 from retrieval.candidates import candidate_keys, entity_fit
 from retrieval.contract import Answer, AnswerStatus, AsOfOut
-from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
+from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader, ResolutionFact
+from retrieval.signals import Decision, decision, with_signals
 from retrieval.status import sides_of, value_key
 from retrieval.verdicts import Verdict, evaluate
 
@@ -379,8 +380,10 @@ def answer_frame(
         as_of = replace(as_of, reference=end or start)
     as_of_out = AsOfOut(effective=as_of.effective or as_of.reference, known_at=as_of.known_at)
 
+    deciding: Decision | None = None
+
     def result(status: AnswerStatus, reason: str, **fields: Any) -> Answer:
-        return Answer(
+        made = Answer(
             question=question,
             status=status,
             value=fields.pop("value", None),
@@ -391,6 +394,12 @@ def answer_frame(
             as_of=as_of_out,
             **fields,
         )
+        if status is AnswerStatus.NOT_FOUND:
+            return made
+        if isinstance(store, Engine):
+            with store.connect() as conn:
+                return with_signals(conn, made, deciding)
+        return with_signals(store, made, deciding)
 
     if not key:
         return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
@@ -449,6 +458,13 @@ def answer_frame(
     for verdict in remaining:
         verdict.resolution = verdict.resolution or verdicts[verdict.claim.id].resolution
     policy = _policy(remaining)
+    applied = _deciding(remaining)
+    if applied is not None:
+        if isinstance(store, Engine):
+            with store.connect() as conn:
+                deciding = decision(conn, applied.id)
+        else:
+            deciding = decision(store, applied.id)
     sides = sides_of(remaining_claims)  # as the question counts them ("428 people": 428)
     citations = [sid for side in sides for sid in side.source_ids]
     unique_citations = list(dict.fromkeys(citations))
@@ -495,7 +511,7 @@ def answer_frame(
             policy_version=policy,
         )
     side = sides[0]
-    how = "resolved by review" if policy else "one value"
+    how = deciding.wording() if deciding else ("resolved by review" if policy else "one value")
     if any(v.superseded_by is not None for v in (verdicts[c.id] for c in addressed)):
         how += ", older versions superseded"
     return result(
@@ -596,8 +612,14 @@ def _decided_against(verdict: Verdict, claims: dict[str, ClaimFact]) -> bool:
     return value_key(verdict.claim) not in winning
 
 
-def _policy(verdicts: list[Verdict]) -> str | None:
+def _deciding(verdicts: list[Verdict]) -> ResolutionFact | None:
+    """The newest resolution applied to the answering claims, if any."""
     applied = [v.resolution for v in verdicts if v.resolution is not None]
     if not applied:
         return None
-    return max(applied, key=lambda r: (r.decided_at, r.id)).policy_version
+    return max(applied, key=lambda r: (r.decided_at, r.id))
+
+
+def _policy(verdicts: list[Verdict]) -> str | None:
+    applied = _deciding(verdicts)
+    return applied.policy_version if applied else None

@@ -37,6 +37,14 @@ class Citation(_Out):
     claim_id: str
     quote: str
     span: SpanOut
+    extraction_confidence: float | None = Field(
+        None, description="How sure the extractor was of this claim (0..1)."
+    )
+    tier: str | None = Field(None, description="The source's register authority tier.")
+    tier_rank: int | None = Field(
+        None, description="The policy's rank of that tier (0 highest); null if unlisted."
+    )
+    checksum: str | None = Field(None, description="sha256 of the cited source version.")
 
 
 Value = int | float | str | None
@@ -76,6 +84,9 @@ class ResolutionOut(_Out):
     winner_claim_ids: list[str] = Field(description="Visible winners only.")
     policy_version: str
     decided_at: datetime
+    confidence: float | None = Field(
+        None, description="The decider's confidence (1.0 for a policy rule); null if unstated."
+    )
 
 
 class AsOfOut(_Out):
@@ -137,6 +148,28 @@ class StatusReport(_Out):
     as_of: AsOfOut
 
 
+class EvidenceSignals(_Out):
+    """Structured signals about the evidence behind an answer (no single scalar score).
+
+    Computed from the cited, visible claims only: two requesters who see the same
+    evidence get the same signals."""
+
+    distinct_documents: int = Field(description="Distinct sources cited (all sides).")
+    supporting_sources: int = Field(
+        description="Distinct sources stating the answered value; 0 unless answered."
+    )
+    conflicts_detected: int = Field(description="Pairs of sides stating different values.")
+    highest_tier: str | None = Field(None, description="Best-ranked tier among the citations.")
+    highest_tier_rank: int | None = Field(None, description="Its rank in the policy (0 best).")
+    decided_by: str | None = Field(
+        None, description="'rule' or 'reviewer' when a resolution decided the answer."
+    )
+    rule_id: str | None = Field(None, description="The policy rule that decided, if one did.")
+    resolution_confidence: float | None = Field(
+        None, description="The deciding resolution's confidence, if it states one."
+    )
+
+
 class Answer(_Out):
     """The seed-004 answer contract, plus the evidence behind it."""
 
@@ -152,6 +185,9 @@ class Answer(_Out):
     claim_key: str | None = None
     sides: list[Side] = Field(default_factory=list)
     as_of: AsOfOut
+    signals: EvidenceSignals | None = Field(
+        None, description="Evidence signals; set on answered and conflict answers."
+    )
 
 
 class ErrorBody(_Out):

@@ -8,7 +8,7 @@ from rich.markup import escape
 from claimledger.cli.app import app, console, engine, settings
 from claimledger.cli.requesters import as_of_options, requester_named
 from retrieval.answer import answer
-from retrieval.contract import Answer, AnswerStatus
+from retrieval.contract import Answer, AnswerStatus, Citation
 from retrieval.explain import Explanation, explain
 
 
@@ -78,7 +78,37 @@ def show_answer(result: Answer) -> None:
                 f"{cite.quote}",
                 markup=False,
             )
+            console.print(f"    {confidences(cite)}", markup=False)
     console.print(f"citations: {', '.join(result.citations) or '-'}", markup=False)
+    signals = result.signals
+    if signals is not None:
+        tier = f"{signals.highest_tier} (rank {signals.highest_tier_rank})"
+        console.print(
+            f"evidence: {signals.distinct_documents} document(s), {signals.supporting_sources} "
+            f"supporting, {signals.conflicts_detected} conflict(s), highest tier "
+            + (tier if signals.highest_tier else "-"),
+            markup=False,
+        )
+        if signals.decided_by:
+            by = f"rule {signals.rule_id}" if signals.rule_id else "a reviewer"
+            stated = signals.resolution_confidence
+            console.print(
+                f"decided by {by}; resolution confidence "
+                + (f"{stated:.2f}" if stated is not None else "not stated"),
+                markup=False,
+            )
+
+
+def confidences(cite: Citation) -> str:
+    """The three kinds of confidence of one citation, never blended: extraction, authority."""
+    extraction = cite.extraction_confidence
+    rank = f", policy rank {cite.tier_rank}" if cite.tier_rank is not None else ""
+    return (
+        "extraction confidence "
+        + (f"{extraction:.2f}" if extraction is not None else "-")
+        + f"; source tier {cite.tier or '-'}{rank}"
+        + (f"; sha256 {cite.checksum[:12]}" if cite.checksum else "")
+    )
 
 
 def show_explanation(why: Explanation) -> None:

@@ -6,9 +6,11 @@ import typer
 from rich.markup import escape
 
 from claimledger.cli.app import app, console, empty_store_note, engine
+from claimledger.cli.ask import confidences
 from claimledger.cli.requesters import as_of_options, requester_named
 from claims.errors import InputError, NotFoundError
 from retrieval.contract import StatusReport
+from retrieval.signals import status_with_provenance
 from retrieval.status import status_of_claim, status_of_key, status_of_source
 
 
@@ -63,6 +65,12 @@ def status(
     if as_json:
         print(report.model_dump_json(indent=2))
         return
+    store = engine()
+    try:
+        with store.connect() as conn:  # the three confidences, for reading
+            report = status_with_provenance(conn, report)
+    finally:
+        store.dispose()
     show_report(report)
 
 
@@ -85,6 +93,14 @@ def show_report(report: StatusReport) -> None:
             f"- {item.claim_id} [{item.claim_key}] {item.value}{unit}: {item.status.value}",
             markup=False,
         )
+        console.print(f"    {confidences(item.citation)}", markup=False)
+        if item.resolution is not None:
+            stated = item.resolution.confidence
+            console.print(
+                "    resolution confidence "
+                + (f"{stated:.2f}" if stated is not None else "not stated"),
+                markup=False,
+            )
         for number, side in enumerate(item.sides, start=1):
             sources = ", ".join(side.source_ids)
             if side.source_count > len(side.source_ids):  # a status by key names a page

@@ -1,0 +1,212 @@
+"""Evidence signals and provenance for an answer or a status report (issue 16, D 1-3).
+
+Three confidences are kept apart and never blended into one score: the extractor's
+confidence in each claim, the authority of each cited source (its register tier and the
+policy's rank of it) and the confidence of the resolution that decided, if one did.
+
+Everything here is read for the citations already chosen from the requester's visible
+evidence (by claim, version and resolution id: indexed reads, never a scan), so two
+requesters who see the same evidence get the same signals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from itertools import combinations
+from typing import cast
+
+from sqlalchemy import Connection, select
+
+from claims.tables import (
+    AuthorityPolicyRow,
+    ClaimRow,
+    ResolutionRow,
+    ResolutionWinnerRow,
+    SourceRow,
+    SourceVersionRow,
+)
+from retrieval.contract import (
+    Answer,
+    AnswerStatus,
+    Citation,
+    EvidenceSignals,
+    ResolutionOut,
+    Side,
+    StatusReport,
+)
+
+RULE_METHOD = "rule"
+RULE_DECIDER_PREFIX = "rule:"
+_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who decided a resolution: a policy rule (``rule_id``) or a reviewer."""
+
+    resolution_id: str
+    by_rule: bool
+    rule_id: str | None
+    decided_by: str
+    policy_version: str
+    policy_id: str | None
+    confidence: float | None
+
+    def wording(self) -> str:
+        """How an answer says it: a rule is never passed off as a review."""
+        if self.by_rule:
+            policy = f"{self.policy_id} {self.policy_version}".lstrip()
+            return f"decided by rule {self.rule_id} of policy {policy}"
+        return "resolved by review"
+
+
+def decision(conn: Connection, resolution_id: str) -> Decision | None:
+    row = conn.execute(
+        select(
+            ResolutionRow.method,
+            ResolutionRow.decided_by,
+            ResolutionRow.policy_version,
+            ResolutionRow.confidence,
+            AuthorityPolicyRow.policy_id,
+        )
+        .outerjoin(AuthorityPolicyRow, AuthorityPolicyRow.version == ResolutionRow.policy_version)
+        .where(ResolutionRow.id == resolution_id)
+    ).first()
+    if row is None:
+        return None
+    method, decided_by, policy, confidence, policy_id = row
+    by_rule = method == RULE_METHOD or decided_by.startswith(RULE_DECIDER_PREFIX)
+    rule_id = decided_by.removeprefix(RULE_DECIDER_PREFIX) if by_rule else None
+    return Decision(resolution_id, by_rule, rule_id, decided_by, policy, policy_id, confidence)
+
+
+def policy_tiers(conn: Connection, version: str | None) -> list[str]:
+    """The tiers (highest first) of policy ``version``, else of the latest applied one."""
+    query = select(AuthorityPolicyRow.content)
+    if version:
+        query = query.where(AuthorityPolicyRow.version == version)
+    else:
+        query = query.order_by(AuthorityPolicyRow.applied_at.desc()).limit(1)
+    content = conn.execute(query).scalar()
+    tiers = (content or {}).get("tiers") if isinstance(content, dict) else None
+    return [str(t) for t in tiers] if isinstance(tiers, list) else []
+
+
+def with_provenance(conn: Connection, sides: list[Side], tiers: list[str]) -> list[Side]:
+    """The sides with each citation's extraction confidence, tier, tier rank and checksum."""
+    claim_ids = sorted({c.claim_id for s in sides for c in s.citations})
+    found: dict[str, tuple[float | None, str | None, str | None]] = {}
+    for start in range(0, len(claim_ids), _CHUNK):
+        rows = conn.execute(
+            select(
+                ClaimRow.id,
+                ClaimRow.confidence,
+                SourceRow.authority_tier,
+                SourceVersionRow.sha256,
+            )
+            .join(SourceRow, SourceRow.id == ClaimRow.source_id)
+            .join(SourceVersionRow, SourceVersionRow.id == ClaimRow.source_version_id)
+            .where(ClaimRow.id.in_(claim_ids[start : start + _CHUNK]))
+        )
+        found.update({r[0]: (r[1], r[2], r[3]) for r in rows})
+
+    def enriched(cite: Citation) -> Citation:
+        confidence, tier, checksum = found.get(cite.claim_id, (None, None, None))
+        return cite.model_copy(
+            update={
+                "extraction_confidence": confidence,
+                "tier": tier,
+                "tier_rank": tiers.index(tier) if tier in tiers else None,
+                "checksum": checksum,
+            }
+        )
+
+    return [s.model_copy(update={"citations": [enriched(c) for c in s.citations]}) for s in sides]
+
+
+def signals_of(
+    status: AnswerStatus, sides: list[Side], deciding: Decision | None
+) -> EvidenceSignals:
+    cites = [c for s in sides for c in s.citations]
+    ranked = [c for c in cites if c.tier_rank is not None]
+    best = min(ranked, key=lambda c: (c.tier_rank, c.tier or "")) if ranked else None
+    supporting = (
+        len({c.source_id for c in sides[0].citations})
+        if status is AnswerStatus.ANSWERED and sides
+        else 0
+    )
+    return EvidenceSignals(
+        distinct_documents=len({c.source_id for c in cites}),
+        supporting_sources=supporting,
+        conflicts_detected=sum(1 for _ in combinations(sides, 2)),
+        highest_tier=best.tier if best else None,
+        highest_tier_rank=best.tier_rank if best else None,
+        decided_by=("rule" if deciding.by_rule else "reviewer") if deciding else None,
+        rule_id=deciding.rule_id if deciding else None,
+        resolution_confidence=deciding.confidence if deciding else None,
+    )
+
+
+def with_signals(conn: Connection, result: Answer, deciding: Decision | None) -> Answer:
+    """``result`` with provenance on every citation and its evidence signals."""
+    if result.status is AnswerStatus.NOT_FOUND or not result.sides:
+        return result
+    tiers = policy_tiers(conn, result.policy_version)
+    sides = with_provenance(conn, result.sides, tiers)
+    return result.model_copy(
+        update={"sides": sides, "signals": signals_of(result.status, sides, deciding)}
+    )
+
+
+def status_with_provenance(conn: Connection, report: StatusReport) -> StatusReport:
+    """``report`` with provenance on its claims' citations and each resolution's confidence
+    (the three confidences, kept apart, for ``claims status``)."""
+    tiers = policy_tiers(conn, report.policy_version)
+    claims = []
+    for item in report.claims:
+        sides = with_provenance(conn, [*item.sides, _single(item.citation)], tiers)
+        resolution = item.resolution
+        if resolution is not None:
+            stated = _stored_confidence(conn, resolution)
+            resolution = resolution.model_copy(update={"confidence": stated})
+        claims.append(
+            item.model_copy(
+                update={
+                    "sides": sides[:-1],
+                    "citation": sides[-1].citations[0],
+                    "resolution": resolution,
+                }
+            )
+        )
+    return report.model_copy(
+        update={"claims": claims, "sides": with_provenance(conn, report.sides, tiers)}
+    )
+
+
+def _single(citation: Citation) -> Side:
+    return Side(value=None, unit=None, source_ids=[citation.source_id], citations=[citation])
+
+
+def _stored_confidence(conn: Connection, shown: ResolutionOut) -> float | None:
+    """The confidence of the stored resolution a report shows (its shown id is derived from
+    visible data, so it is found again by a visible winner, its policy and its time)."""
+    if not shown.winner_claim_ids:
+        return None
+    rows = conn.execute(
+        select(ResolutionRow.decided_at, ResolutionRow.confidence)
+        .join(ResolutionWinnerRow, ResolutionWinnerRow.resolution_id == ResolutionRow.id)
+        .where(
+            ResolutionWinnerRow.claim_id == shown.winner_claim_ids[0],
+            ResolutionRow.policy_version == shown.policy_version,
+        )
+    )
+    for decided_at, confidence in rows:
+        if _same_instant(decided_at, shown.decided_at):
+            return cast(float | None, confidence)
+    return None
+
+
+def _same_instant(a: datetime, b: datetime) -> bool:
+    # SQLite gives naive UTC datetimes back; PostgreSQL aware ones
+    return a.replace(tzinfo=a.tzinfo or UTC) == b.replace(tzinfo=b.tzinfo or UTC)
