@@ -23,9 +23,9 @@ import yaml
 from sqlalchemy.orm import Session
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from claims import audit_log
 from claims.errors import RegisterError
 from claims.models import Source, SupersedesRef
-from claims.tables import AuditEventRow
 from claims.yaml_files import one_line, read_config_text, reject_tags
 
 TOP_LEVEL_KEYS = ("tiers", "default_access_groups", "sources")
@@ -132,16 +132,15 @@ def _apply(session: Session, register: Register, sources: Iterable[Source]) -> l
             continue
         changed.append(source.id)
         unlinked += [ref.source_id for ref in (before.supersedes if before else [])]
-        session.add(
-            AuditEventRow(
-                at=now,
-                actor=f"register:{register.path}"[:256],
-                action="register.apply",
-                entity_type="source",
-                entity_id=source.id,
-                before=trusted_metadata(before) if before is not None else None,
-                after=trusted_metadata(source),
-            )
+        audit_log.append(
+            session,
+            at=now,
+            actor=f"register:{register.path}",
+            action="register.apply",
+            entity_type="source",
+            entity_id=source.id,
+            before=trusted_metadata(before) if before is not None else None,
+            after=trusted_metadata(source),
         )
     session.flush()
     record_source_changes(session, changed, also=unlinked)  # the change feed, same transaction

@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 from sqlalchemy import delete, or_, select, text, update
 from sqlalchemy.orm import Session
 
+from claims import audit_log
 from claims.errors import InputError
 from claims.store.changes import CLAIMS, EDGES, record_changes
 from claims.store.search import FTS_TABLE
@@ -188,7 +189,8 @@ def erase(
     # the status read model (edges), in every generation.
     record_changes(session, erasure.claim_keys, CLAIMS)
     record_changes(session, erasure.claim_keys, EDGES)
-    row = AuditEventRow(
+    row = audit_log.append(
+        session,
         at=erasure.at,
         actor=actor,
         action=ERASE,
@@ -197,8 +199,6 @@ def erase(
         before=None,
         after=erasure.tombstone(),
     )
-    session.add(row)
-    session.flush()
     erasure.audit_id = row.id
     return erasure
 
@@ -219,18 +219,16 @@ def readmit(
         raise InputError(
             f"source {source_id!r} is not erased; nothing to readmit", location="SOURCE"
         )
-    session.add(
-        AuditEventRow(
-            at=now or datetime.now(UTC),
-            actor=actor,
-            action=READMIT,
-            entity_type=ENTITY,
-            entity_id=source_id,
-            before=None,
-            after={"reason": reason, "sha256": erased},
-        )
+    audit_log.append(
+        session,
+        at=now,
+        actor=actor,
+        action=READMIT,
+        entity_type=ENTITY,
+        entity_id=source_id,
+        before=None,
+        after={"reason": reason, "sha256": erased},
     )
-    session.flush()
     return erased
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, select, text
 from sqlalchemy.orm import Session
 
+from claims import audit_log
 from claims.audit_chain import GENESIS, digest_of
 from claims.models import AuditEvent
 from claims.tables import AuditEventRow
@@ -41,8 +42,8 @@ def record(
     at: datetime | None = None,
 ) -> AuditEvent:
     """Append one event in the caller's transaction: it commits or rolls back with the change."""
-    row = AuditEventRow(
-        at=at or datetime.now(UTC),
+    row = audit_log.append(
+        session,
         actor=actor,
         action=action,
         entity_type=entity_type,
@@ -50,9 +51,8 @@ def record(
         before=before,
         after=after,
         policy_version=policy_version,
+        at=at,
     )
-    session.add(row)
-    session.flush()
     return _to_event(row)
 
 

@@ -74,6 +74,15 @@ def test_no_code_path_updates_or_deletes_audit_rows() -> None:
     assert offenders == []
 
 
+def test_every_audit_row_is_written_by_the_one_audit_log_module() -> None:
+    writers = []
+    for package in ("claims", "review", "retrieval", "pipeline", "claimledger"):
+        for path in (REPO / package).rglob("*.py"):
+            if re.search(r"(?<!class )\bAuditEventRow\(", path.read_text()):
+                writers.append(str(path.relative_to(REPO)))
+    assert writers == ["claims/audit_log.py"]
+
+
 def test_the_database_refuses_to_change_or_delete_audit_rows(store: Engine) -> None:
     for statement in (
         "UPDATE audit_events SET actor = 'mallory'",
