@@ -31,13 +31,13 @@ from sqlalchemy.orm import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from claims.edges import ClaimFacts, SupersessionIndex, build_edges  # noqa: E402
-from claims.edges.facts import INF, quantity_interval  # noqa: E402
-from claims.edges.recompute import (  # noqa: E402
+from claims.edge_refresh import (  # noqa: E402
     EdgeReport,
     keys_touched_by_version,
     recompute_edges,
 )
+from claims.edges import ClaimFacts, SupersessionIndex, build_edges  # noqa: E402
+from claims.edges.facts import INF, quantity_interval  # noqa: E402
 from claims.edges.supersession import VersionRef, derive_version_supersessions  # noqa: E402
 from claims.store import GenerationRepository, make_engine, transaction  # noqa: E402
 from claims.store.migrate import upgrade  # noqa: E402

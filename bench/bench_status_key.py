@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import text  # noqa: E402
 
-from claims.edges.recompute import recompute_edges  # noqa: E402
+from claims.edge_refresh import recompute_edges  # noqa: E402
 from claims.extraction import current_generation, extract  # noqa: E402
 from claims.models import Requester, Source  # noqa: E402
 from claims.store import (  # noqa: E402

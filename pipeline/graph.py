@@ -14,8 +14,8 @@ import dagster as dg
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from claims.edge_refresh import EdgeReport
 from claims.edges.materiality import MaterialitySettings
-from claims.edges.recompute import EdgeReport
 from claims.tables import EdgeRow
 
 
@@ -45,7 +45,7 @@ def recompute(
     materiality: MaterialitySettings | None,
 ) -> EdgeReport:
     """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``."""
-    from claims.edges.recompute import recompute_edges
+    from claims.edge_refresh import recompute_edges
 
     return recompute_edges(session, generation, claim_keys, materiality=materiality)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from claims.edges.recompute import recompute_edges
+from claims.edge_refresh import recompute_edges
 from claims.extraction import current_generation, extract
 from claims.models import Source, SupersedesRef
 from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction

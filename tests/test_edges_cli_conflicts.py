@@ -9,7 +9,7 @@ from edge_fixtures import claim_from_spec
 from typer.testing import CliRunner
 
 from claimledger.cli import app
-from claims.edges.recompute import recompute_edges
+from claims.edge_refresh import recompute_edges
 from claims.settings import get_settings
 from claims.store import (
     ClaimRepository,

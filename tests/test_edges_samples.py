@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, select
 
-from claims.edges.recompute import recompute_edges, record_supersession_candidates
+from claims.edge_refresh import recompute_edges, record_supersession_candidates
 from claims.extraction import current_generation, extract
 from claims.ingest import ingest, scan_sources
 from claims.models import Edge

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
-from claims.edges.recompute import recompute_edges
+from claims.edge_refresh import recompute_edges
 from claims.extraction import current_generation, extract
 from claims.models import EdgeKind, Source, SupersedesRef
 from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction

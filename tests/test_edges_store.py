@@ -10,12 +10,12 @@ import pytest
 from edge_fixtures import claim_from_spec
 from sqlalchemy import Engine, select
 
-from claims.edges import MaterialitySettings, supersession_candidate
-from claims.edges.recompute import (
+from claims.edge_refresh import (
     keys_touched_by_sources,
     keys_touched_by_version,
     recompute_edges,
 )
+from claims.edges import MaterialitySettings, supersession_candidate
 from claims.models import EdgeKind, Source, SupersedesRef
 from claims.store import (
     ClaimRepository,
@@ -234,7 +234,7 @@ def test_incremental_recompute_on_postgresql(postgres_url: str) -> None:
 
 
 def test_text_saying_it_replaces_a_document_is_only_a_candidate(engine: Engine) -> None:
-    from claims.edges.recompute import record_supersession_candidates
+    from claims.edge_refresh import record_supersession_candidates
 
     add_version(engine, "travel-2019", "Travel costs are refunded within 30 days.", [])
     with transaction(engine) as session:
@@ -297,7 +297,7 @@ def test_register_change_reaches_an_incremental_recompute(engine: Engine) -> Non
 
 
 def test_explain_pair_says_why_two_stored_claims_are_not_linked(engine: Engine) -> None:
-    from claims.edges import explain_pair
+    from claims.edge_refresh import explain_pair
 
     add_version(engine, "a", "Q1: 12.", [LIMIT | {"value": 12, "scope": {"period": "q1"}}])
     add_version(engine, "b", "Q2: 15.", [LIMIT | {"value": 15, "scope": {"period": "q2"}}])

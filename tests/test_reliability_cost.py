@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine, text
 
-from claims.edges.recompute import recompute_edges
+from claims.edge_refresh import recompute_edges
 from claims.extraction import current_generation, extract
 from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
 

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, text
 
+from claims.edge_refresh import recompute_edges
 from claims.edges import MaterialitySettings, build_edges, facts_from_claim
 from claims.edges.materiality import assess
-from claims.edges.recompute import recompute_edges
 from claims.edges.value_groups import (
     SlotGroup,
     points_apart,

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine
 
-from claims.edges.recompute import recompute_edges
+from claims.edge_refresh import recompute_edges
 from claims.errors import ClaimLedgerError, InputError
 from claims.extraction import current_generation, extract, parse_question
 from claims.models import Requester, Source, SupersedesRef

@@ -10,13 +10,12 @@ Public surface:
 - ``derive_version_supersessions``, ``SupersessionIndex``, ``supersession_candidate``;
 - ``ClaimFacts`` / ``facts_from_claim``: the lean comparable form of a claim.
 
-The store side (``recompute_edges``, ``keys_touched_by_version``,
-``record_supersession_candidates``, ``EdgeReport``, ``explain_pair``) lives in
-``claims.edges.recompute`` and is also reachable here, imported on first use
-(``claims.store.edges`` imports this package, so an eager import would be circular).
+This package is pure: it never reads or writes the store. The store side
+(``recompute_edges``, ``keys_touched_by_version``, ``record_supersession_candidates``,
+``EdgeReport``, ``explain_pair``) lives in ``claims.edge_refresh``, which uses both this
+package and ``claims.store`` (``claims.store.edges`` imports the record types from here, so
+the dependency runs one way: store -> edges, edge_refresh -> both).
 """
-
-from typing import Any
 
 from claims.edges.builder import (
     NEAR_MISS_PREFIX,
@@ -64,23 +63,3 @@ __all__ = [
     "refine",
     "supersession_candidate",
 ]
-
-_STORE_SIDE = {
-    "EdgeReport",
-    "PairExplanation",
-    "explain_pair",
-    "keys_of_sources",
-    "keys_touched_by_sources",
-    "keys_touched_by_version",
-    "recompute_edges",
-    "record_supersession_candidates",
-    "sync_version_supersessions",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _STORE_SIDE:
-        from claims.edges import recompute
-
-        return getattr(recompute, name)
-    raise AttributeError(f"module 'claims.edges' has no attribute {name!r}")

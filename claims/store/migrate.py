@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
 
-import migrations
 
-MIGRATIONS_DIR = Path(migrations.__file__).resolve().parent
+def _migrations_dir() -> Path:
+    """The Alembic scripts' folder, found without importing the ``migrations`` package
+    (its env.py imports the store, so importing it here would be a cycle)."""
+    spec = importlib.util.find_spec("migrations")
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    if not locations:
+        raise RuntimeError("the migrations package is not installed beside claims")
+    return Path(locations[0]).resolve()
+
+
+MIGRATIONS_DIR = _migrations_dir()
 
 
 def alembic_config(database_url: str) -> Config:

@@ -9,7 +9,7 @@ import dagster as dg
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from claims.edges.recompute import record_supersession_candidates
+from claims.edge_refresh import record_supersession_candidates
 from claims.extraction import find_supersession_mentions
 from claims.models import Claim
 from claims.store import ClaimRepository, GenerationRepository
