@@ -51,11 +51,11 @@ import dagster as dg  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 
 from claims.extraction import extract  # noqa: E402
+from claims.run_summary import store_summary  # noqa: E402
 from claims.store.migrate import upgrade  # noqa: E402
 from pipeline.instance import local_instance  # noqa: E402
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource  # noqa: E402
 from pipeline.runner import planned_events_per_run, run_pipeline  # noqa: E402
-from pipeline.summary import store_summary  # noqa: E402
 
 FACTS = [
     ("The {e} notice period is {n} days.", (14, 30, 60, 90)),

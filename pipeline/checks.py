@@ -12,9 +12,10 @@ import dagster as dg
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from claims import integrity
 from claims.models import GenerationStatus
 from claims.store import GenerationRepository
-from pipeline import corpus, graph, integrity
+from pipeline import corpus, graph
 from pipeline.assets.claims import claims
 from pipeline.assets.edges import claim_edges
 from pipeline.partitions import run_partition_keys

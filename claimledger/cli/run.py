@@ -169,8 +169,8 @@ def _run(
 
 
 def _summarize(store, extractor, outcome, *, as_json: bool = False) -> None:  # type: ignore[no-untyped-def]
+    from claims.run_summary import store_summary
     from claims.store import GenerationRepository
-    from pipeline.summary import store_summary
 
     generation, _label = extractor.generation()  # shown by its id: one id per generation
     with store.transaction() as session:

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from claims.edge_refresh import record_supersession_candidates
 from claims.extraction import find_supersession_mentions
 from claims.models import Claim
+from claims.run_summary import claims_preview, count_table
 from claims.store import ClaimRepository, GenerationRepository
 from claims.store.changes import mark_extracted, record_version_changes
 from claims.tables import SourceRow
@@ -21,7 +22,6 @@ from pipeline.assets.sources import source_versions
 from pipeline.collector import with_fewer_collections
 from pipeline.partitions import source_version_partitions
 from pipeline.resources import ClaimStore, ExtractorResource
-from pipeline.summary import claims_preview, count_table
 
 
 @dg.asset(

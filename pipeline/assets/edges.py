@@ -2,6 +2,7 @@
 
 import dagster as dg
 
+from claims.run_summary import count_table
 from claims.store import changes
 from pipeline import graph
 from pipeline.assets.claims import claims
@@ -10,7 +11,6 @@ from pipeline.assets.sources import source_register
 from pipeline.changes import touched_keys_metadata
 from pipeline.collector import with_fewer_collections
 from pipeline.resources import ClaimStore, ExtractorResource, configured_policy_file
-from pipeline.summary import count_table
 from review.policy import policy_for_routing
 
 

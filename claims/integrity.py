@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import ColumnElement, delete, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from claims.ids import sha256_hex
@@ -85,7 +85,7 @@ def unit_problems(
     """Quantity claims with a unit as written but no canonical unit."""
     checked, problems = 0, []
     for ids in _id_chunks(session, version_ids):
-        where = [ClaimRow.unit.is_not(None)]
+        where: list[ColumnElement[bool]] = [ClaimRow.unit.is_not(None)]
         if ids is not None:
             where.append(ClaimRow.source_version_id.in_(ids))  # generation: see below
         else:
