@@ -1,9 +1,9 @@
 """The conflict regression check: known conflicts and non-conflicts through an extractor.
 
 Each case is two short texts. Both go through the extractor under test and every claim
-pair across the two sides goes through the same edge rules the pipeline uses
-(``claims.edges.compare``). A case passes when "some pair conflicts" matches the case's
-``conflict`` flag. A generation is promoted only when every case passes.
+pair across the two sides goes through the edge builder's decision (``compare_facts``, then
+``refine``). A case passes when "some pair conflicts" matches the case's ``conflict`` flag.
+A generation is promoted only when every case passes.
 """
 
 from __future__ import annotations
@@ -105,7 +105,10 @@ def run_regression(
     extract: Extractor, generation: str, cases: Sequence[RegressionCase]
 ) -> RegressionReport:
     """Run every case through ``extract`` and the pipeline's edge rules."""
-    from claims.edges.compare import compare
+    from claims.edges.builder import refine
+    from claims.edges.check import RELATION_OF_KIND
+    from claims.edges.compare import compare_facts
+    from claims.edges.facts import facts_from_claim
     from claims.edges.verdict import RELATION_RANK
 
     report = RegressionReport(generation=generation)
@@ -114,12 +117,23 @@ def run_regression(
         right = extract(case.right, source_id=f"regression/{case.id}/right", source_version_id=None)
         best = (Relation.UNRELATED.value, "", "no claim pair")
         best_rank = -1
+        right_facts = [facts_from_claim(b) for b in right]
         for a in left:
-            for b in right:  # a handful of claims per case: the pair loop stays tiny
-                verdict = compare(a, b)
-                rank = RELATION_RANK[verdict.relation]
+            x = facts_from_claim(a)
+            for y in right_facts:  # a handful of claims per case: the pair loop stays tiny
+                # the edge builder's decision: the pair's verdict, then refine() (clones,
+                # sources, supersession), so the gate and the stored edges cannot disagree
+                verdict = compare_facts(x, y)
+                draft = refine(x, y, verdict)
+                relation = (
+                    verdict.relation
+                    if draft is None
+                    else RELATION_OF_KIND.get(draft.kind, Relation.COMPATIBLE)
+                )
+                rule, reason = (verdict.rule, verdict.reason) if draft is None else draft[1:3]
+                rank = RELATION_RANK[relation]
                 if rank > best_rank:
-                    best_rank, best = rank, (verdict.relation.value, verdict.rule, verdict.reason)
+                    best_rank, best = rank, (relation.value, rule, reason)
         got_conflict = best[0] == Relation.CONFLICT.value
         report.outcomes.append(
             CaseOutcome(

@@ -29,7 +29,7 @@ from claims.models import Claim, EdgeKind, Relation
 LEFT_SOURCE = "left"
 RIGHT_SOURCE = "right"
 
-_RELATION_OF_KIND = {
+RELATION_OF_KIND = {
     EdgeKind.CONFLICTS: Relation.CONFLICT,
     EdgeKind.AMBIGUOUS: Relation.AMBIGUOUS,
     EdgeKind.CORROBORATES: Relation.CORROBORATION,
@@ -118,7 +118,7 @@ def pair_report(
     draft = refine(x, y, verdict)
     if draft is None:
         return PairReport(left, right, verdict.relation, verdict.rule, verdict.reason)
-    relation = _RELATION_OF_KIND.get(draft.kind, verdict.relation)
+    relation = RELATION_OF_KIND.get(draft.kind, verdict.relation)
     return PairReport(left, right, relation, draft.rule, draft.reason)
 
 
