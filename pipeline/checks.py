@@ -14,12 +14,12 @@ from sqlalchemy.orm import Session
 
 from claims import integrity
 from claims.models import GenerationStatus
+from claims.regression_gate import load_cases, run_regression
 from claims.store import GenerationRepository
 from pipeline import corpus, graph
 from pipeline.assets.claims import claims
 from pipeline.assets.edges import claim_edges
 from pipeline.partitions import run_partition_keys
-from pipeline.regression import load_cases, run_regression
 from pipeline.resources import ClaimStore, ExtractorResource
 
 ERROR = dg.AssetCheckSeverity.ERROR
@@ -91,7 +91,7 @@ def edges_point_to_existing_claims(
 @dg.asset_check(
     asset=claim_edges,
     blocking=True,
-    description="Known conflicts and known non-conflicts (pipeline/data/conflict_regression.yaml)"
+    description="Known conflicts and known non-conflicts (claims/data/conflict_regression.yaml)"
     " through the configured extractor and the edge rules. Promotes a candidate extractor "
     "generation that passes; marks one that fails as failed, so readers never see it.",
 )

@@ -76,8 +76,8 @@ class RegressionReport:
 def load_cases(path: Path | None = None) -> list[RegressionCase]:
     """The committed regression cases (or those in ``path``)."""
     if path is None:
-        text = resources.files("pipeline").joinpath("data", DEFAULT_CASES).read_text("utf-8")
-        where = f"pipeline/data/{DEFAULT_CASES}"
+        text = resources.files("claims").joinpath("data", DEFAULT_CASES).read_text("utf-8")
+        where = f"claims/data/{DEFAULT_CASES}"
     else:
         text, where = path.read_text("utf-8"), str(path)
     data = yaml.safe_load(text) or {}
