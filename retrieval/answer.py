@@ -45,6 +45,7 @@ from retrieval.status import sides_of, value_key
 from retrieval.verdicts import Verdict, evaluate
 
 MAX_QUESTION_CHARS = 1000
+CLONE_RULE = "clone"  # claims.edges.verdict.Rule.CLONE: one sentence under several source ids
 
 
 class QuestionFrameLike(Protocol):
@@ -381,6 +382,7 @@ def answer_frame(
     as_of_out = AsOfOut(effective=as_of.effective or as_of.reference, known_at=as_of.known_at)
 
     deciding: Decision | None = None
+    clones: list[tuple[str, str]] = []  # surface-clone edges among the visible claims
 
     def result(status: AnswerStatus, reason: str, **fields: Any) -> Answer:
         made = Answer(
@@ -398,8 +400,8 @@ def answer_frame(
             return made
         if isinstance(store, Engine):
             with store.connect() as conn:
-                return with_signals(conn, made, deciding)
-        return with_signals(store, made, deciding)
+                return with_signals(conn, made, deciding, clones)
+        return with_signals(store, made, deciding, clones)
 
     if not key:
         return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
@@ -458,6 +460,7 @@ def answer_frame(
     for verdict in remaining:
         verdict.resolution = verdict.resolution or verdicts[verdict.claim.id].resolution
     policy = _policy(remaining)
+    clones = [(e.left, e.right) for e in group.edges if e.rule == CLONE_RULE]
     applied = _deciding(remaining)
     if applied is not None:
         if isinstance(store, Engine):

@@ -168,6 +168,17 @@ class EvidenceSignals(_Out):
     resolution_confidence: float | None = Field(
         None, description="The deciding resolution's confidence, if it states one."
     )
+    independent_origins: int = Field(
+        0, description="Sources stating the answered value, surface clones counted once."
+    )
+    min_independent_origins: int | None = Field(
+        None, description="The policy's minimum for this high-risk key; null if none applies."
+    )
+    too_few_origins: bool = Field(
+        False,
+        description="True when a high-risk key had fewer independent origins than the policy "
+        "asks: the answer is then not_found, value null, the side still cited.",
+    )
 
 
 class Answer(_Out):

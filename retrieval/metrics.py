@@ -7,6 +7,10 @@
   carries (mean and minimum), and how many of those conflicts show at least two sides.
   A conflict whose other side is hidden is not a conflict for that requester, so it does
   not count.
+- high-risk keys short of origins: when the latest applied policy sets
+  ``min_independent_origins``, how many of its high-risk claim keys the requester's visible
+  claims support from fewer independent origins (sources, surface clones counted once)
+  than it asks; such keys answer ``not_found`` with ``too_few_origins`` (issue 16 D 4).
 
 These are operator figures: they include totals over the whole store, so they are served
 only to the CLI and to ``/metrics`` callers in a metrics group, never to requesters.
@@ -22,7 +26,9 @@ from sqlalchemy import Connection, func, select
 from claims.models import ConflictStatus, Requester
 from claims.tables import ClaimRow, EdgeRow, SourceGrantRow, SourceRow
 from retrieval.access import source_visible
+from retrieval.contract import Side
 from retrieval.evidence import EvidenceLoader
+from retrieval.signals import independent_origins, policy_content, required_origins
 from retrieval.status import sides_of
 from retrieval.verdicts import evaluate
 
@@ -42,6 +48,7 @@ class RetrievalMetrics:
     visible_conflict_sides: int
     citations_per_side_mean: float | None
     citations_per_side_min: int | None
+    high_risk_keys_short_of_origins: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -91,6 +98,7 @@ def retrieval_metrics(conn: Connection, requester: Requester) -> RetrievalMetric
                 continue
             conflicts += 1
             side_sizes += [len(side.citations) for side in sides_of(unresolved)]
+    short = _short_of_origins(conn, loader, requester, generation)
     return RetrievalMetrics(
         principal=requester.principal,
         visible_sources=len(visible),
@@ -106,4 +114,37 @@ def retrieval_metrics(conn: Connection, requester: Requester) -> RetrievalMetric
             round(sum(side_sizes) / len(side_sizes), 3) if side_sizes else None
         ),
         citations_per_side_min=min(side_sizes) if side_sizes else None,
+        high_risk_keys_short_of_origins=short,
     )
+
+
+def _short_of_origins(
+    conn: Connection, loader: EvidenceLoader, requester: Requester, generation: str | None
+) -> int:
+    """High-risk keys whose visible claims come from fewer origins than the policy asks."""
+    content = policy_content(conn, None)
+    if not content.get("min_independent_origins") or generation is None:
+        return 0
+    # one row per distinct key of the generation, then the policy's patterns: no pair scan
+    keys = sorted(
+        key
+        for key in conn.execute(
+            select(_C.claim_key).where(_C.generation == generation).distinct()
+        ).scalars()
+        if required_origins(content, key) is not None
+    )
+    short = 0
+    for start in range(0, len(keys), 200):
+        chunk = keys[start : start + 200]
+        group = loader.group_for_keys(chunk).narrow(requester)
+        clones = [(e.left, e.right) for e in group.edges if e.rule == "clone"]
+        for key in chunk:
+            claims = [c for c in group.claims.values() if c.claim_key == key]
+            if not claims:
+                continue  # nothing visible: not an answer held back, just not found
+            cited = [cite for side in sides_of(claims) for cite in side.citations]
+            every = Side(value=None, unit=None, source_ids=[], citations=cited)
+            needed = required_origins(content, key)
+            if needed is not None and independent_origins(every, clones) < needed:
+                short += 1
+    return short

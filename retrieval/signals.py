@@ -11,10 +11,12 @@ requesters who see the same evidence get the same signals.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from fnmatch import fnmatchcase
 from itertools import combinations
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy import Connection, select
 
@@ -81,16 +83,52 @@ def decision(conn: Connection, resolution_id: str) -> Decision | None:
     return Decision(resolution_id, by_rule, rule_id, decided_by, policy, policy_id, confidence)
 
 
-def policy_tiers(conn: Connection, version: str | None) -> list[str]:
-    """The tiers (highest first) of policy ``version``, else of the latest applied one."""
+def policy_content(conn: Connection, version: str | None) -> dict[str, Any]:
+    """The content of policy ``version``, else of the latest applied one ({} if none)."""
     query = select(AuthorityPolicyRow.content)
     if version:
         query = query.where(AuthorityPolicyRow.version == version)
     else:
         query = query.order_by(AuthorityPolicyRow.applied_at.desc()).limit(1)
     content = conn.execute(query).scalar()
-    tiers = (content or {}).get("tiers") if isinstance(content, dict) else None
+    return content if isinstance(content, dict) else {}
+
+
+def policy_tiers(conn: Connection, version: str | None) -> list[str]:
+    """The tiers (highest first) of policy ``version``, else of the latest applied one."""
+    tiers = policy_content(conn, version).get("tiers")
     return [str(t) for t in tiers] if isinstance(tiers, list) else []
+
+
+def required_origins(content: dict[str, Any], claim_key: str) -> int | None:
+    """The policy's ``min_independent_origins`` when ``claim_key`` is high-risk, else None.
+
+    High-risk patterns match as routing matches them (exact key or shell-style glob)."""
+    needed = content.get("min_independent_origins")
+    patterns = content.get("high_risk_predicates") or []
+    if not isinstance(needed, int) or not any(
+        p == claim_key or fnmatchcase(claim_key, str(p)) for p in patterns
+    ):
+        return None
+    return needed
+
+
+def independent_origins(side: Side, clones: Iterable[tuple[str, str]]) -> int:
+    """Distinct sources stating ``side``'s value, a source counted once with its surface
+    clones (the same sentence under another source id is one origin, not two)."""
+    source_of = {c.claim_id: c.source_id for c in side.citations}
+    parent = {sid: sid for sid in source_of.values()}
+
+    def root(sid: str) -> str:
+        while parent[sid] != sid:
+            parent[sid] = parent[parent[sid]]
+            sid = parent[sid]
+        return sid
+
+    for left, right in clones:
+        if left in source_of and right in source_of:
+            parent[root(source_of[left])] = root(source_of[right])
+    return len({root(sid) for sid in parent})
 
 
 def with_provenance(conn: Connection, sides: list[Side], tiers: list[str]) -> list[Side]:
@@ -126,7 +164,11 @@ def with_provenance(conn: Connection, sides: list[Side], tiers: list[str]) -> li
 
 
 def signals_of(
-    status: AnswerStatus, sides: list[Side], deciding: Decision | None
+    status: AnswerStatus,
+    sides: list[Side],
+    deciding: Decision | None,
+    origins: int = 0,
+    required: int | None = None,
 ) -> EvidenceSignals:
     cites = [c for s in sides for c in s.citations]
     ranked = [c for c in cites if c.tier_rank is not None]
@@ -145,17 +187,44 @@ def signals_of(
         decided_by=("rule" if deciding.by_rule else "reviewer") if deciding else None,
         rule_id=deciding.rule_id if deciding else None,
         resolution_confidence=deciding.confidence if deciding else None,
+        independent_origins=origins,
+        min_independent_origins=required,
+        too_few_origins=required is not None and origins < required,
     )
 
 
-def with_signals(conn: Connection, result: Answer, deciding: Decision | None) -> Answer:
-    """``result`` with provenance on every citation and its evidence signals."""
-    if result.status is AnswerStatus.NOT_FOUND or not result.sides:
+def with_signals(
+    conn: Connection,
+    result: Answer,
+    deciding: Decision | None,
+    clones: Iterable[tuple[str, str]] = (),
+) -> Answer:
+    """``result`` with provenance on every citation and its evidence signals.
+
+    A high-risk key answered from fewer independent origins than the policy's
+    ``min_independent_origins`` is not ``answered``: it becomes ``not_found`` with value
+    null, its side still cited and ``signals.too_few_origins`` set (issue 16 D 4)."""
+    if not result.sides:
         return result
-    tiers = policy_tiers(conn, result.policy_version)
+    content = policy_content(conn, result.policy_version)
+    tiers = [str(t) for t in content.get("tiers") or []]
     sides = with_provenance(conn, result.sides, tiers)
+    answered = result.status is AnswerStatus.ANSWERED
+    origins = independent_origins(sides[0], clones) if answered else 0
+    required = required_origins(content, result.claim_key or "") if answered else None
+    signals = signals_of(result.status, sides, deciding, origins, required)
+    if not signals.too_few_origins:
+        return result.model_copy(update={"sides": sides, "signals": signals})
     return result.model_copy(
-        update={"sides": sides, "signals": signals_of(result.status, sides, deciding)}
+        update={
+            "status": AnswerStatus.NOT_FOUND,
+            "value": None,
+            "unit": None,
+            "reason": f"{result.claim_key!r} is high-risk: the policy asks for {required} "
+            f"independent origins and {origins} state the value ({result.reason})",
+            "sides": sides,
+            "signals": signals,
+        }
     )
 
 

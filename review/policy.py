@@ -94,6 +94,13 @@ class AuthorityPolicy(_Strict):
     materiality: Materiality = Field(default_factory=Materiality)
     auto_resolution: list[AutoResolutionRule] = Field(default_factory=list)
     lock_minutes: int = Field(30, ge=1, le=24 * 60, description="How long a claim lock lasts.")
+    min_independent_origins: int | None = Field(
+        None,
+        ge=1,
+        le=100,
+        description="A high-risk key is answered only when this many distinct origins "
+        "(sources, surface clones counted once) state the value; unset: no minimum.",
+    )
 
     @field_validator("version", mode="before")
     @classmethod
@@ -134,7 +141,10 @@ class AuthorityPolicy(_Strict):
 
     def canonical_json(self) -> str:
         """The content as sorted, compact JSON: what the hash is computed over."""
-        return json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        content = self.model_dump(mode="json")
+        if content.get("min_independent_origins") is None:  # policies written before it
+            content.pop("min_independent_origins", None)  # keep their hash and version stamp
+        return json.dumps(content, sort_keys=True, separators=(",", ":"))
 
     @property
     def content_hash(self) -> str:

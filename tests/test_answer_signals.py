@@ -5,10 +5,20 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from review_ledger import HEADCOUNT, LIMIT, item_for_key, reviewers, routed_ledger
+import yaml
+from review_ledger import (
+    FIXTURES,
+    HEADCOUNT,
+    LIMIT,
+    ReviewLedger,
+    item_for_key,
+    reviewers,
+    routed_ledger,
+)
 from sqlalchemy import Engine, select, update
 from typer.testing import CliRunner
 
@@ -18,10 +28,13 @@ from claims.models import Requester
 from claims.settings import get_settings
 from claims.store import make_engine, transaction
 from claims.store.migrate import upgrade
-from claims.tables import ClaimRow, SourceVersionRow
+from claims.tables import ClaimRow, EdgeRow, SourceVersionRow
 from retrieval.answer import answer_frame
 from retrieval.contract import Answer, AnswerStatus
+from retrieval.metrics import retrieval_metrics
 from review import queue
+from review.policy import apply_policy, load_policy
+from review.routing import route
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -129,3 +142,90 @@ def test_claims_status_prints_the_three_confidences_apart(cli_env: Path) -> None
     assert run.exit_code == 0, run.output
     assert "extraction confidence 0.90; source tier board, policy rank 1; sha256 " in run.output
     assert "resolution confidence 1.00" in run.output
+
+
+RATIO = "acme|capital_ratio"  # high-risk in the review fixtures' policy ("*|capital_ratio")
+RATIO_SENTENCE = "Acme's capital ratio stood at 14% at the end of the year."
+
+
+def _diversity_store(engine: Engine, tmp_path: Path, *, independent: bool) -> None:
+    """One filing, a verbatim copy of it under another source id (a surface clone) and,
+    when ``independent``, an analyst's note stating the same ratio in its own words."""
+    ledger = ReviewLedger(engine)
+    ledger.add_source("filing", f"Annual filing. {RATIO_SENTENCE}", tier="regulator")
+    ledger.add_source("filing-mirror", f"Mirror copy. {RATIO_SENTENCE}", tier="draft")
+    for claim_id, source in (("c-ratio-filing", "filing"), ("c-ratio-mirror", "filing-mirror")):
+        ledger.add_claim(
+            id=claim_id, source=source, key=RATIO, quote=RATIO_SENTENCE, value=14, unit="%"
+        )
+    with transaction(engine) as session:
+        session.add(
+            EdgeRow(
+                id="edge-ratio-clone",
+                kind="corroborates",
+                left_claim_id="c-ratio-mirror",
+                right_claim_id="c-ratio-filing",
+                claim_key=RATIO,
+                rule="clone",
+                reason="surface clone: the same sentence under two source ids",
+                material=None,
+                materiality=None,
+                generation=ledger.generation,
+                created_at=datetime.now(UTC),
+            )
+        )
+    if independent:
+        note = "Our analysts put Acme's capital ratio at 14% for the year."
+        ledger.add_source("analyst-note", note, tier="management")
+        ledger.add_claim(
+            id="c-ratio-note", source="analyst-note", key=RATIO, quote=note, value=14, unit="%"
+        )
+    policy = yaml.safe_load((FIXTURES / "policy.yaml").read_text(encoding="utf-8"))
+    policy["min_independent_origins"] = 2
+    policy_file = tmp_path / "policy.yaml"
+    policy_file.write_text(yaml.safe_dump(policy), encoding="utf-8")
+    loaded = load_policy(policy_file)
+    with transaction(engine) as session:
+        apply_policy(session, loaded, actor="test")
+        route(session, loaded)
+
+
+def test_a_high_risk_key_from_one_origin_and_its_clone_is_not_answered(
+    engine: Engine, tmp_path: Path
+) -> None:
+    _diversity_store(engine, tmp_path, independent=False)
+    result = _ask(engine, RATIO, "What is Acme's capital ratio?")
+    assert result.status is AnswerStatus.NOT_FOUND and result.value is None
+    assert "asks for 2 independent origins and 1 state the value" in result.reason
+    assert result.signals is not None and result.signals.too_few_origins
+    assert (result.signals.independent_origins, result.signals.min_independent_origins) == (1, 2)
+    # the evidence is still shown: both copies cited, counted as one origin
+    assert sorted(result.sides[0].source_ids) == ["filing", "filing-mirror"]
+
+
+def test_a_high_risk_key_with_two_independent_origins_is_answered(
+    engine: Engine, tmp_path: Path
+) -> None:
+    _diversity_store(engine, tmp_path, independent=True)
+    result = _ask(engine, RATIO, "What is Acme's capital ratio?")
+    assert result.status is AnswerStatus.ANSWERED and result.value == 14
+    assert result.signals is not None and not result.signals.too_few_origins
+    assert result.signals.independent_origins == 2 and result.signals.supporting_sources == 3
+
+
+def test_a_policy_without_a_minimum_keeps_its_version_stamp() -> None:
+    plain = load_policy(FIXTURES / "policy.yaml")
+    assert plain.min_independent_origins is None
+    assert '"min_independent_origins"' not in plain.canonical_json()
+    strict = plain.model_copy(update={"min_independent_origins": 2})
+    assert strict.stamp != plain.stamp  # a minimum changes what answers: a new stamp
+
+
+@pytest.mark.parametrize(("independent", "short"), [(False, 1), (True, 0)])
+def test_metrics_count_high_risk_keys_short_of_origins(
+    engine: Engine, tmp_path: Path, independent: bool, short: int
+) -> None:
+    _diversity_store(engine, tmp_path, independent=independent)
+    with engine.connect() as conn:
+        figures = retrieval_metrics(conn, ANYONE)
+    assert figures.high_risk_keys_short_of_origins == short
