@@ -41,13 +41,18 @@ def store_summary(session: Session, generation: str | None) -> StoreSummary:
     )
     summary.claims_by_kind = {kind: count for kind, count in claim_kinds}
     summary.claims = sum(summary.claims_by_kind.values())
-    edge_kinds = session.execute(
+    summary.edges_by_kind = edge_counts(session, generation)
+    return summary
+
+
+def edge_counts(session: Session, generation: str) -> dict[str, int]:
+    """Live (not retired) edges of ``generation`` by kind."""
+    rows = session.execute(
         select(EdgeRow.kind, func.count())
         .where(EdgeRow.generation == generation, EdgeRow.retired_at.is_(None))
         .group_by(EdgeRow.kind)
     )
-    summary.edges_by_kind = {kind: count for kind, count in edge_kinds}
-    return summary
+    return {kind: count for kind, count in rows}
 
 
 def claims_preview(claims: Sequence[Claim], limit: int = 8) -> str:

@@ -18,18 +18,19 @@ loses no progress.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import dagster as dg
-from sqlalchemy import func, select
 
 from claims.store import changes as feed
-from claims.store.changes import Executor, Pending
-from claims.tables import AuditEventRow, ReviewItemRow
-
-REVIEW_ENTITIES = ("review_item", "resolution")
+from claims.store.changes import (
+    Executor,
+    Pending,
+    audit_changes,
+    keys_of_items,
+    newest_audit_id,
+)
 
 
 @dataclass
@@ -70,47 +71,6 @@ class KeyChanges:
         if self.keys is not None:  # a full refresh says so in "mode", not with a -1 count
             data["keys_refreshed"] = len(self.keys)
         return data
-
-
-def newest_audit_id(executor: Executor) -> int:
-    return int(executor.execute(select(func.max(AuditEventRow.id))).scalar() or 0)
-
-
-@dataclass
-class AuditChanges:
-    """What the audit log says happened after a cursor."""
-
-    policy_applied: bool = False
-    review_items: set[str] | None = None
-
-
-def audit_changes(executor: Executor, after_id: int, up_to_id: int) -> AuditChanges:
-    """Policy applications and review-item changes with ``after_id < id <= up_to_id``."""
-    changes = AuditChanges(review_items=set())
-    rows = executor.execute(
-        select(AuditEventRow.action, AuditEventRow.entity_type, AuditEventRow.entity_id).where(
-            AuditEventRow.id > after_id, AuditEventRow.id <= up_to_id
-        )
-    )
-    for action, entity_type, entity_id in rows:
-        if action == "policy.apply":
-            changes.policy_applied = True
-        elif entity_type in REVIEW_ENTITIES and changes.review_items is not None:
-            changes.review_items.add(entity_id)
-    return changes
-
-
-def keys_of_items(executor: Executor, item_ids: Iterable[str]) -> set[str]:
-    ordered = sorted(set(item_ids))
-    keys: set[str] = set()
-    for start in range(0, len(ordered), 500):
-        chunk = ordered[start : start + 500]
-        keys.update(
-            executor.execute(
-                select(ReviewItemRow.claim_key).where(ReviewItemRow.id.in_(chunk)).distinct()
-            ).scalars()
-        )
-    return keys
 
 
 def changes_since(

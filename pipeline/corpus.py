@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from claims.errors import InputError
@@ -21,8 +20,7 @@ from claims.files import real_path
 from claims.ingest import RejectedFile, SourceFile, ingest, scan_sources
 from claims.models import SourceVersion
 from claims.register import Register, apply_register, load_register
-from claims.store.sources import row_to_version
-from claims.tables import SourceVersionRow
+from claims.store.sources import version_checksums, version_origins, versions_of_sources
 from pipeline.partitions import partition_key, split_partition_key
 
 __all__ = [
@@ -149,25 +147,18 @@ def versions_for_keys(session: Session, keys: Iterable[str]) -> dict[str, Source
         source_id, sha_prefix = split_partition_key(key)
         by_source.setdefault(source_id, []).append((key, sha_prefix))
     found: dict[str, SourceVersion] = {}
-    source_ids = list(by_source)
-    for start in range(0, len(source_ids), 500):
-        chunk = source_ids[start : start + 500]
-        rows = session.scalars(
-            select(SourceVersionRow).where(SourceVersionRow.source_id.in_(chunk))
-        )
-        for row in rows:
-            for key, prefix in by_source[row.source_id]:
-                if row.sha256.startswith(prefix):
-                    found[key] = row_to_version(row)
+    for version in versions_of_sources(session, list(by_source)):
+        for key, prefix in by_source[version.source_id]:
+            if version.sha256.startswith(prefix):
+                found[key] = version
     return found
 
 
 def stored_keys(session: Session) -> dict[str, str]:
     """Partition key -> version id of every stored version."""
-    rows = session.execute(
-        select(SourceVersionRow.id, SourceVersionRow.source_id, SourceVersionRow.sha256)
-    )
-    return {partition_key(source_id, sha): vid for vid, source_id, sha in rows}
+    return {
+        partition_key(source_id, sha): vid for vid, source_id, sha in version_checksums(session)
+    }
 
 
 def file_sha256(path: Path) -> str:
@@ -213,15 +204,7 @@ class VersionLabel:
 
 def describe_versions(session: Session, version_ids: Iterable[str]) -> list[VersionLabel]:
     """Labels of the stored versions among ``version_ids``, sorted by source and number."""
-    rows = session.execute(
-        select(
-            SourceVersionRow.source_id,
-            SourceVersionRow.number,
-            SourceVersionRow.origin_path,
-            SourceVersionRow.sha256,
-        ).where(SourceVersionRow.id.in_(list(version_ids)))
-    )
     return sorted(
         VersionLabel(source_id, number, origin, partition_key(source_id, sha))
-        for source_id, number, origin, sha in rows
+        for source_id, number, origin, sha in version_origins(session, version_ids)
     )

@@ -11,12 +11,10 @@ import json
 from typing import Any
 
 import dagster as dg
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from claims.edge_refresh import EdgeReport
 from claims.edges.materiality import MaterialitySettings
-from claims.tables import EdgeRow
 
 
 def latest_metadata(instance: dg.DagsterInstance, asset_key: dg.AssetKey) -> dict[str, Any] | None:
@@ -54,13 +52,3 @@ def materiality_fingerprint(materiality: MaterialitySettings | None) -> str:
     """A short digest of the settings edges were scored with (a change means: score again)."""
     settings = materiality or MaterialitySettings()
     return hashlib.sha256(settings.model_dump_json().encode()).hexdigest()[:16]
-
-
-def edge_counts(session: Session, generation: str) -> dict[str, int]:
-    """Live (not retired) edges of ``generation`` by kind."""
-    rows = session.execute(
-        select(EdgeRow.kind, func.count())
-        .where(EdgeRow.generation == generation, EdgeRow.retired_at.is_(None))
-        .group_by(EdgeRow.kind)
-    )
-    return {kind: count for kind, count in rows}

@@ -79,3 +79,20 @@ def test_no_two_units_import_each_other() -> None:
 def test_the_pipeline_definitions_and_jobs_do_not_import_each_other() -> None:
     imports = _imports()
     assert not any(n.startswith("pipeline.definitions") for n in imports["pipeline.jobs"])
+
+
+def test_the_pipeline_reads_and_writes_the_store_only_through_domain_functions() -> None:
+    # issue 15: nothing in pipeline/ queries tables directly; assets call claims/, review/
+    # and retrieval/ functions (engines and sessions are fine: resources hand them on)
+    sql_builders = {"select", "insert", "update", "delete", "text", "func"}
+    offenders = []
+    for path in (REPO / "pipeline").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.ImportFrom) or node.module is None:
+                continue
+            names = {alias.name for alias in node.names}
+            if node.module == "claims.tables" or (
+                node.module == "sqlalchemy" and names & sql_builders
+            ):
+                offenders.append(f"{path.relative_to(REPO)}: from {node.module} import {names}")
+    assert offenders == []

@@ -23,9 +23,11 @@ from sqlalchemy import Connection, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from claims.tables import (
+    AuditEventRow,
     ClaimKeyChangeRow,
     ClaimRow,
     ConsumerCursorRow,
+    ReviewItemRow,
     SourceSupersedesRow,
     SourceVersionRow,
     VersionExtractionRow,
@@ -317,3 +319,49 @@ def extracted_versions(executor: Executor, generation: str) -> set[str]:
         select(VersionExtractionRow.source_version_id, VersionExtractionRow.generation)
     )
     return {vid for vid, version_generation in rows if version_generation == generation}
+
+
+# Review decisions and policy applications reach the graph consumers through the audit log
+# (written in the transaction that made them); these read it for a consumer's cursor.
+REVIEW_ENTITIES = ("review_item", "resolution")
+
+
+def newest_audit_id(executor: Executor) -> int:
+    return int(executor.execute(select(func.max(AuditEventRow.id))).scalar() or 0)
+
+
+@dataclass
+class AuditChanges:
+    """What the audit log says happened after a cursor."""
+
+    policy_applied: bool = False
+    review_items: set[str] | None = None
+
+
+def audit_changes(executor: Executor, after_id: int, up_to_id: int) -> AuditChanges:
+    """Policy applications and review-item changes with ``after_id < id <= up_to_id``."""
+    changes = AuditChanges(review_items=set())
+    rows = executor.execute(
+        select(AuditEventRow.action, AuditEventRow.entity_type, AuditEventRow.entity_id).where(
+            AuditEventRow.id > after_id, AuditEventRow.id <= up_to_id
+        )
+    )
+    for action, entity_type, entity_id in rows:
+        if action == "policy.apply":
+            changes.policy_applied = True
+        elif entity_type in REVIEW_ENTITIES and changes.review_items is not None:
+            changes.review_items.add(entity_id)
+    return changes
+
+
+def keys_of_items(executor: Executor, item_ids: Iterable[str]) -> set[str]:
+    ordered = sorted(set(item_ids))
+    keys: set[str] = set()
+    for start in range(0, len(ordered), 500):
+        chunk = ordered[start : start + 500]
+        keys.update(
+            executor.execute(
+                select(ReviewItemRow.claim_key).where(ReviewItemRow.id.in_(chunk)).distinct()
+            ).scalars()
+        )
+    return keys

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -385,3 +385,52 @@ class SourceRepository:
 
     def count_versions(self) -> int:
         return self.session.scalar(select(func.count()).select_from(SourceVersionRow)) or 0
+
+
+def register_titles(session: Session, source_ids: set[str]) -> dict[str, str]:
+    """Register titles of these sources (sources without a title are absent)."""
+    ids = sorted(source_ids)
+    titles: dict[str, str] = {}
+    for start in range(0, len(ids), 500):
+        rows = session.execute(
+            select(SourceRow.id, SourceRow.title).where(SourceRow.id.in_(ids[start : start + 500]))
+        )
+        titles.update({source_id: title for source_id, title in rows if title})
+    return titles
+
+
+def versions_of_sources(session: Session, source_ids: Sequence[str]) -> list[SourceVersion]:
+    """Every stored version of these sources."""
+    found: list[SourceVersion] = []
+    for start in range(0, len(source_ids), 500):
+        chunk = list(source_ids[start : start + 500])
+        query = select(SourceVersionRow).where(SourceVersionRow.source_id.in_(chunk))
+        found += [row_to_version(row) for row in session.scalars(query)]
+    return found
+
+
+def version_checksums(session: Session) -> list[tuple[str, str, str]]:
+    """(version id, source id, sha256) of every stored version."""
+    rows = session.execute(
+        select(SourceVersionRow.id, SourceVersionRow.source_id, SourceVersionRow.sha256)
+    )
+    return [(vid, source_id, sha) for vid, source_id, sha in rows]
+
+
+def version_origins(
+    session: Session, version_ids: Iterable[str]
+) -> list[tuple[str, int, str | None, str]]:
+    """(source id, number, origin path, sha256) of the stored versions among ``version_ids``."""
+    ids = sorted(set(version_ids))
+    found: list[tuple[str, int, str | None, str]] = []
+    for start in range(0, len(ids), 500):
+        rows = session.execute(
+            select(
+                SourceVersionRow.source_id,
+                SourceVersionRow.number,
+                SourceVersionRow.origin_path,
+                SourceVersionRow.sha256,
+            ).where(SourceVersionRow.id.in_(ids[start : start + 500]))
+        )
+        found += [(source_id, number, origin, sha) for source_id, number, origin, sha in rows]
+    return found

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import dagster as dg
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from claims.edge_refresh import record_supersession_candidates
@@ -15,7 +14,7 @@ from claims.models import Claim
 from claims.run_summary import claims_preview, count_table
 from claims.store import ClaimRepository, GenerationRepository
 from claims.store.changes import mark_extracted, record_version_changes
-from claims.tables import SourceRow
+from claims.store.sources import register_titles
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.sources import source_versions
@@ -46,7 +45,7 @@ def claims(
     with store.transaction() as session:
         GenerationRepository(session).ensure(generation, label)
         versions = corpus.versions_for_keys(session, keys)
-        titles = _register_titles(session, {v.source_id for v in versions.values()})
+        titles = register_titles(session, {v.source_id for v in versions.values()})
     takes_subject = _takes_document_subject(extract)
     missing = [key for key in keys if key not in versions]
     if missing:
@@ -95,18 +94,6 @@ def claims(
             "preview": dg.MetadataValue.md(claims_preview(preview)),
         }
     )
-
-
-def _register_titles(session: Session, source_ids: set[str]) -> dict[str, str]:
-    """Register titles of these sources (sources without a title are absent)."""
-    ids = sorted(source_ids)
-    titles: dict[str, str] = {}
-    for start in range(0, len(ids), 500):
-        rows = session.execute(
-            select(SourceRow.id, SourceRow.title).where(SourceRow.id.in_(ids[start : start + 500]))
-        )
-        titles.update({source_id: title for source_id, title in rows if title})
-    return titles
 
 
 def _takes_document_subject(extract: Callable[..., list[Claim]]) -> bool:

@@ -2,7 +2,7 @@
 
 import dagster as dg
 
-from claims.run_summary import count_table
+from claims.run_summary import count_table, edge_counts
 from claims.store import changes
 from pipeline import graph
 from pipeline.assets.claims import claims
@@ -77,7 +77,7 @@ def claim_edges(
             todo.upto,
             {"generation": generation, "materiality": fingerprint, "policy_version": policy.stamp},
         )
-        summary = graph.edge_counts(session, generation)
+        summary = edge_counts(session, generation)
     full_because = todo.full_because
     mode = "full" if claim_keys is None else "incremental"
     context.log.info(
