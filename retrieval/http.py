@@ -51,6 +51,7 @@ from retrieval.answer import answer
 from retrieval.contract import Answer, AnswerStatus, ErrorBody, ErrorResponse, StatusReport
 from retrieval.evidence import AsOf
 from retrieval.metrics import retrieval_metrics
+from retrieval.signals import status_with_provenance
 from retrieval.status import (
     DEFAULT_PAGE_LIMIT,
     status_of_claim,
@@ -390,6 +391,8 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
                     span=span,  # type: ignore[arg-type]
                     as_of=as_of,
                 )
+            with service.engine.connect() as conn:  # the three confidences, kept apart
+                report = status_with_provenance(conn, report)
             return _json(report)
 
         return guarded("status", work)

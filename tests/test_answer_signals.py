@@ -4,6 +4,7 @@ the extractor's per claim, the source's authority tier, the deciding resolution'
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -142,6 +143,15 @@ def test_claims_status_prints_the_three_confidences_apart(cli_env: Path) -> None
     assert run.exit_code == 0, run.output
     assert "extraction confidence 0.90; source tier board, policy rank 1; sha256 " in run.output
     assert "resolution confidence 1.00" in run.output
+    # the same three confidences in --json (what scripts and the HTTP API read)
+    data = json.loads(
+        CliRunner().invoke(cli_app, ["status", "--claim", "c-staff-report", "--json"]).output
+    )
+    citation = data["claims"][0]["citation"]
+    assert citation["extraction_confidence"] == 0.9
+    assert (citation["tier"], citation["tier_rank"]) == ("board", 1)
+    assert len(citation["checksum"]) == 64
+    assert data["claims"][0]["resolution"]["confidence"] == 1.0
 
 
 RATIO = "acme|capital_ratio"  # high-risk in the review fixtures' policy ("*|capital_ratio")

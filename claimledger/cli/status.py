@@ -60,17 +60,13 @@ def status(
             report = status_of_source(
                 store, source or "", requester, version=version, span=_span(span), as_of=as_of
             )
+        with store.connect() as conn:  # the three confidences, kept apart
+            report = status_with_provenance(conn, report)
     finally:
         store.dispose()
     if as_json:
         print(report.model_dump_json(indent=2))
         return
-    store = engine()
-    try:
-        with store.connect() as conn:  # the three confidences, for reading
-            report = status_with_provenance(conn, report)
-    finally:
-        store.dispose()
     show_report(report)
 
 
