@@ -68,6 +68,8 @@ def metrics(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -
             f"({seen['visible_claims']} of {seen['total_claims']} claims), "
             f"visible unresolved conflicts {seen['visible_conflicts']}, "
             f"citations per side {show(seen['citations_per_side_mean'])} "
-            f"(min {show(seen['citations_per_side_min'])})",
+            f"(min {show(seen['citations_per_side_min'])}), "
+            f"high-risk keys short of independent origins "
+            f"{seen.get('high_risk_keys_short_of_origins', 0)}",
             markup=False,
         )
