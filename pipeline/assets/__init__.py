@@ -28,17 +28,14 @@ __all__ = [
 
 
 def all_assets() -> list[Any]:
-    """Every asset and asset check defined in ``ASSET_MODULES``."""
+    """Every asset and asset check defined in ``ASSET_MODULES``, found by Dagster's own
+    loaders (``load_assets_from_modules`` / ``load_asset_checks_from_modules``)."""
     import dagster as dg
 
-    found: list[Any] = []
-    for module in ASSET_MODULES:
-        for value in vars(module).values():
-            if isinstance(value, dg.AssetsDefinition | dg.AssetChecksDefinition) and (
-                value not in found
-            ):
-                found.append(value)
-    return found
+    return [
+        *dg.load_assets_from_modules(ASSET_MODULES),
+        *dg.load_asset_checks_from_modules(ASSET_MODULES),
+    ]
 
 
 def graph_asset_keys() -> list[Any]:
