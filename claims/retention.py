@@ -31,13 +31,14 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import delete, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from claims import audit_log
 from claims.errors import InputError
+from claims.store.batches import batches
 from claims.store.changes import CLAIMS, EDGES, record_changes
 from claims.store.search import FTS_TABLE
 from claims.tables import (
@@ -62,8 +63,6 @@ from claims.tables import (
 ERASE = "source.erase"
 READMIT = "source.readmit"
 ENTITY = "source"
-_CHUNK = 500
-T = TypeVar("T")
 
 
 @dataclass
@@ -119,10 +118,9 @@ class ErasedVersion:
     erased_at: datetime
 
 
-def _chunks(values: Iterable[T]) -> Iterator[list[T]]:
-    ordered = sorted(set(values))  # type: ignore[type-var]
-    for start in range(0, len(ordered), _CHUNK):
-        yield ordered[start : start + _CHUNK]
+def _chunks(values: Iterable[str]) -> Iterator[list[str]]:
+    """Distinct ``values`` in sorted batches (one ``IN`` list each)."""
+    return batches(sorted(set(values)))
 
 
 def erase(

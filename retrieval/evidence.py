@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from functools import lru_cache
@@ -22,6 +22,7 @@ from sqlalchemy import Connection
 from claims.edges.builder import NEAR_MISS_PREFIX
 from claims.edges.value_groups import SlotGroup
 from claims.models import Requester
+from claims.store.batches import batches
 from retrieval.access import source_visible
 
 
@@ -476,11 +477,6 @@ def _claim_fact(row: Any) -> ClaimFact:
     )
 
 
-def _chunks(values: Sequence[str], size: int = 500) -> Iterable[list[str]]:
-    for start in range(0, len(values), size):
-        yield list(values[start : start + size])
-
-
 def _utc(moment: datetime | None) -> datetime | None:
     if moment is None:
         return None
@@ -596,7 +592,7 @@ class EvidenceLoader:
         if gen is None or not keys:
             return group
         claims: dict[str, ClaimFact] = {}
-        for chunk in _chunks(keys):
+        for chunk in batches(keys):
             claims.update(
                 (row[0], _claim_fact(row)) for row in self._run(_CLAIMS_BY_KEYS, g=gen, keys=chunk)
             )
@@ -610,7 +606,7 @@ class EvidenceLoader:
         reached = sorted(
             ({e.left for e in group.edges} | {e.right for e in group.edges}) - claims.keys()
         )
-        for chunk in _chunks(reached):
+        for chunk in batches(reached):
             claims.update(
                 (row[0], _claim_fact(row)) for row in self._run(_CLAIMS_BY_IDS, g=gen, ids=chunk)
             )
@@ -633,11 +629,11 @@ class EvidenceLoader:
         keys = sorted(set(claim_keys))
         if gen is None or not keys:
             return EvidenceGroup()
-        for chunk in _chunks(keys):
+        for chunk in batches(keys):
             if self._run(_ANY_EDGE, g=gen, blocks=chunk):
                 return self.group_for_keys(keys)
         group = EvidenceGroup()
-        for chunk in _chunks(keys):
+        for chunk in batches(keys):
             for row in self._run(_LEAN_CLAIMS_BY_KEYS, g=gen, keys=chunk):
                 group.claims[row[0]] = ClaimFact(
                     *row, "", None, None, None, None, None, None, None, {}, (), None, None, "",
@@ -670,14 +666,14 @@ class EvidenceLoader:
         """
         gen = self.generation()
         blocks = [k for k in claim_keys if k not in grouped]
-        for chunk in _chunks(claim_keys):
+        for chunk in batches(claim_keys):
             coarse = self._run(_COARSE_KEYS, g=gen, keys=chunk).scalars()
             blocks += [NEAR_MISS_PREFIX + c for c in coarse]
         found: dict[str, EdgeFact] = {}
         reads = [(self._edge_query, sorted(set(blocks)))]
         reads.append((self._grouped_edge_query, sorted(grouped)))
         for query, block_list in reads:
-            for chunk in _chunks(block_list):
+            for chunk in batches(block_list):
                 for r in self._run(query, g=gen, blocks=chunk):
                     if r[2] in claim_ids or r[3] in claim_ids:
                         found[r[0]] = EdgeFact(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
@@ -698,7 +694,7 @@ class EvidenceLoader:
         members: dict[str, str] = {}
         relations: dict[str, RelationFact] = {}
         slots: dict[str, SlotGroup] = {}
-        for chunk in _chunks(keys):
+        for chunk in batches(keys):
             members.update((r[0], r[1]) for r in self._run(_MEMBERS, g=gen, keys=chunk))
             for r in self._run(_RELATIONS, g=gen, keys=chunk):
                 relations[r[0]] = RelationFact(*r)
@@ -712,14 +708,14 @@ class EvidenceLoader:
 
     def _supersessions(self, older_version_ids: list[str]) -> list[SupersessionFact]:
         out: list[SupersessionFact] = []
-        for chunk in _chunks(older_version_ids):
+        for chunk in batches(older_version_ids):
             out += [SupersessionFact(*r) for r in self._run(_SUPERSESSIONS, ids=chunk)]
         return sorted(out, key=lambda s: s.id)
 
     def _sources(self, source_ids: list[str]) -> dict[str, SourceFact]:
         rows: dict[str, tuple[Any, ...]] = {}
         groups: dict[str, set[str]] = {}
-        for chunk in _chunks(source_ids):
+        for chunk in batches(source_ids):
             for sid, withdrawn, start, end, group_name in self._run(_SOURCES, ids=chunk):
                 rows[sid] = (bool(withdrawn), start, end)
                 members = groups.setdefault(sid, set())
@@ -733,7 +729,7 @@ class EvidenceLoader:
     def _reviews(self, claim_keys: list[str]) -> list[ReviewFact]:
         items: dict[str, tuple[str, str]] = {}
         members: dict[str, set[str]] = {}
-        for chunk in _chunks(claim_keys):
+        for chunk in batches(claim_keys):
             for item_id, key, state, claim_id in self._run(_REVIEWS, keys=chunk):
                 items[item_id] = (key, state)
                 members.setdefault(item_id, set()).add(claim_id)
@@ -763,7 +759,7 @@ class EvidenceLoader:
     def _resolutions(self, item_ids: list[str]) -> dict[str, ResolutionFact]:
         rows: dict[str, tuple[str, str, str, datetime]] = {}
         winners: dict[str, set[str]] = {}
-        for chunk in _chunks(item_ids):
+        for chunk in batches(item_ids):
             for res_id, item_id, outcome, policy, decided, winner in self._run(
                 _RESOLUTIONS, items=chunk
             ):

@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import Connection, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
+from claims.store.batches import batches
 from claims.tables import (
     AuditEventRow,
     ClaimKeyChangeRow,
@@ -200,16 +201,7 @@ def keys_of_sources(executor: Executor, source_ids: Collection[str]) -> set[str]
             scope.add(older)
         if older in source_ids:
             scope.add(newer)
-    ordered = sorted(scope)
-    keys: set[str] = set()
-    for start in range(0, len(ordered), _CHUNK):
-        chunk = ordered[start : start + _CHUNK]
-        keys.update(
-            executor.execute(
-                select(ClaimRow.claim_key).where(ClaimRow.source_id.in_(chunk)).distinct()
-            ).scalars()
-        )
-    return keys
+    return _distinct_keys(executor, ClaimRow.claim_key, ClaimRow.source_id, scope)
 
 
 def record_source_changes(
@@ -355,13 +347,13 @@ def audit_changes(executor: Executor, after_id: int, up_to_id: int) -> AuditChan
 
 
 def keys_of_items(executor: Executor, item_ids: Iterable[str]) -> set[str]:
-    ordered = sorted(set(item_ids))
+    """Claim keys of these review items."""
+    return _distinct_keys(executor, ReviewItemRow.claim_key, ReviewItemRow.id, item_ids)
+
+
+def _distinct_keys(executor: Executor, key: Any, id_column: Any, ids: Iterable[str]) -> set[str]:
+    """The distinct ``key`` values of the rows whose ``id_column`` is among ``ids``."""
     keys: set[str] = set()
-    for start in range(0, len(ordered), 500):
-        chunk = ordered[start : start + 500]
-        keys.update(
-            executor.execute(
-                select(ReviewItemRow.claim_key).where(ReviewItemRow.id.in_(chunk)).distinct()
-            ).scalars()
-        )
+    for chunk in batches(sorted(set(ids))):
+        keys.update(executor.execute(select(key).where(id_column.in_(chunk)).distinct()).scalars())
     return keys

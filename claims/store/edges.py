@@ -27,6 +27,7 @@ from claims.models import (
     SupersessionCandidate,
     SupersessionOrigin,
 )
+from claims.store.batches import batches
 from claims.store.bulk import insert_rows
 from claims.tables import (
     EdgeRow,
@@ -38,8 +39,6 @@ from claims.tables import (
     ValueGroupSlotRow,
     VersionSupersessionRow,
 )
-
-_CHUNK = 500
 
 
 def row_to_edge(row: EdgeRow) -> Edge:
@@ -68,11 +67,6 @@ class EdgeSync:
     revived: int = 0
     retired: int = 0
     unchanged: int = 0
-
-
-def _chunks(values: Sequence[str]) -> Iterable[list[str]]:
-    for start in range(0, len(values), _CHUNK):
-        yield list(values[start : start + _CHUNK])
 
 
 # columns a sync rewrites in place when a stored row's compared values changed
@@ -119,7 +113,7 @@ def sync_rows(
     counts.retired = len(gone)
     if changes:
         session.execute(update(row_class), changes)  # bulk UPDATE by primary key
-    for chunk in _chunks(gone):
+    for chunk in batches(gone):
         session.execute(
             update(row_class).where(row_class.id.in_(chunk)).values(retired_at=now),
             execution_options={"synchronize_session": False},
@@ -151,7 +145,7 @@ class EdgeRepository:
         if claim_keys is None:
             return {r[0]: tuple(r[1:]) for r in self.session.execute(base)}  # type: ignore[misc]
         out = {}
-        for chunk in _chunks(sorted(claim_keys)):
+        for chunk in batches(sorted(claim_keys)):
             for r in self.session.execute(base.where(EdgeRow.claim_key.in_(chunk))):
                 out[r[0]] = tuple(r[1:])
         return out  # type: ignore[return-value]
@@ -210,7 +204,7 @@ class EdgeRepository:
         if claim_keys is None:
             return [row_to_edge(r) for r in self.session.scalars(stmt)]
         out: list[Edge] = []
-        for chunk in _chunks(sorted(claim_keys)):
+        for chunk in batches(sorted(claim_keys)):
             out += [
                 row_to_edge(r)
                 for r in self.session.scalars(stmt.where(EdgeRow.claim_key.in_(chunk)))
@@ -284,7 +278,7 @@ class ValueGroupRepository:
         if claim_keys is None:
             stored.update((r[0], r[1]) for r in self.session.execute(base))
         else:
-            for chunk in _chunks(sorted(claim_keys)):
+            for chunk in batches(sorted(claim_keys)):
                 rows = self.session.execute(base.where(table.c.claim_key.in_(chunk)))
                 stored.update((r[0], r[1]) for r in rows)
         stale = sorted(
@@ -292,7 +286,7 @@ class ValueGroupRepository:
             for cid, group in stored.items()
             if wanted.get(cid) is None or wanted[cid].value_group_id != group
         )
-        for chunk in _chunks(stale):
+        for chunk in batches(stale):
             self.session.execute(
                 delete(ValueGroupClaimRow).where(ValueGroupClaimRow.claim_id.in_(chunk))
             )
@@ -309,9 +303,7 @@ class ValueGroupRepository:
         insert_rows(self.session, table, fresh)  # type: ignore[arg-type]
         report = GroupSync(members_written=len(fresh), members_removed=len(stale))
         report.relations = self._sync_relations(generation, relations, claim_keys, now)
-        report.slots_written, report.slots_removed = self._sync_slots(
-            generation, slots, claim_keys
-        )
+        report.slots_written, report.slots_removed = self._sync_slots(generation, slots, claim_keys)
         self.session.flush()
         return report
 
@@ -327,11 +319,11 @@ class ValueGroupRepository:
         if claim_keys is None:
             stored.update((r[0], SlotGroup(*r)) for r in self.session.execute(base))
         else:
-            for chunk in _chunks(sorted(claim_keys)):
+            for chunk in batches(sorted(claim_keys)):
                 for r in self.session.execute(base.where(c.claim_key.in_(chunk))):
                     stored[r[0]] = SlotGroup(*r)
         stale = sorted(i for i, row in stored.items() if wanted.get(i) != row)
-        for chunk in _chunks(stale):
+        for chunk in batches(stale):
             self.session.execute(
                 delete(ValueGroupSlotRow).where(ValueGroupSlotRow.value_group_id.in_(chunk))
             )
@@ -369,7 +361,7 @@ class ValueGroupRepository:
         if claim_keys is None:
             existing.update((r[0], tuple(r[1:])) for r in self.session.execute(base))
         else:
-            for chunk in _chunks(sorted(claim_keys)):
+            for chunk in batches(sorted(claim_keys)):
                 for r in self.session.execute(base.where(c.claim_key.in_(chunk))):
                     existing[r[0]] = tuple(r[1:])
         rows = (
@@ -426,7 +418,7 @@ class SupersessionRepository:
             rows = list(self.session.execute(stmt))
         else:
             rows = []
-            for chunk in _chunks(sorted(source_ids)):
+            for chunk in batches(sorted(source_ids)):
                 rows += self.session.execute(stmt.where(SourceVersionRow.source_id.in_(chunk)))
         return [VersionRef(id=i, source_id=s, number=n) for i, s, n in rows]
 
@@ -463,7 +455,7 @@ class SupersessionRepository:
         if version_ids is None:
             return {r.id: r for r in self.session.scalars(select(table))}
         out: dict[str, VersionSupersessionRow] = {}
-        for chunk in _chunks(sorted(version_ids)):
+        for chunk in batches(sorted(version_ids)):
             stmt = select(table).where(
                 or_(table.newer_version_id.in_(chunk), table.older_version_id.in_(chunk))
             )
@@ -489,7 +481,7 @@ class SupersessionRepository:
             or (row.origin, row.effective_from)
             != (wanted[row_id].origin.value, wanted[row_id].effective_from)
         ]
-        for chunk in _chunks(removed):
+        for chunk in batches(removed):
             self.session.execute(
                 delete(VersionSupersessionRow).where(VersionSupersessionRow.id.in_(chunk))
             )
@@ -517,7 +509,7 @@ class SupersessionRepository:
         """Insert candidates not stored yet (a reviewer's state on known ones is kept)."""
         batch = list(candidates)
         known: set[str] = set()
-        for chunk in _chunks([c.id for c in batch]):
+        for chunk in batches([c.id for c in batch]):
             known.update(
                 self.session.scalars(
                     select(SupersessionCandidateRow.id).where(

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from claims.ids import sha256_hex, stable_id
 from claims.models import Source, SourceVersion, SupersedesRef
+from claims.store.batches import batches
 from claims.tables import SourceGrantRow, SourceRow, SourceSupersedesRow, SourceVersionRow
 
 
@@ -389,12 +390,9 @@ class SourceRepository:
 
 def register_titles(session: Session, source_ids: set[str]) -> dict[str, str]:
     """Register titles of these sources (sources without a title are absent)."""
-    ids = sorted(source_ids)
     titles: dict[str, str] = {}
-    for start in range(0, len(ids), 500):
-        rows = session.execute(
-            select(SourceRow.id, SourceRow.title).where(SourceRow.id.in_(ids[start : start + 500]))
-        )
+    for chunk in batches(sorted(source_ids)):
+        rows = session.execute(select(SourceRow.id, SourceRow.title).where(SourceRow.id.in_(chunk)))
         titles.update({source_id: title for source_id, title in rows if title})
     return titles
 
@@ -402,8 +400,7 @@ def register_titles(session: Session, source_ids: set[str]) -> dict[str, str]:
 def versions_of_sources(session: Session, source_ids: Sequence[str]) -> list[SourceVersion]:
     """Every stored version of these sources."""
     found: list[SourceVersion] = []
-    for start in range(0, len(source_ids), 500):
-        chunk = list(source_ids[start : start + 500])
+    for chunk in batches(source_ids):
         query = select(SourceVersionRow).where(SourceVersionRow.source_id.in_(chunk))
         found += [row_to_version(row) for row in session.scalars(query)]
     return found
@@ -421,16 +418,15 @@ def version_origins(
     session: Session, version_ids: Iterable[str]
 ) -> list[tuple[str, int, str | None, str]]:
     """(source id, number, origin path, sha256) of the stored versions among ``version_ids``."""
-    ids = sorted(set(version_ids))
     found: list[tuple[str, int, str | None, str]] = []
-    for start in range(0, len(ids), 500):
+    for chunk in batches(sorted(set(version_ids))):
         rows = session.execute(
             select(
                 SourceVersionRow.source_id,
                 SourceVersionRow.number,
                 SourceVersionRow.origin_path,
                 SourceVersionRow.sha256,
-            ).where(SourceVersionRow.id.in_(ids[start : start + 500]))
+            ).where(SourceVersionRow.id.in_(chunk))
         )
         found += [(source_id, number, origin, sha) for source_id, number, origin, sha in rows]
     return found
