@@ -95,6 +95,12 @@ def test_reviewer_claims_resolves_and_reads_the_history(store: Path) -> None:
     assert "alice" in history and "item.resolved" in history and "claimed -> resolved" in history
     metrics = json.loads(claims("metrics", "--json"))
     assert metrics["confirmed"] == 1 and metrics["auto_resolved"] == 1
+    # the text view names every figure the JSON has, the origins shortfall included
+    shortfalls = {p: f["high_risk_keys_short_of_origins"] for p, f in metrics["retrieval"].items()}
+    text = claims("metrics")
+    for principal, short in shortfalls.items():
+        assert f"{principal}: visible-evidence coverage" in text
+        assert f"high-risk keys short of independent origins {short}" in text
 
 
 def test_bad_cli_input_gives_clear_errors(store: Path) -> None:
