@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	$(PY) -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev,celery]'
 	@touch $@
 
 install: $(VENV)/.installed

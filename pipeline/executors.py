@@ -11,8 +11,9 @@ def executor_for(settings: PipelineSettings) -> dg.ExecutorDefinition:
     """The executor named by ``settings.executor``.
 
     ``in_process`` is the default; ``multi_or_in_process`` lets each run's config pick
-    ``in_process`` or ``multiprocess``; ``celery`` and ``k8s`` need their libraries
-    (dagster-celery, dagster-k8s) installed on every machine that loads the code location.
+    ``in_process`` or ``multiprocess``; ``celery`` sends each step to Celery workers through
+    ``CLAIMS_CELERY_BROKER_URL`` (the ``celery`` extra); ``k8s`` needs dagster-k8s. Their
+    libraries must be installed on every machine that loads the code location.
     """
     name = settings.executor
     processes = {"max_concurrent": settings.max_concurrent} if settings.max_concurrent else {}
@@ -23,7 +24,11 @@ def executor_for(settings: PipelineSettings) -> dg.ExecutorDefinition:
     if name == "multiprocess":
         return dg.multiprocess_executor.configured(processes)
     if name == "celery":
-        return _optional("dagster_celery", "celery_executor", name)
+        # Broker and result backend are one Redis; the workers get the same URL from their
+        # -y file (deploy/celery.yaml), which also holds the worker-side Celery options.
+        url = settings.celery_broker_url
+        celery = _optional("dagster_celery", "celery_executor", name)
+        return celery.configured({"broker": url, "backend": url}, name="celery")
     if name == "k8s":
         return _optional("dagster_k8s", "k8s_job_executor", name)
     return dg.in_process_executor

@@ -31,6 +31,11 @@ class PipelineSettings(BaseSettings):
     max_concurrent: int = Field(
         0, description="multiprocess executor: processes per run (0 = one per CPU)."
     )
+    celery_broker_url: str = Field(
+        "redis://localhost:6379/0",
+        description="celery executor: the Redis that runs submit steps to, that the workers "
+        "listen on and keep step results in (deploy/celery.yaml gives workers the same URL).",
+    )
     reconcile_cron: str = Field(
         "0 2 * * *", description="Cron of the nightly reconciliation schedule."
     )

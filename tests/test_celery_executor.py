@@ -1,0 +1,290 @@
+"""Scale-out (issue 15.3): a pipeline run with CLAIMS_EXECUTOR=celery spreads its steps over
+two Celery workers (concurrency 1 each) started from deploy/celery.yaml, with a throwaway
+Redis as the broker, PostgreSQL for the claim store and for Dagster's storage
+(deploy/dagster.yaml)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import dagster as dg
+import pytest
+import redis
+from celery import Celery
+from sqlalchemy import select
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import aliased
+
+from claims.store.migrate import upgrade
+from claims.tables import ClaimRow, EdgeRow, SourceVersionRow
+from pipeline import corpus
+from pipeline.definitions import resolved_claims_pipeline
+from pipeline.partitions import RANGE_END_TAG, RANGE_START_TAG, SOURCE_VERSIONS_PARTITIONS_NAME
+from pipeline.resources import ClaimStore
+from pipeline.settings import get_pipeline_settings
+from tests.conftest import (
+    IN_CI,
+    _postgres_admin_url,
+    create_postgres_database,
+    drop_postgres_database,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).parent / "fixtures" / "celery"
+WORKERS = ("claims-1", "claims-2")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End the process group this test started (the process was made its leader)."""
+    for sig, seconds in ((signal.SIGTERM, 20), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(process.pid, sig)
+            process.wait(timeout=seconds)
+            return
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    """A Redis of this test alone: a free loopback port, its own folder, nothing persisted."""
+    server = shutil.which("redis-server")
+    if server is None:
+        message = "no redis-server: apt-get install redis-server (.ci/run does)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    port = _free_port()
+    log = (folder / "server.log").open("wb")
+    process = subprocess.Popen(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
+         "--save", "", "--appendonly", "no"],
+        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    client = redis.Redis(host="127.0.0.1", port=port)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError((folder / "server.log").read_text()) from None
+                time.sleep(0.1)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        client.close()
+        _stop(process)
+        log.close()
+
+
+@pytest.fixture
+def dagster_postgres_url() -> Iterator[str]:
+    """A second database on the test server, for Dagster's run/event/schedule storage."""
+    admin = _postgres_admin_url()
+    url = create_postgres_database(admin)
+    try:
+        yield url
+    finally:
+        drop_postgres_database(admin, url)
+
+
+def _wait_for_workers(broker: str, processes: list[subprocess.Popen[bytes]], logs: Path) -> None:
+    """Until both workers answer a ping through the broker (they are then taking tasks)."""
+    app = Celery(broker=broker, backend=broker)
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            replies = app.control.ping(timeout=1.0)
+            names = {name.split("@")[0] for reply in replies for name in reply}
+            if names >= set(WORKERS):
+                return
+            if any(p.poll() is not None for p in processes):
+                break
+    finally:
+        app.close()
+    raise AssertionError(
+        "Celery workers did not come up:\n"
+        + "\n".join(path.read_text()[-3000:] for path in sorted(logs.glob("*.log")))
+    )
+
+
+def _ancestors(pid: int) -> set[int]:
+    """The process ids above ``pid`` (Linux /proc), to tell which worker ran a step."""
+    found: set[int] = set()
+    while pid > 1:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        pid = int(stat.rsplit(")", 1)[1].split()[1])  # the field after the state: ppid
+        found.add(pid)
+    return found
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_a_run_spreads_its_steps_over_two_celery_workers(
+    tmp_path: Path,
+    postgres_url: str,
+    dagster_postgres_url: str,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sources = tmp_path / "corpus"
+    shutil.copytree(FIXTURES / "corpus", sources)
+    register = tmp_path / "register.yaml"
+    shutil.copy(FIXTURES / "register.yaml", register)
+    upgrade(postgres_url)
+    home = tmp_path / "dagster_home"
+    home.mkdir()
+    shutil.copy(ROOT / "deploy" / "dagster.yaml", home / "dagster.yaml")  # the documented one
+    dagster_url = make_url(dagster_postgres_url).set(drivername="postgresql+psycopg2")
+    # What the code location and every worker read: the same environment, as deployed.
+    environment = {
+        "DAGSTER_HOME": str(home),
+        "DAGSTER_POSTGRES_URL": dagster_url.render_as_string(hide_password=False),
+        "CLAIMS_EXECUTOR": "celery",
+        "CLAIMS_CELERY_BROKER_URL": redis_url,
+        "CLAIMS_DATABASE_URL": postgres_url,
+        "CLAIMS_SOURCES_DIR": str(sources),
+        "CLAIMS_REGISTER_FILE": str(register),
+    }
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    get_pipeline_settings.cache_clear()
+
+    bin_dir = Path(sys.executable).parent  # dagster-celery execs `celery` from PATH
+    worker_env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    logs = tmp_path / "workers"
+    logs.mkdir()
+    workers: list[subprocess.Popen[bytes]] = []
+    log_files = []
+    try:
+        for name in WORKERS:
+            log_files.append((logs / f"{name}.log").open("wb"))
+            workers.append(
+                subprocess.Popen(
+                    [
+                        str(bin_dir / "dagster-celery"),
+                        "worker",
+                        "start",
+                        "-A",
+                        "dagster_celery.app",
+                        "-y",
+                        str(ROOT / "deploy" / "celery.yaml"),
+                        "-n",
+                        name,
+                        "--loglevel",
+                        "WARNING",
+                        "--",
+                        "--concurrency",
+                        "1",
+                    ],
+                    cwd=ROOT,
+                    env=worker_env,
+                    stdout=log_files[-1],
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,  # its own process group, ended as a whole below
+                )  # fmt: skip
+            )
+        _wait_for_workers(redis_url, workers, logs)
+
+        keys = list(corpus.scan([sources], register).files)
+        with dg.DagsterInstance.from_config(str(home)) as instance:
+            instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, keys)
+            job = dg.reconstructable(resolved_claims_pipeline)
+            result = dg.execute_job(
+                job, instance=instance, tags={RANGE_START_TAG: keys[0], RANGE_END_TAG: keys[-1]}
+            )
+            assert result.success, _failure_text(instance, result.run_id)
+            events = [e.dagster_event for e in instance.all_logs(result.run_id) if e.dagster_event]
+            step_pids = {str(e.step_key): int(e.pid) for e in events if e.is_step_start}  # type: ignore[arg-type]
+            hostnames = {
+                str(e.step_key): e.engine_event_data.metadata["Celery worker"].value
+                for e in events
+                if e.is_engine_event and "Celery worker" in (e.engine_event_data.metadata or {})
+            }
+            run = instance.get_run_by_id(result.run_id)
+            assert run is not None and run.execution_plan_snapshot_id is not None
+            plan = instance.get_execution_plan_snapshot(run.execution_plan_snapshot_id)
+            planned = set(plan.step_keys_to_execute)
+            assert {"source_versions", "claims", "claim_edges", "conflict_status"} <= planned
+            # every step of the job ran, each in a worker process, not in this one
+            assert set(step_pids) == planned and set(hostnames) == planned
+            assert os.getpid() not in step_pids.values()
+            by_worker = {
+                worker.pid: {s for s, pid in step_pids.items() if worker.pid in _ancestors(pid)}
+                for worker in workers
+            }
+            assert set().union(*by_worker.values()) == planned  # all ran under our two workers
+            assert all(by_worker.values()), by_worker  # and each worker ran some of them
+            assert {str(h).split("@")[0] for h in hostnames.values()} == set(WORKERS)
+            assert len(set(step_pids.values())) >= 2
+            assert instance.get_materialized_partitions(dg.AssetKey("claims")) == set(keys)
+    finally:
+        get_pipeline_settings.cache_clear()
+        for worker in workers:
+            _stop(worker)
+        for log in log_files:
+            log.close()
+
+    _assert_store_holds_the_corpus(ClaimStore(database_url=postgres_url), len(keys))
+
+
+def _failure_text(instance: dg.DagsterInstance, run_id: str) -> str:
+    return "\n".join(
+        str(e.dagster_event.event_specific_data)
+        for e in instance.all_logs(run_id)
+        if e.dagster_event is not None and e.dagster_event.is_failure
+    )
+
+
+def _assert_store_holds_the_corpus(store: ClaimStore, versions: int) -> None:
+    """The handbook and the intranet disagree on annual leave (25 against 28 days); the
+    backup policy and the IT questions agree on 90 days of retention."""
+    left, right = aliased(ClaimRow), aliased(ClaimRow)
+    with store.transaction() as session:
+        assert len(session.scalars(select(SourceVersionRow.id)).all()) == versions
+        quantities = {
+            (row.source_id, row.value_number, row.unit)
+            for row in session.execute(
+                select(ClaimRow.source_id, ClaimRow.value_number, ClaimRow.unit).where(
+                    ClaimRow.kind == "quantity"
+                )
+            )
+        }
+        edges = session.execute(
+            select(EdgeRow.kind, left.source_id, left.value_number, right.source_id,
+                   right.value_number)
+            .join(left, left.id == EdgeRow.left_claim_id)
+            .join(right, right.id == EdgeRow.right_claim_id)
+            .where(EdgeRow.retired_at.is_(None))
+        ).all()  # fmt: skip
+    assert {
+        ("handbook/annual-leave", 25.0, "days"),
+        ("intranet/leave-questions", 28.0, "days"),
+        ("it/laptop-backups", 90.0, "days"),
+        ("intranet/it-questions", 90.0, "days"),
+    } <= quantities
+    conflicts = {frozenset({(l_src, l_val), (r_src, r_val)}) for kind, l_src, l_val, r_src, r_val
+                 in edges if kind == "conflicts"}  # fmt: skip
+    assert conflicts == {
+        frozenset({("handbook/annual-leave", 25.0), ("intranet/leave-questions", 28.0)})
+    }
