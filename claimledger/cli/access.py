@@ -5,7 +5,6 @@ from __future__ import annotations
 import typer
 
 from claimledger.cli.app import app, console, settings
-from retrieval.access import new_token
 
 access_app = typer.Typer(help="Principals and bearer tokens of the retrieval API.")
 app.add_typer(access_app, name="access")
@@ -14,6 +13,8 @@ app.add_typer(access_app, name="access")
 @access_app.command("token")
 def token(principal: str = typer.Argument(..., help="Principal the token stands for.")) -> None:
     """Print a new random token once, and the line to add to the access file."""
+    from retrieval.access import new_token
+
     value, digest = new_token()
     console.print(f"token (shown once, give it to {principal}): {value}", markup=False)
     console.print(f"add under principals.{principal}.tokens_sha256 in", markup=False)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 from rich.markup import escape
 
 from claimledger.cli.app import app, console, engine, settings
 from claimledger.cli.requesters import as_of_options, requester_named
-from retrieval.answer import answer
-from retrieval.contract import Answer, AnswerStatus, Citation
-from retrieval.explain import Explanation, explain
+
+if TYPE_CHECKING:  # the retrieval layer loads with the command, not with every `claims` call
+    from retrieval.contract import Answer, Citation
+    from retrieval.explain import Explanation
 
 
 @app.command("ask")
@@ -31,6 +34,9 @@ def ask(
 
     Exits 0 for every answer (a conflict is an answer); 2 for a bad question.
     """
+    from retrieval.answer import answer
+    from retrieval.explain import explain
+
     requester = requester_named(principal)
     as_of = as_of_options(effective, known_at)
     store = engine()
@@ -57,6 +63,8 @@ def ask(
 
 
 def show_answer(result: Answer) -> None:
+    from retrieval.contract import AnswerStatus
+
     colour = {
         AnswerStatus.ANSWERED: "green",
         AnswerStatus.CONFLICT: "yellow",

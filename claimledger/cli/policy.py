@@ -5,7 +5,7 @@ from __future__ import annotations
 import getpass
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -22,8 +22,10 @@ from review.policy import (
     policy_from_row,
     policy_versions,
 )
-from review.policy_impact import CHANGE_TITLES, PolicyImpact, apply_with_impact, recorded_impacts
 from review.reviewers import load_reviewers
+
+if TYPE_CHECKING:  # the impact report loads with the commands that print one
+    from review.policy_impact import PolicyImpact
 
 policy_app = typer.Typer(
     help="Validate, apply and list authority policy versions.", no_args_is_help=True
@@ -82,6 +84,8 @@ def apply(
 ) -> None:
     """Make FILE the active policy (every earlier version is kept), re-evaluate every open and
     rule-decided item under it at once, and print what changed (kept in the audit log)."""
+    from review.policy_impact import apply_with_impact
+
     actor = _actor(as_user)
     policy = load_policy(file)
     if not reroute:
@@ -113,6 +117,8 @@ def apply(
 
 
 def print_impact(impact: PolicyImpact) -> None:
+    from review.policy_impact import CHANGE_TITLES
+
     if not impact.applied:
         head = "already active:"  # nothing new to store; the re-routing may still change items
     else:
@@ -154,6 +160,8 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """A stored policy version: its rules, and the impact recorded when it was applied."""
+    from review.policy_impact import CHANGE_TITLES, recorded_impacts
+
     with transaction(engine()) as session:
         row = session.get(AuthorityPolicyRow, version) if version else active_policy_row(session)
         if row is None:

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
 
 from claimledger.cli.app import settings
 from claims.errors import InputError
-from claims.models import Requester
-from retrieval.access import load_access_config
-from retrieval.evidence import AsOf
+
+if TYPE_CHECKING:  # the retrieval layer is imported by the commands that ask (ask, status)
+    from claims.models import Requester
+    from retrieval.evidence import AsOf
 
 
 def requester_named(principal: str | None) -> Requester:
     """The principal of the access file (default principal, else anonymous: public only)."""
+    from retrieval.access import load_access_config
+
     return load_access_config(settings().resolved_access_file).requester(principal)
 
 
 def as_of_options(effective: str | None, known_at: str | None) -> AsOf:
+    from retrieval.evidence import AsOf
+
     try:
         day = date.fromisoformat(effective) if effective else None
     except ValueError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -17,11 +18,13 @@ from claims.errors import InputError
 from claims.models import DismissReason, ReviewItem, ReviewState
 from claims.store import transaction
 from review import queue
-from review.evidence import ItemView, item_view
 from review.items import ReviewItemRepository
 from review.policy import active_policy
 from review.reviewers import Reviewer, hash_password, load_reviewers
 from review.routing import route
+
+if TYPE_CHECKING:  # an item's evidence view loads with the commands that show one
+    from review.evidence import ItemView
 
 review_app = typer.Typer(help="List, claim and decide review items.", no_args_is_help=True)
 app.add_typer(review_app, name="review")
@@ -149,6 +152,8 @@ def _print_decision(view: ItemView) -> None:
 @review_app.command("show")
 def show(item_id: str = typer.Argument(...), as_json: bool = JSON_OPTION) -> None:
     """One item: every side's quote, source, version, tier, scope, time, value; its decision."""
+    from review.evidence import item_view
+
     with transaction(engine()) as session:
         view = item_view(session, item_id, with_history=as_json)
     if as_json:
@@ -300,6 +305,8 @@ def reopen(
 @review_app.command("history")
 def history(item_id: str = typer.Argument(...), as_json: bool = JSON_OPTION) -> None:
     """The item's audit trail: who did what, when, before and after."""
+    from review.evidence import item_view
+
     with transaction(engine()) as session:
         view = item_view(session, item_id)
     if as_json:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import typer
 
 from claimledger.cli.app import app, err_console, settings
-from review.web import reviewers_setup_note
 
 
 @app.command("serve")
@@ -18,6 +17,7 @@ def serve(
 
     from claimledger.cli.app import engine
     from claimledger.web import create_app
+    from review.web import reviewers_setup_note
 
     engine().dispose()  # migrate the store before the first request
     note = reviewers_setup_note(settings())

@@ -11,7 +11,6 @@ from rich.markup import escape
 from claimledger.cli.app import app, console, engine, err_console
 from claimledger.cli.policy import _actor as audit_actor
 from claims.retention import erase, erased_versions, readmit
-from claims.sources import source_listing
 from claims.store import transaction
 from claims.store.locks import run_lock
 
@@ -33,6 +32,8 @@ def list_sources(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
     """List every source with its versions, authority tier, access groups and supersedes."""
+    from claims.sources import source_listing
+
     store = engine()
     try:
         with transaction(store) as session:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 from rich.markup import escape
 
@@ -9,9 +11,9 @@ from claimledger.cli.app import app, console, empty_store_note, engine
 from claimledger.cli.ask import confidences
 from claimledger.cli.requesters import as_of_options, requester_named
 from claims.errors import InputError, NotFoundError
-from retrieval.contract import StatusReport
-from retrieval.signals import status_with_provenance
-from retrieval.status import status_of_claim, status_of_key, status_of_source
+
+if TYPE_CHECKING:  # the retrieval layer loads with the command, not with every `claims` call
+    from retrieval.contract import StatusReport
 
 
 def _span(raw: str | None) -> tuple[int, int] | None:
@@ -39,6 +41,9 @@ def status(
 
     Hidden and missing things both answer "not found" (exit 3).
     """
+    from retrieval.signals import status_with_provenance
+    from retrieval.status import status_of_claim, status_of_key, status_of_source
+
     chosen = [name for name, value in (("--claim", claim), ("--source", source), ("--key", key))]
     given = [name for name, value in zip(chosen, (claim, source, key), strict=True) if value]
     if len(given) != 1:
