@@ -2,35 +2,34 @@
 
 ``review_queue`` and ``conflict_status`` are unpartitioned, but re-doing the whole store on
 every run would make one edited file cost as much as the first load. Each is a consumer of
-the store's change feed (``claims.store.changes``): it refreshes the claim keys whose edges
-were re-evaluated (``edges`` changes, ``*`` after a full evaluation) or whose sources' register
-entries changed (``register``) since its cursor, and acknowledges them in the transaction
-that writes its output. Its cursor row also remembers the newest audit event it has seen and
-the policy version it routed under: the audit log is where an authority-policy application
-(``policy.apply``) and every change to a review item or resolution (routing, reviewers in
-the UI or CLI) are written, in the transaction that made them.
+the store's change feed (``claims.store.changes``): it refreshes the claim keys recorded
+after its cursor and acknowledges them in the transaction that writes its output. Both
+read the keys whose edges were re-evaluated (``edges``, ``*`` after a full evaluation),
+whose sources' register entries changed (``register``) and every authority-policy
+application (``policy``, ``*``); ``conflict_status`` also reads the keys whose review items
+or resolutions changed (``review``: routing, and reviewers in the UI, the CLI or the HTTP
+API), which review/ records in the transaction of the decision. ``review_queue`` does not:
+its own routing writes those.
 
 A refresh is full when the consumer has no cursor in this store (a first run, a new or
-replaced store), when a full edge evaluation happened in between, or when a policy was
-applied or the policy version changed. Nothing here reads Dagster's history: losing it
-loses no progress.
+replaced store), when a full edge evaluation or a policy application happened in between,
+or when the policy version differs from the one it recorded. Nothing here reads Dagster's
+history: losing it loses no progress.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 import dagster as dg
 
 from claims.store import changes as feed
-from claims.store.changes import (
-    Executor,
-    Pending,
-    audit_changes,
-    keys_of_items,
-    newest_audit_id,
-)
+from claims.store.changes import Executor, Pending
+
+ROUTING_KINDS = frozenset({feed.EDGES, feed.REGISTER, feed.POLICY})
+STATUS_KINDS = ROUTING_KINDS | {feed.REVIEW}
 
 
 @dataclass
@@ -39,7 +38,6 @@ class KeyChanges:
 
     consumer: str
     todo: Pending
-    audit_cursor: int = 0
     policy_version: str | None = None
 
     @property
@@ -56,7 +54,7 @@ class KeyChanges:
 
     def acknowledge(self, executor: Executor) -> None:
         """Move the consumer's cursor; call it in the transaction of the consumer's output."""
-        state: dict[str, Any] = {"audit_cursor": self.audit_cursor}
+        state: dict[str, Any] = {}
         if self.policy_version is not None:
             state["policy_version"] = self.policy_version
         feed.acknowledge(executor, self.consumer, self.todo.upto, state)
@@ -66,7 +64,7 @@ class KeyChanges:
             "mode": self.mode,
             "full_because": self.full_because or "-",
             "change_cursor": self.todo.upto,
-            "audit_cursor": self.audit_cursor,
+            "changes_since_last_run": self.todo.changes,
         }
         if self.keys is not None:  # a full refresh says so in "mode", not with a -1 count
             data["keys_refreshed"] = len(self.keys)
@@ -78,32 +76,25 @@ def changes_since(
     consumer: str,
     *,
     full: bool,
+    kinds: Collection[str],
     policy_stamp: str | None = None,
-    follow_reviews: bool = False,
 ) -> KeyChanges:
-    """The claim keys ``consumer`` must refresh since it last acknowledged.
-
-    Everything when ``full``, on its first run on this store, after a full edge evaluation,
-    when a policy was applied or (given ``policy_stamp``) the policy version differs from
-    the one it recorded; else the keys whose edges or register entries changed and, with
-    ``follow_reviews``, the keys of review items changed since.
-    """
-    todo = feed.pending(executor, consumer, kinds={feed.EDGES, feed.REGISTER})
-    changes = KeyChanges(
-        consumer, todo, audit_cursor=newest_audit_id(executor), policy_version=policy_stamp
-    )
+    """The claim keys ``consumer`` must refresh since it last acknowledged: the keys of
+    ``kinds`` recorded after its cursor, or every key when ``full``, on its first run on
+    this store, after a ``*`` change (a full edge evaluation, a policy application) or when
+    (given ``policy_stamp``) the policy version differs from the one it recorded."""
+    todo = feed.pending(executor, consumer, kinds=kinds)
+    changes = KeyChanges(consumer, todo, policy_version=policy_stamp)
     state = todo.state or {}
     if full:
         todo.force("configured full")
+    if "audit_cursor" in state:
+        # A cursor written before review decisions and policy applications were in the
+        # feed: what reviewers did since cannot be read from it, so refresh once in full.
+        todo.everything("cursor from before review changes were in the change feed")
     previous_policy = state.get("policy_version")
     if todo.state is not None and policy_stamp is not None and previous_policy != policy_stamp:
         todo.everything(f"policy {policy_stamp} replaces {previous_policy}")
-    if todo.keys is not None:
-        audit = audit_changes(executor, int(state.get("audit_cursor", 0)), changes.audit_cursor)
-        if audit.policy_applied:
-            todo.everything("an authority policy was applied")
-        if follow_reviews and audit.review_items:
-            todo.add(keys_of_items(executor, audit.review_items))  # routing and reviewers
     return changes
 
 

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from claims.edges.materiality import MaterialitySettings
 from claims.errors import NotFoundError, PolicyError
 from claims.models import AuthorityPolicyVersion
+from claims.store.changes import record_policy_applied
 from claims.tables import AuthorityPolicyRow
 from claims.yaml_files import load_strict_yaml, read_config_text
 from review import audit
@@ -288,6 +289,9 @@ def apply_policy(
         policy_version=policy.stamp,
         at=now,
     )
+    # Every key's materiality, routing and status may change: the graph consumers learn
+    # of it from the change feed, in this transaction.
+    record_policy_applied(session)
     return _to_version(row), True
 
 

@@ -4,7 +4,8 @@ Every function works inside the caller's transaction, takes the acting ``Reviewe
 unknown name never gets here) and an optional ``expected_revision``: the revision the
 reviewer saw. Each change bumps ``revision`` with a conditional UPDATE, so of two reviewers
 acting on the same item the second gets ``ConcurrencyError`` instead of overwriting the
-first. Every change writes one audit row with the state before and after.
+first. Every change writes one audit row with the state before and after, and records the item's
+claim key in the store's change feed (``claims.store.changes``), in the same transaction.
 
 Locks: ``claim`` holds the item for ``policy.lock_minutes``; an expired lock may be taken
 over by anyone; acting on your own expired lock is refused (a stale lock: claim again).
@@ -22,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from claims.errors import ConcurrencyError, InputError
 from claims.models import DismissReason, Resolution, ResolutionMethod, ReviewItem, ReviewState
+from claims.store.changes import record_review_changes
 from claims.tables import ReviewItemRow
 from review import audit
 from review.items import CLOSED_STATES, ReviewItemRepository, as_utc, snapshot
@@ -83,6 +85,8 @@ def change_item(
         policy_version=policy_version or row.policy_version,
         at=now,
     )
+    # The status read model learns of it from the change feed, in this same transaction.
+    record_review_changes(session, [row.claim_key])
     return row
 
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from claims.errors import InputError
 from claims.ids import stable_id
 from claims.models import DismissReason, Resolution, ResolutionMethod, ReviewState
+from claims.store.changes import record_item_changes
 from claims.tables import ClaimRow, ResolutionRow, ResolutionWinnerRow
 from review import audit
 from review.items import as_utc
@@ -148,6 +149,7 @@ def record_resolution(
         policy_version=policy_version,
         at=now,
     )
+    record_item_changes(session, [item_id])  # the change feed, in the decision's transaction
     return resolution
 
 

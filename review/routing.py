@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from claims.ids import stable_id
 from claims.models import ResolutionMethod, ReviewState
+from claims.store.changes import record_review_changes
 from claims.tables import (
     AuditEventRow,
     ClaimRow,
@@ -562,6 +563,7 @@ def _open_item(
         policy_version=policy.stamp,
         at=now,
     )
+    record_review_changes(session, [conflict.claim_key])
     return row
 
 

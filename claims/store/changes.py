@@ -2,9 +2,11 @@
 
 Every write that changes what a claim key's edges, review items or statuses depend on
 records the key here, in the same transaction (``record_changes``): new claims, register
-entries, edge evaluations. A consumer (the edge builder, review routing, the status read
-model) reads the keys recorded after its cursor (``pending``), does its work and moves its
-cursor (``acknowledge``) in the transaction that writes its output. So whatever dies
+entries, edge evaluations, review items and resolutions (routing, reviewers' decisions in
+the UI, the CLI or the HTTP API), authority policy applications. A consumer (the edge
+builder, review routing, the status read model) reads the keys recorded after its cursor
+(``pending``), does its work and moves its cursor (``acknowledge``) in the transaction that
+writes its output. So whatever dies
 mid-way, the store alone says what is left to do: a deleted store has no cursors (the next
 run does everything), and losing Dagster's history loses nothing.
 
@@ -24,7 +26,6 @@ from sqlalchemy.orm import Session
 
 from claims.store.batches import batches
 from claims.tables import (
-    AuditEventRow,
     ClaimKeyChangeRow,
     ClaimRow,
     ConsumerCursorRow,
@@ -43,6 +44,8 @@ ALL_KEYS = "*"  # a change to every claim key (a full edge evaluation)
 CLAIMS = "claims"  # claims of a source version were written (or taken out)
 REGISTER = "register"  # a source's register entry changed (tier, access, supersedes, dates)
 EDGES = "edges"  # the edges of the key were re-evaluated
+REVIEW = "review"  # a review item or resolution of the key was opened, claimed, decided...
+POLICY = "policy"  # an authority policy was applied (key ``*``: it may change every key)
 
 _CHUNK = 500
 
@@ -90,6 +93,12 @@ def record_changes(
     return len(rows)
 
 
+_EVERYTHING_BECAUSE = {
+    EDGES: "a full edge evaluation since the last run",
+    POLICY: "an authority policy was applied",
+}
+
+
 def newest_change_id(executor: Executor) -> int:
     return int(executor.execute(select(func.max(ClaimKeyChangeRow.id))).scalar() or 0)
 
@@ -114,18 +123,20 @@ def pending(
         return found
     after, state = cursor
     found.state = dict(state or {})
-    query = select(ClaimKeyChangeRow.claim_key, ClaimKeyChangeRow.generation).where(
+    query = select(
+        ClaimKeyChangeRow.claim_key, ClaimKeyChangeRow.kind, ClaimKeyChangeRow.generation
+    ).where(
         ClaimKeyChangeRow.id > after,
         ClaimKeyChangeRow.id <= found.upto,
         ClaimKeyChangeRow.kind.in_(sorted(kinds)),
     )
-    for key, key_generation in executor.execute(query):
+    for key, kind, key_generation in executor.execute(query):
         # the generation is compared here, not in SQL: one index on the id is enough
         if generation is not None and key_generation not in (None, generation):
             continue
         found.changes += 1
         if key == ALL_KEYS:
-            found.everything("every key changed since the last run")
+            found.everything(_EVERYTHING_BECAUSE.get(kind, "every key changed since the last run"))
         found.add([key])
     return found
 
@@ -313,37 +324,24 @@ def extracted_versions(executor: Executor, generation: str) -> set[str]:
     return {vid for vid, version_generation in rows if version_generation == generation}
 
 
-# Review decisions and policy applications reach the graph consumers through the audit log
-# (written in the transaction that made them); these read it for a consumer's cursor.
-REVIEW_ENTITIES = ("review_item", "resolution")
+# --------------------------------------------------------------------------- review
 
 
-def newest_audit_id(executor: Executor) -> int:
-    return int(executor.execute(select(func.max(AuditEventRow.id))).scalar() or 0)
+def record_review_changes(executor: Executor, claim_keys: Iterable[str]) -> int:
+    """Review items of ``claim_keys`` were opened, claimed, released, decided or reopened
+    (by routing or by a reviewer), in the caller's transaction."""
+    return record_changes(executor, claim_keys, REVIEW)
 
 
-@dataclass
-class AuditChanges:
-    """What the audit log says happened after a cursor."""
-
-    policy_applied: bool = False
-    review_items: set[str] | None = None
+def record_item_changes(executor: Executor, item_ids: Iterable[str]) -> int:
+    """The same, for writers that know the review items but not their claim keys."""
+    return record_changes(executor, keys_of_items(executor, item_ids), REVIEW)
 
 
-def audit_changes(executor: Executor, after_id: int, up_to_id: int) -> AuditChanges:
-    """Policy applications and review-item changes with ``after_id < id <= up_to_id``."""
-    changes = AuditChanges(review_items=set())
-    rows = executor.execute(
-        select(AuditEventRow.action, AuditEventRow.entity_type, AuditEventRow.entity_id).where(
-            AuditEventRow.id > after_id, AuditEventRow.id <= up_to_id
-        )
-    )
-    for action, entity_type, entity_id in rows:
-        if action == "policy.apply":
-            changes.policy_applied = True
-        elif entity_type in REVIEW_ENTITIES and changes.review_items is not None:
-            changes.review_items.add(entity_id)
-    return changes
+def record_policy_applied(executor: Executor) -> int:
+    """An authority policy was applied: materiality, routing and every resolved status may
+    change, so every key did."""
+    return record_changes(executor, [ALL_KEYS], POLICY)
 
 
 def keys_of_items(executor: Executor, item_ids: Iterable[str]) -> set[str]:

@@ -4,7 +4,7 @@ import dagster as dg
 
 from pipeline.assets.edges import claim_edges
 from pipeline.assets.ownership import OWNERS
-from pipeline.changes import changes_since
+from pipeline.changes import ROUTING_KINDS, changes_since
 from pipeline.collector import with_fewer_collections
 from pipeline.resources import ClaimStore, configured_policy_file
 from review.metrics import review_metrics
@@ -43,7 +43,9 @@ def review_queue(
         policy = policy_for_routing(
             session, configured_policy_file(config.policy_file), actor="pipeline"
         )
-        changes = changes_since(session, CONSUMER, full=config.full, policy_stamp=policy.stamp)
+        changes = changes_since(
+            session, CONSUMER, full=config.full, kinds=ROUTING_KINDS, policy_stamp=policy.stamp
+        )
         report = route(session, policy, claim_keys=changes.keys)
         changes.acknowledge(session)  # with the routing it did, in one transaction
         metrics = review_metrics(session, policy)

@@ -10,7 +10,7 @@ from pipeline.assets.edges import CONSUMER as EDGES_CONSUMER
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.review import CONSUMER as REVIEW_CONSUMER
 from pipeline.assets.review import review_queue
-from pipeline.changes import changes_since
+from pipeline.changes import STATUS_KINDS, changes_since
 from pipeline.collector import with_fewer_collections
 from pipeline.resources import ClaimStore
 from retrieval.probes import BUNDLED_PROBES, load_probes, run_probes
@@ -41,7 +41,7 @@ def conflict_status(
     context: dg.AssetExecutionContext, config: ConflictStatusConfig, store: ClaimStore
 ) -> dg.MaterializeResult:
     with store.engine.begin() as conn:
-        changes = changes_since(conn, CONSUMER, full=config.full, follow_reviews=True)
+        changes = changes_since(conn, CONSUMER, full=config.full, kinds=STATUS_KINDS)
         counts = build_claim_status(conn, changes.keys)
         changes.acknowledge(conn)  # with the rows it rewrote, in one transaction
         # the last consumer of a run: what every consumer has processed can go
