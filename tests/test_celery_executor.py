@@ -138,8 +138,24 @@ def _ancestors(pid: int) -> set[int]:
     return found
 
 
+def _start_worker(name: str, logs: Path) -> subprocess.Popen[bytes]:
+    """``dagster-celery worker start`` as deploy/celery.yaml documents it, one process."""
+    bin_dir = Path(sys.executable).parent  # dagster-celery runs `celery` from PATH
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    with (logs / f"{name}.log").open("wb") as log:
+        return subprocess.Popen(
+            [str(bin_dir / "dagster-celery"), "worker", "start", "-A", "dagster_celery.app",
+             "-y", str(ROOT / "deploy" / "celery.yaml"), "-n", name, "--loglevel", "WARNING",
+             "--", "--concurrency", "1"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, ended as a whole by _stop
+        )  # fmt: skip
+
+
 @pytest.mark.postgres
 @pytest.mark.slow
+# dagster-celery registers its step task again for each step it submits (the same code)
+@pytest.mark.filterwarnings("ignore::celery.exceptions.DuplicateTaskNameWarning")
 def test_a_run_spreads_its_steps_over_two_celery_workers(
     tmp_path: Path,
     postgres_url: str,
@@ -151,7 +167,6 @@ def test_a_run_spreads_its_steps_over_two_celery_workers(
     shutil.copytree(FIXTURES / "corpus", sources)
     register = tmp_path / "register.yaml"
     shutil.copy(FIXTURES / "register.yaml", register)
-    upgrade(postgres_url)
     home = tmp_path / "dagster_home"
     home.mkdir()
     shutil.copy(ROOT / "deploy" / "dagster.yaml", home / "dagster.yaml")  # the documented one
@@ -169,46 +184,18 @@ def test_a_run_spreads_its_steps_over_two_celery_workers(
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     get_pipeline_settings.cache_clear()
-
-    bin_dir = Path(sys.executable).parent  # dagster-celery execs `celery` from PATH
-    worker_env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     logs = tmp_path / "workers"
     logs.mkdir()
     workers: list[subprocess.Popen[bytes]] = []
-    log_files = []
-    try:
-        for name in WORKERS:
-            log_files.append((logs / f"{name}.log").open("wb"))
-            workers.append(
-                subprocess.Popen(
-                    [
-                        str(bin_dir / "dagster-celery"),
-                        "worker",
-                        "start",
-                        "-A",
-                        "dagster_celery.app",
-                        "-y",
-                        str(ROOT / "deploy" / "celery.yaml"),
-                        "-n",
-                        name,
-                        "--loglevel",
-                        "WARNING",
-                        "--",
-                        "--concurrency",
-                        "1",
-                    ],
-                    cwd=ROOT,
-                    env=worker_env,
-                    stdout=log_files[-1],
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,  # its own process group, ended as a whole below
-                )  # fmt: skip
-            )
-        _wait_for_workers(redis_url, workers, logs)
-
-        keys = list(corpus.scan([sources], register).files)
-        with dg.DagsterInstance.from_config(str(home)) as instance:
+    # Opening the instance first creates Dagster's tables, before the workers connect.
+    with dg.DagsterInstance.from_config(str(home)) as instance:
+        try:
+            workers += [_start_worker(name, logs) for name in WORKERS]
+            upgrade(postgres_url)  # while the workers start
+            keys = list(corpus.scan([sources], register).files)
             instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, keys)
+            _wait_for_workers(redis_url, workers, logs)
+
             job = dg.reconstructable(resolved_claims_pipeline)
             result = dg.execute_job(
                 job, instance=instance, tags={RANGE_START_TAG: keys[0], RANGE_END_TAG: keys[-1]}
@@ -238,22 +225,26 @@ def test_a_run_spreads_its_steps_over_two_celery_workers(
             assert {str(h).split("@")[0] for h in hostnames.values()} == set(WORKERS)
             assert len(set(step_pids.values())) >= 2
             assert instance.get_materialized_partitions(dg.AssetKey("claims")) == set(keys)
-    finally:
-        get_pipeline_settings.cache_clear()
-        for worker in workers:
-            _stop(worker)
-        for log in log_files:
-            log.close()
+        finally:
+            get_pipeline_settings.cache_clear()
+            for worker in workers:
+                _stop(worker)
 
     _assert_store_holds_the_corpus(ClaimStore(database_url=postgres_url), len(keys))
 
 
 def _failure_text(instance: dg.DagsterInstance, run_id: str) -> str:
-    return "\n".join(
-        str(e.dagster_event.event_specific_data)
-        for e in instance.all_logs(run_id)
-        if e.dagster_event is not None and e.dagster_event.is_failure
-    )
+    """Each failed step (or the run) with the innermost error, for the assertion message."""
+    lines = []
+    for entry in instance.all_logs(run_id):
+        event = entry.dagster_event
+        if event is None or not event.is_failure:
+            continue
+        error = getattr(event.event_specific_data, "error", None)
+        while error is not None and error.cause is not None:
+            error = error.cause
+        lines.append(f"{event.step_key or 'run'}: {error.message if error else event.message}")
+    return "\n".join(lines)
 
 
 def _assert_store_holds_the_corpus(store: ClaimStore, versions: int) -> None:
