@@ -146,6 +146,23 @@ class ExtractorGenerationRow(Base):
     promoted_at: Mapped[datetime | None] = mapped_column(TS)
 
 
+class ClaimQuoteRow(Base):
+    """One distinct quote of a source version, the unit the full-text index holds.
+
+    A number table's sentence is the quote of each of its numbers, so indexing claims would
+    index it once per number (issue 14.1). Rows are kept by triggers on ``claims`` (written
+    with the first claim quoting it, deleted with the last; migration 0010); the unique
+    key (version, quote) is an index made by that migration, not declared here. No foreign
+    key: the rows are derived, and leave with the claims before their version does.
+    """
+
+    __tablename__ = "claim_quotes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    source_version_id: Mapped[str] = mapped_column(ID)
+    quote: Mapped[str] = mapped_column(Text)
+
+
 class ClaimRow(Base):
     __tablename__ = "claims"
     __table_args__ = (
@@ -194,6 +211,8 @@ class ClaimRow(Base):
     value_start: Mapped[int | None] = mapped_column(Integer)
     value_end: Mapped[int | None] = mapped_column(Integer)
     quote: Mapped[str] = mapped_column(Text)
+    # the row of claim_quotes holding this quote; set by a trigger on insert (migration 0010)
+    quote_id: Mapped[int | None] = mapped_column(Integer, index=True)
     confidence: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(TS)
 

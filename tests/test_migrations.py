@@ -45,3 +45,73 @@ def test_models_and_migrations_are_in_sync(migrated_url: str) -> None:
     finally:
         engine.dispose()
     assert diff == [], f"models and migrations differ; regenerate the migration: {diff}"
+
+
+def _search_hits(url: str, word: str) -> list[str]:
+    """Claim ids the store's full-text index finds for ``word``, read the way the revision at
+    hand lays the index out (per claim up to 0009, per distinct quote from 0010)."""
+    from sqlalchemy import text
+
+    per_quote = current_revision(url) >= "0010"
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            if engine.dialect.name == "postgresql":
+                table = (
+                    "claim_quotes q JOIN claims c ON c.quote_id = q.id" if per_quote else "claims q"
+                )
+                sql = (
+                    f"SELECT {'c' if per_quote else 'q'}.id FROM {table} "
+                    "WHERE to_tsvector('english', q.quote) @@ plainto_tsquery('english', :w)"
+                )
+            else:
+                join = "c.quote_id" if per_quote else "c.rowid"
+                sql = (
+                    f"SELECT c.id FROM claim_quotes_fts f JOIN claims c ON {join} = f.rowid "
+                    "WHERE claim_quotes_fts MATCH :w"
+                )
+            return sorted(conn.execute(text(sql), {"w": word}).scalars())
+    finally:
+        engine.dispose()
+
+
+def test_quotes_move_to_one_row_per_version_and_back(database_url: str) -> None:
+    """0010 on a store with claims: quotes shared by several claims become one row, every
+    claim is linked and found; the downgrade gives back 0003's per-claim index, filled."""
+    from sqlalchemy import func, select
+
+    from claims.tables import ClaimQuoteRow
+    from tests.retrieval_corpus import Corpus
+
+    upgrade(database_url, "0009")
+    corpus = Corpus()
+    corpus.source("ferry-timetable", ())
+    sentence = "Crossings to the island take 35 minutes on weekdays and 50 minutes on Sundays."
+    version = corpus.version("ferry-timetable", sentence)
+    weekday = corpus.claim(version, "crossing time", 35, "minute", quote=sentence)
+    sunday = corpus.claim(version, "sunday crossing time", 50, "minute", quote=sentence)
+    fare = corpus.claim(version, "ferry fare", 4, "EUR", quote="A single ticket costs 4 euros.")
+    engine = make_engine(database_url)
+    try:
+        corpus.write(engine)
+    finally:
+        engine.dispose()
+    assert _search_hits(database_url, "sundays") == sorted([weekday, sunday])
+
+    upgrade(database_url, "0010")
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            assert conn.scalar(select(func.count()).select_from(ClaimQuoteRow)) == 2
+    finally:
+        engine.dispose()
+    assert _search_hits(database_url, "sundays") == sorted([weekday, sunday])
+    assert _search_hits(database_url, "tickets") == [fare]
+
+    downgrade(database_url, "0009")
+    assert "claim_quotes" not in _tables(database_url)
+    assert _search_hits(database_url, "sundays") == sorted([weekday, sunday])
+    assert _search_hits(database_url, "tickets") == [fare]
+
+    upgrade(database_url)
+    assert _search_hits(database_url, "island") == sorted([weekday, sunday])

@@ -1,8 +1,11 @@
 """Full-text search over claim quotes: the fallback that finds candidate claims for a question.
 
-The index itself is made by an Alembic migration (``0006`` and later): an FTS5 table kept in
-step with ``claims`` by triggers on SQLite, a GIN index over ``to_tsvector('english', quote)``
-on PostgreSQL. Both stem English words, so "residents" finds "resident".
+The index covers each distinct quote of a source version once (table ``claim_quotes``, made
+by migration 0010): a number table's sentence is the quote of every number in it, and
+indexing it per claim cost 70x the text (issue 14.1). Triggers on ``claims`` keep the quote
+rows and each claim's ``quote_id``; the index is an FTS5 table over ``claim_quotes`` on
+SQLite, a GIN index over ``to_tsvector('english', quote)`` on PostgreSQL. Both stem English
+words, so "residents" finds "resident". Every claim whose quote matches is a candidate.
 
 Authorization comes first: the query joins the claim's source and keeps only sources the
 caller's groups may see (not withdrawn; no grants, or a grant to one of the groups) *before*
@@ -19,7 +22,10 @@ from sqlalchemy import Connection, text
 from sqlalchemy.orm import Session
 
 FTS_TABLE = "claim_quotes_fts"
-SEARCH_INDEX = "ix_claims_quote_fts"
+SEARCH_INDEX = "ix_claim_quotes_fts"
+# the unique key of claim_quotes: (version, quote) on SQLite, (version, md5(quote)) on
+# PostgreSQL, whose btree entries cannot hold a long quote; made by hand, like the index
+QUOTE_KEY_INDEX = "uq_claim_quotes_version_quote"
 # the largest number of candidates one search returns
 MAX_CANDIDATES = 200
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -45,7 +51,7 @@ def include_in_autogenerate(
     """Alembic ``include_object`` hook: the search index is made by hand-written DDL."""
     if type_ == "table" and name and is_search_table(name):
         return False
-    return not (type_ == "index" and name == SEARCH_INDEX)
+    return not (type_ == "index" and name in (SEARCH_INDEX, QUOTE_KEY_INDEX))
 
 
 def search_words(question: str) -> list[str]:
@@ -104,17 +110,17 @@ def search_quotes(
             query_parts.append(f"plainto_tsquery('english', :t{i})")
         tsquery = " || ".join(query_parts)
         sql = (
-            "SELECT c.id, c.claim_key, ts_rank(to_tsvector('english', c.quote), q.query) AS score "
-            f"FROM claims c JOIN sources s ON s.id = c.source_id, (SELECT {tsquery} AS query) q "
-            "WHERE c.generation = :generation "
-            "AND to_tsvector('english', c.quote) @@ q.query "
-            f"AND {visible} ORDER BY score DESC, c.id LIMIT :limit"
+            "SELECT c.id, c.claim_key, ts_rank(to_tsvector('english', cq.quote), tq.query) "
+            "AS score FROM claim_quotes cq JOIN claims c ON c.quote_id = cq.id "
+            f"JOIN sources s ON s.id = c.source_id, (SELECT {tsquery} AS query) tq "
+            "WHERE to_tsvector('english', cq.quote) @@ tq.query "
+            f"AND c.generation = :generation AND {visible} ORDER BY score DESC, c.id LIMIT :limit"
         )
     else:
         params["match"] = " OR ".join(f'"{term}"' for term in terms)
         sql = (
             f"SELECT c.id, c.claim_key, -bm25({FTS_TABLE}) AS score FROM {FTS_TABLE} "
-            f"JOIN claims c ON c.rowid = {FTS_TABLE}.rowid "
+            f"JOIN claims c ON c.quote_id = {FTS_TABLE}.rowid "
             "JOIN sources s ON s.id = c.source_id "
             f"WHERE {FTS_TABLE} MATCH :match AND c.generation = :generation "
             f"AND {visible} ORDER BY score DESC, c.id LIMIT :limit"
@@ -125,19 +131,38 @@ def search_quotes(
 
 def sqlite_search_ddl() -> list[str]:
     """The SQLite statements that make the index on a store built without Alembic (a test's
-    in-memory store). Alembic's revision 0003 holds its own frozen copy."""
+    in-memory store, after ``create_all``). Alembic's revision 0010 holds its own frozen copy."""
     fts = FTS_TABLE
     return [
-        f"CREATE VIRTUAL TABLE {fts} USING fts5(quote, content='claims', "
-        "content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2')",
-        f"CREATE TRIGGER claims_fts_insert AFTER INSERT ON claims BEGIN "
-        f"INSERT INTO {fts}(rowid, quote) VALUES (new.rowid, new.quote); END",
-        f"CREATE TRIGGER claims_fts_delete AFTER DELETE ON claims BEGIN "
-        f"INSERT INTO {fts}({fts}, rowid, quote) VALUES ('delete', old.rowid, old.quote); END",
-        f"CREATE TRIGGER claims_fts_update AFTER UPDATE OF quote ON claims BEGIN "
-        f"INSERT INTO {fts}({fts}, rowid, quote) VALUES ('delete', old.rowid, old.quote); "
-        f"INSERT INTO {fts}(rowid, quote) VALUES (new.rowid, new.quote); END",
+        f"CREATE UNIQUE INDEX {QUOTE_KEY_INDEX} ON claim_quotes (source_version_id, quote)",
+        f"CREATE VIRTUAL TABLE {fts} USING fts5(quote, content='claim_quotes', "
+        "content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')",
+        f"CREATE TRIGGER claim_quotes_fts_insert AFTER INSERT ON claim_quotes BEGIN "
+        f"INSERT INTO {fts}(rowid, quote) VALUES (new.id, new.quote); END",
+        f"CREATE TRIGGER claim_quotes_fts_delete AFTER DELETE ON claim_quotes BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, quote) VALUES ('delete', old.id, old.quote); END",
+        # a claim written without its quote row (every writer does: the row is shared)
+        "CREATE TRIGGER claims_quote_insert AFTER INSERT ON claims "
+        f"WHEN new.quote_id IS NULL BEGIN {_SQLITE_LINK} END",
+        "CREATE TRIGGER claims_quote_update AFTER UPDATE OF quote, source_version_id ON claims "
+        f"BEGIN {_SQLITE_LINK} {_SQLITE_RELEASE} END",
+        f"CREATE TRIGGER claims_quote_delete AFTER DELETE ON claims BEGIN {_SQLITE_RELEASE} END",
     ]
+
+
+# the quote row of ``new`` (made if it is the version's first claim with that quote), linked
+_SQLITE_LINK = (
+    "INSERT OR IGNORE INTO claim_quotes (source_version_id, quote) "
+    "VALUES (new.source_version_id, new.quote); "
+    "UPDATE claims SET quote_id = (SELECT id FROM claim_quotes "
+    "WHERE source_version_id = new.source_version_id AND quote = new.quote) "
+    "WHERE rowid = new.rowid;"
+)
+# the quote row ``old`` pointed at, once no claim points at it any more
+_SQLITE_RELEASE = (
+    "DELETE FROM claim_quotes WHERE id = old.quote_id "
+    "AND NOT EXISTS (SELECT 1 FROM claims WHERE quote_id = old.quote_id);"
+)
 
 
 def _dialect(session: Session | Connection) -> str:
@@ -147,9 +172,37 @@ def _dialect(session: Session | Connection) -> str:
 
 
 def rebuild_search_index(session: Session) -> None:
-    """Rebuild the SQLite full-text index from ``claims`` (after a VACUUM renumbered rows).
+    """Repair the quote rows and rebuild the SQLite full-text index from them.
 
-    A no-op on PostgreSQL, whose index is an ordinary expression index.
+    Claims without a quote row get one, quote rows no claim points at go, then the FTS5
+    table is rebuilt from ``claim_quotes`` (PostgreSQL's index is an ordinary expression
+    index and needs no rebuild).
     """
-    if session.get_bind().dialect.name == "sqlite":
+    sqlite = session.get_bind().dialect.name == "sqlite"
+
+    def same_quote(claim: str) -> str:  # the claim_quotes row cq of claim's version and quote
+        key = f"cq.source_version_id = {claim}.source_version_id AND cq.quote = {claim}.quote"
+        return key if sqlite else f"{key} AND md5(cq.quote) = md5({claim}.quote)"
+
+    unlinked = "quote_id IS NULL OR quote_id NOT IN (SELECT id FROM claim_quotes)"
+    session.execute(
+        text(
+            "INSERT INTO claim_quotes (source_version_id, quote) "
+            f"SELECT DISTINCT c.source_version_id, c.quote FROM claims c WHERE ({unlinked}) "
+            f"AND NOT EXISTS (SELECT 1 FROM claim_quotes cq WHERE {same_quote('c')})"
+        )
+    )
+    session.execute(
+        text(
+            "UPDATE claims SET quote_id = (SELECT cq.id FROM claim_quotes cq "
+            f"WHERE {same_quote('claims')}) WHERE {unlinked}"
+        )
+    )
+    session.execute(
+        text(
+            "DELETE FROM claim_quotes WHERE NOT EXISTS "
+            "(SELECT 1 FROM claims c WHERE c.quote_id = claim_quotes.id)"
+        )
+    )
+    if sqlite:
         session.execute(text(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('rebuild')"))

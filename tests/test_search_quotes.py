@@ -1,0 +1,138 @@
+"""The full-text index holds each distinct quote of a version once (issue 14.1), on both
+backends: a table of numbers quoted by every number in it is one index entry, every claim
+quoting it is still found, and the entry leaves with the last claim that quotes it."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine, delete, func, select, text, update
+
+from claims.store.engine import make_engine, transaction
+from claims.store.search import rebuild_search_index, search_quotes
+from claims.tables import ClaimQuoteRow, ClaimRow
+from tests.retrieval_corpus import GENERATION, Corpus
+
+TABLE = (
+    "Branch opening hours per week: Harbour 42, Old Town 38, Riverside 45, Station 50, "
+    "Hilltop 36, Market Square 44."
+)
+
+
+def _branches() -> tuple[Corpus, list[str], str]:
+    """Six figures of one table sentence (each claim quotes the whole sentence), plus a
+    sentence of another source that says the same words."""
+    corpus = Corpus()
+    corpus.source("branch-hours", ())
+    corpus.source("regional-digest", ())
+    table = corpus.version("branch-hours", TABLE)
+    digest = corpus.version("regional-digest", TABLE)
+    ids = [
+        corpus.claim(table, f"{branch} opening hours", hours, "hour", quote=TABLE)
+        for branch, hours in (
+            ("harbour", 42),
+            ("old town", 38),
+            ("riverside", 45),
+            ("station", 50),
+            ("hilltop", 36),
+            ("market square", 44),
+        )
+    ]
+    other = corpus.claim(digest, "harbour opening hours", 42, "hour", quote=TABLE)
+    return corpus, ids, other
+
+
+def _quote_rows(engine: Engine) -> list[tuple[str, str]]:
+    with engine.connect() as conn:
+        rows = conn.execute(select(ClaimQuoteRow.source_version_id, ClaimQuoteRow.quote))
+        return sorted((row[0], row[1]) for row in rows)
+
+
+def _unlinked(engine: Engine) -> int:
+    with engine.connect() as conn:
+        return conn.scalar(
+            select(func.count()).select_from(ClaimRow).where(ClaimRow.quote_id.is_(None))
+        )
+
+
+def test_a_quote_shared_by_many_claims_is_indexed_once_per_version(migrated_url: str) -> None:
+    corpus, ids, other = _branches()
+    engine = make_engine(migrated_url)
+    try:
+        corpus.write(engine)
+        rows = _quote_rows(engine)
+        # one row per version: the table's six claims share one, the digest has its own
+        assert [quote for _, quote in rows] == [TABLE, TABLE]
+        assert len({version for version, _ in rows}) == 2
+        assert _unlinked(engine) == 0
+        with transaction(engine) as session:
+            found = search_quotes(session, ["riverside"], generation=GENERATION, groups=())
+        assert sorted(m.claim_id for m in found) == sorted([*ids, other])
+        # claims of one quote share its score: the rank is the quote's
+        assert len({m.score for m in found}) <= 2
+    finally:
+        engine.dispose()
+
+
+def test_the_quote_leaves_the_index_with_its_last_claim(migrated_url: str) -> None:
+    corpus, ids, other = _branches()
+    engine = make_engine(migrated_url)
+    try:
+        corpus.write(engine)
+        with transaction(engine) as session:
+            session.execute(delete(ClaimRow).where(ClaimRow.id.in_(ids[:5])))
+        with transaction(engine) as session:
+            found = search_quotes(session, ["hilltop"], generation=GENERATION, groups=())
+        assert sorted(m.claim_id for m in found) == sorted([ids[5], other])
+        assert len(_quote_rows(engine)) == 2
+
+        with transaction(engine) as session:
+            session.execute(delete(ClaimRow).where(ClaimRow.id.in_([ids[5], other])))
+        assert _quote_rows(engine) == []
+        with transaction(engine) as session:
+            assert search_quotes(session, ["hilltop"], generation=GENERATION, groups=()) == []
+    finally:
+        engine.dispose()
+
+
+def test_a_changed_quote_moves_its_claim_to_the_new_text(migrated_url: str) -> None:
+    corpus, ids, _ = _branches()
+    engine = make_engine(migrated_url)
+    try:
+        corpus.write(engine)
+        corrected = "Harbour branch opening hours were cut to 30 per week in the winter."
+        with transaction(engine) as session:
+            session.execute(update(ClaimRow).where(ClaimRow.id == ids[0]).values(quote=corrected))
+        with transaction(engine) as session:
+            winter = search_quotes(session, ["winter"], generation=GENERATION, groups=())
+            station = search_quotes(session, ["station"], generation=GENERATION, groups=())
+        assert [m.claim_id for m in winter] == [ids[0]]
+        assert ids[0] not in {m.claim_id for m in station} and len(station) == 6
+        assert len(_quote_rows(engine)) == 3
+    finally:
+        engine.dispose()
+
+
+def test_reindex_links_claims_written_around_the_triggers(migrated_url: str) -> None:
+    """A claim row whose link was lost (written with the triggers off, or by hand) is found
+    again after `claims db reindex`; quote rows no claim uses are dropped."""
+    corpus, ids, _ = _branches()
+    engine = make_engine(migrated_url)
+    try:
+        corpus.write(engine)
+        with transaction(engine) as session:
+            session.execute(update(ClaimRow).values(quote_id=None))
+            session.execute(
+                text(
+                    "INSERT INTO claim_quotes (source_version_id, quote) "
+                    "VALUES ('sv-gone', 'A sentence of a version erased long ago.')"
+                )
+            )
+        with transaction(engine) as session:
+            assert search_quotes(session, ["harbour"], generation=GENERATION, groups=()) == []
+            rebuild_search_index(session)
+        with transaction(engine) as session:
+            found = search_quotes(session, ["harbour"], generation=GENERATION, groups=())
+        assert len(found) == 7
+        assert _unlinked(engine) == 0
+        assert len(_quote_rows(engine)) == 2
+    finally:
+        engine.dispose()
