@@ -27,14 +27,14 @@ def executor_for(settings: PipelineSettings) -> dg.ExecutorDefinition:
         # Broker and result backend are one Redis; the workers get the same URL from their
         # -y file (deploy/celery.yaml), which also holds the worker-side Celery options.
         url = settings.celery_broker_url
-        celery = _optional("dagster_celery", "celery_executor", name)
+        celery = _optional("dagster_celery", "celery_executor", name, "'claimledger[celery]'")
         return celery.configured({"broker": url, "backend": url}, name="celery")
     if name == "k8s":
-        return _optional("dagster_k8s", "k8s_job_executor", name)
+        return _optional("dagster_k8s", "k8s_job_executor", name, "dagster-k8s==0.29.27")
     return dg.in_process_executor
 
 
-def _optional(module: str, attr: str, name: str) -> dg.ExecutorDefinition:
+def _optional(module: str, attr: str, name: str, install: str) -> dg.ExecutorDefinition:
     import importlib
 
     try:
@@ -42,5 +42,5 @@ def _optional(module: str, attr: str, name: str) -> dg.ExecutorDefinition:
     except ImportError as error:
         raise dg.DagsterInvariantViolationError(
             f"CLAIMS_EXECUTOR={name} needs the {module.replace('_', '-')} package "
-            f"(pip install {module.replace('_', '-')}==0.29.27)"
+            f"(pip install -c constraints.txt {install})"
         ) from error

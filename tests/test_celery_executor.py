@@ -19,6 +19,7 @@ import dagster as dg
 import pytest
 import redis
 from celery import Celery
+from dagster_celery.cli import get_validated_config
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import aliased
@@ -26,7 +27,7 @@ from sqlalchemy.orm import aliased
 from claims.store.migrate import upgrade
 from claims.tables import ClaimRow, EdgeRow, SourceVersionRow
 from pipeline import corpus
-from pipeline.definitions import resolved_claims_pipeline
+from pipeline.definitions import build_definitions, resolved_claims_pipeline
 from pipeline.partitions import RANGE_END_TAG, RANGE_START_TAG, SOURCE_VERSIONS_PARTITIONS_NAME
 from pipeline.resources import ClaimStore
 from pipeline.settings import get_pipeline_settings
@@ -106,6 +107,23 @@ def dagster_postgres_url() -> Iterator[str]:
         yield url
     finally:
         drop_postgres_database(admin, url)
+
+
+def test_the_code_location_and_the_workers_use_one_redis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run submits to CLAIMS_CELERY_BROKER_URL; deploy/celery.yaml, read the way
+    ``dagster-celery worker start -y`` reads it, points the workers at the same URL."""
+    url = "redis://queue.example.internal:6380/2"
+    monkeypatch.setenv("CLAIMS_EXECUTOR", "celery")
+    monkeypatch.setenv("CLAIMS_CELERY_BROKER_URL", url)
+    get_pipeline_settings.cache_clear()
+    try:
+        job = build_definitions().resolve_job_def("claims_pipeline")
+    finally:
+        get_pipeline_settings.cache_clear()
+    assert job.executor_def.name == "celery"
+    workers = get_validated_config(str(ROOT / "deploy" / "celery.yaml"))
+    assert workers["broker"] == workers["backend"] == url
+    assert workers["config_source"]["task_acks_late"] is True
 
 
 def _wait_for_workers(broker: str, processes: list[subprocess.Popen[bytes]], logs: Path) -> None:
