@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from claims.units.registry import DATA_DIR, application_registry
+from claims.units.registry import DATA_DIR, conversion_factor
 
 LEXICON_FILE = DATA_DIR / "lexicon.yaml"
 
@@ -110,13 +110,9 @@ def _simple(surface: str) -> tuple[str, str] | None:
 
 @lru_cache(maxsize=4096)
 def _factor(pint_name: str, canonical_pint: str) -> tuple[float, float]:
-    """(factor, offset) from ``pint_name`` to ``canonical_pint``; computed once by pint."""
-    registry = application_registry()
-    unit = registry.parse_units(pint_name)
-    target = registry.parse_units(canonical_pint)
-    zero = registry.Quantity(0.0, unit).to(target).magnitude
-    one = registry.Quantity(1.0, unit).to(target).magnitude
-    return float(one - zero), float(zero)
+    """(factor, offset) from ``pint_name`` to ``canonical_pint``; computed once by pint
+    (and kept across processes: ``registry.conversion_factor``)."""
+    return conversion_factor(pint_name, canonical_pint)
 
 
 @lru_cache(maxsize=65536)
