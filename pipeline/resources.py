@@ -4,6 +4,13 @@ Each is a ``ConfigurableResource`` whose fields are bound to ``CLAIMS_*`` enviro
 variables in ``definitions.py`` (``dg.EnvVar``), so the UI shows where a value comes from
 and the launchpad can override it per run. Engines are created per process in
 ``setup_for_execution``, never at import, so the multiprocess executor works.
+
+A run holds the store's run lock (``claims.store.locks``) while it uses the store, like
+``claims run``: a run the sensor, the schedule or the UI launches waits for a ``claims run``
+on the same store, and the other way round. ``claims run`` takes the lock itself before it
+starts its runs and tags them (``RUN_LOCK_TAG``), so they do not wait for their own
+launcher. With the in-process executor the lock is held from the run's first step to its
+last; with a process per step (multiprocess, Celery), each step holds it while it works.
 """
 
 from __future__ import annotations
@@ -11,7 +18,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +30,15 @@ from sqlalchemy.orm import Session
 from claims.ids import stable_id
 from claims.models import Claim
 from claims.store import make_engine, transaction
+from claims.store.locks import run_lock
 from claims.store.migrate import upgrade
 
 Extractor = Callable[..., list[Claim]]
+
+# A run tagged with RUN_LOCK_TAG = LAUNCHER_HOLDS_LOCK was started by a process that holds
+# the store's run lock for it (``pipeline.runner`` under ``claims run``).
+RUN_LOCK_TAG = "claimledger/run-lock"
+LAUNCHER_HOLDS_LOCK = "held-by-launcher"
 
 
 class ClaimStore(dg.ConfigurableResource):
@@ -38,8 +51,17 @@ class ClaimStore(dg.ConfigurableResource):
     migrate: bool = Field(True, description="Upgrade the schema to head before the first use.")
 
     _engine: Engine | None = PrivateAttr(default=None)
+    _lock: ExitStack | None = PrivateAttr(default=None)
 
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        run = context.run  # None outside a run: a sensor's or a schedule's evaluation
+        if run is not None and run.tags.get(RUN_LOCK_TAG) != LAUNCHER_HOLDS_LOCK:
+            log = context.log
+            stack = ExitStack()
+            stack.enter_context(
+                run_lock(self.database_url, on_wait=log.info if log is not None else None)
+            )
+            self._lock = stack
         self.prepare()
 
     def prepare(self) -> None:
@@ -53,6 +75,9 @@ class ClaimStore(dg.ConfigurableResource):
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     @property
     def engine(self) -> Engine:

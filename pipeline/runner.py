@@ -3,6 +3,9 @@
 Same plan as the sensor (``planning.plan_runs`` over what the store lacks): batched runs
 for versions to store or extract, one run per bad file, then one run of the graph-level
 assets.
+
+The caller holds the store's run lock (``claims run`` takes it before calling
+``run_pipeline``); the runs are tagged so that their steps do not wait for it again.
 """
 
 from __future__ import annotations
@@ -23,7 +26,13 @@ from pipeline.collector import fewer_collections
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME
 from pipeline.planning import INVALID, RunBatch, RunPlan, plan_runs, store_gap, store_progress
-from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
+from pipeline.resources import (
+    LAUNCHER_HOLDS_LOCK,
+    RUN_LOCK_TAG,
+    ClaimStore,
+    ExtractorResource,
+    SourcesResource,
+)
 from pipeline.sensors import FULL_GRAPH_CONFIG
 
 Progress = Callable[[int, int, str], None]
@@ -124,6 +133,7 @@ def run_pipeline(
             selection += graph
         with (
             planned_events_per_run(batch is not None and batch.reason != INVALID),
+            asset_events_in_batches(batch_size),
             corpus.pinned(scan, sources.sources_paths(), sources.register_path()),
             fewer_collections(),  # Dagster's own bookkeeping allocates as much as the assets
         ):
@@ -133,7 +143,7 @@ def run_pipeline(
                 else loggers,
                 instance=instance,
                 asset_selection=selection,
-                tags=batch.tags if batch is not None else None,
+                tags={**(batch.tags if batch is not None else {}), **LOCK_HELD},
                 raise_on_error=False,
             )
         outcome.runs += 1
@@ -167,6 +177,8 @@ def run_pipeline(
     return outcome
 
 
+LOCK_HELD = {RUN_LOCK_TAG: LAUNCHER_HOLDS_LOCK}
+
 # Dagster writes one "materialization planned" event per partition of a run unless this is
 # set, and then one per asset for the whole range. That is about 40% of its bookkeeping per
 # source version; the price is that a failed run does not mark its partitions failed (they
@@ -188,6 +200,25 @@ def planned_events_per_run(enabled: bool) -> Iterator[None]:
                 os.environ.pop(PLANNED_EVENTS_PER_RUN, None)
             else:
                 os.environ[PLANNED_EVENTS_PER_RUN] = previous
+
+
+# Dagster writes the materialization of each partition of a step as an event of its own
+# unless this is set; then it writes them in batches of this many (one INSERT, one index
+# transaction). On PostgreSQL that is most of the bookkeeping per source version. A value
+# already in the environment is left as it is (0 turns batching off).
+EVENT_BATCH_SIZE = "DAGSTER_EVENT_BATCH_SIZE"
+
+
+@contextmanager
+def asset_events_in_batches(size: int) -> Iterator[None]:
+    if os.environ.get(EVENT_BATCH_SIZE) is not None:
+        yield
+        return
+    os.environ[EVENT_BATCH_SIZE] = str(max(1, size))
+    try:
+        yield
+    finally:
+        os.environ.pop(EVENT_BATCH_SIZE, None)
 
 
 def _failures(result: dg.ExecuteInProcessResult) -> list[tuple[str, str]]:
