@@ -54,11 +54,16 @@ def words(text: str) -> list[str]:
 
 
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_ISO_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
 _MONTHS = "January February March April May June July August September October November December"
 
 
 def readable_date(value: str) -> str:
-    """An ISO date value as people write it ("1885-05-15" -> "15 May 1885"); else as is."""
+    """An ISO date value as people write it ("1885-05-15" -> "15 May 1885", "1888-09" ->
+    "September 1888"); else as is."""
+    month_only = _ISO_MONTH.match(value.strip())
+    if month_only and 1 <= int(month_only.group(2)) <= 12:  # "1888-09" -> "September 1888"
+        return f"{_MONTHS.split()[int(month_only.group(2)) - 1]} {month_only.group(1)}"
     match = _ISO_DATE.match(value.strip())
     if not match or not 1 <= int(match.group(2)) <= 12:
         return value

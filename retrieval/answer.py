@@ -243,6 +243,25 @@ def _addressed(
     return group, addressed, extra
 
 
+def _best_named(
+    conn: Connection, entity: str | None, claims: list[ClaimFact]
+) -> tuple[list[ClaimFact], list[str]]:
+    """Among claims that name an entity, those naming the one that fits the asked name best
+    ("giant steps" beats "giant steps (the boo radleys album)"), and the entities when
+    several fit equally well (two films of one name: the question does not say which).
+    Claims that name no entity stay: unknown is not excluded."""
+    if not entity:
+        return claims, []
+    named = _claim_entities(conn, [c.id for c in claims])
+    fit = {c.id: entity_fit(entity, named.get(c.id)) for c in claims if named.get(c.id)}
+    if not fit:
+        return claims, []
+    best = max(fit.values())
+    kept = [c for c in claims if c.id not in fit or fit[c.id] == best]
+    entities = sorted({str(named[c.id]) for c in kept if c.id in fit})
+    return kept, entities if len(entities) > 1 else []
+
+
 def _claim_entities(conn: Connection, ids: list[str]) -> dict[str, str | None]:
     """The entity each claim names (one indexed read by primary key)."""
     found: dict[str, str | None] = {}
@@ -292,7 +311,8 @@ def _found(
     attribute = getattr(frame, "attribute", None) or key
     fitting = _fitting(asked, addressed, attribute)
     if fitting:
-        return group, fitting, extra, key, []
+        fitting, entities = _best_named(conn, entity, fitting)
+        return group, fitting, extra, key, entities
     loader = EvidenceLoader(conn, as_of)
     generation = loader.generation()
     if generation is None:

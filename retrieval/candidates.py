@@ -33,7 +33,7 @@ from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
-from claims.extraction.question_frames import answering_attributes
+from claims.extraction.question_frames import answering_attributes, honorifics
 from claims.store.search import search_quotes, visible_claims_condition
 
 # how many rows each indexed read may return (bounds the work per question)
@@ -46,6 +46,7 @@ PARTIAL_ENTITY = 0.9
 ENTITY_NOT_ASKED = 0.8  # the claim names one, the question none
 ENTITY_NOT_STATED = 0.7  # the question names one, the claim none
 SHORT_NAME = 0.85  # the claim names it by a shorter form ("bryan" for "general bryan")
+NAME_PART = 0.8  # the question names it by part of its full name ("justice dunn")
 # an attribute whose claims answer the asked one (a census count for a population)
 ANSWERING_ATTRIBUTE = 0.9
 _NAME_SEPARATORS = (" ", ",", " (")
@@ -131,6 +132,35 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
         return PARTIAL_ENTITY
     if len(have) < len(want) and set(have) <= set(want) and have[-1] == want[-1]:
         return SHORT_NAME
+    return _name_part(want, stated)
+
+
+def _name_part(want: tuple[str, ...], stated: str) -> float:
+    """A person or place named by part of its full name: "justice dunn" for "charles j
+    dunn", "horace rumbold" for "sir horace rumbold, 8th baronet", "john williams" for "john
+    hartley williams", "blue lake township, michigan" for "blue lake township, kalkaska
+    county, michigan". Titles aside, the names agree on their head (the words before a comma
+    or bracket) and every asked word is in the stated name: the same head, the same first
+    and last word, or a surname after a title ("General Bryan"). A longer head that merely
+    ends with the asked name ("north harlow mill" for "harlow mill") is another thing."""
+    titles = honorifics()
+    asked = [w for w in want if w not in titles] or list(want)
+    titled = len(asked) < len(want)
+    head = [w for w in name_words(stated.split("(")[0].split(",")[0]) if w not in titles]
+    words = set(name_words(stated))
+    initials = {w[0] for w in words}
+    if (
+        not head
+        or not asked
+        or not all(w in words or (len(w) == 1 and w in initials) for w in asked)
+    ):
+        return 0.0  # every asked word is in the stated name ("h" the initial of "hartley")
+    if asked[: len(head)] == head:
+        return NAME_PART  # the same head, the rest among the stated name's wider parts
+    if len(asked) > 1 and asked[0] == head[0] and asked[-1] == head[-1]:
+        return NAME_PART  # first and last name, the middle names left out
+    if titled and asked[-1] == head[-1]:
+        return NAME_PART  # a title and a surname
     return 0.0
 
 
@@ -200,9 +230,7 @@ def candidate_keys(
     for i, other in enumerate(answering):
         params[f"answering{i}"] = other
         marks.append(f":answering{i}")
-    stages.append(
-        [("attribute", select + f"c.attribute IN ({', '.join(marks)})" + order)]
-    )
+    stages.append([("attribute", select + f"c.attribute IN ({', '.join(marks)})" + order)])
     if attribute_class:
         params["attribute_class"] = attribute_class
         stages.append([("attribute", select + "c.coarse_key = :attribute_class" + order)])

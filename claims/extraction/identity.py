@@ -212,6 +212,35 @@ def identity_words() -> IdentityWords:
     )
 
 
+_NAME_TOKEN = re.compile(r"\w+(?:[-.'][\w]+)*\.?|,")
+
+
+def name_tokens(text: str) -> list[str]:
+    """The words of a name as written, lowercase, the way the tokenizer splits claim text:
+    "P-9" stays one word, "Winston-Salem" is two; commas are kept as words ("Springfield,
+    Illinois") and quotes, brackets and other marks are dropped."""
+    raw = clean(text).casefold().replace("\u2019", "'").replace(",", " , ")
+    words = [w.strip(".'") or w for w in _NAME_TOKEN.findall(raw)]
+    return [
+        part
+        for w in words
+        for part in (w.split("-") if "-" in w and not any(ch.isdigit() for ch in w) else [w])
+        if part
+    ]
+
+
+def fold_name(words: Sequence[str], stopwords: frozenset[str]) -> str:
+    """An entity name in key form, the same for a question and a document: lemmas,
+    function words dropped ("a kind of hush" names "kind hush"), the commas of
+    "Springfield, Illinois" kept; "" when no word is left."""
+    kept = [w for w in words if w not in stopwords] or list(words)
+    # an initial or a two-letter name part is no inflected word ("M." is not "am")
+    folded = [w if w == "," or len(w) <= 2 else lemma(w) for w in kept]
+    if not [w for w in folded if w != ","]:
+        return ""
+    return " ".join(folded).replace(" ,", ",").strip(", ")
+
+
 def entity_name(words: Sequence[str]) -> str | None:
     """An entity from its key words, legal-form suffixes dropped ("acme corp" -> "acme")."""
     kept = list(words)

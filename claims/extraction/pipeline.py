@@ -27,6 +27,7 @@ from claims.errors import InputError
 from claims.extraction.assembly import TEXT_KEY, ClaimAssembler
 from claims.extraction.generation import current_generation
 from claims.extraction.mentions import Mentions, MentionScanner
+from claims.extraction.opening import opening_claims
 from claims.extraction.resources import read_yaml, resources
 
 SOURCE_ID = "claims.source_id"
@@ -272,8 +273,12 @@ class AssemblerComponent:
         mentions = doc._.mentions
         if mentions is None:
             mentions = Mentions()
-        doc._.claims = self.assembler(
-            doc, mentions, doc.user_data.get(SOURCE_ID), doc.user_data.get(SOURCE_VERSION_ID)
+        source_id, version_id = doc.user_data.get(SOURCE_ID), doc.user_data.get(SOURCE_VERSION_ID)
+        claims = self.assembler(doc, mentions, source_id, version_id)
+        # a reference article's opening: its subject and labels (claims.extraction.opening)
+        text = doc.user_data.get(TEXT_KEY) or doc.text
+        doc._.claims = opening_claims(
+            doc, text, mentions, claims, source_id, version_id, self.assembler.generation
         )
         return doc
 

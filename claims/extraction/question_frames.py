@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from claims.extraction.identity import attribute_lexicon, lemma
+from claims.extraction.identity import attribute_lexicon, fold_name, lemma
 from claims.extraction.resources import read_yaml, resources
 from claims.extraction.value_kinds import lexicon as value_kinds
 
@@ -151,13 +151,12 @@ def match_frame(question: str) -> FrameMatch | None:
             continue
         # folded as claim entities are: lemmas, function words dropped ("a kind of hush"
         # names the entity "kind hush"), the comma of "Springfield, Illinois" kept
-        kept = [w for w in words if w not in stopwords] or words
-        folded = [w if w == "," else lemma(w) for w in kept]
-        named = [w for w in folded if w != ","]
+        entity = fold_name(words, stopwords)
+        named = [w for w in entity.replace(",", " ").split()]
         if not named:
             continue
         return FrameMatch(
-            entity=" ".join(folded).replace(" ,", ",").strip(", "),
+            entity=entity,
             entity_words=tuple(named),
             attribute=attribute,
             answer_type=frame.answer_type,
@@ -212,3 +211,10 @@ def entity_references() -> frozenset[str]:
     """Nouns a text uses for the thing it is about ("the town"), as lemmas."""
     data = read_yaml("question_frames.yaml")
     return frozenset(lemma(str(w)) for w in data.get("entity_references") or ())
+
+
+@lru_cache(maxsize=1)
+def honorifics() -> frozenset[str]:
+    """Titles and ranks put before a name ("general", "justice"), lowercase."""
+    data = read_yaml("question_frames.yaml")
+    return frozenset(str(w).casefold() for w in data.get("honorifics") or ())

@@ -1,0 +1,682 @@
+"""The opening sentence of a reference article: the document's subject and the labels it gives.
+
+Reference articles (encyclopedia pages, catalogue entries) open by naming their subject and
+saying what it is: "Death at a Funeral (2007 film) Death at a Funeral is a 2007 British
+ensemble black comedy film directed by Frank Oz." The sentence parser reads claims from
+values; this sentence states labels that no value cue marks, so it is read here as a whole:
+
+* the **subject**: the title the page opens with (its bracketed disambiguation kept, so two
+  films of one name stay two entities: "death at funeral (2007 film)"), else the name
+  before the copula. A claim of the document that names no entity ("It has a population of
+  4,411", "The film was shot in India") is about it (issue 12, design point 1);
+* **dates in brackets** after a person's name: born and died ("(February 8, 1900 - March 2,
+  1977)", "(born 4 December 1961)");
+* the **noun phrase after the copula**: a work's medium ("film"), language ("Hindi"),
+  genre ("black comedy film"); a person's occupation ("American jurist, lawyer, and
+  politician") and sport ("former American football linebacker");
+* **makers and places**: "directed by Frank Oz" (director), "the fifth studio album by Cut
+  Copy" (artist), "based in Miami, Florida" (location).
+
+Only a document whose first sentence has this shape is read: a page cut from the middle of
+an article opens with no subject and gets none. Words live in ``data/opening.yaml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from spacy.tokens import Doc, Span
+
+from claims.extraction.identity import fold_name, lemma, name_tokens
+from claims.extraction.mentions import Mentions, TimeMention
+from claims.extraction.resources import read_yaml, resources
+from claims.extraction.value_kinds import iso_value
+from claims.ids import stable_id_maker
+from claims.models import (
+    Bound,
+    Claim,
+    EffectiveTime,
+    Polarity,
+    ValueKind,
+)
+from claims.models import (
+    Span as CharSpan,
+)
+from claims.trusted import trusted
+
+MAX_SUBJECT_TOKENS = 40  # a name before the copula longer than this is not a name
+MAX_PHRASE_TOKENS = 14  # the noun phrase after the copula
+MAX_NAME_TOKENS = 8  # a maker's or place's name
+MAX_OPENING_CHARS = 600  # a first "sentence" longer than this is a run of page furniture
+CONFIDENCE = 0.7
+_OPEN, _CLOSE = "([", ")]"
+_DASHES = frozenset({"-", "\u2013", "\u2014"})
+
+
+@dataclass(frozen=True)
+class _Words:
+    copulas: frozenset[str]
+    connectors: frozenset[str]
+    phrase_ends: frozenset[str]
+    not_genre: frozenset[str]
+    works: dict[str, tuple[str, str]]  # head lemma -> (medium, maker attribute)
+    agents: dict[str, str]
+    located: frozenset[str]
+    sports: tuple[tuple[tuple[str, ...], str], ...]  # phrase -> sport, longest first
+    languages: frozenset[str]
+    nationalities: tuple[tuple[str, ...], ...]
+    occupations: frozenset[str]
+
+
+@lru_cache(maxsize=1)
+def _words() -> _Words:
+    data = read_yaml("opening.yaml")
+
+    def words(name: str) -> frozenset[str]:
+        return frozenset(str(w).casefold() for w in data.get(name) or ())
+
+    sports: list[tuple[tuple[str, ...], str]] = []
+    for sport, phrases in (data.get("sports") or {}).items():
+        for phrase in [sport, *phrases]:
+            sports.append((tuple(lemma(w) for w in str(phrase).split()), str(sport)))
+    try:
+        works = {
+            str(head): (str(entry["medium"]), str(entry["maker"]))
+            for head, entry in (data.get("works") or {}).items()
+        }
+    except (KeyError, TypeError) as error:
+        raise ValueError(
+            f"opening.yaml: works: {error}; each work kind needs a medium and a maker"
+        ) from error
+    return _Words(
+        copulas=words("copulas"),
+        connectors=words("name_connectors"),
+        phrase_ends=words("phrase_ends"),
+        not_genre=words("not_genre"),
+        works=works,
+        agents={str(k): str(v) for k, v in (data.get("agents") or {}).items()},
+        located=words("located"),
+        sports=tuple(sorted(set(sports), key=lambda s: len(s[0]), reverse=True)),
+        languages=words("languages"),
+        nationalities=tuple(
+            sorted(
+                {tuple(str(n).split()) for n in data.get("nationalities") or ()},
+                key=len,
+                reverse=True,
+            )
+        ),
+        occupations=words("occupations"),
+    )
+
+
+@dataclass
+class Label:
+    """One label of the opening: attribute, value as written, the value's characters."""
+
+    attribute: str
+    value: str
+    start: int
+    end: int
+    kind: ValueKind = ValueKind.CATEGORICAL
+
+
+@dataclass
+class Opening:
+    """What a document's opening sentence says about its subject."""
+
+    entity: str  # the subject in key form ("death at funeral (2007 film)")
+    name: str  # the subject as written
+    sentence: tuple[int, int]  # characters of the opening sentence
+    labels: list[Label] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Tok:
+    text: str
+    lower_: str
+    idx: int
+
+    @property
+    def end(self) -> int:
+        return self.idx + len(self.text)
+
+
+def _tokens(sent: Span, text: str) -> list[_Tok]:
+    """The sentence's words, a hyphen written without spaces joining its neighbours
+    ("Assamese-language", "comedy-drama"), as the sentence writes them."""
+    out: list[_Tok] = []
+    for token in sent:
+        start = token.idx
+        glued = bool(out) and out[-1].end == start
+        if (
+            glued
+            and (token.text == "-" or out[-1].text.endswith("-"))
+            and out[-1].text[:1].isalpha()
+        ):
+            prev = out.pop()
+            out.append(
+                _Tok(
+                    text[prev.idx : token.idx + len(token.text)],
+                    text[prev.idx : token.idx + len(token.text)].lower(),
+                    prev.idx,
+                )
+            )
+            continue
+        out.append(_Tok(token.text, token.text.lower(), start))
+    return out
+
+
+def _is_capitalised(word: str) -> bool:
+    return word[:1].isupper() or word[:1].isdigit()
+
+
+def _brackets(tokens: Sequence[str], start: int, stop: int) -> list[tuple[int, int]]:
+    """Top-level bracketed stretches (open index, close index) among tokens[start:stop]."""
+    found, depth, opened = [], 0, -1
+    for i in range(start, stop):
+        if tokens[i] in _OPEN:
+            if depth == 0:
+                opened = i
+            depth += 1
+        elif tokens[i] in _CLOSE and depth:
+            depth -= 1
+            if depth == 0:
+                found.append((opened, i))
+    return found
+
+
+def _subject_words(
+    tokens: Sequence[str], lower: Sequence[str], copula: int, words: _Words
+) -> tuple[list[int], list[tuple[int, int]]] | None:
+    """The name's token indices before the copula (brackets and "also known as ..." asides
+    out) and the brackets; None when a word there is not part of a name (the text starts
+    mid-sentence: "the field hockey team won ...")."""
+    brackets = _brackets(tokens, 0, copula)
+    inside = {i for a, b in brackets for i in range(a, b + 1)}
+    kept: list[int] = []
+    for i in range(copula):
+        if i in inside:
+            continue
+        word = tokens[i]
+        if word == "," and i + 1 < copula and tokens[i + 1][:1].islower():
+            break  # ", also known as Vestri," / ", popularly known as Alla Rakha,"
+        if word in (",", '"', "'", "\u201c", "\u201d", "``", "''", ".") or word in _DASHES:
+            kept.append(i)
+            continue
+        if not (_is_capitalised(word) or lower[i] in words.connectors):
+            return None
+        kept.append(i)
+    while kept and tokens[kept[-1]] in (",", '"', "'", "\u201d", "''", "."):
+        kept.pop()
+    named = [i for i in kept if tokens[i][:1].isalnum()]
+    if not named or not _is_capitalised(tokens[named[0]]):
+        return None
+    return kept, brackets
+
+
+def _split_title(tokens: Sequence[str], kept: list[int]) -> int | None:
+    """Where the page title ends and the sentence's own subject begins: "Blackshear M.
+    Bryan | Lieutenant General Blackshear Morrison Bryan", "Nick Hill | Nick Hill": the
+    first split whose two parts end with the same word; None when the name is not repeated."""
+    words = [tokens[i].casefold() for i in kept if tokens[i][:1].isalnum()]
+    positions = [i for i in kept if tokens[i][:1].isalnum()]
+    for k in range(1, len(words)):
+        if words[k - 1] == words[-1] and _is_capitalised(tokens[positions[k]]):
+            return positions[k]
+    return None
+
+
+def _text_of(text: str, toks: Sequence[_Tok], a: int, b: int) -> str:
+    """The characters of words a..b-1 as written."""
+    return text[toks[a].idx : toks[b - 1].end]
+
+
+def _copula_at(toks: Sequence[_Tok], words: _Words) -> int | None:
+    """The copula after the subject, at the top level, near the start; written in lower
+    case ("The Man Who Never Was" is a title, not its verb)."""
+    depth = 0
+    for i, tok in enumerate(toks[: MAX_SUBJECT_TOKENS + 1]):
+        if tok.text in _OPEN:
+            depth += 1
+        elif tok.text in _CLOSE:
+            depth = max(0, depth - 1)
+        elif depth == 0 and i > 0 and tok.text in words.copulas:
+            return i
+    return None
+
+
+def read_opening(doc: Doc, text: str, mentions: Mentions) -> Opening | None:
+    """The subject and labels of ``doc``'s opening sentence, or None when it has none."""
+    sents = list(doc.sents)[:1]
+    if not sents:
+        return None
+    sent = sents[0]
+    if sent.end_char - sent.start_char > MAX_OPENING_CHARS or sent.start_char > 3:
+        return None
+    words = _words()
+    toks = _tokens(sent, text)
+    tokens = [t.text for t in toks]
+    lower = [t.lower_ for t in toks]
+    copula = _copula_at(toks, words)
+    if copula is None:
+        return None
+    subject = _subject_words(tokens, lower, copula, words)
+    if subject is None:
+        return None
+    kept, brackets = subject
+    split = _split_title(tokens, kept)
+    disambiguation = ""
+    first = brackets[0] if brackets else None
+    if (
+        split is None
+        and first is not None
+        and first[0] > 0
+        and first[1] + 1 < copula
+        and _is_capitalised(tokens[first[1] + 1])
+    ):
+        # "Lahu Ke Do Rang (1979 film) Lahu Ke Do Rang is": the title, its disambiguation
+        split = first[1] + 1
+    if split is not None:
+        title = [i for i in kept if i < split]
+        opener = [b for b in brackets if title and title[-1] < b[0] < split]
+        if opener and opener[0][1] > opener[0][0] + 1:
+            disambiguation = _text_of(text, toks, opener[0][0] + 1, opener[0][1])
+    else:
+        title = kept
+    if not title:
+        return None
+    name = _text_of(text, toks, title[0], title[-1] + 1)
+    stopwords = resources().stopwords
+    entity = fold_name(name_tokens(name), stopwords)
+    if not entity:
+        return None
+    if disambiguation:
+        # kept as written (lowercase): it tells two things of one name apart
+        inner = " ".join(name_tokens(disambiguation)).replace(" ,", ",")
+        entity = f"{entity} ({inner})" if inner else entity
+    opening = Opening(entity=entity, name=name, sentence=(sent.start_char, sent.end_char))
+    person = _life_dates(opening, toks, brackets, copula, mentions)
+    phrase = _phrase(toks, copula, words)
+    _phrase_labels(opening, text, toks, phrase, person, disambiguation, words)
+    _agent_labels(opening, text, toks, copula, phrase, words)
+    return opening
+
+
+def _times_in(mentions: Mentions, start: int, end: int) -> list[TimeMention]:
+    return [t for t in mentions.times if start <= t.start and t.end <= end]
+
+
+def _date_value(first: Any, granularity: Any) -> str:
+    return iso_value(first, first, granularity) if granularity else first.isoformat()
+
+
+def _life_dates(
+    opening: Opening,
+    toks: Sequence[_Tok],
+    brackets: list[tuple[int, int]],
+    copula: int,
+    mentions: Mentions,
+) -> bool:
+    """Born and died from the brackets right before the copula; True when the subject has
+    dates of a life (it is a person)."""
+    for a, b in brackets:
+        if b + 1 < copula and toks[b + 1].text != ",":
+            continue  # brackets followed by more name: a disambiguation, not dates
+        inner = [t.lower_ for t in toks[a + 1 : b]]
+        times = [t for t in _times_in(mentions, toks[a].idx, toks[b].idx) if t.first and t.last]
+        if not times:
+            continue
+        if "born" in inner[:2] or inner[:1] == ["b."]:
+            t = times[0]
+            opening.labels.append(
+                Label("born", _date_value(t.first, t.granularity), t.start, t.end, ValueKind.DATE)
+            )
+            return True
+        t = times[0]
+        if (
+            t.role == "range"
+            and t.granularity is not None
+            and t.first is not None
+            and t.last is not None
+            and t.first.year != t.last.year
+        ):
+            # "(September 1888 - March 1947)": one range, the life's first and last day
+            opening.labels.append(
+                Label("born", _date_value(t.first, t.granularity), t.start, t.end, ValueKind.DATE)
+            )
+            opening.labels.append(
+                Label("died", _date_value(t.last, t.granularity), t.start, t.end, ValueKind.DATE)
+            )
+            return True
+        if len(times) == 2 and any(w in _DASHES for w in inner):
+            born, died = times
+            opening.labels.append(
+                Label(
+                    "born",
+                    _date_value(born.first, born.granularity),
+                    born.start,
+                    born.end,
+                    ValueKind.DATE,
+                )
+            )
+            opening.labels.append(
+                Label(
+                    "died",
+                    _date_value(died.first, died.granularity),
+                    died.start,
+                    died.end,
+                    ValueKind.DATE,
+                )
+            )
+            return True
+    return False
+
+
+def _phrase(toks: Sequence[_Tok], copula: int, words: _Words) -> list[int]:
+    """Word indices of the noun phrase after the copula: "a former American football
+    linebacker", "an American jurist, lawyer, and politician"."""
+    lower = [t.lower_ for t in toks]
+    i = copula + 1
+    while i < len(toks) and lower[i] in ("also", "once", "formerly"):
+        i += 1
+    if i >= len(toks) or lower[i] not in ("a", "an", "the"):
+        return []
+    i += 1
+    out: list[int] = []
+    while i < len(toks) and len(out) < MAX_PHRASE_TOKENS:
+        word = lower[i]
+        if word in (".", ";", ":", "(", ")", "[", '"', "``", "''") or word in words.phrase_ends:
+            break
+        if word == ",":
+            after = lower[i + 1] if i + 1 < len(toks) else ""
+            if (
+                not after
+                or after in words.phrase_ends
+                or after.endswith(("ed", "ing"))
+                or after in ("a", "an", "the")
+                or not after.replace("-", "").isalpha()
+                or toks[i + 1].text[:1].isupper()
+            ):
+                break  # ", produced by", ", Texas", ", a ..."
+        out.append(i)
+        i += 1
+    while out and lower[out[-1]] in (",", "and", "-", "\u2013"):
+        out.pop()
+    return out
+
+
+def _strip_nationality(words_: list[str], words: _Words) -> list[str]:
+    """The phrase without its opening demonyms, years and "former" ("a 2007 British ..."),
+    keeping a demonym that is the sport's own word ("American football")."""
+    out = list(words_)
+    changed = True
+    while out and changed:
+        changed = False
+        if out[0] in ("former", "retired") or out[0].isdigit() or out[0] in _DASHES:
+            out.pop(0)
+            changed = True
+            continue
+        for nation in words.nationalities:
+            if tuple(out[: len(nation)]) == nation and len(out) > len(nation):
+                if nation == ("american",) and out[1:2] == ["football"]:
+                    return out
+                del out[: len(nation)]
+                changed = True
+                break
+    return out
+
+
+def _sport(words_: Sequence[str], words: _Words) -> str | None:
+    lemmas = [lemma(w) for w in words_ if any(ch.isalpha() for ch in w)]
+    for phrase, sport in words.sports:
+        n = len(phrase)
+        for k in range(len(lemmas) - n + 1):
+            if tuple(lemmas[k : k + n]) == phrase:
+                return sport
+    return None
+
+
+def _is_language(word: str, words: _Words) -> bool:
+    return word in words.languages or (
+        word.endswith("-language") and word[: -len("-language")] in words.languages
+    )
+
+
+def _phrase_labels(
+    opening: Opening,
+    text: str,
+    toks: Sequence[_Tok],
+    phrase: list[int],
+    person: bool,
+    disambiguation: str,
+    words: _Words,
+) -> None:
+    sport = None
+    if disambiguation:
+        sport = _sport(name_tokens(disambiguation), words)
+        if sport:
+            at = opening.sentence[0]
+            opening.labels.append(Label("sport", sport, at, at))
+    if not phrase:
+        return
+    lower = [toks[i].lower_ for i in phrase]
+    start, end = toks[phrase[0]].idx, toks[phrase[-1]].end
+    head = lemma(lower[-1])
+    work = words.works.get(head)
+    described = _strip_nationality(lower, words)
+    if work is not None and not person:
+        medium = work[0]
+        if lower[-2:] in (["tv", "series"], ["television", "series"]):
+            medium = "television series"
+        opening.labels.append(Label("medium", medium, start, end))
+        for k, w in enumerate(lower):
+            if _is_language(w, words):
+                tok = toks[phrase[k]]
+                opening.labels.append(Label("language", tok.text, tok.idx, tok.end))
+                break
+        genre = [
+            w
+            for w in described
+            if w not in words.not_genre and not _is_language(w, words) and not w.isdigit()
+        ]
+        if len(genre) > 1 and lemma(genre[-1]) == head:
+            opening.labels.append(Label("genre", " ".join(genre), start, end))
+    elif person or head in words.occupations:
+        if not any(w.isalpha() for w in described):
+            return
+        first = len(lower) - len(described)
+        occ_start = toks[phrase[first]].idx if first < len(phrase) else start
+        opening.labels.append(Label("occupation", text[occ_start:end], occ_start, end))
+    if sport is None:
+        sport = _sport(lower, words)
+        if sport:
+            opening.labels.append(Label("sport", sport, start, end))
+
+
+_NAME_ENDS = frozenset({"and", "released", "is", "was", "as"})
+
+
+def _name_after(toks: Sequence[_Tok], i: int, words: _Words) -> tuple[int, int] | None:
+    """The capitalised name starting at or after word ``i`` (descriptive words before it
+    skipped: "by American rapper Slim the Mobster"); a word range."""
+    tokens = [t.text for t in toks]
+    limit = min(len(tokens), i + MAX_NAME_TOKENS + 6)
+    runs: list[tuple[int, int]] = []
+    k = i
+    while k < limit:
+        word = tokens[k]
+        if word[:1].isupper():
+            a = k
+            while k < limit and (
+                tokens[k][:1].isupper()
+                or (
+                    tokens[k].lower() in words.connectors
+                    and tokens[k].lower() not in ("and", "in", "at", "on", "for")
+                    and k + 1 < limit
+                    and tokens[k + 1][:1].isupper()
+                )
+                or (tokens[k] in ("&",) and k + 1 < limit and tokens[k + 1][:1].isupper())
+            ):
+                k += 1
+            runs.append((a, k))
+            if (
+                k >= len(tokens)
+                or not tokens[k][:1].isalpha()
+                or tokens[k].lower() in words.phrase_ends
+                or tokens[k].lower() in _NAME_ENDS
+            ):
+                break  # a name ends at punctuation, a verb or a preposition
+            continue
+        if word in (",", ".", ";", "(", ")") or word.lower() in words.phrase_ends:
+            break
+        k += 1
+    if not runs:
+        return None
+    a, b = runs[-1]
+    # "by American popular music duo Carpenters": the last run is the name, not a demonym
+    if b - a == 1 and (tokens[a].lower(),) in words.nationalities and len(runs) > 1:
+        a, b = runs[-2]
+    return a, b
+
+
+def _agent_labels(
+    opening: Opening,
+    text: str,
+    toks: Sequence[_Tok],
+    copula: int,
+    phrase: list[int],
+    words: _Words,
+) -> None:
+    lower = [t.lower_ for t in toks]
+    work = words.works.get(lemma(lower[phrase[-1]])) if phrase else None
+    seen: set[str] = set()
+    for i in range(copula + 1, len(toks)):
+        attribute = None
+        by = None
+        if lower[i] in words.agents:
+            for j in range(i + 1, min(len(toks), i + 5)):
+                if lower[j] == "by":
+                    attribute, by = words.agents[lower[i]], j
+                    break
+                if lower[j] != "and" and lower[j] not in words.agents and "-" not in lower[j]:
+                    break  # "directed and co-written by", "designed and built by"
+        elif lower[i] in ("by", "from") and phrase and i == phrase[-1] + 1 and work:
+            attribute, by = work[1], i
+        elif lower[i] in words.located and i + 1 < len(toks) and lower[i + 1] in ("in", "at"):
+            attribute, by = "location", i + 1
+        if attribute is None or by is None or attribute in seen:
+            continue
+        found = _name_after(toks, by + 1, words)
+        if found is None:
+            continue
+        a, b = found
+        if attribute == "location":
+            # "located in Brighton, Boston": the place with the wider places after commas
+            while b + 1 < len(toks) and toks[b].text == "," and toks[b + 1].text[:1].isupper():
+                more = _name_after(toks, b + 1, words)
+                if more is None or more[0] != b + 1:
+                    break
+                b = more[1]
+        seen.add(attribute)
+        opening.labels.append(
+            Label(attribute, _text_of(text, toks, a, b), toks[a].idx, toks[b - 1].end)
+        )
+
+
+def opening_claims(
+    doc: Doc,
+    text: str,
+    mentions: Mentions,
+    claims: list[Claim],
+    source_id: str | None,
+    source_version_id: str | None,
+    generation: str,
+) -> list[Claim]:
+    """``claims`` with the opening's subject placed on the claims that name no entity, and
+    the opening's labels added as claims (replacing the sentence parser's reading of the same
+    attribute in the opening sentence)."""
+    if not text.strip() or _is_not_english(text[:200]):
+        return claims
+    opening = read_opening(doc, text, mentions)
+    if opening is None:
+        return claims
+    make_id = stable_id_maker("cl", source_version_id, generation)
+    s0, s1 = opening.sentence
+    start = s0
+    while start < s1 and text[start].isspace():
+        start += 1
+    end = s1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    span = trusted(CharSpan, {"start": start, "end": end})
+    labelled = {label.attribute for label in opening.labels}
+    kept: list[Claim] = []
+    added: list[Claim] = []
+    for claim in claims:
+        in_opening = s0 <= claim.span.start < s1
+        if in_opening and claim.attribute in labelled:
+            continue  # the opening reader states this attribute of the subject
+        if claim.entity is None and claim.attribute and claim.claim_key == claim.attribute:
+            claim = claim.model_copy(
+                update={
+                    "entity": opening.entity,
+                    "claim_key": f"{opening.entity} {claim.attribute}",
+                }
+            )
+        kept.append(claim)
+    for label in opening.labels:
+        key = f"{opening.entity} {label.attribute}"
+        value_span = (
+            trusted(CharSpan, {"start": label.start, "end": label.end})
+            if label.end > label.start
+            else None
+        )
+        fields: dict[str, Any] = {
+            "id": make_id(span.start, span.end, label.start, label.kind.value, key, label.value),
+            "source_version_id": source_version_id,
+            "source_id": source_id,
+            "generation": generation,
+            "subject": opening.name,
+            "predicate": label.attribute,
+            "claim_key": key,
+            "coarse_key": label.attribute.split()[-1],
+            "entity": opening.entity,
+            "attribute": label.attribute,
+            "kind": label.kind,
+            "value": label.value,
+            "low": None,
+            "high": None,
+            "bound": Bound.EXACT,
+            "approximate": False,
+            "precision": None,
+            "unit": None,
+            "canonical_value": None,
+            "canonical_low": None,
+            "canonical_high": None,
+            "canonical_unit": None,
+            "dimension": None,
+            "polarity": Polarity.POSITIVE,
+            "modality": None,
+            "scope": {},
+            "scope_residual": [],
+            "time": EffectiveTime(),
+            "reported_speech": False,
+            "span": span,
+            "value_span": value_span,
+            "quote": text[span.start : span.end],
+            "confidence": CONFIDENCE,
+            "created_at": None,
+        }
+        added.append(trusted(Claim, fields))
+    # in document order: the labels after the other claims of the opening sentence
+    at = next((k for k, c in enumerate(kept) if c.span.start >= s1), len(kept))
+    return [*kept[:at], *added, *kept[at:]]
+
+
+def _is_not_english(head: str) -> bool:
+    latin = sum(1 for ch in head if ch.isascii() and ch.isalpha())
+    other = sum(1 for ch in head if ch.isalpha() and ord(ch) > 0x24F)
+    return other > latin

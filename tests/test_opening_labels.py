@@ -1,0 +1,187 @@
+"""The opening sentence of a reference article: its subject and the labels it states
+(claims.extraction.opening), read by the real extraction and asked through ``answer``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+
+from claims.extraction import extract
+from claims.models import Claim, Requester
+from retrieval.answer import answer
+from retrieval.contract import AnswerStatus
+
+sys.path.insert(0, str(Path(__file__).parent))
+from retrieval_cases import load_case  # noqa: E402
+
+ANYONE = Requester(principal="anyone", groups=[])
+
+
+def _labels(text: str) -> dict[str, tuple[str | None, str]]:
+    """attribute -> (entity, value) of the claims the opening reader adds."""
+    found: dict[str, tuple[str | None, str]] = {}
+    for claim in extract(text, source_id="doc"):
+        if claim.predicate == claim.attribute and claim.subject is not None:
+            found.setdefault(claim.attribute, (claim.entity, str(claim.value)))
+    return found
+
+
+def _claims(text: str) -> list[Claim]:
+    return extract(text, source_id="doc")
+
+
+def test_a_film_article_names_its_subject_medium_language_genre_and_director() -> None:
+    labels = _labels(
+        "Harbour Lights (1998 film) Harbour Lights is a 1998 Welsh-language drama film "
+        "directed by Gwen Rees. The film was shot in Cardiff over six weeks."
+    )
+    entity = "harbour light (1998 film)"
+    assert labels["medium"] == (entity, "film")
+    assert labels["language"] == (entity, "Welsh-language")
+    assert labels["genre"] == (entity, "drama film")
+    assert labels["director"] == (entity, "Gwen Rees")
+
+
+def test_a_person_with_dates_in_brackets_has_birth_death_occupation_and_sport() -> None:
+    labels = _labels(
+        "Tomik Vell Tomik Arvid Vell (3 March 1921 \u2013 9 October 1990) was a Norwegian "
+        "cross-country skier and coach. He won two national titles."
+    )
+    assert labels["born"] == ("tomik vell", "1921-03-03")
+    assert labels["died"] == ("tomik vell", "1990-10-09")
+    assert labels["occupation"] == ("tomik vell", "cross-country skier and coach")
+    assert labels["sport"] == ("tomik vell", "skiing")
+
+
+def test_a_month_and_year_life_and_a_born_bracket_keep_their_precision() -> None:
+    labels = _labels(
+        'Ned Corrie (footballer) Edward "Ned" Corrie (June 1890 \u2013 April 1951) was an '
+        "English footballer who played as a goalkeeper."
+    )
+    assert labels["born"] == ("ned corrie (footballer)", "1890-06")
+    assert labels["died"] == ("ned corrie (footballer)", "1951-04")
+    assert labels["sport"] == ("ned corrie (footballer)", "football")
+    labels = _labels("Ida Brandt (born 14 May 1979) is a Danish singer and songwriter.")
+    assert labels["born"] == ("ida brandt", "1979-05-14")
+    assert labels["occupation"] == ("ida brandt", "singer and songwriter")
+
+
+def test_an_album_by_a_band_names_the_band_not_its_description() -> None:
+    labels = _labels(
+        "Quiet Hours is the second studio album by Scottish folk band The Lowland Reeds, "
+        "released in 2004 on Tidewater Records."
+    )
+    assert labels["artist"] == ("quiet hour", "The Lowland Reeds")
+    assert labels["medium"] == ("quiet hour", "album")
+
+
+def test_a_place_based_in_a_city_has_that_location() -> None:
+    labels = _labels(
+        "Coastline Air Coastline Air was an airline based in Galway, Ireland. It flew "
+        "turboprops to the islands."
+    )
+    assert labels["location"] == ("coastline air", "Galway, Ireland")
+
+
+def test_a_page_cut_from_the_middle_of_an_article_has_no_subject() -> None:
+    claims = _claims(
+        "the team won silver at the regional games in 2008 and was relegated. It has a "
+        "population of 4,411."
+    )
+    assert all(c.subject is None or c.predicate != c.attribute for c in claims)
+    population = [c for c in claims if c.attribute == "population"]
+    assert population and all(c.entity is None for c in population)
+
+
+def test_a_claim_naming_no_entity_is_about_the_articles_subject() -> None:
+    claims = _claims("Pilzno is a town in southern Poland. It has a population of 4,411.")
+    population = [c for c in claims if c.attribute == "population"]
+    assert [(c.entity, c.claim_key, c.value) for c in population] == [
+        ("pilzno", "pilzno population", 4411.0)
+    ]
+
+
+def _load(engine: Engine, documents: dict[str, str]) -> None:
+    load_case(
+        engine,
+        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
+    )
+
+
+def test_a_label_no_value_cue_marks_answers_the_question(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "film": "Harbour Lights (1998 film) Harbour Lights is a 1998 Welsh drama film "
+            "directed by Gwen Rees. It was shot in Cardiff.",
+            "album": "Quiet Hours Quiet Hours is the second studio album by Scottish folk "
+            "band The Lowland Reeds, released in 2004.",
+        },
+    )
+    result = answer(engine, 'Who is the director of the film "Harbour Lights"?', ANYONE)
+    assert (result.status, result.value, result.citations) == (
+        AnswerStatus.ANSWERED,
+        "Gwen Rees",
+        ["film"],
+    ), result.reason
+    result = answer(engine, 'Who is the artist of the album "Quiet Hours"?', ANYONE)
+    assert (result.status, result.value) == (AnswerStatus.ANSWERED, "The Lowland Reeds")
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["When was General Hartigan born?", "When was Brendan Hartigan born?"],
+)
+def test_a_person_asked_by_title_and_surname_or_first_and_last_name(
+    engine: Engine, question: str
+) -> None:
+    _load(
+        engine,
+        {
+            "bio": "Brendan P. Hartigan Lieutenant General Brendan Patrick Hartigan (4 May "
+            "1902 \u2013 1 June 1979) was an Irish Army officer.",
+        },
+    )
+    result = answer(engine, question, ANYONE)
+    assert (result.status, result.value) == (AnswerStatus.ANSWERED, "1902-05-04"), result.reason
+
+
+def test_a_swapped_value_in_a_copy_of_the_article_is_a_conflict(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "article": "Harbour Lights (1998 film) Harbour Lights is a 1998 Welsh drama film "
+            "directed by Gwen Rees.",
+            "copy": "Harbour Lights (1998 film) Harbour Lights is a 1998 Welsh drama film "
+            "directed by Owen Pryce.",
+        },
+    )
+    result = answer(engine, "Who directed Harbour Lights?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert sorted(str(side.value) for side in result.sides) == ["Gwen Rees", "Owen Pryce"]
+
+
+def test_two_films_of_one_name_are_two_entities_not_a_conflict(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "film-1941": "Devika (1941 film) Devika is a 1941 Telugu drama film directed by "
+            "R. Subba Rao.",
+            "film-1978": "Devika (1978 film) Devika is a 1978 Hindi film directed by "
+            "K. Mohan.",
+        },
+    )
+    result = answer(engine, 'What is the language of the film "Devika"?', ANYONE)
+    # the question does not say which film: both are named, as two entities
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert "devika (1941 film)" in result.reason and "devika (1978 film)" in result.reason
+    with engine.connect() as conn:
+        from sqlalchemy import text
+
+        conflicts = conn.execute(
+            text("SELECT count(*) FROM edges WHERE kind = 'conflicts'")
+        ).scalar_one()
+    assert conflicts == 0
