@@ -1,6 +1,7 @@
 """The whole pipeline (register, source versions, claims, edges, checks) over generated corpora.
 
-Usage: python bench/bench_pipeline.py [--instance sqlite|memory|postgres] [--subjects K] [N ...]
+Usage: python bench/bench_pipeline.py [--instance sqlite|memory|postgres|postgres-stock]
+                                      [--subjects K] [N ...]
        (default: --instance sqlite, subjects N/25 (at least 40), sizes 1000 10000)
 
 For each N: writes N documents of realistic policy / filing / SLA sentences about a pool of
@@ -27,8 +28,12 @@ nothing, in the same batches, on a fresh in-memory instance.
 ``claims run`` and ``claims ui`` configure them (``pipeline.instance.dagster_home``);
 ``--instance memory`` keeps it in memory for the process, which isolates the cost of
 Dagster's per-partition event bookkeeping from the pipeline's own work; ``--instance
-postgres`` uses deploy/dagster.yaml (Dagster's storage in PostgreSQL, as a deployment
-beyond one machine does) with ``DAGSTER_POSTGRES_URL`` naming an empty database.
+postgres`` keeps Dagster's storage in PostgreSQL with claimledger's pooled event log
+(``pipeline.instance.POSTGRES_DAGSTER_YAML``), ``--instance postgres-stock`` with
+dagster-postgres's own storage as deploy/dagster.yaml configures it. Both need
+``DAGSTER_POSTGRES_URL`` naming an empty database, or ``CLAIMS_TEST_POSTGRES_URL`` naming a
+server where the bench may create (and afterwards drop) one: ``scripts/with-postgres.sh
+.venv/bin/python bench/bench_pipeline.py --instance postgres 1000`` starts a throwaway one.
 """
 
 from __future__ import annotations
@@ -40,7 +45,10 @@ import shutil
 import sys
 import tempfile
 import time
+import uuid
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,12 +56,13 @@ sys.path.insert(0, str(ROOT))
 warnings.filterwarnings("ignore")
 
 import dagster as dg  # noqa: E402
-from sqlalchemy import text  # noqa: E402
+from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
 
 from claims.extraction import extract  # noqa: E402
 from claims.run_summary import store_summary  # noqa: E402
 from claims.store.migrate import upgrade  # noqa: E402
-from pipeline.instance import local_instance  # noqa: E402
+from pipeline.instance import local_instance, postgres_home  # noqa: E402
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource  # noqa: E402
 from pipeline.runner import planned_events_per_run, run_pipeline  # noqa: E402
 
@@ -175,22 +184,51 @@ def dagster_floor(count: int, batch_size: int) -> float:
     return time.perf_counter() - started
 
 
+INSTANCES = ("sqlite", "memory", "postgres", "postgres-stock")
+
+
 def dagster_instance(kind: str, home: Path) -> dg.DagsterInstance:
     """``sqlite``: SQLite files in ``home`` (what ``claims run`` uses); ``memory``: in memory;
-    ``postgres``: deploy/dagster.yaml with ``DAGSTER_POSTGRES_URL`` (an empty database)."""
+    ``postgres``: PostgreSQL with the pooled event log; ``postgres-stock``: deploy/dagster.yaml
+    (dagster-postgres's own storage); both in the database ``DAGSTER_POSTGRES_URL`` names."""
     if kind == "sqlite":
         return local_instance(home.parent)  # <home.parent>/dagster, as `claims run` makes it
     if kind == "memory":
         return dg.DagsterInstance.ephemeral()
     if kind == "postgres":
-        if not os.environ.get("DAGSTER_POSTGRES_URL"):
-            raise SystemExit(
-                "--instance postgres needs DAGSTER_POSTGRES_URL "
-                "(postgresql+psycopg2://user:password@host:port/empty_database)"
-            )
+        return dg.DagsterInstance.from_config(str(postgres_home(home)))
+    if kind == "postgres-stock":
         shutil.copy(ROOT / "deploy" / "dagster.yaml", home / "dagster.yaml")
         return dg.DagsterInstance.from_config(str(home))
-    raise SystemExit(f"--instance must be sqlite, memory or postgres, not {kind!r}")
+    raise SystemExit(f"--instance must be one of {', '.join(INSTANCES)}, not {kind!r}")
+
+
+@contextmanager
+def dagster_database(kind: str) -> Iterator[None]:
+    """For the PostgreSQL instances: ``DAGSTER_POSTGRES_URL`` as given, else a new database
+    on the server of ``CLAIMS_TEST_POSTGRES_URL`` (scripts/with-postgres.sh), dropped after."""
+    if not kind.startswith("postgres") or os.environ.get("DAGSTER_POSTGRES_URL"):
+        yield
+        return
+    admin_url = os.environ.get("CLAIMS_TEST_POSTGRES_URL")
+    if not admin_url:
+        raise SystemExit(
+            f"--instance {kind} needs DAGSTER_POSTGRES_URL (postgresql+psycopg2://user:password"
+            "@host:port/empty_database), or run it under scripts/with-postgres.sh"
+        )
+    name = f"bench_dagster_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(admin_url).set(drivername="postgresql+psycopg2", database=name)
+    os.environ["DAGSTER_POSTGRES_URL"] = url.render_as_string(hide_password=False)
+    try:
+        yield
+    finally:
+        os.environ.pop("DAGSTER_POSTGRES_URL", None)
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 def peak_rss_mb() -> float:
@@ -315,7 +353,8 @@ def main() -> None:
         args = args[2:]
     sizes = [int(arg) for arg in args] or [1000, 10000]
     for count in sizes:
-        bench(count, instance_kind, subjects)
+        with dagster_database(instance_kind):
+            bench(count, instance_kind, subjects)
         sys.stdout.flush()
 
 

@@ -32,6 +32,54 @@ event_log_storage:
     base_dir: {events_dir}
 """
 
+# Dagster's storage in PostgreSQL (DAGSTER_POSTGRES_URL, a database of its own, not the
+# claim store's) with the pooled event log (pipeline/event_log.py). dagster-postgres's own
+# event log connects anew for every event, about 19 ms each: two events per source version
+# made a 1k-file first load four times slower than the embedded instance.
+POSTGRES_DAGSTER_YAML = """\
+# Dagster instance with its storage in PostgreSQL, as claimledger runs it beyond one
+# machine; every process that opens the instance (webserver, daemon, run workers) must be
+# able to import claimledger's pipeline package. docs/PIPELINE.md.
+run_storage:
+  module: dagster_postgres.run_storage
+  class: PostgresRunStorage
+  config:
+    postgres_url:
+      env: DAGSTER_POSTGRES_URL
+event_log_storage:
+  module: pipeline.event_log
+  class: PooledPostgresEventLogStorage
+  config:
+    postgres_url:
+      env: DAGSTER_POSTGRES_URL
+schedule_storage:
+  module: dagster_postgres.schedule_storage
+  class: PostgresScheduleStorage
+  config:
+    postgres_url:
+      env: DAGSTER_POSTGRES_URL
+run_coordinator:
+  module: dagster.core.run_coordinator
+  class: QueuedRunCoordinator
+  config:
+    max_concurrent_runs: 8
+    tag_concurrency_limits:
+      - key: claimledger/pipeline
+        limit: 1
+telemetry:
+  enabled: false
+"""
+
+
+def postgres_home(home: Path) -> Path:
+    """``home`` with a dagster.yaml that keeps Dagster's storage in PostgreSQL (the database
+    ``DAGSTER_POSTGRES_URL`` names) through the pooled event log; an existing one is kept."""
+    home.mkdir(parents=True, exist_ok=True)
+    config = home / "dagster.yaml"
+    if not config.exists():
+        config.write_text(POSTGRES_DAGSTER_YAML, encoding="utf-8")
+    return home
+
 
 def dagster_home(data_dir: Path) -> Path:
     """``<data_dir>/dagster`` as an absolute path, created with a dagster.yaml if new."""

@@ -132,3 +132,23 @@ def test_the_private_dagster_api_is_used_in_this_one_module_and_still_has_our_ho
         assert callable(getattr(ConsolidatedSqliteEventLogStorage, hook, None)), hook
     parameters = inspect.signature(ConsolidatedSqliteEventLogStorage.__init__).parameters
     assert list(parameters)[:3] == ["self", "base_dir", "inst_data"]
+
+
+def test_the_postgres_event_log_hooks_it_overrides_still_exist() -> None:
+    # pipeline/event_log.py's PooledPostgresEventLogStorage replaces dagster-postgres's
+    # per-event connections through its private _connect and passes its constructor's
+    # arguments on by name: an upgrade that renames them must fail here, not in production.
+    import inspect
+
+    from dagster_postgres import PostgresEventLogStorage
+    from dagster_postgres.utils import create_pg_engine, pg_url_from_config
+
+    for hook in ("_connect", "has_table", "dispose", "index_transaction", "from_config_value"):
+        assert callable(getattr(PostgresEventLogStorage, hook, None)), hook
+    parameters = inspect.signature(PostgresEventLogStorage.__init__).parameters
+    assert {"postgres_url", "should_autocreate_tables", "inst_data"} <= set(parameters)
+    assert list(inspect.signature(create_pg_engine).parameters)[:2] == [
+        "postgres_url",
+        "token_provider",
+    ]
+    assert pg_url_from_config({"postgres_url": "postgresql://x/y"}) == "postgresql://x/y"
