@@ -131,6 +131,7 @@ class Opening:
     name: str  # the subject as written
     sentence: tuple[int, int]  # characters of the opening sentence
     labels: list[Label] = field(default_factory=list)
+    aliases: frozenset[str] = frozenset()  # other key forms of the subject's names
 
 
 @dataclass(frozen=True)
@@ -218,13 +219,22 @@ def _subject_words(
 
 
 def _split_title(tokens: Sequence[str], kept: list[int]) -> int | None:
-    """Where the page title ends and the sentence's own subject begins: "Blackshear M.
-    Bryan | Lieutenant General Blackshear Morrison Bryan", "Nick Hill | Nick Hill": the
-    first split whose two parts end with the same word; None when the name is not repeated."""
+    """Where the page title ends and the sentence's own subject begins; None when the name
+    is not repeated. In order: the name written twice ("Nick Hill | Nick Hill"), the
+    sentence repeating the start of a longer title ("Blue Lake Township, Kalkaska County,
+    Michigan | Blue Lake Township"), the two parts ending with the same word ("Blackshear
+    M. Bryan | Lieutenant General Blackshear Morrison Bryan")."""
     words = [tokens[i].casefold() for i in kept if tokens[i][:1].isalnum()]
     positions = [i for i in kept if tokens[i][:1].isalnum()]
-    for k in range(1, len(words)):
-        if words[k - 1] == words[-1] and _is_capitalised(tokens[positions[k]]):
+    splits = [k for k in range(1, len(words)) if _is_capitalised(tokens[positions[k]])]
+    for k in splits:
+        if words[:k] == words[k:]:
+            return positions[k]
+    for k in splits:
+        if len(words) - k < k and words[k:] == words[: len(words) - k]:
+            return positions[k]
+    for k in splits:
+        if words[k - 1] == words[-1]:
             return positions[k]
     return None
 
@@ -267,18 +277,18 @@ def read_opening(doc: Doc, text: str, mentions: Mentions) -> Opening | None:
     if subject is None:
         return None
     kept, brackets = subject
-    split = _split_title(tokens, kept)
     disambiguation = ""
     first = brackets[0] if brackets else None
     if (
-        split is None
-        and first is not None
+        first is not None
         and first[0] > 0
         and first[1] + 1 < copula
         and _is_capitalised(tokens[first[1] + 1])
     ):
         # "Lahu Ke Do Rang (1979 film) Lahu Ke Do Rang is": the title, its disambiguation
-        split = first[1] + 1
+        split: int | None = first[1] + 1
+    else:
+        split = _split_title(tokens, kept)
     if split is not None:
         title = [i for i in kept if i < split]
         opener = [b for b in brackets if title and title[-1] < b[0] < split]
@@ -297,7 +307,17 @@ def read_opening(doc: Doc, text: str, mentions: Mentions) -> Opening | None:
         # kept as written (lowercase): it tells two things of one name apart
         inner = " ".join(name_tokens(disambiguation)).replace(" ,", ",")
         entity = f"{entity} ({inner})" if inner else entity
-    opening = Opening(entity=entity, name=name, sentence=(sent.start_char, sent.end_char))
+    aliases = {entity.split(" (")[0]}
+    own = [i for i in kept if split is not None and i >= split]
+    if own:
+        aliases.add(fold_name(name_tokens(_text_of(text, toks, own[0], own[-1] + 1)), stopwords))
+    aliases.add(entity.split(" (")[0].split(",")[0])
+    opening = Opening(
+        entity=entity,
+        name=name,
+        sentence=(sent.start_char, sent.end_char),
+        aliases=frozenset(a for a in aliases if a),
+    )
     person = _life_dates(opening, toks, brackets, copula, mentions)
     phrase = _phrase(toks, copula, words)
     _phrase_labels(opening, text, toks, phrase, person, disambiguation, words)
@@ -624,6 +644,19 @@ def opening_claims(
                 update={
                     "entity": opening.entity,
                     "claim_key": f"{opening.entity} {claim.attribute}",
+                }
+            )
+        elif (
+            claim.entity in opening.aliases
+            and claim.entity != opening.entity
+            and claim.claim_key.startswith(claim.entity)
+        ):
+            # "Blue Lake Township" in an article titled "Blue Lake Township, Kalkaska County,
+            # Michigan" is that township: the title tells it from its namesakes
+            claim = claim.model_copy(
+                update={
+                    "entity": opening.entity,
+                    "claim_key": opening.entity + claim.claim_key[len(claim.entity) :],
                 }
             )
         kept.append(claim)
