@@ -115,3 +115,38 @@ def test_quotes_move_to_one_row_per_version_and_back(database_url: str) -> None:
 
     upgrade(database_url)
     assert _search_hits(database_url, "island") == sorted([weekday, sunday])
+
+
+def test_heads_read_from_the_scripts_are_alembics() -> None:
+    from alembic.script import ScriptDirectory
+
+    from claims.store.migrate import alembic_config, head_revisions
+
+    scripts = ScriptDirectory.from_config(alembic_config("sqlite://"))
+    assert head_revisions() == set(scripts.get_heads())
+
+
+def test_a_store_at_head_is_opened_without_loading_alembic(sqlite_url: str) -> None:
+    """Every command checks the store's revision first; at head that must not cost Alembic's
+    import and a read of every script (issue 14.1: start-up)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    upgrade(sqlite_url)
+    probe = (
+        "import json, sys\n"
+        "from claims.store.migrate import upgrade\n"
+        f"note = upgrade({sqlite_url!r})\n"
+        "print(json.dumps({'note': note, 'alembic': 'alembic' in sys.modules}))\n"
+    )
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"note": None, "alembic": False}
+    assert current_revision(sqlite_url) is not None

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
+if TYPE_CHECKING:  # Alembic loads only when a store needs migrating (issue 14.1: start-up)
+    from alembic.config import Config
 
 
 def _migrations_dir() -> Path:
@@ -24,6 +25,8 @@ MIGRATIONS_DIR = _migrations_dir()
 
 
 def alembic_config(database_url: str) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
@@ -39,19 +42,54 @@ def upgrade(database_url: str, revision: str = "head") -> str | None:
     """
     if revision == "head" and _at_head(database_url):
         return None
+    from alembic import command
+
     note = repair_half_created(database_url)
     command.upgrade(alembic_config(database_url), revision)
     return note
 
 
 def _at_head(database_url: str) -> bool:
-    from alembic.script import ScriptDirectory
+    """Whether the store is at the scripts' head, read without Alembic: importing it and
+    loading every script cost more CPU than the rest of a short command's start."""
+    from sqlalchemy import text
 
-    heads = set(ScriptDirectory.from_config(alembic_config(database_url)).get_heads())
+    from claims.store.engine import make_engine
+
+    heads = head_revisions()
+    if heads is None:
+        return False  # scripts in a form read here: let Alembic decide
+    engine = make_engine(database_url)
     try:
-        return current_revision(database_url) in heads
-    except Exception:  # noqa: BLE001  (unreachable or odd store: let the migration say why)
+        with engine.connect() as connection:
+            stored = set(connection.scalars(text("SELECT version_num FROM alembic_version")))
+    except Exception:  # noqa: BLE001  (no store yet, or an odd one: let the migration say why)
         return False
+    finally:
+        engine.dispose()
+    return stored == heads
+
+
+_REVISION = re.compile(r"^revision(?:\s*:\s*str)?\s*=\s*[\"']([^\"']+)[\"']\s*$", re.M)
+_DOWN_REVISION = re.compile(
+    r"^down_revision(?:\s*:[^=\n]*)?\s*=\s*(?:[\"']([^\"']+)[\"']|None)\s*$", re.M
+)
+
+
+def head_revisions() -> set[str] | None:
+    """The revisions no script names as its ``down_revision``, from the scripts' text; None
+    when a script declares either in another form (a merge's tuple), for Alembic to read."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for script in (MIGRATIONS_DIR / "versions").glob("*.py"):
+        source = script.read_text(encoding="utf-8")
+        revision, down = _REVISION.findall(source), _DOWN_REVISION.findall(source)
+        if len(revision) != 1 or len(down) != 1:
+            return None
+        revisions.add(revision[0])
+        if down[0]:
+            parents.add(down[0])
+    return (revisions - parents) or None
 
 
 def repair_half_created(database_url: str) -> str | None:
@@ -136,6 +174,8 @@ def _drop_every_table(connection: Any) -> None:
 
 
 def downgrade(database_url: str, revision: str = "base") -> None:
+    from alembic import command
+
     command.downgrade(alembic_config(database_url), revision)
 
 
