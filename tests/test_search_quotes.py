@@ -136,3 +136,50 @@ def test_reindex_links_claims_written_around_the_triggers(migrated_url: str) -> 
         assert len(_quote_rows(engine)) == 2
     finally:
         engine.dispose()
+
+
+TIMETABLE = (
+    "The day pass costs 7 euros for adults, 4 euros for children and 5 euros for students. "
+    "A single ticket costs 2 euros on Sundays."
+)
+
+
+def test_claims_stored_by_the_pipeline_arrive_linked_to_their_quote(migrated_url: str) -> None:
+    """ClaimRepository.add_all finds or makes the quote rows itself (one per sentence and
+    version), the same rows the triggers make, and a second generation reuses them."""
+    from claims.extraction import extract
+    from claims.store import ClaimRepository, GenerationRepository, SourceRepository
+
+    engine = make_engine(migrated_url)
+    try:
+        with transaction(engine) as session:
+            version, _ = SourceRepository(session).add_version("bus-timetable", TIMETABLE)
+            claims = extract(TIMETABLE, source_id="bus-timetable", source_version_id=version.id)
+            generation = claims[0].generation
+            GenerationRepository(session).ensure(generation, "test")
+            assert ClaimRepository(session).add_all(claims) == len(claims)
+        assert len({c.quote for c in claims}) < len(claims)  # several claims per sentence
+        rows = _quote_rows(engine)
+        assert sorted(quote for _, quote in rows) == sorted({c.quote for c in claims})
+        assert _unlinked(engine) == 0
+        with engine.connect() as conn:
+            linked = conn.execute(
+                select(ClaimRow.quote, ClaimQuoteRow.quote).join(
+                    ClaimQuoteRow, ClaimQuoteRow.id == ClaimRow.quote_id
+                )
+            ).all()
+        assert linked and all(mine == theirs for mine, theirs in linked)
+
+        # the same sentences under another extractor generation: no new quote rows
+        other = [
+            c.model_copy(update={"id": c.id + "-g2", "generation": "gen_other"}) for c in claims
+        ]
+        with transaction(engine) as session:
+            GenerationRepository(session).ensure("gen_other", "test")
+            ClaimRepository(session).add_all(other)
+        assert _quote_rows(engine) == rows
+        with transaction(engine) as session:
+            found = search_quotes(session, ["sunday"], generation="gen_other", groups=())
+        assert found and {m.claim_id for m in found} <= {c.id for c in other}
+    finally:
+        engine.dispose()

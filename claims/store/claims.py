@@ -20,6 +20,7 @@ from claims.models import (
     ValueKind,
 )
 from claims.store.bulk import insert_rows
+from claims.store.quotes import link_quotes
 from claims.tables import ClaimRow
 from claims.trusted import trusted
 
@@ -205,6 +206,7 @@ class ClaimRepository:
         now = datetime.now(UTC)
         fresh = [claim_to_values(c, now=now) for c in batch if c.id not in known]
         if fresh:
+            link_quotes(self.session, fresh)  # the triggers would, one row update each
             # one executemany instead of an ORM object per claim: the pipeline's hot path
             insert_rows(self.session, ClaimRow.__table__, fresh)  # type: ignore[arg-type]
             for claim in batch:
