@@ -58,11 +58,12 @@ def _fold_table() -> dict[int, int]:
     in the original text.
     """
     table: dict[int, int] = {}
-    for code in range(0x80, 0x30000):
-        ch = chr(code)
-        digit = unicodedata.decimal(ch, None)
+    # ``\d`` matches exactly the characters with a decimal value; the regex engine finds
+    # the few hundred among 200k code points in C (a Python loop over them cost 0.1 s/start)
+    for match in re.finditer(r"\d", "".join(map(chr, range(0x80, 0x30000)))):
+        digit = unicodedata.decimal(match.group(), None)
         if digit is not None:
-            table[code] = ord("0") + digit
+            table[ord(match.group())] = ord("0") + digit
     for code in range(0xFF01, 0xFF5F):  # full-width ASCII block
         table[code] = code - 0xFF01 + 0x21
     for code in (0x00A0, 0x2007, 0x202F, 0x2009, 0x200A, 0x3000, 0x2002, 0x2003):
