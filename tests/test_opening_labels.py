@@ -185,3 +185,17 @@ def test_two_films_of_one_name_are_two_entities_not_a_conflict(engine: Engine) -
             text("SELECT count(*) FROM edges WHERE kind = 'conflicts'")
         ).scalar_one()
     assert conflicts == 0
+
+
+def test_a_politicians_party_is_read_from_the_phrase_only_when_capitalised() -> None:
+    labels = _labels(
+        "Orla Fenwick Orla Fenwick (born 2 June 1961) is a Republican member of the Vermont "
+        "House of Representatives."
+    )
+    assert labels["political party"] == ("orla fenwick", "Republican")
+    labels = _labels(
+        "Silvan Orme (9 May 1841 \u2013 3 March 1911) was a British Liberal Party politician."
+    )
+    assert labels["political party"] == ("silvan orme", "Liberal Party")
+    labels = _labels("Dana Pell (born 1970) is a liberal economist and author.")
+    assert "political party" not in labels

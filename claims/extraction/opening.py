@@ -69,6 +69,7 @@ class _Words:
     languages: frozenset[str]
     nationalities: tuple[tuple[str, ...], ...]
     occupations: frozenset[str]
+    parties: tuple[tuple[str, ...], ...]
 
 
 @lru_cache(maxsize=1)
@@ -109,6 +110,11 @@ def _words() -> _Words:
             )
         ),
         occupations=words("occupations"),
+        parties=tuple(
+            sorted(
+                {tuple(str(p).split()) for p in data.get("parties") or ()}, key=len, reverse=True
+            )
+        ),
     )
 
 
@@ -510,10 +516,33 @@ def _phrase_labels(
         first = len(lower) - len(described)
         occ_start = toks[phrase[first]].idx if first < len(phrase) else start
         opening.labels.append(Label("occupation", text[occ_start:end], occ_start, end))
+        _party(opening, toks, phrase, words)
     if sport is None:
         sport = _sport(lower, words)
         if sport:
             opening.labels.append(Label("sport", sport, start, end))
+
+
+def _party(opening: Opening, toks: Sequence[_Tok], phrase: list[int], words: _Words) -> None:
+    """ "a Republican member", "a British Conservative Party politician": the party, as
+    written (capitalised: "a liberal thinker" names none)."""
+    for k, i in enumerate(phrase):
+        if not toks[i].text[:1].isupper():
+            continue
+        for party in words.parties:
+            n = len(party)
+            if tuple(toks[j].lower_ for j in phrase[k : k + n]) == party:
+                last = phrase[min(k + n, len(phrase) - 1)]
+                end = phrase[k + n - 1]
+                if toks[last].lower_ == "party" and last > end:
+                    end = last  # "Conservative Party"
+                value = (
+                    toks[i].text
+                    if end == i
+                    else " ".join(toks[j].text for j in phrase[k : phrase.index(end) + 1])
+                )
+                opening.labels.append(Label("political party", value, toks[i].idx, toks[end].end))
+                return
 
 
 _NAME_ENDS = frozenset({"and", "released", "is", "was", "as"})
@@ -557,7 +586,9 @@ def _name_after(toks: Sequence[_Tok], i: int, words: _Words) -> tuple[int, int] 
         return None
     a, b = runs[-1]
     # "by American popular music duo Carpenters": the last run is the name, not a demonym
-    if b - a == 1 and (tokens[a].lower(),) in words.nationalities and len(runs) > 1:
+    if b - a == 1 and (tokens[a].lower(),) in words.nationalities:
+        if len(runs) == 1:
+            return None  # "by Australian singer-songwriter, ...": no name yet
         a, b = runs[-2]
     return a, b
 
