@@ -15,8 +15,5 @@ def test_every_decimal_digit_folds_to_its_ascii_digit() -> None:
             assert table.get(code) == ord("0") + digit, hex(code)
     # and nothing that is not a digit folds to one
     digits = {code for code, folded in table.items() if chr(folded).isdigit()}
-    assert all(
-        unicodedata.decimal(chr(code), None) is not None
-        for code in digits - set(range(0xFF10, 0xFF1A))
-    )
+    assert all(unicodedata.decimal(chr(code), None) is not None for code in digits)
     assert "١٢٣ ५० ௮".translate(table) == "123 50 8"
