@@ -30,11 +30,13 @@ moves them.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from dagster import DagsterEventType
 from dagster._core.storage.event_log import ConsolidatedSqliteEventLogStorage
+from dagster._core.storage.event_log.schema import SqlEventLogStorageTable
 from dagster_postgres import PostgresEventLogStorage
 from dagster_postgres.utils import create_pg_engine, pg_url_from_config
 from sqlalchemy import Connection, Engine, create_engine, event
@@ -88,6 +90,29 @@ class PooledSqliteEventLogStorage(ConsolidatedSqliteEventLogStorage):
             self._tables_seen.add(table_name)
         return found
 
+    def store_event_batch(self, events: Sequence[Any]) -> None:
+        """A step's partition materializations (``DAGSTER_EVENT_BATCH_SIZE``, set by the
+        runner) in one transaction, instead of two per event."""
+        if len(events) < 2 or not all(_batchable(event) for event in events):
+            super().store_event_batch(events)
+            return
+        rows = [self._event_to_row(event) for event in events]
+        insert = SqlEventLogStorageTable.insert().returning(
+            SqlEventLogStorageTable.c.id, sort_by_parameter_order=True
+        )
+        with self._connect() as conn:
+            ids = [int(event_id) for event_id in conn.execute(insert, rows).scalars()]
+            self._store_asset_event_tags(conn, list(events), ids)
+            # The asset index row keeps the latest event of each asset: writing it for the
+            # last of each is what writing it for every one in turn ends with (and was half
+            # of the cost). dagster-postgres's batch write does the same.
+            latest = {
+                event.dagster_event.asset_key: (event, event_id)
+                for event, event_id in zip(events, ids, strict=True)
+            }
+            for event, event_id in latest.values():
+                self._store_asset_event(conn, event, event_id)
+
     def watch(self, run_id: str, cursor: Any, callback: Any) -> None:
         if not self._obs:
             self._obs = Observer()
@@ -100,6 +125,19 @@ class PooledSqliteEventLogStorage(ConsolidatedSqliteEventLogStorage):
         engine = self._engines.pop(os.getpid(), None)
         if engine is not None:
             engine.dispose()
+
+
+def _batchable(event: Any) -> bool:
+    """An asset materialization or observation: what ``store_event`` writes to the event
+    table and the asset index and nothing else."""
+    return bool(
+        event.is_dagster_event
+        and event.dagster_event_type in _BATCHABLE
+        and event.dagster_event.asset_key
+    )
+
+
+_BATCHABLE = {DagsterEventType.ASSET_MATERIALIZATION, DagsterEventType.ASSET_OBSERVATION}
 
 
 class _DatabaseOrWalChanged(PatternMatchingEventHandler):

@@ -128,8 +128,22 @@ def test_the_private_dagster_api_is_used_in_this_one_module_and_still_has_our_ho
         if re.search(r"\bdagster\._", path.read_text())
     )
     assert users == ["pipeline/event_log.py"]
-    for hook in ("_connect", "has_table", "watch", "dispose"):
+    for hook in (
+        "_connect",
+        "has_table",
+        "watch",
+        "dispose",
+        "store_event_batch",
+        "_event_to_row",
+        "_store_asset_event_tags",
+        "_store_asset_event",
+    ):
         assert callable(getattr(ConsolidatedSqliteEventLogStorage, hook, None)), hook
+    from dagster._core.storage.event_log.schema import SqlEventLogStorageTable
+
+    assert {"id", "run_id", "event", "asset_key", "partition"} <= set(
+        SqlEventLogStorageTable.c.keys()
+    )
     parameters = inspect.signature(ConsolidatedSqliteEventLogStorage.__init__).parameters
     assert list(parameters)[:3] == ["self", "base_dir", "inst_data"]
 
@@ -152,3 +166,48 @@ def test_the_postgres_event_log_hooks_it_overrides_still_exist() -> None:
         "token_provider",
     ]
     assert pg_url_from_config({"postgres_url": "postgresql://x/y"}) == "postgresql://x/y"
+
+
+BATCHED = dg.StaticPartitionsDefinition([f"note-{n:02d}" for n in range(12)])
+
+
+@dg.asset(partitions_def=BATCHED, backfill_policy=dg.BackfillPolicy.single_run())
+def batched_notes(context) -> dg.MaterializeResult:  # type: ignore[no-untyped-def]  # noqa: ANN001
+    return dg.MaterializeResult(metadata={"notes": len(context.partition_keys)})
+
+
+def test_a_steps_materializations_written_as_one_batch_are_each_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipeline.runner import asset_events_in_batches
+
+    monkeypatch.delenv("DAGSTER_EVENT_BATCH_SIZE", raising=False)
+    instance = local_instance(tmp_path)
+    job = dg.Definitions(
+        assets=[batched_notes], jobs=[dg.define_asset_job("notes", selection=[batched_notes])]
+    ).resolve_job_def("notes")
+    with asset_events_in_batches(5):  # 12 partitions: batches of 5, 5 and 2
+        result = job.execute_in_process(
+            instance=instance,
+            tags={
+                "dagster/asset_partition_range_start": "note-00",
+                "dagster/asset_partition_range_end": "note-11",
+            },
+        )
+    assert result.success
+    again = local_instance(tmp_path)  # what the next process reads
+    key = dg.AssetKey("batched_notes")
+    assert again.get_materialized_partitions(key) == set(BATCHED.get_partition_keys())
+    records = again.fetch_materializations(key, limit=100).records
+    assert sorted(record.partition_key for record in records) == BATCHED.get_partition_keys()
+    assert len({record.storage_id for record in records}) == 12
+    newest = max(records, key=lambda record: record.storage_id)
+    latest = again.get_latest_materialization_event(key)
+    assert latest is not None and latest.timestamp == newest.timestamp
+    # the run's own event list has each once (Dagster yields them in no fixed order)
+    logged = [
+        entry.dagster_event.partition
+        for entry in again.all_logs(result.run_id)
+        if entry.dagster_event is not None and entry.dagster_event.is_step_materialization
+    ]
+    assert sorted(logged) == BATCHED.get_partition_keys()
