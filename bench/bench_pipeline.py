@@ -64,7 +64,11 @@ from claims.run_summary import store_summary  # noqa: E402
 from claims.store.migrate import upgrade  # noqa: E402
 from pipeline.instance import local_instance, postgres_home  # noqa: E402
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource  # noqa: E402
-from pipeline.runner import planned_events_per_run, run_pipeline  # noqa: E402
+from pipeline.runner import (  # noqa: E402
+    asset_events_in_batches,
+    planned_events_per_run,
+    run_pipeline,
+)
 
 FACTS = [
     ("The {e} notice period is {n} days.", (14, 30, 60, 90)),
@@ -172,7 +176,8 @@ def dagster_floor(count: int, batch_size: int) -> float:
     started = time.perf_counter()
     for start in range(0, count, batch_size):
         last = keys[min(start + batch_size, count) - 1]
-        with planned_events_per_run(True):  # as the runner does for batches of clean files
+        # as the runner does for batches of clean files
+        with planned_events_per_run(True), asset_events_in_batches(batch_size):
             job.execute_in_process(
                 run_config=quiet,
                 instance=instance,
