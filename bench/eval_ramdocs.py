@@ -100,6 +100,29 @@ def value_shape(value: str) -> str:
     return "a label"
 
 
+# what a question asks, by its frame's attribute: the classes misses are counted in
+_CLASSES = {
+    "born": "birth date", "died": "death date", "population": "population",
+    "sport": "sport", "artist": "artist/band", "band": "artist/band",
+    "director": "director", "profession": "profession", "know for": "profession",
+    "genre": "genre", "medium": "medium", "language": "language",
+    "political party": "political party", "location": "location", "city": "location",
+    "state": "location", "country": "location", "birthplace": "location",
+}  # fmt: skip
+_EVENTS = {"founded", "built", "launched", "held", "opened", "released", "completed"}
+
+
+def question_class(attribute: str | None) -> str:
+    """The class a question is counted in: its asked attribute, events and rare ones grouped."""
+    if not attribute:
+        return "unparsed"
+    if attribute in _CLASSES:
+        return _CLASSES[attribute]
+    if attribute in _EVENTS or attribute.split()[-1] in _EVENTS:
+        return "event date"
+    return "other"
+
+
 def write_corpus(folder: Path, documents: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """One file per document (``doc01.txt``...); source id -> the document."""
     by_source: dict[str, dict[str, Any]] = {}
@@ -130,6 +153,7 @@ def main() -> None:
     rows = common.read_jsonl(args.data, args.limit)
     code = common.describe_code()
     from claims.extraction import parse_question
+    from claims.extraction.question_frames import answering_attributes
     from claims.models import Requester
     from claims.store.engine import make_engine
     from claims.tables import ClaimRow
@@ -146,6 +170,7 @@ def main() -> None:
     pairs_cm = pairs_cm_conflict = pairs_cm_slot = 0
     pairs_cc = pairs_cc_conflict = 0
     results: list[dict[str, Any]] = []
+    by_class: dict[str, Counter[str]] = defaultdict(Counter)  # asked attribute -> outcomes
 
     def failed(cls: str, row: dict[str, Any], detail: str) -> None:
         classes[cls] += 1
@@ -187,6 +212,12 @@ def main() -> None:
                             ClaimRow.__table__.select().with_only_columns(ClaimRow.claim_key)
                         )
                     }
+                    attributes = {
+                        a
+                        for (a,) in conn.execute(
+                            ClaimRow.__table__.select().with_only_columns(ClaimRow.attribute)
+                        )
+                    }
                     n_claims = conn.execute(
                         ClaimRow.__table__.select().with_only_columns(ClaimRow.id)
                     ).all()
@@ -224,11 +255,20 @@ def main() -> None:
             elif not n_claims:
                 failed("not_found: no claim extracted from any document", row, question_key)
             elif question_key not in keys:
-                failed(
-                    "not_found: the question's key is not a claim key of the documents",
-                    row,
-                    f"question key {question_key!r}; {len(keys)} document keys",
-                )
+                asked_attribute = getattr(frame, "attribute", None) or question_key
+                slot = {asked_attribute, *answering_attributes(asked_attribute)}
+                if slot & attributes:
+                    failed(
+                        "not_found: the asked attribute is stated, not of the asked entity or type",
+                        row,
+                        f"attribute {asked_attribute!r}, entity {getattr(frame, 'entity', None)!r}",
+                    )
+                else:
+                    failed(
+                        "not_found: no claim states the asked attribute",
+                        row,
+                        f"attribute {asked_attribute!r}; {len(keys)} document keys",
+                    )
             else:
                 failed("not_found: key in the store, nothing held", row, result.reason)
         sides_types = [{kind_of.get(s, "?") for s in side.source_ids} for side in result.sides]
@@ -279,6 +319,12 @@ def main() -> None:
                         f"{by_source[a]['answer']!r} vs {by_source[b]['answer']!r}",
                     )
         record.update(question_key=question_key, claims=len(n_claims), edges=len(edges))
+        asked = question_class(getattr(frame, "attribute", None) or question_key)
+        outcome_of = result.status.value
+        if outcome_of == "answered":
+            outcome_of = "gold" if same_answer(value, row["gold_answers"]) else "other"
+        by_class[asked][outcome_of] += 1
+        record["class"] = asked
         results.append(record)
         common.progress(done, len(rows), 20, "questions")
 
@@ -320,6 +366,13 @@ def main() -> None:
     print()
     print("\n".join(common.counter_lines("answer status", status, total)))
     print("\n".join(common.counter_lines("failure classes", classes, total)))
+    print("  outcomes by the attribute asked (question classes):")
+    print(f"    {'class':<16} {'n':>4} {'gold':>5} {'other':>6} {'conflict':>9} {'not_found':>10}")
+    for name, counts in sorted(by_class.items(), key=lambda kv: -sum(kv[1].values())):
+        print(
+            f"    {name:<16} {sum(counts.values()):>4} {counts['gold']:>5} {counts['other']:>6}"
+            f" {counts['conflict']:>9} {counts['not_found']:>10}"
+        )
     for cls in sorted(examples):
         print(f"  examples of '{cls}':")
         print("\n".join(f"    - {line[:300]}" for line in examples[cls]))
@@ -342,6 +395,7 @@ def main() -> None:
             },
             "same_name_entity_pairs": {"pairs": pairs_cc, "conflicts": pairs_cc_conflict},
             "failure_classes": dict(classes),
+            "question_classes": {k: dict(v) for k, v in by_class.items()},
             "per_question": results,
         },
     )

@@ -33,7 +33,7 @@ from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
-from claims.extraction.question_frames import answering_attributes, honorifics
+from claims.extraction.question_frames import answering_attributes, honorifics, name_suffixes
 from claims.store.search import search_quotes, visible_claims_condition
 
 # how many rows each indexed read may return (bounds the work per question)
@@ -147,6 +147,8 @@ def _name_part(want: tuple[str, ...], stated: str) -> float:
     asked = [w for w in want if w not in titles] or list(want)
     titled = len(asked) < len(want)
     head = [w for w in name_words(stated.split("(")[0].split(",")[0]) if w not in titles]
+    while len(head) > 1 and head[-1] in name_suffixes():
+        head.pop()  # "henry sturgis morgan jr" is named "morgan"
     words = set(name_words(stated))
     initials = {w[0] for w in words}
     if (
@@ -157,8 +159,9 @@ def _name_part(want: tuple[str, ...], stated: str) -> float:
         return 0.0  # every asked word is in the stated name ("h" the initial of "hartley")
     if asked[: len(head)] == head:
         return NAME_PART  # the same head, the rest among the stated name's wider parts
-    if len(asked) > 1 and asked[0] == head[0] and asked[-1] == head[-1]:
-        return NAME_PART  # first and last name, the middle names left out
+    first = asked[0] == head[0] or (len(asked[0]) == 1 and head[0].startswith(asked[0]))
+    if len(asked) > 1 and first and asked[-1] == head[-1]:
+        return NAME_PART  # first (or its initial) and last name, middle names left out
     if titled and asked[-1] == head[-1]:
         return NAME_PART  # a title and a surname
     return 0.0
@@ -223,6 +226,19 @@ def candidate_keys(
     if named:
         phrases = _bind_list(params, "named", named)
         by_entity.append(("entity", select + f"c.entity IN ({phrases})" + order))
+        # an article's subject keeps its place or disambiguation ("beacon mill, benenden",
+        # "death at funeral (2007 film)"): word pairs are also looked up as its start
+        pairs = [p for p in named if " " in p]
+        likes = []
+        for i, pair in enumerate(pairs):
+            params[f"pair_comma{i}"] = _like_escape(pair) + ",%"
+            params[f"pair_bracket{i}"] = _like_escape(pair) + " (%"
+            likes.append(
+                f"c.entity LIKE :pair_comma{i} ESCAPE '\\' "
+                f"OR c.entity LIKE :pair_bracket{i} ESCAPE '\\'"
+            )
+        if likes:
+            by_entity.append(("entity", select + "(" + " OR ".join(likes) + ")" + order))
     stages.append(by_entity)
     params["attribute"] = attribute
     answering = answering_attributes(attribute)
@@ -279,10 +295,15 @@ def _rank(
         if not value_fits(asked, kind=kind, dimension=dimension):
             continue
         asked_entity, asked_attribute = entity, attribute
+        head = stated.split(" (")[0].split(",")[0] if stated else ""
         if not entity and stated and _holds_phrase(attribute, stated):
             # the name the parser left among the attribute words is the claim's entity
             asked_entity = stated
             asked_attribute = _without_phrase(attribute, stated) or attribute
+        elif not entity and head and head != stated and _holds_phrase(attribute, head):
+            # ... or the head of it, before its place or disambiguation
+            asked_entity = head
+            asked_attribute = _without_phrase(attribute, head) or attribute
         fit = entity_fit(asked_entity, stated)
         if (
             not asked_entity

@@ -218,3 +218,10 @@ def honorifics() -> frozenset[str]:
     """Titles and ranks put before a name ("general", "justice"), lowercase."""
     data = read_yaml("question_frames.yaml")
     return frozenset(str(w).casefold() for w in data.get("honorifics") or ())
+
+
+@lru_cache(maxsize=1)
+def name_suffixes() -> frozenset[str]:
+    """Words after a name that tell a father from a son ("jr", "iii"), lowercase."""
+    data = read_yaml("question_frames.yaml")
+    return frozenset(str(w).casefold() for w in data.get("name_suffixes") or ())
