@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from claims.edges.alignment import NO_ALIGNMENT, Alignment, align
 from claims.edges.builder import refine
 from claims.edges.compare import compare_facts, listed_values
 from claims.edges.facts import ClaimFacts, facts_from_claim, shown_value
@@ -22,6 +23,15 @@ from claims.edges.pairing import (
     match_texts,
     one_context,
     same_thing,
+)
+from claims.edges.revision import (
+    aligned_pairs,
+    apart,
+    judge_apart,
+    judge_moved_time,
+    judge_revision,
+    moved_times,
+    one_slot,
 )
 from claims.edges.verdict import RELATION_RANK, PairVerdict, Rule
 from claims.models import Claim, EdgeKind, Relation
@@ -122,8 +132,14 @@ def pair_report(
     return PairReport(left, right, relation, draft.rule, draft.reason)
 
 
-def check_claims(left: Sequence[Claim], right: Sequence[Claim]) -> CheckResult:
-    """Compare every claim of ``left`` with every claim of ``right`` (two small texts)."""
+def check_claims(
+    left: Sequence[Claim], right: Sequence[Claim], alignment: Alignment = NO_ALIGNMENT
+) -> CheckResult:
+    """Compare every claim of ``left`` with every claim of ``right`` (two small texts).
+
+    ``alignment`` is the word alignment of the two texts (``alignment.align``); when they
+    are one sentence revised, claims whose values the revision changed in place are judged
+    as one slot (``revision``)."""
     left_facts = [facts_from_claim(c) for c in left]
     right_facts = [facts_from_claim(c) for c in right]
 
@@ -141,7 +157,8 @@ def check_claims(left: Sequence[Claim], right: Sequence[Claim]) -> CheckResult:
         for a, fa in zip(left, left_facts, strict=True)
         for b, fb in zip(right, right_facts, strict=True)
     ]
-    pairs = _with_counterparts(pairs, left_facts, right_facts)
+    pairs, revised = _in_revision(pairs, left_facts, right_facts, left, right, alignment)
+    pairs = _with_counterparts(pairs, left_facts, right_facts, revised)
     if not pairs:
         empty = [name for name, side in (("left", left), ("right", right)) if not side]
         return CheckResult(
@@ -170,17 +187,64 @@ def check_claims(left: Sequence[Claim], right: Sequence[Claim]) -> CheckResult:
     )
 
 
+def _in_revision(
+    pairs: list[PairReport],
+    left_facts: list[ClaimFacts],
+    right_facts: list[ClaimFacts],
+    left: Sequence[Claim],
+    right: Sequence[Claim],
+    alignment: Alignment,
+) -> tuple[list[PairReport], set[tuple[str, str]]]:
+    """The pairs re-judged when the two texts are one sentence revised (``revision``): two
+    values the revision changed in place are one slot, and so is one statement whose time
+    it moved. Returns the pairs and the (left id, right id) pairs decided here, which the
+    text matching leaves alone."""
+    if not alignment.revision:
+        return pairs, set()
+    values = aligned_pairs(left, right, alignment)
+    times = moved_times(left, right, alignment)
+    facts = {f.id: f for f in [*left_facts, *right_facts]}
+    decided: set[tuple[str, str]] = set()
+    out = []
+    for p in pairs:
+        ids = (p.left.id, p.right.id)
+        x, y = facts[p.left.id], facts[p.right.id]
+        verdict: PairVerdict | None = None
+        if ids in values and one_slot(x, y):
+            verdict = judge_revision(x, y, values[ids])
+        elif ids in times:
+            verdict = judge_moved_time(x, y, times[ids])
+        if verdict is not None:  # the revision's reading replaces the plain comparison
+            decided.add(ids)
+            p = PairReport(p.left, p.right, verdict.relation, verdict.rule, verdict.reason)
+        elif p.relation in (Relation.CONFLICT, Relation.AMBIGUOUS) and apart(
+            p.left, p.right, alignment
+        ):
+            decided.add(ids)
+            kept = PairVerdict(p.relation, p.rule, p.reason)
+            verdict = judge_apart(x, y, kept)
+            p = PairReport(p.left, p.right, verdict.relation, verdict.rule, verdict.reason)
+        out.append(p)
+    return out, decided
+
+
 def _with_counterparts(
-    pairs: list[PairReport], left_facts: list[ClaimFacts], right_facts: list[ClaimFacts]
+    pairs: list[PairReport],
+    left_facts: list[ClaimFacts],
+    right_facts: list[ClaimFacts],
+    decided: set[tuple[str, str]],
 ) -> list[PairReport]:
     """The pairs re-judged by matching the two texts' claims (``pairing``): a disagreement
     with a claim the other text supports elsewhere is dropped, and counterparts whose keys
-    kept them apart are compared."""
+    kept them apart are compared. Pairs in ``decided`` (a revision's) are left as they are."""
     matching = match_texts(left_facts, right_facts)
     facts = {f.id: f for f in [*left_facts, *right_facts]}
     out = []
     for p in pairs:
         x, y = facts[p.left.id], facts[p.right.id]
+        if (p.left.id, p.right.id) in decided:
+            out.append(p)
+            continue
         supported = next(
             ((c, matching.support[c.id]) for c in (x, y) if c.id in matching.support), None
         )
@@ -218,4 +282,4 @@ def check_texts(left_text: str, right_text: str) -> CheckResult:
 
     left = extract(left_text, source_id=LEFT_SOURCE, source_version_id=f"{LEFT_SOURCE}@check")
     right = extract(right_text, source_id=RIGHT_SOURCE, source_version_id=f"{RIGHT_SOURCE}@check")
-    return check_claims(left, right)
+    return check_claims(left, right, align(left_text, right_text))

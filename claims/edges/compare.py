@@ -163,6 +163,11 @@ def _near_miss(
     )
 
 
+def same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
+    """Two claims compared as values of one claim key (``a``, ``b`` in ``ordered`` order)."""
+    return _same_key(a, b)
+
+
 def _same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     if a.reported != b.reported:
         return PairVerdict(
@@ -182,7 +187,7 @@ def _same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
 def _statements(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     """Two statements of one claim key (both the sources' own, or both reported)."""
     if a.time_known and b.time_known and (a.t_end < b.t_start or b.t_end < a.t_start):
-        if _snapshots(a, b) and compare_values(a, b).state == INCOMPATIBLE:
+        if snapshots(a, b) and compare_values(a, b).state == INCOMPATIBLE:
             # "as of 7 March: 4 cases" / "as of 8 March: 7 cases": one running figure read
             # at two dates, the later one updating the earlier (docs/EXTRACTION.md)
             return PairVerdict(
@@ -287,7 +292,7 @@ _SNAPSHOT_OPENERS = ("as of ", "as at ", "as on ")
 _OWN_COUNTS = ("census", "survey", "estimate", "count", "enumeration", "tally")
 
 
-def _snapshots(a: ClaimFacts, b: ClaimFacts) -> bool:
+def snapshots(a: ClaimFacts, b: ClaimFacts) -> bool:
     """Both claims state their figure "as of" a date (extraction's ``at`` connectives)."""
     texts = (a.time_text.lower(), b.time_text.lower())  # "currently; as of 24 march 2020"
     return all(

@@ -1,0 +1,123 @@
+"""Two versions of one sentence, aligned word by word (``claims check`` on a revision).
+
+``claims check A B`` is an explicit pair. When the two texts are near-identical, B is A
+revised: the words both share are what the two versions agree on, and the spans that
+changed are what the revision asserts differently. ``align`` finds those spans with a
+longest-matching-block alignment (``difflib``) over simple tokens (words, numbers,
+punctuation; casefolded), so "had 275 million views as of June 8" and "had 280 million views
+as of June 13" differ in two small *changes*: 275 -> 280 and 8 -> 13.
+
+The pairing rules read an alignment only when the texts are near-identical
+(``Alignment.revision``): the share of tokens that align (difflib's ratio, 2 * matched /
+(tokens of both)) is at least ``NEAR_IDENTICAL``. Below that the two texts are two ways of
+saying something, and no position in one corresponds to a position in the other.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+# Least share of aligned tokens for two texts to count as one sentence revised. Measured on
+# VitaminC dev (docs/EDGES.md, session 6): revisions of one sentence sit almost all above
+# 0.75, claim/evidence pairs written apart almost all below it.
+NEAR_IDENTICAL = 0.75
+# A revision changes a few words at a time; a replaced span this long (tokens, either side)
+# is a rewrite, and no position inside it corresponds to one in the other text.
+MAX_CHANGE_TOKENS = 8
+
+# words, numbers with their separators ("22,352", "3.5") and names with digits ("K2") as
+# one token each; any other symbol on its own
+_TOKEN = re.compile(r"\w+(?:[.,]\d+)*|\S", re.UNICODE)
+_NUMBER = re.compile(r"\d")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str  # casefolded
+    start: int
+    end: int
+
+
+def tokens(text: str) -> list[Token]:
+    return [Token(m.group().casefold(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One replaced span: characters ``left`` of the first text became ``right`` of the
+    second. ``numeric`` when both sides hold a number (a changed figure, date or count)."""
+
+    left: tuple[int, int]
+    right: tuple[int, int]
+    left_text: str
+    right_text: str
+    numeric: bool
+
+    def holds(self, side: str, start: int, end: int) -> bool:
+        """Whether characters ``start:end`` of ``side`` ('left' / 'right') overlap the
+        change on that side."""
+        lo, hi = self.left if side == "left" else self.right
+        return start < hi and lo < end
+
+
+Span2 = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """The word alignment of two texts: how much aligns, which spans changed, and which
+    characters of one text stand where in the other."""
+
+    ratio: float
+    changes: tuple[Change, ...] = field(default=())
+    # (left span, right span) of every aligned token pair and of every change
+    places: tuple[tuple[Span2, Span2], ...] = field(default=())
+    # the revision also added, dropped or changed words, not only numbers
+    reworded: bool = False
+
+    @property
+    def revision(self) -> bool:
+        """Near-identical: one sentence (or passage) and a revision of it."""
+        return self.ratio >= NEAR_IDENTICAL
+
+    def place(self, side: str, start: int, end: int) -> Span2 | None:
+        """Where characters ``start:end`` of ``side`` stand in the other text: the span
+        covering the tokens or changes they align with, or ``None`` (words the revision
+        added or dropped, or a rewrite)."""
+        mine, theirs = (0, 1) if side == "left" else (1, 0)
+        hits = [p[theirs] for p in self.places if p[mine][0] < end and start < p[mine][1]]
+        if not hits:
+            return None
+        return min(lo for lo, _ in hits), max(hi for _, hi in hits)
+
+
+NO_ALIGNMENT = Alignment(0.0)
+
+
+def align(left: str, right: str) -> Alignment:
+    """Align two texts token by token; ``NO_ALIGNMENT`` when either is empty."""
+    a, b = tokens(left), tokens(right)
+    if not a or not b:
+        return NO_ALIGNMENT
+    matcher = SequenceMatcher(None, [t.text for t in a], [t.text for t in b], autojunk=False)
+    changes = []
+    reworded = False
+    places: list[tuple[Span2, Span2]] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            aligned = zip(a[i1:i2], b[j1:j2], strict=True)
+            places += [((x.start, x.end), (y.start, y.end)) for x, y in aligned]
+            continue
+        reworded = reworded or any(_LETTER.search(t.text) for t in [*a[i1:i2], *b[j1:j2]])
+        if op != "replace" or max(i2 - i1, j2 - j1) > MAX_CHANGE_TOKENS:
+            continue  # words added or dropped, or a rewrite: no position corresponds
+        ls, le = a[i1].start, a[i2 - 1].end
+        rs, re_ = b[j1].start, b[j2 - 1].end
+        lt, rt = left[ls:le], right[rs:re_]
+        numeric = bool(_NUMBER.search(lt) and _NUMBER.search(rt))
+        changes.append(Change((ls, le), (rs, re_), lt, rt, numeric))
+        places.append(((ls, le), (rs, re_)))
+    return Alignment(matcher.ratio(), tuple(changes), tuple(places), reworded)

@@ -1,0 +1,199 @@
+"""``claims check`` on two versions of one sentence: the figure a revision changed in place
+is compared with the figure it replaced (claims/edges/alignment.py, revision.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from claims.edges.alignment import NEAR_IDENTICAL, align
+from claims.edges.check import check_texts
+from claims.edges.verdict import Rule
+from claims.models import Relation
+
+
+def _both_ways(left: str, right: str) -> tuple[Relation, str, str]:
+    """The verdict, checked to be the same whichever text comes first."""
+    one, other = check_texts(left, right), check_texts(right, left)
+    assert (one.relation, one.rule) == (other.relation, other.rule), (one.reason, other.reason)
+    return one.relation, one.rule, one.reason
+
+
+# ------------------------------------------------------------------ the alignment
+
+
+def test_a_revised_sentence_aligns_and_its_changed_figures_are_the_changes() -> None:
+    alignment = align(
+        "The music video had more than 275 million views as of June 8, 2017.",
+        "The music video had more than 280 million views as of June 13, 2017.",
+    )
+    assert alignment.revision
+    assert [(c.left_text, c.right_text) for c in alignment.changes] == [
+        ("275", "280"),
+        ("8", "13"),
+    ]
+    assert all(c.numeric for c in alignment.changes)
+    assert not alignment.reworded
+
+
+def test_two_sentences_written_apart_are_not_a_revision() -> None:
+    alignment = align(
+        "Lisbon reported more than 1,500 confirmed cases by the end of the week.",
+        "The city has 1,230 cases of measles, the health office said.",
+    )
+    assert alignment.ratio < NEAR_IDENTICAL
+    assert not alignment.revision
+
+
+def test_a_model_name_with_digits_is_one_token_and_a_word_change() -> None:
+    alignment = align("The K2 logger weighs 450 g.", "The K3 logger weighs 620 g.")
+    assert [c.left_text for c in alignment.changes] == ["K2", "450"]
+    assert alignment.reworded  # "K2" holds letters: more than numbers changed
+
+
+def test_a_place_maps_through_kept_words_and_changes() -> None:
+    left = "The fee was 10 USD in 2019 and 12 USD in 2020."
+    right = "The fee was 10 USD in 2019 and 15 USD in 2020."
+    alignment = align(left, right)
+    twelve = left.index("12")
+    assert alignment.place("left", twelve, twelve + 2) == (right.index("15"), right.index("15") + 2)
+    ten = left.index("10")
+    assert alignment.place("left", ten, ten + 2) == (right.index("10"), right.index("10") + 2)
+
+
+# ------------------------------------------------------------------ figures changed in place
+
+
+def test_the_changed_figure_conflicts_even_where_the_other_text_states_it_elsewhere() -> None:
+    # the old Europe figure is the new text's total, and 3.1 stays: the aligned places decide
+    relation, rule, reason = _both_ways(
+        "The tour grossed $12.4 million in Europe and $3.1 million in Asia, "
+        "for a total of $15.5 million.",
+        "The tour grossed $15.5 million in Europe and $3.1 million in Asia, "
+        "for a total of $18.6 million.",
+    )
+    assert relation is Relation.CONFLICT, reason
+    assert "revised in place" in reason
+
+
+def test_an_unchanged_figure_corroborates_but_never_hides_the_changed_one() -> None:
+    result = check_texts(
+        "The clinic in Harrow treated 1,240 patients in March, up from 980 in February.",
+        "The clinic in Harrow treated 1,310 patients in March, up from 980 in February.",
+    )
+    assert result.relation is Relation.CONFLICT, result.reason
+    relations = {p.relation for p in result.pairs}
+    assert Relation.CORROBORATION in relations  # 980 against 980
+
+
+def test_figures_at_different_places_of_one_revised_sentence_are_not_one_slot() -> None:
+    result = check_texts(
+        "The tour grossed $12.4 million in Europe and $3.1 million in Asia, "
+        "for a total of $15.5 million.",
+        "The tour grossed $15.5 million in Europe and $3.1 million in Asia, "
+        "for a total of $18.6 million.",
+    )
+    europe_against_total = [
+        p for p in result.pairs if p.left.value == 12_400_000 and p.right.value == 18_600_000
+    ]
+    assert europe_against_total
+    for pair in europe_against_total:
+        assert pair.relation is Relation.COMPATIBLE, pair.reason
+        assert pair.rule == Rule.REVISION
+
+
+def test_an_as_of_date_moved_with_its_figure_is_one_slot_updated() -> None:
+    relation, rule, reason = _both_ways(
+        "As of 4 May, the petition had more than 12,000 signatures.",
+        "As of 9 May, the petition had more than 15,000 signatures.",
+    )
+    assert relation is Relation.AMBIGUOUS, reason
+    assert rule == Rule.TIME
+    assert "later snapshot" in reason
+
+
+def test_an_as_of_date_moved_with_an_exact_figure_is_ambiguous_not_a_conflict() -> None:
+    # no year, so neither date resolves to a day: the words "as of" still say snapshot
+    relation, _, reason = _both_ways(
+        "As of 4 May, the petition had 12,000 signatures.",
+        "As of 9 May, the petition had 12,400 signatures.",
+    )
+    assert relation is Relation.AMBIGUOUS, reason
+
+
+def test_the_same_statement_moved_to_another_date_is_ambiguous() -> None:
+    relation, rule, reason = _both_ways(
+        "The ferry carried 300 passengers on 3 August 2019.",
+        "The ferry carried 300 passengers on 5 August 2019.",
+    )
+    assert relation is Relation.AMBIGUOUS, reason
+    assert rule == Rule.TIME
+    assert "another time" in reason
+
+
+def test_a_closure_moved_to_another_year_is_ambiguous() -> None:
+    relation, _, reason = _both_ways(
+        "The mill closed in 1987 after a fire.", "The mill closed in 1989 after a fire."
+    )
+    assert relation is Relation.AMBIGUOUS, reason
+
+
+# ------------------------------------------------------------------ what stays apart
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "expected"),
+    [
+        # two quarters are two slots, whatever the alignment says
+        (
+            "The Q1 dividend was 12 cents per share.",
+            "The Q2 dividend was 15 cents per share.",
+            Relation.COMPATIBLE,
+        ),
+        # two named products are two things
+        (
+            "The Kestrel K2 logger weighs 450 g.",
+            "The Kestrel K3 logger weighs 620 g.",
+            Relation.UNRELATED,
+        ),
+        # a new period with its own figure (the mission's time rule: no conflict)
+        (
+            "In 2019, the museum welcomed 120,000 visitors.",
+            "In 2020, the museum welcomed 40,000 visitors.",
+            Relation.COMPATIBLE,
+        ),
+        # a range made precise, and two descriptive lower bounds, both hold
+        ("The recommended dose is 5-10 mg.", "The recommended dose is 8 mg.", Relation.COMPATIBLE),
+        (
+            "The co-op has more than 1,000 members.",
+            "The co-op has more than 5,000 members.",
+            Relation.COMPATIBLE,
+        ),
+        # one running figure that did not move between two readings
+        (
+            "As of 9 March 2020, the depot held 30 buses.",
+            "As of 10 March 2020, the depot held 30 buses.",
+            Relation.COMPATIBLE,
+        ),
+    ],
+)
+def test_revisions_that_are_not_one_slot_changed(left: str, right: str, expected: Relation) -> None:
+    relation, _, reason = _both_ways(left, right)
+    assert relation is expected, reason
+
+
+def test_words_added_next_to_the_figure_keep_a_narrower_attribute_ambiguous() -> None:
+    # "output" narrows "limit": one slot at most, never a conflict
+    relation, _, reason = _both_ways("The limit is 500 tokens.", "The output limit is 250 tokens.")
+    assert relation is Relation.AMBIGUOUS, reason
+
+
+def test_texts_that_are_not_a_revision_get_no_revision_reading() -> None:
+    result = check_texts(
+        "Attendance at the Harbour Festival reached 48,000 in 2022.",
+        "Organisers said about 52,000 people came to the festival in 2022, a record.",
+    )
+    assert not align(
+        "Attendance at the Harbour Festival reached 48,000 in 2022.",
+        "Organisers said about 52,000 people came to the festival in 2022, a record.",
+    ).revision
+    assert all("revised" not in p.reason for p in result.pairs)
