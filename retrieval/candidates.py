@@ -33,7 +33,12 @@ from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
-from claims.extraction.question_frames import answering_attributes, honorifics, name_suffixes
+from claims.extraction.question_frames import (
+    answering_attributes,
+    honorifics,
+    kind_words,
+    name_suffixes,
+)
 from claims.store.search import search_quotes, visible_claims_condition
 
 # how many rows each indexed read may return (bounds the work per question)
@@ -159,6 +164,9 @@ def _name_part(want: tuple[str, ...], stated: str) -> float:
         return 0.0  # every asked word is in the stated name ("h" the initial of "hartley")
     if asked[: len(head)] == head:
         return NAME_PART  # the same head, the rest among the stated name's wider parts
+    named = [w for w in head if w not in kind_words()]
+    if named and asked == named:
+        return NAME_PART  # "maryborough" for "city maryborough (queensland)"
     first = asked[0] == head[0] or (len(asked[0]) == 1 and head[0].startswith(asked[0]))
     if len(asked) > 1 and first and asked[-1] == head[-1]:
         return NAME_PART  # first (or its initial) and last name, middle names left out

@@ -225,3 +225,8 @@ def name_suffixes() -> frozenset[str]:
     """Words after a name that tell a father from a son ("jr", "iii"), lowercase."""
     data = read_yaml("question_frames.yaml")
     return frozenset(str(w).casefold() for w in data.get("name_suffixes") or ())
+
+
+def kind_words() -> frozenset[str]:
+    """Words that say what kind of thing a name is ("city", "film", "of"), not which."""
+    return _frames()[1]
