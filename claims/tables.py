@@ -167,6 +167,9 @@ class ClaimRow(Base):
     __tablename__ = "claims"
     __table_args__ = (
         Index("ix_claims_generation_claim_key", "generation", "claim_key"),
+        # a key's claims in claim id and in source order (retrieval/key_aggregate.py)
+        Index("ix_claims_generation_key_id", "generation", "claim_key", "id"),
+        Index("ix_claims_generation_key_source", "generation", "claim_key", "source_id"),
         Index("ix_claims_generation_coarse_key", "generation", "coarse_key"),
         Index("ix_claims_generation_entity", "generation", "entity"),
         Index("ix_claims_generation_attribute", "generation", "attribute"),
@@ -219,7 +222,11 @@ class ClaimRow(Base):
 
 class EdgeRow(Base):
     __tablename__ = "edges"
-    __table_args__ = (Index("ix_edges_generation_claim_key", "generation", "claim_key"),)
+    __table_args__ = (
+        Index("ix_edges_generation_claim_key", "generation", "claim_key"),
+        # an edge of a kind value groups do not say, in a key's block (key_aggregate.py)
+        Index("ix_edges_generation_key_kind", "generation", "claim_key", "kind"),
+    )
 
     id: Mapped[str] = mapped_column(ID, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16), index=True)

@@ -9,6 +9,7 @@ makes "response over the whole corpus == response over the visible corpus" hold.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Collection, Sequence
@@ -272,6 +273,10 @@ def _pair(sql: str, as_of_sql: str | None = None, **convert: Any) -> _Sql:
     return _Sql(sql, as_of_sql or sql, {int(k[1:]): f for k, f in convert.items()})
 
 
+# for other readers of the store in retrieval (retrieval.key_aggregate)
+statement = _pair
+
+
 @lru_cache(maxsize=512)
 def _render(sql: str, shape: tuple[tuple[str, int], ...], mark: str) -> tuple[str, tuple[str, ...]]:
     """SQL with driver placeholders and the order of parameters (lists expanded)."""
@@ -493,6 +498,9 @@ class _Rows(list[tuple[Any, ...]]):
         return [row[0] for row in self]
 
 
+_STREAMS = itertools.count()
+
+
 class EvidenceLoader:
     """Reads evidence groups from the claim store on one connection (read-only)."""
 
@@ -515,7 +523,7 @@ class EvidenceLoader:
             else self.known_at
         )
 
-    def _run(self, query: _Sql, **params: Any) -> _Rows:
+    def _rendered(self, query: _Sql, params: dict[str, Any]) -> tuple[str, list[Any]]:
         sql = query.now
         if self.known_at is not None:
             sql = query.as_of
@@ -526,6 +534,10 @@ class EvidenceLoader:
             params[name.split("#")[0]][int(name.split("#")[1])] if "#" in name else params[name]
             for name in order
         ]
+        return rendered, values
+
+    def _run(self, query: _Sql, **params: Any) -> _Rows:
+        rendered, values = self._rendered(query, params)
         cursor = self._cursor
         cursor.execute(rendered, values)
         rows = cursor.fetchall()
@@ -541,6 +553,36 @@ class EvidenceLoader:
                 converted.append(tuple(values))
             rows = converted
         return _Rows(rows)
+
+    def run(self, query: _Sql, **params: Any) -> _Rows:
+        """One read (from ``statement``): list parameters expand, ``:t`` is the as-of time."""
+        return self._run(query, **params)
+
+    def stream(self, query: _Sql, **params: Any) -> Any:
+        """A read whose rows are fetched as the caller goes (``fetchmany``; close it after):
+        a server-side cursor on PostgreSQL, where a plain one fetches every row at once;
+        SQLite steps through the result as it is fetched anyway. No column converters."""
+        rendered, values = self._rendered(query, params)
+        if self._mark == "?":
+            cursor = self.conn.connection.cursor()
+        else:
+            cursor = self.conn.connection.cursor(name=f"claims_stream_{next(_STREAMS)}")
+        cursor.execute(rendered, values)
+        return cursor
+
+    def claims_by_ids(self, claim_ids: Sequence[str]) -> dict[str, ClaimFact]:
+        """Claims of the read generation by id (no visibility check: ids from a read that
+        made it)."""
+        gen = self.generation()
+        found: dict[str, ClaimFact] = {}
+        for chunk in batches(list(claim_ids)):
+            found.update(
+                (row[0], _claim_fact(row)) for row in self._run(_CLAIMS_BY_IDS, g=gen, ids=chunk)
+            )
+        return found
+
+    def sources_by_ids(self, source_ids: Sequence[str]) -> dict[str, SourceFact]:
+        return self._sources(sorted(set(source_ids)))
 
     # ----------------------------------------------------------------- generation
 

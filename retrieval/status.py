@@ -72,7 +72,7 @@ def citation(claim: ClaimFact) -> Citation:
     )
 
 
-def _citation_order(claim: ClaimFact) -> tuple[str, int, str]:
+def citation_order(claim: ClaimFact) -> tuple[str, int, str]:
     return (claim.source_id, claim.version_number, claim.id)
 
 
@@ -114,10 +114,10 @@ def sides_of(
         members = groups[key]
         sources = {c.source_id for c in members}
         if limit is None:
-            members = sorted(members, key=_citation_order)
+            members = sorted(members, key=citation_order)
             shown_sources = sorted(sources)
         else:
-            members = heapq.nsmallest(limit, members, key=_citation_order)
+            members = heapq.nsmallest(limit, members, key=citation_order)
             shown_sources = heapq.nsmallest(limit, sources)
         first = members[0]
         if len(stated[key]) == 1 or first.canonical_value is None:
@@ -282,11 +282,15 @@ def status_of_key(
     *,
     offset: int = 0,
     limit: int = DEFAULT_PAGE_LIMIT,
+    aggregate: bool = True,
 ) -> StatusReport:
     """Status of the visible claims at a claim key. NotFoundError if none is visible.
 
     The status and the sides' values and counts cover every visible claim; ``claims`` lists
     ``limit`` of them from ``offset`` (by claim id) and each side cites at most ``limit``.
+    When the key's value groups say everything about it, the report is composed from them
+    (``retrieval.key_aggregate``, a bounded read); ``aggregate=False`` always reads the
+    key claim by claim (the reading the aggregate one is tested equal to).
     """
     if offset < 0 or not 1 <= limit <= MAX_PAGE_LIMIT:
         raise InputError(
@@ -295,6 +299,15 @@ def status_of_key(
         )
     conn = _connect(store)
     try:
+        if aggregate:
+            # imported here: the aggregate reading renders with this module's functions
+            from retrieval.key_aggregate import aggregate_status_of_key
+
+            report = aggregate_status_of_key(
+                conn, claim_key, requester, as_of, offset, limit, CLAIM_SIDE_LIMIT
+            )
+            if report is not None:
+                return report
         group = EvidenceLoader(conn, as_of).group_for_keys([claim_key]).narrow(requester, as_of)
         verdicts = [v for v in evaluate(group).values() if v.claim.claim_key == claim_key]
         if not verdicts:

@@ -184,7 +184,7 @@ def relation_edges(group: EvidenceGroup, live: set[str]) -> Iterator[EdgeFact]:
         left, right = members.get(relation.left_group), members.get(relation.right_group)
         if not left or not right:
             continue
-        reason = _relation_reason(relation, group.claims[left[0]], group.claims[right[0]])
+        reason = relation_reason(relation, group.claims[left[0]], group.claims[right[0]])
         for claim_id in left:
             yield _relation_edge(relation, claim_id, right[0], reason)
         for claim_id in right[1:]:
@@ -212,10 +212,7 @@ def _slot_edges(group: EvidenceGroup, members: dict[str, list[str]]) -> Iterator
         for x, y, material in slot_disagreements(rows):
             left, right = members[x.value_group_id], members[y.value_group_id]
             anchor = group.claims[right[0]]
-            reason = (
-                f"{_shown(group.claims[left[0]])} vs {_shown(anchor)}: the values cannot both "
-                "hold (value)"
-            )
+            reason = slot_reason(group.claims[left[0]], anchor)
             for claim_id in left:
                 yield EdgeFact(
                     f"{x.value_group_id}:{y.value_group_id}:{claim_id}",
@@ -248,9 +245,15 @@ def _shown(claim: ClaimFact) -> str:
     return claim.polarity or ""
 
 
-def _relation_reason(relation: RelationFact, left: ClaimFact, right: ClaimFact) -> str:
+def relation_reason(relation: RelationFact, left: ClaimFact, right: ClaimFact) -> str:
+    """The reason of a relation's edges, written from the two groups' first visible members."""
     what = "cannot both hold" if relation.kind == "conflicts" else "cannot be reconciled"
     return f"{_shown(left)} vs {_shown(right)}: the values {what} ({relation.rule})"
+
+
+def slot_reason(left: ClaimFact, right: ClaimFact) -> str:
+    """The reason of a slot disagreement, from the two groups' first visible members."""
+    return f"{_shown(left)} vs {_shown(right)}: the values cannot both hold (value)"
 
 
 def _apply_edge(edge: EdgeFact, verdicts: dict[str, Verdict], index: _GroupIndex) -> None:

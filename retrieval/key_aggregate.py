@@ -1,0 +1,658 @@
+"""Status of a claim key from its value groups, without reading every claim (issue 14.1).
+
+A key of 10,000 claims whose disagreements are all said by value groups (memberships,
+relations, slots) needs no per-claim work: every member of a visible value group gets the
+same verdict, except the group's first visible member (the anchor of the stars that
+``verdicts.relation_edges`` draws). So one SQL read over the visible claims of the key
+returns, per *cell* (the visible claims of one value group stating one value the same way):
+how many claims and sources it holds, its first claims by citation order, its first sources,
+the group's anchor, and the claims of the requested page. Verdicts, sides and the page are
+composed from those cells and from the few claims cited; nothing else is loaded.
+
+The reading is exact, not an estimate: for every requester it gives the report that
+``status.status_of_key`` builds from the whole evidence group (tested equal in
+``tests/test_retrieval_status_aggregate.py``). Where the groups do not say everything, it
+declines (returns None) and the caller reads the key claim by claim:
+
+- a past or future reading (``as_of`` other than now);
+- a claim of the key without a value group, or an edge the groups do not express
+  (supersedes, near misses, anything but the kinds groups say), or a relation kind other
+  than conflicts / ambiguous;
+- a review item at the key (items and resolutions qualify single claims);
+- a supersession of one of the key's versions that the requester can see, or a
+  claim-level supersession between two claims they can see;
+- two ways of stating one value among the visible claims (``1 h`` and ``60 min``): a side's
+  value would depend on which of its claims come first.
+
+A source may hold claims in two cells of one value (a note stating the fee twice in two
+sentences): such sources are read by name (only sources stating the key more than once can)
+and counted once per side.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlalchemy import Connection
+
+from claims.edges.builder import NEAR_MISS_PREFIX
+from claims.edges.value_groups import SlotGroup, slot_disagreements
+from claims.errors import NotFoundError
+from claims.models import ConflictStatus, EdgeKind, Requester
+from claims.store.batches import batches
+from retrieval.access import source_visible
+from retrieval.contract import (
+    AsOfOut,
+    ClaimStatus,
+    PageOut,
+    Side,
+    StatusReport,
+    Target,
+    TargetKind,
+)
+from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader, RelationFact, statement
+from retrieval.status import citation, citation_order, stated_value, value_key
+from retrieval.verdicts import relation_reason, slot_reason
+
+# ----------------------------------------------------------------------------- reads
+# The columns a side reads of a claim's value (value_key, stated_value, unit): claims equal
+# in these state one value the same way.
+_VALUE_COLUMNS = (
+    "kind",
+    "value_number",
+    "value_text",
+    "unit",
+    "canonical_value",
+    "canonical_unit",
+    "polarity",
+    "modality",
+)
+_VALUE = ", ".join(f"c.{col}" for col in _VALUE_COLUMNS)
+_WIDTH = len(_VALUE_COLUMNS)
+# The visible claims of the key: a source the requester may see (not withdrawn; no grants
+# or a granted group), the same rule as retrieval.access.source_visible.
+_VISIBLE = (
+    "FROM claims c JOIN sources s ON s.id = c.source_id {join} "
+    "WHERE c.generation = :g AND c.claim_key = :k AND s.withdrawn = :no "
+    "AND (NOT EXISTS (SELECT 1 FROM source_grants x WHERE x.source_id = s.id) "
+    "OR EXISTS (SELECT 1 FROM source_grants x WHERE x.source_id = s.id "
+    "AND x.group_name IN :groups))"
+)
+_MEMBER = "value_group_claims m ON m.claim_id = c.id AND m.generation = :g AND m.claim_key = :k"
+# Per cell: claims, sources, first claim by id, and whether a version is replaced. A claim
+# without a value group comes out as a cell of group NULL.
+_CELLS = statement(
+    f"SELECT m.value_group_id, {_VALUE}, count(*), count(DISTINCT c.source_id), "
+    "min(c.id{C}), max(CASE WHEN EXISTS (SELECT 1 FROM version_supersessions vs "
+    "WHERE vs.older_version_id = c.source_version_id) THEN 1 ELSE 0 END) "
+    + _VISIBLE.replace("{join}", "LEFT JOIN " + _MEMBER)
+    + f" GROUP BY m.value_group_id, {_VALUE}"
+)
+# The claims listed on the page, by claim id.
+_PAGE = statement(
+    "SELECT c.id, m.value_group_id "
+    + _VISIBLE.replace("{join}", "JOIN " + _MEMBER)
+    + " ORDER BY c.id{C} LIMIT :limit OFFSET :offset"
+)
+# Every visible claim in source order, read only until each cell has its first claims and
+# sources (citation order is source, version, claim: sorted per source as read).
+_BY_SOURCE = statement(
+    f"SELECT c.id, c.source_id, sv.number, m.value_group_id, {_VALUE} "
+    + _VISIBLE.replace(
+        "{join}", "JOIN " + _MEMBER + " JOIN source_versions sv ON sv.id = c.source_version_id"
+    )
+    + " ORDER BY c.source_id{C}"
+)
+# Claims of the anchors' sources per cell (an anchor's corroborators are its group less its
+# own source); a source of a visible claim is visible, so no visibility test.
+_OF_SOURCES = statement(
+    f"SELECT m.value_group_id, {_VALUE}, c.source_id, count(*) FROM claims c JOIN "
+    + _MEMBER
+    + " WHERE c.generation = :g AND c.claim_key = :k AND c.source_id IN :sources "
+    f"GROUP BY m.value_group_id, {_VALUE}, c.source_id"
+)
+# A source with claims in two of these value groups (cells of one value must not share one).
+# Sources stating the key more than once (read from the index alone), and the cells of
+# their visible claims: only they can be counted in two parts of one side.
+_SOURCES_TWICE = statement(
+    "SELECT source_id FROM claims WHERE generation = :g AND claim_key = :k "
+    "GROUP BY source_id HAVING count(*) > 1"
+)
+_CELLS_OF_SOURCES = statement(
+    f"SELECT m.value_group_id, {_VALUE}, c.source_id "
+    + _VISIBLE.replace("{join}", "JOIN " + _MEMBER)
+    + f" AND c.source_id IN :sources GROUP BY m.value_group_id, {_VALUE}, c.source_id"
+)
+# Group kinds the loader reads from value groups; any other edge in the key's block, or any
+# edge of a near-miss block touching the key, is something the groups do not say.
+_OTHER_EDGES = statement(
+    "SELECT e.kind, l.source_id, r.source_id FROM edges e "
+    "JOIN claims l ON l.id = e.left_claim_id JOIN claims r ON r.id = e.right_claim_id "
+    "WHERE e.generation = :g AND e.claim_key = :k AND e.kind IN :kinds "
+    "AND e.retired_at IS NULL"
+)
+_NOT_FROM_GROUPS = sorted(
+    kind.value
+    for kind in EdgeKind
+    if kind.value not in ("conflicts", "ambiguous", "corroborates", "compatible")
+)
+_COARSE = statement(
+    "SELECT DISTINCT coarse_key FROM claims WHERE generation = :g AND claim_key = :k "
+    "AND coarse_key IS NOT NULL"
+)
+_NEAR_EDGES = tuple(
+    statement(
+        f"SELECT 1 FROM edges e JOIN claims c ON c.id = e.{end} WHERE e.generation = :g "
+        "AND e.claim_key IN :blocks AND e.retired_at IS NULL AND c.claim_key = :k LIMIT 1"
+    )
+    for end in ("left_claim_id", "right_claim_id")
+)
+_REVIEW = statement("SELECT 1 FROM review_items WHERE claim_key = :k LIMIT 1")
+_SUPERSEDED = statement(
+    "SELECT DISTINCT n.source_id, o.source_id, vs.effective_from "
+    "FROM version_supersessions vs JOIN source_versions n ON n.id = vs.newer_version_id "
+    "JOIN source_versions o ON o.id = vs.older_version_id WHERE vs.older_version_id IN "
+    "(SELECT DISTINCT source_version_id FROM claims WHERE generation = :g AND claim_key = :k)"
+)
+_RELATIONS = statement(
+    "SELECT id, claim_key, left_group_id, right_group_id, kind, rule, material "
+    "FROM value_group_relations WHERE generation = :g AND claim_key = :k "
+    "AND retired_at IS NULL ORDER BY id{C}"
+)
+_SLOTS = statement(
+    "SELECT value_group_id, slot_id, claim_key, value, tier_rank, high_risk, threshold, "
+    "tier_gap FROM value_group_slots WHERE generation = :g AND claim_key = :k"
+)
+
+
+def _collated(query: Any, dialect: str) -> Any:
+    # ids and source ids are ordered as Python orders strings (code points): PostgreSQL's
+    # default collation may follow a locale, SQLite's BINARY is already code point order.
+    mark = ' COLLATE "C"' if dialect == "postgresql" else ""
+    return statement(query.now.replace("{C}", mark))
+
+
+def _flag(value: Any) -> bool | None:
+    return None if value is None else bool(value)
+
+
+def _day(value: Any) -> date:
+    return date.fromisoformat(value) if isinstance(value, str) else value
+
+
+# ----------------------------------------------------------------------------- cells
+
+
+@dataclass
+class _Cell:
+    """The visible claims of one value group stating one value the same way."""
+
+    group: str
+    value: tuple[Any, ...]
+    count: int
+    source_count: int
+    first_id: str
+    anchor_source_claims: int = 0
+    repeated: set[str] = field(default_factory=set)  # its sources that state the key twice
+    citations: list[tuple[str, int, str]] = field(default_factory=list)  # (source, v, id)
+    others: list[tuple[str, int, str]] = field(default_factory=list)  # not the anchor's source
+    sources: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Group:
+    id: str
+    anchor: str
+    anchor_source: str = ""
+    cells: list[_Cell] = field(default_factory=list)
+    # verdict pieces: for every visible member, and for the anchor alone
+    marks: set[ConflictStatus] = field(default_factory=set)
+    anchor_marks: set[ConflictStatus] = field(default_factory=set)
+    reasons: set[str] = field(default_factory=set)
+    anchor_reasons: set[str] = field(default_factory=set)
+    # groups met: through a relation (each member meets their anchor, the anchor meets them
+    # all), as the contested side of a slot pair (each member meets their anchor) and as
+    # the contesting side (their members all meet this group's anchor)
+    relation_partners: set[str] = field(default_factory=set)
+    slot_targets: set[str] = field(default_factory=set)
+    slot_sources: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _Part:
+    """Claims of one value that a side counts: a cell, a cell less its anchor's source, or
+    one claim. Parts of one side never share a claim; a source they share is one of
+    ``repeated`` (a source stating the key twice), counted once."""
+
+    value: tuple[Any, ...]
+    count: int
+    source_count: int
+    sources: list[str]
+    citations: list[tuple[str, int, str]]  # (source, version number, claim id)
+    repeated: set[str]  # its sources that may be in another part too
+
+
+@dataclass
+class _SidePlan:
+    """A side before its cited claims are read: ``citations`` are claim ids."""
+
+    value: tuple[Any, ...]
+    claim_count: int
+    source_count: int
+    source_ids: list[str]
+    citations: list[str]
+
+
+# ----------------------------------------------------------------------------- the reading
+
+
+class _Read:
+    """The reads of one aggregate status, on one connection."""
+
+    def __init__(self, conn: Connection, claim_key: str, requester: Requester) -> None:
+        self.loader = EvidenceLoader(conn)
+        self.dialect = conn.dialect.name
+        self.key = claim_key
+        self.requester = requester
+        self.gen = self.loader.generation()
+
+    def run(self, query: Any, **params: Any) -> Any:
+        return self.loader.run(_collated(query, self.dialect), g=self.gen, k=self.key, **params)
+
+    def visible(self, query: Any, **params: Any) -> Any:
+        return self.run(query, no=False, groups=sorted(self.requester.groups), **params)
+
+    def visible_stream(self, query: Any) -> Any:
+        return self.loader.stream(
+            _collated(query, self.dialect),
+            g=self.gen,
+            k=self.key,
+            no=False,
+            groups=sorted(self.requester.groups),
+        )
+
+
+def aggregate_status_of_key(
+    conn: Connection,
+    claim_key: str,
+    requester: Requester,
+    as_of: AsOf,
+    offset: int,
+    limit: int,
+    claim_side_limit: int,
+) -> StatusReport | None:
+    """The status of ``claim_key`` from its value groups, or None when they do not say
+    everything (the caller then reads the key claim by claim). NotFoundError when no
+    claim of the key is visible."""
+    if as_of != NOW:
+        return None
+    read = _Read(conn, claim_key, requester)
+    if read.gen is None or read.run(_REVIEW) or _edges_seen(read) or _near_misses(read):
+        return None
+    rows = read.visible(_CELLS)
+    if not rows:
+        raise NotFoundError(f"no claims found for key {claim_key!r}")
+    if any(row[0] is None for row in rows):
+        return None  # a visible claim without a value group
+    if any(row[-1] for row in rows) and _supersession_seen(read):
+        return None
+    relations = [
+        RelationFact(r[0], r[1], r[2], r[3], r[4], r[5], _flag(r[6])) for r in read.run(_RELATIONS)
+    ]
+    if any(r.kind not in ("conflicts", "ambiguous") for r in relations):
+        return None
+    groups, cells = _cells(rows)
+    if not _one_way_per_value(cells):
+        return None
+    _find_repeated_sources(read, cells)
+    facts = read.loader.claims_by_ids(sorted({g.anchor for g in groups.values()}))
+    for group in groups.values():
+        group.anchor_source = facts[group.anchor].source_id
+    _count_anchor_sources(read, groups)
+    side_limit = min(limit, claim_side_limit)
+    _first_of_cells(read, groups, limit, side_limit)
+    listed = [(r[0], r[1]) for r in read.visible(_PAGE, limit=limit, offset=offset)]
+    facts.update(read.loader.claims_by_ids(sorted({c for c, _ in listed} - facts.keys())))
+    slots = {
+        r[0]: SlotGroup(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7])
+        for r in read.run(_SLOTS)
+    }
+    _relate(groups, relations, slots, facts)
+    return _report(read, groups, cells, listed, facts, (offset, limit, side_limit))
+
+
+def _near_misses(read: _Read) -> bool:
+    coarse = read.run(_COARSE).scalars()
+    blocks = sorted(NEAR_MISS_PREFIX + c for c in coarse)
+    return bool(blocks) and any(read.run(q, blocks=blocks) for q in _NEAR_EDGES)
+
+
+def _edges_seen(read: _Read) -> bool:
+    """Whether the key's block holds an edge the groups do not say that the requester sees
+    (a claim-level supersession counts only when both its claims are visible)."""
+    found = read.run(_OTHER_EDGES, kinds=_NOT_FROM_GROUPS)
+    if any(kind != EdgeKind.SUPERSEDES.value for kind, *_ in found):
+        return True
+    sources = read.loader.sources_by_ids([r[1] for r in found] + [r[2] for r in found])
+    return any(
+        all(
+            (source := sources.get(end)) is not None
+            and source_visible(source.groups, source.withdrawn, read.requester)
+            for end in (left, right)
+        )
+        for _kind, left, right in found
+    )
+
+
+def _supersession_seen(read: _Read) -> bool:
+    """Whether the requester sees a supersession of a version of the key (in force today)."""
+    found = read.run(_SUPERSEDED)
+    sources = read.loader.sources_by_ids([r[0] for r in found] + [r[1] for r in found])
+    day = NOW.supersession_date()
+    for newer, older, effective_from in found:
+        seen = [sources.get(newer), sources.get(older)]
+        if all(
+            s is not None and source_visible(s.groups, s.withdrawn, read.requester) for s in seen
+        ) and (effective_from is None or _day(effective_from) <= day):
+            return True
+    return False
+
+
+def _cells(rows: Sequence[tuple[Any, ...]]) -> tuple[dict[str, _Group], list[_Cell]]:
+    groups: dict[str, _Group] = {}
+    cells = []
+    for row in rows:
+        cell = _Cell(row[0], tuple(row[1 : 1 + _WIDTH]), *row[1 + _WIDTH : 4 + _WIDTH])
+        group = groups.setdefault(cell.group, _Group(cell.group, cell.first_id))
+        group.anchor = min(group.anchor, cell.first_id)
+        group.cells.append(cell)
+        cells.append(cell)
+    return groups, cells
+
+
+def _value_fact(value: tuple[Any, ...]) -> ClaimFact:
+    """A claim stating ``value`` (the value columns), for the functions that read one."""
+    kind, number, text, unit, canonical, canonical_unit, polarity, modality = value
+    return ClaimFact(
+        "", "", "", "", 0, kind, number, text, unit, canonical, canonical_unit, polarity,
+        modality, {}, (), None, None, "", 0, 0,
+    )  # fmt: skip
+
+
+def _one_way_per_value(cells: Iterable[_Cell]) -> bool:
+    """True when each side's value is stated one way (``1 h`` and ``60 min`` are one side
+    stated two ways: then a side's value depends on which claims it holds)."""
+    ways: dict[tuple[str, ...], set[tuple[Any, ...]]] = defaultdict(set)
+    for cell in cells:
+        ways[value_key(_value_fact(cell.value))].add(cell.value)
+    return all(len(found) == 1 for found in ways.values())
+
+
+def _find_repeated_sources(read: _Read, cells: Iterable[_Cell]) -> None:
+    twice = read.run(_SOURCES_TWICE).scalars()
+    if not twice:
+        return
+    by_cell = {(cell.group, cell.value): cell for cell in cells}
+    for chunk in batches(sorted(twice)):
+        for row in read.visible(_CELLS_OF_SOURCES, sources=chunk):
+            cell = by_cell.get((row[0], tuple(row[1 : 1 + _WIDTH])))
+            if cell is not None:
+                cell.repeated.add(row[1 + _WIDTH])
+
+
+def _count_anchor_sources(read: _Read, groups: dict[str, _Group]) -> None:
+    anchors = {(g.id, g.anchor_source) for g in groups.values()}
+    by_cell = {(cell.group, cell.value): cell for g in groups.values() for cell in g.cells}
+    rows = read.run(_OF_SOURCES, sources=sorted({source for _, source in anchors}))
+    for row in rows:
+        cell = by_cell.get((row[0], tuple(row[1 : 1 + _WIDTH])))
+        if cell is not None and (row[0], row[1 + _WIDTH]) in anchors:
+            cell.anchor_source_claims = row[2 + _WIDTH]
+
+
+def _first_of_cells(read: _Read, groups: dict[str, _Group], limit: int, side_limit: int) -> None:
+    """Each cell's first ``limit`` claims by citation order, its first claims not from its
+    anchor's source, and its first sources, reading claims in source order until all are
+    known (a few hundred rows at a key of four values, not the whole key)."""
+    top_sources = max(limit, side_limit + 1)
+    by_cell = {(cell.group, cell.value): cell for g in groups.values() for cell in g.cells}
+    wants = {
+        key: (
+            min(cell.count, limit),
+            min(cell.count - cell.anchor_source_claims, side_limit),
+            min(cell.source_count, top_sources),
+        )
+        for key, cell in by_cell.items()
+    }
+    open_cells = {key for key, (c, o, s) in wants.items() if c or o or s}
+
+    def take(block: list[tuple[Any, ...]]) -> None:
+        for row in sorted(block, key=lambda r: (r[2], r[0])):
+            key = (row[3], tuple(row[4 : 4 + _WIDTH]))
+            cell = by_cell[key]
+            cited, other, sourced = wants[key]
+            order = (row[1], row[2], row[0])
+            if len(cell.citations) < cited:
+                cell.citations.append(order)
+            if row[1] != groups[cell.group].anchor_source and len(cell.others) < other:
+                cell.others.append(order)
+            if len(cell.sources) < sourced and (not cell.sources or cell.sources[-1] != row[1]):
+                cell.sources.append(row[1])
+            if (len(cell.citations), len(cell.others), len(cell.sources)) == wants[key]:
+                open_cells.discard(key)
+
+    cursor = read.visible_stream(_BY_SOURCE)
+    try:
+        block: list[tuple[Any, ...]] = []
+        while open_cells:
+            rows = cursor.fetchmany(512)
+            for row in rows:
+                if block and row[1] != block[0][1]:
+                    take(block)  # a source's claims are complete: cite them in order
+                    block = []
+                    if not open_cells:
+                        break
+                block.append(row)
+            if not rows:
+                take(block)
+                break
+    finally:
+        cursor.close()
+
+
+# ----------------------------------------------------------------------------- verdicts
+
+
+def _relate(
+    groups: dict[str, _Group],
+    relations: Iterable[RelationFact],
+    slots: dict[str, SlotGroup],
+    facts: dict[str, ClaimFact],
+) -> None:
+    """What ``verdicts.relation_edges`` and ``evaluate`` give each visible group's members
+    and its anchor, decided per group (every member of a group gets the same verdict)."""
+    for relation in relations:
+        left, right = groups.get(relation.left_group), groups.get(relation.right_group)
+        if left is None or right is None:
+            continue
+        left.relation_partners.add(right.id)
+        right.relation_partners.add(left.id)
+        if relation.kind == "conflicts" and relation.material is False:
+            continue  # immaterial: related, no mark
+        ambiguous = relation.kind == "ambiguous"
+        mark = ConflictStatus.AMBIGUOUS if ambiguous else ConflictStatus.CONTESTED
+        reason = relation_reason(relation, facts[left.anchor], facts[right.anchor])
+        for group in (left, right):
+            group.marks.add(mark)
+            group.reasons.add(reason)
+    by_slot: dict[str, list[SlotGroup]] = defaultdict(list)
+    for group_id in sorted(groups):
+        row = slots.get(group_id)
+        if row is not None:
+            by_slot[row.slot_id].append(row)
+    for _slot, rows in sorted(by_slot.items()):
+        if len(rows) < 2:
+            continue
+        for x, y, material in slot_disagreements(rows):
+            # every member of x meets y's anchor
+            gx, gy = groups[x.value_group_id], groups[y.value_group_id]
+            gx.slot_targets.add(gy.id)
+            gy.slot_sources.add(gx.id)
+            if material is False:
+                continue
+            reason = slot_reason(facts[gx.anchor], facts[gy.anchor])
+            gx.marks.add(ConflictStatus.CONTESTED)
+            gx.reasons.add(reason)
+            gy.anchor_marks.add(ConflictStatus.CONTESTED)
+            gy.anchor_reasons.add(reason)
+
+
+def _status(marks: set[ConflictStatus]) -> ConflictStatus:
+    for status in (ConflictStatus.CONTESTED, ConflictStatus.AMBIGUOUS):
+        if status in marks:
+            return status
+    return ConflictStatus.NONE
+
+
+# ----------------------------------------------------------------------------- sides
+
+
+def _sides(parts: Iterable[_Part], limit: int) -> list[_SidePlan]:
+    """``status.sides_of`` over the claims of ``parts`` (disjoint in claims and sources),
+    with claim ids for citations."""
+    by_key: dict[tuple[str, ...], list[_Part]] = defaultdict(list)
+    for part in parts:
+        if part.count:
+            by_key[value_key(_value_fact(part.value))].append(part)
+    out = []
+    for key in sorted(by_key):
+        found = by_key[key]
+        first = min(found, key=lambda p: p.citations[0])
+        members = heapq.nsmallest(limit, (c for p in found for c in p.citations))
+        # a source in k parts is counted k times by the parts' counts
+        repeats = sum(len(p.repeated) for p in found) - len(
+            set().union(*(p.repeated for p in found))
+        )
+        out.append(
+            _SidePlan(
+                first.value,
+                sum(p.count for p in found),
+                sum(p.source_count for p in found) - repeats,
+                heapq.nsmallest(limit, {s for p in found for s in p.sources}),
+                [c[2] for c in members],
+            )
+        )
+    return out
+
+
+def _side(plan: _SidePlan, facts: dict[str, ClaimFact]) -> Side:
+    # one way of stating each side's value (_one_way_per_value): the value as stated
+    stated = _value_fact(plan.value)
+    return Side(
+        value=stated_value(stated),
+        unit=stated.unit,
+        source_ids=plan.source_ids,
+        citations=[citation(facts[c]) for c in plan.citations],
+        claim_count=plan.claim_count,
+        source_count=plan.source_count,
+    )
+
+
+def _one(claim: ClaimFact, repeated: set[str]) -> _Part:
+    source = claim.source_id
+    mine = {source} & repeated
+    return _Part(_value_of(claim), 1, 1, [source], [citation_order(claim)], mine)
+
+
+def _value_of(claim: ClaimFact) -> tuple[Any, ...]:
+    return tuple(getattr(claim, col) for col in _VALUE_COLUMNS)
+
+
+def _report(
+    read: _Read,
+    groups: dict[str, _Group],
+    cells: list[_Cell],
+    listed: list[tuple[str, str]],
+    facts: dict[str, ClaimFact],
+    page: tuple[int, int, int],
+) -> StatusReport:
+    offset, limit, side_limit = page
+
+    def whole(cell: _Cell) -> _Part:
+        return _Part(
+            cell.value, cell.count, cell.source_count, cell.sources, cell.citations, cell.repeated
+        )
+
+    def less_anchor_source(group: _Group, cell: _Cell) -> _Part:
+        # the anchor's corroborators: members of its group from another source
+        has = 1 if cell.anchor_source_claims else 0
+        return _Part(
+            cell.value,
+            cell.count - cell.anchor_source_claims,
+            cell.source_count - has,
+            [s for s in cell.sources if s != group.anchor_source],
+            cell.others,
+            cell.repeated - {group.anchor_source},
+        )
+
+    repeated = set().union(*(cell.repeated for cell in cells))
+    planned = []
+    for claim_id, group_id in listed:
+        group, claim = groups[group_id], facts[claim_id]
+        parts = [_one(claim, repeated)]
+        if claim_id == group.anchor:
+            marks, reasons = group.marks | group.anchor_marks, group.reasons | group.anchor_reasons
+            wholes = group.relation_partners | group.slot_sources
+            parts += [less_anchor_source(group, cell) for cell in group.cells]
+            parts += [whole(cell) for other in sorted(wholes) for cell in groups[other].cells]
+            met = group.slot_targets - wholes
+        else:
+            marks, reasons = group.marks, group.reasons
+            met = group.relation_partners | group.slot_targets
+            if claim.source_id != group.anchor_source:
+                parts.append(_one(facts[group.anchor], repeated))
+        parts += [_one(facts[groups[other].anchor], repeated) for other in sorted(met)]
+        planned.append((claim, marks, reasons, _sides(parts, side_limit)))
+    key_sides = _sides([whole(cell) for cell in cells], limit)
+    # read only the claims that are cited
+    cited = {c for plan in key_sides for c in plan.citations}
+    cited |= {c for *_, plans in planned for plan in plans for c in plan.citations}
+    facts.update(read.loader.claims_by_ids(sorted(cited - facts.keys())))
+    claims = [
+        ClaimStatus(
+            claim_id=claim.id,
+            claim_key=claim.claim_key,
+            status=_status(marks),
+            value=stated_value(claim),
+            unit=claim.unit,
+            citation=citation(claim),
+            sides=[_side(plan, facts) for plan in plans],
+            superseded_by=None,
+            resolution=None,
+            review_item_id=None,
+            reasons=sorted(reasons),
+        )
+        for claim, marks, reasons, plans in planned
+    ]
+    total = sum(cell.count for cell in cells)
+    every_mark = set().union(*(g.marks | g.anchor_marks for g in groups.values()))
+    return StatusReport(
+        target=Target(kind=TargetKind.KEY, id=read.key),
+        status=_status(every_mark),
+        superseded_by=None,
+        policy_version=None,
+        sides=[_side(plan, facts) for plan in key_sides],
+        claims=claims,
+        page=PageOut(
+            offset=offset,
+            limit=limit,
+            total=total,
+            next_offset=offset + limit if offset + limit < total else None,
+        ),
+        as_of=AsOfOut(effective=None, known_at=None),
+    )
