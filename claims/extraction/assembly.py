@@ -243,6 +243,16 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
         for i in range(start, end):
             role[i] = r
             info[i] = data
+    for i in range(n - 1):
+        # "reached No. 5": the abbreviation of "number", no negation ("no 24-hour support"
+        # without the full stop stays one)
+        if role[i] == NEG and (
+            (lower[i] == "no." and role[i + 1] == VALUE)
+            or (lower[i] == "no" and lower[i + 1] == "." and VALUE in role[i + 2 : i + 3])
+        ):
+            role[i], info[i] = STOP, None
+            if role[i + 1] == NEG:  # the full stop of "No." read with it
+                role[i + 1], info[i + 1] = STOP, None
     units = res.unit_words
     for i, row in enumerate(rows):
         if role[i] != -1:
@@ -1007,6 +1017,14 @@ class _DocAssembly:
             if direction is not None:
                 # "Attrition went up in May": the direction is the value
                 return [direction]
+            if not out_claims and TIME in clause_roles:
+                # "In June 2011, his wife gave birth to twins": a dated act with no other
+                # value; its date is what the sentence states
+                dated = self._dated_act(
+                    doc, sent, a, b, roles, mentions, clause_start, reported_at is not None,
+                    source_id, source_version_id,
+                )  # fmt: skip
+                return [dated] if dated is not None else []
             return out_claims
         span = self._evidence(doc, sent, clause_start, b)
         contexts = self._contexts(a, b, role, info, values)
@@ -1537,6 +1555,99 @@ class _DocAssembly:
             used if year_q >= 0 else [],
         )
 
+    def _dated_act(
+        self,
+        doc: Doc,
+        sent: Span,
+        a: int,
+        b: int,
+        roles: Roles,
+        mentions: Mentions,
+        clause_start: int,
+        reported: bool,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> Claim | None:
+        """"In June 2011, his wife gave birth to twins", "The format change was revealed on
+        March 11, 2009": a clause with no value and no listed event predicate that dates
+        what it tells. The date is the value of the act the clause's words name (its key
+        read as for any clause, the time words left out), so two tellings of the act
+        with different dates compare; the clause's other time expressions stay its time.
+        None when no time expression is dated or nothing names the act."""
+        role, info, lower = roles.role, roles.info, roles.lower
+        if lower[b - 1] == "?" or role[a] == WH:
+            return None  # a question asks when; it states no date
+        taken = -1
+        yearless = ""  # "on April 13": a day of a year the text does not name
+        yearless_at = -1
+        for i in range(a, b):
+            if role[i] != TIME or (i > a and role[i - 1] == TIME and info[i - 1] == info[i]):
+                continue
+            last = i
+            while last + 1 < b and role[last + 1] == TIME and info[last + 1] == info[i]:
+                last += 1
+            if last + 1 < b and roles.word(last + 1)[:1].isupper():
+                continue  # "the 1994 Miss Universe pageant": a year inside a name
+            if _after_name_bracket(roles, sent.start, i):
+                continue  # "Kajol (born 5 August 1974)": a person's dates, read elsewhere
+            t = mentions.times[cast(int, info[i])]
+            if t.first is None or t.last is None or t.role == "deictic":
+                if not yearless:
+                    yearless = _month_day(lower[i : last + 1], self.res.months)
+                    yearless_at = cast(int, info[i])
+                continue
+            taken = cast(int, info[i])
+            break
+        if taken < 0 and not yearless:
+            return None
+        idxs = [
+            i
+            for i in range(a, b)
+            if role[i] not in (PUNCT, TIME)
+            and not (role[i] == PREP and i + 1 < b and role[i + 1] == TIME)
+        ]
+        frame = read_frame(doc, roles, idxs, self.res, mentions.times)
+        entity = self._entity(frame)
+        entity_words = entity.split(" ") if entity else []
+        attribute = [w for w in frame.attribute_words if w not in entity_words]
+        if not attribute:
+            # "On April 12, 1992, Sheedy married actor David Lansbury": the name, the
+            # event verb and its object read as one name; split them at the event
+            entity_words, attribute = self._event_split(roles, idxs)
+        if not attribute:
+            return None  # nothing names the act: a bare date ("On 3 May, in Leeds.")
+        if taken < 0:
+            # No year: the ISO month-day "--04-13" is a label that compares with another
+            # telling's day of the same act, never with a dated day (another kind)
+            kind, value, taken = ValueKind.CATEGORICAL, yearless, yearless_at
+        else:
+            kind, value = ValueKind.DATE, _event_value(mentions.times[taken], 0, 0)
+        return self._value_claim(
+            doc, sent, a, b, clause_start, kind, entity_words, attribute, value,
+            frame.verb or "date", frame.negated, list(frame.residual),
+            self._time_without(sent, mentions, taken), reported, 0.5,
+            source_id, source_version_id, subject=frame.subject, scope=frame.scope,
+        )  # fmt: skip
+
+    def _event_split(self, roles: Roles, idxs: Sequence[int]) -> tuple[list[str], list[str]]:
+        """(entity, attribute) of a clause whose words all read as a name: the subject
+        before an event predicate, and the event with up to four words of its object."""
+        lower, role = roles.lower, roles.role
+        words = [lower[i] for i in idxs]
+        lex = lexicon()
+        hit = find_phrase(words, lex.events, lex.longest_event, lex.event_firsts)
+        if hit is None:
+            return [], []
+        content = (CONTENT, VERB)
+        subject = [fold_word(lower[i]) for i in idxs[: hit[0]] if role[i] in content]
+        thing: list[str] = []
+        for i in idxs[hit[1] :]:
+            if role[i] in (SEP, PREP) or len(thing) == 4:
+                break  # "married actor David Lansbury, the nephew of ...": the object ends
+            if role[i] in content:
+                thing.append(fold_word(lower[i]))
+        return [w for w in subject if w], [hit[2], *[w for w in thing if w]]
+
     def _time_without(self, sent: Span, mentions: Mentions, taken: int) -> EffectiveTime:
         """The sentence's effective time from its time expressions except ``taken``."""
         times = mentions.times  # sorted by start: only this sentence's are read
@@ -1903,6 +2014,31 @@ def _hyphen_compound(roles: Roles, i: int) -> bool:
 def _name_ends(roles: Roles, previous: int, i: int) -> bool:
     """A lowercase word right after a capitalised one ends a name ("Choir gave")."""
     return roles.word(previous)[:1].isupper() and not roles.word(i)[:1].isupper()
+
+
+def _month_day(words: Sequence[str], months: dict[str, int]) -> str:
+    """ISO 8601 month-day ("--04-13") of a time expression naming a month and a day
+    ("April 13", "13th April"), else ""."""
+    month = next((months[w] for w in words if w in months), 0)
+    days = [int(d) for w in words if (d := w.rstrip("stndrh")).isdigit() and 1 <= int(d) <= 31]
+    if not month or len(days) != 1:
+        return ""
+    try:
+        date(2000, month, days[0])  # a leap year: "February 29" is a day
+    except ValueError:
+        return ""
+    return f"--{month:02d}-{days[0]:02d}"
+
+
+def _after_name_bracket(roles: Roles, a: int, i: int) -> bool:
+    """Whether token ``i`` sits in brackets opened right after a capitalised word ("Anna
+    Pavlova (January 23, 1885)", "Kajol (born Kajol Mukerji; 5 August 1974)")."""
+    for k in range(i - 1, max(a, i - 12) - 1, -1):
+        if roles.lower[k] in (")", "]"):
+            return False
+        if roles.lower[k] in ("(", "["):
+            return k > a and roles.word(k - 1)[:1].isupper()
+    return False
 
 
 def _first_pivot_acts(roles: Roles, a: int, b: int) -> bool:

@@ -104,6 +104,30 @@ def _rank_pattern() -> tuple[re.Pattern[str], dict[str, int]]:
 
 
 _RANK, _ORDINAL_WORDS = _rank_pattern()
+
+
+def _chart_pattern() -> tuple[re.Pattern[str], dict[str, int]]:
+    """A chart position after a charting verb ("peaked at number 52", "debuted at # 14",
+    "is ranked No. 2"; numbers.yaml ``chart_verbs``, ``chart_markers``): group ``ord`` is
+    the position, digits or a number word up to nineteen."""
+    data = read_yaml("numbers.yaml")
+    words = {str(k).lower(): int(v) for k, v in (data.get("units_words") or {}).items()}
+
+    def alt(items: object) -> str:
+        return "|".join(re.escape(str(w)) for w in sorted(items or [], key=len)[::-1])  # type: ignore[call-overload]
+
+    adverbs = r"(?:(?:now|currently|also|still|then|later|eventually|officially)\s+)?"
+    pattern = re.compile(
+        rf"(?<![A-Za-z])(?:{alt(data.get('chart_verbs'))})\s+{adverbs}(?:(?:at|to|in)\s+)?"
+        rf"(?:{alt(data.get('chart_markers'))})\s*"
+        rf"(?P<ord>[0-9]{{1,3}}|{alt(words)})(?![A-Za-z0-9])(?![.,][0-9])",
+        re.IGNORECASE,
+    )
+    return pattern, words
+
+
+_CHART, _CHART_WORDS = _chart_pattern()
+_CHART_HINT = re.compile(r"#|(?<![a-z])n(?:umber|o\.)", re.IGNORECASE)
 _DIGIT_ORDINAL = re.compile(r"[0-9](?:st|nd|rd|th)(?![A-Za-z])")
 _ORDINAL_HINT = re.compile(
     r"[0-9](?:st|nd|rd|th)(?![A-Za-z])|(?<![A-Za-z])(?:"
@@ -790,6 +814,8 @@ class MentionScanner:
             or _DIGIT_ORDINAL.search(folded) is not None
         ):
             self._ranks(folded, occupied, out)
+        if _CHART_HINT.search(folded) is not None:
+            self._charts(folded, occupied, out)
         for m in _NUMBER.finditer(folded):
             if occupied[m.start()]:
                 continue
@@ -843,6 +869,22 @@ class MentionScanner:
                 value = int(word[:-2])
             out.quantities.append(
                 QuantityMention(start=start, end=end, cue_start=start, value=float(value))
+            )
+            occupied[start:end] = b"\x01" * (end - start)
+
+    def _charts(self, folded: str, occupied: bytearray, out: Mentions) -> None:
+        """A chart position after a charting verb is a rank ("peaked at number 52",
+        "debuted at # 14"): a bare number, as "placed fifth" is."""
+        for m in _CHART.finditer(folded):
+            start, end = m.start("ord"), m.end("ord")
+            if occupied[start] or occupied[end - 1]:
+                continue
+            word = m.group("ord").lower()
+            position = _CHART_WORDS[word] if word in _CHART_WORDS else int(word)
+            if position < 1:
+                continue
+            out.quantities.append(
+                QuantityMention(start=start, end=end, cue_start=start, value=float(position))
             )
             occupied[start:end] = b"\x01" * (end - start)
 
