@@ -19,7 +19,7 @@ It is configured in the ``dagster.yaml`` that ``pipeline.instance.dagster_home``
 connects anew for every event (``NullPool``) and asks the server whether a table exists for
 every asset event: about 19 ms per event. It keeps one small pool per process and remembers
 the tables it has seen. A deployment names it in ``dagster.yaml`` as the
-``event_log_storage`` (``pipeline.instance.POSTGRES_DAGSTER_YAML``), which means every
+``event_log_storage`` (``pipeline/dagster_postgres.yaml``), which means every
 Dagster process (webserver, daemon, run workers) imports this package.
 
 Both override private hooks of Dagster's storages (``_connect``); this module is the only

@@ -33,42 +33,11 @@ event_log_storage:
 """
 
 # Dagster's storage in PostgreSQL (DAGSTER_POSTGRES_URL, a database of its own, not the
-# claim store's) with the pooled event log (pipeline/event_log.py). dagster-postgres's own
-# event log connects anew for every event, about 19 ms each: two events per source version
-# made a 1k-file first load four times slower than the embedded instance.
-POSTGRES_DAGSTER_YAML = """\
-# Dagster instance with its storage in PostgreSQL, as claimledger runs it beyond one
-# machine; every process that opens the instance (webserver, daemon, run workers) must be
-# able to import claimledger's pipeline package. docs/PIPELINE.md.
-run_storage:
-  module: dagster_postgres.run_storage
-  class: PostgresRunStorage
-  config:
-    postgres_url:
-      env: DAGSTER_POSTGRES_URL
-event_log_storage:
-  module: pipeline.event_log
-  class: PooledPostgresEventLogStorage
-  config:
-    postgres_url:
-      env: DAGSTER_POSTGRES_URL
-schedule_storage:
-  module: dagster_postgres.schedule_storage
-  class: PostgresScheduleStorage
-  config:
-    postgres_url:
-      env: DAGSTER_POSTGRES_URL
-run_coordinator:
-  module: dagster.core.run_coordinator
-  class: QueuedRunCoordinator
-  config:
-    max_concurrent_runs: 8
-    tag_concurrency_limits:
-      - key: claimledger/pipeline
-        limit: 1
-telemetry:
-  enabled: false
-"""
+# claim store's) with the pooled event log (pipeline/event_log.py): dagster_postgres.yaml
+# beside this file, which a deployment copies to $DAGSTER_HOME/dagster.yaml.
+# dagster-postgres's own event log connects anew for every event, about 19 ms each: two
+# events per source version made a 1k-file first load four times slower than embedded.
+POSTGRES_DAGSTER_YAML = (Path(__file__).parent / "dagster_postgres.yaml").read_text("utf-8")
 
 
 def postgres_home(home: Path) -> Path:
