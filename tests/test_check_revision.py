@@ -197,3 +197,21 @@ def test_texts_that_are_not_a_revision_get_no_revision_reading() -> None:
         "Organisers said about 52,000 people came to the festival in 2022, a record.",
     ).revision
     assert all("revised" not in p.reason for p in result.pairs)
+
+
+def test_one_as_of_day_written_two_ways_is_not_a_moved_snapshot() -> None:
+    # "9th March" and "9 March" are one day: the figure changed at one reading, a conflict
+    relation, _, reason = _both_ways(
+        "As of 9th March 2020, the depot held 30 buses.",
+        "As of 9 March 2020, the depot held 34 buses.",
+    )
+    assert relation is Relation.CONFLICT, reason
+
+
+def test_a_bound_turned_around_in_a_revised_sentence_conflicts() -> None:
+    relation, _, reason = _both_ways(
+        "The choir sold fewer than 2,000 tickets for the winter concert.",
+        "The choir has sold more than 3,000 tickets for the winter concert.",
+    )
+    assert relation is Relation.CONFLICT, reason
+    assert "revised in place" in reason

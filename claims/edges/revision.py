@@ -33,6 +33,7 @@ from claims.edges.alignment import Alignment, Change
 from claims.edges.compare import AGREE, compare_values, ordered, same_key, snapshots
 from claims.edges.facts import ClaimFacts
 from claims.edges.pairing import counted_alike, one_context
+from claims.edges.similarity import attribute_words
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Claim, Relation
 
@@ -124,11 +125,7 @@ def one_slot(x: ClaimFacts, y: ClaimFacts) -> bool:
 def judge_revision(x: ClaimFacts, y: ClaimFacts, revised: Revised) -> PairVerdict:
     """Two claims whose values one revision changed in place, judged as one slot."""
     change = revised.change
-    if (
-        snapshots(x, y)
-        and x.time_text.casefold() != y.time_text.casefold()
-        and compare_values(x, y).state != AGREE
-    ):
+    if snapshots(x, y) and _moved(x, y) and compare_values(x, y).state != AGREE:
         # "as of 4 May: 12,000" / "as of 9 May: 12,400": the running figure and the date
         # of its reading moved together, whether or not the dates resolve to days
         return PairVerdict(
@@ -149,9 +146,9 @@ def judge_revision(x: ClaimFacts, y: ClaimFacts, revised: Revised) -> PairVerdic
             f"{where}: the two versions state different figures for one slot "
             f"({x.shown} vs {y.shown}); {inner.reason}",
         )
-    if inner.relation is Relation.CONFLICT and revised.reworded and x.claim_key != y.claim_key:
-        # the words changed too, and the keys read them apart ("the limit" / "the output
-        # limit"): the added words may narrow the attribute, so one slot, not a conflict
+    if inner.relation is Relation.CONFLICT and revised.reworded and _narrowed(x, y):
+        # the words changed too, and one key adds words to the other ("the limit" / "the
+        # output limit"): the added words may narrow the attribute, so one slot at most
         return PairVerdict(
             Relation.AMBIGUOUS,
             Rule.KEY,
@@ -159,6 +156,20 @@ def judge_revision(x: ClaimFacts, y: ClaimFacts, revised: Revised) -> PairVerdic
             f"{inner.reason}",
         )
     return PairVerdict(inner.relation, inner.rule, f"{where}; {inner.reason}")
+
+
+def _narrowed(x: ClaimFacts, y: ClaimFacts) -> bool:
+    """One claim key holds every word of the other and more ("limit" / "output limit")."""
+    a, b = attribute_words(x.claim_key), attribute_words(y.claim_key)
+    return a != b and (a < b or b < a)
+
+
+def _moved(x: ClaimFacts, y: ClaimFacts) -> bool:
+    """Whether two stated times differ: disjoint days when both resolve ("as of 9th March
+    2020" and "as of 9 March 2020" are one day), else different words ("as of 4 May")."""
+    if x.time_known and y.time_known:
+        return x.t_end < y.t_start or y.t_end < x.t_start
+    return x.time_text.casefold() != y.time_text.casefold()
 
 
 def _both_can_hold(x: ClaimFacts, y: ClaimFacts, inner: PairVerdict) -> bool:
