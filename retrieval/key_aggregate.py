@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -48,6 +48,7 @@ from claims.store.batches import batches
 from retrieval.access import source_visible
 from retrieval.contract import (
     AsOfOut,
+    Citation,
     ClaimStatus,
     PageOut,
     Side,
@@ -550,14 +551,14 @@ def _sides(parts: Iterable[_Part], limit: int) -> list[_SidePlan]:
     return out
 
 
-def _side(plan: _SidePlan, facts: dict[str, ClaimFact]) -> Side:
+def _side(plan: _SidePlan, cite: Callable[[str], Citation]) -> Side:
     # one way of stating each side's value (_one_way_per_value): the value as stated
     stated = _value_fact(plan.value)
     return Side(
         value=stated_value(stated),
         unit=stated.unit,
         source_ids=plan.source_ids,
-        citations=[citation(facts[c]) for c in plan.citations],
+        citations=[cite(c) for c in plan.citations],
         claim_count=plan.claim_count,
         source_count=plan.source_count,
     )
@@ -623,6 +624,15 @@ def _report(
     cited = {c for plan in key_sides for c in plan.citations}
     cited |= {c for *_, plans in planned for plan in plans for c in plan.citations}
     facts.update(read.loader.claims_by_ids(sorted(cited - facts.keys())))
+    # an anchor is cited by most listed claims: one citation object per claim
+    citations: dict[str, Citation] = {}
+
+    def cite(claim_id: str) -> Citation:
+        found = citations.get(claim_id)
+        if found is None:
+            found = citations[claim_id] = citation(facts[claim_id])
+        return found
+
     claims = [
         ClaimStatus(
             claim_id=claim.id,
@@ -631,7 +641,7 @@ def _report(
             value=stated_value(claim),
             unit=claim.unit,
             citation=citation(claim),
-            sides=[_side(plan, facts) for plan in plans],
+            sides=[_side(plan, cite) for plan in plans],
             superseded_by=None,
             resolution=None,
             review_item_id=None,
@@ -646,7 +656,7 @@ def _report(
         status=_status(every_mark),
         superseded_by=None,
         policy_version=None,
-        sides=[_side(plan, facts) for plan in key_sides],
+        sides=[_side(plan, cite) for plan in key_sides],
         claims=claims,
         page=PageOut(
             offset=offset,
