@@ -140,3 +140,25 @@ def test_a_date_before_a_name_and_an_event_verb_with_an_object_dates_that_event(
     assert claim.entity == "marlowe"
     assert claim.attribute.split()[0] == "married"
     assert "albright" in claim.attribute
+
+
+def test_a_date_then_a_name_dates_the_act_of_that_name() -> None:
+    (claim,) = _dates("On July 10, 1998 Farnsworth retired from the stage at his ranch.")
+    assert claim.value == "1998-07-10"
+    assert "farnsworth" in claim.claim_key
+    (yearless,) = extract(
+        "On March 3rd The Harbour Choir performed at the town hall, joined by the youth band."
+    )
+    assert yearless.value == "--03-03"
+    assert "harbour choir" in yearless.claim_key
+
+
+def test_how_often_a_title_was_won_is_a_count_not_a_label() -> None:
+    (claim,) = extract("The club has won the league title 29 times.")
+    assert claim.value == 29
+    result = check_texts(
+        "The club has won the league title 29 times.",
+        "The club has won the league title 28 times.",
+    )
+    assert result.relation.value == "conflict", result.reason
+    assert extract("See title 29 of the federal code.") == []

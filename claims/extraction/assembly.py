@@ -1586,8 +1586,17 @@ class _DocAssembly:
             last = i
             while last + 1 < b and role[last + 1] == TIME and info[last + 1] == info[i]:
                 last += 1
-            if last + 1 < b and roles.word(last + 1)[:1].isupper():
-                continue  # "the 1994 Miss Universe pageant": a year inside a name
+            if (
+                last + 1 < b
+                and len(lower[last]) == 4
+                and lower[last].isdigit()
+                and roles.word(last + 1)[:1].isupper()
+                and (
+                    lower[last - 1] in _NAME_DETERMINERS
+                    or (last == i and (i == a or role[i - 1] != PREP))
+                )
+            ):
+                continue  # "after the 1994 Miss Universe pageant": a year inside a name
             if _after_name_bracket(roles, sent.start, i):
                 continue  # "Kajol (born 5 August 1974)": a person's dates, read elsewhere
             t = mentions.times[cast(int, info[i])]
@@ -2070,6 +2079,9 @@ def _label_shaped(roles: Roles, a: int, b: int, allow_time: bool = False) -> boo
 
 
 _COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being"})
+# "the 1994 Miss Universe pageant", "their 2019 acquisition": a year after these words
+# begins a name or describes a noun; "in 2009 Smith joined" dates the act
+_NAME_DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their", "our"})
 _ITEM_LEADS = frozenset({"with", "including", "plus"})  # ", with a total of 24 million"
 # "in May", "since May": the month, not the modal "may"
 _MONTH_PREPOSITIONS = frozenset(

@@ -939,7 +939,9 @@ class MentionScanner:
         before = folded[s - 2 : s] if s >= 2 else folded[:s]
         label = (
             phrase_before(folded, s, res.numbers.label_words, 2)
-            if before.strip() and before.rstrip()[-1:] in _LABEL_TAILS
+            if before.strip()
+            and before.rstrip()[-1:] in _LABEL_TAILS
+            and _TIMES_AFTER.match(folded, e) is None  # "won the title 29 times": how often
             else None
         )
         if label is not None:
