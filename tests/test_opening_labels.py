@@ -199,3 +199,17 @@ def test_a_politicians_party_is_read_from_the_phrase_only_when_capitalised() -> 
     assert labels["political party"] == ("silvan orme", "Liberal Party")
     labels = _labels("Dana Pell (born 1970) is a liberal economist and author.")
     assert "political party" not in labels
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Contractors are paid within 45 days of the invoice date.",
+        "There were 40 people in the meeting room.",
+        "Thanks, the notice period is 30 days.",
+    ],
+)
+def test_a_capitalised_first_word_is_no_subject(text: str) -> None:
+    claims = _claims(text)
+    assert claims
+    assert all(c.entity is None for c in claims if c.kind.value == "quantity")

@@ -30,7 +30,7 @@ from typing import Any
 
 from spacy.tokens import Doc, Span
 
-from claims.extraction.identity import fold_name, lemma, name_tokens
+from claims.extraction.identity import fold_name, is_name, lemma, name_tokens
 from claims.extraction.mentions import Mentions, TimeMention
 from claims.extraction.resources import read_yaml, resources
 from claims.extraction.value_kinds import iso_value
@@ -245,6 +245,18 @@ def _split_title(tokens: Sequence[str], kept: list[int]) -> int | None:
     return None
 
 
+def _names_something(tokens: Sequence[str], kept: list[int]) -> bool:
+    """Whether the words before the copula are a name, not a sentence's capitalised first
+    word ("Contractors are paid ...", "There were 40 people ...", "Thanks, the notice period
+    is ..."): a word no dictionary knows ("Pilzno"), or a capital past the first word ("Nick
+    Hill", "The Man Who Never Was")."""
+    words = [tokens[i] for i in kept if tokens[i][:1].isalnum()]
+    function_words = resources().stopwords
+    return any(is_name(w) and w.lower() not in function_words for w in words) or any(
+        w[:1].isupper() for w in words[1:]
+    )
+
+
 def _text_of(text: str, toks: Sequence[_Tok], a: int, b: int) -> str:
     """The characters of words a..b-1 as written."""
     return text[toks[a].idx : toks[b - 1].end]
@@ -302,7 +314,7 @@ def read_opening(doc: Doc, text: str, mentions: Mentions) -> Opening | None:
             disambiguation = _text_of(text, toks, opener[0][0] + 1, opener[0][1])
     else:
         title = kept
-    if not title:
+    if not title or not _names_something(tokens, kept):
         return None
     name = _text_of(text, toks, title[0], title[-1] + 1)
     stopwords = resources().stopwords
