@@ -213,3 +213,8 @@ def test_a_capitalised_first_word_is_no_subject(text: str) -> None:
     claims = _claims(text)
     assert claims
     assert all(c.entity is None for c in claims if c.kind.value == "quantity")
+
+
+def test_a_lead_in_phrase_is_no_subject() -> None:
+    claims = _claims("In the EU, the retention period is 30 days.")
+    assert [(c.entity, c.claim_key) for c in claims] == [(None, "retention period")]

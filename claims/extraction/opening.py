@@ -54,6 +54,7 @@ MAX_OPENING_CHARS = 600  # a first "sentence" longer than this is a run of page 
 CONFIDENCE = 0.7
 _OPEN, _CLOSE = "([", ")]"
 _DASHES = frozenset({"-", "\u2013", "\u2014"})
+_ARTICLES = frozenset({"the", "a", "an"})
 
 
 @dataclass(frozen=True)
@@ -252,6 +253,8 @@ def _names_something(tokens: Sequence[str], kept: list[int]) -> bool:
     Hill", "The Man Who Never Was")."""
     words = [tokens[i] for i in kept if tokens[i][:1].isalnum()]
     function_words = resources().stopwords
+    if not words or (words[0].lower() in function_words and words[0].lower() not in _ARTICLES):
+        return False  # "In the EU, the retention period is ...": a lead-in, not a name
     return any(is_name(w) and w.lower() not in function_words for w in words) or any(
         w[:1].isupper() for w in words[1:]
     )
