@@ -30,7 +30,7 @@ nothing, in the same batches, on a fresh in-memory instance.
 Dagster's per-partition event bookkeeping from the pipeline's own work; ``--instance
 postgres`` keeps Dagster's storage in PostgreSQL with claimledger's pooled event log
 (``pipeline.instance.POSTGRES_DAGSTER_YAML``), ``--instance postgres-stock`` with
-dagster-postgres's own storage as deploy/dagster.yaml configures it. Both need
+dagster-postgres's own storage (what deploy/dagster.yaml used before session 6). Both need
 ``DAGSTER_POSTGRES_URL`` naming an empty database, or ``CLAIMS_TEST_POSTGRES_URL`` naming a
 server where the bench may create (and afterwards drop) one: ``scripts/with-postgres.sh
 .venv/bin/python bench/bench_pipeline.py --instance postgres 1000`` starts a throwaway one.
@@ -41,7 +41,6 @@ from __future__ import annotations
 import os
 import random
 import resource
-import shutil
 import sys
 import tempfile
 import time
@@ -190,12 +189,21 @@ def dagster_floor(count: int, batch_size: int) -> float:
 
 
 INSTANCES = ("sqlite", "memory", "postgres", "postgres-stock")
+# dagster-postgres's own storage, the baseline the pooled event log is measured against
+STOCK_POSTGRES_YAML = """\
+storage:
+  postgres:
+    postgres_url:
+      env: DAGSTER_POSTGRES_URL
+telemetry:
+  enabled: false
+"""
 
 
 def dagster_instance(kind: str, home: Path) -> dg.DagsterInstance:
     """``sqlite``: SQLite files in ``home`` (what ``claims run`` uses); ``memory``: in memory;
-    ``postgres``: PostgreSQL with the pooled event log; ``postgres-stock``: deploy/dagster.yaml
-    (dagster-postgres's own storage); both in the database ``DAGSTER_POSTGRES_URL`` names."""
+    ``postgres``: PostgreSQL with the pooled event log; ``postgres-stock``: dagster-postgres's own
+    storage (``STOCK_POSTGRES_YAML``); both in the database ``DAGSTER_POSTGRES_URL`` names."""
     if kind == "sqlite":
         return local_instance(home.parent)  # <home.parent>/dagster, as `claims run` makes it
     if kind == "memory":
@@ -203,7 +211,7 @@ def dagster_instance(kind: str, home: Path) -> dg.DagsterInstance:
     if kind == "postgres":
         return dg.DagsterInstance.from_config(str(postgres_home(home)))
     if kind == "postgres-stock":
-        shutil.copy(ROOT / "deploy" / "dagster.yaml", home / "dagster.yaml")
+        (home / "dagster.yaml").write_text(STOCK_POSTGRES_YAML, encoding="utf-8")
         return dg.DagsterInstance.from_config(str(home))
     raise SystemExit(f"--instance must be one of {', '.join(INSTANCES)}, not {kind!r}")
 
