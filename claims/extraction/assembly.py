@@ -41,6 +41,7 @@ from claims.extraction.resources import Resources
 from claims.extraction.stance import ATTRIBUTE as STANCE_ATTRIBUTE
 from claims.extraction.stance import stance_lexicon, stance_of
 from claims.extraction.value_kinds import (
+    NO_QUANTITY,
     find_phrase,
     is_property_word,
     iso_value,
@@ -1412,7 +1413,7 @@ class _DocAssembly:
             attribute=attribute,
             kind=kind,
             value=value,
-            **_NO_QUANTITY,
+            **NO_QUANTITY,
             polarity=polarity,
             modality=modality,
             scope=dict(frame.scope),
@@ -1776,7 +1777,7 @@ class _DocAssembly:
             coarse_key=key_words[-1],
             kind=kind,
             value=value,
-            **_NO_QUANTITY,
+            **NO_QUANTITY,
             polarity=Polarity.NEGATIVE if negated else Polarity.POSITIVE,
             modality=None,
             scope=dict(scope or {}),
@@ -1903,7 +1904,7 @@ class _DocAssembly:
             coarse_key=key,
             kind=kind,
             value=key,
-            **_NO_QUANTITY,
+            **NO_QUANTITY,
             polarity=polarity,
             modality=modality,
             scope={},
@@ -1966,21 +1967,6 @@ def _counts_things(dimension: str | None) -> bool:
     )
 
 
-# The quantity-only fields of a categorical or polarity claim.
-_NO_QUANTITY: dict[str, Any] = {
-    "low": None,
-    "high": None,
-    "bound": Bound.EXACT,
-    "approximate": False,
-    "precision": None,
-    "unit": None,
-    "canonical_value": None,
-    "canonical_low": None,
-    "canonical_high": None,
-    "canonical_unit": None,
-    "dimension": None,
-    "value_span": None,
-}
 
 
 def _counted_dimension(q: QuantityMention) -> str | None:

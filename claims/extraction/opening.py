@@ -33,10 +33,9 @@ from spacy.tokens import Doc, Span
 from claims.extraction.identity import fold_name, is_name, lemma, name_tokens
 from claims.extraction.mentions import Mentions, TimeMention
 from claims.extraction.resources import read_yaml, resources
-from claims.extraction.value_kinds import iso_value
+from claims.extraction.value_kinds import NO_QUANTITY, iso_value
 from claims.ids import stable_id_maker
 from claims.models import (
-    Bound,
     Claim,
     EffectiveTime,
     Polarity,
@@ -726,17 +725,7 @@ def opening_claims(
             "attribute": label.attribute,
             "kind": label.kind,
             "value": label.value,
-            "low": None,
-            "high": None,
-            "bound": Bound.EXACT,
-            "approximate": False,
-            "precision": None,
-            "unit": None,
-            "canonical_value": None,
-            "canonical_low": None,
-            "canonical_high": None,
-            "canonical_unit": None,
-            "dimension": None,
+            **NO_QUANTITY,
             "polarity": Polarity.POSITIVE,
             "modality": None,
             "scope": {},

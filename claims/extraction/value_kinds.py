@@ -18,10 +18,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
+from typing import Any
 
 from claims.extraction.keys import fold_word
 from claims.extraction.resources import read_yaml
-from claims.models import TimeGranularity
+from claims.models import Bound, TimeGranularity
+
+# The quantity-only fields of a categorical or polarity claim.
+NO_QUANTITY: dict[str, Any] = {
+    "low": None,
+    "high": None,
+    "bound": Bound.EXACT,
+    "approximate": False,
+    "precision": None,
+    "unit": None,
+    "canonical_value": None,
+    "canonical_low": None,
+    "canonical_high": None,
+    "canonical_unit": None,
+    "dimension": None,
+    "value_span": None,
+}
 
 
 @dataclass(frozen=True, slots=True)
