@@ -162,3 +162,13 @@ def test_how_often_a_title_was_won_is_a_count_not_a_label() -> None:
     )
     assert result.relation.value == "conflict", result.reason
     assert extract("See title 29 of the federal code.") == []
+
+
+def test_a_year_that_names_an_edition_or_a_heading_year_dates_no_act() -> None:
+    # "the 2019 travel policy" names which policy; it says nothing about when it was replaced
+    assert _dates("This handbook replaces the 2019 expenses handbook.") == []
+    # a Markdown heading with its edition year states no act
+    assert _dates("# Expenses handbook (2026)") == []
+    # the act's own date still counts
+    (claim,) = _dates("The expenses handbook was replaced in March 2026.")
+    assert claim.value.startswith("2026")

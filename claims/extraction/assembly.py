@@ -1598,6 +1598,16 @@ class _DocAssembly:
                 )
             ):
                 continue  # "after the 1994 Miss Universe pageant": a year inside a name
+            if (
+                last == i
+                and i > a
+                and last + 1 < b
+                and len(lower[i]) == 4
+                and lower[i].isdigit()
+                and lower[i - 1] in _NAME_DETERMINERS
+                and lower[last + 1].isalpha()
+            ):
+                continue  # "replaces the 2019 travel policy": the year names the thing
             if _after_name_bracket(roles, sent.start, i):
                 continue  # "Kajol (born 5 August 1974)": a person's dates, read elsewhere
             t = mentions.times[cast(int, info[i])]
@@ -1626,6 +1636,9 @@ class _DocAssembly:
             entity_words, attribute = self._event_split(roles, idxs)
         if not attribute:
             return None  # nothing names the act: a bare date ("On 3 May, in Leeds.")
+        heading = doc.text[sent.start_char : sent.end_char].lstrip().startswith("#")
+        if frame.verb is None and heading:
+            return None  # "# Travel policy (2026)": a Markdown heading tells no act
         if taken < 0:
             # No year: the ISO month-day "--04-13" is a label that compares with another
             # telling's day of the same act, never with a dated day (another kind)
