@@ -1,6 +1,7 @@
 """VitaminC real dev pairs through ``claims check``: conflict rates and why pairs are missed.
 
     python bench/eval_vitaminc.py [DATA.jsonl] [--limit N] [--json OUT] [--examples K]
+                                  [--misses OUT.jsonl]
 
 Every row's (claim, evidence) goes through ``claims.edges.check.check_texts``, the code path
 of ``claims check``. Figures (issue 12 targets):
@@ -13,10 +14,14 @@ of ``claims check``. Figures (issue 12 targets):
 Misses are sorted into automatic failure classes (one primary class per pair: no claim on
 a side, keys differ, same key but not a conflict by <rule>) and tagged with content classes
 that may overlap (negation, numeric wording, years, no number at all), each with its rate.
+``--misses OUT.jsonl`` writes every revision pair not in one slot, one JSON object a line
+(both texts, the alignment ratio, the changed spans, the verdict and each claim pair), to read
+the misses by class.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections import Counter, defaultdict
@@ -189,8 +194,42 @@ def revision_pairs(rows: list[dict[str, Any]]) -> list[tuple[str, str, bool]]:
     return pairs
 
 
+def miss_record(left: str, right: str, numbers_only: bool, result: Any) -> dict[str, Any]:
+    """One revision pair not in one slot, with what a reader needs to class it."""
+    from claims.edges.alignment import align
+    from claims.edges.facts import shown_value
+
+    alignment = align(left, right)
+    return {
+        "left": left,
+        "right": right,
+        "only_numbers": numbers_only,
+        "ratio": round(alignment.ratio, 3),
+        "changes": [[c.left_text, c.right_text] for c in alignment.changes],
+        "relation": result.relation.value,
+        "rule": result.rule,
+        "reason": result.reason,
+        "class": primary_class(result)[0],
+        "claims": [result.left_claims, result.right_claims],
+        "pairs": [
+            {
+                "relation": p.relation.value,
+                "rule": p.rule,
+                "left": f"{p.left.claim_key} = {shown_value(p.left)}",
+                "right": f"{p.right.claim_key} = {shown_value(p.right)}",
+                "reason": p.reason,
+            }
+            for p in result.pairs
+        ],
+    }
+
+
 def main() -> None:
-    args = common.parser(__doc__.splitlines()[0], "vitaminc_real_dev.jsonl").parse_args()
+    cli = common.parser(__doc__.splitlines()[0], "vitaminc_real_dev.jsonl")
+    cli.add_argument(
+        "--misses", type=Path, default=None, help="write the revision pairs not in one slot here"
+    )
+    args = cli.parse_args()
     common.quiet_warnings()
     rows = common.read_jsonl(args.data, args.limit)
     code = common.describe_code()
@@ -210,13 +249,19 @@ def main() -> None:
     pairs = revision_pairs(rows)
     revisions = Tally("revision pairs", SLOT)
     only_numbers = Tally("revision pairs, only numbers changed", SLOT)
+    misses: list[dict[str, Any]] = []
     for done, (a, b, numbers_only) in enumerate(pairs, start=1):
         result = check_texts(a, b)
         revisions.add(a, b, result, args.examples)
+        if args.misses and result.relation.value not in SLOT:
+            misses.append(miss_record(a, b, numbers_only, result))
         if numbers_only:
             only_numbers.add(a, b, result, args.examples)
         common.progress(done, len(pairs), 2000, "revision pairs")
 
+    if args.misses:
+        with args.misses.open("w", encoding="utf-8") as out:
+            out.writelines(json.dumps(m, ensure_ascii=False) + "\n" for m in misses)
     ref, sup, nei = by_label["REFUTES"], by_label["SUPPORTS"], by_label["NOT ENOUGH INFO"]
     print(f"time: {clock.seconds()} s")
     print("\nwhole-set figures:")
