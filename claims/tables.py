@@ -166,8 +166,8 @@ class ClaimQuoteRow(Base):
 class ClaimRow(Base):
     __tablename__ = "claims"
     __table_args__ = (
-        Index("ix_claims_generation_claim_key", "generation", "claim_key"),
-        # a key's claims in claim id and in source order (retrieval/key_aggregate.py)
+        # a key's claims in claim id and in source order (retrieval/key_aggregate.py); the
+        # first also serves every (generation, claim_key) lookup (migration 0012)
         Index("ix_claims_generation_key_id", "generation", "claim_key", "id"),
         Index("ix_claims_generation_key_source", "generation", "claim_key", "source_id"),
         Index("ix_claims_generation_coarse_key", "generation", "coarse_key"),
@@ -223,8 +223,8 @@ class ClaimRow(Base):
 class EdgeRow(Base):
     __tablename__ = "edges"
     __table_args__ = (
-        Index("ix_edges_generation_claim_key", "generation", "claim_key"),
-        # an edge of a kind value groups do not say, in a key's block (key_aggregate.py)
+        # an edge of a kind value groups do not say, in a key's block (key_aggregate.py);
+        # also every (generation, claim_key) lookup (migration 0012)
         Index("ix_edges_generation_key_kind", "generation", "claim_key", "kind"),
     )
 

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, insert
+from sqlalchemy import Engine, insert, inspect
 
 from claims.ids import stable_id
+from claims.store.quotes import link_quotes
 from claims.tables import (
     AuthorityPolicyRow,
     ClaimRow,
@@ -349,5 +350,9 @@ class Corpus:
                 (ResolutionWinnerRow, [dict(resolution_id=r, claim_id=c) for r, c in self.winners]),
             ]
             for table, rows in batches:
+                # what ClaimRepository.add_all does before its insert (a store migrated
+                # to before revision 0010 has no quote rows)
+                if table is ClaimRow and inspect(conn).has_table("claim_quotes"):
+                    link_quotes(conn, rows)
                 if rows:
                     conn.execute(insert(table), rows)

@@ -1,10 +1,10 @@
 """Each claim's row of ``claim_quotes`` (the distinct quotes the full-text index holds),
 found or made before the claims are inserted.
 
-The triggers of migration 0010 would do the same per claim, but on SQLite only by updating
-each claim row after its insert (more than doubling the cost of storing 20,000 numbers);
-a claim that arrives with its ``quote_id`` set skips them. Writers that do not call this
-still get their link from the triggers.
+Every writer of claims goes through ``ClaimRepository.add_all``, which calls this: on SQLite
+there is no insert trigger to do it (migration 0012: its presence alone doubled the cost of
+a claim insert); PostgreSQL's BEFORE INSERT function would link a claim that arrives
+without its ``quote_id``, and ``claims search --reindex`` repairs any claim left unlinked.
 """
 
 from __future__ import annotations
@@ -12,43 +12,78 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 
-from sqlalchemy import Executable, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Connection, select
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session
 
 from claims.store.batches import batches
 from claims.tables import ClaimQuoteRow
 
+QuoteKey = tuple[str, str]  # (source version id, quote text)
 
-def link_quotes(session: Session, rows: Sequence[MutableMapping[str, Any]]) -> None:
+
+def link_quotes(
+    session: Session | Connection, rows: Sequence[MutableMapping[str, Any]]
+) -> None:
     """Set ``quote_id`` on each claim row (dicts of column values), making missing quote
-    rows; on a backend without an insert-or-ignore the rows are left to the triggers."""
-    dialect = session.get_bind().dialect.name
-    statement: Executable
-    if dialect == "sqlite":
-        statement = sqlite.insert(ClaimQuoteRow).on_conflict_do_nothing()
-    elif dialect == "postgresql":
-        statement = postgresql.insert(ClaimQuoteRow).on_conflict_do_nothing()
-    else:
-        return
-    if not rows:
+    rows; on a backend other than SQLite or PostgreSQL the rows are left to its triggers."""
+    bind = session.get_bind() if isinstance(session, Session) else session
+    dialect = bind.dialect.name
+    if not rows or dialect not in ("sqlite", "postgresql"):
         return
     wanted = {(row["source_version_id"], row["quote"]) for row in rows}
-    found = _quote_ids(session, sorted({version for version, _ in wanted}))
-    missing = sorted(wanted - found.keys())
-    if missing:
-        for chunk in batches(missing):
-            session.execute(statement, [{"source_version_id": v, "quote": q} for v, q in chunk])
-        found = _quote_ids(session, sorted({version for version, _ in missing}), found)
+    if dialect == "sqlite":
+        found = _sqlite_link(session, wanted)
+    else:
+        found = _quote_ids(session, sorted({version for version, _ in wanted}))
+        missing = sorted(wanted - found.keys())
+        if missing:
+            statement = postgresql.insert(ClaimQuoteRow).on_conflict_do_nothing()
+            for chunk in batches(missing):
+                session.execute(statement, [{"source_version_id": v, "quote": q} for v, q in chunk])
+            found = _quote_ids(session, sorted({version for version, _ in missing}), found)
     for row in rows:
         row["quote_id"] = found[(row["source_version_id"], row["quote"])]
 
 
+def _sqlite_link(session: Session | Connection, wanted: set[QuoteKey]) -> dict[QuoteKey, int]:
+    """The quote row ids of ``wanted``, each missing row inserted with the driver's own
+    cursor (its id is the cursor's ``lastrowid``: no second read to find it).
+
+    Inside the caller's transaction: a row another writer adds between the read and the
+    insert fails the insert on the unique (version, quote) key, and the caller's
+    transaction rolls back whole, as any failed write does."""
+    if isinstance(session, Session):
+        session.flush()
+        connection = session.connection()
+    else:
+        connection = session
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        found: dict[QuoteKey, int] = {}
+        for chunk in batches(sorted({version for version, _ in wanted})):
+            marks = ", ".join("?" for _ in chunk)
+            cursor.execute(
+                "SELECT id, source_version_id, quote FROM claim_quotes "
+                f"WHERE source_version_id IN ({marks})",
+                chunk,
+            )
+            for quote_id, version, quote in cursor.fetchall():
+                found[(version, quote)] = quote_id
+        insert = "INSERT INTO claim_quotes (source_version_id, quote) VALUES (?, ?)"
+        for key in sorted(wanted - found.keys()):
+            cursor.execute(insert, key)
+            found[key] = int(cursor.lastrowid)  # type: ignore[arg-type]
+    finally:
+        cursor.close()
+    return found
+
+
 def _quote_ids(
-    session: Session,
+    session: Session | Connection,
     version_ids: Sequence[str],
-    known: Mapping[tuple[str, str], int] | None = None,
-) -> dict[tuple[str, str], int]:
+    known: Mapping[QuoteKey, int] | None = None,
+) -> dict[QuoteKey, int]:
     out = dict(known or {})
     table = ClaimQuoteRow
     for chunk in batches(version_ids):

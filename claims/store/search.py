@@ -141,9 +141,9 @@ def sqlite_search_ddl() -> list[str]:
         f"INSERT INTO {fts}(rowid, quote) VALUES (new.id, new.quote); END",
         f"CREATE TRIGGER claim_quotes_fts_delete AFTER DELETE ON claim_quotes BEGIN "
         f"INSERT INTO {fts}({fts}, rowid, quote) VALUES ('delete', old.id, old.quote); END",
-        # a claim written without its quote row (every writer does: the row is shared)
-        "CREATE TRIGGER claims_quote_insert AFTER INSERT ON claims "
-        f"WHEN new.quote_id IS NULL BEGIN {_SQLITE_LINK} END",
+        # No insert trigger: ClaimRepository.add_all links each claim to its quote row
+        # before the insert, and an AFTER INSERT trigger alone doubled the cost of every
+        # claim insert (migration 0012). An update of the quote re-links here.
         "CREATE TRIGGER claims_quote_update AFTER UPDATE OF quote, source_version_id ON claims "
         f"BEGIN {_SQLITE_LINK} {_SQLITE_RELEASE} END",
         f"CREATE TRIGGER claims_quote_delete AFTER DELETE ON claims BEGIN {_SQLITE_RELEASE} END",
