@@ -131,11 +131,17 @@ def independent_origins(side: Side, clones: Iterable[tuple[str, str]]) -> int:
     return len({root(sid) for sid in parent})
 
 
-def with_provenance(conn: Connection, sides: list[Side], tiers: list[str]) -> list[Side]:
-    """The sides with each citation's extraction confidence, tier, tier rank and checksum."""
-    claim_ids = sorted({c.claim_id for s in sides for c in s.citations})
-    found: dict[str, tuple[float | None, str | None, str | None]] = {}
-    for start in range(0, len(claim_ids), _CHUNK):
+# The provenance of a cited claim: its extraction confidence, its source's tier, and the
+# checksum of the cited version.
+_Provenance = tuple[float | None, str | None, str | None]
+
+
+def _provenance(conn: Connection, claim_ids: Iterable[str]) -> dict[str, _Provenance]:
+    """Provenance per claim id, one statement per ``_CHUNK`` ids (a status page cites a few
+    hundred claims; a statement per side cost more than the rest of the report)."""
+    ids = sorted(set(claim_ids))
+    found: dict[str, _Provenance] = {}
+    for start in range(0, len(ids), _CHUNK):
         rows = conn.execute(
             select(
                 ClaimRow.id,
@@ -145,22 +151,46 @@ def with_provenance(conn: Connection, sides: list[Side], tiers: list[str]) -> li
             )
             .join(SourceRow, SourceRow.id == ClaimRow.source_id)
             .join(SourceVersionRow, SourceVersionRow.id == ClaimRow.source_version_id)
-            .where(ClaimRow.id.in_(claim_ids[start : start + _CHUNK]))
+            .where(ClaimRow.id.in_(ids[start : start + _CHUNK]))
         )
         found.update({r[0]: (r[1], r[2], r[3]) for r in rows})
+    return found
 
-    def enriched(cite: Citation) -> Citation:
-        confidence, tier, checksum = found.get(cite.claim_id, (None, None, None))
-        return cite.model_copy(
-            update={
-                "extraction_confidence": confidence,
-                "tier": tier,
-                "tier_rank": tiers.index(tier) if tier in tiers else None,
-                "checksum": checksum,
-            }
-        )
 
-    return [s.model_copy(update={"citations": [enriched(c) for c in s.citations]}) for s in sides]
+class _Enricher:
+    """Citations with their provenance, one enriched copy per cited claim (a status page
+    cites each group's first claims from most of its listed claims)."""
+
+    def __init__(self, found: dict[str, _Provenance], tiers: list[str]) -> None:
+        self.found = found
+        self.rank = {tier: n for n, tier in reversed(list(enumerate(tiers)))}
+        self.done: dict[tuple[Any, ...], Citation] = {}
+
+    def citation(self, cite: Citation) -> Citation:
+        said = (cite.claim_id, cite.source_id, cite.version_id, cite.version, cite.quote)
+        key = (*said, cite.span.start, cite.span.end)
+        enriched = self.done.get(key)
+        if enriched is None:
+            confidence, tier, checksum = self.found.get(cite.claim_id, (None, None, None))
+            enriched = self.done[key] = cite.model_copy(
+                update={
+                    "extraction_confidence": confidence,
+                    "tier": tier,
+                    "tier_rank": self.rank.get(tier) if tier is not None else None,
+                    "checksum": checksum,
+                }
+            )
+        return enriched
+
+    def side(self, side: Side) -> Side:
+        return side.model_copy(update={"citations": [self.citation(c) for c in side.citations]})
+
+
+def with_provenance(conn: Connection, sides: list[Side], tiers: list[str]) -> list[Side]:
+    """The sides with each citation's extraction confidence, tier, tier rank and checksum."""
+    found = _provenance(conn, (c.claim_id for s in sides for c in s.citations))
+    enrich = _Enricher(found, tiers)
+    return [enrich.side(s) for s in sides]
 
 
 def signals_of(
@@ -230,31 +260,43 @@ def with_signals(
 
 def status_with_provenance(conn: Connection, report: StatusReport) -> StatusReport:
     """``report`` with provenance on its claims' citations and each resolution's confidence
-    (the three confidences, kept apart, for ``claims status``)."""
+    (the three confidences, kept apart, for ``claims status``).
+
+    The provenance of every citation in the report is read at once (one statement per
+    ``_CHUNK`` claims), not per side: a status page of 100 claims has about 300 sides."""
     tiers = policy_tiers(conn, report.policy_version)
+    cited = [c.claim_id for s in report.sides for c in s.citations]
+    for item in report.claims:
+        cited.append(item.citation.claim_id)
+        cited.extend(c.claim_id for s in item.sides for c in s.citations)
+    enrich = _Enricher(_provenance(conn, cited), tiers)
+    confidences: dict[tuple[Any, ...], float | None] = {}
     claims = []
     for item in report.claims:
-        sides = with_provenance(conn, [*item.sides, _single(item.citation)], tiers)
         resolution = item.resolution
         if resolution is not None:
-            stated = _stored_confidence(conn, resolution)
-            resolution = resolution.model_copy(update={"confidence": stated})
+            # one read per resolution shown, not per claim it decides
+            shown = (
+                resolution.resolution_id,
+                tuple(resolution.winner_claim_ids),
+                resolution.policy_version,
+                resolution.decided_at,
+            )
+            if shown not in confidences:
+                confidences[shown] = _stored_confidence(conn, resolution)
+            resolution = resolution.model_copy(update={"confidence": confidences[shown]})
         claims.append(
             item.model_copy(
                 update={
-                    "sides": sides[:-1],
-                    "citation": sides[-1].citations[0],
+                    "sides": [enrich.side(s) for s in item.sides],
+                    "citation": enrich.citation(item.citation),
                     "resolution": resolution,
                 }
             )
         )
     return report.model_copy(
-        update={"claims": claims, "sides": with_provenance(conn, report.sides, tiers)}
+        update={"claims": claims, "sides": [enrich.side(s) for s in report.sides]}
     )
-
-
-def _single(citation: Citation) -> Side:
-    return Side(value=None, unit=None, source_ids=[citation.source_id], citations=[citation])
 
 
 def _stored_confidence(conn: Connection, shown: ResolutionOut) -> float | None:
