@@ -149,6 +149,13 @@ def test_a_closure_moved_to_another_year_is_ambiguous() -> None:
             "The Q2 dividend was 15 cents per share.",
             Relation.COMPATIBLE,
         ),
+        # a figure only made more precise elaborates the other (issue 4)
+        ("The recommended dose is 5-10 mg.", "The recommended dose is 8 mg.", Relation.COMPATIBLE),
+        (
+            "The reply is at most 500 tokens long.",
+            "The reply is 300 tokens long.",
+            Relation.COMPATIBLE,
+        ),
         # two named products are two things
         (
             "The Kestrel K2 logger weighs 450 g.",
@@ -161,24 +168,134 @@ def test_a_closure_moved_to_another_year_is_ambiguous() -> None:
             "In 2020, the museum welcomed 40,000 visitors.",
             Relation.COMPATIBLE,
         ),
-        # a range made precise, and two descriptive lower bounds, both hold
-        ("The recommended dose is 5-10 mg.", "The recommended dose is 8 mg.", Relation.COMPATIBLE),
-        (
-            "The co-op has more than 1,000 members.",
-            "The co-op has more than 5,000 members.",
-            Relation.COMPATIBLE,
-        ),
-        # one running figure that did not move between two readings
-        (
-            "As of 9 March 2020, the depot held 30 buses.",
-            "As of 10 March 2020, the depot held 30 buses.",
-            Relation.COMPATIBLE,
-        ),
     ],
 )
 def test_revisions_that_are_not_one_slot_changed(left: str, right: str, expected: Relation) -> None:
     relation, _, reason = _both_ways(left, right)
     assert relation is expected, reason
+
+
+# ------------------------------------------------------------------ changed, though both hold
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "named"),
+    [
+        # two descriptive lower bounds: both hold by logic, but the figure was revised
+        (
+            "The co-op has more than 1,000 members.",
+            "The co-op has more than 5,000 members.",
+            "bound revised: more than 1000 members -> more than 5000 members",
+        ),
+        (
+            "The council has banned gatherings of more than 100 people in the old town.",
+            "The council has banned gatherings of more than 50 people in the old town.",
+            "bound revised: more than 100 people -> more than 50 people",
+        ),
+        (
+            "The trailer has been watched over 800 million times on YouTube.",
+            "The trailer has been watched over 810 million times on YouTube.",
+            "bound revised",
+        ),
+        # a range moved, and a rounded figure restated
+        (
+            "The recommended dose is 5-10 mg.",
+            "The recommended dose is 6-12 mg.",
+            "range revised: 5-10 mg -> 6-12 mg",
+        ),
+        (
+            "The town has about 11,060 inhabitants.",
+            "The town has about 11,500 inhabitants.",
+            "figure revised",
+        ),
+        # a date that only narrows ("by January 2016" holds if "by January 2013" does)
+        (
+            "By January 2016, Ann Reyes and Tom Hale had been chosen to direct the film.",
+            "By January 2013, Ann Reyes and Tom Hale had been chosen to direct the film.",
+            "date revised",
+        ),
+    ],
+)
+def test_a_revised_figure_both_readings_allow_is_ambiguous_and_named(
+    left: str, right: str, named: str
+) -> None:
+    relation, rule, reason = _both_ways(left, right)
+    assert relation is Relation.AMBIGUOUS, reason
+    assert rule == Rule.REVISION
+    assert named in check_texts(left, right).reason
+
+
+def test_the_same_figure_at_another_as_of_date_is_ambiguous() -> None:
+    # one running figure that did not move between two readings, or a corrected date: the
+    # revised sentence dates its figure differently, and a reviewer sees it
+    relation, rule, reason = _both_ways(
+        "As of 9 March 2020, the depot held 30 buses.",
+        "As of 10 March 2020, the depot held 30 buses.",
+    )
+    assert relation is Relation.AMBIGUOUS, reason
+    assert rule == Rule.TIME
+    assert "the same figure" in reason
+
+
+def test_the_same_figure_at_another_as_of_day_without_a_year_is_ambiguous() -> None:
+    relation, _, reason = _both_ways(
+        "As of 24 March, 6,016 people were in quarantine in the province.",
+        "As of 25 March, 6,016 people were in quarantine in the province.",
+    )
+    assert relation is Relation.AMBIGUOUS, reason
+
+
+# ------------------------------------------------------------------ figures no claim reads
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "shown"),
+    [
+        (
+            "The county side won the series 3-1 after the fourth match.",
+            "The county side won the series 2-1 after the fourth match.",
+            "'3-1' -> '2-1' (a score or a range)",
+        ),
+        (
+            "She scored the winner for Norway in the 57th minute.",
+            "She scored the winner for Norway in the 58th minute.",
+            "'57th' -> '58th' (an ordinal)",
+        ),
+        (
+            "The last train left the station at 8:28 pm.",
+            "The last train left the station at 8:21 pm.",
+            "'8:28' -> '8:21' (a time of day)",
+        ),
+        (
+            "He was picked by the Hawks with the 37th overall pick in the draft.",
+            "He was picked by the Hawks with the 36th overall pick in the draft.",
+            "'37th' -> '36th' (an ordinal)",
+        ),
+    ],
+)
+def test_a_changed_figure_no_claim_reads_is_still_shown(left: str, right: str, shown: str) -> None:
+    relation, rule, reason = _both_ways(left, right)
+    assert relation is Relation.AMBIGUOUS, reason
+    assert rule == Rule.REVISION
+    assert shown in check_texts(left, right).reason
+
+
+def test_a_changed_name_with_digits_is_not_an_unread_figure() -> None:
+    # "Route 9" / "Route 9A" and "K2" / "K3" are names: the figure rule leaves them alone
+    result = check_texts(
+        "The bus to the airport leaves from stop B2 every morning.",
+        "The bus to the airport leaves from stop B4 every morning.",
+    )
+    assert "no claim reads" not in result.reason
+
+
+def test_sentences_written_apart_never_get_the_unread_figure_reading() -> None:
+    result = check_texts(
+        "The county side won the series 3-1 after the fourth match.",
+        "After a wet summer the club finished the league in 2nd place, two points clear.",
+    )
+    assert "no claim reads" not in result.reason
+    assert result.relation is not Relation.AMBIGUOUS or result.rule != Rule.REVISION
 
 
 def test_words_added_next_to_the_figure_keep_a_narrower_attribute_ambiguous() -> None:
@@ -215,3 +332,28 @@ def test_a_bound_turned_around_in_a_revised_sentence_conflicts() -> None:
     )
     assert relation is Relation.CONFLICT, reason
     assert "revised in place" in reason
+
+
+# ------------------------------------------------------------------ the extractor's readings
+
+
+def test_one_entity_read_two_ways_in_a_revised_sentence_is_one_slot() -> None:
+    # the revision changed two figures, not the film; the extractor named the entity
+    # differently in the two versions, and the words of both names stand in both texts
+    relation, _, reason = _both_ways(
+        "Of the 25 reviews that Rotten Tomatoes collected, Quiet Harbour received a 80% rating.",
+        "Of the 29 reviews that Rotten Tomatoes collected, Quiet Harbour received a 79% rating.",
+    )
+    assert relation is Relation.CONFLICT, reason
+    assert "revised in place" in reason
+
+
+def test_a_figure_revised_with_the_words_around_it_is_ambiguous() -> None:
+    relation, rule, reason = _both_ways(
+        "The film received mixed reviews and was a commercial success, grossing over "
+        "$400 million.",
+        "The film received mixed reviews but was a box office success, grossing over "
+        "$415.2 million.",
+    )
+    assert relation is Relation.AMBIGUOUS, reason
+    assert rule == Rule.REVISION

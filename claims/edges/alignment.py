@@ -80,6 +80,9 @@ class Alignment:
     places: tuple[tuple[Span2, Span2], ...] = field(default=())
     # the revision also added, dropped or changed words, not only numbers
     reworded: bool = False
+    # the two texts, so a reason can quote a change in its surroundings ("3-1" -> "2-1")
+    left_text: str = ""
+    right_text: str = ""
 
     @property
     def revision(self) -> bool:
@@ -123,4 +126,4 @@ def align(left: str, right: str) -> Alignment:
         numeric = bool(_NUMBER.search(lt) and _NUMBER.search(rt))
         changes.append(Change((ls, le), (rs, re_), lt, rt, numeric))
         places.append(((ls, le), (rs, re_)))
-    return Alignment(matcher.ratio(), tuple(changes), tuple(places), reworded)
+    return Alignment(matcher.ratio(), tuple(changes), tuple(places), reworded, left, right)

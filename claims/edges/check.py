@@ -30,8 +30,11 @@ from claims.edges.revision import (
     judge_apart,
     judge_moved_time,
     judge_revision,
+    judge_unread,
     moved_times,
     one_slot,
+    revised_dates,
+    unread_changes,
 )
 from claims.edges.verdict import RELATION_RANK, PairVerdict, Rule
 from claims.models import Claim, EdgeKind, Relation
@@ -159,6 +162,11 @@ def check_claims(
     ]
     pairs, revised = _in_revision(pairs, left_facts, right_facts, left, right, alignment)
     pairs = _with_counterparts(pairs, left_facts, right_facts, revised)
+    unread = _unread(pairs, left, right, alignment)
+    if unread is not None:
+        return CheckResult(
+            unread.relation, unread.rule, unread.reason, False, pairs, len(left), len(right)
+        )
     if not pairs:
         empty = [name for name, side in (("left", left), ("right", right)) if not side]
         return CheckResult(
@@ -187,6 +195,19 @@ def check_claims(
     )
 
 
+def _unread(
+    pairs: list[PairReport], left: Sequence[Claim], right: Sequence[Claim], alignment: Alignment
+) -> PairVerdict | None:
+    """When the texts are one sentence revised and no pair is in one slot, the figures the
+    revision changed that no claim reads (``revision.unread_changes``), as an ambiguity."""
+    if not alignment.revision:
+        return None
+    if any(RELATION_RANK[p.relation] >= RELATION_RANK[Relation.AMBIGUOUS] for p in pairs):
+        return None
+    changes = unread_changes(left, right, alignment)
+    return judge_unread(alignment, changes) if changes else None
+
+
 def _in_revision(
     pairs: list[PairReport],
     left_facts: list[ClaimFacts],
@@ -203,6 +224,7 @@ def _in_revision(
         return pairs, set()
     values = aligned_pairs(left, right, alignment)
     times = moved_times(left, right, alignment)
+    dates = revised_dates(left, right, alignment)
     facts = {f.id: f for f in [*left_facts, *right_facts]}
     decided: set[tuple[str, str]] = set()
     out = []
@@ -210,10 +232,12 @@ def _in_revision(
         ids = (p.left.id, p.right.id)
         x, y = facts[p.left.id], facts[p.right.id]
         verdict: PairVerdict | None = None
-        if ids in values and one_slot(x, y):
+        if ids in values and one_slot(x, y, alignment):
             verdict = judge_revision(x, y, values[ids])
         elif ids in times:
             verdict = judge_moved_time(x, y, times[ids])
+        if verdict is None and ids in dates:
+            verdict = judge_revision(x, y, dates[ids])
         if verdict is not None:  # the revision's reading replaces the plain comparison
             decided.add(ids)
             p = PairReport(p.left, p.right, verdict.relation, verdict.rule, verdict.reason)

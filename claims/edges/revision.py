@@ -15,22 +15,37 @@ hides a changed one.
 The verdict of an aligned pair:
 
 * values that cannot both hold, at one time and scope: ``conflict``, by the value rule;
-* otherwise ``ambiguous`` (rule ``revision``): values that could both hold under the looser
-  reading ("more than 50" / "more than 100", "about 11.06 million" / "about 11.50 million"),
-  or a figure and its "as of" date or year both moved (one slot updated at a later time; the
+* otherwise ``ambiguous``: values in one form that both hold by logic but that the
+  revision changed (rule ``revision``: "bound revised: more than 100 people -> more than 50
+  people", "about 11.06 million" -> "about 11.50 million": the revised sentence states a
+  different figure, and the reviewer decides which version stands; a figure only made more
+  precise, "5-10 mg" -> "8 mg", stays an elaboration), or a figure and
+  its "as of" date or year both moved (rule ``time``: one slot updated at a later time; the
   mission's time rule never calls two times a conflict, but a sentence revised in place is
-  one slot, and a reviewer decides which version holds);
+  one slot);
 * equal values (only the formatting changed): ``corroboration``.
+
+What keeps an aligned pair ``compatible`` is a reason the two versions speak of two slots:
+two scopes (Q1 / Q2), two periods that are not snapshots ("in 2019" / "in 2020" each with
+its own figure), reported speech on one side.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from claims.edges.alignment import Alignment, Change
-from claims.edges.compare import AGREE, compare_values, ordered, same_key, snapshots
+from claims.edges.alignment import Alignment, Change, tokens
+from claims.edges.compare import (
+    AGREE,
+    COMPATIBLE,
+    compare_values,
+    ordered,
+    same_key,
+    snapshots,
+)
 from claims.edges.facts import ClaimFacts
 from claims.edges.pairing import counted_alike, one_context
 from claims.edges.similarity import attribute_words
@@ -112,14 +127,29 @@ def judge_apart(x: ClaimFacts, y: ClaimFacts, verdict: PairVerdict) -> PairVerdi
     )
 
 
-def one_slot(x: ClaimFacts, y: ClaimFacts) -> bool:
+def one_slot(x: ClaimFacts, y: ClaimFacts, alignment: Alignment | None = None) -> bool:
     """Whether two aligned claims can be one slot: the same dimension, or a bare number
     against a count of what its words name ("reached 642" / "640 confirmed cases"), and
     never two named entities ("the K2 weighs 450 g" / "the K3 weighs 620 g": the revision
-    changed what the sentence is about)."""
-    if x.entity and y.entity and x.entity != y.entity:
+    changed what the sentence is about).
+
+    Two entities whose words both texts hold are one entity read two ways ("Harry Brown" /
+    "Rotten Tomatoes collected ... Harry Brown"): the revision did not change them, the
+    extractor's reading of the changed sentence did."""
+    named_apart = x.entity and y.entity and x.entity != y.entity
+    if named_apart and (alignment is None or not _kept_words(x.entity, y.entity, alignment)):
         return False
     return x.kind == y.kind and (x.dimension == y.dimension or bool(counted_alike(x, y)))
+
+
+def _kept_words(a: str, b: str, alignment: Alignment) -> bool:
+    """Whether every word of two normalised names stands in both texts (a lemma is a
+    prefix of the word as written: "tomato" of "Tomatoes")."""
+    words = {t.text for t in tokens(alignment.left_text)} & {
+        t.text for t in tokens(alignment.right_text)
+    }
+    wanted = set(a.split()) | set(b.split())
+    return bool(wanted) and all(any(w.startswith(name) for w in words) for name in wanted)
 
 
 def judge_revision(x: ClaimFacts, y: ClaimFacts, revised: Revised) -> PairVerdict:
@@ -146,6 +176,26 @@ def judge_revision(x: ClaimFacts, y: ClaimFacts, revised: Revised) -> PairVerdic
             f"{where}: the two versions state different figures for one slot "
             f"({x.shown} vs {y.shown}); {inner.reason}",
         )
+    if inner.relation is Relation.COMPATIBLE and _values_decided(x, y, inner):
+        # "more than 100" -> "more than 50": logic lets both hold, but the sentence now
+        # states another figure for the slot, and that is what a reviewer must see
+        return PairVerdict(
+            Relation.AMBIGUOUS,
+            Rule.REVISION,
+            f"{_revised_what(x, y)} revised: {x.shown} -> {y.shown} ({where}); both can hold, "
+            f"the reviewer decides which version stands; {inner.reason}",
+        )
+    if inner.relation is Relation.COMPATIBLE and inner.rule == Rule.SCOPE and _reworded_only(x, y):
+        # the figure changed in place and the qualifier words read around it changed too
+        # ("a commercial success, grossing over $400 million" / "a box office success,
+        # grossing over $415.2 million"): no named scope (Q1 / Q2, two places) keeps two
+        # slots apart, so one slot whose wording moved
+        return PairVerdict(
+            Relation.AMBIGUOUS,
+            Rule.REVISION,
+            f"figure revised: {x.shown} -> {y.shown} ({where}), and the words around it "
+            f"changed too; {inner.reason}",
+        )
     if inner.relation is Relation.CONFLICT and revised.reworded and _narrowed(x, y):
         # the words changed too, and one key adds words to the other ("the limit" / "the
         # output limit"): the added words may narrow the attribute, so one slot at most
@@ -156,6 +206,39 @@ def judge_revision(x: ClaimFacts, y: ClaimFacts, revised: Revised) -> PairVerdic
             f"{inner.reason}",
         )
     return PairVerdict(inner.relation, inner.rule, f"{where}; {inner.reason}")
+
+
+def _reworded_only(x: ClaimFacts, y: ClaimFacts) -> bool:
+    """Whether two claims differ in scope only by qualifier words, not by a named scope
+    dimension both state differently (period Q1 / Q2, region Europe / Asia)."""
+    theirs = dict(y.scope)
+    return all(theirs.get(dim, value) == value for dim, value in x.scope)
+
+
+def _values_decided(x: ClaimFacts, y: ClaimFacts, inner: PairVerdict) -> bool:
+    """A compatible verdict the two values themselves gave, both stated in one form with
+    another figure ("more than 100" / "more than 50", "about 11.06 million" / "about 11.50
+    million", "5-10 mg" / "6-12 mg"), not a scope, a time or reported speech keeping two
+    slots apart.
+
+    A revision that changes the form keeps the elaboration of issue 4: "5-10 mg" made
+    precise as "8 mg", "at most 500 tokens" / "300 tokens", "about 6 hours" / "6.5 hours"
+    state one value more precisely, and the precise one holds whenever the other does."""
+    outcome = compare_values(x, y)
+    same_form = x.bound == y.bound and (x.tol > 0) == (y.tol > 0)
+    return same_form and outcome.state == COMPATIBLE and inner.rule == outcome.rule
+
+
+def _revised_what(x: ClaimFacts, y: ClaimFacts) -> str:
+    """What kind of figure a revision changed, for the reason: a bound, a range, a date."""
+    kinds = {x.bound, y.bound}
+    if x.kind == "date":
+        return "date"
+    if "range" in kinds:
+        return "range"
+    if kinds - {"exact"}:
+        return "bound"
+    return "figure"
 
 
 def _narrowed(x: ClaimFacts, y: ClaimFacts) -> bool:
@@ -220,15 +303,144 @@ def judge_moved_time(x: ClaimFacts, y: ClaimFacts, revised: Revised) -> PairVerd
     """The same statement whose time one revision moved: ``ambiguous`` (the date was
     corrected, or the statement holds at both times), unless the values differ too (a new
     period with its own figure: "in 2019, 120,000 visitors" / "in 2020, 40,000", compare's
-    verdict stands) or both are "as of" snapshots (a running figure that stayed the same
-    between two readings: compatible). ``None`` when compare's verdict stands."""
-    if snapshots(x, y) or compare_values(x, y).state != AGREE:
+    verdict stands). Both "as of" snapshots with one figure ("as of 20 March: 90 cases" /
+    "as of 21 March: 90 cases") are ambiguous too: the figure did not move between the two
+    readings, or the date was corrected, and either way the revised sentence dates its
+    figure differently. ``None`` when compare's verdict stands."""
+    if compare_values(x, y).state != AGREE:
         return None
     change = revised.change
+    if snapshots(x, y):
+        return PairVerdict(
+            Relation.AMBIGUOUS,
+            Rule.TIME,
+            f"one sentence revised in place ({change.left_text!r} -> {change.right_text!r}): "
+            f"the same figure ({x.shown}) read at another date ({x.time_text} vs "
+            f"{y.time_text}); unchanged between the readings, or the date was corrected",
+        )
     return PairVerdict(
         Relation.AMBIGUOUS,
         Rule.TIME,
         f"one sentence revised in place ({change.left_text!r} -> {change.right_text!r}): "
         f"the same statement ({x.shown}) at another time ({x.time_text} vs {y.time_text}); "
         "the date was corrected, or it holds at both",
+    )
+
+
+def revised_dates(
+    left: Sequence[Claim], right: Sequence[Claim], alignment: Alignment
+) -> dict[tuple[str, str], Revised]:
+    """Date claims of one claim key whose date a revision changed in place ("by January
+    2016" / "by January 2013"): a changed figure lies in both claims' sentences and the two
+    dates differ. A date's words carry no value span, so the sentence stands for it."""
+    if not alignment.revision:
+        return {}
+    found: dict[tuple[str, str], Revised] = {}
+    for change in alignment.changes:
+        if not change.numeric:
+            continue
+        mine = [c for c in left if c.kind.value == "date" and _in_sentence(c, "left", change)]
+        theirs = [c for c in right if c.kind.value == "date" and _in_sentence(c, "right", change)]
+        for x in mine:
+            for y in theirs:
+                if x.claim_key == y.claim_key and x.value != y.value:
+                    found.setdefault((x.id, y.id), Revised(change, alignment.reworded))
+    return found
+
+
+def _in_sentence(claim: Claim, side: str, change: Change) -> bool:
+    return change.holds(side, claim.span.start, claim.span.end)
+
+
+# A figure a revision can change: a number with its separators, an ordinal ("57th"), a
+# score or range ("3-1"), a time of day ("8:28"); anything glued to letters ("K2", "Q1",
+# "4D") is a name, and names are what the claims' entities and scopes already compare.
+_FIGURE = re.compile(
+    r"^(?:\d+(?:[.,:]\d+)*(?:st|nd|rd|th|s)?|[^\w\s])$", re.IGNORECASE | re.UNICODE
+)
+# the surrounding figure as a reader sees it ("3-1", "8:28am", "251-300th")
+_AROUND = re.compile(r"[\w.,:/–-]*$")
+_AFTER = re.compile(r"^[\w.,:/–-]*")
+_SCORE = re.compile(r"^\d+\s*[–-]\s*\d+$")
+_ORDINAL = re.compile(r"\d(?:st|nd|rd|th)\b", re.IGNORECASE)
+_CLOCK = re.compile(r"\d:\d\d")
+_YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
+_DIGITS = re.compile(r"\d+")
+
+
+def unread_changes(
+    left: Sequence[Claim], right: Sequence[Claim], alignment: Alignment
+) -> list[Change]:
+    """Figures a revision changed in place that no claim of either text reads: no value,
+    no stated time and no entity or scope holds them ("won the series 3-1" / "2-1", "in
+    the 57th minute" / "58th", "at 8:28 am" / "8:21 am"). The sentence still states
+    another figure, so ``claims check`` reports it (``judge_unread``)."""
+    if not alignment.revision:
+        return []
+    return [
+        change
+        for change in alignment.changes
+        if change.numeric
+        and _figures_only(change)
+        and not any(_reads(c, "left", change) for c in left)
+        and not any(_reads(c, "right", change) for c in right)
+    ]
+
+
+def _figures_only(change: Change) -> bool:
+    texts = (change.left_text, change.right_text)
+    return all(_FIGURE.match(t.text) for text in texts for t in tokens(text))
+
+
+def _reads(claim: Claim, side: str, change: Change) -> bool:
+    """Whether a claim reads the changed figure: as its value, its stated time, a date
+    value in its sentence, or words of its entity or scope."""
+    span = claim.value_span
+    if span is not None and change.holds(side, span.start, span.end):
+        return True
+    if _time_in(claim, side, change):
+        return True
+    text = (change.left_text if side == "left" else change.right_text).casefold()
+    if claim.kind.value == "date" and _in_sentence(claim, side, change):
+        # a date value has no span: it reads the change when the changed number is one of
+        # its year, month or day ("on 18 October 2019" read as 2019-10-18)
+        parts = {int(n) for n in _DIGITS.findall(str(claim.value))}
+        if {int(n) for n in _DIGITS.findall(text)} & parts:
+            return True
+    named = " ".join([claim.entity or "", *(str(v) for v in dict(claim.scope).values())])
+    return bool(text) and text in named.casefold().split()
+
+
+def figure_kind(text: str, start: int, end: int) -> tuple[str, str]:
+    """The figure around characters ``start:end`` of ``text`` and what kind it is (a score,
+    an ordinal, a time of day, a year, a number), for the reason a reviewer reads."""
+    before = _AROUND.search(text[:start])
+    after = _AFTER.match(text[end:])
+    figure = (before.group() if before else "") + text[start:end] + (after.group() if after else "")
+    figure = figure.strip(".,:/–-") or text[start:end]
+    if _CLOCK.search(figure):
+        return figure, "a time of day"
+    if _SCORE.match(figure):
+        return figure, "a score or a range"
+    if _ORDINAL.search(figure):
+        return figure, "an ordinal"
+    if _YEAR.match(figure):
+        return figure, "a year"
+    return figure, "a number"
+
+
+def judge_unread(alignment: Alignment, changes: Sequence[Change]) -> PairVerdict:
+    """Figures a revision changed that no claim reads: ``ambiguous``, naming each change.
+    Not a conflict: without a claim nothing says what the figure measures or whether the
+    two can both hold; but the two versions state different figures, and a reviewer sees it."""
+    shown = []
+    for change in changes:
+        old, kind = figure_kind(alignment.left_text, *change.left)
+        new, _ = figure_kind(alignment.right_text, *change.right)
+        shown.append(f"{old!r} -> {new!r} ({kind})")
+    return PairVerdict(
+        Relation.AMBIGUOUS,
+        Rule.REVISION,
+        f"one sentence revised in place: {', '.join(shown)}, a figure no claim reads; "
+        "the two versions state different figures",
     )
