@@ -3,8 +3,10 @@ found or made before the claims are inserted.
 
 Every writer of claims goes through ``ClaimRepository.add_all``, which calls this: on SQLite
 there is no insert trigger to do it (migration 0012: its presence alone doubled the cost of
-a claim insert); PostgreSQL's BEFORE INSERT function would link a claim that arrives
-without its ``quote_id``, and ``claims search --reindex`` repairs any claim left unlinked.
+a claim insert), and none to index a new quote row (migration 0013: the writer adds its
+new rows to the FTS5 index in one statement). PostgreSQL's BEFORE INSERT function would
+link a claim that arrives without its ``quote_id``, and ``claims search --reindex``
+repairs any claim left unlinked.
 """
 
 from __future__ import annotations
@@ -17,14 +19,13 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session
 
 from claims.store.batches import batches
+from claims.store.search import FTS_TABLE
 from claims.tables import ClaimQuoteRow
 
 QuoteKey = tuple[str, str]  # (source version id, quote text)
 
 
-def link_quotes(
-    session: Session | Connection, rows: Sequence[MutableMapping[str, Any]]
-) -> None:
+def link_quotes(session: Session | Connection, rows: Sequence[MutableMapping[str, Any]]) -> None:
     """Set ``quote_id`` on each claim row (dicts of column values), making missing quote
     rows; on a backend other than SQLite or PostgreSQL the rows are left to its triggers."""
     bind = session.get_bind() if isinstance(session, Session) else session
@@ -48,7 +49,8 @@ def link_quotes(
 
 def _sqlite_link(session: Session | Connection, wanted: set[QuoteKey]) -> dict[QuoteKey, int]:
     """The quote row ids of ``wanted``, each missing row inserted with the driver's own
-    cursor (its id is the cursor's ``lastrowid``: no second read to find it).
+    cursor (its id is the cursor's ``lastrowid``: no second read to find it) and added to
+    the full-text index.
 
     Inside the caller's transaction: a row another writer adds between the read and the
     insert fails the insert on the unique (version, quote) key, and the caller's
@@ -71,9 +73,20 @@ def _sqlite_link(session: Session | Connection, wanted: set[QuoteKey]) -> dict[Q
             for quote_id, version, quote in cursor.fetchall():
                 found[(version, quote)] = quote_id
         insert = "INSERT INTO claim_quotes (source_version_id, quote) VALUES (?, ?)"
+        made: list[int] = []
         for key in sorted(wanted - found.keys()):
             cursor.execute(insert, key)
             found[key] = int(cursor.lastrowid)  # type: ignore[arg-type]
+            made.append(found[key])
+        # the full-text index, one statement per batch (no trigger: migration 0013; FTS5
+        # writes a segment per statement, and an executemany is a statement per row)
+        for chunk in batches(made):
+            marks = ", ".join("?" for _ in chunk)
+            cursor.execute(
+                f"INSERT INTO {FTS_TABLE}(rowid, quote) "
+                f"SELECT id, quote FROM claim_quotes WHERE id IN ({marks})",
+                chunk,
+            )
     finally:
         cursor.close()
     return found

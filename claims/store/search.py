@@ -3,7 +3,8 @@
 The index covers each distinct quote of a source version once (table ``claim_quotes``, made
 by migration 0010): a number table's sentence is the quote of every number in it, and
 indexing it per claim cost 70x the text (issue 14.1). Triggers on ``claims`` keep the quote
-rows and each claim's ``quote_id``; the index is an FTS5 table over ``claim_quotes`` on
+rows and each claim's ``quote_id`` (the claim writer links and indexes new quotes itself,
+``claims/store/quotes.py``); the index is an FTS5 table over ``claim_quotes`` on
 SQLite, a GIN index over ``to_tsvector('english', quote)`` on PostgreSQL. Both stem English
 words, so "residents" finds "resident". Every claim whose quote matches is a candidate.
 
@@ -137,15 +138,16 @@ def sqlite_search_ddl() -> list[str]:
         f"CREATE UNIQUE INDEX {QUOTE_KEY_INDEX} ON claim_quotes (source_version_id, quote)",
         f"CREATE VIRTUAL TABLE {fts} USING fts5(quote, content='claim_quotes', "
         "content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')",
-        f"CREATE TRIGGER claim_quotes_fts_insert AFTER INSERT ON claim_quotes BEGIN "
-        f"INSERT INTO {fts}(rowid, quote) VALUES (new.id, new.quote); END",
+        # no insert trigger on claim_quotes: the writer indexes a version's new quote rows
+        # in one statement (claims/store/quotes.py; a trigger made an FTS5 segment per
+        # row, migration 0013)
         f"CREATE TRIGGER claim_quotes_fts_delete AFTER DELETE ON claim_quotes BEGIN "
         f"INSERT INTO {fts}({fts}, rowid, quote) VALUES ('delete', old.id, old.quote); END",
         # No insert trigger: ClaimRepository.add_all links each claim to its quote row
         # before the insert, and an AFTER INSERT trigger alone doubled the cost of every
         # claim insert (migration 0012). An update of the quote re-links here.
         "CREATE TRIGGER claims_quote_update AFTER UPDATE OF quote, source_version_id ON claims "
-        f"BEGIN {_SQLITE_LINK} {_SQLITE_RELEASE} END",
+        f"BEGIN {_SQLITE_LINK} {_SQLITE_INDEX_NEW} {_SQLITE_RELEASE} END",
         f"CREATE TRIGGER claims_quote_delete AFTER DELETE ON claims BEGIN {_SQLITE_RELEASE} END",
     ]
 
@@ -157,6 +159,13 @@ _SQLITE_LINK = (
     "UPDATE claims SET quote_id = (SELECT id FROM claim_quotes "
     "WHERE source_version_id = new.source_version_id AND quote = new.quote) "
     "WHERE rowid = new.rowid;"
+)
+# the quote row of ``new`` into the index unless it is there (FTS5's docsize table holds a
+# row per indexed quote row)
+_SQLITE_INDEX_NEW = (
+    f"INSERT INTO {FTS_TABLE}(rowid, quote) SELECT cq.id, cq.quote FROM claim_quotes cq "
+    "WHERE cq.source_version_id = new.source_version_id AND cq.quote = new.quote "
+    f"AND NOT EXISTS (SELECT 1 FROM {FTS_TABLE}_docsize d WHERE d.id = cq.id);"
 )
 # the quote row ``old`` pointed at, once no claim points at it any more
 _SQLITE_RELEASE = (
