@@ -123,6 +123,67 @@ def question_class(attribute: str | None) -> str:
     return "other"
 
 
+def claims_by_source(url: str) -> dict[str, list[Any]]:
+    """Every stored claim of a question's store, by source id (for the pair classes)."""
+    from sqlalchemy import select
+
+    from claims.store.engine import make_engine
+    from claims.tables import ClaimRow
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(select(ClaimRow)).all()
+    finally:
+        engine.dispose()
+    found: dict[str, list[Any]] = defaultdict(list)
+    for row in rows:
+        found[row.source_id].append(row)
+    return found
+
+
+def _claim_value(row: Any) -> str:
+    return shown_value(
+        row.value_number if row.value_number is not None else row.value_text, row.unit
+    )
+
+
+def why_no_conflict(
+    correct: dict[str, Any], misinfo: dict[str, Any], claims_c: list[Any], claims_m: list[Any]
+) -> tuple[str, str]:
+    """Why a (correct, misinfo) document pair has no conflicts edge, and the keys or values
+    that show it: (a) a side's answer is the value of no claim; (b) both are, under
+    different keys (entity or attribute differs); (c) one key, but the edges' comparison
+    does not call the values a conflict (its rule says why)."""
+    from claims.edges.compare import compare
+    from claims.store.claims import row_to_claim
+
+    stating_c = [r for r in claims_c if same_answer(_claim_value(r), [correct["answer"]])]
+    stating_m = [r for r in claims_m if same_answer(_claim_value(r), [misinfo["answer"]])]
+    if not stating_m:
+        return "a: the misinfo value is in no claim", repr(misinfo["answer"])
+    if not stating_c:
+        return "a: the correct value is in no claim", repr(correct["answer"])
+    for c in stating_c:
+        for m in stating_m:
+            if c.claim_key == m.claim_key:
+                verdict = compare(row_to_claim(c), row_to_claim(m))
+                return (
+                    f"c: one key, {verdict.relation.value} by rule {verdict.rule}",
+                    f"{c.claim_key!r}: {verdict.reason[:160]}",
+                )
+    c, m = stating_c[0], stating_m[0]
+    differs = [
+        n
+        for n, a, b in (("entity", c.entity, m.entity), ("attribute", c.attribute, m.attribute))
+        if a != b
+    ]
+    return (
+        f"b: keys differ ({' and '.join(differs) or 'key'})",
+        f"({c.entity!r}, {c.attribute!r}) vs ({m.entity!r}, {m.attribute!r})",
+    )
+
+
 def write_corpus(folder: Path, documents: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """One file per document (``doc01.txt``...); source id -> the document."""
     by_source: dict[str, dict[str, Any]] = {}
@@ -171,6 +232,8 @@ def main() -> None:
     pairs_cc = pairs_cc_conflict = 0
     results: list[dict[str, Any]] = []
     by_class: dict[str, Counter[str]] = defaultdict(Counter)  # asked attribute -> outcomes
+    pair_classes: Counter[str] = Counter()  # why a (correct, misinfo) pair has no conflict
+    pair_examples: dict[str, list[str]] = defaultdict(list)
 
     def failed(cls: str, row: dict[str, Any], detail: str) -> None:
         classes[cls] += 1
@@ -224,6 +287,7 @@ def main() -> None:
             finally:
                 engine.dispose()
             edges = common.linked_edges(url)
+            stored = claims_by_source(url)
         kind_of = {sid: doc["type"] for sid, doc in by_source.items()}
         frame = parse_question(row["question"])
         question_key = getattr(frame, "claim_key", None)
@@ -308,6 +372,15 @@ def main() -> None:
                 kinds = linked.get(frozenset((c, m)), set())
                 pairs_cm_conflict += "conflicts" in kinds
                 pairs_cm_slot += bool(kinds)
+                if "conflicts" not in kinds:
+                    why, shown = why_no_conflict(
+                        by_source[c], by_source[m], stored.get(c, []), stored.get(m, [])
+                    )
+                    if kinds:
+                        why += " [ambiguous edge]"
+                    pair_classes[why] += 1
+                    if len(pair_examples[why]) < args.examples:
+                        pair_examples[why].append(f"{row['question']} -> {shown}")
         for a, b in combinations(correct, 2):
             if not same_answer(by_source[a]["answer"], [by_source[b]["answer"]]):
                 pairs_cc += 1
@@ -373,6 +446,16 @@ def main() -> None:
             f"    {name:<16} {sum(counts.values()):>4} {counts['gold']:>5} {counts['other']:>6}"
             f" {counts['conflict']:>9} {counts['not_found']:>10}"
         )
+    print(
+        "\n".join(
+            common.counter_lines(
+                "correct+misinfo pairs with no conflicts edge, why", pair_classes, pairs_cm
+            )
+        )
+    )
+    for cls in sorted(pair_examples):
+        print(f"  pairs '{cls}':")
+        print("\n".join(f"    - {line[:300]}" for line in pair_examples[cls]))
     for cls in sorted(examples):
         print(f"  examples of '{cls}':")
         print("\n".join(f"    - {line[:300]}" for line in examples[cls]))
@@ -395,6 +478,7 @@ def main() -> None:
             },
             "same_name_entity_pairs": {"pairs": pairs_cc, "conflicts": pairs_cc_conflict},
             "failure_classes": dict(classes),
+            "pair_classes": dict(pair_classes),
             "question_classes": {k: dict(v) for k, v in by_class.items()},
             "per_question": results,
         },
