@@ -326,8 +326,17 @@ _ANY_EDGE = _pair(
     "SELECT 1 FROM edges WHERE generation = :g AND claim_key IN :blocks "
     "AND created_at <= :t AND (retired_at IS NULL OR retired_at > :t) LIMIT 1",
 )
+# By id: the generation is tested on the row, not looked up (``coalesce`` keeps SQLite from
+# answering ``generation = :g`` from a (generation, ...) index, which walked every claim of
+# the generation instead of fetching the few ids asked for: 14 ms for 200 claims of a
+# 10,000-claim store, 4 ms by id).
+_CLAIM_BY_ID_SQL = _CLAIM_SQL.replace(
+    "WHERE c.generation = :g AND ", "WHERE coalesce(c.generation, '') = :g AND "
+)
 _CLAIMS_BY_IDS = _Sql(
-    _CLAIM_SQL + "c.id IN :ids", _CLAIM_SQL + "c.id IN :ids" + _CLAIM_AS_OF, _CLAIM_TYPES
+    _CLAIM_BY_ID_SQL + "c.id IN :ids",
+    _CLAIM_BY_ID_SQL + "c.id IN :ids" + _CLAIM_AS_OF,
+    _CLAIM_TYPES,
 )
 _KEY_OF_CLAIM = _pair(
     "SELECT claim_key, source_id FROM claims WHERE id = :id AND generation = :g",

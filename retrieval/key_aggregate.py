@@ -36,6 +36,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Connection
@@ -85,10 +86,12 @@ _VISIBLE = (
     "AND x.group_name IN :groups))"
 )
 _MEMBER = "value_group_claims m ON m.claim_id = c.id AND m.generation = :g AND m.claim_key = :k"
-# Per cell: claims, sources, first claim by id, and whether a version is replaced. A claim
-# without a value group comes out as a cell of group NULL.
+# Per cell: claims, first claim by id, and whether a version is replaced. A claim without a
+# value group comes out as a cell of group NULL. Sources are not counted here: a cell's
+# sources are its claims less the second claims of sources stating the key twice
+# (_find_repeated_sources), and count(DISTINCT) sorted every claim of the key once more.
 _CELLS = statement(
-    f"SELECT m.value_group_id, {_VALUE}, count(*), count(DISTINCT c.source_id), "
+    f"SELECT m.value_group_id, {_VALUE}, count(*), "
     "min(c.id{C}), max(CASE WHEN EXISTS (SELECT 1 FROM version_supersessions vs "
     "WHERE vs.older_version_id = c.source_version_id) THEN 1 ELSE 0 END) "
     + _VISIBLE.replace("{join}", "LEFT JOIN " + _MEMBER)
@@ -125,7 +128,7 @@ _SOURCES_TWICE = statement(
     "GROUP BY source_id HAVING count(*) > 1"
 )
 _CELLS_OF_SOURCES = statement(
-    f"SELECT m.value_group_id, {_VALUE}, c.source_id "
+    f"SELECT m.value_group_id, {_VALUE}, c.source_id, count(*) "
     + _VISIBLE.replace("{join}", "JOIN " + _MEMBER)
     + f" AND c.source_id IN :sources GROUP BY m.value_group_id, {_VALUE}, c.source_id"
 )
@@ -368,7 +371,9 @@ def _cells(rows: Sequence[tuple[Any, ...]]) -> tuple[dict[str, _Group], list[_Ce
     groups: dict[str, _Group] = {}
     cells = []
     for row in rows:
-        cell = _Cell(row[0], tuple(row[1 : 1 + _WIDTH]), *row[1 + _WIDTH : 4 + _WIDTH])
+        # a cell's sources are counted as its claims until _find_repeated_sources
+        count, first_id = row[1 + _WIDTH : 3 + _WIDTH]
+        cell = _Cell(row[0], tuple(row[1 : 1 + _WIDTH]), count, count, first_id)
         group = groups.setdefault(cell.group, _Group(cell.group, cell.first_id))
         group.anchor = min(group.anchor, cell.first_id)
         group.cells.append(cell)
@@ -390,11 +395,13 @@ def _one_way_per_value(cells: Iterable[_Cell]) -> bool:
     stated two ways: then a side's value depends on which claims it holds)."""
     ways: dict[tuple[str, ...], set[tuple[Any, ...]]] = defaultdict(set)
     for cell in cells:
-        ways[value_key(_value_fact(cell.value))].add(cell.value)
+        ways[_key_of(cell.value)].add(cell.value)
     return all(len(found) == 1 for found in ways.values())
 
 
 def _find_repeated_sources(read: _Read, cells: Iterable[_Cell]) -> None:
+    """Each cell's sources stating the key more than once, and its source count: its claims
+    less the claims of one source past the first (only such sources can have them)."""
     twice = read.run(_SOURCES_TWICE).scalars()
     if not twice:
         return
@@ -404,6 +411,7 @@ def _find_repeated_sources(read: _Read, cells: Iterable[_Cell]) -> None:
             cell = by_cell.get((row[0], tuple(row[1 : 1 + _WIDTH])))
             if cell is not None:
                 cell.repeated.add(row[1 + _WIDTH])
+                cell.source_count -= row[2 + _WIDTH] - 1
 
 
 def _count_anchor_sources(read: _Read, groups: dict[str, _Group]) -> None:
@@ -529,10 +537,22 @@ def _sides(parts: Iterable[_Part], limit: int) -> list[_SidePlan]:
     by_key: dict[tuple[str, ...], list[_Part]] = defaultdict(list)
     for part in parts:
         if part.count:
-            by_key[value_key(_value_fact(part.value))].append(part)
+            by_key[_key_of(part.value)].append(part)
     out = []
     for key in sorted(by_key):
         found = by_key[key]
+        if len(found) == 1:  # most sides of a listed claim: one claim, or one cell
+            (part,) = found
+            out.append(
+                _SidePlan(
+                    part.value,
+                    part.count,
+                    part.source_count,
+                    heapq.nsmallest(limit, set(part.sources)),
+                    [c[2] for c in heapq.nsmallest(limit, part.citations)],
+                )
+            )
+            continue
         first = min(found, key=lambda p: p.citations[0])
         members = heapq.nsmallest(limit, (c for p in found for c in p.citations))
         # a source in k parts is counted k times by the parts' counts
@@ -551,12 +571,24 @@ def _sides(parts: Iterable[_Part], limit: int) -> list[_SidePlan]:
     return out
 
 
-def _side(plan: _SidePlan, cite: Callable[[str], Citation]) -> Side:
+@lru_cache(maxsize=4096)
+def _key_of(value: tuple[Any, ...]) -> tuple[str, ...]:
+    """``value_key`` of a claim stating ``value`` (a report asks it per side it builds)."""
+    return value_key(_value_fact(value))
+
+
+@lru_cache(maxsize=4096)
+def _stated(value: tuple[Any, ...]) -> tuple[Any, str | None]:
     # one way of stating each side's value (_one_way_per_value): the value as stated
-    stated = _value_fact(plan.value)
+    stated = _value_fact(value)
+    return stated_value(stated), stated.unit
+
+
+def _side(plan: _SidePlan, cite: Callable[[str], Citation]) -> Side:
+    value, unit = _stated(plan.value)
     return Side(
-        value=stated_value(stated),
-        unit=stated.unit,
+        value=value,
+        unit=unit,
         source_ids=plan.source_ids,
         citations=[cite(c) for c in plan.citations],
         claim_count=plan.claim_count,
@@ -566,7 +598,7 @@ def _side(plan: _SidePlan, cite: Callable[[str], Citation]) -> Side:
 
 def _one(claim: ClaimFact, repeated: set[str]) -> _Part:
     source = claim.source_id
-    mine = {source} & repeated
+    mine = {source} & repeated if repeated else set()
     return _Part(_value_of(claim), 1, 1, [source], [citation_order(claim)], mine)
 
 
@@ -602,10 +634,18 @@ def _report(
         )
 
     repeated = set().union(*(cell.repeated for cell in cells))
+    ones: dict[str, _Part] = {}  # an anchor is one part of most listed claims' sides
+
+    def one(claim_id: str) -> _Part:
+        found = ones.get(claim_id)
+        if found is None:
+            found = ones[claim_id] = _one(facts[claim_id], repeated)
+        return found
+
     planned = []
     for claim_id, group_id in listed:
         group, claim = groups[group_id], facts[claim_id]
-        parts = [_one(claim, repeated)]
+        parts = [one(claim_id)]
         if claim_id == group.anchor:
             marks, reasons = group.marks | group.anchor_marks, group.reasons | group.anchor_reasons
             wholes = group.relation_partners | group.slot_sources
@@ -616,8 +656,8 @@ def _report(
             marks, reasons = group.marks, group.reasons
             met = group.relation_partners | group.slot_targets
             if claim.source_id != group.anchor_source:
-                parts.append(_one(facts[group.anchor], repeated))
-        parts += [_one(facts[groups[other].anchor], repeated) for other in sorted(met)]
+                parts.append(one(group.anchor))
+        parts += [one(groups[other].anchor) for other in sorted(met)]
         planned.append((claim, marks, reasons, _sides(parts, side_limit)))
     key_sides = _sides([whole(cell) for cell in cells], limit)
     # read only the claims that are cited
@@ -633,6 +673,23 @@ def _report(
             found = citations[claim_id] = citation(facts[claim_id])
         return found
 
+    # the side of another group's anchor is the same in every listed claim that meets it:
+    # one Side object per distinct side
+    built: dict[tuple[Any, ...], Side] = {}
+
+    def side(plan: _SidePlan) -> Side:
+        key = (
+            plan.value,
+            plan.claim_count,
+            plan.source_count,
+            tuple(plan.source_ids),
+            tuple(plan.citations),
+        )
+        found = built.get(key)
+        if found is None:
+            found = built[key] = _side(plan, cite)
+        return found
+
     claims = [
         ClaimStatus(
             claim_id=claim.id,
@@ -641,7 +698,7 @@ def _report(
             value=stated_value(claim),
             unit=claim.unit,
             citation=citation(claim),
-            sides=[_side(plan, cite) for plan in plans],
+            sides=[side(plan) for plan in plans],
             superseded_by=None,
             resolution=None,
             review_item_id=None,
@@ -656,7 +713,7 @@ def _report(
         status=_status(every_mark),
         superseded_by=None,
         policy_version=None,
-        sides=[_side(plan, cite) for plan in key_sides],
+        sides=[side(plan) for plan in key_sides],
         claims=claims,
         page=PageOut(
             offset=offset,

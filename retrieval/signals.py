@@ -165,6 +165,7 @@ class _Enricher:
         self.found = found
         self.rank = {tier: n for n, tier in reversed(list(enumerate(tiers)))}
         self.done: dict[tuple[Any, ...], Citation] = {}
+        self.sides: dict[int, tuple[Side, Side]] = {}
 
     def citation(self, cite: Citation) -> Citation:
         said = (cite.claim_id, cite.source_id, cite.version_id, cite.version, cite.quote)
@@ -183,7 +184,15 @@ class _Enricher:
         return enriched
 
     def side(self, side: Side) -> Side:
-        return side.model_copy(update={"citations": [self.citation(c) for c in side.citations]})
+        # a report may hold one Side object in many places (an anchor's side in every listed
+        # claim that meets it): enrich it once; the original is kept so its id stays its own
+        seen = self.sides.get(id(side))
+        if seen is None:
+            enriched = side.model_copy(
+                update={"citations": [self.citation(c) for c in side.citations]}
+            )
+            seen = self.sides[id(side)] = (side, enriched)
+        return seen[1]
 
 
 def with_provenance(conn: Connection, sides: list[Side], tiers: list[str]) -> list[Side]:
