@@ -50,6 +50,24 @@ def test_a_model_name_with_digits_is_one_token_and_a_word_change() -> None:
     assert alignment.reworded  # "K2" holds letters: more than numbers changed
 
 
+def test_a_day_moved_to_the_other_side_of_its_month_is_one_change() -> None:
+    # "by March 27" / "by 26 March": difflib drops 27 after "March" and adds 26 before it
+    alignment = align(
+        "The lab had run 6,450 tests by March 27.", "The lab had run 6,450 tests by 26 March."
+    )
+    assert [(c.left_text, c.right_text) for c in alignment.changes] == [("27", "26")]
+    assert alignment.changes[0].numeric
+
+
+def test_a_figure_added_next_to_kept_words_is_no_change() -> None:
+    alignment = align(
+        "Massachusetts had 525 cases and two deaths.",
+        "Massachusetts had 525 cases, 61 hospitalizations and two deaths.",
+    )
+    assert alignment.revision
+    assert not alignment.changes
+
+
 def test_a_place_maps_through_kept_words_and_changes() -> None:
     left = "The fee was 10 USD in 2019 and 12 USD in 2020."
     right = "The fee was 10 USD in 2019 and 15 USD in 2020."
@@ -128,6 +146,16 @@ def test_the_same_statement_moved_to_another_date_is_ambiguous() -> None:
     assert relation is Relation.AMBIGUOUS, reason
     assert rule == Rule.TIME
     assert "another time" in reason
+
+
+def test_a_date_rewritten_in_another_format_and_moved_is_ambiguous() -> None:
+    relation, _, reason = _both_ways(
+        "The lab had run 6,450 tests by March 27.", "The lab had run 6,450 tests by 26 March."
+    )
+    assert relation is Relation.AMBIGUOUS, reason
+    assert "'27' -> '26'" in check_texts(
+        "The lab had run 6,450 tests by March 27.", "The lab had run 6,450 tests by 26 March."
+    ).reason
 
 
 def test_a_closure_moved_to_another_year_is_ambiguous() -> None:

@@ -16,6 +16,7 @@ saying something, and no position in one corresponds to a position in the other.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -109,10 +110,12 @@ def align(left: str, right: str) -> Alignment:
     if not a or not b:
         return NO_ALIGNMENT
     matcher = SequenceMatcher(None, [t.text for t in a], [t.text for t in b], autojunk=False)
+    opcodes = matcher.get_opcodes()
+    moved = _moved_figures(opcodes, a, b)
     changes = []
     reworded = False
     places: list[tuple[Span2, Span2]] = []
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+    for op, i1, i2, j1, j2 in opcodes:
         if op == "equal":
             aligned = zip(a[i1:i2], b[j1:j2], strict=True)
             places += [((x.start, x.end), (y.start, y.end)) for x, y in aligned]
@@ -120,10 +123,48 @@ def align(left: str, right: str) -> Alignment:
         reworded = reworded or any(_LETTER.search(t.text) for t in [*a[i1:i2], *b[j1:j2]])
         if op != "replace" or max(i2 - i1, j2 - j1) > MAX_CHANGE_TOKENS:
             continue  # words added or dropped, or a rewrite: no position corresponds
-        ls, le = a[i1].start, a[i2 - 1].end
-        rs, re_ = b[j1].start, b[j2 - 1].end
-        lt, rt = left[ls:le], right[rs:re_]
-        numeric = bool(_NUMBER.search(lt) and _NUMBER.search(rt))
-        changes.append(Change((ls, le), (rs, re_), lt, rt, numeric))
-        places.append(((ls, le), (rs, re_)))
+        changes.append(_change(left, right, a[i1:i2], b[j1:j2]))
+    changes += [_change(left, right, a[i1:i2], b[j1:j2]) for i1, i2, j1, j2 in moved]
+    changes.sort(key=lambda c: c.left)
+    places += [(c.left, c.right) for c in changes]
     return Alignment(matcher.ratio(), tuple(changes), tuple(places), reworded, left, right)
+
+
+# Most tokens a figure may hop over when a revision rewrites its date format ("by March 27"
+# / "by 26 March": the month stays, the day moves to its other side and changes).
+MAX_HOP_TOKENS = 2
+
+
+def _moved_figures(
+    opcodes: Sequence[tuple[str, int, int, int, int]], a: list[Token], b: list[Token]
+) -> list[tuple[int, int, int, int]]:
+    """Token ranges (i1, i2, j1, j2) of a figure dropped on one side of a few kept words and
+    added on their other side ("March 27" / "26 March", "13 November" / "November 14,"):
+    one figure the revision changed and moved, which difflib reports as a deletion and an
+    insertion around the kept words."""
+    found = []
+    for first, kept, last in zip(opcodes, opcodes[1:], opcodes[2:], strict=False):
+        if kept[0] != "equal" or kept[2] - kept[1] > MAX_HOP_TOKENS:
+            continue
+        ops = {first[0], last[0]}
+        if ops != {"delete", "insert"}:
+            continue
+        dropped, added = (first, last) if first[0] == "delete" else (last, first)
+        i1, i2, j1, j2 = dropped[1], dropped[2], added[3], added[4]
+        if max(i2 - i1, j2 - j1) > MAX_CHANGE_TOKENS:
+            continue
+        if _holds_number(a[i1:i2]) and _holds_number(b[j1:j2]):
+            found.append((i1, i2, j1, j2))
+    return found
+
+
+def _holds_number(toks: list[Token]) -> bool:
+    return any(_NUMBER.search(t.text) for t in toks)
+
+
+def _change(left: str, right: str, mine: list[Token], theirs: list[Token]) -> Change:
+    ls, le = mine[0].start, mine[-1].end
+    rs, re_ = theirs[0].start, theirs[-1].end
+    lt, rt = left[ls:le], right[rs:re_]
+    numeric = bool(_NUMBER.search(lt) and _NUMBER.search(rt))
+    return Change((ls, le), (rs, re_), lt, rt, numeric)
