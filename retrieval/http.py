@@ -53,13 +53,18 @@ from retrieval.evidence import AsOf
 from retrieval.metrics import retrieval_metrics
 from retrieval.signals import status_with_provenance
 from retrieval.status import (
-    DEFAULT_PAGE_LIMIT,
+    MAX_PAGE_LIMIT,
     status_of_claim,
     status_of_key,
     status_of_source,
 )
 
 MAX_BODY_BYTES = 64 * 1024
+# A status by key over HTTP lists 25 claims unless ``limit`` asks for more (at most
+# MAX_PAGE_LIMIT): a page of 100, the in-process default, was 365 KiB and about a third of
+# the call's time at a 10,000-claim key (docs/RETRIEVAL.md, "session 7"). A client pages
+# with ``offset`` = ``page.next_offset``.
+HTTP_PAGE_LIMIT = 25
 
 
 class AnswerRequest(BaseModel):
@@ -350,7 +355,11 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
         effective: str | None = Query(None, description="Date the facts should hold at."),
         known_at: str | None = Query(None, description="System time to read the store as of."),
         offset: str | None = Query(None, description="Status by key: first claim listed."),
-        limit: str | None = Query(None, description="Status by key: claims listed (<= 1000)."),
+        limit: str | None = Query(
+            None,
+            description=f"Status by key: claims listed (default {HTTP_PAGE_LIMIT}, "
+            f"at most {MAX_PAGE_LIMIT}).",
+        ),
         credentials: HTTPAuthorizationCredentials | None = Security(bearer),
     ) -> Response:
         def work() -> Response:
@@ -379,7 +388,7 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
                     requester,
                     as_of,
                     offset=page_offset or 0,
-                    limit=DEFAULT_PAGE_LIMIT if page_limit is None else page_limit,
+                    limit=HTTP_PAGE_LIMIT if page_limit is None else page_limit,
                 )
             else:
                 span = (span_start, span_end) if span_start is not None else None
