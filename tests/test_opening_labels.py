@@ -218,3 +218,40 @@ def test_a_capitalised_first_word_is_no_subject(text: str) -> None:
 def test_a_lead_in_phrase_is_no_subject() -> None:
     claims = _claims("In the EU, the retention period is 30 days.")
     assert [(c.entity, c.claim_key) for c in claims] == [(None, "retention period")]
+
+
+def test_an_article_opening_after_page_furniture_states_its_labels() -> None:
+    # a scraped page: menu words and an infobox dump before the article's first sentence
+    text = (
+        "Main menu Navigation Contents Released 14 March 2004 Label = Tidewater Records "
+        "Next album = `` Low Tide '' ( 2006 ) `` Quiet Hours `` is the second studio album "
+        "by Scottish folk band The Lowland Reeds. The record sold 40,000 copies."
+    )
+    labels = _labels(text)
+    assert labels["artist"] == ("quiet hour", "The Lowland Reeds")
+    assert labels["medium"] == ("quiet hour", "album")
+    claims = _claims(text)
+    # the page's other sentences are not known to be about the album: no entity given
+    copies = [c for c in claims if c.value == 40000.0]
+    assert copies and all(c.entity is None for c in copies)
+
+
+def test_a_person_opening_after_headings_has_the_dates_of_a_life() -> None:
+    labels = _labels(
+        "Contents Early life Career Later life References External links Silvan Orme ( 9 "
+        "May 1841 \u2013 3 March 1911 ) was a British Liberal Party politician. He sat for "
+        "Hexham."
+    )
+    assert labels["born"] == ("silvan orme", "1841-05-09")
+    assert labels["died"] == ("silvan orme", "1911-03-03")
+    assert labels["political party"] == ("silvan orme", "Liberal Party")
+
+
+def test_a_description_in_the_middle_of_a_page_is_no_late_opening() -> None:
+    # no label (a bare role) and a pronoun subject: nothing to read as an opening
+    claims = _claims(
+        "the team won the regional games in 2008. He was a member of the club for ten years. "
+        "It has a population of 4,411."
+    )
+    assert all(c.entity is None for c in claims if c.attribute == "population")
+    assert not [c for c in claims if c.attribute in ("occupation", "medium", "born")]

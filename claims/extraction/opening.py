@@ -30,6 +30,7 @@ from typing import Any
 
 from spacy.tokens import Doc, Span
 
+from claims.extraction.affiliation import party_mentions
 from claims.extraction.identity import fold_name, is_name, lemma, name_tokens
 from claims.extraction.mentions import Mentions, TimeMention
 from claims.extraction.resources import read_yaml, resources
@@ -50,10 +51,15 @@ MAX_SUBJECT_TOKENS = 40  # a name before the copula longer than this is not a na
 MAX_PHRASE_TOKENS = 14  # the noun phrase after the copula
 MAX_NAME_TOKENS = 8  # a maker's or place's name
 MAX_OPENING_CHARS = 600  # a first "sentence" longer than this is a run of page furniture
+# how far down a page its opening may come after the page's furniture
+MAX_LATE_SENTENCES = 12
+MAX_LATE_CHARS = 2500
+MAX_LATE_NAME_WORDS = 8  # a longer capitalised run before a late copula is page furniture
 CONFIDENCE = 0.7
 _OPEN, _CLOSE = "([", ")]"
 _DASHES = frozenset({"-", "\u2013", "\u2014"})
 _ARTICLES = frozenset({"the", "a", "an"})
+_QUOTES = frozenset({'"', "'", "`", "``", "''", "\u201c", "\u201d"})
 
 
 @dataclass(frozen=True)
@@ -138,6 +144,7 @@ class Opening:
     sentence: tuple[int, int]  # characters of the opening sentence
     labels: list[Label] = field(default_factory=list)
     aliases: frozenset[str] = frozenset()  # other key forms of the subject's names
+    late: bool = False  # read further down a page: states its labels, names no other claim
 
 
 @dataclass(frozen=True)
@@ -210,13 +217,13 @@ def _subject_words(
         word = tokens[i]
         if word == "," and i + 1 < copula and tokens[i + 1][:1].islower():
             break  # ", also known as Vestri," / ", popularly known as Alla Rakha,"
-        if word in (",", '"', "'", "\u201c", "\u201d", "``", "''", ".") or word in _DASHES:
+        if word in (",", ".") or word in _QUOTES or word in _DASHES:
             kept.append(i)
             continue
         if not (_is_capitalised(word) or lower[i] in words.connectors):
             return None
         kept.append(i)
-    while kept and tokens[kept[-1]] in (",", '"', "'", "\u201d", "''", "."):
+    while kept and (tokens[kept[-1]] in (",", ".") or tokens[kept[-1]] in _QUOTES):
         kept.pop()
     named = [i for i in kept if tokens[i][:1].isalnum()]
     if not named or not _is_capitalised(tokens[named[0]]):
@@ -279,12 +286,86 @@ def _copula_at(toks: Sequence[_Tok], words: _Words) -> int | None:
 
 
 def read_opening(doc: Doc, text: str, mentions: Mentions) -> Opening | None:
-    """The subject and labels of ``doc``'s opening sentence, or None when it has none."""
-    sents = list(doc.sents)[:1]
-    if not sents:
-        return None
-    sent = sents[0]
-    if sent.end_char - sent.start_char > MAX_OPENING_CHARS or sent.start_char > 3:
+    """The subject and labels of ``doc``'s opening sentence, or None when it has none.
+
+    The opening is the first sentence. A page that starts with its furniture (a navigation
+    menu, an infobox dump, "From Wikipedia, the free encyclopedia") may open its article
+    further down: the first stretch near the top made of a name, its brackets, the copula
+    and a description ("... Next album = `` Passage '' ( 1977 ) `` A Kind of Hush `` is an
+    album by The Beatles.") is read as a **late opening** (``Opening.late``). It must say
+    what kind of thing its subject is (a label or dates of a life), and it only states its
+    labels: whether the page's other sentences are about that name is not known (a page
+    cut from an album's article may describe its band), so their claims keep no entity."""
+    sents = list(doc.sents)
+    if sents and sents[0].start_char <= 3:
+        opening = _read_sentence(sents[0], text, mentions)
+        if opening is not None:
+            return opening
+    for sent in sents[:MAX_LATE_SENTENCES]:
+        if sent.start_char > MAX_LATE_CHARS:
+            break
+        for start in _late_subject_starts(doc, sent):
+            late = _read_sentence(doc[start : sent.end], text, mentions)
+            if late is not None and late.labels:
+                late.late = True
+                return late
+    return None
+
+
+def _late_subject_starts(doc: Doc, sent: Span) -> list[int]:
+    """Token indices where a name ends right before a copula and a description ("`` A Kind
+    of Hush `` is an album", "Edmund Roche, 4th Baron Fermoy ( 22 October 1885 - 8 July
+    1955 ) was a British ... politician"): walking back from the copula over brackets and
+    then capitalised words, name connectors, quotes and commas before a capital. A number
+    ends the walk (a date of the furniture), and so does a run too long to be one name."""
+    words = _words()
+    starts: list[int] = []
+    for c in range(sent.start + 1, sent.end - 1):
+        if doc[c].text not in words.copulas or doc[c + 1].lower_ not in _ARTICLES:
+            continue
+        i = c - 1
+        if doc[i].text in _CLOSE:
+            depth = 0
+            while i >= sent.start:
+                depth += doc[i].text in _CLOSE
+                depth -= doc[i].text in _OPEN
+                if depth == 0:
+                    break
+                i -= 1
+            i -= 1
+        name_end = i + 1
+        while i >= sent.start and c - i <= MAX_SUBJECT_TOKENS:
+            word = doc[i].text
+            if word.rstrip(",").isdigit():
+                break  # "Released : August 2, 2011 Crazy for You is ...": a date ends furniture
+            if (
+                _is_capitalised(word)
+                or doc[i].lower_ in words.connectors
+                or word in _QUOTES
+                or (word == "," and _is_capitalised(doc[i + 1].text))
+            ):
+                i -= 1
+                continue
+            break
+        start = i + 1
+        while start < c and (
+            doc[start].text in _QUOTES
+            or doc[start].text == ","
+            or (doc[start].lower_ in words.connectors and not _is_capitalised(doc[start].text))
+        ):
+            start += 1
+        # "Certifications References A Kind of Hush is ...": section headings run into the
+        # name; a capitalised article inside the run starts the name
+        start = next((k for k in range(start + 1, c) if doc[k].text in ("A", "An", "The")), start)
+        named = [t for t in doc[start:name_end] if t.text[:1].isalnum()]
+        if named and len(named) <= MAX_LATE_NAME_WORDS:
+            starts.append(start)
+    return starts
+
+
+def _read_sentence(sent: Span, text: str, mentions: Mentions) -> Opening | None:
+    """The subject and labels of one sentence read as an article's opening, or None."""
+    if sent.end_char - sent.start_char > MAX_OPENING_CHARS:
         return None
     words = _words()
     toks = _tokens(sent, text)
@@ -666,17 +747,14 @@ def opening_claims(
     if not text.strip() or _is_not_english(text[:200]):
         return claims
     opening = read_opening(doc, text, mentions)
+    made = _ClaimMaker(
+        text, stable_id_maker("cl", source_version_id, generation), source_id,
+        source_version_id, generation,
+    )  # fmt: skip
+    parties = _party_claims(doc, opening, made)
     if opening is None:
-        return claims
-    make_id = stable_id_maker("cl", source_version_id, generation)
+        return _inserted(claims, parties)
     s0, s1 = opening.sentence
-    start = s0
-    while start < s1 and text[start].isspace():
-        start += 1
-    end = s1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    span = trusted(CharSpan, {"start": start, "end": end})
     labelled = {label.attribute for label in opening.labels}
     kept: list[Claim] = []
     added: list[Claim] = []
@@ -684,7 +762,9 @@ def opening_claims(
         in_opening = s0 <= claim.span.start < s1
         if in_opening and claim.attribute in labelled:
             continue  # the opening reader states this attribute of the subject
-        if claim.entity is None and claim.attribute and claim.claim_key == claim.attribute:
+        if opening.late and not in_opening:
+            pass  # a late opening names only what its own sentence says (see read_opening)
+        elif claim.entity is None and claim.attribute and claim.claim_key == claim.attribute:
             claim = claim.model_copy(
                 update={
                     "entity": opening.entity,
@@ -706,22 +786,63 @@ def opening_claims(
             )
         kept.append(claim)
     for label in opening.labels:
-        key = f"{opening.entity} {label.attribute}"
+        added.append(made.label(opening.entity, opening.name, label, s0, s1))
+    # in document order: the labels after the other claims of the opening sentence
+    at = next((k for k, c in enumerate(kept) if c.span.start >= s1), len(kept))
+    ordered = [*kept[:at], *added, *kept[at:]]
+    if "political party" in labelled:
+        parties = [c for c in parties if not s0 <= c.span.start < s1]
+    return _inserted(ordered, parties)
+
+
+def _inserted(claims: list[Claim], extra: list[Claim]) -> list[Claim]:
+    """``claims`` with each of ``extra`` placed after the claims that start no later (the
+    order of ``claims`` itself is kept)."""
+    out = list(claims)
+    for claim in extra:
+        at = next((k for k, c in enumerate(out) if c.span.start > claim.span.start), len(out))
+        out.insert(at, claim)
+    return out
+
+
+@dataclass(frozen=True)
+class _ClaimMaker:
+    """Builds a label claim of one document (ids stable across runs)."""
+
+    text: str
+    make_id: Any
+    source_id: str | None
+    source_version_id: str | None
+    generation: str
+
+    def label(self, entity: str, subject: str, label: Label, s0: int, s1: int) -> Claim:
+        """A categorical (or date) claim: ``entity`` has ``label``, quoted from s0..s1."""
+        text = self.text
+        start = s0
+        while start < s1 and text[start].isspace():
+            start += 1
+        end = s1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        span = trusted(CharSpan, {"start": start, "end": end})
+        key = f"{entity} {label.attribute}"
         value_span = (
             trusted(CharSpan, {"start": label.start, "end": label.end})
             if label.end > label.start
             else None
         )
         fields: dict[str, Any] = {
-            "id": make_id(span.start, span.end, label.start, label.kind.value, key, label.value),
-            "source_version_id": source_version_id,
-            "source_id": source_id,
-            "generation": generation,
-            "subject": opening.name,
+            "id": self.make_id(
+                span.start, span.end, label.start, label.kind.value, key, label.value
+            ),
+            "source_version_id": self.source_version_id,
+            "source_id": self.source_id,
+            "generation": self.generation,
+            "subject": subject,
             "predicate": label.attribute,
             "claim_key": key,
             "coarse_key": label.attribute.split()[-1],
-            "entity": opening.entity,
+            "entity": entity,
             "attribute": label.attribute,
             "kind": label.kind,
             "value": label.value,
@@ -738,10 +859,35 @@ def opening_claims(
             "confidence": CONFIDENCE,
             "created_at": None,
         }
-        added.append(trusted(Claim, fields))
-    # in document order: the labels after the other claims of the opening sentence
-    at = next((k for k, c in enumerate(kept) if c.span.start >= s1), len(kept))
-    return [*kept[:at], *added, *kept[at:]]
+        return trusted(Claim, fields)
+
+
+def _party_claims(doc: Doc, opening: Opening | None, made: _ClaimMaker) -> list[Claim]:
+    """``political party`` claims of the sentences that state their subject's party
+    (``affiliation``): "he"/"she" and the subject's own name or surname are the article's
+    subject (an opening read at the top of the page); another name is its own entity."""
+    found: list[Claim] = []
+    own = opening if opening is not None and not opening.late else None
+    for mention in party_mentions(doc, _words().parties):
+        entity, subject = mention.entity, mention.subject
+        if own is not None and (entity is None or _names_subject(entity, own)):
+            entity, subject = own.entity, own.name
+        if entity is None or subject is None:
+            continue  # "he" with no subject known
+        label = Label("political party", mention.party, mention.start, mention.end)
+        found.append(made.label(entity, subject, label, *mention.sentence))
+    return found
+
+
+def _names_subject(entity: str, opening: Opening) -> bool:
+    """Whether a name in key form is the article's subject: one of its names, or a part of
+    its head ending with the same word ("humphrey" for "james humphrey (new york
+    politician)")."""
+    if entity in opening.aliases:
+        return True
+    words = entity.split()
+    head = opening.entity.split(" (")[0].split(",")[0].split()
+    return bool(words) and bool(head) and words[-1] == head[-1] and set(words) <= set(head)
 
 
 def _is_not_english(head: str) -> bool:

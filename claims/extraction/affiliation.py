@@ -1,0 +1,134 @@
+"""A person's political party, stated anywhere in an article.
+
+The opening reader (``opening``) takes the party from an article's first sentence ("a
+Republican member of the Vermont House"). Biographies state it later as often: "Humphrey
+was elected as a Republican to the Thirty-sixth Congress", "He was a Liberal by
+background", "He became a member of the UK Labour Party in 1977", "Graham joined the
+Liberal Party in 1991". The sentence parser reads these as events or nothing; here each
+sentence whose subject is a name or "he"/"she" and that has one of these shapes gives a
+``political party`` label:
+
+* ``as a/an <Party>`` ("elected as a Democrat");
+* ``is/was a/an <Party>`` ("was a Conservative by background", "is a Republican member");
+* ``member of the <Party>``, ``joined the <Party>`` (capitalised words before the party
+  word belong to its name: "the Quebec Liberal Party").
+
+The party is written with a capital ("a liberal thinker" names none) and must be a party
+word of ``data/opening.yaml`` (``parties``). A name as subject is the claim's entity
+(folded like every entity; the article's subject when it is that subject's name or
+surname); "he"/"she" is the article's subject, and without one the sentence says nothing
+this reader can place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spacy.tokens import Doc, Span
+
+from claims.extraction.identity import fold_name, name_tokens
+from claims.extraction.resources import resources
+
+MAX_SUBJECT_WORDS = 5
+_PRONOUNS = frozenset({"he", "she"})
+_ARTICLES = frozenset({"a", "an"})
+_COPULAS = frozenset({"is", "was"})
+_JOINS = frozenset({"joined", "rejoined"})
+
+
+@dataclass(frozen=True)
+class PartyMention:
+    """One sentence's statement of its subject's party."""
+
+    subject: str | None  # the subject's name as written; None for "he"/"she"
+    entity: str | None  # the subject in key form; None for a pronoun
+    party: str  # as written ("Quebec Liberal Party")
+    start: int  # the party's characters
+    end: int
+    sentence: tuple[int, int]
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper()
+
+
+def _subject(sent: Span) -> tuple[str | None, int] | None:
+    """The sentence's subject: ("he"/"she" -> None, index after it) or (name, index after
+    it) for a run of capitalised words at its start, after a lead-in phrase ("Also that
+    year, Dailey was ..."); None otherwise."""
+    first = sent[0]
+    if first.lower_ in resources().stopwords and first.lower_ not in _PRONOUNS:
+        comma = next((t for t in sent[:8] if t.text == ","), None)
+        if comma is None or comma.i + 1 >= sent.end:
+            return None
+        first = sent.doc[comma.i + 1]
+        if first.lower_ in resources().stopwords and first.lower_ not in _PRONOUNS:
+            return None
+    if first.lower_ in _PRONOUNS:
+        return None, first.i + 1
+    end = first.i
+    while end < sent.end and end - first.i < MAX_SUBJECT_WORDS and _capitalised(sent.doc[end].text):
+        end += 1
+    if end == first.i or end >= sent.end or _capitalised(sent.doc[end].text):
+        return None
+    if not sent.doc[end].text[:1].isalpha():
+        return None  # "Tate, of Centennial, ...": an aside, not the verb
+    return sent.doc[first.i : end].text, end
+
+
+def _party_at(doc: Doc, k: int, end: int, parties: tuple[tuple[str, ...], ...]) -> int | None:
+    """The index after the party name starting at word ``k`` (a trailing "Party" kept)."""
+    if not _capitalised(doc[k].text):
+        return None
+    for party in parties:
+        n = len(party)
+        if k + n <= end and tuple(t.lower_ for t in doc[k : k + n]) == party:
+            after = k + n
+            if after < end and doc[after].lower_ == "party":
+                after += 1
+            return after
+    return None
+
+
+def party_mentions(doc: Doc, parties: tuple[tuple[str, ...], ...]) -> list[PartyMention]:
+    """Every sentence's statement of its subject's party, in document order."""
+    stopwords = resources().stopwords
+    found: list[PartyMention] = []
+    for sent in doc.sents:
+        subject = _subject(sent)
+        if subject is None:
+            continue
+        name, after = subject
+        for k in range(after + 2, sent.end):
+            party_end = _party_at(doc, k, sent.end, parties)
+            if party_end is None:
+                continue
+            start = k
+            before = [t.lower_ for t in doc[max(sent.start, k - 2) : k]]
+            if len(before) == 2 and before[1] in _ARTICLES and before[0] in ("as", *_COPULAS):
+                pass  # "elected as a Republican", "was a Conservative by background"
+            elif before[-1:] == ["as"]:
+                pass  # "was elected as Republican to the Illinois House"
+            else:
+                j = k - 1
+                while j > after and _capitalised(doc[j].text):
+                    j -= 1  # "the Quebec Liberal Party", "the UK Labour Party"
+                if doc[j].lower_ != "the":
+                    continue
+                lead = [t.lower_ for t in doc[max(sent.start, j - 2) : j]]
+                if not (lead[-1:] and lead[-1] in _JOINS or lead == ["member", "of"]):
+                    continue
+                start = j + 1
+            entity = fold_name(name_tokens(name), stopwords) if name else None
+            found.append(
+                PartyMention(
+                    subject=name,
+                    entity=entity or None,
+                    party=doc[start:party_end].text,
+                    start=doc[start].idx,
+                    end=doc[party_end - 1].idx + len(doc[party_end - 1].text),
+                    sentence=(sent.start_char, sent.end_char),
+                )
+            )
+            break
+    return found
