@@ -303,6 +303,9 @@ class ValueGroupSlotRow(Base):
     threshold: Mapped[float] = mapped_column(Float)
     tier_gap: Mapped[int] = mapped_column(Integer)
     generation: Mapped[str] = mapped_column(ID, ForeignKey("extractor_generations.id"))
+    # an approximate slot's interval ("about 80 EUR"); NULL in a point slot (migration 0014)
+    low: Mapped[float | None] = mapped_column(Float)
+    high: Mapped[float | None] = mapped_column(Float)
 
 
 # --------------------------------------------------------------------------- review

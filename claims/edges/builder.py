@@ -496,6 +496,7 @@ def _slots(
             of[index] = slot
             for value in values[index]:
                 first = value.members[0]
+                point = first.lo == first.hi  # else an approximate value's interval
                 rows.append(
                     (
                         value,
@@ -503,11 +504,13 @@ def _slots(
                             value.id,
                             slot,
                             first.claim_key,
-                            first.lo,
+                            first.lo if point else (first.lo + first.hi) / 2,
                             tier_rank(emit.tiers.get(first.source_id), settings),
                             high_risk,
                             settings.relative_difference_threshold,
                             settings.tier_gap_resolvable,
+                            None if point else first.lo,
+                            None if point else first.hi,
                         ),
                     )
                 )

@@ -15,11 +15,12 @@ requester may see, so readers (``retrieval.verdicts``) apply the supersessions t
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from claims.edges.compare import listed_values
-from claims.edges.facts import EQUALITY_EPSILON, ClaimFacts
+from claims.edges.facts import APPROXIMATE_TOLERANCE, EQUALITY_EPSILON, ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
 from claims.edges.verdict import PairVerdict
 from claims.models import EdgeKind, Relation
@@ -148,16 +149,25 @@ def relate(
 
 
 # ----------------------------------------------------------------------------- slots
-# A *slot* holds the value groups of one key whose claims differ only in an exact point value
+# A *slot* holds the value groups of one key whose claims differ only in an exact value
 # ("The fee is 5 EUR." / "... 9 EUR." / "... 12 EUR."): same entity, attribute, scope, time,
-# stance, dimension and predicate, no stated precision, not reported, not one of several
-# values listed in one sentence. Between two such groups the rules can only say "same value"
-# or "conflict (value)", so disagreement inside a slot is decided from the values alone and
-# is stored as one row per value group (``value_group_slots``), never as a row per pair:
-# a value group is contested for a reader iff some value group of its slot that the reader
-# may see lies apart from it, which the highest and the lowest visible value decide (per
-# authority tier, which materiality reads). ``slot_disagreements`` is that rule; the builder
-# (edges for review routing) and the readers (``retrieval.verdicts``) both call it.
+# stance, dimension and predicate, not reported, not one of several values listed in one
+# sentence. Between two such groups the rules can only say "same value", "within the stated
+# precision" or "conflict (value)", so disagreement inside a slot is decided from the values
+# alone and is stored as one row per value group (``value_group_slots``), never as a row per
+# pair: a value group is contested for a reader iff some value group of its slot that the
+# reader may see lies apart from it, which the highest and the lowest visible value decide
+# (per authority tier, which materiality reads). ``slot_disagreements`` is that rule; the
+# builder (edges for review routing) and the readers (``retrieval.verdicts``) both call it.
+#
+# Two kinds of slot, never mixed: *point* slots (exact points, no precision) and
+# *approximate* slots ("about 80 EUR": the interval the default approximate tolerance gives,
+# 10% of the value either side, all of one sign). Approximate groups are apart when their
+# intervals do not meet. Because every interval of an approximate slot is the same fraction
+# of its value, ordering by lower end, by upper end and by value agree, and the farthest
+# group of a tier is still the most material one (the relative gap between two intervals
+# only grows with the distance): the extremes rule stays exact. Intervals of other shapes
+# (a stated precision, a mix of points and intervals) break that and stay out of slots.
 
 
 class SlotGroup(NamedTuple):
@@ -167,11 +177,22 @@ class SlotGroup(NamedTuple):
     value_group_id: str
     slot_id: str
     claim_key: str
-    value: float  # the point, in the canonical unit
+    value: float  # the point (an approximate slot: the stated value), in the canonical unit
     tier_rank: int | None  # position in the policy's authority tiers (None: no tier)
     high_risk: bool
     threshold: float  # the policy's relative difference threshold at build time
     tier_gap: int  # the policy's tier_gap_resolvable at build time
+    # an approximate slot's interval (None in a point slot: the interval is the point)
+    low: float | None = None
+    high: float | None = None
+
+    @property
+    def lower(self) -> float:
+        return self.value if self.low is None else self.low
+
+    @property
+    def upper(self) -> float:
+        return self.value if self.high is None else self.high
 
 
 def slot_signature(facts: ClaimFacts) -> tuple[object, ...] | None:
@@ -184,13 +205,15 @@ def slot_signature(facts: ClaimFacts) -> tuple[object, ...] | None:
         facts.kind != "quantity"
         or facts.bound != "exact"
         or facts.reported
-        or facts.tol != 0.0
-        or facts.lo != facts.hi
         or facts.lo_open
         or facts.hi_open
     ):
         return None
+    shape = interval_shape(facts)
+    if shape is None:
+        return None
     return (
+        shape,
         facts.claim_key,
         facts.entity,
         facts.attribute,
@@ -204,6 +227,24 @@ def slot_signature(facts: ClaimFacts) -> tuple[object, ...] | None:
         facts.time_text,
         facts.predicate,
     )
+
+
+def interval_shape(facts: ClaimFacts) -> str | None:
+    """"point" (an exact point), "about+" / "about-" (an approximate value's interval, by
+    sign), or None (another interval: a stated precision, an open or infinite end)."""
+    if facts.tol == 0.0 and facts.lo == facts.hi:
+        return "point"
+    if not (math.isfinite(facts.lo) and math.isfinite(facts.hi)):
+        return None
+    value = (facts.lo + facts.hi) / 2
+    expected = APPROXIMATE_TOLERANCE * abs(value)
+    if not _near(facts.tol, expected) or not _near(facts.hi - facts.lo, 2 * expected):
+        return None
+    return "about+" if value > 0 else "about-"
+
+
+def _near(x: float, y: float) -> bool:
+    return abs(x - y) <= 1e-9 * max(abs(x), abs(y), 1e-300)
 
 
 def slot_id(generation: str, claim_key: str, signature: tuple[object, ...]) -> str:
@@ -225,12 +266,23 @@ def points_apart(x: float, y: float) -> bool:
     return abs(x - y) > EQUALITY_EPSILON * max(abs(x), abs(y), 1e-300)
 
 
+def groups_apart(x: SlotGroup, y: SlotGroup) -> bool:
+    """No value lies in both groups' intervals (``compare._disjoint`` on closed intervals;
+    for two points, ``points_apart``)."""
+    return _below(x.upper, y.lower) or _below(y.upper, x.lower)
+
+
+def _below(high: float, low: float) -> bool:
+    return high < low and points_apart(high, low)
+
+
 def slot_material(x: SlotGroup, y: SlotGroup) -> bool:
     """``materiality.assess(...).material`` for a value conflict between two slot groups."""
     if x.high_risk:
         return True
-    scale = max(abs(x.value), abs(y.value))
-    gap = abs(x.value - y.value)
+    # materiality.relative_difference: the gap between the intervals against the largest end
+    scale = max(abs(x.lower), abs(x.upper), abs(y.lower), abs(y.upper))
+    gap = max(y.lower - x.upper, x.lower - y.upper, 0.0)
     difference = (1.0 if gap else 0.0) if scale == 0.0 else min(1.0, gap / scale)
     resolvable = (
         x.tier_rank is not None
@@ -253,10 +305,12 @@ def slot_disagreements(
     """
     extremes: dict[int | None, tuple[SlotGroup, SlotGroup]] = {}
     for group in groups:
+        # the group reaching lowest and the one starting highest (for points: the lowest
+        # and the highest value); a group is apart from some group iff from one of these
         low, high = extremes.get(group.tier_rank, (group, group))
-        if (group.value, group.value_group_id) < (low.value, low.value_group_id):
+        if (group.upper, group.value_group_id) < (low.upper, low.value_group_id):
             low = group
-        if (group.value, group.value_group_id) > (high.value, high.value_group_id):
+        if (group.lower, group.value_group_id) > (high.lower, high.value_group_id):
             high = group
         extremes[group.tier_rank] = (low, high)
     ranks = sorted(extremes, key=lambda r: (r is None, r or 0))
@@ -264,5 +318,5 @@ def slot_disagreements(
         for rank in ranks:
             low, high = extremes[rank]
             for other in (low, high) if low is not high else (low,):
-                if other is not group and points_apart(group.value, other.value):
+                if other is not group and groups_apart(group, other):
                     yield group, other, slot_material(group, other)

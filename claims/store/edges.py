@@ -567,4 +567,6 @@ def _slot_columns() -> tuple[Any, ...]:
         c.high_risk,
         c.threshold,
         c.tier_gap,
+        c.low,
+        c.high,
     )

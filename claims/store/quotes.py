@@ -76,16 +76,16 @@ def _sqlite_link(session: Session | Connection, wanted: set[QuoteKey]) -> dict[Q
         made: list[int] = []
         for key in sorted(wanted - found.keys()):
             cursor.execute(insert, key)
-            found[key] = int(cursor.lastrowid)  # type: ignore[arg-type]
+            found[key] = int(cursor.lastrowid)
             made.append(found[key])
         # the full-text index, one statement per batch (no trigger: migration 0013; FTS5
         # writes a segment per statement, and an executemany is a statement per row)
-        for chunk in batches(made):
-            marks = ", ".join("?" for _ in chunk)
+        for ids in batches(made):
+            marks = ", ".join("?" for _ in ids)
             cursor.execute(
                 f"INSERT INTO {FTS_TABLE}(rowid, quote) "
                 f"SELECT id, quote FROM claim_quotes WHERE id IN ({marks})",
-                chunk,
+                ids,
             )
     finally:
         cursor.close()
