@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_status_key.py                  # 10,000 claims, 4 values
     .venv/bin/python bench/bench_status_key.py --claims 2000 --samples 20
+    .venv/bin/python bench/bench_status_key.py --data /tmp/skey   # keep the store, reuse it
 
 The store is built the way the pipeline builds it: one source per note, real extraction of
 four template sentences (the notes differ only in the value they state), the claims copied
@@ -10,7 +11,9 @@ the sources are restricted to group ``legal``. Timed: ``status_of_key`` in-proce
 ``GET /api/status?key=...`` through the real router (FastAPI TestClient, JSON serialised),
 for a requester who sees everything and for one who sees only the public notes; and the
 claim-by-claim reading (``aggregate=False``) of the same key, checked to give the same
-report. CPU time (this process) is printed beside wall time: the machine may be shared.
+report. Over HTTP both the default page (25 claims) and a page of 100 (the in-process
+default) are timed. CPU time (this process: client and server) is printed beside wall time,
+and the load average before and after: the machine may be shared.
 """
 
 from __future__ import annotations
@@ -124,9 +127,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--claims", type=int, default=10_000)
     parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="keep the store in this directory and reuse it when it was built with the same "
+        "--claims (building 10,000 notes takes minutes)",
+    )
     args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} at the start")
     with tempfile.TemporaryDirectory() as tmp:
-        data = Path(tmp)
+        data = args.data or Path(tmp)
+        data.mkdir(parents=True, exist_ok=True)
         os.environ["CLAIMS_DATA_DIR"] = str(data)
         os.environ.pop("CLAIMS_DATABASE_URL", None)
         from claims.settings import get_settings
@@ -139,15 +150,23 @@ def main() -> None:
             f"  pub: {{groups: [], tokens_sha256: [{token_digest(TOKENS['pub'])}]}}\n"
         )
         url = get_settings().resolved_database_url
-        key, seconds = build(url, args.claims)
-        small_key, _ = build(url, BASELINE_CLAIMS, BASELINE_SENTENCE, "depots")
+        built = data / f"built-{args.claims}.txt"
+        if built.exists():
+            key, small_key = built.read_text(encoding="utf-8").splitlines()
+            upgrade(url)  # a store kept from an older revision
+            print(f"store: reused from {data}")
+        else:
+            key, seconds = build(url, args.claims)
+            small_key, _ = build(url, BASELINE_CLAIMS, BASELINE_SENTENCE, "depots")
+            built.write_text(f"{key}\n{small_key}\n", encoding="utf-8")
+            print(f"store: {args.claims} claims at key {key!r} built in {seconds:.1f} s")
         engine = make_engine(url)
         with engine.connect() as conn:
             counts = {
                 table: conn.execute(text(f"SELECT count(*) FROM {table}")).scalar() or 0
                 for table in ("claims", "edges", "value_group_claims", "value_group_relations")
             }
-        print(f"store: {args.claims} claims at key {key!r} built in {seconds:.1f} s; rows {counts}")
+        print(f"store rows {counts}")
         print(f"edge rows per claim: {counts['edges'] / max(1, counts['claims']):.2f}")
         from fastapi.testclient import TestClient
 
@@ -184,18 +203,32 @@ def main() -> None:
                 f"  p99 {s99:7.1f} ms  CPU p50 {s_cpu:6.1f} ms"
             )
             headers = {"Authorization": f"Bearer {TOKENS[who.principal]}"}
+            for limit in (None, 100):
+                params = {"key": key} if limit is None else {"key": key, "limit": str(limit)}
 
-            def get(h: dict[str, str] = headers) -> Any:
-                return client.get("/api/status", params={"key": key}, headers=h)
+                def get(h: dict[str, str] = headers, p: dict[str, str] = params) -> Any:
+                    return client.get("/api/status", params=p, headers=h)
 
-            response = get()
-            assert response.status_code == 200, response.text
-            p50, p99, cpu = timed(get, args.samples)
-            print(
-                f"GET /api/status?key= as {who.principal:4}: p50 {p50:7.1f} ms  "
-                f"p99 {p99:7.1f} ms  CPU p50 {cpu:6.1f} ms (client and server)  "
-                f"body {len(response.content) / 1024:.0f} KiB"
-            )
+                response = get()
+                assert response.status_code == 200, response.text
+                p50, p99, cpu = timed(get, args.samples)
+                page = response.json()["page"]["limit"]
+                print(
+                    f"GET /api/status?key= as {who.principal:4} ({page:3} claims listed): "
+                    f"p50 {p50:7.1f} ms  p99 {p99:7.1f} ms  CPU p50 {cpu:6.1f} ms "
+                    f"(client and server)  body {len(response.content) / 1024:.0f} KiB"
+                )
+                small = {**params, "key": small_key}
+                base50, _, base_cpu = timed(
+                    lambda h=headers, p=small: client.get("/api/status", params=p, headers=h),
+                    args.samples,
+                )
+                print(
+                    f"  baseline over HTTP, the {BASELINE_CLAIMS}-claim key: p50 {base50:6.1f} ms "
+                    f"(CPU {base_cpu:.1f} ms); {p50 / max(base50, 1e-9):.1f}x the time "
+                    f"({cpu / max(base_cpu, 1e-9):.1f}x the CPU)"
+                )
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":
