@@ -86,13 +86,15 @@ _VISIBLE = (
     "AND x.group_name IN :groups))"
 )
 _MEMBER = "value_group_claims m ON m.claim_id = c.id AND m.generation = :g AND m.claim_key = :k"
-# Per cell: claims, first claim by id, and whether a version is replaced. A claim without a
+# Per cell: claims, first claim by id, its coarse keys (lowest and highest: near misses are
+# looked for in their blocks), and whether a version is replaced. A claim without a
 # value group comes out as a cell of group NULL. Sources are not counted here: a cell's
 # sources are its claims less the second claims of sources stating the key twice
 # (_find_repeated_sources), and count(DISTINCT) sorted every claim of the key once more.
 _CELLS = statement(
     f"SELECT m.value_group_id, {_VALUE}, count(*), "
-    "min(c.id{C}), max(CASE WHEN EXISTS (SELECT 1 FROM version_supersessions vs "
+    "min(c.id{C}), min(c.coarse_key), max(c.coarse_key), "
+    "max(CASE WHEN EXISTS (SELECT 1 FROM version_supersessions vs "
     "WHERE vs.older_version_id = c.source_version_id) THEN 1 ELSE 0 END) "
     + _VISIBLE.replace("{join}", "LEFT JOIN " + _MEMBER)
     + f" GROUP BY m.value_group_id, {_VALUE}"
@@ -145,9 +147,10 @@ _NOT_FROM_GROUPS = sorted(
     for kind in EdgeKind
     if kind.value not in ("conflicts", "ambiguous", "corroborates", "compatible")
 )
+# (No "coarse_key IS NOT NULL" here: SQLite then walked the (generation, coarse_key) index,
+# every claim of the store with a coarse key, instead of the key's claims.)
 _COARSE = statement(
-    "SELECT DISTINCT coarse_key FROM claims WHERE generation = :g AND claim_key = :k "
-    "AND coarse_key IS NOT NULL"
+    "SELECT DISTINCT coarse_key FROM claims WHERE generation = :g AND claim_key = :k"
 )
 _NEAR_EDGES = tuple(
     statement(
@@ -296,11 +299,13 @@ def aggregate_status_of_key(
     if as_of != NOW:
         return None
     read = _Read(conn, claim_key, requester)
-    if read.gen is None or read.run(_REVIEW) or _edges_seen(read) or _near_misses(read):
+    if read.gen is None or read.run(_REVIEW) or _edges_seen(read):
         return None
     rows = read.visible(_CELLS)
     if not rows:
         raise NotFoundError(f"no claims found for key {claim_key!r}")
+    if _near_misses(read, _coarse_keys(read, rows)):
+        return None
     if any(row[0] is None for row in rows):
         return None  # a visible claim without a value group
     if any(row[-1] for row in rows) and _supersession_seen(read):
@@ -330,8 +335,22 @@ def aggregate_status_of_key(
     return _report(read, groups, cells, listed, facts, (offset, limit, side_limit))
 
 
-def _near_misses(read: _Read) -> bool:
-    coarse = read.run(_COARSE).scalars()
+def _coarse_keys(read: _Read, rows: Iterable[tuple[Any, ...]]) -> list[str]:
+    """The coarse keys of the key's visible claims, from the cells when each has one (else
+    read: those of every claim of the key). A near miss touching a visible claim sits in
+    the block of that claim's coarse key; one touching only hidden claims changes nothing
+    the reader is shown (the claim-by-claim reading drops an edge with a hidden end)."""
+    found = set()
+    for row in rows:
+        low, high = row[3 + _WIDTH], row[4 + _WIDTH]
+        if low != high:
+            return sorted(c for c in read.run(_COARSE).scalars() if c is not None)
+        if low is not None:
+            found.add(low)
+    return sorted(found)
+
+
+def _near_misses(read: _Read, coarse: list[str]) -> bool:
     blocks = sorted(NEAR_MISS_PREFIX + c for c in coarse)
     return bool(blocks) and any(read.run(q, blocks=blocks) for q in _NEAR_EDGES)
 
