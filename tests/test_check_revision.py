@@ -294,6 +294,12 @@ def test_the_same_figure_at_another_as_of_day_without_a_year_is_ambiguous() -> N
             "The last train left the station at 8:21 pm.",
             "'8:28' -> '8:21' (a time of day)",
         ),
+        # the year of a work inside its label phrase: the labels ("film") drop it
+        (
+            "Harbour Lights is a 2013 British-Irish thriller film directed by Ann Reyes.",
+            "Harbour Lights is a 2012 British-Irish thriller film directed by Ann Reyes.",
+            "'2013' -> '2012' (a year)",
+        ),
         (
             "He was picked by the Hawks with the 37th overall pick in the draft.",
             "He was picked by the Hawks with the 36th overall pick in the draft.",

@@ -395,12 +395,15 @@ def _figures_only(change: Change) -> bool:
 def _reads(claim: Claim, side: str, change: Change) -> bool:
     """Whether a claim reads the changed figure: as its value, its stated time, a date
     value in its sentence, or words of its entity or scope."""
+    text = (change.left_text if side == "left" else change.right_text).casefold()
     span = claim.value_span
-    if span is not None and change.holds(side, span.start, span.end):
+    # a label's span may hold words its value drops ("a 2013 British-Irish thriller film"
+    # read as the label "film"): the label reads the figure only if it keeps it
+    keeps = claim.kind.value == "quantity" or text in str(claim.value).casefold()
+    if span is not None and keeps and change.holds(side, span.start, span.end):
         return True
     if _time_in(claim, side, change):
         return True
-    text = (change.left_text if side == "left" else change.right_text).casefold()
     if claim.kind.value == "date" and _in_sentence(claim, side, change):
         # a date value has no span: it reads the change when the changed number is one of
         # its year, month or day ("on 18 October 2019" read as 2019-10-18)
