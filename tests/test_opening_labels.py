@@ -228,8 +228,9 @@ def test_an_article_opening_after_page_furniture_states_its_labels() -> None:
         "by Scottish folk band The Lowland Reeds. The record sold 40,000 copies."
     )
     labels = _labels(text)
-    assert labels["artist"] == ("quiet hour", "The Lowland Reeds")
-    assert labels["medium"] == ("quiet hour", "album")
+    # no title tells this album from its namesakes: its subject is the one named in this page
+    assert labels["artist"] == ("quiet hour (in doc)", "The Lowland Reeds")
+    assert labels["medium"] == ("quiet hour (in doc)", "album")
     claims = _claims(text)
     # the page's other sentences are not known to be about the album: no entity given
     copies = [c for c in claims if c.value == 40000.0]
@@ -242,9 +243,9 @@ def test_a_person_opening_after_headings_has_the_dates_of_a_life() -> None:
         "May 1841 \u2013 3 March 1911 ) was a British Liberal Party politician. He sat for "
         "Hexham."
     )
-    assert labels["born"] == ("silvan orme", "1841-05-09")
-    assert labels["died"] == ("silvan orme", "1911-03-03")
-    assert labels["political party"] == ("silvan orme", "Liberal Party")
+    assert labels["born"] == ("silvan orme (in doc)", "1841-05-09")
+    assert labels["died"] == ("silvan orme (in doc)", "1911-03-03")
+    assert labels["political party"] == ("silvan orme (in doc)", "Liberal Party")
 
 
 def test_a_description_in_the_middle_of_a_page_is_no_late_opening() -> None:
@@ -255,3 +256,44 @@ def test_a_description_in_the_middle_of_a_page_is_no_late_opening() -> None:
     )
     assert all(c.entity is None for c in claims if c.attribute == "population")
     assert not [c for c in claims if c.attribute in ("occupation", "medium", "born")]
+
+
+def test_a_swapped_value_in_an_opening_after_furniture_is_a_conflict(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "article": "Quiet Hours (album) Quiet Hours is the second studio album by "
+            "Scottish folk band The Lowland Reeds.",
+            "copy": "Tracks Personnel Released : March 14, 2004 Quiet Hours is the second "
+            "studio album by Scottish folk band The Harbour Choir.",
+        },
+    )
+    result = answer(engine, 'Who is the artist of the album "Quiet Hours"?', ANYONE)
+    # the copy's subject is not known to be the titled album, nor another one: both named
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert sorted(str(side.value) for side in result.sides) == [
+        "The Harbour Choir",
+        "The Lowland Reeds",
+    ]
+
+
+def test_two_pages_naming_namesakes_without_a_title_are_no_conflict(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "footballer": "From Wikipedia, the free encyclopedia Frederick Groves ( 6 May "
+            "1892 \u2013 31 December 1980 ) was an English footballer.",
+            "politician": "From Wikipedia, the free encyclopedia Frederick Groves ( 28 "
+            "January 1924 \u2013 28 January 1995 ) was an English politician.",
+        },
+    )
+    with engine.connect() as conn:
+        from sqlalchemy import text
+
+        conflicts = conn.execute(
+            text("SELECT count(*) FROM edges WHERE kind = 'conflicts'")
+        ).scalar_one()
+    assert conflicts == 0
+    result = answer(engine, "When was Frederick Groves born?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert "frederick grove (in footballer)" in result.reason

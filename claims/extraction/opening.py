@@ -23,6 +23,7 @@ an article opens with no subject and gets none. Words live in ``data/opening.yam
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -59,6 +60,8 @@ CONFIDENCE = 0.7
 _OPEN, _CLOSE = "([", ")]"
 _DASHES = frozenset({"-", "\u2013", "\u2014"})
 _ARTICLES = frozenset({"the", "a", "an"})
+_SPACE_BEFORE_MARK = re.compile(r"\s+([,.;:!?)\]])")
+_SPACE_AFTER_BRACKET = re.compile(r"([(\[])\s+")
 _QUOTES = frozenset({'"', "'", "`", "``", "''", "\u201c", "\u201d"})
 
 
@@ -754,6 +757,12 @@ def opening_claims(
     parties = _party_claims(doc, opening, made)
     if opening is None:
         return _inserted(claims, parties)
+    if opening.late and source_id:
+        # no title tells this subject from its namesakes: it is known as named in this page
+        # only (two pages' "Frederick Groves" may be a footballer and a politician), so its
+        # claims conflict with no other page's; a question naming it finds it beside the
+        # titled articles of that name, and names both when they disagree
+        opening.entity = f"{opening.entity} (in {source_id})"
     s0, s1 = opening.sentence
     labelled = {label.attribute for label in opening.labels}
     kept: list[Claim] = []
@@ -826,6 +835,11 @@ class _ClaimMaker:
             end -= 1
         span = trusted(CharSpan, {"start": start, "end": end})
         key = f"{entity} {label.attribute}"
+        value: str = label.value
+        if label.kind is ValueKind.CATEGORICAL:
+            # a page tokenised with spaces around its marks: "Council Bluffs , Iowa" is
+            # "Council Bluffs, Iowa"
+            value = _SPACE_BEFORE_MARK.sub(r"\1", _SPACE_AFTER_BRACKET.sub(r"\1", value))
         value_span = (
             trusted(CharSpan, {"start": label.start, "end": label.end})
             if label.end > label.start
@@ -845,7 +859,7 @@ class _ClaimMaker:
             "entity": entity,
             "attribute": label.attribute,
             "kind": label.kind,
-            "value": label.value,
+            "value": value,
             **NO_QUANTITY,
             "polarity": Polarity.POSITIVE,
             "modality": None,
