@@ -153,7 +153,9 @@ def _moved_figures(
         i1, i2, j1, j2 = dropped[1], dropped[2], added[3], added[4]
         if max(i2 - i1, j2 - j1) > MAX_CHANGE_TOKENS:
             continue
-        if _holds_number(a[i1:i2]) and _holds_number(b[j1:j2]):
+        same = [t.text for t in a[i1:i2]] == [t.text for t in b[j1:j2]]
+        if not same and _holds_number(a[i1:i2]) and _holds_number(b[j1:j2]):
+            # one date written two ways ("April 13" / "13 April") moved no figure
             found.append((i1, i2, j1, j2))
     return found
 
