@@ -38,6 +38,7 @@ from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.markers import scan_markers
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
 from claims.extraction.resources import Resources
+from claims.extraction.sentence_cache import IdRecorder, SentenceCache
 from claims.extraction.stance import ATTRIBUTE as STANCE_ATTRIBUTE
 from claims.extraction.stance import stance_lexicon, stance_of
 from claims.extraction.value_kinds import (
@@ -847,23 +848,29 @@ class ClaimAssembler:
     """Builds ``Claim`` objects for a processed doc (safe to share between threads: each
     doc gets its own ``_DocAssembly`` holding that doc's text and roles)."""
 
-    def __init__(self, res: Resources, generation: str) -> None:
+    def __init__(self, res: Resources, generation: str, cache: bool = True) -> None:
         self.res = res
         self.generation = generation
+        # sentences already read give their claims again (claims.extraction.sentence_cache)
+        self.sentences = SentenceCache(VALUE, TIME) if cache else None
 
     def __call__(
         self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
     ) -> list[Claim]:
-        return _DocAssembly(self.res, self.generation)(doc, mentions, source_id, source_version_id)
+        assembly = _DocAssembly(self.res, self.generation, self.sentences)
+        return assembly(doc, mentions, source_id, source_version_id)
 
 
 class _DocAssembly:
     """The claims of one doc; lives for one call."""
 
-    def __init__(self, res: Resources, generation: str) -> None:
+    def __init__(
+        self, res: Resources, generation: str, sentences: SentenceCache | None = None
+    ) -> None:
         self.res = res
         self.generation = generation
         self._text = ""
+        self._sentences = sentences
 
     def __call__(
         self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
@@ -878,6 +885,11 @@ class _DocAssembly:
         roles = assign_roles(doc, mentions, self.res, self._text)
         self._roles = roles
         claims: list[Claim] = []
+        cache = self._sentences
+        if cache is not None:
+            ids = IdRecorder(self._claim_id)
+            self._claim_id = ids
+            entity = self._entity(Frame(entity_ref=True))  # what "it" names, in every key
         q_starts = [q.start for q in mentions.quantities]
         change_firsts = lexicon().change_firsts  # "attrition went up": a direction
         t_starts = [t.start for t in mentions.times]
@@ -897,6 +909,18 @@ class _DocAssembly:
                 )
             ):
                 continue  # no value, modal, negation or copula: the sentence claims nothing
+            key = None
+            if cache is not None and not non_latin:
+                key = cache.key(
+                    self._text, s0, s1, (sent.start, sent.end), roles, mentions, (qlo, qhi),
+                    t_starts, entity,
+                )  # fmt: skip
+                if key is not None:
+                    again = cache.replay(key, s0, ids, source_id, source_version_id)
+                    if again is not None:
+                        claims.extend(again)
+                        continue
+            first = len(claims)
             if not non_latin:
                 drop_lead_ins(roles, sent.start, sent.end)
             lo, hi = bisect_left(t_starts, s0), bisect_left(t_starts, s1)
@@ -917,6 +941,8 @@ class _DocAssembly:
                         doc, sent, a, b, roles, mentions, when, source_id, source_version_id
                     )
                 )
+            if key is not None and cache is not None:
+                cache.store(key, s0, s1, claims[first:], ids)
         return claims
 
     def _entity(self, frame: Frame) -> str | None:
