@@ -195,6 +195,13 @@ def test_a_closure_moved_to_another_year_is_ambiguous() -> None:
             "The reply is 300 tokens long.",
             Relation.COMPATIBLE,
         ),
+        # a denial the revision turned into the value: what it is, where it said what it
+        # is not
+        (
+            "The notice period for contractors is not 30 days.",
+            "The notice period for contractors is 60 days.",
+            Relation.COMPATIBLE,
+        ),
         # two named products are two things
         (
             "The Kestrel K2 logger weighs 450 g.",

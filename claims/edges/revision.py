@@ -223,9 +223,11 @@ def _values_decided(x: ClaimFacts, y: ClaimFacts, inner: PairVerdict) -> bool:
 
     A revision that changes the form keeps the elaboration of issue 4: "5-10 mg" made
     precise as "8 mg", "at most 500 tokens" / "300 tokens", "about 6 hours" / "6.5 hours"
-    state one value more precisely, and the precise one holds whenever the other does."""
+    state one value more precisely, and the precise one holds whenever the other does.
+    So does a denial the revision dropped: "is not 30 days" -> "is 60 days" says what the
+    value is where the first only said what it is not."""
     outcome = compare_values(x, y)
-    same_form = x.bound == y.bound and (x.tol > 0) == (y.tol > 0)
+    same_form = x.bound == y.bound and (x.tol > 0) == (y.tol > 0) and x.stance == y.stance
     return same_form and outcome.state == COMPATIBLE and inner.rule == outcome.rule
 
 
