@@ -36,7 +36,7 @@ from claims.models import Span as CharSpan
 from claims.trusted import trusted
 
 MAX_SENTENCES = 16384  # distinct sentences kept: about 3.5 KB each at the bench's sentence length
-SEEN_LIMIT = 1 << 18  # key hashes of sentences met once (8 MB), forgotten all at once
+SEEN_LIMIT = 1 << 18  # text hashes of sentences met once (8 MB), forgotten all at once
 _OFFSETS = frozenset({"start", "end", "cue_start"})
 _OFFSET_PAIRS = frozenset({"modifier"})
 _SPANS = ("span", "value_span")
@@ -110,7 +110,9 @@ class SentenceCache:
         self.time_role = time_role
         self.size = size
         self._entries: dict[Hashable, list[_Template]] = {}
-        self._seen: set[int] = set()  # hashes of the keys met once (a collision only stores)
+        # hashes of the sentence texts met once: a sentence read for the first time pays
+        # for no key (a collision only makes one key too many)
+        self._seen: set[int] = set()
         self._lock = threading.Lock()
         self._names: dict[type, tuple[str, ...]] = {}
         self.hits = 0
@@ -145,7 +147,16 @@ class SentenceCache:
     ) -> Hashable | None:
         """The key of the sentence of characters [s0, s1) and tokens ``token_range``
         (``roles`` as assigned, before lead-ins are dropped), or None when something it
-        reads lies outside it."""
+        reads lies outside it, or when its text comes for the first time: most sentences
+        of a text come once, and building their keys would cost more than the hits they
+        never get."""
+        seen = hash(text[s0:s1])
+        if seen not in self._seen:
+            with self._lock:
+                if len(self._seen) >= SEEN_LIMIT:
+                    self._seen.clear()
+                self._seen.add(seen)
+            return None
         first, last = token_range
         qlo, qhi = q_range
         tlo, thi = bisect_left(t_starts, s0), bisect_left(t_starts, s1)
@@ -218,16 +229,8 @@ class SentenceCache:
     def store(
         self, key: Hashable, s0: int, s1: int, claims: Sequence[Claim], ids: IdRecorder
     ) -> None:
-        """Keep the claims the sentence [s0, s1) gave (before anyone edits them), once the
-        sentence comes a second time: most sentences of a text come once, and copying
-        their claims away would cost more than the hits they never get."""
-        seen = hash(key)
-        if seen not in self._seen:
-            with self._lock:
-                if len(self._seen) >= SEEN_LIMIT:
-                    self._seen.clear()
-                self._seen.add(seen)
-            return
+        """Keep the claims the sentence [s0, s1) gave (before anyone edits them); ``key``
+        only gives a key from a sentence's second sighting on."""
         templates: list[_Template] = []
         for claim in claims:
             parts = ids.parts.get(claim.id)
