@@ -10,9 +10,7 @@ from typing import Any
 import pytest
 from spacy.language import Language
 
-from claims.extraction import build_pipeline
-from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY
-from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID
+from claims.extraction import build_pipeline, claims_with
 from claims.models import Claim
 
 HANDBOOK = """# Harbourside Clinic staff handbook
@@ -58,17 +56,10 @@ DOCUMENTS = [
 ]
 
 
-def _run(nlp: Language, text: str, source: str, version: str | None, subject: str | None):
-    """What ``claims.extraction.extract`` does, on a given pipeline."""
-    doc = nlp.make_doc(text)
-    doc.user_data[SOURCE_ID] = source
-    doc.user_data[SOURCE_VERSION_ID] = version
-    doc.user_data[TEXT_KEY] = text
-    doc.user_data[SUBJECT_KEY] = subject
-    for _, component in nlp.pipeline:
-        doc = component(doc)
-    claims: list[Claim] = doc._.claims or []
-    return claims
+def _run(
+    nlp: Language, text: str, source: str, version: str | None, subject: str | None
+) -> list[Claim]:
+    return claims_with(nlp, text, source, version, subject)
 
 
 def _dump(claims: list[Claim]) -> list[dict[str, Any]]:

@@ -8,10 +8,13 @@ Public surface:
 - ``parse_question(text) -> QuestionFrame`` (claim_key, coarse_key, scope, residual, time)
 - ``find_supersession_mentions(text) -> list[SupersessionMention]``
 - ``get_pipeline(model=None)`` / ``build_pipeline(model=None)``: the spaCy ``Language``;
-  ``nlp(text)._.claims`` holds the claims.
+  ``nlp(text)._.claims`` holds the claims; ``claims_with(nlp, text, ...)`` is ``extract``
+  on a given pipeline.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from claims.errors import InputError
 from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY
@@ -21,6 +24,9 @@ from claims.extraction.question import QuestionFrame, parse_question
 from claims.extraction.supersession import SupersessionMention, find_supersession_mentions
 from claims.models import Claim
 from claims.settings import get_settings
+
+if TYPE_CHECKING:
+    from spacy.language import Language
 
 
 def extract(
@@ -47,6 +53,17 @@ def extract(
             f"text has {len(text)} characters, more than the extractor's limit of "
             f"{nlp.max_length}; split the source into smaller files"
         )
+    return claims_with(nlp, text, source_id, source_version_id, document_subject)
+
+
+def claims_with(
+    nlp: Language,
+    text: str,
+    source_id: str | None,
+    source_version_id: str | None,
+    document_subject: str | None,
+) -> list[Claim]:
+    """``extract`` on a given pipeline (``build_pipeline``), its limits already checked."""
     doc = nlp.make_doc(text)
     doc.user_data[SOURCE_ID] = source_id
     doc.user_data[SOURCE_VERSION_ID] = source_version_id
@@ -62,6 +79,7 @@ __all__ = [
     "QuestionFrame",
     "SupersessionMention",
     "build_pipeline",
+    "claims_with",
     "current_generation",
     "extract",
     "find_supersession_mentions",

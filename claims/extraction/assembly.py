@@ -2006,8 +2006,6 @@ def _counts_things(dimension: str | None) -> bool:
     )
 
 
-
-
 def _counted_dimension(q: QuantityMention) -> str | None:
     """``count:<noun>`` when a value counts a plain noun ("200 households"), else None."""
     if q.unit_key or not q.unit:
