@@ -13,16 +13,14 @@ from typing import Any
 from edge_fixtures import claim_from_spec
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from note_store import store_notes
 from sqlalchemy import Engine, text
 
-from claims.edge_refresh import recompute_edges
 from claims.edges import MaterialitySettings, build_edges, facts_from_claim
 from claims.edges.compare import compare_facts
 from claims.edges.materiality import assess
 from claims.edges.value_groups import slot_disagreements
-from claims.extraction import current_generation, extract
-from claims.models import Relation, Requester, Source
-from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
+from claims.models import Relation, Requester
 from retrieval.status import status_of_key
 
 
@@ -111,22 +109,12 @@ DEPOSIT = "The key deposit for the meeting rooms is about {v} EUR."
 def test_a_reader_sees_the_approximate_values_they_may_see(engine: Engine) -> None:
     # Public notes say about 50 and about 52 EUR (their ranges meet: no conflict); a
     # legal-only memo says about 90 EUR, which meets neither.
-    generation, label = current_generation()
     notes = [
         ("notes/north", f"North building\n\n{DEPOSIT.format(v=50)}\n", []),
         ("notes/south", f"South building\n\n{DEPOSIT.format(v=52)}\n", []),
         ("memo/legal", f"Legal memo\n\n{DEPOSIT.format(v=90)}\n", ["legal"]),
     ]
-    with transaction(engine) as session:
-        GenerationRepository(session).ensure(generation, label)
-        sources = SourceRepository(session)
-        for source_id, body, groups in notes:
-            version, _ = sources.add_version(source_id, body)
-            ClaimRepository(session).add_all(
-                extract(body, source_id=source_id, source_version_id=version.id)
-            )
-            sources.apply_register_entry(Source(id=source_id, access_groups=groups))
-        recompute_edges(session, generation)
+    store_notes(engine, notes)
     with engine.connect() as conn:
         key = conn.execute(
             text("SELECT claim_key FROM claims WHERE quote LIKE '%key deposit%' LIMIT 1")

@@ -13,9 +13,9 @@ from typing import Any
 from edge_fixtures import claim_from_spec
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from note_store import store_notes
 from sqlalchemy import Engine, text
 
-from claims.edge_refresh import recompute_edges
 from claims.edges import MaterialitySettings, build_edges, facts_from_claim
 from claims.edges.materiality import assess
 from claims.edges.value_groups import (
@@ -24,28 +24,10 @@ from claims.edges.value_groups import (
     slot_disagreements,
     slot_material,
 )
-from claims.extraction import current_generation, extract
-from claims.models import Requester, Source
-from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
+from claims.models import Requester
 from retrieval.status import status_of_key
 
 FEE = "The visitor parking fee is {v} EUR per day."
-
-
-def _notes(engine: Engine, notes: list[tuple[str, str, list[str]]]) -> str:
-    """(source id, text, access groups) per note, extracted and linked like a pipeline run."""
-    generation, label = current_generation()
-    with transaction(engine) as session:
-        GenerationRepository(session).ensure(generation, label)
-        sources = SourceRepository(session)
-        for source_id, body, groups in notes:
-            version, _ = sources.add_version(source_id, body)
-            ClaimRepository(session).add_all(
-                extract(body, source_id=source_id, source_version_id=version.id)
-            )
-            sources.apply_register_entry(Source(id=source_id, access_groups=groups))
-        recompute_edges(session, generation)
-    return generation
 
 
 def _count(engine: Engine, sql: str) -> int:
@@ -70,7 +52,7 @@ def test_distinct_values_in_one_slot_store_rows_linear_in_the_values(engine: Eng
         for n in range(300)
         for copy in ("a", "b")
     ]
-    _notes(engine, notes)
+    store_notes(engine, notes)
     key = _fee_key(engine)
     claims = _count(engine, f"SELECT count(*) FROM claims WHERE claim_key = '{key}'")
     assert claims == 600
@@ -107,7 +89,7 @@ def test_distinct_values_in_one_slot_store_rows_linear_in_the_values(engine: Eng
 def test_a_reader_who_sees_some_values_gets_the_status_of_those_values(engine: Engine) -> None:
     # Public notes say 100 and 102 EUR (2% apart: rounding, not a material conflict); a
     # legal-only memo says 150 EUR. A public reader must see no contest; a legal reader must.
-    _notes(
+    store_notes(
         engine,
         [
             ("notes/north", f"North car park\n\n{FEE.format(v=100)}\n", []),
@@ -214,7 +196,7 @@ def test_a_sentence_repeated_in_one_file_is_not_a_list_of_values(engine: Engine)
     # Three identical sentences are one statement three times, not an enumeration, so the
     # 20 fees still form one slot (before: every pair of fees got a relation row).
     lines = [FEE.format(v=5 * (1 + n % 20)) for n in range(60)]
-    _notes(engine, [("price/list", "Price list\n\n" + "\n".join(lines) + "\n", [])])
+    store_notes(engine, [("price/list", "Price list\n\n" + "\n".join(lines) + "\n", [])])
     key = _fee_key(engine)
     assert _count(engine, f"SELECT count(*) FROM claims WHERE claim_key = '{key}'") == 60
     assert _count(engine, "SELECT count(*) FROM value_group_relations") == 0
