@@ -90,13 +90,14 @@ class ReviewItemRepository:
         members: dict[str, list[str]] = defaultdict(list)
         ids = list(item_ids)
         for start in range(0, len(ids), 500):
+            # plain rows: building tracked instances of every link cost more than the query
             stmt = (
-                select(ReviewItemClaimRow)
+                select(ReviewItemClaimRow.review_item_id, ReviewItemClaimRow.claim_id)
                 .where(ReviewItemClaimRow.review_item_id.in_(ids[start : start + 500]))
                 .order_by(ReviewItemClaimRow.claim_id)
             )
-            for link in self.session.scalars(stmt):
-                members[link.review_item_id].append(link.claim_id)
+            for item_id, claim_id in self.session.execute(stmt):
+                members[item_id].append(claim_id)
         return members
 
     def rows_for_keys(self, claim_keys: Sequence[str]) -> list[ReviewItemRow]:
@@ -109,7 +110,15 @@ class ReviewItemRepository:
         return sorted(rows, key=lambda r: r.id)
 
     def add_claims(self, item_id: str, claim_ids: Iterable[str]) -> None:
-        rows = [{"review_item_id": item_id, "claim_id": c} for c in sorted(set(claim_ids))]
+        self.add_claims_of([(item_id, claim_ids)])
+
+    def add_claims_of(self, items: Iterable[tuple[str, Iterable[str]]]) -> None:
+        """``add_claims`` for many items in one statement."""
+        rows = [
+            {"review_item_id": item_id, "claim_id": c}
+            for item_id, claim_ids in items
+            for c in sorted(set(claim_ids))
+        ]
         insert_rows(self.session, ReviewItemClaimRow.__table__, rows)  # type: ignore[arg-type]
 
     def search(

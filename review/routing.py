@@ -330,6 +330,7 @@ def route(
     tiers = _tiers_of(session, (c for s in sets for c in s.claim_ids))
     live = {c for s in sets for c in s.claim_ids}
     opened_now: set[str] = set()
+    opening = _Opening()
 
     for conflict in sets:
         material, risk = set_risk(conflict, policy)
@@ -342,7 +343,7 @@ def route(
             row = predecessor
             _carry_over(session, row, conflict, members, now, report)
         elif not matches:
-            row = _open_item(session, conflict, policy, risk, high_risk, actor, now)
+            row = _open_item(session, conflict, policy, risk, high_risk, actor, now, opening)
             by_key[conflict.claim_key].append(row)
             members[row.id] = sorted(conflict.claim_ids)
             report.opened.append(row.id)
@@ -382,10 +383,29 @@ def route(
         ):
             decision = rule_decision(session, policy, conflict, material=material, tiers=tiers)
             if decision is not None:
+                opening.write(session)  # the item's claims are stored before it is decided
                 _auto_resolve(session, row, decision, policy, now)
                 report.auto_resolved.append(row.id)
-    report.orphaned = _orphaned(session, sets, claim_keys)
+    opening.write(session)
+    report.orphaned = _orphaned(session, sets, claim_keys, opened_now)
     return report
+
+
+@dataclass
+class _Opening:
+    """Claim rows and change-feed keys of the items a pass opened, written in one statement
+    each (once per item, they cost more than opening the items themselves)."""
+
+    claims: list[tuple[str, frozenset[str]]] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+
+    def write(self, session: Session) -> None:
+        if self.claims:
+            ReviewItemRepository(session).add_claims_of(self.claims)
+        if self.keys:
+            record_review_changes(session, self.keys)
+        self.claims.clear()
+        self.keys.clear()
 
 
 Fingerprint = tuple[str, int, int]  # source version, span start, span end
@@ -514,15 +534,21 @@ touched_by_a_person = _touched_by_a_person  # review.explain says why rules stop
 
 
 def _orphaned(
-    session: Session, sets: list[ConflictSet], claim_keys: Collection[str] | None
+    session: Session,
+    sets: list[ConflictSet],
+    claim_keys: Collection[str] | None,
+    opened_now: Collection[str] = (),
 ) -> list[str]:
     live = {c for s in sets for c in s.claim_ids}
     unresolved = [s.value for s in (ReviewState.OPEN, ReviewState.CLAIMED, ReviewState.DEFERRED)]
     stmt = select(ReviewItemRow.id, ReviewItemRow.claim_key).where(
         ReviewItemRow.state.in_(unresolved)
     )
+    # an item this pass opened holds the claims of a live set: not orphaned, not read back
     candidates = [
-        item_id for item_id, key in session.execute(stmt) if claim_keys is None or key in claim_keys
+        item_id
+        for item_id, key in session.execute(stmt)
+        if (claim_keys is None or key in claim_keys) and item_id not in opened_now
     ]
     members = ReviewItemRepository(session).claim_ids_for(candidates)
     return sorted(i for i in candidates if not live.intersection(members.get(i, [])))
@@ -536,7 +562,10 @@ def _open_item(
     high_risk: bool,
     actor: str,
     now: datetime,
+    opening: _Opening,
 ) -> ReviewItemRow:
+    """A new item for ``conflict``; its claim rows and change-feed key are left to
+    ``opening`` (written before anything reads them: a decision, the orphan check)."""
     item_id = stable_id("ri", conflict.claim_key, *sorted(conflict.claim_ids))
     row = ReviewItemRow(
         id=item_id,
@@ -549,9 +578,8 @@ def _open_item(
         opened_at=now,
         updated_at=now,
     )
-    session.add(row)
-    session.flush()
-    ReviewItemRepository(session).add_claims(item_id, conflict.claim_ids)
+    session.add(row)  # flushed with its audit row below
+    opening.claims.append((item_id, conflict.claim_ids))
     audit.record(
         session,
         actor=actor,
@@ -563,7 +591,7 @@ def _open_item(
         policy_version=policy.stamp,
         at=now,
     )
-    record_review_changes(session, [conflict.claim_key])
+    opening.keys.append(conflict.claim_key)
     return row
 
 
