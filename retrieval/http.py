@@ -50,6 +50,7 @@ from retrieval.access import AccessConfig, load_access_config
 from retrieval.answer import answer
 from retrieval.contract import Answer, AnswerStatus, ErrorBody, ErrorResponse, StatusReport
 from retrieval.evidence import AsOf
+from retrieval.key_summary import KeySummaries
 from retrieval.metrics import retrieval_metrics
 from retrieval.signals import status_with_provenance
 from retrieval.status import (
@@ -186,6 +187,8 @@ class RetrievalService:
         self.settings = settings
         self._engine = engine
         self.access = _AccessFile(settings.resolved_access_file)
+        # a status by key reuses the key's cells while the store says it has not changed
+        self.key_summaries = KeySummaries()
         self.registry = CollectorRegistry()
         self.answers = Counter(
             "claimledger_answers_total",
@@ -389,6 +392,7 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
                     as_of,
                     offset=page_offset or 0,
                     limit=HTTP_PAGE_LIMIT if page_limit is None else page_limit,
+                    summaries=service.key_summaries,
                 )
             else:
                 span = (span_start, span_end) if span_start is not None else None

@@ -58,22 +58,14 @@ from retrieval.contract import (
     TargetKind,
 )
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader, RelationFact, statement
+from retrieval.key_summary import VALUE_COLUMNS, KeySummaries, KeySummary
 from retrieval.status import citation, citation_order, stated_value, value_key
 from retrieval.verdicts import relation_reason, slot_reason
 
 # ----------------------------------------------------------------------------- reads
 # The columns a side reads of a claim's value (value_key, stated_value, unit): claims equal
 # in these state one value the same way.
-_VALUE_COLUMNS = (
-    "kind",
-    "value_number",
-    "value_text",
-    "unit",
-    "canonical_value",
-    "canonical_unit",
-    "polarity",
-    "modality",
-)
+_VALUE_COLUMNS = VALUE_COLUMNS
 _VALUE = ", ".join(f"c.{col}" for col in _VALUE_COLUMNS)
 _WIDTH = len(_VALUE_COLUMNS)
 # The visible claims of the key: a source the requester may see (not withdrawn; no grants
@@ -292,16 +284,19 @@ def aggregate_status_of_key(
     offset: int,
     limit: int,
     claim_side_limit: int,
+    summaries: KeySummaries | None = None,
 ) -> StatusReport | None:
     """The status of ``claim_key`` from its value groups, or None when they do not say
     everything (the caller then reads the key claim by claim). NotFoundError when no
-    claim of the key is visible."""
+    claim of the key is visible. With ``summaries``, the cells come from the key's kept
+    summary (``retrieval.key_summary``) instead of a read over every claim of the key."""
     if as_of != NOW:
         return None
     read = _Read(conn, claim_key, requester)
     if read.gen is None or read.run(_REVIEW) or _edges_seen(read):
         return None
-    rows = read.visible(_CELLS)
+    summary = None if summaries is None else summaries.summary(read.loader, read.gen, claim_key)
+    rows = read.visible(_CELLS) if summary is None else summary.cells(requester)
     if not rows:
         raise NotFoundError(f"no claims found for key {claim_key!r}")
     if _near_misses(read, _coarse_keys(read, rows)):
@@ -318,7 +313,7 @@ def aggregate_status_of_key(
     groups, cells = _cells(rows)
     if not _one_way_per_value(cells):
         return None
-    _find_repeated_sources(read, cells)
+    _find_repeated_sources(read, cells, summary)
     facts = read.loader.claims_by_ids(sorted({g.anchor for g in groups.values()}))
     for group in groups.values():
         group.anchor_source = facts[group.anchor].source_id
@@ -418,19 +413,28 @@ def _one_way_per_value(cells: Iterable[_Cell]) -> bool:
     return all(len(found) == 1 for found in ways.values())
 
 
-def _find_repeated_sources(read: _Read, cells: Iterable[_Cell]) -> None:
+def _find_repeated_sources(
+    read: _Read, cells: Iterable[_Cell], summary: KeySummary | None = None
+) -> None:
     """Each cell's sources stating the key more than once, and its source count: its claims
     less the claims of one source past the first (only such sources can have them)."""
-    twice = read.run(_SOURCES_TWICE).scalars()
-    if not twice:
+    if summary is not None:
+        found = summary.cells_of_repeated_sources(read.requester)
+    else:
+        twice = read.run(_SOURCES_TWICE).scalars()
+        found = [
+            row
+            for chunk in batches(sorted(twice))
+            for row in read.visible(_CELLS_OF_SOURCES, sources=chunk)
+        ]
+    if not found:
         return
     by_cell = {(cell.group, cell.value): cell for cell in cells}
-    for chunk in batches(sorted(twice)):
-        for row in read.visible(_CELLS_OF_SOURCES, sources=chunk):
-            cell = by_cell.get((row[0], tuple(row[1 : 1 + _WIDTH])))
-            if cell is not None:
-                cell.repeated.add(row[1 + _WIDTH])
-                cell.source_count -= row[2 + _WIDTH] - 1
+    for row in found:
+        cell = by_cell.get((row[0], tuple(row[1 : 1 + _WIDTH])))
+        if cell is not None:
+            cell.repeated.add(row[1 + _WIDTH])
+            cell.source_count -= row[2 + _WIDTH] - 1
 
 
 def _count_anchor_sources(read: _Read, groups: dict[str, _Group]) -> None:
@@ -475,10 +479,15 @@ def _first_of_cells(read: _Read, groups: dict[str, _Group], limit: int, side_lim
                 open_cells.discard(key)
 
     cursor = read.visible_stream(_BY_SOURCE)
+    # SQLite steps through the rows as they are fetched: a first small batch, then larger
+    # ones (a page of 25 at a key of four values needs about a hundred rows; a fixed batch
+    # of 512 read five times that, a quarter of a status call)
+    size = 64
     try:
         block: list[tuple[Any, ...]] = []
         while open_cells:
-            rows = cursor.fetchmany(512)
+            rows = cursor.fetchmany(size)
+            size = min(size * 2, 1024)
             for row in rows:
                 if block and row[1] != block[0][1]:
                     take(block)  # a source's claims are complete: cite them in order

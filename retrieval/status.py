@@ -31,6 +31,7 @@ from retrieval.contract import (
     Value,
 )
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
+from retrieval.key_summary import KeySummaries
 from retrieval.public_ids import ShownIds
 from retrieval.verdicts import Replacement, Verdict, aggregate, evaluate, version_replacement
 
@@ -283,6 +284,7 @@ def status_of_key(
     offset: int = 0,
     limit: int = DEFAULT_PAGE_LIMIT,
     aggregate: bool = True,
+    summaries: KeySummaries | None = None,
 ) -> StatusReport:
     """Status of the visible claims at a claim key. NotFoundError if none is visible.
 
@@ -290,7 +292,9 @@ def status_of_key(
     ``limit`` of them from ``offset`` (by claim id) and each side cites at most ``limit``.
     When the key's value groups say everything about it, the report is composed from them
     (``retrieval.key_aggregate``, a bounded read); ``aggregate=False`` always reads the
-    key claim by claim (the reading the aggregate one is tested equal to).
+    key claim by claim (the reading the aggregate one is tested equal to). ``summaries``
+    keeps the key's cells between calls (``retrieval.key_summary``; the HTTP service holds
+    one), so a repeated status does not read every claim of the key again.
     """
     if offset < 0 or not 1 <= limit <= MAX_PAGE_LIMIT:
         raise InputError(
@@ -304,7 +308,7 @@ def status_of_key(
             from retrieval.key_aggregate import aggregate_status_of_key
 
             report = aggregate_status_of_key(
-                conn, claim_key, requester, as_of, offset, limit, CLAIM_SIDE_LIMIT
+                conn, claim_key, requester, as_of, offset, limit, CLAIM_SIDE_LIMIT, summaries
             )
             if report is not None:
                 return report

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -37,6 +38,7 @@ from claims.store.migrate import upgrade
 from retrieval.access import source_visible
 from retrieval.evidence import NOW, AsOf
 from retrieval.key_aggregate import aggregate_status_of_key
+from retrieval.key_summary import KeySummaries
 from retrieval.status import CLAIM_SIDE_LIMIT, status_of_key
 
 GROUPS = ["finance", "legal"]
@@ -57,15 +59,28 @@ def _outcome(call: Callable[[], Any]) -> str:
         return f"{type(error).__name__}: {error}"
 
 
+# One kept summary per store, shared by every reader and page of a test, as the HTTP service
+# shares one (retrieval.key_summary): the reading from it must equal the other two.
+_KEPT: WeakKeyDictionary[Engine, KeySummaries] = WeakKeyDictionary()
+
+
 def _both(engine: Engine, key: str, reader: Requester, offset: int, limit: int) -> list[str]:
-    return [
+    """The aggregate and the claim-by-claim readings (the aggregate one checked equal to the
+    one from a kept summary of the key's cells)."""
+    fast, slow = (
         _outcome(
             lambda a=aggregate: status_of_key(
                 engine, key, reader, offset=offset, limit=limit, aggregate=a
             )
         )
         for aggregate in (True, False)
-    ]
+    )
+    kept = _KEPT.setdefault(engine, KeySummaries())
+    from_summary = _outcome(
+        lambda: status_of_key(engine, key, reader, offset=offset, limit=limit, summaries=kept)
+    )
+    assert from_summary == fast, (reader, offset, limit)
+    return [fast, slow]
 
 
 def _answers(engine: Engine, key: str, reader: Requester, as_of: AsOf = NOW) -> bool:
