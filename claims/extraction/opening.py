@@ -33,6 +33,13 @@ from spacy.tokens import Doc, Span
 
 from claims.extraction.affiliation import party_mentions
 from claims.extraction.identity import fold_name, is_name, lemma, name_tokens
+from claims.extraction.infobox import (
+    Field,
+    furniture,
+    in_block,
+    is_reference_date,
+    read_fields,
+)
 from claims.extraction.mentions import Mentions, TimeMention
 from claims.extraction.resources import read_yaml, resources
 from claims.extraction.value_kinds import NO_QUANTITY, iso_value
@@ -57,6 +64,7 @@ MAX_LATE_SENTENCES = 12
 MAX_LATE_CHARS = 2500
 MAX_LATE_NAME_WORDS = 8  # a longer capitalised run before a late copula is page furniture
 CONFIDENCE = 0.7
+FIELD_CONFIDENCE = 0.75  # a box field names its attribute outright
 _OPEN, _CLOSE = "([", ")]"
 _DASHES = frozenset({"-", "\u2013", "\u2014"})
 _ARTICLES = frozenset({"the", "a", "an"})
@@ -754,15 +762,31 @@ def opening_claims(
         text, stable_id_maker("cl", source_version_id, generation), source_id,
         source_version_id, generation,
     )  # fmt: skip
+    fields, blocks = read_fields(text, mentions)
+    if blocks:
+        # the fields state what sits in a box: the sentence parser's reading of the run of
+        # fields (its "subject" a run of field names) is replaced by them
+        claims = [c for c in claims if not in_block(*_value_at(c), blocks)]
+    furnished = furniture(text)
+    # a category line, a navigation box, a reference's access date: never a claim
+    claims = [
+        c
+        for c in claims
+        if not is_reference_date(c.quote) and not in_block(*_value_at(c), furnished)
+    ]
+    if opening is None:
+        opening = _title_subject(text)
     parties = _party_claims(doc, opening, made)
     if opening is None:
-        return _inserted(claims, parties)
+        boxed = _field_claims(fields, _heading_subject(text) if fields else None, made)
+        return _inserted(_inserted(claims, parties), boxed)
     if opening.late and source_id:
         # no title tells this subject from its namesakes: it is known as named in this page
         # only (two pages' "Frederick Groves" may be a footballer and a politician), so its
         # claims conflict with no other page's; a question naming it finds it beside the
         # titled articles of that name, and names both when they disagree
         opening.entity = f"{opening.entity} (in {source_id})"
+    boxed = _field_claims(fields, opening, made)
     s0, s1 = opening.sentence
     labelled = {label.attribute for label in opening.labels}
     kept: list[Claim] = []
@@ -801,7 +825,78 @@ def opening_claims(
     ordered = [*kept[:at], *added, *kept[at:]]
     if "political party" in labelled:
         parties = [c for c in parties if not s0 <= c.span.start < s1]
-    return _inserted(ordered, parties)
+    return _inserted(_inserted(ordered, parties), boxed)
+
+
+def _value_at(claim: Claim) -> tuple[int, int]:
+    """Where a claim's value stands (its whole quote when no value span is kept)."""
+    where = claim.value_span if claim.value_span is not None else claim.span
+    return where.start, where.end
+
+
+# the first line of a page written as a title: a few capitalised words, no full stop
+_HEADING = re.compile(r"\s*#*\s*(?P<title>[^\n.:]{2,80})\n")
+
+
+def _heading_subject(text: str) -> Opening | None:
+    """The subject a page's fields are about when it has no opening and no saved-page
+    title: its first line, when that is a heading ("Anna Smith", "# Riverside Depot")
+    followed by more lines. Used for the box's fields only: a heading of an intranet
+    page ("Board update: third quarter 2025") is no entity its sentences are about."""
+    match = _HEADING.match(text)
+    if match is None:
+        return None
+    name = match.group("title").strip()
+    words = name.split()
+    if not 1 <= len(words) <= 8 or not all(
+        _is_capitalised(w) or w in _words().connectors for w in words
+    ):
+        return None
+    entity = fold_name(name_tokens(name), resources().stopwords)
+    if not entity:
+        return None
+    return Opening(entity=entity, name=name, sentence=(match.start("title"), match.end("title")))
+
+
+# "A Kind of Hush ( album ) - Wikipedia": a saved page's title names its subject
+_PAGE_TITLE = re.compile(
+    r"\s*(?P<title>[^\n]{2,120}?)\s+[-\u2013|]\s+(?:Simple English )?"
+    r"(?:Wikipedia|Wikiwand|Wikidata|Wikimedia Commons)\b"
+)
+
+
+def _title_subject(text: str) -> Opening | None:
+    """The subject of a page with no opening sentence, from its title line ("Maurice
+    Roche, 4th Baron Fermoy - Wikipedia"): the title as the key, its bracketed
+    disambiguation kept ("kind hush (album)"), like an opening's title."""
+    match = _PAGE_TITLE.match(text)
+    if match is None:
+        return None
+    title = match.group("title").strip()
+    name, _, rest = title.partition("(")
+    stopwords = resources().stopwords
+    entity = fold_name(name_tokens(name.strip()), stopwords)
+    if not entity or not _is_capitalised(name.strip()):
+        return None
+    aliases = {entity, entity.split(",")[0]}
+    inner = " ".join(name_tokens(rest.rsplit(")", 1)[0])).replace(" ,", ",") if rest else ""
+    if inner:
+        entity = f"{entity} ({inner})"
+    return Opening(
+        entity=entity,
+        name=name.strip(),
+        sentence=(match.start("title"), match.end("title")),
+        aliases=frozenset(a for a in aliases if a),
+    )
+
+
+def _field_claims(fields: list[Field], opening: Opening | None, made: _ClaimMaker) -> list[Claim]:
+    """The box's fields as claims of the page's subject. With no subject known, none: a
+    box of a page cut from its article may be of another thing than the one asked about
+    (a district's box in a page on its town), and its fields would answer for it."""
+    if opening is None:
+        return []
+    return [made.field(opening.entity, opening.name, field) for field in fields]
 
 
 def _inserted(claims: list[Claim], extra: list[Claim]) -> list[Claim]:
@@ -871,6 +966,45 @@ class _ClaimMaker:
             "value_span": value_span,
             "quote": text[span.start : span.end],
             "confidence": CONFIDENCE,
+            "created_at": None,
+        }
+        return trusted(Claim, fields)
+
+    def field(self, entity: str | None, subject: str | None, field: Field) -> Claim:
+        """A claim of one box field ("Born 3 May 1970"), quoted from the field's name to
+        the end of its value; a count keeps its year ("Population ( 2006 )")."""
+        span = trusted(CharSpan, {"start": field.name_start, "end": field.end})
+        value_span = trusted(CharSpan, {"start": field.start, "end": field.end})
+        key = f"{entity} {field.attribute}" if entity else field.attribute
+        value: Any = field.value
+        if field.kind is ValueKind.CATEGORICAL:
+            value = _SPACE_BEFORE_MARK.sub(r"\1", _SPACE_AFTER_BRACKET.sub(r"\1", str(value)))
+        fields: dict[str, Any] = {
+            "id": self.make_id(
+                span.start, span.end, field.start, field.kind.value, key, str(field.value)
+            ),
+            "source_version_id": self.source_version_id,
+            "source_id": self.source_id,
+            "generation": self.generation,
+            "subject": subject,
+            "predicate": field.attribute,
+            "claim_key": key,
+            "coarse_key": field.attribute.split()[-1],
+            "entity": entity,
+            "attribute": field.attribute,
+            "kind": field.kind,
+            "value": value,
+            **NO_QUANTITY,
+            "polarity": Polarity.POSITIVE,
+            "modality": None,
+            "scope": {},
+            "scope_residual": [],
+            "time": field.time or EffectiveTime(),
+            "reported_speech": False,
+            "span": span,
+            "value_span": value_span,
+            "quote": self.text[span.start : span.end],
+            "confidence": FIELD_CONFIDENCE,
             "created_at": None,
         }
         return trusted(Claim, fields)
