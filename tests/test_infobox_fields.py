@@ -169,3 +169,22 @@ def test_a_page_whose_box_is_the_only_statement_answers_and_is_cited(engine: Eng
         3214.0,
         ["box"],
     ), result.reason
+
+
+def test_a_spouse_field_answers_husband_and_married_to_questions(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "queen": "Queen Maelis - Wikipedia Royal details Born 2 June 1310 Rouen Died 9 "
+            "May 1361 Place of birth Rouen Spouse Charles of Anjou Issue Louis of Anjou "
+            "House Valois",
+        },
+    )
+    for question in ("Who was the husband of Queen Maelis?", "Who was Queen Maelis married to?"):
+        result = answer(engine, question, ANYONE)
+        assert (result.status, result.value) == (
+            AnswerStatus.ANSWERED,
+            "Charles of Anjou",
+        ), result.reason
+    result = answer(engine, "Where was Queen Maelis born?", ANYONE)
+    assert (result.status, result.value) == (AnswerStatus.ANSWERED, "Rouen"), result.reason
