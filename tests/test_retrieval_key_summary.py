@@ -19,7 +19,7 @@ from test_value_groups_visibility import WORDINGS
 
 from claims.edge_refresh import recompute_edges
 from claims.extraction import current_generation, extract
-from claims.models import Source
+from claims.models import Requester, Source
 from claims.register import Register, RegisterEntry, apply_register
 from claims.store import ClaimRepository, SourceRepository, transaction
 from claims.store.changes import CLAIMS, record_changes, record_version_changes
@@ -141,5 +141,33 @@ def test_claims_written_without_the_feed_or_a_pruned_feed_make_it_again(
             )
         _same_as_claim_by_claim(engine, kept)
         assert kept.made == 3
+    finally:
+        engine.dispose()
+
+
+def test_group_names_with_any_characters_are_read_back_as_written(migrated_url: str) -> None:
+    # the grouped read writes a grant set as length-prefixed names; a name holding a colon,
+    # digits or letters outside ASCII must come back whole, or a reader would see too much
+    engine = _notes(migrated_url, _branch_notes(12), [])
+    kept = KeySummaries()
+    odd = ["ops:2", "3:x", "équipe β"]
+    try:
+        _register(
+            engine,
+            Source(id="branch/b-001", authority_tier="official", access_groups=odd[:2]),
+            Source(id="branch/a-002", authority_tier="official", access_groups=odd[2:]),
+        )
+        readers = [Requester(principal=f"r{n}", groups=[name]) for n, name in enumerate(odd)]
+        readers += [
+            Requester(principal="x", groups=["x"]),
+            Requester(principal="ops", groups=["ops"]),
+        ]
+        for reader in readers:
+            from_summary = status_of_key(engine, KEY, reader, summaries=kept)
+            assert from_summary == status_of_key(engine, KEY, reader, aggregate=False), reader
+        assert kept.made == 1
+        totals = [status_of_key(engine, KEY, r, summaries=kept).page for r in readers]
+        # each odd group sees its one note more than a reader of a group nobody granted
+        assert [p.total for p in totals if p] == [totals[-1].total + 1] * 3 + [totals[-1].total] * 2
     finally:
         engine.dispose()
