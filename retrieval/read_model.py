@@ -37,31 +37,33 @@ def everyone(conn: Connection) -> Requester:
 def build_claim_status(
     conn: Connection, claim_keys: Iterable[str] | None = None, *, now: datetime | None = None
 ) -> dict[str, int]:
-    """Rewrite the rows of ``claim_keys`` (None: the whole table); returns counts by status.
+    """Bring the rows of ``claim_keys`` (None: the whole table) up to date; returns the
+    statuses of those keys' claims by count.
 
-    Idempotent: the same store gives the same rows (only ``computed_at`` moves).
+    Only rows whose status (or item, resolution, replacing version, policy version)
+    changed are rewritten, stamped ``now``; the others keep their row and ``computed_at``,
+    so an incremental run over a key of thousands of claims writes the few that moved.
+    Idempotent: the same store gives the same rows.
     """
     now = now or datetime.now(UTC)
     loader = EvidenceLoader(conn, with_reasons=False)  # the read model stores no reasons
     generation = loader.generation()
     reader = everyone(conn)
+    stored: dict[str, tuple[object, ...]] = {}
     if claim_keys is None:
-        conn.execute(delete(_CS))
         keys = sorted(
             set(conn.execute(select(_C.claim_key).where(_C.generation == generation)).scalars())
         )
+        stored = _stored_rows(conn, None)
     else:
         keys = sorted(set(claim_keys))
     counts: Counter[str] = Counter()
     for start in range(0, len(keys), KEYS_PER_BATCH):
         chunk = keys[start : start + KEYS_PER_BATCH]
         if claim_keys is not None:
-            conn.execute(
-                delete(_CS).where(_CS.c.claim_key.in_(bindparam("keys", expanding=True))),
-                {"keys": chunk},
-            )
+            stored = _stored_rows(conn, chunk)
         wanted = set(chunk)
-        rows = []
+        rows: list[dict[str, Any]] = []
         # keys with no subject are never linked: only supersession can give them a status,
         # and their quotes and facts need not be read (20,000 bare numbers in one file)
         linked = [k for k in chunk if not is_unknown_key(k)]
@@ -74,21 +76,53 @@ def build_claim_status(
             if claim.claim_key not in wanted:
                 continue  # reached through an edge; its own key batch writes it
             resolution = verdict.resolution
-            rows.append(
-                {
-                    "claim_id": claim.id,
-                    "claim_key": claim.claim_key,
-                    "status": verdict.status.value,
-                    "review_item_id": verdict.review_item_id,
-                    "resolution_id": resolution.id if resolution else None,
-                    "superseded_by_version_id": (
-                        verdict.superseded_by.version_id if verdict.superseded_by else None
-                    ),
-                    "policy_version": resolution.policy_version if resolution else None,
-                    "computed_at": now,
-                }
-            )
             counts[verdict.status.value] += 1
+            values = (
+                claim.claim_key,
+                verdict.status.value,
+                verdict.review_item_id,
+                resolution.id if resolution else None,
+                verdict.superseded_by.version_id if verdict.superseded_by else None,
+                resolution.policy_version if resolution else None,
+            )
+            if stored.pop(claim.id, None) == values:
+                continue  # unchanged: the row stays as it is
+            row = dict(zip(_COMPARED, values, strict=True))
+            rows.append({"claim_id": claim.id, **row, "computed_at": now})
+        if claim_keys is not None:
+            _delete(conn, [*stored, *(r["claim_id"] for r in rows)])
+        else:
+            _delete(conn, [r["claim_id"] for r in rows])
         if rows:
             insert_rows(conn, _CS, rows)
+    if claim_keys is None:
+        _delete(conn, list(stored))  # rows of claims no longer in the generation
     return dict(sorted(counts.items()))
+
+
+# the columns of a row that say something (``computed_at`` only says when it was written)
+_COMPARED = (
+    "claim_key",
+    "status",
+    "review_item_id",
+    "resolution_id",
+    "superseded_by_version_id",
+    "policy_version",
+)
+
+
+def _stored_rows(conn: Connection, claim_keys: list[str] | None) -> dict[str, tuple[object, ...]]:
+    """claim id -> its stored values in ``_COMPARED`` order (of ``claim_keys``, or all)."""
+    stmt = select(_CS.c.claim_id, *(_CS.c[name] for name in _COMPARED))
+    if claim_keys is None:
+        return {r[0]: tuple(r[1:]) for r in conn.execute(stmt)}
+    stmt = stmt.where(_CS.c.claim_key.in_(bindparam("keys", expanding=True)))
+    return {r[0]: tuple(r[1:]) for r in conn.execute(stmt, {"keys": claim_keys})}
+
+
+def _delete(conn: Connection, claim_ids: list[str]) -> None:
+    for start in range(0, len(claim_ids), KEYS_PER_BATCH):
+        conn.execute(
+            delete(_CS).where(_CS.c.claim_id.in_(bindparam("ids", expanding=True))),
+            {"ids": claim_ids[start : start + KEYS_PER_BATCH]},
+        )
