@@ -205,6 +205,8 @@ def miss_record(left: str, right: str, numbers_only: bool, result: Any) -> dict[
         "right": right,
         "only_numbers": numbers_only,
         "ratio": round(alignment.ratio, 3),
+        "containment": round(alignment.containment, 3),
+        "revision": alignment.revision,
         "changes": [[c.left_text, c.right_text] for c in alignment.changes],
         "relation": result.relation.value,
         "rule": result.rule,

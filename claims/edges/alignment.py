@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
+from claims.edges.figure_words import worded_change
+
 # Least share of aligned tokens for two texts to count as one sentence revised. Measured on
 # VitaminC dev (docs/EDGES.md, session 6): 82% of revision pairs and all of those where only
 # numbers changed sit at or above 0.75, against 2.4% of claim/evidence pairs. At 0.6 more
@@ -27,6 +29,14 @@ from difflib import SequenceMatcher
 # sentences written apart ("more than $321.5 million worldwide" / "$150.6 million in other
 # territories") and false conflicts rose.
 NEAR_IDENTICAL = 0.75
+# A sentence revised *and extended*: the shorter text stands almost whole, in order, inside
+# the longer one ("... has confirmed 197 positive cases in the state, of which 86 were
+# confirmed by its lab" / "... has confirmed 201 positive cases in the state."), so its
+# positions correspond although the added clause keeps the ratio below NEAR_IDENTICAL
+# (session 8). At least this share of the shorter text's tokens must align, and the
+# shorter text must be a sentence, not a few words that any longer text may hold.
+NEAR_CONTAINED = 0.85
+MIN_CONTAINED_TOKENS = 8
 # A revision changes a few words at a time; a replaced span this long (tokens, either side)
 # is a rewrite, and no position inside it corresponds to one in the other text.
 MAX_CHANGE_TOKENS = 8
@@ -52,7 +62,9 @@ def tokens(text: str) -> list[Token]:
 @dataclass(frozen=True, slots=True)
 class Change:
     """One replaced span: characters ``left`` of the first text became ``right`` of the
-    second. ``numeric`` when both sides hold a number (a changed figure, date or count)."""
+    second. ``numeric`` when both sides hold a number (a changed figure, date or count),
+    or both are one figure with another value and one is written in words ("fifth" /
+    "6th", "five" / "four": ``figure_words.worded_change``)."""
 
     left: tuple[int, int]
     right: tuple[int, int]
@@ -84,11 +96,17 @@ class Alignment:
     # the two texts, so a reason can quote a change in its surroundings ("3-1" -> "2-1")
     left_text: str = ""
     right_text: str = ""
+    # share of the shorter text's tokens that align, and its length in tokens
+    containment: float = 0.0
+    shorter: int = 0
 
     @property
     def revision(self) -> bool:
-        """Near-identical: one sentence (or passage) and a revision of it."""
-        return self.ratio >= NEAR_IDENTICAL
+        """Near-identical, or the shorter text near-whole inside the longer: one sentence
+        (or passage) and a revision of it, possibly extended by words added around it."""
+        return self.ratio >= NEAR_IDENTICAL or (
+            self.containment >= NEAR_CONTAINED and self.shorter >= MIN_CONTAINED_TOKENS
+        )
 
     def place(self, side: str, start: int, end: int) -> Span2 | None:
         """Where characters ``start:end`` of ``side`` stand in the other text: the span
@@ -127,7 +145,18 @@ def align(left: str, right: str) -> Alignment:
     changes += [_change(left, right, a[i1:i2], b[j1:j2]) for i1, i2, j1, j2 in moved]
     changes.sort(key=lambda c: c.left)
     places += [(c.left, c.right) for c in changes]
-    return Alignment(matcher.ratio(), tuple(changes), tuple(places), reworded, left, right)
+    shorter = min(len(a), len(b))
+    matched = sum(block.size for block in matcher.get_matching_blocks())
+    return Alignment(
+        matcher.ratio(),
+        tuple(changes),
+        tuple(places),
+        reworded,
+        left,
+        right,
+        matched / shorter,
+        shorter,
+    )
 
 
 # Most tokens a figure may hop over when a revision rewrites its date format ("by March 27"
@@ -168,5 +197,7 @@ def _change(left: str, right: str, mine: list[Token], theirs: list[Token]) -> Ch
     ls, le = mine[0].start, mine[-1].end
     rs, re_ = theirs[0].start, theirs[-1].end
     lt, rt = left[ls:le], right[rs:re_]
-    numeric = bool(_NUMBER.search(lt) and _NUMBER.search(rt))
+    numeric = bool(_NUMBER.search(lt) and _NUMBER.search(rt)) or (
+        worded_change([t.text for t in mine], [t.text for t in theirs]) is not None
+    )
     return Change((ls, le), (rs, re_), lt, rt, numeric)

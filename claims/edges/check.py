@@ -35,6 +35,7 @@ from claims.edges.revision import (
     one_slot,
     revised_dates,
     unread_changes,
+    vague_changes,
 )
 from claims.edges.verdict import RELATION_RANK, PairVerdict, Rule
 from claims.models import Claim, EdgeKind, Relation
@@ -199,13 +200,20 @@ def _unread(
     pairs: list[PairReport], left: Sequence[Claim], right: Sequence[Claim], alignment: Alignment
 ) -> PairVerdict | None:
     """When the texts are one sentence revised and no pair is in one slot, the figures the
-    revision changed that no claim reads (``revision.unread_changes``), as an ambiguity."""
+    revision changed that no claim reads (``revision.unread_changes``) and the figures it
+    replaced by a vague amount (``revision.vague_changes``), as an ambiguity."""
     if not alignment.revision:
         return None
-    if any(RELATION_RANK[p.relation] >= RELATION_RANK[Relation.AMBIGUOUS] for p in pairs):
+    if any(
+        p.relation is Relation.CONFLICT or (p.relation is Relation.AMBIGUOUS and p.rule != Rule.KEY)
+        for p in pairs
+    ):
+        # a pair already in one slot; an ambiguity of two keys alone ("similar attributes")
+        # says less than the changed figure, which then names the verdict (session 8)
         return None
     changes = unread_changes(left, right, alignment)
-    return judge_unread(alignment, changes) if changes else None
+    vague = vague_changes(alignment)
+    return judge_unread(alignment, changes, vague) if changes or vague else None
 
 
 def _in_revision(

@@ -47,8 +47,9 @@ from claims.edges.compare import (
     snapshots,
 )
 from claims.edges.facts import ClaimFacts
+from claims.edges.figure_words import Figure, vague_change, worded_change
 from claims.edges.pairing import counted_alike, one_context
-from claims.edges.similarity import attribute_words
+from claims.edges.similarity import DIFFERENT, attribute_words, match_attributes
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Claim, Relation
 
@@ -332,9 +333,10 @@ def judge_moved_time(x: ClaimFacts, y: ClaimFacts, revised: Revised) -> PairVerd
 def revised_dates(
     left: Sequence[Claim], right: Sequence[Claim], alignment: Alignment
 ) -> dict[tuple[str, str], Revised]:
-    """Date claims of one claim key whose date a revision changed in place ("by January
-    2016" / "by January 2013"): a changed figure lies in both claims' sentences and the two
-    dates differ. A date's words carry no value span, so the sentence stands for it."""
+    """Date claims of one event whose date a revision changed in place ("by January 2016" /
+    "by January 2013"): a changed figure lies in both claims' sentences and the two dates
+    differ (``_one_event``). A date's words carry no value span, so the sentence stands
+    for it."""
     if not alignment.revision:
         return {}
     found: dict[tuple[str, str], Revised] = {}
@@ -345,9 +347,26 @@ def revised_dates(
         theirs = [c for c in right if c.kind.value == "date" and _in_sentence(c, "right", change)]
         for x in mine:
             for y in theirs:
-                if x.claim_key == y.claim_key and x.value != y.value:
+                if x.value != y.value and _one_event(x, y, alignment):
                     found.setdefault((x.id, y.id), Revised(change, alignment.reworded))
     return found
+
+
+def _one_event(x: Claim, y: Claim, alignment: Alignment) -> bool:
+    """Whether two date claims of one revised sentence date one event: one claim key, or
+    (session 8) attributes in the same or similar band of ``similarity`` whose entities
+    are not two names the revision changed ("Eddie Guerrero was found dead on 13
+    November" / "Guerrero was found dead on 14 November": the extractor read the key
+    twice, with and without the first name; "born" / "born" under two spellings of a
+    name both texts hold)."""
+    if x.claim_key == y.claim_key:
+        return True
+    if match_attributes(x.attribute, y.attribute).band == DIFFERENT:
+        return False
+    if not x.entity or not y.entity or x.entity == y.entity:
+        return True
+    words_x, words_y = set(x.entity.split()), set(y.entity.split())
+    return words_x < words_y or words_y < words_x or _kept_words(x.entity, y.entity, alignment)
 
 
 def _in_sentence(claim: Claim, side: str, change: Change) -> bool:
@@ -376,7 +395,12 @@ def unread_changes(
     """Figures a revision changed in place that no claim of either text reads: no value,
     no stated time and no entity or scope holds them ("won the series 3-1" / "2-1", "in
     the 57th minute" / "58th", "at 8:28 am" / "8:21 am"). The sentence still states
-    another figure, so ``claims check`` reports it (``judge_unread``)."""
+    another figure, so ``claims check`` reports it (``judge_unread``).
+
+    A figure read on one side only counts too (session 8: "scored a touchdown" / "scored
+    2 touchdowns", where only the digits make a claim): no pair of claims holds both
+    values, so no other rule can show the change. A figure read on both sides is left to
+    the pair rules, which may have kept the two apart on purpose ("K2" / "K3")."""
     if not alignment.revision:
         return []
     return [
@@ -384,14 +408,43 @@ def unread_changes(
         for change in alignment.changes
         if change.numeric
         and _figures_only(change)
-        and not any(_reads(c, "left", change) for c in left)
-        and not any(_reads(c, "right", change) for c in right)
+        and not (
+            any(_reads(c, "left", change) for c in left)
+            and any(_reads(c, "right", change) for c in right)
+        )
     ]
 
 
 def _figures_only(change: Change) -> bool:
+    """Both sides are figures only: digits and marks, or one figure in words with another
+    value ("fifth" / "6th", "a touchdown" / "2 touchdowns": ``figure_words``)."""
     texts = (change.left_text, change.right_text)
-    return all(_FIGURE.match(t.text) for text in texts for t in tokens(text))
+    if all(_FIGURE.match(t.text) for text in texts for t in tokens(text)):
+        return True
+    return _worded(change) is not None
+
+
+def _words(text: str) -> list[str]:
+    return [t.text for t in tokens(text)]
+
+
+def _worded(change: Change) -> tuple[Figure, Figure] | None:
+    return worded_change(_words(change.left_text), _words(change.right_text))
+
+
+def vague_changes(alignment: Alignment) -> list[tuple[Change, str, Figure, bool]]:
+    """Figures a revision replaced by a vague amount, or vague amounts it replaced by a
+    figure ("About 600,000" -> "Many", "multiple" -> "10"): (the change, the vague amount,
+    the figure, whether the figure is on the left). Only in one sentence revised, where
+    every other word says the two versions speak of one thing."""
+    if not alignment.revision:
+        return []
+    found = []
+    for change in alignment.changes:
+        replaced = vague_change(_words(change.left_text), _words(change.right_text))
+        if replaced is not None:
+            found.append((change, *replaced))
+    return found
 
 
 def _reads(claim: Claim, side: str, change: Change) -> bool:
@@ -434,18 +487,39 @@ def figure_kind(text: str, start: int, end: int) -> tuple[str, str]:
     return figure, "a number"
 
 
-def judge_unread(alignment: Alignment, changes: Sequence[Change]) -> PairVerdict:
-    """Figures a revision changed that no claim reads: ``ambiguous``, naming each change.
-    Not a conflict: without a claim nothing says what the figure measures or whether the
-    two can both hold; but the two versions state different figures, and a reviewer sees it."""
-    shown = []
+def judge_unread(
+    alignment: Alignment,
+    changes: Sequence[Change],
+    vague: Sequence[tuple[Change, str, Figure, bool]] = (),
+) -> PairVerdict:
+    """Figures a revision changed that no claim reads, and figures it replaced by a vague
+    amount (``vague_changes``): ``ambiguous``, naming each change. Not a conflict: without
+    a claim nothing says what the figure measures or whether the two can both hold ("many"
+    may well be 600,000); but the two versions state different figures, and a reviewer
+    sees it."""
+    parts = []
     for change in changes:
+        worded = _worded(change)
+        if worded is not None:
+            kind = f"a figure written in words, {worded[0].shown()} -> {worded[1].shown()}"
+            parts.append(f"{change.left_text!r} -> {change.right_text!r} ({kind})")
+            continue
         old, kind = figure_kind(alignment.left_text, *change.left)
         new, _ = figure_kind(alignment.right_text, *change.right)
-        shown.append(f"{old!r} -> {new!r} ({kind})")
+        parts.append(f"{old!r} -> {new!r} ({kind})")
+    reason = "one sentence revised in place: "
+    if parts:
+        reason += f"{', '.join(parts)}, a figure no claim reads on both sides"
+    for change, amount, figure, figure_left in vague:
+        what = (
+            f"the figure {figure.shown()} replaced by the vague amount {amount!r}"
+            if figure_left
+            else f"the vague amount {amount!r} replaced by the figure {figure.shown()}"
+        )
+        reason += "; " if reason.endswith("sides") else ""
+        reason += f"{change.left_text!r} -> {change.right_text!r} ({what})"
     return PairVerdict(
         Relation.AMBIGUOUS,
         Rule.REVISION,
-        f"one sentence revised in place: {', '.join(shown)}, a figure no claim reads; "
-        "the two versions state different figures",
+        f"{reason}; the two versions state different figures",
     )
