@@ -97,6 +97,15 @@ _PAGE = statement(
     + _VISIBLE.replace("{join}", "JOIN " + _MEMBER)
     + " ORDER BY c.id{C} LIMIT :limit OFFSET :offset"
 )
+# A reader who sees every claim of the key (by the kept summary's count) pages through the
+# key's index alone: a deep page skips index entries, not claims joined with their sources.
+_PAGE_OF_ALL = statement(
+    "SELECT id FROM claims WHERE generation = :g AND claim_key = :k "
+    "ORDER BY id{C} LIMIT :limit OFFSET :offset"
+)
+_GROUPS_OF = statement(
+    "SELECT claim_id, value_group_id FROM value_group_claims WHERE claim_id IN :ids"
+)
 # Every visible claim in source order, read only until each cell has its first claims and
 # sources (citation order is source, version, claim: sorted per source as read).
 _BY_SOURCE = statement(
@@ -320,7 +329,7 @@ def aggregate_status_of_key(
     _count_anchor_sources(read, groups)
     side_limit = min(limit, claim_side_limit)
     _first_of_cells(read, groups, limit, side_limit)
-    listed = [(r[0], r[1]) for r in read.visible(_PAGE, limit=limit, offset=offset)]
+    listed = _page(read, rows, summary, offset, limit)
     facts.update(read.loader.claims_by_ids(sorted({c for c, _ in listed} - facts.keys())))
     slots = {
         r[0]: SlotGroup(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7], r[8], r[9])
@@ -328,6 +337,22 @@ def aggregate_status_of_key(
     }
     _relate(groups, relations, slots, facts)
     return _report(read, groups, cells, listed, facts, (offset, limit, side_limit))
+
+
+def _page(
+    read: _Read,
+    rows: Sequence[tuple[Any, ...]],
+    summary: KeySummary | None,
+    offset: int,
+    limit: int,
+) -> list[tuple[str, str]]:
+    """The listed claims (id, value group), in claim id order."""
+    if summary is not None and sum(row[1 + _WIDTH] for row in rows) == summary.claims:
+        ids = read.run(_PAGE_OF_ALL, limit=limit, offset=offset).scalars()
+        groups = dict(read.run(_GROUPS_OF, ids=ids)) if ids else {}
+        if all(groups.get(claim_id) for claim_id in ids):
+            return [(claim_id, groups[claim_id]) for claim_id in ids]
+    return [(r[0], r[1]) for r in read.visible(_PAGE, limit=limit, offset=offset)]
 
 
 def _coarse_keys(read: _Read, rows: Iterable[tuple[Any, ...]]) -> list[str]:
