@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from claims.models import Bound, Claim, Modality, Polarity, ValueKind
@@ -137,12 +138,20 @@ _TRAILING = re.compile(r"[\s.;:,!?。．、]+$")
 
 def normalise_label(value: object) -> str:
     """Casefolded, NFKC, article-free label so "German law" equals "the german law"."""
-    text = unicodedata.normalize("NFKC", str(value)).casefold().strip()
+    return _normalised_label(str(value))
+
+
+# Labels (entities, predicates, scope words) repeat across the claims an edge recompute
+# reads back; remembered by their text (not the value: 1 and 1.0 are one cache key).
+@lru_cache(maxsize=1 << 16)
+def _normalised_label(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold().strip()
     text = _SPACE.sub(" ", text)
     text = _TRAILING.sub("", text)
     return _ARTICLE.sub("", text)
 
 
+@lru_cache(maxsize=1 << 14)  # mirrored sentences repeat their quote
 def normalise_quote(quote: str) -> str:
     """The surface form two mirrored copies of one sentence share (whitespace, case, NFKC).
 

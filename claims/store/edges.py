@@ -118,6 +118,8 @@ def sync_rows(
             update(row_class).where(row_class.id.in_(chunk)).values(retired_at=now),
             execution_options={"synchronize_session": False},
         )
+    # in id order: the primary-key index is filled front to back, not at random pages
+    fresh.sort(key=lambda row: row["id"])
     insert_rows(session, row_class.__table__, fresh)  # type: ignore[arg-type]
     counts.inserted = len(fresh)
     return counts
