@@ -189,3 +189,32 @@ def test_a_date_revised_with_another_named_subject_stays_apart() -> None:
         "Henrik Dahl was appointed head coach of the club on 9 June 2011.",
     )
     assert relation is not Relation.CONFLICT, reason
+
+
+# ------------------------------------------------------------------ a date made vague
+
+
+def test_a_date_replaced_by_a_relative_time_is_ambiguous_and_named() -> None:
+    left = "On March 8, the council confirmed that the market square would close for repairs."
+    right = (
+        "The following day, the council confirmed that the market square would close for repairs."
+    )
+    relation, rule, reason = _both_ways(left, right)
+    assert relation is Relation.AMBIGUOUS, reason
+    assert rule == Rule.REVISION
+    assert "a date replaced by the time 'the following day'" in check_texts(left, right).reason
+
+
+def test_a_vague_time_made_a_year_is_ambiguous() -> None:
+    relation, _, reason = _both_ways(
+        "The company plans to open a second plant in the near future, its chair said.",
+        "The company plans to open a second plant in 2031, its chair said.",
+    )
+    assert relation is Relation.AMBIGUOUS, reason
+
+
+def test_one_date_written_the_other_way_round_is_not_made_vague() -> None:
+    left = "On March 8, the council confirmed that the market square would close for repairs."
+    right = "On 8 March, the council confirmed that the market square would close for repairs."
+    relation, _, reason = _both_ways(left, right)
+    assert relation not in SLOT, reason

@@ -58,6 +58,8 @@ class NumberWords:
     phrases: dict[tuple[str, ...], int]  # "a dozen" -> 12
     qualifiers: tuple[tuple[str, ...], ...]  # "more than", longest first
     vague: tuple[tuple[str, ...], ...]  # "a number of", longest first
+    vague_times: frozenset[tuple[str, ...]]  # "the following day"
+    time_prepositions: frozenset[str]  # "on", "by"
 
 
 @lru_cache(maxsize=1)
@@ -89,6 +91,8 @@ def number_words() -> NumberWords:
         },
         qualifiers=phrases("figure_qualifiers"),
         vague=phrases("vague_quantities"),
+        vague_times=frozenset(phrases("vague_times")),
+        time_prepositions=frozenset(str(w).lower() for w in data.get("time_prepositions") or ()),
     )
 
 
@@ -233,4 +237,45 @@ def vague_change(left: Sequence[str], right: Sequence[str]) -> tuple[str, Figure
             continue
         if _nouns_agree(vague[1], figure.noun):
             return vague[0], figure, figure_left
+    return None
+
+
+_MONTHS = frozenset(
+    {
+        *("january", "february", "march", "april", "may", "june", "july", "august"),
+        *("september", "october", "november", "december", "jan", "feb", "mar", "apr"),
+        *("jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"),
+    }
+)
+_DAY = re.compile(r"^(?:[12]?\d|3[01])(?:st|nd|rd|th)?$")
+_YEAR_OR_DECADE = re.compile(r"^(?:1[0-9]|20)\d\d(?:s)?$")
+
+
+def _date_words(words: Sequence[str]) -> bool:
+    """Whether a whole changed span is a date or a year, with the words that place it
+    ("On March 8", "in 2017", "by 13 March", "1980s")."""
+    prepositions = number_words().time_prepositions
+    kept = [w for w in words if w not in prepositions and w != ","]
+    if not kept or not any(_YEAR_OR_DECADE.match(w) or w in _MONTHS for w in kept):
+        return False
+    return all(w in _MONTHS or _DAY.match(w) or _YEAR_OR_DECADE.match(w) for w in kept)
+
+
+def _vague_time(words: Sequence[str]) -> str | None:
+    """The vague time a whole changed span states ("The following day", "in the near
+    future"), or ``None``."""
+    vocab = number_words()
+    kept = list(words)
+    while kept and kept[0] in vocab.time_prepositions:
+        kept = kept[1:]
+    return " ".join(kept) if tuple(kept) in vocab.vague_times else None
+
+
+def vague_time_change(left: Sequence[str], right: Sequence[str]) -> tuple[str, bool] | None:
+    """A date replaced by a time without one, or the reverse: (the vague time, whether the
+    date is on the left) ("On March 8" / "The following day", "the near future" / "2058")."""
+    for dated, vague_words, date_left in ((left, right, True), (right, left, False)):
+        vague = _vague_time(vague_words)
+        if vague is not None and _date_words(dated):
+            return vague, date_left
     return None

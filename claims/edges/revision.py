@@ -47,7 +47,7 @@ from claims.edges.compare import (
     snapshots,
 )
 from claims.edges.facts import ClaimFacts
-from claims.edges.figure_words import Figure, vague_change, worded_change
+from claims.edges.figure_words import Figure, vague_change, vague_time_change, worded_change
 from claims.edges.pairing import counted_alike, one_context
 from claims.edges.similarity import DIFFERENT, attribute_words, match_attributes
 from claims.edges.verdict import PairVerdict, Rule
@@ -432,18 +432,36 @@ def _worded(change: Change) -> tuple[Figure, Figure] | None:
     return worded_change(_words(change.left_text), _words(change.right_text))
 
 
-def vague_changes(alignment: Alignment) -> list[tuple[Change, str, Figure, bool]]:
+def vague_changes(alignment: Alignment) -> list[tuple[Change, str]]:
     """Figures a revision replaced by a vague amount, or vague amounts it replaced by a
-    figure ("About 600,000" -> "Many", "multiple" -> "10"): (the change, the vague amount,
-    the figure, whether the figure is on the left). Only in one sentence revised, where
-    every other word says the two versions speak of one thing."""
+    figure ("About 600,000" -> "Many", "multiple" -> "10"), and dates it replaced by a time
+    without one ("On March 8" -> "The following day"): (the change, what was replaced,
+    for the reason). Only in one sentence revised, where every other word says the two
+    versions speak of one thing."""
     if not alignment.revision:
         return []
     found = []
     for change in alignment.changes:
-        replaced = vague_change(_words(change.left_text), _words(change.right_text))
-        if replaced is not None:
-            found.append((change, *replaced))
+        left, right = _words(change.left_text), _words(change.right_text)
+        amount = vague_change(left, right)
+        if amount is not None:
+            vague, figure, figure_left = amount
+            what = (
+                f"the figure {figure.shown()} replaced by the vague amount {vague!r}"
+                if figure_left
+                else f"the vague amount {vague!r} replaced by the figure {figure.shown()}"
+            )
+            found.append((change, what))
+            continue
+        when = vague_time_change(left, right)
+        if when is not None:
+            vague, date_left = when
+            what = (
+                f"a date replaced by the time {vague!r}"
+                if date_left
+                else f"the time {vague!r} replaced by a date"
+            )
+            found.append((change, what))
     return found
 
 
@@ -490,13 +508,13 @@ def figure_kind(text: str, start: int, end: int) -> tuple[str, str]:
 def judge_unread(
     alignment: Alignment,
     changes: Sequence[Change],
-    vague: Sequence[tuple[Change, str, Figure, bool]] = (),
+    vague: Sequence[tuple[Change, str]] = (),
 ) -> PairVerdict:
-    """Figures a revision changed that no claim reads, and figures it replaced by a vague
-    amount (``vague_changes``): ``ambiguous``, naming each change. Not a conflict: without
-    a claim nothing says what the figure measures or whether the two can both hold ("many"
-    may well be 600,000); but the two versions state different figures, and a reviewer
-    sees it."""
+    """Figures a revision changed that no claim reads, and figures or dates it replaced by
+    a vague amount or time (``vague_changes``): ``ambiguous``, naming each change. Not a
+    conflict: without a claim nothing says what the figure measures or whether the two
+    can both hold ("many" may well be 600,000); but the two versions state different
+    figures, and a reviewer sees it."""
     parts = []
     for change in changes:
         worded = _worded(change)
@@ -510,12 +528,7 @@ def judge_unread(
     reason = "one sentence revised in place: "
     if parts:
         reason += f"{', '.join(parts)}, a figure no claim reads on both sides"
-    for change, amount, figure, figure_left in vague:
-        what = (
-            f"the figure {figure.shown()} replaced by the vague amount {amount!r}"
-            if figure_left
-            else f"the vague amount {amount!r} replaced by the figure {figure.shown()}"
-        )
+    for change, what in vague:
         reason += "; " if reason.endswith("sides") else ""
         reason += f"{change.left_text!r} -> {change.right_text!r} ({what})"
     return PairVerdict(
