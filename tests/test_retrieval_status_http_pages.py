@@ -8,6 +8,7 @@ same page with its provenance, and the pages together list every visible claim o
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +16,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
+from test_retrieval_key_summary import _register
 from test_retrieval_status_aggregate import KEY, _branch_notes, _notes
 
 from claimledger.web import create_app
-from claims.models import Requester
+from claims.models import Requester, Source
 from claims.settings import get_settings
 from retrieval.access import token_digest
 from retrieval.http import HTTP_PAGE_LIMIT
@@ -95,3 +97,29 @@ def test_limit_asks_for_a_larger_page_up_to_the_bound(served: tuple[TestClient, 
     assert too_many.status_code == 422
     assert too_many.json()["error"]["code"] == "invalid_request"
     assert "limit between 1 and 1000" in too_many.json()["error"]["message"]
+
+
+def test_the_served_status_follows_a_register_change(served: tuple[TestClient, Engine]) -> None:
+    # the service keeps the key's cells between requests (retrieval.key_summary); a note
+    # made legal-only through the register must leave the public reader's next status
+    client, engine = served
+    before = _get(client, "pat").json()["page"]["total"]
+    assert _get(client, "pat").json()["page"]["total"] == before  # kept, same answer
+    _register(engine, Source(id="branch/b-001", authority_tier="official", access_groups=["legal"]))
+    after = _get(client, "pat").json()
+    assert after["page"]["total"] == before - 1
+    with engine.connect() as conn:
+        expected = status_with_provenance(
+            conn, status_of_key(engine, KEY, READERS["pat"], limit=25)
+        )
+    assert after == expected.model_dump(mode="json")
+
+
+def test_serving_freezes_what_start_up_made_and_gives_it_back(cli_env: Path) -> None:
+    # claims serve keeps start-up's objects out of the cyclic collector's walks while it
+    # serves (claimledger/web.py); stopping the app unfreezes them
+    frozen_before = gc.get_freeze_count()
+    with TestClient(create_app(get_settings())) as client:
+        assert gc.get_freeze_count() > frozen_before
+        assert client.get("/api/status", params={"key": KEY}).status_code == 401
+    assert gc.get_freeze_count() == 0
