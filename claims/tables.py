@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -226,10 +227,19 @@ class EdgeRow(Base):
         # an edge of a kind value groups do not say, in a key's block (key_aggregate.py);
         # also every (generation, claim_key) lookup (migration 0012)
         Index("ix_edges_generation_key_kind", "generation", "claim_key", "kind"),
+        # live edges of a generation by kind: the run summary's counts and full routing's
+        # conflict edges read the index alone, not every edge row (migration 0015)
+        Index(
+            "ix_edges_live_kind",
+            "generation",
+            "kind",
+            sqlite_where=text("retired_at IS NULL"),
+            postgresql_where=text("retired_at IS NULL"),
+        ),
     )
 
     id: Mapped[str] = mapped_column(ID, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
     left_claim_id: Mapped[str] = mapped_column(ID, ForeignKey("claims.id"), index=True)
     right_claim_id: Mapped[str] = mapped_column(ID, ForeignKey("claims.id"), index=True)
     claim_key: Mapped[str] = mapped_column(KEY)
