@@ -1,6 +1,7 @@
 """The whole pipeline (register, source versions, claims, edges, checks) over generated corpora.
 
-Usage: python bench/bench_pipeline.py [--instance sqlite|memory|postgres|postgres-stock]
+Usage: python bench/bench_pipeline.py [--version-floor]
+                                      [--instance sqlite|memory|postgres|postgres-stock]
                                       [--subjects K] [N ...]
        (default: --instance sqlite, subjects N/25 (at least 40), sizes 1000 10000)
 
@@ -21,8 +22,10 @@ and a Dagster instance (see --instance below), what ``claims run`` does:
 
 The baselines measured in the same run are extraction alone (``claims.extraction.extract``
 over the same texts, no store, no Dagster): the pipeline's overhead is the ratio; and
-Dagster's bookkeeping alone: the same number of partitions through two assets that do
-nothing, in the same batches, on a fresh in-memory instance.
+Dagster's bookkeeping alone: the runs and shard partitions the full run's plan makes (since
+session 8 partitions are shards of the source set, ``pipeline/partitions.py``), through two
+assets that do nothing, on a fresh in-memory instance. ``--version-floor`` also times the
+floor before session 8 (a partition per source version, about 100 s at 10k).
 
 ``--instance sqlite`` keeps Dagster's history in SQLite files on disk, configured as
 ``claims run`` and ``claims ui`` configure them (``pipeline.instance.dagster_home``);
@@ -46,6 +49,7 @@ import tempfile
 import time
 import uuid
 import warnings
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -63,12 +67,9 @@ from claims.run_summary import store_summary  # noqa: E402
 from claims.settings import get_settings  # noqa: E402
 from claims.store.migrate import upgrade  # noqa: E402
 from pipeline.instance import local_instance, postgres_home  # noqa: E402
+from pipeline.partitions import SHARDS, range_tags, shard_of  # noqa: E402
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource  # noqa: E402
-from pipeline.runner import (  # noqa: E402
-    asset_events_in_batches,
-    planned_events_per_run,
-    run_pipeline,
-)
+from pipeline.runner import asset_events_in_batches, run_pipeline  # noqa: E402
 
 FACTS = [
     ("The {e} notice period is {n} days.", (14, 30, 60, 90)),
@@ -147,13 +148,57 @@ def generate(root: Path, count: int, subjects: int = 40, seed: int = 11) -> int:
     return tokens
 
 
-def dagster_floor(count: int, batch_size: int) -> float:
-    """Seconds Dagster alone needs to record ``count`` partitions of two assets.
+def dagster_floor(source_ids: list[str], batch_size: int) -> tuple[float, int, int]:
+    """Seconds Dagster alone needs for the runs and shard partitions of a full run.
 
-    Two partitioned assets that do nothing, run in batches of ``batch_size`` on a fresh
-    in-memory instance: the planned and materialization events the pipeline's
-    ``source_versions`` and ``claims`` pay per source version, with none of the work.
+    Two assets partitioned by shard like ``source_versions`` and ``claims``, doing nothing,
+    run over the same shard ranges the pipeline's plan makes for ``source_ids`` (shards
+    grouped in order up to ``batch_size`` versions a run): the planned and materialization
+    events and the runs the pipeline pays, with none of the work. Returns (seconds, runs,
+    shard partitions materialized).
     """
+    shards = dg.StaticPartitionsDefinition(SHARDS)
+    policy = dg.BackfillPolicy.single_run()
+
+    @dg.asset(partitions_def=shards, backfill_policy=policy)
+    def floor_sources(context) -> dg.MaterializeResult:  # type: ignore[no-untyped-def]
+        return dg.MaterializeResult(metadata={"shards": len(context.partition_keys)})
+
+    @dg.asset(partitions_def=shards, backfill_policy=policy, deps=[floor_sources])
+    def floor_claims(context) -> dg.MaterializeResult:  # type: ignore[no-untyped-def]
+        return dg.MaterializeResult(metadata={"shards": len(context.partition_keys)})
+
+    job = dg.Definitions(
+        assets=[floor_sources, floor_claims],
+        jobs=[dg.define_asset_job("floor", selection=[floor_sources, floor_claims])],
+    ).resolve_job_def("floor")
+    instance = dg.DagsterInstance.ephemeral()
+    sizes = Counter(shard_of(source_id) for source_id in source_ids)
+    ranges: list[list[str]] = []
+    for shard in SHARDS:  # as pipeline.planning.plan_runs groups them
+        if not sizes[shard]:
+            continue
+        if ranges and sum(sizes[s] for s in ranges[-1]) + sizes[shard] > batch_size:
+            ranges.append([])
+        if not ranges:
+            ranges.append([])
+        ranges[-1].append(shard)
+    quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+    started = time.perf_counter()
+    partitions = 0
+    for covered in ranges:
+        first, last = SHARDS.index(covered[0]), SHARDS.index(covered[-1])
+        partitions += last - first + 1
+        with asset_events_in_batches(batch_size):
+            job.execute_in_process(
+                run_config=quiet, instance=instance, tags=range_tags(covered[0], covered[-1])
+            )
+    return time.perf_counter() - started, len(ranges), partitions
+
+
+def dagster_floor_per_version(count: int, batch_size: int) -> float:
+    """Before session 8: a dynamic partition per source version, batches of ``batch_size``
+    (``--version-floor``; about 10 ms per version, so 100 s at 10k)."""
     partitions = dg.DynamicPartitionsDefinition(name="floor_versions")
     policy = dg.BackfillPolicy.single_run()
 
@@ -174,22 +219,25 @@ def dagster_floor(count: int, batch_size: int) -> float:
     instance.add_dynamic_partitions("floor_versions", keys)
     quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
     started = time.perf_counter()
-    for start in range(0, count, batch_size):
-        last = keys[min(start + batch_size, count) - 1]
-        # as the runner does for batches of clean files
-        with planned_events_per_run(True), asset_events_in_batches(batch_size):
-            job.execute_in_process(
-                run_config=quiet,
-                instance=instance,
-                tags={
-                    "dagster/asset_partition_range_start": keys[start],
-                    "dagster/asset_partition_range_end": last,
-                },
-            )
+    previous = os.environ.get("DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS")
+    os.environ["DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS"] = "true"  # as it was then
+    try:
+        for start in range(0, count, batch_size):
+            last = keys[min(start + batch_size, count) - 1]
+            with asset_events_in_batches(batch_size):
+                job.execute_in_process(
+                    run_config=quiet, instance=instance, tags=range_tags(keys[start], last)
+                )
+    finally:
+        if previous is None:
+            os.environ.pop("DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS", None)
+        else:
+            os.environ["DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS"] = previous
     return time.perf_counter() - started
 
 
 INSTANCES = ("sqlite", "memory", "postgres", "postgres-stock")
+VERSION_FLOOR = False  # --version-floor: also time the per-version floor of session 7
 # dagster-postgres's own storage, the baseline the pooled event log is measured against
 STOCK_POSTGRES_YAML = """\
 storage:
@@ -276,7 +324,11 @@ def bench(count: int, instance_kind: str, subjects: int | None) -> None:
             "claim_assembler"
         ).assembler.sentences.clear()
 
-        floor = dagster_floor(count, 1000)
+        source_ids = [
+            p.relative_to(corpus).with_suffix("").as_posix() for p in corpus.rglob("*.txt")
+        ]
+        floor, floor_runs, floor_partitions = dagster_floor(source_ids, 1000)
+        version_floor = dagster_floor_per_version(count, 1000) if VERSION_FLOOR else None
 
         steps: list[dict[str, float]] = []
 
@@ -335,9 +387,15 @@ def bench(count: int, instance_kind: str, subjects: int | None) -> None:
             f"({full / baseline:.1f}x extraction alone)"
         )
         print(
-            f"  Dagster bookkeeping alone:   {floor:7.1f} s  ({count:,} partitions x 2 empty "
-            f"assets; {100 * floor / full:.0f}% of the full run)"
+            f"  Dagster bookkeeping alone:   {floor:7.1f} s  ({floor_runs} runs over "
+            f"{floor_partitions} shard partitions x 2 empty assets, as the full run plans "
+            f"them; {100 * floor / full:.1f}% of the full run)"
         )
+        if version_floor is not None:
+            print(
+                f"  before session 8 (a partition per version): {version_floor:7.1f} s  "
+                f"({count:,} partitions x 2 empty assets)"
+            )
         print(f"  claims {summary.claims:,}, edges {summary.edges_by_kind}")
         per_claim = ", ".join(
             f"{table} {rows:,} ({rows / max(1, summary.claims):.2f}/claim)"
@@ -364,6 +422,10 @@ def main() -> None:
     args = sys.argv[1:]
     instance_kind = "sqlite"
     subjects: int | None = None
+    global VERSION_FLOOR
+    if "--version-floor" in args:
+        VERSION_FLOOR = True
+        args.remove("--version-floor")
     while args[:1] in (["--instance"], ["--subjects"]):
         if args[0] == "--instance":
             instance_kind = args[1]

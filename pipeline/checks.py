@@ -19,7 +19,7 @@ from claims.store import GenerationRepository
 from pipeline import corpus, graph
 from pipeline.assets.claims import claims
 from pipeline.assets.edges import claim_edges
-from pipeline.partitions import run_partition_keys
+from pipeline.assets.sources import source_versions
 from pipeline.resources import ClaimStore, ExtractorResource
 
 ERROR = dg.AssetCheckSeverity.ERROR
@@ -31,12 +31,56 @@ def _problems_md(problems: list[integrity.Problem]) -> str:
     return "\n".join(lines)
 
 
-def _run_version_ids(context: dg.AssetCheckExecutionContext, store: ClaimStore) -> list[str] | None:
-    keys = run_partition_keys(context.instance, dict(context.run.tags))
-    if keys is None:
-        return None
+def _run_metadata(
+    context: dg.AssetCheckExecutionContext, asset_key: dg.AssetKey, name: str
+) -> list[Any]:
+    """The ``name`` metadata values of this run's materializations of ``asset_key`` (one per
+    shard partition), for the checks that look at the run's work, not at whole shards."""
+    values = []
+    for entry in context.instance.all_logs(
+        context.run.run_id, of_type=dg.DagsterEventType.ASSET_MATERIALIZATION
+    ):
+        materialization = entry.asset_materialization
+        if materialization is not None and materialization.asset_key == asset_key:
+            value = materialization.metadata.get(name)
+            if value is not None:
+                values.append(value.value)
+    return values
+
+
+def _run_version_ids(context: dg.AssetCheckExecutionContext, store: ClaimStore) -> list[str]:
+    """The versions this run's ``claims`` step wrote (its per-shard ``version_keys``)."""
+    keys = [
+        str(key)
+        for value in _run_metadata(context, claims.key, "version_keys")
+        for key in value or []
+    ]
+    if not keys:
+        return []
     with store.transaction() as session:
         return [v.id for v in corpus.versions_for_keys(session, keys).values()]
+
+
+@dg.asset_check(
+    asset=source_versions,
+    blocking=False,  # the other files of the shard were stored and go on
+    description="Every file of the run's shards could be read (UTF-8 text, not empty, not too "
+    "large, one file per source id). Each bad file is named with the ingest error; the other "
+    "files of its shard are stored and go on.",
+)
+def source_files_readable(context: dg.AssetCheckExecutionContext) -> dg.AssetCheckResult:
+    bad: dict[str, str] = {}
+    for value in _run_metadata(context, source_versions.key, "bad_file_errors"):
+        bad.update({str(key): str(error) for key, error in (value or {}).items()})
+    return dg.AssetCheckResult(
+        passed=not bad,
+        severity=ERROR,
+        description=f"{len(bad)} file(s) could not be stored: " + "; ".join(bad.values())
+        if bad
+        else None,
+        # the runner reports each as a failed document (``claims run`` exits 2)
+        metadata={"failed_documents": dg.MetadataValue.json(bad), "bad_files": len(bad)},
+    )
 
 
 @dg.asset_check(
@@ -136,6 +180,7 @@ def conflict_regression(
 
 
 ASSET_CHECKS = [
+    source_files_readable,
     quotes_match_source_text,
     quantities_have_canonical_units,
     edges_point_to_existing_claims,
@@ -155,9 +200,10 @@ def _integrity_result(
     One bad document must not stop the edges of every other one. When the problems belong
     to known versions, those versions' claims of this generation are taken out of the store
     (the graph never reads them), the check fails at WARN severity naming each document and
-    listing its partition in ``failed_partitions`` (the runner fails and retries exactly
-    those), and the rest of the run proceeds. When they cannot be set apart, the check fails
-    at ERROR severity and blocks the graph, as before.
+    listing them in ``failed_documents`` (the runner reports exactly those; the store no
+    longer counts them as extracted, so the next run of their shard retries them), and the
+    rest of the run, the other documents of their shards included, proceeds. When they
+    cannot be set apart, the check fails at ERROR severity and blocks the graph, as before.
     """
     generation, _ = extractor.generation()
     version_ids = _run_version_ids(context, store)
@@ -188,10 +234,12 @@ def _integrity_result(
         passed=False,
         severity=dg.AssetCheckSeverity.WARN,  # not blocking: the other documents go on
         description=f"{len(documents)} document(s) failed, their {removed} claim(s) were "
-        f"not kept and their partitions failed: {names}",
+        f"not kept: {names}",
         metadata={
             **metadata,
-            "failed_partitions": [d.partition_key for d in documents],
+            "failed_documents": dg.MetadataValue.json(
+                {d.version_key: "its claims were not kept" for d in documents}
+            ),
             "claims_removed": removed,
         },
     )

@@ -1,27 +1,26 @@
-"""The sources directory seen as source version partitions.
+"""The sources directory seen as source versions, each in the shard of its source.
 
 Wraps ``claims.ingest`` (scan, validate, store) and ``claims.register`` for the pipeline:
-every file, good or bad, gets a partition key from its source id and raw bytes, so a bad
-file can fail its own partition with the ingest error while the others go ahead.
+every file, good or bad, gets a version key from its source id and raw bytes, so a bad
+file can be named with the ingest error while the other files of its shard go ahead.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from claims.errors import InputError
 from claims.files import real_path
 from claims.ingest import RejectedFile, SourceFile, ingest, scan_sources
 from claims.models import SourceVersion
 from claims.register import Register, apply_register, load_register
 from claims.store.sources import version_checksums, version_origins, versions_of_sources
-from pipeline.partitions import partition_key, split_partition_key
+from pipeline.partitions import shard_of, split_version_key, version_key
 
 __all__ = [
     "CorpusFile",
@@ -37,7 +36,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class CorpusFile:
-    """One file of the sources directory under its partition key; ``error`` if it is bad."""
+    """One file of the sources directory under its version key; ``error`` if it is bad."""
 
     key: str
     source_id: str
@@ -46,10 +45,14 @@ class CorpusFile:
     error: str | None = None
     source: SourceFile | None = None
 
+    @property
+    def shard(self) -> str:
+        return shard_of(self.source_id)
+
 
 @dataclass
 class CorpusScan:
-    """Every file found, good and bad, by partition key; files without any key are listed."""
+    """Every file found, good and bad, by version key; files without any key are listed."""
 
     register: Register | None
     files: dict[str, CorpusFile] = field(default_factory=dict)
@@ -63,24 +66,9 @@ class CorpusScan:
     def bad(self) -> list[CorpusFile]:
         return [f for f in self.files.values() if f.error is not None]
 
-    def for_keys(self, keys: Iterable[str]) -> list[SourceFile]:
-        """The readable files of ``keys``; raises ``InputError`` naming a bad or missing one."""
-        found: list[SourceFile] = []
-        for key in keys:
-            file = self.files.get(key)
-            if file is None:
-                source_id, _ = split_partition_key(key)
-                raise InputError(
-                    f"source version {key} is not in the sources directory any more (the file "
-                    f"of {source_id!r} changed or was removed since the version was seen); "
-                    "nothing to store for it",
-                    location=key,
-                )
-            if file.error is not None or file.source is None:
-                # The error already starts with the path (and line): not named twice.
-                raise InputError(file.error or f"{file.path}: unreadable")
-            found.append(file.source)
-        return found
+    def in_shards(self, shards: Collection[str]) -> list[CorpusFile]:
+        """The files, good and bad, whose source belongs to one of ``shards``."""
+        return [f for f in self.files.values() if f.shard in shards]
 
 
 _pinned: dict[tuple[tuple[str, ...], str], CorpusScan] = {}
@@ -96,8 +84,8 @@ def pinned(found: CorpusScan, paths: Sequence[Path], register_path: Path | None)
     every file again.
 
     ``claims run`` pins the scan it planned its runs from: the assets of those in-process
-    runs then store exactly the bytes the partition keys were computed from (a file edited
-    meanwhile waits for the next run instead of failing its partition), and 10k files are
+    runs then store exactly the bytes the version keys were computed from (a file edited
+    meanwhile waits for the next run instead of failing), and 10k files are
     read once, not once per batch.
     """
     key = _scan_key(paths, register_path)
@@ -117,7 +105,7 @@ def scan(paths: Sequence[Path], register_path: Path | None) -> CorpusScan:
     result = scan_sources(paths, register)
     corpus = CorpusScan(register=register)
     for source in result.files:
-        key = partition_key(source.source_id, source.sha256)
+        key = version_key(source.source_id, source.sha256)
         corpus.files[key] = CorpusFile(
             key, source.source_id, source.path, source.sha256, None, source
         )
@@ -128,10 +116,8 @@ def scan(paths: Sequence[Path], register_path: Path | None) -> CorpusScan:
             corpus.unkeyed.append(f"{rejected.path}: {rejected.reason}")
             continue
         source_id, sha = keyed
-        key = partition_key(source_id, sha)
-        corpus.files[key] = CorpusFile(
-            key, source_id, rejected.path, sha, str(rejected), None
-        )
+        key = version_key(source_id, sha)
+        corpus.files[key] = CorpusFile(key, source_id, rejected.path, sha, str(rejected), None)
     return corpus
 
 
@@ -144,7 +130,7 @@ def versions_for_keys(session: Session, keys: Iterable[str]) -> dict[str, Source
     """The stored versions among ``keys`` (keys not stored yet are absent)."""
     by_source: dict[str, list[tuple[str, str]]] = {}
     for key in keys:
-        source_id, sha_prefix = split_partition_key(key)
+        source_id, sha_prefix = split_version_key(key)
         by_source.setdefault(source_id, []).append((key, sha_prefix))
     found: dict[str, SourceVersion] = {}
     for version in versions_of_sources(session, list(by_source)):
@@ -156,9 +142,7 @@ def versions_for_keys(session: Session, keys: Iterable[str]) -> dict[str, Source
 
 def stored_keys(session: Session) -> dict[str, str]:
     """Partition key -> version id of every stored version."""
-    return {
-        partition_key(source_id, sha): vid for vid, source_id, sha in version_checksums(session)
-    }
+    return {version_key(source_id, sha): vid for vid, source_id, sha in version_checksums(session)}
 
 
 def file_sha256(path: Path) -> str:
@@ -172,7 +156,7 @@ def _key_for_rejected(
 
     The checksum is the one the scan took (a regular file's bytes). A pipe, a device or a
     link loop has no bytes to hash: its key hashes the reason instead, so it still fails a
-    partition of its own, named, and is never read here (that would hang or never end).
+    key of its own, named, and is never read here (that would hang or never end).
     """
     path = rejected.path
     sha = rejected.sha256
@@ -194,17 +178,20 @@ def _key_for_rejected(
 
 @dataclass(frozen=True)
 class VersionLabel:
-    """How a check names a document: source, version number, file, partition key."""
+    """How a check names a document: source, version number, file, version key."""
 
     source_id: str
     number: int
     origin_path: str | None
-    partition_key: str
+    version_key: str
 
 
 def describe_versions(session: Session, version_ids: Iterable[str]) -> list[VersionLabel]:
     """Labels of the stored versions among ``version_ids``, sorted by source and number."""
     return sorted(
-        VersionLabel(source_id, number, origin, partition_key(source_id, sha))
-        for source_id, number, origin, sha in version_origins(session, version_ids)
+        (
+            VersionLabel(source_id, number, origin, version_key(source_id, sha))
+            for source_id, number, origin, sha in version_origins(session, version_ids)
+        ),
+        key=lambda label: (label.source_id, label.number),
     )

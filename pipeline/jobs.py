@@ -13,7 +13,7 @@ claims_pipeline_job = dg.define_asset_job(
     CLAIMS_PIPELINE,
     selection=dg.AssetSelection.all(),
     description="source_register -> source_versions -> claims -> claim_edges -> ... for the "
-    "source versions named by the run's partition tags (a key or a key range).",
+    "shards of the source set named by the run's partition tags (a shard or a range of shards); "
+    "each shard's run does what the store lacks in it.",
     tags={"claimledger/pipeline": "claims"},
 )
-

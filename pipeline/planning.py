@@ -1,57 +1,80 @@
-"""Which source versions need a run, grouped into as few runs as is safe.
+"""Which shards need a run, and how they are grouped into runs.
 
 Shared by the sensor, the nightly schedule and ``claims run`` so the three agree. What
 needs doing comes from the store alone (``claims.planning.compare``: versions on disk it
-lacks, stored versions not extracted in the generation); Dagster's partitions only name
-the runs. Versions are batched into runs of contiguous partition keys (one run covers many
-partitions: 10k new files are ten runs, not ten thousand); every bad file gets a run of its
-own, so its failure names it and blocks nothing else.
+lacks, stored versions not extracted in the generation); Dagster's partitions are shards
+of the source set (``pipeline.partitions``) and only name the runs. The shards with work
+are grouped, in shard order, into runs of at most ``batch_size`` versions (a shard is never
+split; the idle shards between two busy ones ride along at the price of two empty
+partition events). A bad file rides in its shard's run: ``source_versions`` stores the
+other files of the shard and names it in a failed check.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
 from claims.planning import StoreProgress, VersionRef, compare
 from claims.retention import erased_pairs
-from pipeline.corpus import CorpusFile, CorpusScan, stored_keys
-from pipeline.partitions import partition_key, range_tags
+from claims.store.sources import version_checksums
+from pipeline.corpus import CorpusFile, CorpusScan
+from pipeline.partitions import SHARDS, range_tags, shard_of, version_key
 
 NEW = "new"  # on disk, not in the store
-INVALID = "invalid"  # a bad file: a run of its own, which fails naming it
+INVALID = "invalid"  # only bad files: their shard's run names them
 EXTRACT = "extract"  # in the store, not extracted in the configured generation yet
+REFLECT = "reflect"  # nothing to do; Dagster's history lacks the shard (lost or new history)
+
+
+@dataclass
+class ShardWork:
+    """What the store lacks in one shard, by version key."""
+
+    shard: str
+    to_store: list[str] = field(default_factory=list)
+    to_extract: list[str] = field(default_factory=list)
+    bad: list[str] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        """Versions to store or extract (bad files are named, not processed)."""
+        return len(self.to_store) + len(self.to_extract)
 
 
 @dataclass(frozen=True)
 class RunBatch:
-    """Partition keys one run covers (contiguous in the partition order), and why."""
+    """Shards one run covers (a contiguous range), the versions planned in them, and why."""
 
-    keys: tuple[str, ...]
+    shards: tuple[str, ...]
+    versions: tuple[str, ...]  # version keys to store, extract or name as bad
+    work: int  # versions to store or extract
     reason: str
 
     @property
     def tags(self) -> dict[str, str]:
-        return {**range_tags(self.keys[0], self.keys[-1]), "claimledger/reason": self.reason}
+        return {**range_tags(self.shards[0], self.shards[-1]), "claimledger/reason": self.reason}
 
     def run_key(self, *parts: str) -> str:
-        digest = hashlib.sha256("\n".join((*parts, self.reason, *self.keys)).encode())
+        """Stable while the planned versions are the same: a run that failed is not asked
+        for again until something in its shards changes."""
+        digest = hashlib.sha256("\n".join((*parts, self.reason, *self.versions)).encode())
         return f"{self.reason}-{digest.hexdigest()[:20]}"
 
 
 @dataclass
 class RunPlan:
-    add_keys: list[str] = field(default_factory=list)  # partitions Dagster lacks
     batches: list[RunBatch] = field(default_factory=list)
     bad: list[CorpusFile] = field(default_factory=list)
     unkeyed: list[str] = field(default_factory=list)
 
     @property
     def versions(self) -> int:
-        return sum(len(b.keys) for b in self.batches)
+        """Versions the runs take up: to store, to extract, or bad files to name again."""
+        return sum(len(b.versions) for b in self.batches)
 
 
 def store_progress(session: Session, scan: CorpusScan, generation: str) -> StoreProgress:
@@ -60,57 +83,83 @@ def store_progress(session: Session, scan: CorpusScan, generation: str) -> Store
     return compare(session, on_disk, generation)
 
 
+def shard_work(
+    scan: CorpusScan, progress: StoreProgress, exclude_shards: Iterable[str] = ()
+) -> dict[str, ShardWork]:
+    """What each shard lacks (shards with nothing to do are absent)."""
+    skip = set(exclude_shards)
+    work: dict[str, ShardWork] = {}
+
+    def of(source_id: str) -> ShardWork | None:
+        shard = shard_of(source_id)
+        if shard in skip:
+            return None
+        return work.setdefault(shard, ShardWork(shard))
+
+    for ref in progress.to_store:
+        if (entry := of(ref.source_id)) is not None:
+            entry.to_store.append(version_key(ref.source_id, ref.sha256))
+    for ref in progress.to_extract:
+        if (entry := of(ref.source_id)) is not None:
+            entry.to_extract.append(version_key(ref.source_id, ref.sha256))
+    for file in scan.bad:
+        if (entry := of(file.source_id)) is not None:
+            entry.bad.append(file.key)
+    return work
+
+
 def plan_runs(
     scan: CorpusScan,
-    known_keys: Sequence[str],
     progress: StoreProgress,
     *,
     batch_size: int,
-    exclude: Iterable[str] = (),
+    exclude_shards: Iterable[str] = (),
+    reflect_shards: Iterable[str] = (),
 ) -> RunPlan:
-    """Runs for what the store lacks (``progress``), and every bad file on its own.
+    """Runs for what the store lacks (``progress``), grouped by shard.
 
-    ``known_keys`` are Dagster's partitions, in partition order: only to name runs by
-    contiguous ranges, never to decide what is done. Partitions are added (``add_keys``)
-    for the files to store, the bad files and every stored version Dagster lacks, so the UI
-    reflects the store; new keys go after the known ones in the order of ``scan``, which
-    is how the sensor adds them. ``exclude``: keys a queued or running run already covers.
+    ``exclude_shards``: shards a queued or running run already covers (it does their work
+    when it gets there, since its assets read what the store lacks then).
+    ``reflect_shards``: shards to run even with nothing to do, so that Dagster's partitions
+    show what the store holds (``claims run`` passes the shards its history lacks).
     """
-    known = set(known_keys)
-    skip = set(exclude)
-    to_store = {partition_key(r.source_id, r.sha256) for r in progress.to_store}
-    new_good = [f.key for f in scan.good if f.key in to_store and f.key not in skip]
-    bad = [f.key for f in scan.bad if f.key not in skip]
-    stored = [partition_key(r.source_id, r.sha256) for r in progress.stored]
+    work = shard_work(scan, progress, exclude_shards)
+    for shard in reflect_shards:
+        if shard not in set(exclude_shards):
+            work.setdefault(shard, ShardWork(shard))
     plan = RunPlan(unkeyed=list(scan.unkeyed))
-    plan.add_keys = [k for k in dict.fromkeys([*new_good, *stored, *bad]) if k not in known]
-    order = {key: index for index, key in enumerate([*known_keys, *plan.add_keys])}
-
-    plan.batches += _contiguous(new_good, order, batch_size, NEW)
-    extract = [partition_key(r.source_id, r.sha256) for r in progress.to_extract]
-    plan.batches += _contiguous([k for k in extract if k not in skip], order, batch_size, EXTRACT)
-    for key in bad:
-        plan.batches.append(RunBatch((key,), INVALID))
-        plan.bad.append(scan.files[key])
+    plan.bad = [f for f in scan.bad if f.shard in work]
+    current: list[ShardWork] = []
+    for shard in SHARDS:
+        entry = work.get(shard)
+        if entry is None:
+            continue
+        if current and sum(w.size for w in current) + entry.size > max(1, batch_size):
+            plan.batches.append(_batch(current))
+            current = []
+        current.append(entry)
+    if current:
+        plan.batches.append(_batch(current))
     return plan
 
 
-def _contiguous(
-    keys: Sequence[str], order: dict[str, int], batch_size: int, reason: str
-) -> list[RunBatch]:
-    batches: list[RunBatch] = []
-    current: list[str] = []
-    last = -2
-    for key in sorted(keys, key=order.__getitem__):
-        index = order[key]
-        if current and (index != last + 1 or len(current) >= batch_size):
-            batches.append(RunBatch(tuple(current), reason))
-            current = []
-        current.append(key)
-        last = index
-    if current:
-        batches.append(RunBatch(tuple(current), reason))
-    return batches
+def _batch(entries: list[ShardWork]) -> RunBatch:
+    first, last = SHARDS.index(entries[0].shard), SHARDS.index(entries[-1].shard)
+    versions = [key for w in entries for key in (*w.to_store, *w.to_extract, *w.bad)]
+    if any(w.to_store for w in entries):
+        reason = NEW
+    elif any(w.to_extract for w in entries):
+        reason = EXTRACT
+    elif any(w.bad for w in entries):
+        reason = INVALID
+    else:
+        reason = REFLECT
+    return RunBatch(
+        shards=tuple(SHARDS[first : last + 1]),
+        versions=tuple(sorted(versions)),
+        work=sum(w.size for w in entries),
+        reason=reason,
+    )
 
 
 @dataclass(frozen=True)
@@ -146,13 +195,12 @@ class StoreGap:
 
 
 def store_gap(session: Session, remembered: Iterable[str], corpus: CorpusScan) -> StoreGap:
-    """Versions ``remembered`` as stored (materialized ``source_versions`` partitions) that
-    the store lacks; one query for the store's keys, no per-version lookups."""
-    stored = stored_keys(session)
+    """Versions ``remembered`` as stored (the version keys each shard's latest
+    ``source_versions`` materialization listed) that the store lacks; one query for the
+    store's keys, no per-version lookups."""
+    stored = {version_key(source_id, sha) for _, source_id, sha in version_checksums(session)}
     # an erased version is lacking on purpose (claims/retention.py)
-    erased = {partition_key(source_id, sha) for source_id, sha in erased_pairs(session)}
+    erased = {version_key(source_id, sha) for source_id, sha in erased_pairs(session)}
     missing = [key for key in remembered if key not in stored and key not in erased]
-    restorable = [
-        key for key in missing if key in corpus.files and corpus.files[key].error is None
-    ]
+    restorable = [key for key in missing if key in corpus.files and corpus.files[key].error is None]
     return StoreGap(restorable=restorable, lost=len(missing) - len(restorable))

@@ -1,8 +1,8 @@
 """Run the whole pipeline in-process, the way ``claims run`` does (and the benchmark).
 
-Same plan as the sensor (``planning.plan_runs`` over what the store lacks): batched runs
-for versions to store or extract, one run per bad file, then one run of the graph-level
-assets.
+Same plan as the sensor (``planning.plan_runs`` over what the store lacks): runs over
+ranges of shards holding versions to store or extract (or bad files to name), the register
+on the first and the graph-level assets on the last, so an incremental run is one run.
 
 The caller holds the store's run lock (``claims run`` takes it before calling
 ``run_pipeline``); the runs are tagged so that their steps do not wait for it again.
@@ -24,8 +24,8 @@ from pipeline import corpus
 from pipeline.assets import graph_asset_keys
 from pipeline.collector import fewer_collections
 from pipeline.jobs import CLAIMS_PIPELINE
-from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME
-from pipeline.planning import INVALID, RunBatch, RunPlan, plan_runs, store_gap, store_progress
+from pipeline.partitions import SHARDS, shard_of
+from pipeline.planning import RunBatch, RunPlan, plan_runs, store_gap, store_progress
 from pipeline.resources import (
     LAUNCHER_HOLDS_LOCK,
     RUN_LOCK_TAG,
@@ -40,7 +40,7 @@ Progress = Callable[[int, int, str], None]
 
 @dataclass
 class RunFailure:
-    what: str  # a partition key or "graph"
+    what: str  # a version key (a document), "graph", "register" or "N versions"
     message: str
 
 
@@ -97,12 +97,14 @@ def run_pipeline(
     generation, _ = extractor.generation()
     # What is done is the store's to say; Dagster's history only feeds the note that the
     # store lacks versions it remembers (a deleted or replaced store).
-    remembered = instance.get_materialized_partitions(dg.AssetKey("source_versions"))
+    remembered = remembered_versions(instance)
     with store.transaction() as session:
         lacking = store_progress(session, scan, generation)
-        gap = store_gap(session, remembered, scan)
-    known = instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
-    plan = plan_runs(scan, known, lacking, batch_size=batch_size)
+        gap = store_gap(session, [k for keys in remembered.values() for k in keys], scan)
+    # Shards holding stored versions that Dagster's history has never seen (it was lost, or
+    # predates shards) run too, doing nothing, so the UI's partitions reflect the store.
+    unseen = {shard_of(ref.source_id) for ref in lacking.stored} - set(remembered)
+    plan = plan_runs(scan, lacking, batch_size=batch_size, reflect_shards=unseen)
     # files of an erased source: not stored, said so with how to readmit them
     erased = set(lacking.erased)
     plan.unkeyed += [
@@ -110,8 +112,6 @@ def run_pipeline(
         for f in scan.good
         if VersionRef(f.source_id, f.sha256) in erased
     ]
-    if plan.add_keys:
-        instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, plan.add_keys)
     outcome = PipelineRun(plan=plan, store_gap=gap.message() if gap else None)
     total = plan.versions
     notify = progress or (lambda done, of, label: None)
@@ -119,10 +119,9 @@ def run_pipeline(
     loggers = {"loggers": {"console": {"config": {"log_level": log_level}}}}
     graph = [k for k in graph_keys if k != register_key]
     graph_names = {k.to_user_string() for k in graph}
-    # Bad files first (each alone), good batches after; the register rides on the first run
-    # and the graph on the last, so an incremental run is a single Dagster run.
-    ordered = sorted(plan.batches, key=lambda b: b.reason != INVALID)
-    batches: list[RunBatch | None] = list(ordered) if ordered else [None]
+    # The register rides on the first run and the graph on the last, so an incremental run
+    # is a single Dagster run.
+    batches: list[RunBatch | None] = list(plan.batches) or [None]
     notify(0, total, "planned")
     for index, batch in enumerate(batches):
         selection = list(partitioned) if batch is not None else []
@@ -132,7 +131,6 @@ def run_pipeline(
         if last:
             selection += graph
         with (
-            planned_events_per_run(batch is not None and batch.reason != INVALID),
             asset_events_in_batches(batch_size),
             corpus.pinned(scan, sources.sources_paths(), sources.register_path()),
             fewer_collections(),  # Dagster's own bookkeeping allocates as much as the assets
@@ -149,23 +147,21 @@ def run_pipeline(
         outcome.runs += 1
         outcome.record(result)
         if batch is not None:
-            outcome.versions_processed += len(batch.keys)
+            outcome.versions_processed += len(batch.versions)  # bad files named included
         for step, message in _failures(result):
             if any(step.startswith(name) for name in graph_names):
                 what = "graph"
             elif step.startswith("source_register"):
                 what = "register"
-            elif batch is not None and batch.reason == INVALID:
-                what = batch.keys[0]
             else:
-                what = f"{len(batch.keys) if batch else 0} versions"
+                what = f"{batch.work if batch else 0} versions"
             outcome.failures.append(RunFailure(what, f"{step}: {message}"))
         outcome.check_failures += _failed_checks(result)
-        # Their claims were taken out by the check (and the store no longer counts them as
-        # extracted, so the next run tries them again): fail exactly these partitions, while
-        # the rest of the run went on.
-        for key, check in sorted(_failed_documents(result).items()):
-            outcome.failures.append(RunFailure(key, f"{check}: its claims were not kept"))
+        # Documents a check named on their own (a bad file; claims a blocking check took
+        # out, which the store no longer counts as extracted, so the next run tries them
+        # again): fail exactly these documents, while the rest of the run went on.
+        for key, (check, reason) in sorted(_failed_documents(result).items()):
+            outcome.failures.append(RunFailure(key, f"{check}: {reason}"))
         notify(outcome.versions_processed, total, batch.reason if batch else "graph")
         for event in result.get_asset_materialization_events():
             materialization = event.materialization
@@ -178,29 +174,6 @@ def run_pipeline(
 
 
 LOCK_HELD = {RUN_LOCK_TAG: LAUNCHER_HOLDS_LOCK}
-
-# Dagster writes one "materialization planned" event per partition of a run unless this is
-# set, and then one per asset for the whole range. That is about 40% of its bookkeeping per
-# source version; the price is that a failed run does not mark its partitions failed (they
-# stay missing and are retried). The runner sets it for batches of files that scanned
-# clean, never for the one-file runs of bad files, whose partitions must show as failed.
-PLANNED_EVENTS_PER_RUN = "DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS"
-
-
-@contextmanager
-def planned_events_per_run(enabled: bool) -> Iterator[None]:
-    previous = os.environ.get(PLANNED_EVENTS_PER_RUN)
-    if enabled:
-        os.environ[PLANNED_EVENTS_PER_RUN] = "true"
-    try:
-        yield
-    finally:
-        if enabled:
-            if previous is None:
-                os.environ.pop(PLANNED_EVENTS_PER_RUN, None)
-            else:
-                os.environ[PLANNED_EVENTS_PER_RUN] = previous
-
 
 # Dagster writes the materialization of each partition of a step as an event of its own
 # unless this is set; then it writes them in batches of this many (one INSERT, one index
@@ -236,19 +209,41 @@ def _failures(result: dg.ExecuteInProcessResult) -> list[tuple[str, str]]:
     return failed
 
 
-def _failed_documents(result: dg.ExecuteInProcessResult) -> dict[str, str]:
-    """Partition key -> check name, for each document a check failed on its own."""
-    failed: dict[str, str] = {}
+def _failed_documents(result: dg.ExecuteInProcessResult) -> dict[str, tuple[str, str]]:
+    """Version key -> (check name, why), for each document a check failed on its own
+    (the check's ``failed_documents`` metadata)."""
+    failed: dict[str, tuple[str, str]] = {}
     for event in result.all_events:
         if event.event_type != dg.DagsterEventType.ASSET_CHECK_EVALUATION:
             continue
         evaluation = event.asset_check_evaluation_data
-        entry = evaluation.metadata.get("failed_partitions")
+        entry = evaluation.metadata.get("failed_documents")
         if evaluation.passed or entry is None:
             continue
-        for key in entry.value or []:  # type: ignore[union-attr]
-            failed.setdefault(str(key), evaluation.check_name)
+        for key, reason in (entry.value or {}).items():  # type: ignore[union-attr]
+            failed.setdefault(str(key), (evaluation.check_name, str(reason)))
     return failed
+
+
+def remembered_versions(instance: dg.DagsterInstance) -> dict[str, list[str]]:
+    """Shard -> the version keys its latest ``source_versions`` materialization listed as
+    stored.
+
+    Only for the note that the store lacks what Dagster remembers; nothing is planned from
+    it. Partitions of older versions (one per source version) are history and not read."""
+    remembered: dict[str, list[str]] = {}
+    for shard in SHARDS:
+        records = instance.fetch_materializations(
+            dg.AssetRecordsFilter(
+                asset_key=dg.AssetKey("source_versions"), asset_partitions=[shard]
+            ),
+            limit=1,
+        ).records
+        materialization = records[0].asset_materialization if records else None
+        entry = materialization.metadata.get("stored_version_keys") if materialization else None
+        if entry is not None and isinstance(entry.value, list):
+            remembered[shard] = [str(key) for key in entry.value]
+    return remembered
 
 
 def _failed_checks(result: dg.ExecuteInProcessResult) -> list[str]:

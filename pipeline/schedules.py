@@ -6,10 +6,9 @@ from claims.errors import ClaimLedgerError
 from pipeline import corpus
 from pipeline.assets import graph_asset_keys
 from pipeline.jobs import CLAIMS_PIPELINE
-from pipeline.partitions import SOURCE_VERSIONS_PARTITIONS_NAME
 from pipeline.planning import plan_runs, store_progress
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
-from pipeline.sensors import FULL_GRAPH_CONFIG, keys_in_flight
+from pipeline.sensors import FULL_GRAPH_CONFIG, shards_in_flight
 from pipeline.settings import PipelineSettings
 
 
@@ -24,8 +23,8 @@ def build_reconciliation_schedule(settings: PipelineSettings) -> dg.ScheduleDefi
             if settings.schedule_running
             else dg.DefaultScheduleStatus.STOPPED
         ),
-        description="Adds partitions for files the sensor missed, re-runs versions whose "
-        "claims are missing (failed runs, a candidate generation), and re-materializes the "
+        description="Runs the shards holding files the sensor missed or versions whose claims "
+        "are missing (failed runs, a candidate generation), and re-materializes the "
         "graph-level assets in full. Cron: CLAIMS_RECONCILE_CRON.",
     )
     def nightly_reconciliation(
@@ -51,13 +50,10 @@ def build_reconciliation_schedule(settings: PipelineSettings) -> dg.ScheduleDefi
                 lacking = store_progress(session, scan, generation)
             plan = plan_runs(
                 scan,
-                instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME),
                 lacking,
                 batch_size=settings.batch_size,
-                exclude=keys_in_flight(instance),
+                exclude_shards=shards_in_flight(instance),
             )
-            if plan.add_keys:  # schedules cannot return partition requests: add them here
-                instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, plan.add_keys)
             requests += [
                 dg.RunRequest(run_key=f"{batch.run_key(generation)}-{stamp}", tags=batch.tags)
                 for batch in plan.batches

@@ -1,4 +1,4 @@
-"""The sources sensor: new or changed files become partitions and runs, in one result."""
+"""The sources sensor: new or changed files become runs of their shards, in one result."""
 
 import json
 
@@ -9,12 +9,8 @@ from claims.store.changes import store_identity
 from pipeline import corpus
 from pipeline.assets import graph_asset_keys, partitioned_asset_keys
 from pipeline.jobs import CLAIMS_PIPELINE
-from pipeline.partitions import (
-    SOURCE_VERSIONS_PARTITIONS_NAME,
-    run_partition_keys,
-    source_version_partitions,
-)
-from pipeline.planning import INVALID, plan_runs, store_progress
+from pipeline.partitions import run_shards
+from pipeline.planning import plan_runs, store_progress
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
 from pipeline.settings import get_pipeline_settings
 
@@ -37,8 +33,9 @@ def build_sources_sensor(
             dg.DefaultSensorStatus.RUNNING if default_running else dg.DefaultSensorStatus.STOPPED
         ),
         description="Watches CLAIMS_SOURCES_DIR and CLAIMS_REGISTER_FILE. A new or changed file "
-        "adds its source version partition and a run (batched; a bad file runs alone); a "
-        "changed register refreshes the graph; nothing changed, nothing requested.",
+        "requests a run of its shard (shards with work are batched into few runs; a bad file "
+        "is named by its shard's run); a changed register refreshes the graph; nothing "
+        "changed, nothing requested.",
     )
     def source_files_sensor(
         context: dg.SensorEvaluationContext,
@@ -58,20 +55,15 @@ def build_sources_sensor(
         with store.transaction() as session:
             lacking = store_progress(session, scan, generation)
             store_id = store_identity(session)
-        known = context.instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
         plan = plan_runs(
-            scan,
-            known,
-            lacking,
-            batch_size=batch_size,
-            exclude=keys_in_flight(context.instance),
+            scan, lacking, batch_size=batch_size, exclude_shards=shards_in_flight(context.instance)
         )
 
         register_sha = corpus.file_sha256(register_path) if register_path else ""
         previous = json.loads(context.cursor) if context.cursor else {}
-        # Bad files first; the graph-level assets only in the last run, so a bulk load of
-        # many batches evaluates the graph once, after every batch's claims.
-        ordered = sorted(plan.batches, key=lambda b: b.reason != INVALID)
+        # The graph-level assets only in the last run, so a bulk load of many batches
+        # evaluates the graph once, after every batch's claims.
+        ordered = plan.batches
         last = len(ordered) - 1
         run_requests = [
             dg.RunRequest(
@@ -99,21 +91,16 @@ def build_sources_sensor(
         if not run_requests:
             return dg.SkipReason("no new or changed source versions")
         return dg.SensorResult(
-            run_requests=run_requests,
-            dynamic_partitions_requests=(
-                [source_version_partitions.build_add_request(plan.add_keys)]
-                if plan.add_keys
-                else []
-            ),
-            cursor=json.dumps({"register_sha256": register_sha}),
+            run_requests=run_requests, cursor=json.dumps({"register_sha256": register_sha})
         )
 
     return source_files_sensor
 
 
-def keys_in_flight(instance: dg.DagsterInstance) -> set[str]:
-    """Partition keys a queued or running pipeline run covers: the store does not hold
-    their results yet, but asking for them again would do the work twice."""
+def shards_in_flight(instance: dg.DagsterInstance) -> set[str]:
+    """Shards a queued or running pipeline run covers: the store does not hold their results
+    yet, and that run does what they lack when it gets there (its assets read the store
+    then), so asking for them again would do the work twice."""
     runs = instance.get_runs(
         filters=dg.RunsFilter(
             job_name=CLAIMS_PIPELINE,
@@ -125,10 +112,10 @@ def keys_in_flight(instance: dg.DagsterInstance) -> set[str]:
             ],
         ),
     )
-    keys: set[str] = set()
+    shards: set[str] = set()
     for run in runs:
-        keys.update(run_partition_keys(instance, dict(run.tags)) or [])
-    return keys
+        shards.update(run_shards(dict(run.tags)) or [])
+    return shards
 
 
 def sources_sensor() -> dg.SensorDefinition:

@@ -28,7 +28,7 @@ from claims.store.migrate import upgrade
 from claims.tables import ClaimRow, EdgeRow, SourceVersionRow
 from pipeline import corpus
 from pipeline.definitions import build_definitions, resolved_claims_pipeline
-from pipeline.partitions import RANGE_END_TAG, RANGE_START_TAG, SOURCE_VERSIONS_PARTITIONS_NAME
+from pipeline.partitions import SHARDS, all_shards_tags
 from pipeline.resources import ClaimStore
 from pipeline.settings import get_pipeline_settings
 from tests.conftest import (
@@ -214,12 +214,11 @@ def test_a_run_spreads_its_steps_over_two_celery_workers(
             workers += [_start_worker(name, logs) for name in WORKERS]
             upgrade(postgres_url)  # while the workers start
             keys = list(corpus.scan([sources], register).files)
-            instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, keys)
             _wait_for_workers(redis_url, workers, logs)
 
             job = dg.reconstructable(resolved_claims_pipeline)
             result = dg.execute_job(
-                job, instance=instance, tags={RANGE_START_TAG: keys[0], RANGE_END_TAG: keys[-1]}
+                job, instance=instance, tags=all_shards_tags()
             )
             assert result.success, _failure_text(instance, result.run_id)
             events = [e.dagster_event for e in instance.all_logs(result.run_id) if e.dagster_event]
@@ -245,7 +244,7 @@ def test_a_run_spreads_its_steps_over_two_celery_workers(
             assert all(by_worker.values()), by_worker  # and each worker ran some of them
             assert {str(h).split("@")[0] for h in hostnames.values()} == set(WORKERS)
             assert len(set(step_pids.values())) >= 2
-            assert instance.get_materialized_partitions(dg.AssetKey("claims")) == set(keys)
+            assert instance.get_materialized_partitions(dg.AssetKey("claims")) == set(SHARDS)
         finally:
             get_pipeline_settings.cache_clear()
             for worker in workers:

@@ -12,7 +12,7 @@ import pytest
 
 from pipeline import corpus
 from pipeline.definitions import build_definitions, resolved_claims_pipeline
-from pipeline.partitions import RANGE_END_TAG, RANGE_START_TAG, SOURCE_VERSIONS_PARTITIONS_NAME
+from pipeline.partitions import SHARDS, all_shards_tags
 from pipeline.settings import get_pipeline_settings
 from tests.pipeline_support import PipelineWorld, make_world
 
@@ -34,7 +34,6 @@ def _step_pids(world: PipelineWorld, home: Path, choice: dict[str, object]) -> d
     keys = list(corpus.scan([world.corpus], world.register).files)
     home.mkdir()
     with dg.DagsterInstance.local_temp(str(home)) as instance:
-        instance.add_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME, keys)
         job = dg.reconstructable(resolved_claims_pipeline).get_subset(
             asset_selection={dg.AssetKey("source_register"), dg.AssetKey("source_versions")},
             asset_check_selection=set(),
@@ -43,10 +42,12 @@ def _step_pids(world: PipelineWorld, home: Path, choice: dict[str, object]) -> d
             job,
             instance=instance,
             run_config={"execution": {"config": choice}},
-            tags={RANGE_START_TAG: keys[0], RANGE_END_TAG: keys[-1]},
+            tags=all_shards_tags(),
         )
         assert result.success
-        assert instance.get_materialized_partitions(dg.AssetKey("source_versions")) == set(keys)
+        assert instance.get_materialized_partitions(dg.AssetKey("source_versions")) == set(SHARDS)
+        with world.store.transaction() as session:  # every file stored by the one run
+            assert set(corpus.stored_keys(session)) == set(keys)
         return {
             str(event.dagster_event.step_key): int(event.dagster_event.pid)  # type: ignore[arg-type]
             for event in instance.all_logs(result.run_id)

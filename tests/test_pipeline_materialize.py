@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from claims.tables import ClaimRow, SourceVersionRow
 from pipeline.definitions import build_definitions
+from pipeline.partitions import PARTITION_TAG, all_shards_tags, shard_of
 from pipeline.resources import ExtractorResource
 from pipeline.runner import run_pipeline
 from tests.pipeline_support import (
@@ -36,8 +37,15 @@ def test_whole_graph_materializes_the_test_corpus(tmp_path: Path) -> None:
     outcome = _run(world)
     assert outcome.failures == []
     assert outcome.check_failures == []
-    assert len(outcome.plan.add_keys) == 6
+    assert outcome.plan.versions == 6
     assert outcome.runs == 1  # register, the six versions and the graph in one run
+    # each shard's partition says what it did; together, the six versions
+    done = [
+        e.materialization.metadata["versions"].value
+        for e in world.instance.fetch_materializations(dg.AssetKey("claims"), limit=100).records
+        for e in [e.event_log_entry.dagster_event.event_specific_data]  # type: ignore[union-attr]
+    ]
+    assert sum(done) == 6
     versions = table_rows(world.store, SourceVersionRow, skip=("ingested_at", "text"))
     assert len(versions) == 6
     with world.store.transaction() as session:
@@ -59,25 +67,26 @@ def test_rerun_with_nothing_new_requests_nothing_and_changes_no_row(tmp_path: Pa
     assert [table_rows(world.store, ClaimRow), table_rows(world.store, SourceVersionRow)] == before
 
 
-def test_rematerializing_a_partition_yields_identical_rows(tmp_path: Path) -> None:
+def test_rematerializing_a_shard_yields_identical_rows(tmp_path: Path) -> None:
     world = make_world(tmp_path)
     _run(world)
     before = [table_rows(world.store, t) for t in ALL_TABLES]
-    key = next(k for k in world.instance.get_dynamic_partitions("source_versions")
-               if k.startswith("policies/notice-period@"))
+    shard = shard_of("policies/notice-period")
     job = build_definitions(world.resources()).resolve_job_def("claims_pipeline")
-    result = job.execute_in_process(instance=world.instance, tags={"dagster/partition": key})
+    result = job.execute_in_process(instance=world.instance, tags={PARTITION_TAG: shard})
     assert result.success
     claims_events = [
         e for e in result.get_asset_materialization_events()
         if e.asset_key.to_user_string() == "claims"
     ]
-    assert [e.partition for e in claims_events] == [key]
+    assert [e.partition for e in claims_events] == [shard]
+    # the store says the shard is done: nothing extracted again, no row touched
+    assert claims_events[0].materialization.metadata["versions"].value == 0
     assert claims_events[0].materialization.metadata["new_claims"].value == 0
     assert [table_rows(world.store, t) for t in ALL_TABLES] == before
 
 
-def test_bad_file_fails_its_own_partition_and_the_others_go_through(tmp_path: Path) -> None:
+def test_bad_file_fails_alone_and_the_others_go_through(tmp_path: Path) -> None:
     world = make_world(tmp_path)
     shutil.copy(FIXTURES / "bad/latin1-notes.txt", world.corpus / "ops/latin1-notes.txt")
     outcome = _run(world)
@@ -85,6 +94,7 @@ def test_bad_file_fails_its_own_partition_and_the_others_go_through(tmp_path: Pa
     assert failure.what.startswith("ops/latin1-notes@")
     assert "latin1-notes.txt" in failure.message
     assert "not valid UTF-8" in failure.message
+    assert failure.message.startswith("source_files_readable: ")
     with world.store.transaction() as session:
         stored = set(session.scalars(select(SourceVersionRow.source_id)))
     assert "ops/latin1-notes" not in stored
@@ -108,13 +118,11 @@ def test_failure_halfway_through_a_partition_leaves_it_as_before(tmp_path: Path)
 
 
 def _run_partitions(world, extractor: str):  # type: ignore[no-untyped-def]
-    keys = world.instance.get_dynamic_partitions("source_versions")
     job = build_definitions(world.resources(extractor)).resolve_job_def("claims_pipeline")
     return job.execute_in_process(
         instance=world.instance,
         asset_selection=[dg.AssetKey("claims")],
-        tags={"dagster/asset_partition_range_start": keys[0],
-              "dagster/asset_partition_range_end": keys[-1]},
+        tags=all_shards_tags(),
         raise_on_error=False,
     )
 
@@ -126,20 +134,47 @@ def _version_id(world, source_id: str) -> str:  # type: ignore[no-untyped-def]
         ).one()
 
 
-def test_batches_plan_once_per_run_and_a_bad_file_still_shows_as_failed(tmp_path: Path) -> None:
+def _source_in_shard_of(source_id: str, prefix: str) -> str:
+    """A source id starting with ``prefix`` that falls in the same shard as ``source_id``."""
+    return next(
+        f"{prefix}-{n}" for n in range(10_000) if shard_of(f"{prefix}-{n}") == shard_of(source_id)
+    )
+
+
+def test_a_bad_file_fails_alone_and_the_good_files_of_its_shard_go_on(tmp_path: Path) -> None:
     world = make_world(tmp_path)
-    shutil.copy(FIXTURES / "bad/latin1-notes.txt", world.corpus / "ops/latin1-notes.txt")
+    neighbour = "policies/notice-period"
+    bad_id = _source_in_shard_of(neighbour, "ops/latin1")
+    shutil.copy(FIXTURES / "bad/latin1-notes.txt", world.corpus / f"{bad_id}.txt")
     outcome = _run(world)
-    assert outcome.runs == 2  # the bad file alone, then the six good ones in one batch
+    assert outcome.runs == 1  # the bad file rides in its shard's run
+    (failure,) = outcome.failures
+    assert failure.what.split("@")[0] == bad_id
+    assert f"{bad_id}.txt" in failure.message and "not valid UTF-8" in failure.message
+    (check,) = outcome.check_failures
+    assert check.startswith("source_files_readable: 1 file(s) could not be stored")
+    with world.store.transaction() as session:
+        stored = set(session.scalars(select(SourceVersionRow.source_id)))
+        neighbour_claims = session.scalars(
+            select(ClaimRow.id)
+            .join(SourceVersionRow, SourceVersionRow.id == ClaimRow.source_version_id)
+            .where(SourceVersionRow.source_id == neighbour)
+        ).all()
+    assert bad_id not in stored and neighbour in stored
+    assert neighbour_claims  # the good file of the same shard was stored and extracted
+    # Dagster planned the run's shards by name, so the UI shows each shard's state.
     planned = world.instance.fetch_planned_materializations(dg.AssetKey("claims"), limit=100)
-    partitions = sorted(r.event_log_entry.dagster_event.event_specific_data.partition or "range"
-                        for r in planned.records)
-    bad = next(k for k in world.instance.get_dynamic_partitions("source_versions")
-               if k.startswith("ops/latin1-notes@"))
-    # one planned event for the batch's whole range; the bad file's own partition is planned
-    # by name, which is what lets the UI show it failed when its run fails
-    assert partitions == sorted([bad, "range"])
-    assert len(world.instance.get_materialized_partitions(dg.AssetKey("claims"))) == 6
+    partitions = {
+        r.event_log_entry.dagster_event.event_specific_data.partition  # type: ignore[union-attr]
+        for r in planned.records
+    }
+    assert shard_of(bad_id) in partitions
+    assert world.instance.get_materialized_partitions(dg.AssetKey("claims")) == partitions
+    # Asked again, the bad file is named again and nothing else is redone.
+    again = _run(world)
+    assert [f.what.split("@")[0] for f in again.failures] == [bad_id]
+    assert again.versions_processed == 1  # the bad file, tried again
+    assert again.plan.batches[0].work == 0
 
 
 def test_the_runner_s_scan_is_reused_while_pinned_and_released_after(tmp_path: Path) -> None:

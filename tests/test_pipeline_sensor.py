@@ -10,13 +10,17 @@ from pathlib import Path
 import dagster as dg
 
 from pipeline.definitions import build_definitions
-from pipeline.partitions import (
-    PARTITION_TAG,
-    RANGE_END_TAG,
-    RANGE_START_TAG,
-    SOURCE_VERSIONS_PARTITIONS_NAME,
-)
+from pipeline.partitions import PARTITION_TAG, RANGE_END_TAG, RANGE_START_TAG, SHARDS, shard_of
 from tests.pipeline_support import FIXTURES, make_world
+
+SOURCES = [
+    "finance/dividend-2024",
+    "finance/dividend-2024-restated",
+    "ops/checkout-runbook",
+    "ops/checkout-slo",
+    "policies/notice-period",
+    "policies/notice-period-handbook",
+]
 
 
 def _evaluate_sensor(world, cursor: str | None = None):  # type: ignore[no-untyped-def]
@@ -29,23 +33,21 @@ def _evaluate_sensor(world, cursor: str | None = None):  # type: ignore[no-untyp
 
 
 def _apply(world, result) -> str | None:  # type: ignore[no-untyped-def]
-    """Do what the daemon does with a sensor result: add the partitions, keep the cursor."""
-    for request in result.dynamic_partitions_requests or []:
-        world.instance.add_dynamic_partitions(request.partitions_def_name, request.partition_keys)
+    """Do what the daemon does with a sensor result: keep the cursor (the partitions are the
+    fixed shards; nothing to add)."""
+    assert not result.dynamic_partitions_requests
     return result.cursor
 
 
-def test_new_files_become_partitions_and_one_batched_run(tmp_path: Path) -> None:
+def test_new_files_become_one_run_over_their_shards(tmp_path: Path) -> None:
     world = make_world(tmp_path)
     result = _evaluate_sensor(world)
     assert isinstance(result, dg.SensorResult)
-    (added,) = result.dynamic_partitions_requests
-    assert added.partitions_def_name == SOURCE_VERSIONS_PARTITIONS_NAME
-    assert len(added.partition_keys) == 6
-    assert "policies/notice-period@" in " ".join(added.partition_keys)
     (request,) = result.run_requests
-    assert request.tags[RANGE_START_TAG] == added.partition_keys[0]
-    assert request.tags[RANGE_END_TAG] == added.partition_keys[-1]
+    shards = sorted({shard_of(source) for source in SOURCES}, key=SHARDS.index)
+    assert request.tags[RANGE_START_TAG] == shards[0]
+    assert request.tags[RANGE_END_TAG] == shards[-1]
+    assert request.tags["claimledger/reason"] == "new"
 
 
 def _stored(world, result) -> str | None:  # type: ignore[no-untyped-def]
@@ -73,7 +75,6 @@ def test_files_the_store_lacks_are_asked_for_until_a_run_covers_them(tmp_path: P
     again = _evaluate_sensor(world)
     assert isinstance(again, dg.SensorResult)
     assert [r.run_key for r in again.run_requests] == [r.run_key for r in first.run_requests]
-    assert again.dynamic_partitions_requests == []  # Dagster already has the partitions
     # While a run covering them is in progress, nothing is asked for twice.
     (request,) = first.run_requests
     world.instance.create_run_for_job(
@@ -84,33 +85,37 @@ def test_files_the_store_lacks_are_asked_for_until_a_run_covers_them(tmp_path: P
     assert isinstance(_evaluate_sensor(world, first.cursor), dg.SkipReason)
 
 
-def test_changed_file_adds_one_partition_and_one_run(tmp_path: Path) -> None:
+def test_changed_file_requests_a_run_of_its_shard_alone(tmp_path: Path) -> None:
     world = make_world(tmp_path)
     cursor = _stored(world, _evaluate_sensor(world))
     shutil.copy(FIXTURES / "changed-notice-period.md", world.corpus / "policies/notice-period.md")
     result = _evaluate_sensor(world, cursor)
     assert isinstance(result, dg.SensorResult)
-    (added,) = result.dynamic_partitions_requests
-    (key,) = added.partition_keys
-    assert key.startswith("policies/notice-period@")
     (request,) = result.run_requests
-    assert request.tags[PARTITION_TAG] == key
+    assert request.tags[PARTITION_TAG] == shard_of("policies/notice-period")
+    assert request.asset_selection is None  # its shard, then the graph, in one run
+    # The run does that one version: the store lacks nothing else in the shard.
+    from pipeline.runner import run_pipeline
+
+    outcome = run_pipeline(
+        world.instance, store=world.store, sources=world.sources, log_level="ERROR"
+    )
+    assert outcome.versions_processed == 1 and outcome.runs == 1
 
 
-def test_bad_file_gets_its_own_run(tmp_path: Path) -> None:
+def test_a_bad_file_rides_in_its_shard_s_run_and_is_asked_for_once(tmp_path: Path) -> None:
     world = make_world(tmp_path)
+    cursor = _stored(world, _evaluate_sensor(world))
     shutil.copy(FIXTURES / "bad/latin1-notes.txt", world.corpus / "ops/latin1-notes.txt")
-    result = _evaluate_sensor(world)
+    result = _evaluate_sensor(world, cursor)
     assert isinstance(result, dg.SensorResult)
-    assert len(result.run_requests) == 2
-    alone = [r for r in result.run_requests if PARTITION_TAG in r.tags]
-    assert [r.tags[PARTITION_TAG].split("@")[0] for r in alone] == ["ops/latin1-notes"]
-    assert alone[0].tags["claimledger/reason"] == "invalid"
-    # the graph is evaluated once, by the last run (the good batch)
-    first, last = result.run_requests
-    assert first is alone[0]
-    assert dg.AssetKey("claim_edges") not in first.asset_selection
-    assert last.asset_selection is None  # the whole job
+    (request,) = result.run_requests
+    assert request.tags[PARTITION_TAG] == shard_of("ops/latin1-notes")
+    assert request.tags["claimledger/reason"] == "invalid"  # nothing to store, a file to name
+    # The store never holds it, so every tick plans it again, under the same run key: the
+    # daemon launches it once, until a file of its shard changes.
+    again = _evaluate_sensor(world, cursor)
+    assert [r.run_key for r in again.run_requests] == [request.run_key]
 
 
 def test_changed_register_requests_a_graph_refresh(tmp_path: Path) -> None:
@@ -137,7 +142,6 @@ def test_nightly_reconciliation_adds_missed_files_and_refreshes_the_graph(tmp_pa
         scheduled_execution_time=datetime(2026, 11, 30, 2, 0, tzinfo=UTC),
     ) as context:
         requests = schedule.evaluate_tick(context).run_requests
-    assert len(world.instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)) == 6
     reasons = [r.tags["claimledger/reason"] for r in requests]
     assert reasons == ["new", "reconcile"]
     graph = requests[-1]
@@ -162,8 +166,7 @@ def test_new_extractor_generation_requests_every_stored_version_again(tmp_path: 
     ) as context:
         result = sensor(context)
     assert isinstance(result, dg.SensorResult)
-    assert result.dynamic_partitions_requests == []  # nothing new on disk
     (request,) = result.run_requests
     assert request.tags["claimledger/reason"] == "extract"
-    keys = world.instance.get_dynamic_partitions(SOURCE_VERSIONS_PARTITIONS_NAME)
-    assert (request.tags[RANGE_START_TAG], request.tags[RANGE_END_TAG]) == (keys[0], keys[-1])
+    shards = sorted({shard_of(source) for source in SOURCES}, key=SHARDS.index)
+    assert (request.tags[RANGE_START_TAG], request.tags[RANGE_END_TAG]) == (shards[0], shards[-1])

@@ -18,7 +18,7 @@ import pytest
 
 from pipeline import corpus
 from pipeline.instance import dagster_home
-from pipeline.partitions import RANGE_END_TAG, RANGE_START_TAG
+from pipeline.partitions import RANGE_END_TAG, RANGE_START_TAG, SHARDS
 from tests.pipeline_support import make_world
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,13 +30,6 @@ mutation Launch($params: ExecutionParams!) {
     ... on PythonError { message }
     ... on InvalidSubsetError { message }
     ... on RunConfigValidationInvalid { errors { message } }
-  }
-}"""
-ADD_PARTITIONS = """
-mutation Add($repo: RepositorySelector!, $name: String!, $key: String!) {
-  addDynamicPartition(repositorySelector: $repo, partitionsDefName: $name, partitionKey: $key) {
-    __typename
-    ... on PythonError { message }
   }
 }"""
 RUN_STATUS = """
@@ -133,17 +126,15 @@ def test_run_launched_through_graphql_materializes_and_reports_metadata(tmp_path
         }
 
         keys = sorted(corpus.scan([world.corpus], world.register).files)
-        for key in keys:
-            added = gql(ADD_PARTITIONS, repo=selector, name="source_versions", key=key)
-            assert added["addDynamicPartition"]["__typename"] == "AddDynamicPartitionSuccess"
 
         params = {
             "selector": {**selector, "jobName": "claims_pipeline"},
             "runConfigData": {},
             "executionMetadata": {
                 "tags": [
-                    {"key": RANGE_START_TAG, "value": keys[0]},
-                    {"key": RANGE_END_TAG, "value": keys[-1]},
+                    # every shard of the source set in one run
+                    {"key": RANGE_START_TAG, "value": SHARDS[0]},
+                    {"key": RANGE_END_TAG, "value": SHARDS[-1]},
                 ]
             },
         }
@@ -167,8 +158,8 @@ def test_run_launched_through_graphql_materializes_and_reports_metadata(tmp_path
         claim_entries = {
             e["label"]: e.get("intValue", e.get("text")) for e in claims["metadataEntries"]
         }
-        assert claim_entries["versions"] == len(keys)
-        assert claim_entries["claims"] > 0
+        assert claim_entries["versions_in_run"] == len(keys)
+        assert claim_entries["claims_in_run"] > 0
     finally:
         try:
             os.killpg(process.pid, signal.SIGTERM)

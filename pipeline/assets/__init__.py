@@ -51,7 +51,7 @@ def graph_asset_keys() -> list[Any]:
 
 
 def partitioned_asset_keys() -> list[Any]:
-    """Keys of the per-source-version assets (and the register they depend on)."""
+    """Keys of the assets partitioned by shard (and the register they depend on)."""
     import dagster as dg
 
     keys = [

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from claims.edge_refresh import record_supersession_candidates
 from claims.extraction import find_supersession_mentions
 from claims.models import Claim
+from claims.planning import compare
 from claims.run_summary import claims_preview, count_table
 from claims.store import ClaimRepository, GenerationRepository
 from claims.store.changes import mark_extracted, record_version_changes
@@ -19,18 +20,19 @@ from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.sources import source_versions
 from pipeline.collector import with_fewer_collections
-from pipeline.partitions import source_version_partitions
+from pipeline.partitions import shard_of, source_shards, version_key
 from pipeline.resources import ClaimStore, ExtractorResource
 
 
 @dg.asset(
-    partitions_def=source_version_partitions,
+    partitions_def=source_shards,
     backfill_policy=dg.BackfillPolicy.single_run(),
     deps=[source_versions],
     group_name="claims",
     kinds={"spacy", "pint", "sql"},
     owners=OWNERS,
-    description="Atomic claims of each source version (subject, predicate, value, unit and "
+    description="Atomic claims of the source versions of each shard that the store has not "
+    "extracted in the configured generation yet (subject, predicate, value, unit and "
     "canonical value, scope, effective time, evidence span and quote), tagged with the "
     "extractor generation that produced them. A new generation is written beside the active "
     "one and stays invisible to readers until the conflict regression check promotes it.",
@@ -39,26 +41,28 @@ from pipeline.resources import ClaimStore, ExtractorResource
 def claims(
     context: dg.AssetExecutionContext, store: ClaimStore, extractor: ExtractorResource
 ) -> dg.MaterializeResult:
-    keys = list(context.partition_keys)
+    shards = set(context.partition_keys)
     generation, label = extractor.generation()
     extract = extractor.extract_function()
     with store.transaction() as session:
         GenerationRepository(session).ensure(generation, label)
-        versions = corpus.versions_for_keys(session, keys)
+        # What the store has not extracted in this generation, in the run's shards: the
+        # store is the record of progress, so a re-run does only what is left.
+        pending = [
+            version_key(r.source_id, r.sha256)
+            for r in compare(session, [], generation).to_extract
+            if shard_of(r.source_id) in shards
+        ]
+        versions = corpus.versions_for_keys(session, pending)
         titles = register_titles(session, {v.source_id for v in versions.values()})
     takes_subject = _takes_document_subject(extract)
-    missing = [key for key in keys if key not in versions]
-    if missing:
-        raise dg.Failure(
-            f"source versions not in the store: {', '.join(missing[:5])}"
-            + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-            + "; materialize source_versions for them first"
-        )
     kinds: Counter[str] = Counter()
     written = _Written()
     preview: list[Claim] = []
-    pending: list[_Extracted] = []
-    for key in keys:
+    pending_writes: list[_Extracted] = []
+    failed: dict[str, str] = {}
+    by_shard: dict[str, list[tuple[str, int]]] = {shard: [] for shard in context.partition_keys}
+    for key in sorted(versions):
         version = versions[key]
         try:
             # the register title is what "it", "we", "the company" in the text refer to
@@ -66,28 +70,44 @@ def claims(
             found = extract(
                 version.text, source_id=version.source_id, source_version_id=version.id, **subject
             )
-        except Exception as error:  # name the version; none of its claims was written
-            _write(store, pending, written, generation)  # the versions before it stay whole
-            raise dg.Failure(
-                f"extraction failed for source version {key} ({version.origin_path}): {error}"
-            ) from error
+        except Exception as error:  # name the version; none of its claims is written
+            failed[key] = f"{key} ({version.origin_path}): {error}"
+            continue  # the other versions of the shard go on
         mentions = bool(find_supersession_mentions(version.text))
-        pending.append(_Extracted(version.id, found, mentions))
-        if len(pending) >= VERSIONS_PER_TRANSACTION:
-            _write(store, pending, written, generation)
+        pending_writes.append(_Extracted(version.id, found, mentions))
+        if len(pending_writes) >= VERSIONS_PER_TRANSACTION:
+            _write(store, pending_writes, written, generation)
+        by_shard[shard_of(version.source_id)].append((key, len(found)))
         kinds.update(claim.kind.value for claim in found)
         if len(preview) < 8:
             preview.extend(found[: 8 - len(preview)])
-    _write(store, pending, written, generation)
+    _write(store, pending_writes, written, generation)
+    if failed:  # after the others are written; the store still lacks these, so runs retry
+        raise dg.Failure(
+            f"extraction failed for {len(failed)} source version(s): "
+            + "; ".join(list(failed.values())[:5])
+            + (f" and {len(failed) - 5} more" if len(failed) > 5 else "")
+        )
     new_claims, candidates = written.claims, written.candidates
-    context.log.info(f"{sum(kinds.values())} claims from {len(keys)} versions ({generation})")
+    done = sum(len(entries) for entries in by_shard.values())
+    context.log.info(f"{sum(kinds.values())} claims from {done} versions ({generation})")
+    for shard, entries in by_shard.items():  # what each shard's partition did, for the UI
+        context.add_asset_metadata(
+            {
+                "versions": len(entries),
+                "claims": sum(count for _, count in entries),
+                # the checks of this run read these to know which versions it wrote
+                "version_keys": dg.MetadataValue.json([key for key, _ in entries]),
+            },
+            partition_key=shard,
+        )
     return dg.MaterializeResult(
         metadata={
             # One id per generation, and no status: the regression check promotes the
             # generation after this partition is written, and its result carries the status.
             "generation": generation,
-            "versions": len(keys),
-            "claims": sum(kinds.values()),
+            "versions_in_run": done,
+            "claims_in_run": sum(kinds.values()),
             "new_claims": new_claims,
             "supersession_candidates": candidates,
             "claims_by_kind": dg.MetadataValue.md(count_table(dict(kinds))),

@@ -2,10 +2,12 @@
 
 import dagster as dg
 
+from claims.planning import VersionRef, compare
+from claims.store.sources import version_checksums
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
-from pipeline.partitions import source_version_partitions
-from pipeline.resources import ClaimStore, SourcesResource
+from pipeline.partitions import shard_of, source_shards, version_key
+from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
 
 
 @dg.asset(
@@ -34,42 +36,77 @@ def source_register(store: ClaimStore, sources: SourcesResource) -> dg.Materiali
 
 
 @dg.asset(
-    partitions_def=source_version_partitions,
+    partitions_def=source_shards,
     backfill_policy=dg.BackfillPolicy.single_run(),
     deps=[source_register],
     group_name="sources",
     kinds={"sql"},
     owners=OWNERS,
-    description="One partition per source version (<source id>@<sha256 prefix>): the exact "
-    "text, checksum and version number, stored once and never overwritten. A bad file fails "
-    "its own partition with an error naming the file.",
+    description="Source versions, partitioned by shard of the source set (a source's shard "
+    "is sha256 of its id modulo the shard count): the exact text, checksum and version number "
+    "of every file of the shard the store lacks, stored once and never overwritten. A bad "
+    "file is named by the source_files_readable check; the rest of its shard goes on.",
 )
 def source_versions(
-    context: dg.AssetExecutionContext, store: ClaimStore, sources: SourcesResource
+    context: dg.AssetExecutionContext,
+    store: ClaimStore,
+    sources: SourcesResource,
+    extractor: ExtractorResource,
 ) -> dg.MaterializeResult:
-    keys = list(context.partition_keys)
-    with store.transaction() as session:
-        stored = corpus.versions_for_keys(session, keys)
-    wanted = [key for key in keys if key not in stored]
-    new_versions = 0
-    if wanted:
-        scan = corpus.scan(sources.sources_paths(), sources.register_path())
-        files = scan.for_keys(wanted)  # raises naming the file for a bad or vanished version
-        with store.transaction() as session:  # the whole batch or nothing
-            new_versions = corpus.store_files(session, scan, files)
-            stored = corpus.versions_for_keys(session, keys)
-    context.log.info(f"{len(keys)} source versions, {new_versions} newly stored")
-    rows = sorted(stored.values(), key=lambda v: (v.source_id, v.number))
-    preview = ["| source | version | bytes | path |", "|---|---|---|---|"]
-    preview += [
-        f"| {v.source_id} | {v.number} | {v.size_bytes} | {v.origin_path or ''} |"
-        for v in rows[:10]
-    ]
+    shards = set(context.partition_keys)
+    scan = corpus.scan(sources.sources_paths(), sources.register_path())
+    files = scan.in_shards(shards)
+    good = [f for f in files if f.error is None]
+    generation, _ = extractor.generation()
+    with store.transaction() as session:  # what the store lacks, then all of it or nothing
+        lacking = compare(session, [VersionRef(f.source_id, f.sha256) for f in good], generation)
+        wanted = {version_key(r.source_id, r.sha256) for r in lacking.to_store}
+        new = [f for f in good if f.key in wanted and f.source is not None]
+        new_versions = (
+            corpus.store_files(session, scan, [f.source for f in new if f.source is not None])
+            if new
+            else 0
+        )
+        stored: dict[str, list[str]] = {shard: [] for shard in shards}
+        for _, source_id, sha in version_checksums(session):
+            if (shard := shard_of(source_id)) in stored:
+                stored[shard].append(version_key(source_id, sha))
+    bad = sorted((f for f in files if f.error is not None), key=lambda f: f.key)
+    context.log.info(
+        f"{len(shards)} shard(s): {new_versions} source versions newly stored, "
+        f"{len(bad)} bad file(s)"
+    )
+    for shard in context.partition_keys:  # what each shard's partition did, for the UI
+        done = sorted(f.key for f in new if f.shard == shard)
+        context.add_asset_metadata(
+            {
+                "new_versions": len(done),
+                "stored_versions": len(stored[shard]),
+                # what the store held: `claims run` notes a deleted store from these
+                "stored_version_keys": dg.MetadataValue.json(sorted(stored[shard])),
+                "bad_files": sum(1 for f in bad if f.shard == shard),
+                "preview": dg.MetadataValue.md(_keys_preview(done)),
+            },
+            partition_key=shard,
+        )
     return dg.MaterializeResult(
         metadata={
-            "versions": len(keys),
-            "new_versions": new_versions,
-            "bytes": sum(v.size_bytes for v in rows),
-            "preview": dg.MetadataValue.md("\n".join(preview)),
-        }
+            "shards": len(shards),
+            "new_versions_in_run": new_versions,
+            "bytes": sum(len(f.source.data) for f in new if f.source is not None),
+            # each bad file with its ingest error (which already names the path and line);
+            # the source_files_readable check of this run reports them
+            "bad_file_errors": dg.MetadataValue.json(
+                {f.key: f.error or f"{f.path}: unreadable" for f in bad}
+            ),
+        },
     )
+
+
+def _keys_preview(keys: list[str], limit: int = 10) -> str:
+    if not keys:
+        return "nothing new"
+    lines = ["| source version |", "|---|", *(f"| {key} |" for key in keys[:limit])]
+    if len(keys) > limit:
+        lines.append(f"| and {len(keys) - limit} more |")
+    return "\n".join(lines)
