@@ -119,7 +119,7 @@ def sync_rows(
             execution_options={"synchronize_session": False},
         )
     # in id order: the primary-key index is filled front to back, not at random pages
-    fresh.sort(key=lambda row: row["id"])
+    fresh.sort(key=lambda row: str(row["id"]))
     insert_rows(session, row_class.__table__, fresh)  # type: ignore[arg-type]
     counts.inserted = len(fresh)
     return counts
