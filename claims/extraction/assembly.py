@@ -323,6 +323,63 @@ def read_frame(
     times: Sequence[TimeMention],
 ) -> Frame:
     """The key, subject, predicate, scope and polarity a list of token indices states."""
+    role = roles.role
+    if _WORDLESS.issuperset([role[i] for i in idxs]):
+        # Only values, punctuation and separators ("57279, 1, 917.68\n..."): the frame is
+        # the same for every such context with the same tokens, so a table of bare numbers
+        # reads it once
+        key = (id(res), tuple([role[i] for i in idxs]), tuple([roles.lower[i] for i in idxs]))
+        known = _WORDLESS_FRAMES.get(key)
+        if known is None:
+            known = _read_frame(doc, roles, idxs, res, times)
+            if len(_WORDLESS_FRAMES) < _WORDLESS_KEPT:
+                _WORDLESS_FRAMES[key] = known
+        return _fresh(known)
+    return _read_frame(doc, roles, idxs, res, times)
+
+
+# Token roles that give a frame nothing to read: no MODAL, PIVOT, NEG or VERB (so no
+# pivot and no predicate), no SCOPE, LABEL or TIME (so neither ``info``, ``times`` nor the
+# text between tokens is read), no content word or preposition (so no head, entity or
+# attribute; a separator only moves content words between head and qualifiers). What such
+# a frame holds depends only on the roles and lowercase forms of its tokens (the "of",
+# "there" and reference-word checks); tests/test_extraction_wordless_frames.py.
+_WORDLESS = frozenset({VALUE, PUNCT, SEP})
+_WORDLESS_KEPT = 1024
+_WORDLESS_FRAMES: dict[tuple[int, tuple[int, ...], tuple[str, ...]], Frame] = {}
+
+
+def _fresh(frame: Frame) -> Frame:
+    """A copy of a kept frame whose lists and scope the caller may change."""
+    return Frame(
+        key_words=list(frame.key_words),
+        subject=frame.subject,
+        predicate=frame.predicate,
+        scope=dict(frame.scope),
+        residual=list(frame.residual),
+        negated=frame.negated,
+        modality=frame.modality,
+        modal_id=frame.modal_id,
+        pivot_found=frame.pivot_found,
+        action_words=list(frame.action_words),
+        action_text=frame.action_text,
+        pivot_kind=frame.pivot_kind,
+        predicate_text=frame.predicate_text,
+        subject_words=list(frame.subject_words),
+        entity_words=list(frame.entity_words),
+        attribute_words=list(frame.attribute_words),
+        entity_ref=frame.entity_ref,
+        verb=frame.verb,
+    )
+
+
+def _read_frame(
+    doc: Doc,
+    roles: Roles,
+    idxs: Sequence[int],
+    res: Resources,
+    times: Sequence[TimeMention],
+) -> Frame:
     role, info = roles.role, roles.info
     frame = Frame()
     pivot = -1
