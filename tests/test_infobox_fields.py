@@ -76,16 +76,26 @@ def test_a_settlement_box_gives_the_count_with_its_year_not_the_area_or_density(
 
 def test_field_lines_of_an_intranet_page_are_about_its_heading() -> None:
     page = (
-        "Riverside Depot\n\n"
-        "Location: Carlow Road, Ennis\n"
-        "Built: 1962\n"
-        "Owner: Shannon Freight\n\n"
-        "The depot handles parcels for the west of the county.\n"
+        "Shannon Freight\n\n"
+        "Headquarters: Ennis, County Clare\n"
+        "Founded: 1962\n"
+        "Owner: Brennan Holdings\n\n"
+        "The company carries parcels for the west of the county.\n"
     )
     facts = _facts(page)
-    assert ("riverside depot", "location", "Carlow Road, Ennis") in facts
-    assert ("riverside depot", "built", "1962") in facts
-    assert ("riverside depot", "owner", "Shannon Freight") in facts
+    assert ("shannon freight", "location", "Ennis, County Clare") in facts
+    assert ("shannon freight", "founded", "1962") in facts
+    assert ("shannon freight", "owner", "Brennan Holdings") in facts
+
+
+def test_a_box_glued_to_a_sentence_states_its_value_once_of_the_subject() -> None:
+    page = (
+        "Zwolle Depot Zwolle Depot is a former railway station in Zwolle, Louisiana. "
+        "Location Spanish Street Country United States Built in 1914, the depot is the only "
+        "surviving building of the railroad in the town."
+    )
+    built = [c for c in _claims(page) if c.attribute == "built"]
+    assert [(c.entity, c.value) for c in built] == [("zwolle depot", "1914")]
 
 
 def test_a_field_word_inside_a_sentence_is_no_field() -> None:

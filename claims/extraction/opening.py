@@ -763,9 +763,11 @@ def opening_claims(
         source_version_id, generation,
     )  # fmt: skip
     fields, blocks = read_fields(text, mentions)
-    if blocks:
+    subject = opening or _title_subject(text) or (_heading_subject(text) if fields else None)
+    if blocks and fields and subject is not None:
         # the fields state what sits in a box: the sentence parser's reading of the run of
-        # fields (its "subject" a run of field names) is replaced by them
+        # fields (its "subject" a run of field names) is replaced by them. A box of no known
+        # subject gives no field claim (see _field_claims), and the parser's reading stays.
         claims = [c for c in claims if not in_block(*_value_at(c), blocks)]
     furnished = furniture(text)
     # a category line, a navigation box, a reference's access date: never a claim
