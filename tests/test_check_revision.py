@@ -4,19 +4,12 @@ is compared with the figure it replaced (claims/edges/alignment.py, revision.py)
 from __future__ import annotations
 
 import pytest
+from check_pairs import both_ways
 
 from claims.edges.alignment import NEAR_IDENTICAL, align
 from claims.edges.check import check_texts
 from claims.edges.verdict import Rule
 from claims.models import Relation
-
-
-def _both_ways(left: str, right: str) -> tuple[Relation, str, str]:
-    """The verdict, checked to be the same whichever text comes first."""
-    one, other = check_texts(left, right), check_texts(right, left)
-    assert (one.relation, one.rule) == (other.relation, other.rule), (one.reason, other.reason)
-    return one.relation, one.rule, one.reason
-
 
 # ------------------------------------------------------------------ the alignment
 
@@ -91,7 +84,7 @@ def test_a_place_maps_through_kept_words_and_changes() -> None:
 
 def test_the_changed_figure_conflicts_even_where_the_other_text_states_it_elsewhere() -> None:
     # the old Europe figure is the new text's total, and 3.1 stays: the aligned places decide
-    relation, rule, reason = _both_ways(
+    relation, rule, reason = both_ways(
         "The tour grossed $12.4 million in Europe and $3.1 million in Asia, "
         "for a total of $15.5 million.",
         "The tour grossed $15.5 million in Europe and $3.1 million in Asia, "
@@ -128,7 +121,7 @@ def test_figures_at_different_places_of_one_revised_sentence_are_not_one_slot() 
 
 
 def test_an_as_of_date_moved_with_its_figure_is_one_slot_updated() -> None:
-    relation, rule, reason = _both_ways(
+    relation, rule, reason = both_ways(
         "As of 4 May, the petition had more than 12,000 signatures.",
         "As of 9 May, the petition had more than 15,000 signatures.",
     )
@@ -139,7 +132,7 @@ def test_an_as_of_date_moved_with_its_figure_is_one_slot_updated() -> None:
 
 def test_an_as_of_date_moved_with_an_exact_figure_is_ambiguous_not_a_conflict() -> None:
     # no year, so neither date resolves to a day: the words "as of" still say snapshot
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "As of 4 May, the petition had 12,000 signatures.",
         "As of 9 May, the petition had 12,400 signatures.",
     )
@@ -147,7 +140,7 @@ def test_an_as_of_date_moved_with_an_exact_figure_is_ambiguous_not_a_conflict() 
 
 
 def test_the_same_statement_moved_to_another_date_is_ambiguous() -> None:
-    relation, rule, reason = _both_ways(
+    relation, rule, reason = both_ways(
         "The ferry carried 300 passengers on 3 August 2019.",
         "The ferry carried 300 passengers on 5 August 2019.",
     )
@@ -157,7 +150,7 @@ def test_the_same_statement_moved_to_another_date_is_ambiguous() -> None:
 
 
 def test_a_date_rewritten_in_another_format_and_moved_is_ambiguous() -> None:
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "The lab had run 6,450 tests by March 27.", "The lab had run 6,450 tests by 26 March."
     )
     assert relation is Relation.AMBIGUOUS, reason
@@ -170,7 +163,7 @@ def test_a_date_rewritten_in_another_format_and_moved_is_ambiguous() -> None:
 
 
 def test_a_closure_moved_to_another_year_is_ambiguous() -> None:
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "The mill closed in 1987 after a fire.", "The mill closed in 1989 after a fire."
     )
     assert relation is Relation.AMBIGUOUS, reason
@@ -217,7 +210,7 @@ def test_a_closure_moved_to_another_year_is_ambiguous() -> None:
     ],
 )
 def test_revisions_that_are_not_one_slot_changed(left: str, right: str, expected: Relation) -> None:
-    relation, _, reason = _both_ways(left, right)
+    relation, _, reason = both_ways(left, right)
     assert relation is expected, reason
 
 
@@ -265,7 +258,7 @@ def test_revisions_that_are_not_one_slot_changed(left: str, right: str, expected
 def test_a_revised_figure_both_readings_allow_is_ambiguous_and_named(
     left: str, right: str, named: str
 ) -> None:
-    relation, rule, reason = _both_ways(left, right)
+    relation, rule, reason = both_ways(left, right)
     assert relation is Relation.AMBIGUOUS, reason
     assert rule == Rule.REVISION
     assert named in check_texts(left, right).reason
@@ -274,7 +267,7 @@ def test_a_revised_figure_both_readings_allow_is_ambiguous_and_named(
 def test_the_same_figure_at_another_as_of_date_is_ambiguous() -> None:
     # one running figure that did not move between two readings, or a corrected date: the
     # revised sentence dates its figure differently, and a reviewer sees it
-    relation, rule, reason = _both_ways(
+    relation, rule, reason = both_ways(
         "As of 9 March 2020, the depot held 30 buses.",
         "As of 10 March 2020, the depot held 30 buses.",
     )
@@ -284,7 +277,7 @@ def test_the_same_figure_at_another_as_of_date_is_ambiguous() -> None:
 
 
 def test_the_same_figure_at_another_as_of_day_without_a_year_is_ambiguous() -> None:
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "As of 24 March, 6,016 people were in quarantine in the province.",
         "As of 25 March, 6,016 people were in quarantine in the province.",
     )
@@ -326,7 +319,7 @@ def test_the_same_figure_at_another_as_of_day_without_a_year_is_ambiguous() -> N
     ],
 )
 def test_a_changed_figure_no_claim_reads_is_still_shown(left: str, right: str, shown: str) -> None:
-    relation, rule, reason = _both_ways(left, right)
+    relation, rule, reason = both_ways(left, right)
     assert relation is Relation.AMBIGUOUS, reason
     assert rule == Rule.REVISION
     assert shown in check_texts(left, right).reason
@@ -352,7 +345,7 @@ def test_sentences_written_apart_never_get_the_unread_figure_reading() -> None:
 
 def test_words_added_next_to_the_figure_keep_a_narrower_attribute_ambiguous() -> None:
     # "output" narrows "limit": one slot at most, never a conflict
-    relation, _, reason = _both_ways("The limit is 500 tokens.", "The output limit is 250 tokens.")
+    relation, _, reason = both_ways("The limit is 500 tokens.", "The output limit is 250 tokens.")
     assert relation is Relation.AMBIGUOUS, reason
 
 
@@ -370,7 +363,7 @@ def test_texts_that_are_not_a_revision_get_no_revision_reading() -> None:
 
 def test_one_as_of_day_written_two_ways_is_not_a_moved_snapshot() -> None:
     # "9th March" and "9 March" are one day: the figure changed at one reading, a conflict
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "As of 9th March 2020, the depot held 30 buses.",
         "As of 9 March 2020, the depot held 34 buses.",
     )
@@ -378,7 +371,7 @@ def test_one_as_of_day_written_two_ways_is_not_a_moved_snapshot() -> None:
 
 
 def test_a_bound_turned_around_in_a_revised_sentence_conflicts() -> None:
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "The choir sold fewer than 2,000 tickets for the winter concert.",
         "The choir has sold more than 3,000 tickets for the winter concert.",
     )
@@ -392,7 +385,7 @@ def test_a_bound_turned_around_in_a_revised_sentence_conflicts() -> None:
 def test_one_entity_read_two_ways_in_a_revised_sentence_is_one_slot() -> None:
     # the revision changed two figures, not the film; the extractor named the entity
     # differently in the two versions, and the words of both names stand in both texts
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "Of the 25 reviews that Rotten Tomatoes collected, Quiet Harbour received a 80% rating.",
         "Of the 29 reviews that Rotten Tomatoes collected, Quiet Harbour received a 79% rating.",
     )
@@ -401,7 +394,7 @@ def test_one_entity_read_two_ways_in_a_revised_sentence_is_one_slot() -> None:
 
 
 def test_a_figure_revised_with_the_words_around_it_is_ambiguous() -> None:
-    relation, rule, reason = _both_ways(
+    relation, rule, reason = both_ways(
         "The film received mixed reviews and was a commercial success, grossing over $400 million.",
         "The film received mixed reviews but was a box office success, grossing over "
         "$415.2 million.",

@@ -5,6 +5,8 @@ found, and a near miss that must stay out of one slot."""
 
 from __future__ import annotations
 
+from check_pairs import both_ways
+
 from claims.edges.alignment import align
 from claims.edges.check import check_texts
 from claims.edges.figure_words import read_figure, read_vague, vague_change, worded_change
@@ -12,13 +14,6 @@ from claims.edges.verdict import Rule
 from claims.models import Relation
 
 SLOT = (Relation.CONFLICT, Relation.AMBIGUOUS)
-
-
-def _both_ways(left: str, right: str) -> tuple[Relation, str, str]:
-    """The verdict, checked to be the same whichever text comes first."""
-    one, other = check_texts(left, right), check_texts(right, left)
-    assert (one.relation, one.rule) == (other.relation, other.rule), (one.reason, other.reason)
-    return one.relation, one.rule, one.reason
 
 
 def _words(text: str) -> list[str]:
@@ -59,7 +54,7 @@ def test_vague_amounts_come_from_the_lexicon() -> None:
 
 
 def test_a_count_rewritten_in_words_with_another_value_is_one_slot() -> None:
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "The village still has five working wells and a chapel.",
         "The village still has four working wells and a chapel.",
     )
@@ -67,7 +62,7 @@ def test_a_count_rewritten_in_words_with_another_value_is_one_slot() -> None:
 
 
 def test_an_ordinal_in_words_against_one_in_digits_is_one_slot() -> None:
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "By passenger numbers, Leeds Bradford is the fifth busiest airport in the north.",
         "By passenger numbers, Leeds Bradford is the 6th busiest airport in the north.",
     )
@@ -75,12 +70,12 @@ def test_an_ordinal_in_words_against_one_in_digits_is_one_slot() -> None:
 
 
 def test_the_same_number_in_words_and_digits_is_not_a_change() -> None:
-    relation, rule, reason = _both_ways(
+    relation, rule, reason = both_ways(
         "The ferry crossing takes thirteen minutes in calm weather.",
         "The ferry crossing takes 13 minutes in calm weather.",
     )
     assert relation not in SLOT, reason
-    relation, rule, reason = _both_ways(
+    relation, rule, reason = both_ways(
         "Our team finished ninth in the regional quiz league this spring.",
         "Our team finished 9th in the regional quiz league this spring.",
     )
@@ -88,7 +83,7 @@ def test_the_same_number_in_words_and_digits_is_not_a_change() -> None:
 
 
 def test_a_count_only_the_digits_side_reads_is_still_shown() -> None:
-    relation, rule, reason = _both_ways(
+    relation, rule, reason = both_ways(
         "She scored a try in the last ten minutes of the final.",
         "She scored 2 tries in the last ten minutes of the final.",
     )
@@ -103,7 +98,7 @@ def test_a_count_only_the_digits_side_reads_is_still_shown() -> None:
 def test_a_figure_replaced_by_a_vague_amount_is_ambiguous_and_named() -> None:
     left = "About 4,000 residents left the valley before the floods reached the town."
     right = "Many residents left the valley before the floods reached the town."
-    relation, rule, reason = _both_ways(left, right)
+    relation, rule, reason = both_ways(left, right)
     assert relation is Relation.AMBIGUOUS, reason
     assert rule == Rule.REVISION
     assert "the figure 4000 replaced by the vague amount 'many'" in check_texts(left, right).reason
@@ -111,7 +106,7 @@ def test_a_figure_replaced_by_a_vague_amount_is_ambiguous_and_named() -> None:
 
 
 def test_a_vague_amount_made_precise_is_ambiguous() -> None:
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "The storm closed several schools in the district on Monday.",
         "The storm closed 14 schools in the district on Monday.",
     )
@@ -147,7 +142,7 @@ def test_a_sentence_revised_and_extended_compares_the_changed_figure() -> None:
     )
     alignment = align(short, long)
     assert alignment.ratio < 0.75 and alignment.revision
-    relation, _, reason = _both_ways(short, long)
+    relation, _, reason = both_ways(short, long)
     assert relation in SLOT, reason
 
 
@@ -157,7 +152,7 @@ def test_an_extension_that_only_adds_a_figure_is_not_one_slot() -> None:
         "As of Friday, the county clinic had vaccinated 1,240 children against measles, "
         "and 85 adults had booked a first dose for the coming week."
     )
-    relation, _, reason = _both_ways(short, long)
+    relation, _, reason = both_ways(short, long)
     assert relation not in SLOT, reason
 
 
@@ -175,7 +170,7 @@ def test_a_few_words_inside_a_longer_text_are_not_a_revision() -> None:
 
 def test_a_date_revised_with_the_name_shortened_is_one_slot() -> None:
     # the revision dropped the first name: the extractor keys "eddie guerrero" and "guerrero"
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "Eddie Guerrero was found dead in his hotel room on 13 November 2005.",
         "Guerrero was found dead in his hotel room on 14 November 2005.",
     )
@@ -184,7 +179,7 @@ def test_a_date_revised_with_the_name_shortened_is_one_slot() -> None:
 
 def test_a_date_revised_with_another_named_subject_stays_apart() -> None:
     # a different person in the changed sentence: two events, never one slot
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "Maria Lindqvist was appointed head coach of the club on 3 June 2011.",
         "Henrik Dahl was appointed head coach of the club on 9 June 2011.",
     )
@@ -199,14 +194,14 @@ def test_a_date_replaced_by_a_relative_time_is_ambiguous_and_named() -> None:
     right = (
         "The following day, the council confirmed that the market square would close for repairs."
     )
-    relation, rule, reason = _both_ways(left, right)
+    relation, rule, reason = both_ways(left, right)
     assert relation is Relation.AMBIGUOUS, reason
     assert rule == Rule.REVISION
     assert "a date replaced by the time 'the following day'" in check_texts(left, right).reason
 
 
 def test_a_vague_time_made_a_year_is_ambiguous() -> None:
-    relation, _, reason = _both_ways(
+    relation, _, reason = both_ways(
         "The company plans to open a second plant in the near future, its chair said.",
         "The company plans to open a second plant in 2031, its chair said.",
     )
@@ -216,5 +211,5 @@ def test_a_vague_time_made_a_year_is_ambiguous() -> None:
 def test_one_date_written_the_other_way_round_is_not_made_vague() -> None:
     left = "On March 8, the council confirmed that the market square would close for repairs."
     right = "On 8 March, the council confirmed that the market square would close for repairs."
-    relation, _, reason = _both_ways(left, right)
+    relation, _, reason = both_ways(left, right)
     assert relation not in SLOT, reason

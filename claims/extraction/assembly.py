@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any, cast
 
@@ -351,25 +351,15 @@ _WORDLESS_FRAMES: dict[tuple[int, tuple[int, ...], tuple[str, ...]], Frame] = {}
 
 def _fresh(frame: Frame) -> Frame:
     """A copy of a kept frame whose lists and scope the caller may change."""
-    return Frame(
+    return replace(
+        frame,
         key_words=list(frame.key_words),
-        subject=frame.subject,
-        predicate=frame.predicate,
         scope=dict(frame.scope),
         residual=list(frame.residual),
-        negated=frame.negated,
-        modality=frame.modality,
-        modal_id=frame.modal_id,
-        pivot_found=frame.pivot_found,
         action_words=list(frame.action_words),
-        action_text=frame.action_text,
-        pivot_kind=frame.pivot_kind,
-        predicate_text=frame.predicate_text,
         subject_words=list(frame.subject_words),
         entity_words=list(frame.entity_words),
         attribute_words=list(frame.attribute_words),
-        entity_ref=frame.entity_ref,
-        verb=frame.verb,
     )
 
 
