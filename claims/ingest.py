@@ -3,7 +3,9 @@
 Two steps, so the pipeline can reuse them without the CLI:
 
 - ``scan_sources(paths, register)`` reads and validates files (no store access) and returns a
-  ``SourceScan``: the good ``SourceFile``s and a ``RejectedFile`` for each bad one.
+  ``SourceScan``: the good ``SourceFile``s and a ``RejectedFile`` for each bad one. Given the
+  store's records of what each file's status was when it was read (``records``), it reads only
+  the files whose status changed, as git's index does; the others are ``KnownFile``s.
 - ``ingest(session, files, register)`` writes them inside the caller's transaction: it checks
   the register's ``supersedes`` against what exists, applies the register, stores new
   versions (same bytes again is a no-op) and returns an ``IngestReport``.
@@ -16,8 +18,10 @@ extension (a file named directly: its stem), unless the register maps the file t
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+import stat
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +32,7 @@ from claims.files import foreign_encoding, read_bounded, real_path, sha256_of_re
 from claims.ids import sha256_hex
 from claims.register import Register, apply_default_groups, apply_register, source_id_problem
 from claims.retention import erased_pairs, skip_message
-from claims.store.sources import NewVersion, SourceRepository
+from claims.store.sources import FileStat, NewVersion, SourceRepository
 
 MEDIA_TYPES = {".txt": "text/plain", ".md": "text/markdown"}
 _VISIBLE_CONTROLS = {
@@ -38,6 +42,12 @@ _VISIBLE_CONTROLS = {
     ord("\t"): "\\t",
 }
 _BOM = "\ufeff"
+# A record taken this soon after the file's last change is not trusted: a second change in
+# the same tick of the file system's clock would leave the same times (git's "racy" index
+# entries). Two seconds covers the coarsest common granularity (FAT) and a file server
+# whose clock is a little off; such a file is read again until a later record settles it.
+RACY_NS = 2_000_000_000
+_INODE_BITS = 0x7FFF_FFFF_FFFF_FFFF  # inodes are unsigned 64-bit; the store keeps signed
 
 
 @dataclass(frozen=True)
@@ -49,10 +59,24 @@ class SourceFile:
     data: bytes
     text: str
     media_type: str
+    # the file's status taken just before it was read: recorded once its version is stored
+    stat: FileStat | None = field(default=None, compare=False, repr=False)
 
     @property
     def sha256(self) -> str:
         return sha256_hex(self.data)
+
+
+@dataclass(frozen=True)
+class KnownFile:
+    """A file whose status matches the store's record of it: not read, its version is the
+    recorded checksum (``read_known_file`` reads it when its bytes are needed)."""
+
+    source_id: str
+    path: Path
+    sha256: str
+    media_type: str
+    record: FileStat
 
 
 @dataclass(frozen=True)
@@ -80,6 +104,7 @@ class SourceScan:
 
     files: list[SourceFile] = field(default_factory=list)
     rejected: list[RejectedFile] = field(default_factory=list)
+    known: list[KnownFile] = field(default_factory=list)  # unchanged since recorded: not read
 
     def raise_for_rejected(self) -> None:
         """Raise one ``InputError`` listing every rejected file, if there is any."""
@@ -191,6 +216,7 @@ def scan_sources(
     register: Register | None = None,
     *,
     max_source_bytes: int | None = None,
+    records: Mapping[str, FileStat] | None = None,
 ) -> SourceScan:
     """Read and validate every ``.txt``/``.md`` file under ``paths`` (no store access).
 
@@ -198,6 +224,13 @@ def scan_sources(
     is the root its files' ids are relative to; a file named directly gets its stem as id.
     A file reached twice is read once (the first way it was reached names it). Two files
     that would get the same source id are both rejected.
+
+    ``records``: the store's records of each file's status when it was read, by absolute
+    path (``claims.store.sources.file_stats``). A file whose size, modification and change
+    times and inode are still the recorded ones, and whose record was not taken within
+    ``RACY_NS`` of its last change, is not read: it becomes a ``KnownFile`` with the
+    recorded checksum. Like git, an edit that keeps the size and both times is not seen;
+    the change time cannot be set back by a user, so only a clock set back could do that.
     """
     limit = max_source_bytes if max_source_bytes is not None else _default_max_bytes()
     scan = SourceScan()
@@ -209,12 +242,91 @@ def scan_sources(
             if resolved in seen:
                 continue
             seen.add(resolved)
+            taken_ns = time.time_ns()
+            status = _regular_status(file)
+            if records and status is not None:
+                unchanged = _unchanged_file(file, root, register, records, status, limit)
+                if unchanged is not None:
+                    scan.known.append(unchanged)
+                    continue
             try:
-                scan.files.append(read_source_file(file, root, register, max_source_bytes=limit))
+                source = read_source_file(file, root, register, max_source_bytes=limit)
             except InputError as error:
                 scan.rejected.append(_rejection(file, error, root, register))
+                continue
+            if status is not None:
+                source = replace(source, stat=_file_stat(file, source.sha256, status, taken_ns))
+            scan.files.append(source)
     _reject_duplicate_ids(scan)
     return scan
+
+
+def read_known_file(file: KnownFile, *, max_source_bytes: int | None = None) -> SourceFile | None:
+    """The file a scan took from its record, read now (to store its bytes); None when they
+    are no longer the recorded ones or it cannot be read: it changed after the scan, and
+    the next scan sees it as changed."""
+    limit = max_source_bytes if max_source_bytes is not None else _default_max_bytes()
+    try:
+        data = read_bounded(file.path, limit, setting="CLAIMS_MAX_SOURCE_BYTES")
+        if sha256_hex(data) != file.sha256:
+            return None
+        text = decode_source_text(data, file.path)
+    except InputError:
+        return None
+    return SourceFile(file.source_id, file.path, data, text, file.media_type, file.record)
+
+
+def stat_path(path: Path) -> str:
+    """The path a file's status is recorded under: absolute, links not resolved."""
+    return str(path.absolute())
+
+
+def _regular_status(path: Path) -> os.stat_result | None:
+    try:
+        status = os.stat(path)  # follows links: a link's record is its target's status
+    except OSError:
+        return None
+    return status if stat.S_ISREG(status.st_mode) else None
+
+
+def _file_stat(path: Path, sha256: str, status: os.stat_result, taken_ns: int) -> FileStat:
+    return FileStat(
+        path=stat_path(path),
+        sha256=sha256,
+        size=status.st_size,
+        mtime_ns=status.st_mtime_ns,
+        ctime_ns=status.st_ctime_ns,
+        inode=status.st_ino & _INODE_BITS,
+        recorded_ns=taken_ns,
+    )
+
+
+def _unchanged_file(
+    path: Path,
+    root: Path | None,
+    register: Register | None,
+    records: Mapping[str, FileStat],
+    status: os.stat_result,
+    limit: int,
+) -> KnownFile | None:
+    """``path`` as a ``KnownFile`` when its record can be trusted, else None (read it)."""
+    record = records.get(stat_path(path))
+    if (
+        record is None
+        or (record.size, record.mtime_ns, record.ctime_ns, record.inode)
+        != (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino & _INODE_BITS)
+        or max(record.mtime_ns, record.ctime_ns) + RACY_NS >= record.recorded_ns
+        or not 0 < status.st_size <= limit  # the limit may have been lowered since
+    ):
+        return None
+    media_type = MEDIA_TYPES.get(path.suffix.lower())
+    if media_type is None:
+        return None
+    try:
+        source_id = _source_id(path, root, register)  # the register may map it anew
+    except InputError:
+        return None  # reading it names the problem
+    return KnownFile(source_id, path, record.sha256, media_type, record)
 
 
 def read_source_file(
@@ -312,8 +424,9 @@ def _source_id(path: Path, root: Path | None, register: Register | None) -> str:
 
 
 def _reject_duplicate_ids(scan: SourceScan) -> None:
-    by_id: dict[str, list[SourceFile]] = {}
-    for file in scan.files:
+    by_id: dict[str, list[SourceFile | KnownFile]] = {}
+    found: list[SourceFile | KnownFile] = [*scan.files, *scan.known]
+    for file in found:
         by_id.setdefault(file.source_id, []).append(file)
     clashes = {sid: group for sid, group in by_id.items() if len(group) > 1}
     if not clashes:
@@ -331,6 +444,7 @@ def _reject_duplicate_ids(scan: SourceScan) -> None:
                 )
             )
     scan.files = [f for f in scan.files if f.source_id not in clashes]
+    scan.known = [f for f in scan.known if f.source_id not in clashes]
 
 
 def _rejection(

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Date,
     DateTime,
@@ -105,6 +106,26 @@ class SourceVersionRow(Base):
     origin_path: Mapped[str | None] = mapped_column(Text)
     text: Mapped[str] = mapped_column(Text)
     ingested_at: Mapped[datetime] = mapped_column(TS, index=True)
+
+
+class SourceFileStatRow(Base):
+    """What ``os.stat`` said about a source file when its bytes were last read and hashed.
+
+    The scan trusts an unchanged stat to mean unchanged bytes (git's index does the same)
+    and takes the version from ``sha256`` without reading the file (claims/ingest.py).
+    Keyed by the sha256 of the path: a path may be longer than an index entry allows.
+    """
+
+    __tablename__ = "source_file_stats"
+
+    path_key: Mapped[str] = mapped_column(ID, primary_key=True)
+    path: Mapped[str] = mapped_column(Text)
+    sha256: Mapped[str] = mapped_column(String(64))
+    size_bytes: Mapped[int] = mapped_column(BigInteger)
+    mtime_ns: Mapped[int] = mapped_column(BigInteger)
+    ctime_ns: Mapped[int] = mapped_column(BigInteger)
+    inode: Mapped[int] = mapped_column(BigInteger)
+    recorded_ns: Mapped[int] = mapped_column(BigInteger)  # wall clock when stat was taken
 
 
 class VersionSupersessionRow(Base):

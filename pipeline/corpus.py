@@ -3,12 +3,18 @@
 Wraps ``claims.ingest`` (scan, validate, store) and ``claims.register`` for the pipeline:
 every file, good or bad, gets a version key from its source id and raw bytes, so a bad
 file can be named with the ingest error while the other files of its shard go ahead.
+
+The scan reads only what changed: given the store's records of each file's status when it
+was read (``recorded_stats``), a file whose status is unchanged keeps its recorded checksum
+unread (``claims.ingest.scan_sources``). ``record_stats`` writes the status of the files a
+scan did read once their versions are stored, and forgets the files that are gone.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Iterable, Iterator, Sequence
+import os
+from collections.abc import Collection, Container, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,10 +22,25 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from claims.files import real_path
-from claims.ingest import RejectedFile, SourceFile, ingest, scan_sources
+from claims.ingest import (
+    KnownFile,
+    RejectedFile,
+    SourceFile,
+    ingest,
+    read_known_file,
+    scan_sources,
+    stat_path,
+)
 from claims.models import SourceVersion
 from claims.register import Register, apply_register, load_register
-from claims.store.sources import version_checksums, version_origins, versions_of_sources
+from claims.store.sources import (
+    FileStat,
+    file_stats,
+    record_file_stats,
+    version_checksums,
+    version_origins,
+    versions_of_sources,
+)
 from pipeline.partitions import shard_of, split_version_key, version_key
 
 __all__ = [
@@ -28,6 +49,8 @@ __all__ = [
     "apply_register",
     "file_sha256",
     "load_register",
+    "record_stats",
+    "recorded_stats",
     "scan",
     "store_files",
     "versions_for_keys",
@@ -36,7 +59,11 @@ __all__ = [
 
 @dataclass(frozen=True)
 class CorpusFile:
-    """One file of the sources directory under its version key; ``error`` if it is bad."""
+    """One file of the sources directory under its version key; ``error`` if it is bad.
+
+    A good file was either read (``source``: its bytes) or taken unread from the store's
+    record of its status (``known``; ``load`` reads it when its bytes are needed).
+    """
 
     key: str
     source_id: str
@@ -44,10 +71,18 @@ class CorpusFile:
     sha256: str
     error: str | None = None
     source: SourceFile | None = None
+    known: KnownFile | None = None
 
     @property
     def shard(self) -> str:
         return shard_of(self.source_id)
+
+    def load(self) -> SourceFile | None:
+        """The file's bytes as scanned; None for a bad file, or an unread one whose bytes
+        changed since the scan (the next scan sees the change)."""
+        if self.source is not None:
+            return self.source
+        return read_known_file(self.known) if self.known is not None else None
 
 
 @dataclass
@@ -57,6 +92,24 @@ class CorpusScan:
     register: Register | None
     files: dict[str, CorpusFile] = field(default_factory=dict)
     unkeyed: list[str] = field(default_factory=list)  # "path: reason" of files with no key
+    records: Mapping[str, FileStat] = field(default_factory=dict)  # the scan was given
+    roots: list[str] = field(default_factory=list)  # scanned paths, as records name them
+    seen: set[str] = field(default_factory=set)  # paths of the good files found
+
+    @property
+    def read(self) -> list[CorpusFile]:
+        """The good files whose bytes the scan read (the others it took from records)."""
+        return [f for f in self.files.values() if f.source is not None]
+
+    def stale_records(self) -> list[str]:
+        """Recorded paths under the scanned folders (or named) that hold no good file now:
+        deleted, renamed or bad files."""
+        prefixes = tuple(root.rstrip(os.sep) + os.sep for root in self.roots)
+        return [
+            path
+            for path in self.records
+            if path not in self.seen and (path.startswith(prefixes) or path in self.roots)
+        ]
 
     @property
     def good(self) -> list[CorpusFile]:
@@ -96,19 +149,34 @@ def pinned(found: CorpusScan, paths: Sequence[Path], register_path: Path | None)
         _pinned.pop(key, None)
 
 
-def scan(paths: Sequence[Path], register_path: Path | None) -> CorpusScan:
-    """Read and validate every source file under ``paths`` (no store access)."""
+def scan(
+    paths: Sequence[Path],
+    register_path: Path | None,
+    records: Mapping[str, FileStat] | None = None,
+) -> CorpusScan:
+    """Read and validate every source file under ``paths`` (no store access) whose status
+    differs from its entry in ``records`` (``recorded_stats``; None or empty: every file)."""
     found = _pinned.get(_scan_key(paths, register_path))
     if found is not None:
         return found
     register = load_register(register_path) if register_path is not None else None
-    result = scan_sources(paths, register)
-    corpus = CorpusScan(register=register)
+    result = scan_sources(paths, register, records=records)
+    corpus = CorpusScan(
+        register=register,
+        records=records or {},
+        roots=[stat_path(Path(p)) for p in paths],
+    )
     for source in result.files:
         key = version_key(source.source_id, source.sha256)
         corpus.files[key] = CorpusFile(
             key, source.source_id, source.path, source.sha256, None, source
         )
+    for known in result.known:
+        key = version_key(known.source_id, known.sha256)
+        corpus.files[key] = CorpusFile(
+            key, known.source_id, known.path, known.sha256, None, None, known
+        )
+    corpus.seen = {stat_path(f.path) for f in corpus.files.values()}
     roots = [p.resolve() for p in paths if p.is_dir()]
     for rejected in result.rejected:
         keyed = _key_for_rejected(rejected, roots, register)
@@ -119,6 +187,34 @@ def scan(paths: Sequence[Path], register_path: Path | None) -> CorpusScan:
         key = version_key(source_id, sha)
         corpus.files[key] = CorpusFile(key, source_id, rejected.path, sha, str(rejected), None)
     return corpus
+
+
+def recorded_stats(session: Session) -> dict[str, FileStat]:
+    """The store's records of each source file's status when it was read, by path."""
+    return file_stats(session)
+
+
+def record_stats(
+    session: Session,
+    corpus: CorpusScan,
+    stored: Container[str],
+    shards: Collection[str] | None = None,
+) -> int:
+    """Record the status of every file ``corpus`` read whose version key is ``stored``
+    (in ``shards``, or all of them), so the next scan need not read it; with every shard,
+    also forget the records of files that are gone. Returns the records written."""
+    chosen = [
+        f.source.stat
+        for f in corpus.read
+        if f.source is not None
+        and f.source.stat is not None
+        and f.key in stored
+        and (shards is None or f.shard in shards)
+    ]
+    forget = corpus.stale_records() if shards is None else []
+    if not chosen and not forget:
+        return 0
+    return record_file_stats(session, chosen, forget=forget)
 
 
 def store_files(session: Session, corpus: CorpusScan, files: Sequence[SourceFile]) -> int:

@@ -83,6 +83,11 @@ def store_progress(session: Session, scan: CorpusScan, generation: str) -> Store
     return compare(session, on_disk, generation)
 
 
+def stored_keys(progress: StoreProgress) -> set[str]:
+    """The version keys of every version the store held when ``progress`` was taken."""
+    return {version_key(ref.source_id, ref.sha256) for ref in progress.stored}
+
+
 def shard_work(
     scan: CorpusScan, progress: StoreProgress, exclude_shards: Iterable[str] = ()
 ) -> dict[str, ShardWork]:

@@ -25,7 +25,14 @@ from pipeline.assets import graph_asset_keys
 from pipeline.collector import fewer_collections
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SHARDS, shard_of
-from pipeline.planning import RunBatch, RunPlan, plan_runs, store_gap, store_progress
+from pipeline.planning import (
+    RunBatch,
+    RunPlan,
+    plan_runs,
+    store_gap,
+    store_progress,
+    stored_keys,
+)
 from pipeline.resources import (
     LAUNCHER_HOLDS_LOCK,
     RUN_LOCK_TAG,
@@ -93,7 +100,11 @@ def run_pipeline(
     partitioned = [k for k in all_keys if k not in set(graph_keys)]
     register_key = dg.AssetKey("source_register")
 
-    scan = corpus.scan(sources.sources_paths(), sources.register_path())
+    # Only files whose status changed since the store recorded it are read; --full
+    # (full_graph) reads and hashes every file again, and records what it found.
+    with store.transaction() as session:
+        records = {} if full_graph else corpus.recorded_stats(session)
+    scan = corpus.scan(sources.sources_paths(), sources.register_path(), records)
     generation, _ = extractor.generation()
     # What is done is the store's to say; Dagster's history only feeds the note that the
     # store lacks versions it remembers (a deleted or replaced store).
@@ -101,6 +112,8 @@ def run_pipeline(
     with store.transaction() as session:
         lacking = store_progress(session, scan, generation)
         gap = store_gap(session, [k for keys in remembered.values() for k in keys], scan)
+        # files read again but unchanged (touched, racy): not read next time
+        corpus.record_stats(session, scan, stored_keys(lacking))
     # Shards holding stored versions that Dagster's history has never seen (it was lost, or
     # predates shards) run too, doing nothing, so the UI's partitions reflect the store.
     unseen = {shard_of(ref.source_id) for ref in lacking.stored} - set(remembered)

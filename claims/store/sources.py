@@ -6,13 +6,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from claims.ids import sha256_hex, stable_id
 from claims.models import Source, SourceVersion, SupersedesRef
 from claims.store.batches import batches
-from claims.tables import SourceGrantRow, SourceRow, SourceSupersedesRow, SourceVersionRow
+from claims.tables import (
+    SourceFileStatRow,
+    SourceGrantRow,
+    SourceRow,
+    SourceSupersedesRow,
+    SourceVersionRow,
+)
 
 
 def version_id(source_id: str, sha256: str) -> str:
@@ -430,3 +436,75 @@ def version_origins(
         )
         found += [(source_id, number, origin, sha) for source_id, number, origin, sha in rows]
     return found
+
+
+# --------------------------------------------------------------------------- file stats
+
+
+@dataclass(frozen=True)
+class FileStat:
+    """A source file's status when its bytes (checksum ``sha256``) were read.
+
+    ``path`` is the file's absolute path as the scan reached it (a link's own path; the
+    status is its target's). ``recorded_ns`` is the wall clock just before the stat was
+    taken: a file changed within the file system's time granularity of it could keep the
+    same times, so the scan does not trust such a record (claims/ingest.py).
+    """
+
+    path: str
+    sha256: str
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    inode: int
+    recorded_ns: int
+
+
+def file_stats(session: Session) -> dict[str, FileStat]:
+    """Every recorded file status, by path (none in a new or an old store)."""
+    rows = session.execute(
+        select(
+            SourceFileStatRow.path,
+            SourceFileStatRow.sha256,
+            SourceFileStatRow.size_bytes,
+            SourceFileStatRow.mtime_ns,
+            SourceFileStatRow.ctime_ns,
+            SourceFileStatRow.inode,
+            SourceFileStatRow.recorded_ns,
+        )
+    )
+    return {row.path: FileStat(*row) for row in rows}
+
+
+def record_file_stats(
+    session: Session, stats: Iterable[FileStat], *, forget: Iterable[str] = ()
+) -> int:
+    """Record ``stats`` (replacing the record of the same path) and drop the records of the
+    paths in ``forget`` (files that are gone), in the caller's transaction. Returns the
+    number of records written."""
+    by_key = {_path_key(stat.path): stat for stat in stats}
+    gone = [_path_key(path) for path in forget]
+    for chunk in batches([*by_key, *gone]):
+        session.execute(delete(SourceFileStatRow).where(SourceFileStatRow.path_key.in_(chunk)))
+    if by_key:
+        session.execute(
+            insert(SourceFileStatRow),
+            [
+                {
+                    "path_key": key,
+                    "path": stat.path,
+                    "sha256": stat.sha256,
+                    "size_bytes": stat.size,
+                    "mtime_ns": stat.mtime_ns,
+                    "ctime_ns": stat.ctime_ns,
+                    "inode": stat.inode,
+                    "recorded_ns": stat.recorded_ns,
+                }
+                for key, stat in by_key.items()
+            ],
+        )
+    return len(by_key)
+
+
+def _path_key(path: str) -> str:
+    return sha256_hex(path.encode("utf-8", "surrogateescape"))

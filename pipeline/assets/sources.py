@@ -54,23 +54,29 @@ def source_versions(
     extractor: ExtractorResource,
 ) -> dg.MaterializeResult:
     shards = set(context.partition_keys)
-    scan = corpus.scan(sources.sources_paths(), sources.register_path())
+    with store.transaction() as session:  # unless `claims run` pinned the scan it planned
+        records = corpus.recorded_stats(session)
+    scan = corpus.scan(sources.sources_paths(), sources.register_path(), records)
     files = scan.in_shards(shards)
     good = [f for f in files if f.error is None]
     generation, _ = extractor.generation()
     with store.transaction() as session:  # what the store lacks, then all of it or nothing
         lacking = compare(session, [VersionRef(f.source_id, f.sha256) for f in good], generation)
         wanted = {version_key(r.source_id, r.sha256) for r in lacking.to_store}
-        new = [f for f in good if f.key in wanted and f.source is not None]
-        new_versions = (
-            corpus.store_files(session, scan, [f.source for f in new if f.source is not None])
-            if new
-            else 0
-        )
+        # a file taken unread from its record is read now (a register that maps it to a
+        # new id, a store that lost the version); one changed since the scan waits
+        loaded = [(f, f.load()) for f in good if f.key in wanted]
+        new = [f for f, source in loaded if source is not None]
+        new_sources = [source for _, source in loaded if source is not None]
+        new_versions = corpus.store_files(session, scan, new_sources) if new_sources else 0
         stored: dict[str, list[str]] = {shard: [] for shard in shards}
         for _, source_id, sha in version_checksums(session):
             if (shard := shard_of(source_id)) in stored:
                 stored[shard].append(version_key(source_id, sha))
+        # the next scan need not read these files again
+        corpus.record_stats(
+            session, scan, {key for keys in stored.values() for key in keys}, shards
+        )
     bad = sorted((f for f in files if f.error is not None), key=lambda f: f.key)
     context.log.info(
         f"{len(shards)} shard(s): {new_versions} source versions newly stored, "
@@ -93,7 +99,7 @@ def source_versions(
         metadata={
             "shards": len(shards),
             "new_versions_in_run": new_versions,
-            "bytes": sum(len(f.source.data) for f in new if f.source is not None),
+            "bytes": sum(len(source.data) for source in new_sources),
             # each bad file with its ingest error (which already names the path and line);
             # the source_files_readable check of this run reports them
             "bad_file_errors": dg.MetadataValue.json(
