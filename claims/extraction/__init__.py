@@ -16,14 +16,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from claims.errors import InputError
-from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY
-from claims.extraction.generation import current_generation
-from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline
-from claims.extraction.question import QuestionFrame, parse_question
-from claims.extraction.supersession import SupersessionMention, find_supersession_mentions
-from claims.models import Claim
-from claims.settings import get_settings
+from claims.extraction.spacy_import import import_spacy
+
+import_spacy()  # first, before any module of the package imports spaCy: without its CLI
+
+from claims.errors import InputError  # noqa: E402
+from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY  # noqa: E402
+from claims.extraction.generation import current_generation  # noqa: E402
+from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline  # noqa: E402
+from claims.extraction.question import QuestionFrame, parse_question  # noqa: E402
+from claims.extraction.supersession import SupersessionMention, find_supersession_mentions  # noqa: E402
+from claims.models import Claim  # noqa: E402
+from claims.settings import get_settings  # noqa: E402
 
 if TYPE_CHECKING:
     from spacy.language import Language
