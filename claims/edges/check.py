@@ -314,4 +314,28 @@ def check_texts(left_text: str, right_text: str) -> CheckResult:
 
     left = extract(left_text, source_id=LEFT_SOURCE, source_version_id=f"{LEFT_SOURCE}@check")
     right = extract(right_text, source_id=RIGHT_SOURCE, source_version_id=f"{RIGHT_SOURCE}@check")
+    left, right = one_page(left, LEFT_SOURCE), one_page(right, RIGHT_SOURCE)
     return check_claims(left, right, align(left_text, right_text))
+
+
+def one_page(claims: Sequence[Claim], source: str) -> list[Claim]:
+    """The claims of one text of ``claims check`` with its subject named as on one page.
+
+    A subject read late on a page without a title or opening is known only as named in
+    that page, so the extractor tags it with the source (``opening_claims``: "Anna Nicole
+    Smith (in left)"), which keeps two pages' namesakes apart in a store. The two texts of
+    ``claims check`` are read as two versions of one page (session 9): a subject found in
+    either is one entity, so the tag is dropped on both sides and "Anna Nicole Smith" born
+    1968 / 1967 is one slot."""
+    tag = f" (in {source})"
+    out = []
+    for claim in claims:
+        entity = claim.entity
+        if entity and entity.endswith(tag):
+            name = entity[: -len(tag)]
+            key = claim.claim_key
+            if key.startswith(entity):
+                key = name + key[len(entity) :]
+            claim = claim.model_copy(update={"entity": name, "claim_key": key})
+        out.append(claim)
+    return out

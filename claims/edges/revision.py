@@ -32,6 +32,7 @@ its own figure), reported speech on one side.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -138,9 +139,49 @@ def one_slot(x: ClaimFacts, y: ClaimFacts, alignment: Alignment | None = None) -
     "Rotten Tomatoes collected ... Harry Brown"): the revision did not change them, the
     extractor's reading of the changed sentence did."""
     named_apart = x.entity and y.entity and x.entity != y.entity
-    if named_apart and (alignment is None or not _kept_words(x.entity, y.entity, alignment)):
+    if named_apart and (alignment is None or not _one_name(x.entity, y.entity, alignment)):
         return False
     return x.kind == y.kind and (x.dimension == y.dimension or bool(counted_alike(x, y)))
+
+
+def _one_name(a: str, b: str, alignment: Alignment) -> bool:
+    """Whether two entities of one revised sentence are one name read two ways: every word
+    of both stands in both texts, or (session 9) they share a word and no change of the
+    revision replaced a word of one name by a word of the other ("review aggregator website
+    Rotten Tomatoes" / "On review aggregation website Rotten Tomatoes", "On review
+    aggregation website Rotten Tomatoes gives the film" / "On Rotten Tomatoes the film has":
+    words the revision reworded, added or dropped around one name). "K2" -> "K3" and
+    "Reina" -> "Van Der Sar" are changes that rename the subject: two entities."""
+    if _kept_words(a, b, alignment):
+        return True
+    words_a, words_b = set(a.split()), set(b.split())
+    if not words_a & words_b:
+        return False
+    only_a, only_b = words_a - words_b, words_b - words_a
+    return not any(_renames(change, only_a, only_b) for change in alignment.changes)
+
+
+def _renames(change: Change, only_left: set[str], only_right: set[str]) -> bool:
+    """Whether ``change`` replaces a word of the left name by another word of the right one
+    (not the same word inflected or derived: "aggregator" / "aggregation")."""
+    left = [t.text for t in tokens(change.left_text)]
+    right = [t.text for t in tokens(change.right_text)]
+    hit_left = [w for w in left if any(w.startswith(name) for name in only_left)]
+    hit_right = [w for w in right if any(w.startswith(name) for name in only_right)]
+    if not hit_left or not hit_right:
+        return False
+    return not all(_one_stem(u, v) for u in hit_left for v in hit_right)
+
+
+# shortest common beginning, and least share of the shorter word, for two words of a name
+# to be one word derived two ways ("aggregator" / "aggregation")
+MIN_NAME_STEM = 5
+MIN_STEM_SHARE = 0.7
+
+
+def _one_stem(u: str, v: str) -> bool:
+    common = len(os.path.commonprefix([u, v]))
+    return common >= MIN_NAME_STEM and common >= MIN_STEM_SHARE * min(len(u), len(v))
 
 
 def _kept_words(a: str, b: str, alignment: Alignment) -> bool:
