@@ -14,6 +14,7 @@ key is then read off the roles:
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -328,7 +329,7 @@ def read_frame(
         # Only values, punctuation and separators ("57279, 1, 917.68\n..."): the frame is
         # the same for every such context with the same tokens, so a table of bare numbers
         # reads it once
-        key = (id(res), tuple([role[i] for i in idxs]), tuple([roles.lower[i] for i in idxs]))
+        key = (id(res), tuple([role[i] for i in idxs]), _wordless_forms(roles, idxs))
         known = _WORDLESS_FRAMES.get(key)
         if known is None:
             known = _read_frame(doc, roles, idxs, res, times)
@@ -343,10 +344,33 @@ def read_frame(
 # text between tokens is read), no content word or preposition (so no head, entity or
 # attribute; a separator only moves content words between head and qualifiers). What such
 # a frame holds depends only on the roles and lowercase forms of its tokens (the "of",
-# "there" and reference-word checks); tests/test_extraction_wordless_frames.py.
+# "there" and reference-word checks), and a value's form only when it has letters or is a
+# reference word (``_wordless_forms``); tests/test_extraction_wordless_frames.py and
+# tests/test_extraction_number_tables.py.
 _WORDLESS = frozenset({VALUE, PUNCT, SEP})
 _WORDLESS_KEPT = 1024
 _WORDLESS_FRAMES: dict[tuple[int, tuple[int, ...], tuple[str, ...]], Frame] = {}
+
+
+def _wordless_forms(roles: Roles, idxs: Sequence[int]) -> tuple[str, ...]:
+    """The lowercase forms a wordless frame depends on. A value written without letters
+    ("57279", "917.68", "1,200") is read only by comparisons with words ("of", "there")
+    and with the reference words ("it", "we"): one that is no reference word stands as ""
+    in the key, so the contexts of a table's different numbers share one frame."""
+    role, lower = roles.role, roles.lower
+    references = identity_words().references
+    letter = _LETTER.search
+    return tuple(
+        [
+            ""
+            if role[i] == VALUE and lower[i] not in references and letter(lower[i]) is None
+            else lower[i]
+            for i in idxs
+        ]
+    )
+
+
+_LETTER = re.compile(r"[^\W\d_]")  # every character str.isalpha() accepts (and a few marks)
 
 
 def _fresh(frame: Frame) -> Frame:
