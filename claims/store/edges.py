@@ -7,9 +7,10 @@ no row.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from operator import attrgetter
 from typing import Any
 
 from sqlalchemy import delete, or_, select, update
@@ -28,7 +29,7 @@ from claims.models import (
     SupersessionOrigin,
 )
 from claims.store.batches import batches
-from claims.store.bulk import insert_rows
+from claims.store.records import insert_records
 from claims.tables import (
     EdgeRow,
     SourceSupersedesRow,
@@ -72,43 +73,52 @@ class EdgeSync:
 # columns a sync rewrites in place when a stored row's compared values changed
 _EDGE_UPDATES = ("rule", "reason", "material", "materiality", "claim_key")
 _RELATION_UPDATES = ("rule", "reason", "material", "materiality")
+# a stored row's compared values, in the order the sync reads them back
+_EDGE_COMPARED = attrgetter("rule", "reason", "material", "materiality", "claim_key")
+_RELATION_COMPARED = attrgetter("kind", "rule", "reason", "material", "materiality")
 
 
 def sync_rows(
     session: Session,
     row_class: type[EdgeRow] | type[ValueGroupRelationRow],
     existing: Mapping[str, tuple[Any, ...]],
-    produced: Iterable[tuple[str, tuple[Any, ...], Mapping[str, Any]]],
+    produced: Iterable[Any],
+    compared: Callable[[Any], tuple[Any, ...]],
     updated: Sequence[str],
+    shared: Mapping[str, Any],
     now: datetime,
 ) -> EdgeSync:
     """Make the live rows of an append-and-retire table equal to ``produced``.
 
-    ``existing`` maps each stored id in scope to its compared values followed by
-    ``retired_at``; each produced item is (id, compared values, the full row). New rows are
+    ``existing`` maps each stored id in scope to its ``compared`` values followed by
+    ``retired_at``; each produced record is a named tuple of the row's own columns (id
+    first), ``shared`` the columns every row of the write has (its generation). New rows are
     inserted, changed or retired ones rewritten in place (``updated`` columns) and revived,
     vanished ones retired; rows are never deleted.
     """
     counts = EdgeSync()
-    fresh: list[dict[str, object]] = []
+    fresh: list[Any] = []
     changes: list[dict[str, object]] = []
     seen: set[str] = set()
-    for row_id, values, row in produced:
+    for record in produced:
+        row_id = record[0]
         if row_id in seen:
             continue
         seen.add(row_id)
-        stored = existing.get(row_id)
+        stored = existing.get(row_id) if existing else None
         if stored is None:
-            fresh.append({**row, "created_at": now, "retired_at": None})
+            fresh.append(record)
             continue
         if stored[-1] is not None:
             counts.revived += 1
-        elif stored[:-1] != values:
+        elif stored[:-1] != compared(record):
             counts.updated += 1
         else:
             counts.unchanged += 1
             continue
-        changes.append({"id": row_id, **{c: row[c] for c in updated}, "retired_at": None})
+        changes.append(
+            {"id": row_id, **{c: getattr(record, c) for c in updated}, "retired_at": None}
+        )
     gone = sorted(i for i, stored in existing.items() if i not in seen and stored[-1] is None)
     counts.retired = len(gone)
     if changes:
@@ -119,8 +129,13 @@ def sync_rows(
             execution_options={"synchronize_session": False},
         )
     # in id order: the primary-key index is filled front to back, not at random pages
-    fresh.sort(key=lambda row: str(row["id"]))
-    insert_rows(session, row_class.__table__, fresh)  # type: ignore[arg-type]
+    fresh.sort()
+    insert_records(
+        session,
+        row_class.__table__,  # type: ignore[arg-type]
+        fresh,
+        {**shared, "created_at": now, "retired_at": None},
+    )
     counts.inserted = len(fresh)
     return counts
 
@@ -166,26 +181,16 @@ class EdgeRepository:
         """
         now = now or datetime.now(UTC)
         existing = self._stored_in_scope(generation, claim_keys)
-        rows = (
-            (
-                edge.id,
-                (edge.rule, edge.reason, edge.material, edge.materiality, edge.claim_key),
-                {
-                    "id": edge.id,
-                    "kind": edge.kind,
-                    "left_claim_id": edge.left_claim_id,
-                    "right_claim_id": edge.right_claim_id,
-                    "claim_key": edge.claim_key,
-                    "rule": edge.rule,
-                    "reason": edge.reason,
-                    "material": edge.material,
-                    "materiality": edge.materiality,
-                    "generation": generation,
-                },
-            )
-            for edge in produced
+        counts = sync_rows(
+            self.session,
+            EdgeRow,
+            existing,
+            produced,
+            _EDGE_COMPARED,
+            _EDGE_UPDATES,
+            {"generation": generation},
+            now,
         )
-        counts = sync_rows(self.session, EdgeRow, existing, rows, _EDGE_UPDATES, now)
         self.session.flush()
         return counts
 
@@ -293,16 +298,9 @@ class ValueGroupRepository:
                 delete(ValueGroupClaimRow).where(ValueGroupClaimRow.claim_id.in_(chunk))
             )
         fresh = [
-            {
-                "claim_id": m.claim_id,
-                "value_group_id": m.value_group_id,
-                "claim_key": m.claim_key,
-                "generation": generation,
-            }
-            for cid, m in sorted(wanted.items())
-            if stored.get(cid) != m.value_group_id
+            m for cid, m in sorted(wanted.items()) if stored.get(cid) != m.value_group_id
         ]
-        insert_rows(self.session, table, fresh)  # type: ignore[arg-type]
+        insert_records(self.session, table, fresh, {"generation": generation})  # type: ignore[arg-type]
         report = GroupSync(members_written=len(fresh), members_removed=len(stale))
         report.relations = self._sync_relations(generation, relations, claim_keys, now)
         report.slots_written, report.slots_removed = self._sync_slots(generation, slots, claim_keys)
@@ -329,12 +327,8 @@ class ValueGroupRepository:
             self.session.execute(
                 delete(ValueGroupSlotRow).where(ValueGroupSlotRow.value_group_id.in_(chunk))
             )
-        fresh = [
-            {**row._asdict(), "generation": generation}
-            for i, row in sorted(wanted.items())
-            if stored.get(i) != row
-        ]
-        insert_rows(self.session, table, fresh)  # type: ignore[arg-type]
+        fresh = [row for i, row in sorted(wanted.items()) if stored.get(i) != row]
+        insert_records(self.session, table, fresh, {"generation": generation})  # type: ignore[arg-type]
         return len(fresh), len(stale)
 
     def slots(self, generation: str) -> list[SlotGroup]:
@@ -366,16 +360,15 @@ class ValueGroupRepository:
             for chunk in batches(sorted(claim_keys)):
                 for r in self.session.execute(base.where(c.claim_key.in_(chunk))):
                     existing[r[0]] = tuple(r[1:])
-        rows = (
-            (
-                rel.id,
-                (rel.kind, rel.rule, rel.reason, rel.material, rel.materiality),
-                {**rel._asdict(), "generation": generation},
-            )
-            for rel in relations
-        )
         return sync_rows(
-            self.session, ValueGroupRelationRow, existing, rows, _RELATION_UPDATES, now
+            self.session,
+            ValueGroupRelationRow,
+            existing,
+            relations,
+            _RELATION_COMPARED,
+            _RELATION_UPDATES,
+            {"generation": generation},
+            now,
         )
 
     def live_relations(self, generation: str) -> list[GroupRelation]:
