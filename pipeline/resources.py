@@ -104,6 +104,37 @@ class ExtractorResource(dg.ConfigurableResource):
     """
 
     extractor: str = Field("", description="module:function of a custom extractor, or empty.")
+    workers: int = Field(
+        0,
+        description="Processes that run the built-in extractor in a run of many versions: "
+        "0 = CLAIMS_EXTRACT_WORKERS, else one per CPU core; 1 = in the step's own process. "
+        "A custom extractor always runs in the step's process.",
+    )
+    pool_min_versions: int = Field(
+        0,
+        description="Fewest versions a run sends to worker processes (0 = the built-in rule: "
+        "50 once this process has started its workers' fork server, 500 before; smaller runs "
+        "extract in the step's own process).",
+    )
+
+    def worker_count(self) -> int:
+        """The extraction processes a run uses (``workers``, else the environment's
+        ``CLAIMS_EXTRACT_WORKERS``, else one per core)."""
+        if self.workers > 0:
+            return self.workers
+        configured = os.environ.get("CLAIMS_EXTRACT_WORKERS", "").strip()
+        if configured:
+            try:
+                count = int(configured)
+            except ValueError:
+                count = 0
+            if count < 1:
+                raise dg.Failure(
+                    f"CLAIMS_EXTRACT_WORKERS={configured!r} must be a whole number of "
+                    "processes, 1 or more (1 = extract in the step's own process)"
+                )
+            return count
+        return os.cpu_count() or 1
 
     def extract_function(self) -> Extractor:
         if not self.extractor:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import select
@@ -72,6 +73,42 @@ def claim_to_values(claim: Claim, *, now: datetime | None = None) -> dict[str, A
         confidence=claim.confidence,
         created_at=claim.created_at or now or datetime.now(UTC),
     )
+
+
+# The columns of ``claim_row``'s tuples, in order (``claim_to_values``' keys).
+CLAIM_COLUMNS = (
+    "id", "source_version_id", "source_id", "generation", "subject", "predicate",
+    "claim_key", "coarse_key", "entity", "attribute", "kind", "value_number", "value_text",
+    "low", "high", "bound", "approximate", "precision", "unit", "canonical_value",
+    "canonical_low", "canonical_high", "canonical_unit", "dimension", "polarity", "modality",
+    "scope", "scope_residual", "time_start", "time_end", "time_granularity", "time_text",
+    "reported_speech", "span_start", "span_end", "value_start", "value_end", "quote",
+    "confidence", "created_at",
+)  # fmt: skip
+_ID, _VERSION, _GENERATION, _KIND = 0, 1, 3, 10
+_CREATED_AT = len(CLAIM_COLUMNS) - 1
+
+
+def claim_row(claim: Claim) -> tuple[Any, ...]:
+    """``claim_to_values`` as a plain tuple in ``CLAIM_COLUMNS`` order, ``created_at`` as the
+    claim has it (None for a new claim: the writer stamps it). Cheap to send between
+    processes: the extraction workers send these, not ``Claim`` objects, whose unpickling
+    cost more than a third of their extraction (docs/PIPELINE.md, "Session 9")."""
+    values = claim_to_values(claim, now=_UNSET)
+    row = tuple(values[name] for name in CLAIM_COLUMNS)
+    return row if claim.created_at is not None else row[:_CREATED_AT] + (None,)
+
+
+def row_kind(row: tuple[Any, ...]) -> str:
+    return str(row[_KIND])
+
+
+def claim_from_row(row: tuple[Any, ...]) -> Claim:
+    """The ``Claim`` a ``claim_row`` tuple was made from (validated; for previews)."""
+    return row_to_claim(SimpleNamespace(**dict(zip(CLAIM_COLUMNS, row, strict=True))))  # type: ignore[arg-type]
+
+
+_UNSET = datetime(1970, 1, 1, tzinfo=UTC)  # replaced by None in claim_row
 
 
 def claim_to_row(claim: Claim, *, now: datetime | None = None) -> ClaimRow:
@@ -199,19 +236,29 @@ class ClaimRepository:
 
     def add_all(self, claims: Iterable[Claim]) -> int:
         """Insert claims whose id is not stored yet; returns how many were new (idempotent)."""
-        batch = list(claims)
-        if not batch:
+        return self.add_rows([claim_row(claim) for claim in claims])
+
+    def add_rows(self, rows: Sequence[tuple[Any, ...]]) -> int:
+        """``add_all`` for claims already turned into ``claim_row`` tuples."""
+        if not rows:
             return 0
-        known = self._existing_ids([c.id for c in batch if self._may_exist(c)])
+        known = self._existing_ids(
+            [r[_ID] for r in rows if self._may_exist(r[_VERSION], r[_GENERATION])]
+        )
         now = datetime.now(UTC)
-        fresh = [claim_to_values(c, now=now) for c in batch if c.id not in known]
+        fresh: list[dict[str, Any]] = []
+        for row in rows:
+            if row[_ID] in known:
+                continue
+            values = dict(zip(CLAIM_COLUMNS, row, strict=True))
+            values["created_at"] = values["created_at"] or now
+            fresh.append(values)
         if fresh:
             link_quotes(self.session, fresh)  # the triggers would, one row update each
             # one executemany instead of an ORM object per claim: the pipeline's hot path
             insert_rows(self.session, ClaimRow.__table__, fresh)  # type: ignore[arg-type]
-            for claim in batch:
-                if claim.source_version_id is not None:
-                    self._version_has_claims[(claim.source_version_id, claim.generation)] = True
+            for row in rows:
+                self._version_has_claims[(row[_VERSION], row[_GENERATION])] = True
         return len(fresh)
 
     def by_id(self, claim_id: str) -> Claim | None:
@@ -259,18 +306,14 @@ class ClaimRepository:
         for version_id in ids:
             self._version_has_claims[(version_id, generation)] = version_id in with_claims
 
-    def _may_exist(self, claim: Claim) -> bool:
-        """False when the claim's version has no claim of its generation stored yet (the
-        usual case for a new version: ids are derived from version and generation)."""
-        if claim.source_version_id is None:
-            return True
-        scope = (claim.source_version_id, claim.generation)
+    def _may_exist(self, version_id: str, generation: str) -> bool:
+        """False when the version has no claim of ``generation`` stored yet (the usual case
+        for a new version: ids are derived from version and generation)."""
+        scope = (version_id, generation)
         cached = self._version_has_claims.get(scope)
         if cached is None:
-            stmt = select(ClaimRow.generation).where(
-                ClaimRow.source_version_id == claim.source_version_id
-            )
-            cached = claim.generation in set(self.session.scalars(stmt.distinct()))
+            stmt = select(ClaimRow.generation).where(ClaimRow.source_version_id == version_id)
+            cached = generation in set(self.session.scalars(stmt.distinct()))
             self._version_has_claims[scope] = cached
         return cached
 

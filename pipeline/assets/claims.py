@@ -4,17 +4,25 @@ import inspect
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import dagster as dg
 from sqlalchemy.orm import Session
 
 from claims.edge_refresh import record_supersession_candidates
-from claims.extraction import find_supersession_mentions
+from claims.extract_pool import (
+    ExtractionPoolBroken,
+    VersionText,
+    extract_versions,
+    in_process,
+    uses_pool,
+)
 from claims.models import Claim
 from claims.planning import compare
 from claims.run_summary import claims_preview, count_table
 from claims.store import ClaimRepository, GenerationRepository
 from claims.store.changes import mark_extracted, record_version_changes
+from claims.store.claims import claim_from_row, row_kind
 from claims.store.sources import register_titles
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
@@ -62,25 +70,42 @@ def claims(
     pending_writes: list[_Extracted] = []
     failed: dict[str, str] = {}
     by_shard: dict[str, list[tuple[str, int]]] = {shard: [] for shard in context.partition_keys}
-    for key in sorted(versions):
-        version = versions[key]
-        try:
-            # the register title is what "it", "we", "the company" in the text refer to
-            subject = {"document_subject": titles.get(version.source_id)} if takes_subject else {}
-            found = extract(
-                version.text, source_id=version.source_id, source_version_id=version.id, **subject
-            )
-        except Exception as error:  # name the version; none of its claims is written
-            failed[key] = f"{key} ({version.origin_path}): {error}"
-            continue  # the other versions of the shard go on
-        mentions = bool(find_supersession_mentions(version.text))
-        pending_writes.append(_Extracted(version.id, found, mentions))
-        if len(pending_writes) >= VERSIONS_PER_TRANSACTION:
-            _write(store, pending_writes, written, generation)
-        by_shard[shard_of(version.source_id)].append((key, len(found)))
-        kinds.update(claim.kind.value for claim in found)
-        if len(preview) < 8:
-            preview.extend(found[: 8 - len(preview)])
+    # the register title is what "it", "we", "the company" in the text refer to
+    todo = [
+        VersionText(
+            key,
+            versions[key].text,
+            versions[key].source_id,
+            versions[key].id,
+            titles.get(versions[key].source_id) if takes_subject else None,
+        )
+        for key in sorted(versions)
+    ]
+    # The built-in extractor runs on every core (claims.extract_pool), a custom one in this
+    # process; either way the results come in version order and this process writes them.
+    if extractor.extractor:
+        results = in_process(todo, extract)
+    else:
+        workers, least = extractor.worker_count(), extractor.pool_min_versions or None
+        if uses_pool(len(todo), workers, least):
+            context.log.info(f"extracting {len(todo)} versions on {workers} worker processes")
+        results = extract_versions(todo, workers=workers, min_versions=least)
+    try:
+        for result in results:
+            version = versions[result.key]
+            if result.error is not None:  # named; none of its claims is written
+                failed[result.key] = f"{result.key} ({version.origin_path}): {result.error}"
+                continue  # the other versions of the shard go on
+            pending_writes.append(_Extracted(version.id, result.rows, result.mentions))
+            if len(pending_writes) >= VERSIONS_PER_TRANSACTION:
+                _write(store, pending_writes, written, generation)
+            by_shard[shard_of(version.source_id)].append((result.key, len(result.rows)))
+            kinds.update(row_kind(row) for row in result.rows)
+            if len(preview) < 8:
+                preview.extend(claim_from_row(row) for row in result.rows[: 8 - len(preview)])
+    except ExtractionPoolBroken as error:  # keep what arrived, then stop the run, clearly
+        _write(store, pending_writes, written, generation)
+        raise dg.Failure(str(error)) from error
     _write(store, pending_writes, written, generation)
     if failed:  # after the others are written; the store still lacks these, so runs retry
         raise dg.Failure(
@@ -136,7 +161,7 @@ VERSIONS_PER_TRANSACTION = 100
 @dataclass
 class _Extracted:
     version_id: str
-    claims: list[Claim]
+    rows: list[tuple[Any, ...]]  # claims.store.claims.claim_row tuples
     mentions: bool  # "this replaces X": a candidate for a reviewer, never applied
 
 
@@ -149,7 +174,7 @@ class _Written:
 def _write_version(
     session: Session, item: _Extracted, written: _Written, repository: ClaimRepository
 ) -> None:
-    written.claims += repository.add_all(item.claims)
+    written.claims += repository.add_rows(item.rows)
     if item.mentions:
         written.candidates += record_supersession_candidates(session, item.version_id)
 
@@ -157,7 +182,7 @@ def _write_version(
 def _record_progress(session: Session, items: list[_Extracted], generation: str) -> None:
     """In the claims' own transaction: the versions count as extracted (run planning reads
     it) and their claim keys go into the change feed (the edge builder reads it)."""
-    mark_extracted(session, {item.version_id: len(item.claims) for item in items}, generation)
+    mark_extracted(session, {item.version_id: len(item.rows) for item in items}, generation)
     record_version_changes(session, [item.version_id for item in items], generation)
 
 
