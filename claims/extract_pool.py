@@ -12,7 +12,7 @@ threads (Dagster's, SQLAlchemy's pool), and a lock one of them held at the fork 
 in the child forever; spawn starts each worker from a new interpreter, which pays the
 imports (spaCy, the caller's main module) and the pipeline build in every worker of every
 run. The fork server is a new, single-threaded interpreter started once per caller process:
-it imports the caller's main module and ``claims.extraction.warm`` (which builds the
+it imports the caller's main module and ``claims.extract_warm`` (which builds the
 pipeline) once, and each worker is a fork of it, with the pipeline already built (and
 shared copy-on-write).
 
@@ -52,7 +52,7 @@ COLD_POOL_MIN_VERSIONS = 500
 # workers finish together.
 CHUNK_VERSIONS = 8
 # Modules the fork server imports before it forks any worker.
-_PRELOAD = ["__main__", "claims.extract_pool", "claims.extraction.warm"]
+_PRELOAD = ["__main__", "claims.extract_pool", "claims.extract_warm"]
 
 
 @dataclass(frozen=True)
