@@ -5,8 +5,8 @@ first extraction loads lazily: the unit registry, the scanner's tables) means ev
 forked from the server starts ready (and shares that memory copy-on-write) instead of
 paying for it again per worker and per run. A failure is left to the workers, which report
 it per version as ``extract`` does: an exception other than ImportError here would stop the
-fork server itself. It lives outside
-``claims/extraction`` because every file there is part of the extractor generation's hash.
+fork server itself. It lives outside ``claims/extraction`` because every file there is part
+of the extractor generation's hash.
 """
 
 from __future__ import annotations
