@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
+from alembic.config import Config
+from alembic.script import ScriptDirectory
 
 LOCAL_DAGSTER_YAML = """\
 # Dagster instance for the embedded setup, written by `claims run` / `claims ui`.
@@ -64,4 +68,39 @@ def dagster_home(data_dir: Path) -> Path:
 
 def local_instance(data_dir: Path) -> dg.DagsterInstance:
     """The persistent instance under ``data_dir`` (history survives, the UI shows it)."""
+    read_dagster_migrations_once()
     return dg.DagsterInstance.from_config(str(dagster_home(data_dir)))
+
+
+# Dagster's three SQLite storages each stamp a new database with the head of Dagster's
+# migrations and check that revision when opened, and every stamp and check builds a new
+# alembic ScriptDirectory, which executes all of Dagster's migration scripts (89 files in
+# 1.13.27) to find the head: six readings of the same package files when `claims run` creates
+# its home, about half of creating the instance (docs/PIPELINE.md, "Session 9: `claims run`
+# start-up"). The scripts are files of the installed package and do not change while a
+# process runs, so they are read once per process: ``ScriptDirectory.from_config`` gives
+# one shared object for Dagster's script location and delegates every other location (the
+# claim store's own migrations) unchanged. tests/test_pipeline_instance.py checks the
+# storages it creates are at Dagster's head and fails if Dagster moves the location.
+DAGSTER_SCRIPTS = "dagster:_core/storage/alembic"  # Dagster's ALEMBIC_SCRIPTS_LOCATION
+_shared_scripts: dict[str, ScriptDirectory] = {}
+_scripts_lock = threading.Lock()
+_from_config = ScriptDirectory.from_config.__func__  # type: ignore[attr-defined]
+
+
+def _dagster_scripts_once(cls: type[ScriptDirectory], config: Config) -> ScriptDirectory:
+    location = config.get_main_option("script_location")
+    if location != DAGSTER_SCRIPTS or cls is not ScriptDirectory:
+        return _from_config(cls, config)  # type: ignore[no-any-return]
+    with _scripts_lock:
+        scripts = _shared_scripts.get(location)
+        if scripts is None:
+            scripts = _shared_scripts[location] = _from_config(cls, config)
+    return scripts
+
+
+def read_dagster_migrations_once() -> None:
+    """Share one alembic ScriptDirectory for Dagster's migrations in this process."""
+    current: Any = ScriptDirectory.__dict__["from_config"]
+    if getattr(current, "__func__", None) is not _dagster_scripts_once:
+        ScriptDirectory.from_config = classmethod(_dagster_scripts_once)  # type: ignore[assignment,method-assign]
