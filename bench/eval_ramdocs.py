@@ -184,6 +184,58 @@ def why_no_conflict(
     )
 
 
+def _fits_slot(row: Any, entity: str | None, attribute: str) -> str | None:
+    """Why a stored claim cannot answer the asked (entity, attribute), or None when it fits
+    both: names no entity, names another, states another attribute."""
+    from claims.edges.similarity import DIFFERENT, match_attributes
+    from claims.extraction.question_frames import answering_attributes
+    from retrieval.candidates import entity_fit
+
+    if entity and not row.entity:
+        return "names no entity"
+    if entity and entity_fit(entity, row.entity) == 0.0:
+        return "names another entity"
+    stated = row.attribute or row.claim_key
+    if stated not in answering_attributes(attribute) and (
+        match_attributes(attribute, stated).band == DIFFERENT
+    ):
+        return "states another attribute"
+    return None
+
+
+def where_value_lands(
+    rows: list[Any], values: list[str], entity: str | None, attribute: str, asked: Any
+) -> tuple[str, str]:
+    """Where the claims stating one of ``values`` stand against the asked slot: the class
+    of the claim that comes closest (in no claim; names no entity; names another entity;
+    states another attribute; fits the slot), and that claim's key."""
+    stating = [r for r in rows if same_answer(_claim_value(r), values)]
+    if not stating:
+        return "the value is in no claim", "-"
+    order = ["fits the slot", "states another attribute", "names another entity",
+             "names no entity"]  # fmt: skip
+    best = min(
+        ((_fits_slot(r, entity, attribute) or "fits the slot", r) for r in stating),
+        key=lambda pair: order.index(pair[0]),
+    )
+    why, row = best
+    if why == "fits the slot":
+        from claims.extraction.answer_type import dimension_of_unit, value_fits
+
+        if not value_fits(asked, kind=row.kind, dimension=dimension_of_unit(row.canonical_unit)):
+            why = "fits the slot, value of another type"
+    return why, f"{row.claim_key!r} = {_claim_value(row)!r}"
+
+
+def written_in(texts: list[str], values: list[str]) -> bool:
+    """Whether one of ``values`` is written in one of ``texts`` (its words in a row)."""
+    for text in texts:
+        folded = " " + " ".join(words(text)) + " "
+        if any(" " + " ".join(words(v)) + " " in folded for v in values if words(v)):
+            return True
+    return False
+
+
 def write_corpus(folder: Path, documents: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """One file per document (``doc01.txt``...); source id -> the document."""
     by_source: dict[str, dict[str, Any]] = {}
@@ -218,7 +270,7 @@ def main() -> None:
     from claims.models import Requester
     from claims.store.engine import make_engine
     from claims.tables import ClaimRow
-    from retrieval.answer import answer
+    from retrieval.answer import answer, asked_type
 
     clock = common.Clock()
     common.header("RAMDocs dev through the pipeline and claims ask", args.data, len(rows), code)
@@ -234,6 +286,16 @@ def main() -> None:
     by_class: dict[str, Counter[str]] = defaultdict(Counter)  # asked attribute -> outcomes
     pair_classes: Counter[str] = Counter()  # why a (correct, misinfo) pair has no conflict
     pair_examples: dict[str, list[str]] = defaultdict(list)
+    # where the gold value of a not_found question, and the misinfo value of a missed
+    # conflict, stand against the asked (entity, attribute): the triage of docs/DEV_EVAL.md
+    triage: dict[str, Counter[str]] = defaultdict(Counter)
+    triage_examples: dict[str, list[str]] = defaultdict(list)
+
+    def triaged(table: str, cls: str, row: dict[str, Any], detail: str) -> None:
+        triage[table][cls] += 1
+        name = f"{table}: {cls}"
+        if len(triage_examples[name]) < args.examples:
+            triage_examples[name].append(f"{row['question']} -> {detail}")
 
     def failed(cls: str, row: dict[str, Any], detail: str) -> None:
         classes[cls] += 1
@@ -359,6 +421,28 @@ def main() -> None:
                 f"sides {[s.value for s in result.sides]} from {sides_types}",
             )
 
+        # --- the triage: where the gold (and misinfo) values stand against the asked slot
+        asked = asked_type(frame, row["question"])
+        slot = (getattr(frame, "entity", None), getattr(frame, "attribute", None) or "")
+        of_type: dict[str, list[Any]] = {"correct": [], "misinfo": []}
+        for sid, kind in kind_of.items():
+            if kind in of_type:
+                of_type[kind].extend(stored.get(sid, []))
+        if result.status.value == "not_found":
+            cls, shown = where_value_lands(of_type["correct"], row["gold_answers"], *slot, asked)
+            if cls == "the value is in no claim":
+                texts = [d["text"] for d in row["documents"] if d["type"] == "correct"]
+                cls += (
+                    ", written in a document"
+                    if written_in(texts, row["gold_answers"])
+                    else (", written in no document as asked")
+                )
+            triaged("not_found: the gold value", cls, row, shown)
+        if has_misinfo and not (result.status.value == "conflict" and both):
+            wrong_values = [d["answer"] for d in row["documents"] if d["type"] == "misinfo"]
+            cls, shown = where_value_lands(of_type["misinfo"], wrong_values, *slot, asked)
+            triaged(f"conflict missed ({result.status.value}): the misinfo value", cls, row, shown)
+
         # --- the edges between documents
         linked: dict[frozenset[str], set[str]] = defaultdict(set)
         for edge in edges:
@@ -453,6 +537,11 @@ def main() -> None:
             )
         )
     )
+    for table, counts in sorted(triage.items()):
+        print("\n".join(common.counter_lines(table, counts, sum(counts.values()))))
+    for name in sorted(triage_examples):
+        print(f"  triage '{name}':")
+        print("\n".join(f"    - {line[:300]}" for line in triage_examples[name]))
     for cls in sorted(pair_examples):
         print(f"  pairs '{cls}':")
         print("\n".join(f"    - {line[:300]}" for line in pair_examples[cls]))
@@ -479,6 +568,7 @@ def main() -> None:
             "same_name_entity_pairs": {"pairs": pairs_cc, "conflicts": pairs_cc_conflict},
             "failure_classes": dict(classes),
             "pair_classes": dict(pair_classes),
+            "triage": {table: dict(counts) for table, counts in triage.items()},
             "question_classes": {k: dict(v) for k, v in by_class.items()},
             "per_question": results,
         },

@@ -33,6 +33,7 @@ from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
+from claims.extraction.identity import is_dictionary_word
 from claims.extraction.question_frames import (
     answering_attributes,
     honorifics,
@@ -52,10 +53,14 @@ ENTITY_NOT_ASKED = 0.8  # the claim names one, the question none
 ENTITY_NOT_STATED = 0.7  # the question names one, the claim none
 SHORT_NAME = 0.85  # the claim names it by a shorter form ("bryan" for "general bryan")
 NAME_PART = 0.8  # the question names it by part of its full name ("justice dunn")
+LAST_NAME = 0.75  # the question names it by the last word of its name alone ("marcoux")
+MAX_NAME_WORDS_FOR_LAST = 3
 # an attribute whose claims answer the asked one (a census count for a population)
 ANSWERING_ATTRIBUTE = 0.9
 _NAME_SEPARATORS = (" ", ",", " (")
 _NAME_WORD = re.compile(r"[^\W_]+")
+# the mark of a subject known only as named in one page (claims/extraction/opening.py)
+_NAMED_IN_PAGE = re.compile(r" \(in [^()]+\)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +131,11 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
         return ENTITY_NOT_STATED
     if asked == stated:
         return EXACT_ENTITY
+    named_in = _NAMED_IN_PAGE.search(stated)
+    if named_in is not None:
+        # a subject known as named in one page ("kind hush (in doc03)": no title tells it
+        # from its namesakes) fits no better than a titled namesake ("kind hush (album)")
+        return min(PARTIAL_ENTITY, entity_fit(asked, stated[: named_in.start()]))
     if any(stated.startswith(asked + sep) for sep in _NAME_SEPARATORS):
         return PARTIAL_ENTITY
     want, have = name_words(asked), name_words(stated)
@@ -137,6 +147,8 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
         return PARTIAL_ENTITY
     if len(have) < len(want) and set(have) <= set(want) and have[-1] == want[-1]:
         return SHORT_NAME
+    if len(want) > 1 and want[-1] in kind_words() and want[:-1] == have:
+        return NAME_PART  # "washington street station" for "washington street"
     return _name_part(want, stated)
 
 
@@ -172,7 +184,21 @@ def _name_part(want: tuple[str, ...], stated: str) -> float:
         return NAME_PART  # first (or its initial) and last name, middle names left out
     if titled and asked[-1] == head[-1]:
         return NAME_PART  # a title and a surname
+    if (
+        len(asked) == 1
+        and 1 < len(head) <= MAX_NAME_WORDS_FOR_LAST
+        and asked[0] == head[-1]
+        and _only_a_name(asked[0])
+    ):
+        # a word no dictionary knows, the last of a short name: "Marcoux" for "yvon
+        # marcoux", "Gunbus" for "burgess gunbus" (a common noun, "mill", names no one
+        # thing; a long run of page furniture ending with the name is no name of it)
+        return LAST_NAME
     return 0.0
+
+
+def _only_a_name(word: str) -> bool:
+    return word not in kind_words() and not is_dictionary_word(word) and word.isalpha()
 
 
 def _short_names(entity: str) -> list[str]:

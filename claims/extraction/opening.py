@@ -155,7 +155,9 @@ class Opening:
     sentence: tuple[int, int]  # characters of the opening sentence
     labels: list[Label] = field(default_factory=list)
     aliases: frozenset[str] = frozenset()  # other key forms of the subject's names
-    late: bool = False  # read further down a page: states its labels, names no other claim
+    late: bool = False  # read further down a page: its labels, and the claims referring back
+    kinds: frozenset[str] = frozenset()  # nouns that refer back to it ("the album")
+    person: bool = False  # a life's dates or an occupation: "he"/"she" refer back to it
 
 
 @dataclass(frozen=True)
@@ -433,8 +435,44 @@ def _read_sentence(sent: Span, text: str, mentions: Mentions) -> Opening | None:
     person = _life_dates(opening, toks, brackets, copula, mentions)
     phrase = _phrase(toks, copula, words)
     _phrase_labels(opening, text, toks, phrase, person, disambiguation, words)
+    opening.person = person or any(label.attribute == "occupation" for label in opening.labels)
+    opening.kinds = _kinds(toks[phrase[-1]].lower_ if phrase else "", words)
     _agent_labels(opening, text, toks, copula, phrase, words)
     return opening
+
+
+def _kinds(head: str, words: _Words) -> frozenset[str]:
+    """The nouns a page uses for its subject after naming it: the head of the description
+    ("an airline": "the airline") and, for a work, the other nouns of its medium ("an
+    album": "the album", "the record")."""
+    if not head.isalpha():
+        return frozenset()
+    noun = lemma(head)
+    work = words.works.get(noun)
+    same = {k for k, (medium, _) in words.works.items() if work and medium == work[0]}
+    return frozenset({noun, *same})
+
+
+def _refers_back(claim: Claim, text: str, opening: Opening) -> bool:
+    """Whether a claim of a sentence after a late opening is about its subject: the
+    sentence's subject is a pronoun that fits it ("It was released in 1976"; "He" or "She"
+    for a person, "It" for a thing) or a noun the page uses for it ("The album reached ...");
+    another subject ("The band toured ...", "Smith was born ...") is not."""
+    if claim.entity is not None or not claim.attribute or claim.claim_key != claim.attribute:
+        return False
+    first = text[claim.span.start : claim.span.end].split(maxsplit=1)[:1]
+    pronoun = first[0].casefold() if first else ""
+    if pronoun in _PERSONAL:
+        return opening.person
+    if pronoun in _IMPERSONAL:
+        return not opening.person
+    if claim.subject is None:
+        return False
+    return lemma(claim.subject.casefold()) in opening.kinds
+
+
+_PERSONAL = frozenset({"he", "she", "his", "her"})
+_IMPERSONAL = frozenset({"it", "its"})
 
 
 def _times_in(mentions: Mentions, start: int, end: int) -> list[TimeMention]:
@@ -798,7 +836,15 @@ def opening_claims(
         if in_opening and claim.attribute in labelled:
             continue  # the opening reader states this attribute of the subject
         if opening.late and not in_opening:
-            pass  # a late opening names only what its own sentence says (see read_opening)
+            if claim.span.start >= s1 and _refers_back(claim, text, opening):
+                # after the opening, "It was released in 1976" is about its subject; a
+                # sentence about another subject, and the furniture before it, are not
+                claim = claim.model_copy(
+                    update={
+                        "entity": opening.entity,
+                        "claim_key": f"{opening.entity} {claim.attribute}",
+                    }
+                )
         elif claim.entity is None and claim.attribute and claim.claim_key == claim.attribute:
             claim = claim.model_copy(
                 update={
