@@ -89,3 +89,33 @@ def test_near_miss_a_record_holder_replaced_by_another_stays_two_entities() -> N
         "the league .",
     )
     assert relation is Relation.UNRELATED, reason
+
+
+# ------------------------------------------------ labels that narrow one another
+
+
+def test_a_label_and_a_closer_description_of_it_are_no_conflict() -> None:
+    relation, rule, reason = both_ways(
+        "Harbour Lights is a series .",
+        "Harbour Lights is a Welsh television series set in a fishing town .",
+    )
+    assert relation is not Relation.CONFLICT, reason
+    relation, _, reason = both_ways(
+        "Copper Lane is a comedy film .", "Copper Lane is a 2014 Irish fantasy comedy film ."
+    )
+    assert relation is not Relation.CONFLICT, reason
+
+
+def test_near_miss_two_labels_with_other_words_still_conflict() -> None:
+    relation, _, reason = both_ways(
+        "Copper Lane is a horror film .", "Copper Lane is a 2014 Irish fantasy comedy film ."
+    )
+    assert relation is Relation.CONFLICT, reason
+
+
+def test_near_miss_a_label_denied_is_no_narrower_label() -> None:
+    relation, _, reason = both_ways(
+        "The Harwick Accord is a trade agreement .",
+        "The Harwick Accord is not a trade agreement .",
+    )
+    assert relation is Relation.CONFLICT, reason

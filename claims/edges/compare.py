@@ -23,6 +23,7 @@ both argument orders give the same verdict, rule and reason. The checks run in t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -508,6 +509,26 @@ def _polarities(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
     )
 
 
+# words a label may hold on one side only without describing anything ("a metalcore band" /
+# "an American metalcore band")
+_LABEL_FILLER = frozenset({"a", "an", "the", "and", "or", "of", "in", "from"})
+_LABEL_NEGATION = frozenset({"not", "no", "never", "non", "neither", "nor", "without"})
+_LABEL_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def _label_words(label: str) -> frozenset[str]:
+    words = _LABEL_WORD.findall(label.casefold())
+    return frozenset(w for w in words if w not in _LABEL_FILLER)
+
+
+def _narrows(a: str, b: str) -> bool:
+    """Whether every word of one label stands in the other (and they are not one label)."""
+    x, y = _label_words(a), _label_words(b)
+    if (x ^ y) & _LABEL_NEGATION:
+        return False  # "not a series" / "a television series": a denial, not a narrower label
+    return bool(x) and bool(y) and (x <= y or y <= x)
+
+
 @lru_cache(maxsize=1)
 def multi_valued_predicates() -> frozenset[str]:
     """Predicate words that can hold several labels at once (data file next to this module)."""
@@ -529,5 +550,15 @@ def _categories(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
             COMPATIBLE,
             Rule.MULTI_VALUED,
             f"the predicate can hold several values: {a.shown!r} and {b.shown!r}",
+        )
+    if _narrows(a.label, b.label):
+        # "series" / "television series", "comedy film" / "fantasy comedy film", "actor" /
+        # "actor, voice actor and comedian": one label's every word stands in the other,
+        # which describes the same thing more closely or lists more of it (session 9)
+        return ValueOutcome(
+            COMPATIBLE,
+            Rule.ELABORATION,
+            f"elaboration: every word of one label stands in the other ({a.shown!r} and "
+            f"{b.shown!r})",
         )
     return ValueOutcome(INCOMPATIBLE, Rule.CATEGORICAL, f"categorical: {a.shown!r} vs {b.shown!r}")
