@@ -237,8 +237,7 @@ def scan_sources(
     seen: set[Path] = set()
     for given in paths:
         given = Path(given)
-        for file, root in _candidates(given, scan):
-            resolved = real_path(file)  # Path.resolve raises on a link loop
+        for file, root, resolved in _candidates(given, scan):
             if resolved in seen:
                 continue
             seen.add(resolved)
@@ -391,17 +390,29 @@ def decode_source_text(data: bytes, path: Path) -> str:
     return text
 
 
-def _candidates(given: Path, scan: SourceScan) -> Iterable[tuple[Path, Path | None]]:
+def _candidates(given: Path, scan: SourceScan) -> Iterable[tuple[Path, Path | None, Path]]:
+    """(file, the root its id is relative to, the file with links resolved) of each file.
+
+    Links are resolved once per folder (``real_path`` walks every part of a path) and again
+    only for a file that is a link itself: an unchanged file costs a stat, not a read.
+    """
     if given.is_dir():
         for directory, subdirs, names in os.walk(given):
             # Sorted for a stable order; hidden entries (.git, .claims, editor files) skipped.
             subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+            folder = Path(directory)
+            real_folder: Path | None = None
             for name in sorted(names):
-                if name.startswith(".") or Path(name).suffix.lower() not in MEDIA_TYPES:
+                if name.startswith(".") or os.path.splitext(name)[1].lower() not in MEDIA_TYPES:
                     continue
-                yield Path(directory) / name, given
+                file = folder / name
+                if os.path.islink(file):
+                    yield file, given, real_path(file)  # Path.resolve raises on a link loop
+                    continue
+                real_folder = real_folder or real_path(folder)
+                yield file, given, real_folder / name
     elif given.exists() or given.is_symlink():  # a dangling link or a loop: read says which
-        yield given, None
+        yield given, None, real_path(given)
     else:
         scan.rejected.append(RejectedFile(given, "no such file or directory"))
 
@@ -411,8 +422,12 @@ def _source_id(path: Path, root: Path | None, register: Register | None) -> str:
         mapped = register.source_id_for(path)
         if mapped is not None:
             return mapped
-    relative = path.relative_to(root) if root is not None else Path(path.name)
-    source_id = relative.with_suffix("").as_posix()
+    text, prefix = str(path), f"{root}{os.sep}"
+    if root is not None and text.startswith(prefix):  # what the walk yields: no pathlib
+        source_id = os.path.splitext(text[len(prefix) :])[0].replace(os.sep, "/")
+    else:
+        relative = path.relative_to(root) if root is not None else Path(path.name)
+        source_id = relative.with_suffix("").as_posix()
     problem = source_id_problem(source_id)
     if problem:
         raise InputError(
