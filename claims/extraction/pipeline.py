@@ -12,6 +12,7 @@ replaces the blank one; our components are added on top of it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -20,8 +21,9 @@ import spacy
 from spacy.attrs import IS_SPACE, ORTH, SENT_START
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
+from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
-from spacy.util import compile_infix_regex
+from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
 from claims.errors import InputError
 from claims.extraction.assembly import TEXT_KEY, ClaimAssembler
@@ -38,6 +40,7 @@ MAX_TEXT_CHARS = 20_000_000
 PUNCT_CHARS = [".", "!", "?", "。", "！", "？", "؟", "۔", "।", "॥", "｡", "\n\n"]
 # Split these off even when glued to letters ("です。通知"), which the English tokenizer won't.
 EXTRA_INFIXES = [r"[。！？、，；：｡؟،]"]
+TOKENIZER = "claims.tokenizer.v1"  # the blank pipeline's tokenizer (make_tokenizer)
 
 if not Doc.has_extension("claims"):
     Doc.set_extension("claims", default=None)
@@ -302,9 +305,35 @@ def cue_patterns() -> list[dict[str, Any]]:
     return patterns
 
 
+@spacy.registry.tokenizers("claims.tokenizer.v1")
+def make_tokenizer() -> Callable[[Language], Tokenizer]:
+    """spaCy's tokenizer for the language's defaults with EXTRA_INFIXES, built in one go:
+    setting ``infix_finditer`` on a built tokenizer loads its special cases again (2,694
+    for English, a fifth of building the pipeline)."""
+
+    def build(nlp: Language) -> Tokenizer:
+        defaults = nlp.Defaults
+        prefixes, suffixes = defaults.prefixes, defaults.suffixes
+        return Tokenizer(
+            nlp.vocab,
+            rules=defaults.tokenizer_exceptions,
+            prefix_search=compile_prefix_regex(prefixes).search if prefixes else None,
+            suffix_search=compile_suffix_regex(suffixes).search if suffixes else None,
+            infix_finditer=compile_infix_regex(_infixes(nlp)).finditer,
+            token_match=defaults.token_match,
+            url_match=defaults.url_match,
+        )
+
+    return build
+
+
+def _infixes(nlp: Language) -> list[Any]:
+    return list(nlp.Defaults.infixes or []) + EXTRA_INFIXES
+
+
 def _load_base(model: str | None) -> Language:
     if not model:
-        return spacy.blank("en")
+        return spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}})
     try:
         return spacy.load(model)
     except OSError as error:
@@ -318,9 +347,9 @@ def _load_base(model: str | None) -> Language:
 def build_pipeline(model: str | None = None) -> Language:
     """A new pipeline (use ``get_pipeline`` for the cached one)."""
     nlp = _load_base(model)
-    infixes = list(nlp.Defaults.infixes or []) + EXTRA_INFIXES
-    tokenizer: Any = nlp.tokenizer
-    tokenizer.infix_finditer = compile_infix_regex(infixes).finditer
+    if model:  # a trained pipeline brings its own tokenizer: our infixes go on top
+        tokenizer: Any = nlp.tokenizer
+        tokenizer.infix_finditer = compile_infix_regex(_infixes(nlp)).finditer
     nlp.max_length = MAX_TEXT_CHARS
     if not ({"parser", "senter", "sentencizer"} & set(nlp.pipe_names)):
         nlp.add_pipe("claim_sentences")
