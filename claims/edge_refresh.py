@@ -9,7 +9,7 @@ vanished ones retired. ``claim_keys=None`` recomputes everything. The pipeline's
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, namedtuple
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
@@ -136,7 +136,10 @@ def _claims_where(session: Session, generation: str, *conditions: object) -> lis
     if conditions:
         stmt = stmt.where(or_(*conditions))  # type: ignore[arg-type]
     rows = session.execute(stmt.order_by(table.c.id))
-    return [facts_from_claim(stored_claim(r)) for r in rows]
+    # reading 36 attributes by name off a SQLAlchemy Row costs more than building the claim
+    # itself; a named tuple of the same values answers them at C speed
+    columns = namedtuple("ClaimColumns", rows.keys())  # type: ignore[misc]
+    return [facts_from_claim(stored_claim(columns._make(r))) for r in rows]
 
 
 def _load(

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, bindparam, delete, select
 
 from claims.edges.value_groups import is_unknown_key
 from claims.models import Requester
-from claims.store.bulk import insert_rows
+from claims.store.records import insert_records
 from claims.tables import ClaimRow, ClaimStatusRow, SourceGrantRow
 from retrieval.evidence import EvidenceLoader
 from retrieval.verdicts import evaluate
@@ -63,7 +63,7 @@ def build_claim_status(
         if claim_keys is not None:
             stored = _stored_rows(conn, chunk)
         wanted = set(chunk)
-        rows: list[dict[str, Any]] = []
+        rows: list[_StatusRow] = []
         # keys with no subject are never linked: only supersession can give them a status,
         # and their quotes and facts need not be read (20,000 bare numbers in one file)
         linked = [k for k in chunk if not is_unknown_key(k)]
@@ -87,28 +87,31 @@ def build_claim_status(
             )
             if stored.pop(claim.id, None) == values:
                 continue  # unchanged: the row stays as it is
-            row = dict(zip(_COMPARED, values, strict=True))
-            rows.append({"claim_id": claim.id, **row, "computed_at": now})
+            rows.append(_StatusRow(claim.id, *values))
         if claim_keys is not None:
-            _delete(conn, [*stored, *(r["claim_id"] for r in rows)])
+            _delete(conn, [*stored, *(r.claim_id for r in rows)])
         else:
-            _delete(conn, [r["claim_id"] for r in rows])
-        if rows:
-            insert_rows(conn, _CS, rows)
+            _delete(conn, [r.claim_id for r in rows])
+        insert_records(conn, _CS, rows, {"computed_at": now})
     if claim_keys is None:
         _delete(conn, list(stored))  # rows of claims no longer in the generation
     return dict(sorted(counts.items()))
 
 
+class _StatusRow(NamedTuple):
+    """A ``claim_status`` row but its ``computed_at`` (one stamp for the whole write)."""
+
+    claim_id: str
+    claim_key: str
+    status: str
+    review_item_id: str | None
+    resolution_id: str | None
+    superseded_by_version_id: str | None
+    policy_version: str | None
+
+
 # the columns of a row that say something (``computed_at`` only says when it was written)
-_COMPARED = (
-    "claim_key",
-    "status",
-    "review_item_id",
-    "resolution_id",
-    "superseded_by_version_id",
-    "policy_version",
-)
+_COMPARED = _StatusRow._fields[1:]
 
 
 def _stored_rows(conn: Connection, claim_keys: list[str] | None) -> dict[str, tuple[object, ...]]:

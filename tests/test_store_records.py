@@ -1,0 +1,76 @@
+"""Rows written by ``insert_records`` (the edge store's fast path) are the rows the ORM
+writes: same stored text for timestamps, same integers for booleans, NULLs kept."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import Engine, text
+
+from claims.edges.builder import EdgeRecord
+from claims.extraction import extract
+from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
+from claims.store.engine import make_engine
+from claims.store.records import insert_records
+from claims.tables import EdgeRow
+
+NOTE = "The Gamma plan notice period is 30 days. The Gamma plan refund window is 14 days."
+
+
+@pytest.fixture
+def any_engine(migrated_url: str) -> Iterator[Engine]:
+    engine = make_engine(migrated_url)
+    yield engine
+    engine.dispose()
+
+
+def _edge(edge_id: str, left: str, right: str, material: bool | None) -> EdgeRecord:
+    return EdgeRecord(
+        edge_id,
+        "conflicts" if material is not None else "corroborates",
+        left,
+        right,
+        "gamma plan notice period",
+        "value",
+        "30 days vs 14 days",
+        material,
+        0.533333 if material is not None else None,
+    )
+
+
+def test_records_are_stored_as_the_orm_stores_them(any_engine: Engine) -> None:
+    with transaction(any_engine) as session:
+        version, _ = SourceRepository(session).add_version("hr/gamma", NOTE)
+        claims = extract(NOTE, source_id="hr/gamma", source_version_id=version.id)
+        GenerationRepository(session).ensure(claims[0].generation, "test")
+        ClaimRepository(session).add_all(claims)
+    generation = claims[0].generation
+    left, right = claims[0].id, claims[1].id
+    moment = datetime(2026, 12, 2, 3, 4, 5, 678901, tzinfo=UTC)
+    cases = {"yes": True, "no": False, "none": None}
+    with transaction(any_engine) as session:
+        insert_records(
+            session,
+            EdgeRow.__table__,  # type: ignore[arg-type]
+            [_edge(f"edge_fast_{name}", left, right, value) for name, value in cases.items()],
+            {"generation": generation, "created_at": moment, "retired_at": None},
+        )
+        for name, value in cases.items():
+            orm = _edge(f"edge_orm_{name}", left, right, value)._asdict()
+            session.add(EdgeRow(**orm, generation=generation, created_at=moment, retired_at=None))
+    columns = "kind, left_claim_id, right_claim_id, claim_key, rule, reason, material, "
+    columns += "materiality, generation, created_at, retired_at"
+    with any_engine.connect() as conn:
+        if conn.dialect.name == "sqlite":  # the stored text and storage class, not a parse
+            columns = ", ".join(
+                f"{c}, typeof({c})" for c in ("material", "created_at", "retired_at")
+            ) + ", " + columns
+        rows = {
+            r[0]: tuple(r[1:])
+            for r in conn.execute(text(f"SELECT id, {columns} FROM edges ORDER BY id"))
+        }
+    for name in cases:
+        assert rows[f"edge_fast_{name}"] == rows[f"edge_orm_{name}"]
+    assert len(rows) == 6
