@@ -234,7 +234,7 @@ def scan_sources(
     """
     limit = max_source_bytes if max_source_bytes is not None else _default_max_bytes()
     scan = SourceScan()
-    seen: set[Path] = set()
+    seen: set[str] = set()
     for given in paths:
         given = Path(given)
         for file, root, resolved in _candidates(given, scan):
@@ -390,7 +390,7 @@ def decode_source_text(data: bytes, path: Path) -> str:
     return text
 
 
-def _candidates(given: Path, scan: SourceScan) -> Iterable[tuple[Path, Path | None, Path]]:
+def _candidates(given: Path, scan: SourceScan) -> Iterable[tuple[Path, Path | None, str]]:
     """(file, the root its id is relative to, the file with links resolved) of each file.
 
     Links are resolved once per folder (``real_path`` walks every part of a path) and again
@@ -400,19 +400,18 @@ def _candidates(given: Path, scan: SourceScan) -> Iterable[tuple[Path, Path | No
         for directory, subdirs, names in os.walk(given):
             # Sorted for a stable order; hidden entries (.git, .claims, editor files) skipped.
             subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
-            folder = Path(directory)
-            real_folder: Path | None = None
+            real_folder = ""
             for name in sorted(names):
                 if name.startswith(".") or os.path.splitext(name)[1].lower() not in MEDIA_TYPES:
                     continue
-                file = folder / name
+                file = Path(directory, name)
                 if os.path.islink(file):
-                    yield file, given, real_path(file)  # Path.resolve raises on a link loop
+                    yield file, given, str(real_path(file))  # Path.resolve raises on a loop
                     continue
-                real_folder = real_folder or real_path(folder)
-                yield file, given, real_folder / name
+                real_folder = real_folder or str(real_path(Path(directory)))
+                yield file, given, os.path.join(real_folder, name)
     elif given.exists() or given.is_symlink():  # a dangling link or a loop: read says which
-        yield given, None, real_path(given)
+        yield given, None, str(real_path(given))
     else:
         scan.rejected.append(RejectedFile(given, "no such file or directory"))
 
