@@ -152,3 +152,28 @@ def test_a_surname_question_is_answered_from_the_full_name(engine: Engine) -> No
     result = answer(engine, "What political party does Marchetti belong to?", ANYONE)
     assert (result.status, result.citations) == (AnswerStatus.ANSWERED, ["bio"]), result.reason
     assert "Liberal" in str(result.value)
+
+
+# --- question shapes that name the entity between the question's words
+
+
+def test_questions_with_a_trailing_qualifier_keep_the_entity_apart() -> None:
+    from claims.extraction import parse_question
+
+    sport = parse_question("What sport does Ottilie Brannagh play?")
+    assert (sport.entity, sport.attribute) == ("ottilie brannagh", "sport")
+    elected = parse_question("When was Ralph Osgood elected to the Vermont Senate?")
+    assert (elected.entity, elected.answer_type) == ("ralph osgood", "date")
+    census = parse_question("What is the population of Tarrow according to the 2011 census?")
+    assert (census.entity, census.attribute) == ("tarrow", "population")
+    assert census.time.start is not None and census.time.start.year == 2011
+    opened = parse_question("When did Pell Street station open?")
+    assert (opened.entity, opened.attribute) == ("pell street station", "opened")
+
+
+def test_a_place_named_with_its_state_keeps_the_state() -> None:
+    from claims.extraction import parse_question
+
+    # "in" before a name is part of where the place is, not a census or a year
+    frame = parse_question("What is the population of Tarrow in Kent?")
+    assert "kent" in (frame.entity or "") or "kent" in frame.scope_residual
