@@ -2,7 +2,7 @@
 ``eval_vitaminc.py``), one primary class per pair, and a seeded sample to read by hand.
 
     python bench/eval_vitaminc.py DATA --misses /tmp/misses.jsonl
-    python bench/vitaminc_miss_classes.py /tmp/misses.jsonl [--sample N --seed S --of CLASS]
+    python bench/vitaminc_miss_classes.py /tmp/misses.jsonl [--sample N --seed S --of PREFIX]
 
 Primary classes, first that applies:
 
@@ -83,7 +83,7 @@ def main() -> None:
     cli.add_argument("misses", type=Path)
     cli.add_argument("--sample", type=int, default=0, help="print N random misses of --of")
     cli.add_argument("--seed", type=int, default=0)
-    cli.add_argument("--of", default="rewrite, written apart", help="the class to sample")
+    cli.add_argument("--of", default="rewrite", help="the class(es) to sample: a name prefix")
     args = cli.parse_args()
     records = [json.loads(line) for line in args.misses.read_text().splitlines() if line]
     classes: Counter[str] = Counter()
@@ -104,7 +104,9 @@ def main() -> None:
     print("\n".join(common.counter_lines("structure tags of the rewrites", tags, len(records))))
     print("\n".join(common.counter_lines("figure changed in place, why", keyed, len(records))))
     if args.sample:
-        pool = sorted(by_class.get(args.of, []), key=lambda r: (r["left"], r["right"]))
+        # every class whose name starts with --of ("rewrite" samples both rewrite classes)
+        chosen = [r for cls, rs in by_class.items() if cls.startswith(args.of) for r in rs]
+        pool = sorted(chosen, key=lambda r: (r["left"], r["right"]))
         for record in random.Random(args.seed).sample(pool, min(args.sample, len(pool))):
             print(json.dumps(record, ensure_ascii=False)[:1500])
 
