@@ -32,14 +32,14 @@ class Folder:
     """A sources folder and a migrated store beside it."""
 
     def __init__(self, tmp_path: Path) -> None:
+        url = f"sqlite:///{tmp_path / 'claims.db'}"
+        upgrade(url)  # first: the racy test scans right after the files are written
+        self.store = ClaimStore(database_url=url)
         self.root = tmp_path / "sources"
         for name, text in WRITTEN.items():
             path = self.root / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-        url = f"sqlite:///{tmp_path / 'claims.db'}"
-        upgrade(url)
-        self.store = ClaimStore(database_url=url)
         self.first: dict[str, str] = {}  # version keys of the first scan
 
     def scan(self, *, full: bool = False) -> tuple[corpus.CorpusScan, set[str]]:
