@@ -17,10 +17,11 @@ pipeline) once, and each worker is a fork of it, with the pipeline already built
 shared copy-on-write).
 
 What a worker cannot know by itself is passed to it: the caller's ``CLAIMS_*`` environment
-(the fork server keeps the one it started with) and the caller's extractor generation. A
-worker whose code on disk gives another generation (the extraction files were edited after
-the caller started) extracts nothing and names the mismatch for every version, so claims
-of two generations never mix under one id.
+(the fork server keeps the one it started with). The workers run the code the fork server
+imported, which is not the caller's when the extraction files were edited in between (a
+working tree being edited): the pool asks a worker its generation first, and when it
+differs from the caller's, the caller extracts in its own process, now and for the rest of
+its life, so the claims are always the caller's generation's.
 
 Few versions stay in the caller's process (``POOL_MIN_VERSIONS``): a one-file edit or a
 one-file run must not pay for starting processes.
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -92,6 +93,7 @@ def extract_versions(
     *,
     workers: int,
     min_versions: int | None = None,
+    notify: Callable[[str], None] | None = None,
 ) -> Iterator[Extracted]:
     """The default extractor's result for each of ``versions``, in their order.
 
@@ -106,7 +108,7 @@ def extract_versions(
         for version in versions:
             yield extract_one(version, extract)
         return
-    yield from _in_pool(versions, workers)
+    yield from _in_pool(versions, workers, notify)
 
 
 def uses_pool(count: int, workers: int, min_versions: int | None = None) -> bool:
@@ -115,7 +117,7 @@ def uses_pool(count: int, workers: int, min_versions: int | None = None) -> bool
 
 
 def _pays(count: int, workers: int, min_versions: int | None) -> bool:
-    if workers <= 1 or count < 1:
+    if workers <= 1 or count < 1 or _server["stale"]:
         return False
     if min_versions is not None:
         return count >= min_versions
@@ -123,7 +125,8 @@ def _pays(count: int, workers: int, min_versions: int | None) -> bool:
 
 
 # Whether this process has started the fork server (it lives as long as the process).
-_server = {"started": False}
+# "stale": its workers' code differs from this process's (files edited since it started).
+_server = {"started": False, "stale": False}
 
 
 def extract_one(version: VersionText, extract: object) -> Extracted:
@@ -141,7 +144,9 @@ def extract_one(version: VersionText, extract: object) -> Extracted:
     return Extracted(version.key, rows, mentions)
 
 
-def _in_pool(versions: Sequence[VersionText], workers: int) -> Iterator[Extracted]:
+def _in_pool(
+    versions: Sequence[VersionText], workers: int, notify: Callable[[str], None] | None
+) -> Iterator[Extracted]:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(_PRELOAD)  # no effect once the server runs: it keeps its own
     _server["started"] = True
@@ -155,6 +160,23 @@ def _in_pool(versions: Sequence[VersionText], workers: int) -> Iterator[Extracte
     )
     given = 0
     try:
+        workers_generation = pool.submit(_worker_generation).result()
+        if workers_generation != generation:
+            # The files changed between this process's imports and the fork server's: the
+            # workers run other code. This process's own code is the run's generation, so
+            # it extracts, now and for the rest of its life (the server stays as it is).
+            _server["stale"] = True
+            if notify is not None:
+                notify(
+                    "the extraction code on disk changed after this process started "
+                    f"(generation {workers_generation} in the worker processes, {generation} "
+                    "in this run): extracting in this process; a new process uses every core"
+                )
+            pool.shutdown(wait=True, cancel_futures=True)
+            from claims.extraction import extract
+
+            yield from in_process(versions, extract)
+            return
         for result in pool.map(_extract_in_worker, versions, chunksize=CHUNK_VERSIONS):
             given += 1
             yield result
@@ -185,6 +207,10 @@ def _start_worker(environment: dict[str, str], generation: str) -> None:
     get_settings.cache_clear()
     _worker["expected"] = generation
     _worker["own"] = current_generation()[0]
+
+
+def _worker_generation() -> str:
+    return _worker["own"]
 
 
 def _extract_in_worker(version: VersionText) -> Extracted:

@@ -20,8 +20,8 @@ from claims.models import (
     TimeGranularity,
     ValueKind,
 )
-from claims.store.bulk import insert_rows
-from claims.store.quotes import link_quotes
+from claims.store.bulk import insert_rows, insert_tuples
+from claims.store.quotes import link_quotes, sqlite_quote_ids
 from claims.tables import ClaimRow
 from claims.trusted import trusted
 
@@ -86,7 +86,8 @@ CLAIM_COLUMNS = (
     "confidence", "created_at",
 )  # fmt: skip
 _ID, _VERSION, _GENERATION, _KIND = 0, 1, 3, 10
-_CREATED_AT = len(CLAIM_COLUMNS) - 1
+_QUOTE, _CREATED_AT = len(CLAIM_COLUMNS) - 3, len(CLAIM_COLUMNS) - 1
+_WRITE_COLUMNS = (*CLAIM_COLUMNS, "quote_id")
 
 
 def claim_row(claim: Claim) -> tuple[Any, ...]:
@@ -246,19 +247,31 @@ class ClaimRepository:
             [r[_ID] for r in rows if self._may_exist(r[_VERSION], r[_GENERATION])]
         )
         now = datetime.now(UTC)
-        fresh: list[dict[str, Any]] = []
+        fresh = [row for row in rows if row[_ID] not in known]
+        if not fresh:
+            return 0
+        if self.session.get_bind().dialect.name == "sqlite":
+            # tuples all the way to the driver: no dict per claim (the writer's hot path)
+            quote_ids = sqlite_quote_ids(self.session, {(r[_VERSION], r[_QUOTE]) for r in fresh})
+            stamped = [
+                (
+                    *row[:_CREATED_AT],
+                    row[_CREATED_AT] or now,
+                    quote_ids[(row[_VERSION], row[_QUOTE])],
+                )
+                for row in fresh
+            ]
+            insert_tuples(self.session, ClaimRow.__table__, _WRITE_COLUMNS, stamped)  # type: ignore[arg-type]
+        else:
+            values = []
+            for row in fresh:
+                value = dict(zip(CLAIM_COLUMNS, row, strict=True))
+                value["created_at"] = value["created_at"] or now
+                values.append(value)
+            link_quotes(self.session, values)  # the triggers would, one row update each
+            insert_rows(self.session, ClaimRow.__table__, values)  # type: ignore[arg-type]
         for row in rows:
-            if row[_ID] in known:
-                continue
-            values = dict(zip(CLAIM_COLUMNS, row, strict=True))
-            values["created_at"] = values["created_at"] or now
-            fresh.append(values)
-        if fresh:
-            link_quotes(self.session, fresh)  # the triggers would, one row update each
-            # one executemany instead of an ORM object per claim: the pipeline's hot path
-            insert_rows(self.session, ClaimRow.__table__, fresh)  # type: ignore[arg-type]
-            for row in rows:
-                self._version_has_claims[(row[_VERSION], row[_GENERATION])] = True
+            self._version_has_claims[(row[_VERSION], row[_GENERATION])] = True
         return len(fresh)
 
     def by_id(self, claim_id: str) -> Claim | None:

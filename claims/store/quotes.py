@@ -47,10 +47,15 @@ def link_quotes(session: Session | Connection, rows: Sequence[MutableMapping[str
         row["quote_id"] = found[(row["source_version_id"], row["quote"])]
 
 
+def sqlite_quote_ids(session: Session | Connection, wanted: set[QuoteKey]) -> dict[QuoteKey, int]:
+    """``link_quotes`` on SQLite for a writer holding its rows as tuples: the id of each
+    (source version id, quote), rows made as needed."""
+    return _sqlite_link(session, wanted) if wanted else {}
+
+
 def _sqlite_link(session: Session | Connection, wanted: set[QuoteKey]) -> dict[QuoteKey, int]:
-    """The quote row ids of ``wanted``, each missing row inserted with the driver's own
-    cursor (its id is the cursor's ``lastrowid``: no second read to find it) and added to
-    the full-text index.
+    """The quote row ids of ``wanted``, the missing rows inserted with the driver's own
+    cursor and added to the full-text index.
 
     Inside the caller's transaction: a row another writer adds between the read and the
     insert fails the insert on the unique (version, quote) key, and the caller's
@@ -72,12 +77,24 @@ def _sqlite_link(session: Session | Connection, wanted: set[QuoteKey]) -> dict[Q
             )
             for quote_id, version, quote in cursor.fetchall():
                 found[(version, quote)] = quote_id
-        insert = "INSERT INTO claim_quotes (source_version_id, quote) VALUES (?, ?)"
-        made: list[int] = []
-        for key in sorted(wanted - found.keys()):
-            cursor.execute(insert, key)
-            found[key] = int(cursor.lastrowid)
-            made.append(found[key])
+        # New rows in one executemany, in key order, then their ids read back with the
+        # versions' quote rows (a statement per row cost more than the rows themselves).
+        missing = sorted(wanted - found.keys())
+        cursor.executemany(
+            "INSERT INTO claim_quotes (source_version_id, quote) VALUES (?, ?)", missing
+        )
+        made_in = set(missing)
+        for chunk in batches(sorted({version for version, _ in missing})):
+            marks = ", ".join("?" for _ in chunk)
+            cursor.execute(
+                "SELECT id, source_version_id, quote FROM claim_quotes "
+                f"WHERE source_version_id IN ({marks})",
+                chunk,
+            )
+            for quote_id, version, quote in cursor.fetchall():
+                if (version, quote) in made_in:
+                    found[(version, quote)] = quote_id
+        made = sorted(found[key] for key in missing)
         # the full-text index, one statement per batch (no trigger: migration 0013; FTS5
         # writes a segment per statement, and an executemany is a statement per row)
         for ids in batches(made):

@@ -89,7 +89,9 @@ def claims(
         workers, least = extractor.worker_count(), extractor.pool_min_versions or None
         if uses_pool(len(todo), workers, least):
             context.log.info(f"extracting {len(todo)} versions on {workers} worker processes")
-        results = extract_versions(todo, workers=workers, min_versions=least)
+        results = extract_versions(
+            todo, workers=workers, min_versions=least, notify=context.log.warning
+        )
     try:
         for result in results:
             version = versions[result.key]
