@@ -104,6 +104,11 @@ def test_a_label_and_a_closer_description_of_it_are_no_conflict() -> None:
         "Copper Lane is a comedy film .", "Copper Lane is a 2014 Irish fantasy comedy film ."
     )
     assert relation is not Relation.CONFLICT, reason
+    # "movie" names the medium "film" (the extractor's opening lexicon)
+    relation, _, reason = both_ways(
+        "Copper Lane is a comedy movie .", "Copper Lane is a 2014 Irish fantasy comedy film ."
+    )
+    assert relation is not Relation.CONFLICT, reason
 
 
 def test_near_miss_two_labels_with_other_words_still_conflict() -> None:

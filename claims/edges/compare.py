@@ -516,9 +516,21 @@ _LABEL_NEGATION = frozenset({"not", "no", "never", "non", "neither", "nor", "wit
 _LABEL_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
+@lru_cache(maxsize=1)
+def _medium_words() -> dict[str, str]:
+    """A kind-of-work noun and the medium it names ("movie" -> "film", "sitcom" ->
+    "series"): the extractor's opening lexicon, so a label says "3D movie" where the other
+    says "3D dark fantasy adventure film" about one work."""
+    from claims.extraction.resources import read_yaml  # the extractor's own word lists
+
+    works = read_yaml("opening.yaml").get("works") or {}
+    return {str(w): str(v["medium"]) for w, v in works.items() if isinstance(v, dict)}
+
+
 def _label_words(label: str) -> frozenset[str]:
+    media = _medium_words()
     words = _LABEL_WORD.findall(label.casefold())
-    return frozenset(w for w in words if w not in _LABEL_FILLER)
+    return frozenset(media.get(w, w) for w in words if w not in _LABEL_FILLER)
 
 
 def _narrows(a: str, b: str) -> bool:
