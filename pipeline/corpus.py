@@ -149,6 +149,11 @@ def pinned(found: CorpusScan, paths: Sequence[Path], register_path: Path | None)
         _pinned.pop(key, None)
 
 
+def pinned_scan(paths: Sequence[Path], register_path: Path | None) -> CorpusScan | None:
+    """The scan ``pinned`` for these paths, if a ``claims run`` pinned one."""
+    return _pinned.get(_scan_key(paths, register_path))
+
+
 def scan(
     paths: Sequence[Path],
     register_path: Path | None,
@@ -156,7 +161,7 @@ def scan(
 ) -> CorpusScan:
     """Read and validate every source file under ``paths`` (no store access) whose status
     differs from its entry in ``records`` (``recorded_stats``; None or empty: every file)."""
-    found = _pinned.get(_scan_key(paths, register_path))
+    found = pinned_scan(paths, register_path)
     if found is not None:
         return found
     register = load_register(register_path) if register_path is not None else None

@@ -54,9 +54,12 @@ def source_versions(
     extractor: ExtractorResource,
 ) -> dg.MaterializeResult:
     shards = set(context.partition_keys)
-    with store.transaction() as session:  # unless `claims run` pinned the scan it planned
-        records = corpus.recorded_stats(session)
-    scan = corpus.scan(sources.sources_paths(), sources.register_path(), records)
+    paths, register_path = sources.sources_paths(), sources.register_path()
+    scan = corpus.pinned_scan(paths, register_path)  # `claims run` planned from this one
+    if scan is None:
+        with store.transaction() as session:
+            records = corpus.recorded_stats(session)
+        scan = corpus.scan(paths, register_path, records)
     files = scan.in_shards(shards)
     good = [f for f in files if f.error is None]
     generation, _ = extractor.generation()
