@@ -36,6 +36,7 @@ from claims.extraction.answer_type import AnswerType, value_fits
 from claims.extraction.identity import is_dictionary_word
 from claims.extraction.question_frames import (
     answering_attributes,
+    entity_references,
     honorifics,
     kind_words,
     name_suffixes,
@@ -131,6 +132,10 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
         return ENTITY_NOT_STATED
     if asked == stated:
         return EXACT_ENTITY
+    if stated in entity_references():
+        # "The club was founded in 1968" on a page cut from its article names its subject
+        # only by what it is: as good as a claim naming none, never a name of its own
+        return ENTITY_NOT_STATED
     named_in = _NAMED_IN_PAGE.search(stated)
     if named_in is not None:
         # a subject known as named in one page ("kind hush (in doc03)": no title tells it

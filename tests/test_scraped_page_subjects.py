@@ -177,3 +177,32 @@ def test_a_place_named_with_its_state_keeps_the_state() -> None:
     # "in" before a name is part of where the place is, not a census or a year
     frame = parse_question("What is the population of Tarrow in Kent?")
     assert "kent" in (frame.entity or "") or "kent" in frame.scope_residual
+
+
+# --- a page cut from its article names its subject only by what it is ("The club")
+
+
+def test_the_club_on_a_page_with_no_opening_answers_for_the_asked_club(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "page": "reached the county cup final twice . The club was founded in 1968 by "
+            "dock workers . Its first ground was a field by the river .",
+        },
+    )
+    result = answer(engine, "When was Harwick Rovers F.C. established?", ANYONE)
+    assert (result.status, str(result.value)) == (AnswerStatus.ANSWERED, "1968"), result.reason
+
+
+def test_a_name_of_its_own_never_answers_for_another_club(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "page": "reached the county cup final twice . Dunmore Athletic was founded in "
+            "1968 by dock workers . Its first ground was a field by the river .",
+        },
+    )
+    result = answer(engine, "When was Harwick Rovers F.C. established?", ANYONE)
+    assert result.status is AnswerStatus.NOT_FOUND, result.reason
+    assert entity_fit("harwick rovers f.c", "club") > 0
+    assert entity_fit("harwick rovers f.c", "dunmore athletic") == 0.0
