@@ -60,7 +60,12 @@ def _pipeline_environment(paths: list[Path], register: Path | None) -> dict[str,
 def run(
     paths: list[Path] = typer.Argument(None, help="Source files or directories."),
     register: Path | None = typer.Option(None, "--register", help="Source register YAML."),
-    full: bool = typer.Option(False, "--full", help="Re-evaluate every claim key's edges."),
+    full: bool = typer.Option(
+        False,
+        "--full",
+        help="Re-read and hash every source file (not only those whose size or times "
+        "changed) and re-evaluate every claim key's edges.",
+    ),
     no_wait: bool = typer.Option(
         False,
         "--no-wait",
