@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -94,7 +94,7 @@ def extract_versions(
     workers: int,
     min_versions: int | None = None,
     notify: Callable[[str], None] | None = None,
-) -> Iterator[Extracted]:
+) -> Generator[Extracted, None, None]:
     """The default extractor's result for each of ``versions``, in their order.
 
     ``workers`` processes when there is more than one and at least ``min_versions``
@@ -146,7 +146,7 @@ def extract_one(version: VersionText, extract: object) -> Extracted:
 
 def _in_pool(
     versions: Sequence[VersionText], workers: int, notify: Callable[[str], None] | None
-) -> Iterator[Extracted]:
+) -> Generator[Extracted, None, None]:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(_PRELOAD)  # no effect once the server runs: it keeps its own
     _server["started"] = True
@@ -227,7 +227,9 @@ def _extract_in_worker(version: VersionText) -> Extracted:
     return extract_one(version, extract)
 
 
-def in_process(versions: Iterable[VersionText], extract: object) -> Iterator[Extracted]:
+def in_process(
+    versions: Iterable[VersionText], extract: object
+) -> Generator[Extracted, None, None]:
     """A custom extractor's results, in this process (it may not be importable by a
     worker, and it owns its own speed)."""
     for version in versions:

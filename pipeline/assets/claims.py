@@ -108,6 +108,8 @@ def claims(
     except ExtractionPoolBroken as error:  # keep what arrived, then stop the run, clearly
         _write(store, pending_writes, written, generation)
         raise dg.Failure(str(error)) from error
+    finally:  # a write that raised stops the workers now, not when the generator is collected
+        results.close()
     _write(store, pending_writes, written, generation)
     if failed:  # after the others are written; the store still lacks these, so runs retry
         raise dg.Failure(
