@@ -1211,16 +1211,25 @@ class _DocAssembly:
             else:
                 segments[-1].append(i)
         owner: dict[int, int] = {}
+        # per segment, its tokens that are no value and each value's own tokens: an item's
+        # context is the two merged in text order (a row of a table holds dozens of values,
+        # and filtering the whole segment again for each was quadratic in them)
+        plain: list[list[int]] = []
+        value_tokens: dict[tuple[int, object], list[int]] = {}
         for s, seg in enumerate(segments):
+            words = []
             for i in seg:
                 if role[i] == VALUE:
                     owner.setdefault(info[i], s)  # type: ignore[arg-type]
+                    value_tokens.setdefault((s, info[i]), []).append(i)
+                else:
+                    words.append(i)
+            plain.append(words)
         first_seg = min(owner.values())
         shared = [i for seg in segments[:first_seg] for i in seg]
         out = []
         for qi in values:
-            seg = segments[owner[qi]]
-            own = [i for i in seg if role[i] != VALUE or info[i] == qi]
+            own = sorted(plain[owner[qi]] + value_tokens[owner[qi], qi])
             if own and self._roles.lower[own[0]] in _ITEM_LEADS and owner[qi]:
                 # ", with an average rating of 6.3/10": the item's lead word is no
                 # preposition of a head, the rating is what the item states
