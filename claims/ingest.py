@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.orm import Session
 
@@ -237,14 +237,15 @@ def scan_sources(
     seen: set[str] = set()
     for given in paths:
         given = Path(given)
-        for file, root, resolved in _candidates(given, scan):
+        for file, root, resolved, recorded_as in _candidates(given, scan):
             if resolved in seen:
                 continue
             seen.add(resolved)
             taken_ns = time.time_ns()
             status = _regular_status(file)
             if records and status is not None:
-                unchanged = _unchanged_file(file, root, register, records, status, limit)
+                record = records.get(recorded_as)
+                unchanged = _unchanged_file(file, root, register, record, status, limit)
                 if unchanged is not None:
                     scan.known.append(unchanged)
                     continue
@@ -254,7 +255,8 @@ def scan_sources(
                 scan.rejected.append(_rejection(file, error, root, register))
                 continue
             if status is not None:
-                source = replace(source, stat=_file_stat(file, source.sha256, status, taken_ns))
+                stat_now = _file_stat(recorded_as, source.sha256, status, taken_ns)
+                source = replace(source, stat=stat_now)
             scan.files.append(source)
     _reject_duplicate_ids(scan)
     return scan
@@ -288,9 +290,9 @@ def _regular_status(path: Path) -> os.stat_result | None:
     return status if stat.S_ISREG(status.st_mode) else None
 
 
-def _file_stat(path: Path, sha256: str, status: os.stat_result, taken_ns: int) -> FileStat:
+def _file_stat(path: str, sha256: str, status: os.stat_result, taken_ns: int) -> FileStat:
     return FileStat(
-        path=stat_path(path),
+        path=path,
         sha256=sha256,
         size=status.st_size,
         mtime_ns=status.st_mtime_ns,
@@ -304,12 +306,11 @@ def _unchanged_file(
     path: Path,
     root: Path | None,
     register: Register | None,
-    records: Mapping[str, FileStat],
+    record: FileStat | None,
     status: os.stat_result,
     limit: int,
 ) -> KnownFile | None:
     """``path`` as a ``KnownFile`` when its record can be trusted, else None (read it)."""
-    record = records.get(stat_path(path))
     if (
         record is None
         or (record.size, record.mtime_ns, record.ctime_ns, record.inode)
@@ -390,28 +391,38 @@ def decode_source_text(data: bytes, path: Path) -> str:
     return text
 
 
-def _candidates(given: Path, scan: SourceScan) -> Iterable[tuple[Path, Path | None, str]]:
-    """(file, the root its id is relative to, the file with links resolved) of each file.
+class _Candidate(NamedTuple):
+    file: Path
+    root: Path | None  # the folder its id is relative to (None: named directly)
+    resolved: str  # the file with links resolved: a file reached twice is read once
+    recorded_as: str  # ``stat_path(file)``: the key of its status record
 
-    Links are resolved once per folder (``real_path`` walks every part of a path) and again
-    only for a file that is a link itself: an unchanged file costs a stat, not a read.
+
+def _candidates(given: Path, scan: SourceScan) -> Iterable[_Candidate]:
+    """Every file to scan under ``given``.
+
+    Links and the absolute path are worked out once per folder (``real_path`` walks every
+    part of a path), links again only for a file that is a link itself: at 10k files that
+    is most of what an unchanged file costs besides its stat.
     """
     if given.is_dir():
         for directory, subdirs, names in os.walk(given):
             # Sorted for a stable order; hidden entries (.git, .claims, editor files) skipped.
             subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
-            real_folder = ""
+            real_folder = absolute_folder = ""
             for name in sorted(names):
                 if name.startswith(".") or os.path.splitext(name)[1].lower() not in MEDIA_TYPES:
                     continue
                 file = Path(directory, name)
-                if os.path.islink(file):
-                    yield file, given, str(real_path(file))  # Path.resolve raises on a loop
+                absolute_folder = absolute_folder or stat_path(Path(directory))
+                recorded_as = os.path.join(absolute_folder, name)
+                if os.path.islink(file):  # Path.resolve raises on a loop; real_path does not
+                    yield _Candidate(file, given, str(real_path(file)), recorded_as)
                     continue
                 real_folder = real_folder or str(real_path(Path(directory)))
-                yield file, given, os.path.join(real_folder, name)
+                yield _Candidate(file, given, os.path.join(real_folder, name), recorded_as)
     elif given.exists() or given.is_symlink():  # a dangling link or a loop: read says which
-        yield given, None, str(real_path(given))
+        yield _Candidate(given, None, str(real_path(given)), stat_path(given))
     else:
         scan.rejected.append(RejectedFile(given, "no such file or directory"))
 

@@ -77,6 +77,15 @@ class CorpusFile:
     def shard(self) -> str:
         return shard_of(self.source_id)
 
+    @property
+    def recorded_as(self) -> str:
+        """The path the store records this file's status under."""
+        if self.known is not None:
+            return self.known.record.path
+        if self.source is not None and self.source.stat is not None:
+            return self.source.stat.path
+        return stat_path(self.path)
+
     def load(self) -> SourceFile | None:
         """The file's bytes as scanned; None for a bad file, or an unread one whose bytes
         changed since the scan (the next scan sees the change)."""
@@ -181,7 +190,7 @@ def scan(
         corpus.files[key] = CorpusFile(
             key, known.source_id, known.path, known.sha256, None, None, known
         )
-    corpus.seen = {stat_path(f.path) for f in corpus.files.values()}
+    corpus.seen = {f.recorded_as for f in corpus.files.values()}
     roots = [p.resolve() for p in paths if p.is_dir()]
     for rejected in result.rejected:
         keyed = _key_for_rejected(rejected, roots, register)
