@@ -38,8 +38,10 @@ def build_reconciliation_schedule(settings: PipelineSettings) -> dg.ScheduleDefi
         instance = context.instance
         paths = [p for p in sources.sources_paths() if p.exists()]
         requests: list[dg.RunRequest] = []
+        with store.transaction() as session:  # files unchanged since stored are not read
+            records = corpus.recorded_stats(session)
         try:
-            scan = corpus.scan(paths, sources.register_path()) if paths else None
+            scan = corpus.scan(paths, sources.register_path(), records) if paths else None
         except ClaimLedgerError as error:
             context.log.error(f"cannot read the sources: {error}")
             scan = None

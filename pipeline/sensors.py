@@ -47,8 +47,10 @@ def build_sources_sensor(
         if not paths:
             return dg.SkipReason(f"no sources directory at {sources.sources_dir!r}")
         register_path = sources.register_path()
+        with store.transaction() as session:  # files unchanged since stored are not read
+            records = corpus.recorded_stats(session)
         try:
-            scan = corpus.scan(paths, register_path)
+            scan = corpus.scan(paths, register_path, records)
         except ClaimLedgerError as error:  # a broken register: say so, request nothing
             return dg.SkipReason(f"cannot read the sources: {error}")
         generation, _ = extractor.generation()

@@ -170,3 +170,37 @@ def test_new_extractor_generation_requests_every_stored_version_again(tmp_path: 
     assert request.tags["claimledger/reason"] == "extract"
     shards = sorted({shard_of(source) for source in SOURCES}, key=SHARDS.index)
     assert (request.tags[RANGE_START_TAG], request.tags[RANGE_END_TAG]) == (shards[0], shards[-1])
+
+
+def test_sensor_and_schedule_read_only_the_files_that_changed(tmp_path: Path) -> None:
+    """Both tick on a timer over the whole sources folder: with the store's records of each
+    file's status, an unchanged file is not opened, and an edited one is."""
+    from tests.opened_files import opened, opened_under
+    from tests.test_source_stat_scan import settle
+
+    world = make_world(tmp_path, persistent=True)
+    settle()  # the run's records of these files are then outside the racy window
+    cursor = _stored(world, _evaluate_sensor(world))
+
+    def schedule_tick() -> None:
+        defs = build_definitions(world.resources())
+        schedule = defs.resolve_schedule_def("nightly_reconciliation")
+        with dg.build_schedule_context(
+            instance=world.instance,
+            resources=world.resources(),
+            scheduled_execution_time=datetime(2026, 11, 30, 2, 0, tzinfo=UTC),
+        ) as context:
+            schedule.evaluate_tick(context)
+
+    with opened() as paths:
+        again = _evaluate_sensor(world, cursor)
+        schedule_tick()
+    assert isinstance(again, dg.SkipReason)
+    assert opened_under(paths, world.corpus) == set()
+
+    edited = next(p for p in sorted(world.corpus.rglob("*")) if p.is_file())
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    with opened() as paths:
+        result = _evaluate_sensor(world, cursor)
+    assert isinstance(result, dg.SensorResult) and len(result.run_requests) == 1
+    assert opened_under(paths, world.corpus) == {edited.relative_to(world.corpus).as_posix()}
