@@ -107,7 +107,8 @@ class ExtractorResource(dg.ConfigurableResource):
     workers: int = Field(
         0,
         description="Processes that run the built-in extractor in a run of many versions: "
-        "0 = CLAIMS_EXTRACT_WORKERS, else one per CPU core; 1 = in the step's own process. "
+        "0 = CLAIMS_EXTRACT_WORKERS, else 1 (in the step's own process; on a quiet 2-core "
+        "machine two workers did not pay, docs/PIPELINE.md 'Session 9, quiet machine'). "
         "A custom extractor always runs in the step's process.",
     )
     pool_min_versions: int = Field(
@@ -119,7 +120,9 @@ class ExtractorResource(dg.ConfigurableResource):
 
     def worker_count(self) -> int:
         """The extraction processes a run uses (``workers``, else the environment's
-        ``CLAIMS_EXTRACT_WORKERS``, else one per core)."""
+        ``CLAIMS_EXTRACT_WORKERS``, else one: the step's own process). Measured on a quiet
+        2-core machine, two workers cut the 10k run's ``claims`` step by 6% and made the 2k
+        one slower (docs/PIPELINE.md, "Session 9, quiet machine"), so the pool is opt-in."""
         if self.workers > 0:
             return self.workers
         configured = os.environ.get("CLAIMS_EXTRACT_WORKERS", "").strip()
@@ -134,7 +137,7 @@ class ExtractorResource(dg.ConfigurableResource):
                     "processes, 1 or more (1 = extract in the step's own process)"
                 )
             return count
-        return os.cpu_count() or 1
+        return 1
 
     def extract_function(self) -> Extractor:
         if not self.extractor:

@@ -145,3 +145,5 @@ def test_a_bad_worker_count_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAIMS_EXTRACT_WORKERS", "3")
     assert ExtractorResource().worker_count() == 3
     assert ExtractorResource(workers=1).worker_count() == 1
+    monkeypatch.delenv("CLAIMS_EXTRACT_WORKERS")
+    assert ExtractorResource().worker_count() == 1  # the pool is opt-in (did not pay here)
