@@ -132,8 +132,8 @@ def test_changed_register_requests_a_graph_refresh(tmp_path: Path) -> None:
     assert dg.AssetKey("claims") not in request.asset_selection
 
 
-def test_nightly_reconciliation_adds_missed_files_and_refreshes_the_graph(tmp_path: Path) -> None:
-    world = make_world(tmp_path, persistent=True)
+def _schedule_tick(world) -> list[dg.RunRequest]:  # type: ignore[no-untyped-def]
+    """One tick of the nightly reconciliation schedule, as the daemon evaluates it."""
     defs = build_definitions(world.resources())
     schedule = defs.resolve_schedule_def("nightly_reconciliation")
     with dg.build_schedule_context(
@@ -141,7 +141,12 @@ def test_nightly_reconciliation_adds_missed_files_and_refreshes_the_graph(tmp_pa
         resources=world.resources(),
         scheduled_execution_time=datetime(2026, 11, 30, 2, 0, tzinfo=UTC),
     ) as context:
-        requests = schedule.evaluate_tick(context).run_requests
+        return list(schedule.evaluate_tick(context).run_requests or [])
+
+
+def test_nightly_reconciliation_adds_missed_files_and_refreshes_the_graph(tmp_path: Path) -> None:
+    world = make_world(tmp_path, persistent=True)
+    requests = _schedule_tick(world)
     reasons = [r.tags["claimledger/reason"] for r in requests]
     assert reasons == ["new", "reconcile"]
     graph = requests[-1]
@@ -181,20 +186,9 @@ def test_sensor_and_schedule_read_only_the_files_that_changed(tmp_path: Path) ->
     world = make_world(tmp_path, persistent=True)
     settle()  # the run's records of these files are then outside the racy window
     cursor = _stored(world, _evaluate_sensor(world))
-
-    def schedule_tick() -> None:
-        defs = build_definitions(world.resources())
-        schedule = defs.resolve_schedule_def("nightly_reconciliation")
-        with dg.build_schedule_context(
-            instance=world.instance,
-            resources=world.resources(),
-            scheduled_execution_time=datetime(2026, 11, 30, 2, 0, tzinfo=UTC),
-        ) as context:
-            schedule.evaluate_tick(context)
-
     with opened() as paths:
         again = _evaluate_sensor(world, cursor)
-        schedule_tick()
+        _schedule_tick(world)
     assert isinstance(again, dg.SkipReason)
     assert opened_under(paths, world.corpus) == set()
 

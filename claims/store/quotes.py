@@ -67,33 +67,14 @@ def _sqlite_link(session: Session | Connection, wanted: set[QuoteKey]) -> dict[Q
         connection = session
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
     try:
-        found: dict[QuoteKey, int] = {}
-        for chunk in batches(sorted({version for version, _ in wanted})):
-            marks = ", ".join("?" for _ in chunk)
-            cursor.execute(
-                "SELECT id, source_version_id, quote FROM claim_quotes "
-                f"WHERE source_version_id IN ({marks})",
-                chunk,
-            )
-            for quote_id, version, quote in cursor.fetchall():
-                found[(version, quote)] = quote_id
+        found = _stored_quote_ids(cursor, wanted)
         # New rows in one executemany, in key order, then their ids read back with the
         # versions' quote rows (a statement per row cost more than the rows themselves).
         missing = sorted(wanted - found.keys())
         cursor.executemany(
             "INSERT INTO claim_quotes (source_version_id, quote) VALUES (?, ?)", missing
         )
-        made_in = set(missing)
-        for chunk in batches(sorted({version for version, _ in missing})):
-            marks = ", ".join("?" for _ in chunk)
-            cursor.execute(
-                "SELECT id, source_version_id, quote FROM claim_quotes "
-                f"WHERE source_version_id IN ({marks})",
-                chunk,
-            )
-            for quote_id, version, quote in cursor.fetchall():
-                if (version, quote) in made_in:
-                    found[(version, quote)] = quote_id
+        found.update(_stored_quote_ids(cursor, set(missing)))
         made = sorted(found[key] for key in missing)
         # the full-text index, one statement per batch (no trigger: migration 0013; FTS5
         # writes a segment per statement, and an executemany is a statement per row)
@@ -123,3 +104,19 @@ def _quote_ids(
         for quote_id, version, quote in session.execute(query):
             out[(version, quote)] = quote_id
     return out
+
+
+def _stored_quote_ids(cursor: Any, keys: set[QuoteKey]) -> dict[QuoteKey, int]:
+    """The ids of the stored quote rows among ``keys``, read by their versions."""
+    found: dict[QuoteKey, int] = {}
+    for chunk in batches(sorted({version for version, _ in keys})):
+        marks = ", ".join("?" for _ in chunk)
+        cursor.execute(
+            "SELECT id, source_version_id, quote FROM claim_quotes "
+            f"WHERE source_version_id IN ({marks})",
+            chunk,
+        )
+        for quote_id, version, quote in cursor.fetchall():
+            if (version, quote) in keys:
+                found[(version, quote)] = quote_id
+    return found
