@@ -18,7 +18,7 @@ from sqlalchemy import Connection, bindparam, delete, select
 
 from claims.edges.value_groups import is_unknown_key
 from claims.models import Requester
-from claims.store.records import insert_records
+from claims.store.bulk import insert_records
 from claims.tables import ClaimRow, ClaimStatusRow, SourceGrantRow
 from retrieval.evidence import EvidenceLoader
 from retrieval.verdicts import evaluate

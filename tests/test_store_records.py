@@ -1,5 +1,5 @@
-"""Rows written by ``insert_records`` (the edge store's fast path) are the rows the ORM
-writes: same stored text for timestamps, same integers for booleans, NULLs kept."""
+"""Rows written by ``claims.store.bulk`` (the claim and edge stores' fast paths) are the rows
+the ORM writes: same stored text for timestamps, same integers for booleans, NULLs kept."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from sqlalchemy import Engine, text
 from claims.edges.builder import EdgeRecord
 from claims.extraction import extract
 from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
+from claims.store.bulk import insert_records
 from claims.store.engine import make_engine
-from claims.store.records import insert_records
 from claims.tables import EdgeRow
 
 NOTE = "The Gamma plan notice period is 30 days. The Gamma plan refund window is 14 days."
@@ -64,9 +64,11 @@ def test_records_are_stored_as_the_orm_stores_them(any_engine: Engine) -> None:
     columns += "materiality, generation, created_at, retired_at"
     with any_engine.connect() as conn:
         if conn.dialect.name == "sqlite":  # the stored text and storage class, not a parse
-            columns = ", ".join(
-                f"{c}, typeof({c})" for c in ("material", "created_at", "retired_at")
-            ) + ", " + columns
+            columns = (
+                ", ".join(f"{c}, typeof({c})" for c in ("material", "created_at", "retired_at"))
+                + ", "
+                + columns
+            )
         rows = {
             r[0]: tuple(r[1:])
             for r in conn.execute(text(f"SELECT id, {columns} FROM edges ORDER BY id"))
@@ -74,3 +76,26 @@ def test_records_are_stored_as_the_orm_stores_them(any_engine: Engine) -> None:
     for name in cases:
         assert rows[f"edge_fast_{name}"] == rows[f"edge_orm_{name}"]
     assert len(rows) == 6
+
+
+def test_claims_written_in_bulk_store_timestamps_as_the_orm_does(any_engine: Engine) -> None:
+    """The claim writer's tuples go through the same converters: a claim's ``created_at``
+    is stored as the ORM stores it (on SQLite the driver alone would add "+00:00")."""
+    from claims.store.claims import claim_to_row
+
+    moment = datetime(2026, 12, 2, 3, 4, 5, 678901, tzinfo=UTC)
+    with transaction(any_engine) as session:
+        version, _ = SourceRepository(session).add_version("hr/gamma", NOTE)
+        claims = extract(NOTE, source_id="hr/gamma", source_version_id=version.id)
+        GenerationRepository(session).ensure(claims[0].generation, "test")
+        fast, orm = (c.model_copy(update={"created_at": moment}) for c in claims[:2])
+        ClaimRepository(session).add_all([fast])
+        session.add(claim_to_row(orm))
+    with any_engine.connect() as conn:  # on SQLite the stored text itself, not a parse
+        rows = dict(
+            conn.execute(
+                text("SELECT id, created_at FROM claims WHERE id IN (:a, :b)"),
+                {"a": fast.id, "b": orm.id},
+            ).all()
+        )
+    assert rows[fast.id] == rows[orm.id]

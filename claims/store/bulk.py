@@ -2,17 +2,23 @@
 
 SQLAlchemy's executemany path builds and processes parameters for every row; at a hundred
 thousand claims or a million edges that costs more than the database's own work. On SQLite
-the rows go to the driver's ``executemany`` directly, each value converted by the column
-type's own bind processor (the function SQLAlchemy itself would apply: JSON serialised,
-dates and timestamps as its text forms, booleans as 0/1), so the stored values are the
-ones the ORM writes and reads back. Other backends use SQLAlchemy's insert unchanged.
+the rows go to the driver's ``executemany`` directly, each value converted by the bind
+processor of the column type's SQLite implementation (the function the ORM applies: JSON
+serialised, dates and timestamps as its text forms), so the stored values are the ones the
+ORM writes and reads back (tests/test_store_records.py). The generic type's processor is not
+enough: it leaves timestamps to the driver, which stores "...+00:00" where the ORM stores the
+text without an offset, and an as-of comparison in SQL then misses a row written at exactly
+the bound time. Other backends use SQLAlchemy's insert unchanged.
+
+Three shapes of rows, one writer: dicts (``insert_rows``), tuples in column order
+(``insert_tuples``, the claim writer's) and named tuples plus values shared by every row
+(``insert_records``, the edge store's).
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import JSON, Boolean, Connection, DateTime, Float, Table, insert
 from sqlalchemy.orm import Session
@@ -26,37 +32,22 @@ def insert_rows(
     """Insert ``rows`` (dicts with the same keys) into ``table`` in the caller's transaction."""
     if not rows:
         return
-    dialect = session.get_bind().dialect if isinstance(session, Session) else session.dialect
-    if dialect.name != "sqlite":
-        for start in range(0, len(rows), CHUNK):
-            session.execute(insert(table), list(rows[start : start + CHUNK]))
-        return
-    if isinstance(session, Session):
-        session.flush()
-        connection = session.connection()
-    else:
-        connection = session
     columns = list(rows[0])
-    processors: list[Callable[[Any], Any] | None] = [
-        table.c[name].type.bind_processor(dialect) for name in columns
-    ]
-    statement = (
-        f"INSERT INTO {table.name} ({', '.join(columns)}) "
-        f"VALUES ({', '.join('?' for _ in columns)})"
-    )
-    prepared = [
-        tuple(
-            value if process is None or value is None else process(value)
-            for value, process in zip((row[name] for name in columns), processors, strict=True)
-        )
-        for row in rows
-    ]
-    driver = connection.connection.driver_connection
-    cursor = driver.cursor()  # type: ignore[union-attr]
-    try:
-        cursor.executemany(statement, prepared)
-    finally:
-        cursor.close()
+    insert_tuples(session, table, columns, [tuple(row[name] for name in columns) for row in rows])
+
+
+def insert_records(
+    session: Session | Connection,
+    table: Table,
+    records: Sequence[NamedTuple],
+    shared: Mapping[str, Any],
+) -> None:
+    """Insert one row per record (fields named as columns) plus the ``shared`` columns."""
+    if not records:
+        return
+    tail = tuple(shared.values())
+    columns = [*records[0]._fields, *shared]
+    insert_tuples(session, table, columns, [(*record, *tail) for record in records])
 
 
 def insert_tuples(
@@ -65,38 +56,28 @@ def insert_tuples(
     columns: Sequence[str],
     rows: Sequence[Sequence[Any]],
 ) -> None:
-    """``insert_rows`` for rows given as tuples in ``columns`` order: on SQLite no dict per
-    row, and only the values that need converting are converted, each to what the column's
-    bind processor gives (the stored values are the same):
+    """Insert ``rows`` given as tuples in ``columns`` order. On SQLite no dict per row, and
+    only the values that need converting are converted:
 
     * booleans are left to the driver, which binds True / False as 1 / 0 as the processor
       does; floats already ``float`` are what the processor returns;
     * an empty JSON object or list (most claims' scope) is serialised once per call;
-    * a timestamp repeated from the previous row (one write's ``created_at``) is adapted
-      once, with the driver's own adapter.
+    * a timestamp repeated from the previous row (one write's ``created_at``) is converted
+      once.
     """
     if not rows:
         return
     dialect = session.get_bind().dialect if isinstance(session, Session) else session.dialect
     if dialect.name != "sqlite":
-        insert_rows(session, table, [dict(zip(columns, row, strict=True)) for row in rows])
+        for start in range(0, len(rows), CHUNK):
+            chunk = rows[start : start + CHUNK]
+            session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in chunk])
         return
-    converters: list[tuple[int, Callable[[Any], Any]]] = []
-    for index, name in enumerate(columns):
-        kind = table.c[name].type
-        process = kind.bind_processor(dialect)
-        if isinstance(kind, Boolean):
-            continue
-        if isinstance(kind, DateTime) and process is None:
-            converters.append((index, _adapt_repeated()))
-        elif process is None:
-            continue
-        elif isinstance(kind, Float):
-            converters.append((index, _unless_float(process)))
-        elif isinstance(kind, JSON):
-            converters.append((index, _empty_once(process)))
-        else:
-            converters.append((index, process))
+    converters = [
+        (index, convert)
+        for index, name in enumerate(columns)
+        if (convert := _converter(table.c[name].type, dialect)) is not None
+    ]
     prepared: list[Sequence[Any]] = []
     if converters:
         for row in rows:
@@ -123,6 +104,22 @@ def insert_tuples(
         cursor.close()
 
 
+def _converter(kind: Any, dialect: Any) -> Callable[[Any], Any] | None:
+    """What a value of a column of type ``kind`` goes through on SQLite, or None."""
+    if isinstance(kind, Boolean):
+        return None  # the driver binds True / False as 1 / 0, what the processor returns
+    process = kind.dialect_impl(dialect).bind_processor(dialect)
+    if process is None:
+        return None
+    if isinstance(kind, DateTime):
+        return _repeated(process)
+    if isinstance(kind, Float):
+        return _unless_float(process)
+    if isinstance(kind, JSON):
+        return _empty_once(process)
+    return process
+
+
 def _unless_float(process: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda value: value if type(value) is float else process(value)
 
@@ -138,13 +135,12 @@ def _empty_once(process: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return convert
 
 
-def _adapt_repeated() -> Callable[[Any], Any]:
+def _repeated(process: Callable[[Any], Any]) -> Callable[[Any], Any]:
     last: list[Any] = [None, None]
 
     def convert(value: Any) -> Any:
         if value is not last[0]:
-            adapt = sqlite3.adapters.get((type(value), sqlite3.PrepareProtocol))
-            last[:] = [value, value if adapt is None else adapt(value)]
+            last[:] = [value, process(value)]
         return last[1]
 
     return convert

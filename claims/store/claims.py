@@ -20,8 +20,8 @@ from claims.models import (
     TimeGranularity,
     ValueKind,
 )
-from claims.store.bulk import insert_rows, insert_tuples
-from claims.store.quotes import link_quotes, sqlite_quote_ids
+from claims.store.bulk import insert_tuples
+from claims.store.quotes import quote_ids
 from claims.tables import ClaimRow
 from claims.trusted import trusted
 
@@ -250,26 +250,15 @@ class ClaimRepository:
         fresh = [row for row in rows if row[_ID] not in known]
         if not fresh:
             return 0
-        if self.session.get_bind().dialect.name == "sqlite":
-            # tuples all the way to the driver: no dict per claim (the writer's hot path)
-            quote_ids = sqlite_quote_ids(self.session, {(r[_VERSION], r[_QUOTE]) for r in fresh})
-            stamped = [
-                (
-                    *row[:_CREATED_AT],
-                    row[_CREATED_AT] or now,
-                    quote_ids[(row[_VERSION], row[_QUOTE])],
-                )
-                for row in fresh
-            ]
-            insert_tuples(self.session, ClaimRow.__table__, _WRITE_COLUMNS, stamped)  # type: ignore[arg-type]
-        else:
-            values = []
-            for row in fresh:
-                value = dict(zip(CLAIM_COLUMNS, row, strict=True))
-                value["created_at"] = value["created_at"] or now
-                values.append(value)
-            link_quotes(self.session, values)  # the triggers would, one row update each
-            insert_rows(self.session, ClaimRow.__table__, values)  # type: ignore[arg-type]
+        # tuples all the way to the driver: no dict per claim (the writer's hot path)
+        ids = quote_ids(self.session, {(row[_VERSION], row[_QUOTE]) for row in fresh})
+        stamped = []
+        for row in fresh:
+            written = (*row[:_CREATED_AT], row[_CREATED_AT] or now)
+            quote_id = () if ids is None else (ids[(row[_VERSION], row[_QUOTE])],)
+            stamped.append((*written, *quote_id))
+        columns = CLAIM_COLUMNS if ids is None else _WRITE_COLUMNS
+        insert_tuples(self.session, ClaimRow.__table__, columns, stamped)  # type: ignore[arg-type]
         for row in rows:
             self._version_has_claims[(row[_VERSION], row[_GENERATION])] = True
         return len(fresh)

@@ -29,7 +29,7 @@ from claims.models import (
     SupersessionOrigin,
 )
 from claims.store.batches import batches
-from claims.store.records import insert_records
+from claims.store.bulk import insert_records
 from claims.tables import (
     EdgeRow,
     SourceSupersedesRow,

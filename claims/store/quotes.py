@@ -28,29 +28,32 @@ QuoteKey = tuple[str, str]  # (source version id, quote text)
 def link_quotes(session: Session | Connection, rows: Sequence[MutableMapping[str, Any]]) -> None:
     """Set ``quote_id`` on each claim row (dicts of column values), making missing quote
     rows; on a backend other than SQLite or PostgreSQL the rows are left to its triggers."""
-    bind = session.get_bind() if isinstance(session, Session) else session
-    dialect = bind.dialect.name
-    if not rows or dialect not in ("sqlite", "postgresql"):
+    found = quote_ids(session, {(row["source_version_id"], row["quote"]) for row in rows})
+    if found is None:
         return
-    wanted = {(row["source_version_id"], row["quote"]) for row in rows}
-    if dialect == "sqlite":
-        found = _sqlite_link(session, wanted)
-    else:
-        found = _quote_ids(session, sorted({version for version, _ in wanted}))
-        missing = sorted(wanted - found.keys())
-        if missing:
-            statement = postgresql.insert(ClaimQuoteRow).on_conflict_do_nothing()
-            for chunk in batches(missing):
-                session.execute(statement, [{"source_version_id": v, "quote": q} for v, q in chunk])
-            found = _quote_ids(session, sorted({version for version, _ in missing}), found)
     for row in rows:
         row["quote_id"] = found[(row["source_version_id"], row["quote"])]
 
 
-def sqlite_quote_ids(session: Session | Connection, wanted: set[QuoteKey]) -> dict[QuoteKey, int]:
-    """``link_quotes`` on SQLite for a writer holding its rows as tuples: the id of each
-    (source version id, quote), rows made as needed."""
-    return _sqlite_link(session, wanted) if wanted else {}
+def quote_ids(session: Session | Connection, wanted: set[QuoteKey]) -> dict[QuoteKey, int] | None:
+    """The quote row id of each (source version id, quote) in ``wanted``, rows made as
+    needed; None on a backend other than SQLite or PostgreSQL (its triggers link them)."""
+    bind = session.get_bind() if isinstance(session, Session) else session
+    dialect = bind.dialect.name
+    if dialect not in ("sqlite", "postgresql"):
+        return None
+    if not wanted:
+        return {}
+    if dialect == "sqlite":
+        return _sqlite_link(session, wanted)
+    found = _quote_ids(session, sorted({version for version, _ in wanted}))
+    missing = sorted(wanted - found.keys())
+    if missing:
+        statement = postgresql.insert(ClaimQuoteRow).on_conflict_do_nothing()
+        for chunk in batches(missing):
+            session.execute(statement, [{"source_version_id": v, "quote": q} for v, q in chunk])
+        found = _quote_ids(session, sorted({version for version, _ in missing}), found)
+    return found
 
 
 def _sqlite_link(session: Session | Connection, wanted: set[QuoteKey]) -> dict[QuoteKey, int]:
