@@ -84,10 +84,6 @@ class ExtractionPoolBroken(RuntimeError):
     it held are lost, so the run stops instead of waiting for them."""
 
 
-def default_workers() -> int:
-    return os.cpu_count() or 1
-
-
 def extract_versions(
     versions: Sequence[VersionText],
     *,
@@ -105,8 +101,7 @@ def extract_versions(
     if not _pays(len(versions), workers, min_versions):
         from claims.extraction import extract
 
-        for version in versions:
-            yield extract_one(version, extract)
+        yield from in_process(versions, extract)
         return
     yield from _in_pool(versions, workers, notify)
 
@@ -230,7 +225,7 @@ def _extract_in_worker(version: VersionText) -> Extracted:
 def in_process(
     versions: Iterable[VersionText], extract: object
 ) -> Generator[Extracted, None, None]:
-    """A custom extractor's results, in this process (it may not be importable by a
-    worker, and it owns its own speed)."""
+    """``extract``'s results, in this process: a custom extractor (it may not be importable
+    by a worker, and it owns its own speed), or the built-in one when the pool does not pay."""
     for version in versions:
         yield extract_one(version, extract)
