@@ -82,6 +82,8 @@ def _last_words(table: dict[str, str] | frozenset[str]) -> frozenset[str]:
 _REQUIRED_LITERAL = {"cjk": "年", "iso": "-"}
 _WORD_LED = frozenset({"mdy", "my", "q", "qw", "h"})
 _DAY_BEFORE = re.compile(r"[0-3]?[0-9](?:st|nd|rd|th)?(?:\s+of)?\s+$", re.IGNORECASE)
+
+
 def _rank_pattern() -> tuple[re.Pattern[str], dict[str, int]]:
     """A rank after a copula or a ranking verb (numbers.yaml ``ordinal_words``,
     ``rank_copulas``, ``rank_verbs``, ``rank_owners``): group ``ord`` is the ordinal."""
@@ -143,6 +145,31 @@ _RATING_WORDS = re.compile(
     re.IGNORECASE,
 )
 _TIMES_AFTER = re.compile(r"[ \t]+times(?![A-Za-z])")
+# A year-like number after these words is an amount ("the cases reached 1888")
+_AMOUNT_BEFORE_YEAR = frozenset(
+    str(p).lower() for p in read_yaml("numbers.yaml").get("amount_before_year") or []
+)
+# A result "2-1", "0–3": the second integer of the pair, when no unit follows it
+_SCORE_PAIR = re.compile(r"[ \t]?[-–—][ \t]?([0-9]{1,3})(?![0-9]|[.,][0-9]|[ \t]?%)")
+_SCORE_WORDS = re.compile(
+    r"(?<![A-Za-z-])(?:"
+    + "|".join(map(re.escape, read_yaml("numbers.yaml").get("score_words") or []))
+    + r")(?![A-Za-z-])",
+    re.IGNORECASE,
+)
+# A capitalised word glued to a number ("72,251The Ravens", "2017On December 14"): page
+# furniture that lost its space, not a unit or a name ("4Real", "2Pac" start their token)
+_GLUED_WORD = re.compile(r"[A-Z][a-z]+")
+# "(Smith, 2019)", "(Smith et al. 2019; ...)", "(Ng and Lee, 2020)": a citation's year
+_CITATION_BEFORE = re.compile(
+    r"[(;]\s*[A-Z][A-Za-z'’-]+(?:\s+(?:et\s+al\.?|(?:and|&)\s+[A-Z][A-Za-z'’-]+))?,?\s+$"
+)
+_CITATION_AFTER = re.compile(r"[a-z]?\s*[);,]")
+# After a counted-looking word, an object: the word was a verb ("Area 51 covers 2,900 acres")
+_VERB_OBJECT = re.compile(
+    r"[ \t]+(?:[0-9$€£¥]|(?:the|a|an|its|their|his|her|about|around|nearly|over|more|up|some)"
+    r"(?![A-Za-z]))"
+)
 _DESCRIBED = re.compile(r"[ \t]([A-Za-z][A-Za-z-]{0,31})(?![A-Za-z0-9'])")
 _COUNTED = re.compile(r"[ \t]([a-z][a-z-]{2,31})(?![A-Za-z0-9])")
 _YEAR_WORDS = frozenset(
@@ -238,14 +265,21 @@ _LIST_MORE = re.compile(
     r"(?:\s*,\s*(?:and\s+|or\s+|&\s*)?|\s+(?:and|or|&|to|through)\s+|\s*[-–]\s*)"
     r"([0-9]+(?:\.[0-9]+)*[A-Za-z]?)(?![0-9.,]?[0-9])"
 )
-_LIST_ITEM = re.compile(r"(?:^|\n)[ \t]*$")
+# a line start, after a Markdown heading mark too ("## 2. Leave")
+_LIST_ITEM = re.compile(r"(?:^|\n)[ \t]*(?:#{1,6}[ \t]+)?$")
 _LIST_MARK = re.compile(r"[0-9]{1,3}(?:\.|\))(?=[ \t]+\S)")
+# "2.1 Leave", "4.10 Expenses" at a line start: a section number before its heading
+_SECTION_MARK = re.compile(r"[0-9]{1,2}\.[0-9]{1,2}\.?(?=[ \t]+[A-Z][a-z])")
 _COORDINATE = re.compile(
     r"\s?(?:°|º)\s?(?:[0-9.]+\s?['′’]\s?(?:[0-9.]+\s?(?:\"|″|”)\s?)?)?[NSEW](?![A-Za-z])"
 )
 _MONTH_AFTER = re.compile(r"(?:st|nd|rd|th)?(?:\s+of)?\s+([A-Z][a-z]+)\.?(?![A-Za-z])")
 _MONTH_BEFORE = re.compile(r"(?<![A-Za-z])([A-Z][a-z]+)\.?[ \t]+$")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)(?![A-Za-z])")
+_DAY_RANGE = re.compile(
+    r"\s*(?:-|–|—|to|and|until|till)\s*([0-3]?[0-9])(?:st|nd|rd|th)?(?![0-9A-Za-z]|[.,][0-9])",
+    re.IGNORECASE,
+)
 _SENTENCE_LEAD = re.compile(r"(?:^|[.!?:;\n\u2022*#>-]|\(|\d\.)\s*$")
 _NAME_WORD = re.compile(r"([A-Z][A-Za-z&'-]*|[A-Za-z]*[A-Z][A-Za-z]*)[ \t]+$")
 _GREEK = re.compile(r"[\u0370-\u03ff]")
@@ -364,7 +398,11 @@ class _TimeScanner:
                 ),
             ),
             ("h", re.compile(rf"(?<![A-Za-z])H([12])\s+(?:of\s+)?{year}(?![0-9])", flags)),
-            ("year", re.compile(rf"(?<![0-9A-Za-z.,$€£¥]){year}(?![0-9A-Za-z%]|[.,][0-9])")),
+            # a capitalised word glued after it is page furniture ("2017On December 14")
+            (
+                "year",
+                re.compile(rf"(?<![0-9A-Za-z.,$€£¥]){year}(?![0-9a-z%]|[A-Z](?![a-z])|[.,][0-9])"),
+            ),
         ]
 
         # Word-led patterns are only tried where a trigger word starts: an alternation of
@@ -590,6 +628,10 @@ class _TimeScanner:
         res = self.res
         if phrase_before(folded, start, res.numbers.bound_cues) is not None:
             return False
+        if phrase_before(folded, start, _AMOUNT_BEFORE_YEAR, 2) is not None:
+            return False  # "the confirmed cases reached 1888": a count ("in 1888" is a year)
+        if is_citation(folded, start, end):
+            return False  # "(Smith, 2019)": the year of a cited work, not of the claim
         if res.currency_prefix.search(folded, max(0, start - 5), start):
             return False
         after = folded[end : end + 40]
@@ -607,6 +649,15 @@ class _TimeScanner:
             return True
         nxt = _LETTERS.match(after.lstrip())
         return not (nxt and nxt.group(0).islower())
+
+
+def is_citation(folded: str, start: int, end: int) -> bool:
+    """Whether the year at ``start:end`` is inside a citation ("(Smith, 2019)", "(Ng and
+    Lee 2020a; ...)"): an author's name before it right after the bracket or a semicolon."""
+    return (
+        _CITATION_BEFORE.search(folded, max(0, start - 48), start) is not None
+        and _CITATION_AFTER.match(folded, end) is not None
+    )
 
 
 def _merge_ranges(found: list[TimeMention], folded: str) -> list[TimeMention]:
@@ -953,6 +1004,10 @@ class MentionScanner:
                 more = _LIST_MORE.match(folded, end)
             self._label(folded, label[1], end, occupied, out)
             return
+        score = self._score(folded, s, e)
+        if score is not None:
+            self._label(folded, s, score, occupied, out)
+            return
         value = _parse_number(m.group(0))
         end = e
         # sign
@@ -989,8 +1044,18 @@ class MentionScanner:
         if not math.isfinite(value):
             self._label(folded, start, end, occupied, out)
             return  # 1e400, 10^10^10: not a usable number; nothing is claimed
-        # magnitude glued (32k, 2.5bn, $5M) or spaced (5 million)
-        end, value, glued_ok = self._magnitude(folded, end, value, currency is not None)
+        plain = value
+        glued_word = self._page_glue(folded, s, end)
+        if glued_word and prev in ".,;" and s >= 2 and folded[s - 2].isalpha():
+            # "... was released.4In 2015": a footnote marker that lost its spaces
+            self._label(folded, s, end, occupied, out)
+            return
+        # magnitude glued (32k, 2.5bn, $5M) or spaced (5 million); none across page glue
+        end, value, glued_ok = (
+            (end, value, True)
+            if glued_word
+            else self._magnitude(folded, end, value, currency is not None)
+        )
         if not glued_ok:
             self._label(folded, start, self._label_end(folded, end), occupied, out)
             return
@@ -1011,9 +1076,14 @@ class MentionScanner:
                 negative = folded[rng.end() : rng.end() + 1] == "-" and sep != "-"
                 m2 = _NUMBER.match(folded, rng.end() + negative)
                 if m2 is not None and not occupied[m2.start()]:
-                    hi = _parse_number(m2.group(0)) * (-1 if negative else 1)
-                    hi_end, hi, _ = self._magnitude(folded, m2.end(), hi, currency is not None)
+                    hi_raw = _parse_number(m2.group(0)) * (-1 if negative else 1)
+                    hi_end, scale, _ = self._magnitude(folded, m2.end(), 1.0, currency is not None)
+                    hi = hi_raw * scale
                     lo = value
+                    if scale != 1.0 and lo == plain and abs(lo) <= abs(hi_raw):
+                        # "24 to 32 million": one scale word for both ends ("500 to 2
+                        # million" keeps 500, which is no smaller end of 2)
+                        lo = lo * scale
                     if lo > hi and lo < 0 and hi < 0:
                         lo, hi = hi, lo  # "−25.9 to −26.5‰" spans the same values
                     if lo <= hi and math.isfinite(hi):
@@ -1025,7 +1095,7 @@ class MentionScanner:
         unit_text: str | None = None
         unit_key: str | None = None
         modifier: tuple[int, int] | None = None
-        unit = _unit_after(res, folded, end)
+        unit = None if glued_word else _unit_after(res, folded, end)
         if unit is not None:
             end, unit_text = unit[0], unit[1]
             unit_key = unit_text
@@ -1055,20 +1125,26 @@ class MentionScanner:
                     end = den.end()
         else:
             # letters glued after the number that are no unit: 3rd, 10b, 9001abc -> a label
-            if end < len(folded) and (
-                (folded[end].isascii() and folded[end].isalpha()) or _GREEK.match(folded[end])
+            if (
+                not glued_word
+                and end < len(folded)
+                and ((folded[end].isascii() and folded[end].isalpha()) or _GREEK.match(folded[end]))
             ):
                 self._label(folded, start, self._label_end(folded, end), occupied, out)
                 return
             if (
                 low is None
-                and self._is_name_number(folded, start, end)
+                and (
+                    self._is_name_number(folded, start, end)
+                    or self._lead_name_number(folded, start, end, value)
+                )
                 and phrase_before(folded, start, res.numbers.bound_cues) is None
             ):
                 self._label(folded, start, end, occupied, out)
                 return
-            # "12 members", "2000 widgets": the counted noun is the unit as written
-            counted = _COUNTED.match(folded, end)
+            # "12 members", "2000 widgets": the counted noun is the unit as written (a
+            # glued word opens the next piece of text and counts nothing)
+            counted = None if glued_word else _COUNTED.match(folded, end)
             if counted is not None:
                 noun = counted.group(1)
                 described = (
@@ -1188,10 +1264,12 @@ class MentionScanner:
                 return s, self._label_end(folded, e)  # Mg(ClO4)2, Ca10(PO4)6
         if prev and _GREEK.match(prev):
             return s - 1, self._label_end(folded, e)  # σ0, Σ5
-        if (prev in ("", "\n", " ", "\t")) and _LIST_MARK.match(folded, s):
-            line = _LIST_ITEM.search(folded, max(0, s - 12), s)
-            if line is not None or s == 0:
-                return s, e + 1
+        if prev in ("", "\n", " ", "\t"):
+            mark = _LIST_MARK.match(folded, s) or _SECTION_MARK.match(folded, s)
+            if mark is not None and (s == 0 or _LIST_ITEM.search(folded, max(0, s - 12), s)):
+                return s, mark.end()
+            if e - s == 4 and is_citation(folded, s, e):
+                return s, e  # "(Smith, 2019)": a cited work, not a figure of the claim
         coordinate = _COORDINATE.match(folded, e)
         if coordinate is not None:
             return s, coordinate.end()
@@ -1207,11 +1285,31 @@ class MentionScanner:
         after = _MONTH_AFTER.match(folded, e)
         if after is not None and after.group(1).lower() in months:
             return s, after.end(1)
+        second = self._second_day(folded, e)
+        if second is not None:
+            # "3-7 May", "from 3 to 7 May", "between 10 and 14 June": days of one month
+            after = _MONTH_AFTER.match(folded, second)
+            if after is not None and after.group(1).lower() in months:
+                between = _BETWEEN.search(folded, max(0, s - 12), s)
+                first = s
+                if between is not None and between.group(1).lower() == "between":
+                    first = between.start()
+                return first, after.end(1)
         before = _MONTH_BEFORE.search(folded, max(0, s - 12), s)
         if before is not None and before.group(1).lower() in months:
             suffix = _ORDINAL.match(folded, e)
-            return before.start(1), suffix.end() if suffix else e
+            end = suffix.end() if suffix else e
+            # "May 3-7", "June 10 to 14"
+            return before.start(1), self._second_day(folded, end) or end
         return None
+
+    @staticmethod
+    def _second_day(folded: str, pos: int) -> int | None:
+        """End of the second day of a range of days ("-7", " to 7th") right after ``pos``."""
+        m = _DAY_RANGE.match(folded, pos)
+        if m is None or not 1 <= int(m.group(1)) <= 31:
+            return None
+        return m.end()
 
     def _counted_after(
         self, folded: str, pos: int, value: float
@@ -1287,6 +1385,81 @@ class MentionScanner:
         lead = max(folded.rfind(".", 0, max(0, s - 1)), s - 160, 0)
         return _RATING_WORDS.search(folded, lead, s) is not None
 
+    def _lead_name_number(self, folded: str, s: int, e: int, value: float) -> bool:
+        """A name that opens the sentence ("Apollo 11 carried 3 astronauts", "Windows 11
+        requires 4 GB", "Area 51 covers 2,900 acres", "Formula 1 teams spend ..."): an
+        integer after a capitalised first word that is no function word, when the number
+        counts nothing after it ("Allow 30 working days", "Expect 40 guests" still count)."""
+        if not folded[s:e].isdigit() or _TIMES_AFTER.match(folded, e):
+            return False
+        name = _NAME_WORD.search(folded, max(0, s - 30), s)
+        if name is None or name.end() != s:
+            return False
+        if _SENTENCE_LEAD.search(folded, max(0, name.start() - 4), name.start()) is None:
+            return False  # inside a sentence: _is_name_number's case
+        word = name.group(1).lower()
+        res = self.res
+        if (
+            word in res.stopwords
+            or word in res.prepositions
+            or word in res.months
+            or word in res.connectives
+            or word in res.numbers.bound_cues
+            or word in _ORDINAL_WORDS
+        ):
+            return False
+        what = self._counted_after(folded, e, value)
+        if what is None:
+            counted = _COUNTED.match(folded, e)
+            # "Allow 30 working days": a describing word before a unit
+            return counted is None or _unit_after(res, folded, counted.end()) is None
+        noun = what[1]
+        if value == 1 and noun.endswith("s") and noun not in _COUNTED_DATA.plurals:
+            return True  # "Formula 1 teams": one never counts a plural
+        return _VERB_OBJECT.match(folded, what[0]) is not None  # "Area 51 covers 2,900 acres"
+
+    def _score(self, folded: str, s: int, e: int) -> int | None:
+        """End of a result written "2-1", "0–3", "a 1-1 draw", "52-48" (a match, a vote, a
+        win-loss record) at the number ``s:e``: two integers joined by a dash with no unit
+        or counted noun after them, falling, or near a word of a result. Not a range and
+        not a negative number."""
+        if e - s > 3 or not folded[s:e].isdigit():
+            return None
+        pair = _SCORE_PAIR.match(folded, e)
+        if pair is None:
+            return None
+        end = pair.end()
+        unit = _unit_after(self.res, folded, end)
+        if unit is not None and _SCORE_WORDS.fullmatch(unit[1]) is None:
+            return None  # "2-3 mg" ("a 10-6 record" is a result: records are no unit here)
+        if self._counted_after(folded, end, 2.0) is not None:
+            return None
+        if _BETWEEN.search(folded, max(0, s - 12), s) is not None:
+            return None  # "from 2 to 1", "between 3 and 5" are ranges
+        if int(folded[s:e]) > int(pair.group(1)):
+            return end
+        window = _SCORE_WORDS.search(folded, max(0, s - 60), min(len(folded), end + 40))
+        return end if window is not None else None
+
+    def _page_glue(self, folded: str, s: int, end: int) -> bool:
+        """Whether the number ``s:end`` is glued to a capitalised word that starts the next
+        piece of text ("72,251The Ravens", "2017On December 14", "82At the request"): a
+        number of three or more characters, or a function word or month glued on. "4Real"
+        and "2Pac" (names written so), "100Mb" and "5Hz" (units) are not."""
+        glued = _GLUED_WORD.match(folded, end)
+        if glued is None:
+            return False
+        if _unit_at(self.res, folded, end) is not None:
+            return False
+        word = glued.group(0).lower()
+        res = self.res
+        return end - s >= 3 or (
+            word in res.stopwords
+            or word in res.prepositions
+            or word in res.months
+            or word in res.connectives
+        )
+
     def _is_name_number(self, folded: str, s: int, e: int) -> bool:
         """A number inside a name ("Route 66", "Windows 11", "FTSE 100", "Voyager 1"): an
         integer after a capitalised word that does not start the sentence (or after an
@@ -1313,7 +1486,9 @@ class MentionScanner:
         if letters is not None:
             glued = letters.group(0)
             factor = vocab.magnitude_suffixes.get(glued)
-            if factor is None and currency:
+            if factor is None and (currency or self._counts_people(folded, letters.end())):
+                # "$5m"; "1.2m customers", "3m people": a scale before a plural noun, where
+                # "a 5m wall" stays five metres
                 factor = vocab.currency_only_suffixes.get(glued)
             if factor is not None:
                 value *= factor
@@ -1325,6 +1500,16 @@ class MentionScanner:
             value *= vocab.magnitude_words[word.group(1).lower()]
             end = word.end()
         return end, value, True
+
+    def _counts_people(self, folded: str, pos: int) -> bool:
+        """Whether a plural counted noun (no unit) follows ``pos``: "1.2m customers"."""
+        counted = _COUNTED.match(folded, pos)
+        if counted is None or _unit_at(self.res, folded, counted.start(1)) is not None:
+            return False
+        noun = counted.group(1)
+        return (noun.endswith("s") or noun in _COUNTED_DATA.plurals) and self._counted_noun(
+            noun, 2.0
+        )
 
     def _label_scope(self, folded: str, start: int, end: int) -> tuple[str, str] | None:
         """p99 -> (metric, p99), Q1 -> (period, q1), FY2024 -> (period, fy2024)."""
