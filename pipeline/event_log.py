@@ -37,6 +37,8 @@ from typing import Any
 from dagster import DagsterEventType
 from dagster._core.storage.event_log import ConsolidatedSqliteEventLogStorage
 from dagster._core.storage.event_log.schema import SqlEventLogStorageTable
+from dagster._core.storage.event_log.sqlite import consolidated_sqlite_event_log
+from dagster._core.storage.sql import check_alembic_revision, get_alembic_config, stamp_alembic_rev
 from dagster_postgres import PostgresEventLogStorage
 from dagster_postgres.utils import create_pg_engine, pg_url_from_config
 from sqlalchemy import Connection, Engine, create_engine, event
@@ -77,6 +79,24 @@ class PooledSqliteEventLogStorage(ConsolidatedSqliteEventLogStorage):
     def _connect(self) -> Iterator[Connection]:
         with self._engine().connect() as conn, conn.begin():
             yield conn
+
+    def _init_db(self) -> None:
+        # Dagster (1.13) creates the tables, then stamps the head revision on a connection
+        # it never commits, which SQLAlchemy 2 rolls back: the new file had no revision, so
+        # `dagster instance migrate` replayed every migration on it and nothing could tell
+        # its schema's version. Runs once, when the file is created (an existing file is
+        # opened without any check), so the stamp is made again here and committed.
+        super()._init_db()
+        with self._connect() as conn:
+            revision, _head = check_alembic_revision(_alembic_config(), conn)
+            if revision is None:
+                stamp_alembic_rev(_alembic_config(), conn)
+
+    def alembic_version(self) -> Any:
+        """The file's (revision, Dagster's head), as the run and schedule storages report
+        theirs (Dagster's consolidated event log reports nothing)."""
+        with self._connect() as conn:
+            return check_alembic_revision(_alembic_config(), conn)
 
     def has_table(self, table_name: str) -> bool:
         # Asked for every asset event (a fifth of its cost, with a new engine each time).
@@ -125,6 +145,11 @@ class PooledSqliteEventLogStorage(ConsolidatedSqliteEventLogStorage):
         engine = self._engines.pop(os.getpid(), None)
         if engine is not None:
             engine.dispose()
+
+
+def _alembic_config() -> Any:
+    # the config Dagster's consolidated event log stamps and upgrades with (cached by Dagster)
+    return get_alembic_config(consolidated_sqlite_event_log.__file__)
 
 
 def _batchable(event: Any) -> bool:

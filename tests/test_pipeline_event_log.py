@@ -211,3 +211,28 @@ def test_a_steps_materializations_written_as_one_batch_are_each_recorded(
         if entry.dagster_event is not None and entry.dagster_event.is_step_materialization
     ]
     assert sorted(logged) == BATCHED.get_partition_keys()
+
+
+def test_a_new_event_log_file_records_dagsters_head_revision(tmp_path: Path) -> None:
+    # Dagster 1.13 stamps a new consolidated event log on a connection it never commits:
+    # the file had an empty alembic_version table, and `dagster instance migrate` replayed
+    # every migration on it. Read the file itself, as the next process would.
+    import sqlite3
+
+    from alembic.script import ScriptDirectory
+    from dagster._core.storage.event_log.sqlite import consolidated_sqlite_event_log
+    from dagster._core.storage.sql import get_alembic_config
+
+    instance = local_instance(tmp_path)
+    instance.dispose()
+    head = ScriptDirectory.from_config(
+        get_alembic_config(consolidated_sqlite_event_log.__file__)
+    ).get_current_head()
+    path = dagster_home(tmp_path) / "history" / "events" / "event_log.db"
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(head,)]
+    reopened = local_instance(tmp_path)  # an existing file: opened, stamped once only
+    assert reopened.event_log_storage.alembic_version() == (head, head)
+    reopened.upgrade()  # what `dagster instance migrate` runs: nothing to replay
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(head,)]

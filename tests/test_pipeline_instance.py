@@ -41,11 +41,9 @@ def test_a_new_instance_is_stamped_at_dagster_head_with_the_scripts_read_once(
     shared = ScriptDirectory.from_config(_dagster_config())
     assert ScriptDirectory.from_config(_dagster_config()) is shared
     head = shared.get_current_head()
-    for storage in (instance.run_storage, instance.schedule_storage):
+    for storage in (instance.run_storage, instance.schedule_storage, instance.event_log_storage):
         db_revision, head_revision = storage.alembic_version()  # type: ignore[union-attr,misc]
         assert db_revision == head_revision == head, type(storage).__name__
-    # (the consolidated event log reports no version: Dagster 1.13's stamp of it is never
-    # committed, with or without the shared scripts, so it checks and stamps at each start)
     # a second new home in the same process: created and stamped from the shared scripts
     again = local_instance(tmp_path / "second")
     assert again.run_storage.alembic_version()[0] == head  # type: ignore[attr-defined]
