@@ -267,3 +267,43 @@ def test_numbers_listed_in_one_sentence_never_conflict(text: str) -> None:
     assert len(claims) >= 2
     build = build_edges([facts_from_claim(c) for c in claims], generation="g1")
     assert all(str(edge.kind) != "conflicts" for edge in build.edges)
+
+
+# ------------------------------------------------------------ news amounts
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical", "unit"),
+    [
+        ("The engine produces 600 Nm of torque.", 600, "Nm"),
+        ("The new model makes 320Nm at 2,000 rpm.", 320, "Nm"),
+        ("The pickup delivers 295 lb-ft of torque.", 295 * 1.3558179483314006, "Nm"),
+        ("The pension gap has grown to $1.5trn.", 1.5e12, "USD"),
+        ("Two and a half million viewers watched the final.", 2.5e6, "viewer"),
+        ("One and a half million people live in the region.", 1.5e6, "people"),
+    ],
+)
+def test_news_amounts_read_with_their_unit(text: str, canonical: float, unit: str) -> None:
+    (claim,) = [c for c in _quantities(text) if c.canonical_unit == unit]
+    assert claim.canonical_value == pytest.approx(canonical)
+
+
+def test_a_nanometre_is_still_written_nm() -> None:
+    (claim,) = _quantities("The 5 nm chips reach shops in May.")
+    assert claim.canonical_unit == "m"
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("Several hundred people joined the march.", 300, 900),
+        ("A few thousand fans waited outside the stadium.", 2000, 9000),
+        ("A couple of hundred staff lost their jobs.", 200, 300),
+    ],
+)
+def test_a_few_or_several_of_a_scale_word_is_an_approximate_range(
+    text: str, low: float, high: float
+) -> None:
+    (claim,) = _quantities(text)
+    assert (claim.canonical_low, claim.canonical_high) == (low, high)
+    assert claim.approximate

@@ -157,6 +157,14 @@ _SCORE_WORDS = re.compile(
     + r")(?![A-Za-z-])",
     re.IGNORECASE,
 )
+# "two and a half million": the half joins the number before its scale word
+_AND_A_HALF = re.compile(r"\s+and\s+a\s+half\s+([a-z]+)(?![A-Za-z])", re.IGNORECASE)
+_VAGUE_MULTIPLES = {
+    str(k).lower(): (float(v[0]), float(v[1]))
+    for k, v in (read_yaml("numbers.yaml").get("vague_multiples") or {}).items()
+}
+_VAGUE_WORDS = frozenset(_VAGUE_MULTIPLES)
+_WORD_AFTER = re.compile(r"\s+([A-Za-z]+)")
 # A capitalised word glued to a number ("72,251The Ravens", "2017On December 14"): page
 # furniture that lost its space, not a unit or a name ("4Real", "2Pac" start their token)
 _GLUED_WORD = re.compile(r"[A-Z][a-z]+")
@@ -374,7 +382,10 @@ class _TimeScanner:
             # "November 25, 2015" and "November 25 , 2015" (text tokenised before it reached us)
             (
                 "mdy",
-                re.compile(rf"(?<![A-Za-z])({months})\.?\s+{day}\s?,?\s+{year}(?![0-9])", flags),
+                # "January 23,2013": a comma without its space still parts day and year
+                re.compile(
+                    rf"(?<![A-Za-z])({months})\.?\s+{day}(?:\s?,\s*|\s+){year}(?![0-9])", flags
+                ),
             ),
             (
                 "dmy",
@@ -1451,14 +1462,7 @@ class MentionScanner:
             return False
         if _unit_at(self.res, folded, end) is not None:
             return False
-        word = glued.group(0).lower()
-        res = self.res
-        return end - s >= 3 or (
-            word in res.stopwords
-            or word in res.prepositions
-            or word in res.months
-            or word in res.connectives
-        )
+        return end - s >= 3 or self._glued_lead(folded, end)
 
     def _is_name_number(self, folded: str, s: int, e: int) -> bool:
         """A number inside a name ("Route 66", "Windows 11", "FTSE 100", "Voyager 1"): an
@@ -1522,8 +1526,7 @@ class MentionScanner:
                 return dim, text
         return None
 
-    @staticmethod
-    def _label_end(folded: str, pos: int) -> int:
+    def _label_end(self, folded: str, pos: int) -> int:
         n = len(folded)
         while pos < n and (
             folded[pos].isalnum()
@@ -1531,8 +1534,28 @@ class MentionScanner:
         ):
             if not folded[pos].isascii() and folded[pos].isalpha():
                 break
+            if (
+                folded[pos].isupper()
+                and pos
+                and folded[pos - 1].isdigit()
+                and self._glued_lead(folded, pos)
+            ):
+                break  # "ISBN 0-7627-7340-4In 2015": the next sentence lost its space
             pos += 1
         return pos
+
+    def _glued_lead(self, folded: str, pos: int) -> bool:
+        """Whether a function word or a month that opens a sentence starts at ``pos``."""
+        glued = _GLUED_WORD.match(folded, pos)
+        if glued is None:
+            return False
+        word, res = glued.group(0).lower(), self.res
+        return (
+            word in res.stopwords
+            or word in res.prepositions
+            or word in res.months
+            or word in res.connectives
+        )
 
     def _number_words(
         self, folded: str, occupied: bytearray, out: Mentions, starts: list[int] | None = None
@@ -1554,7 +1577,25 @@ class MentionScanner:
             value = _number_words_value(res, m.group(0))
             if value is None:
                 continue
-            unit = _unit_after(res, folded, m.end())
+            word_start, word_end = m.start(), m.end()
+            after = _WORD_AFTER.match(folded, word_end)
+            if after is not None and after.group(1).lower() in res.numbers.scale_words:
+                continue  # "a couple of hundred staff": the scale word reads it
+            low: float | None = None
+            high: float | None = None
+            half = _AND_A_HALF.match(folded, word_end)
+            if half is not None and half.group(1).lower() in res.numbers.scale_words:
+                # "two and a half million viewers"
+                value = (value + 0.5) * res.numbers.scale_words[half.group(1).lower()]
+                word_end = half.end()
+            elif m.group(0).lower() in res.numbers.scale_words:
+                few = phrase_before(folded, word_start, _VAGUE_WORDS, 3)
+                if few is not None:
+                    # "several hundred people": an approximate range, as "hundreds of"
+                    multiples = _VAGUE_MULTIPLES[few[0]]
+                    low, high = multiples[0] * value, multiples[1] * value
+                    word_start = few[1]
+            unit = _unit_after(res, folded, word_end)
             unit_key: str | None = None
             modifier: tuple[int, int] | None = None
             if unit is not None:
@@ -1564,29 +1605,31 @@ class MentionScanner:
                 # "two beaches", "three hundred people"; never "one of the", "no one"
                 what = None
                 if value != 1:
-                    what = self._counted_after(folded, m.end(), value) or self._counted_further(
-                        folded, m.end(), value
+                    what = self._counted_after(folded, word_end, value) or self._counted_further(
+                        folded, word_end, value
                     )
                 if what is None:
                     continue
                 end, unit_text, modifier = what
-            cue_start = m.start()
-            bound = Bound.EXACT
-            approximate = False
-            cue = phrase_before(folded, m.start(), res.numbers.bound_cues)
+            cue_start = word_start
+            bound = Bound.EXACT if low is None else Bound.RANGE
+            approximate = low is not None
+            cue = phrase_before(folded, word_start, res.numbers.bound_cues)
             if cue is not None:
                 phrase = cue[0]
                 if phrase in res.numbers.approximations:
                     approximate = True
-                elif phrase in res.numbers.bounds_before:
+                elif phrase in res.numbers.bounds_before and bound == Bound.EXACT:
                     bound = Bound(res.numbers.bounds_before[phrase])
                 cue_start = cue[1]
             out.quantities.append(
                 QuantityMention(
-                    start=m.start(),
+                    start=word_start,
                     end=end,
                     cue_start=cue_start,
-                    value=value,
+                    value=value if low is None else low,
+                    low=low,
+                    high=high,
                     bound=bound,
                     approximate=approximate,
                     unit=unit_text,
