@@ -19,6 +19,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Any, cast
 
 import spacy.symbols
@@ -38,7 +39,7 @@ from claims.extraction.identity import (
 from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.markers import scan_markers
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
-from claims.extraction.resources import Resources
+from claims.extraction.resources import Resources, read_yaml
 from claims.extraction.sentence_cache import IdRecorder, SentenceCache
 from claims.extraction.stance import ATTRIBUTE as STANCE_ATTRIBUTE
 from claims.extraction.stance import stance_lexicon, stance_of
@@ -598,6 +599,11 @@ def _read_identity(
             used.update(measured)
             scoped = {roles.info[i] for i in measured if role[i] == SCOPE}
             frame.scope = {d: v for d, v in frame.scope.items() if (d, v) not in scoped}
+    if attr_words and attr_words[-1] == "population" and _age_bounded(roles, res, attr_idx[0]):
+        # "This Upazila's eighteen up population is 87,404", "the 18+ population": the
+        # count of an age group, not the population (not even a wider key of it, which
+        # a population question would read)
+        attr_words = ["age", "group"]
     if not entity_idx:
         frame.entity_ref = any(lower[i] in references for i in subject_side or idxs)
     if named_by_subject and attr_words and not lex.known_suffix(attr_words):
@@ -618,6 +624,25 @@ def _read_identity(
         {fold_word(lower[i]) for i in used | set(attr_idx)}
         | set(frame.key_words)
         | set(named_by_subject)
+    )
+
+
+_AGE_BOUNDS = frozenset({"up", "plus", "+", "over", "above", "older"})
+
+
+def _age_bounded(roles: Roles, res: Resources, i: int) -> bool:
+    """Whether the words before token ``i`` bound an age: "eighteen up", "18+", "65 and over"."""
+    lower = roles.lower
+    j = i - 1
+    if j < 1 or lower[j] not in _AGE_BOUNDS:
+        return False
+    if lower[j - 1] in ("and", "or") and j >= 2:
+        j -= 1
+    before = lower[j - 1]
+    return (
+        roles.role[j - 1] == VALUE
+        or before.isdigit()
+        or res.number_words.fullmatch(before) is not None
     )
 
 
@@ -817,6 +842,70 @@ def drop_lead_ins(roles: Roles, first: int, end: int) -> None:
         _drop_salutation(roles, first, end, salutations[lower[first]])
     if ":" in lower[first:end]:
         _drop_colon_lead_in(roles, first, end)
+    if "," in lower[first:end]:
+        _drop_comma_lead_in(roles, first, end)
+
+
+@dataclass(frozen=True)
+class _LeadIns:
+    openers: tuple[tuple[str, ...], ...]
+    source_openers: tuple[tuple[str, ...], ...]
+    sources: frozenset[str]
+    firsts: frozenset[str]
+
+
+@lru_cache(maxsize=1)
+def _lead_ins() -> _LeadIns:
+    data = read_yaml("lead_ins.yaml")
+
+    def phrases(name: str) -> tuple[tuple[str, ...], ...]:
+        try:
+            found = tuple(tuple(str(w).casefold() for w in p) for p in data.get(name) or ())
+        except TypeError as error:
+            raise ValueError(
+                f"lead_ins.yaml: {name}: each entry is a list of words ({error})"
+            ) from error
+        return tuple(sorted(found, key=len, reverse=True))
+
+    openers, source_openers = phrases("openers"), phrases("source_openers")
+    return _LeadIns(
+        openers=openers,
+        source_openers=source_openers,
+        sources=frozenset(str(w).casefold() for w in data.get("sources") or ()),
+        firsts=frozenset(p[0] for p in openers + source_openers),
+    )
+
+
+def _drop_comma_lead_in(roles: Roles, first: int, end: int) -> None:
+    """"Born in Houghton County, Michigan, Dunn attended ...", "A graduate of Williams
+    College, he was elected ...", "As of the 1991 census, Kaliganj had ...": the opening
+    (lead_ins.yaml) runs to the last comma before the first verb, copula or value, and is
+    not the subject; its dates and scope words stay."""
+    lower, role = roles.lower, roles.role
+    lead = _lead_ins()
+    if lower[first] not in lead.firsts:
+        return
+    words = tuple(lower[first : min(end, first + 6)])
+    opener = next((p for p in lead.openers if words[: len(p)] == p), None)
+    needs_source = False
+    if opener is None:
+        opener = next((p for p in lead.source_openers if words[: len(p)] == p), None)
+        needs_source = True
+    if opener is None:
+        return
+    comma = -1
+    for k in range(first + len(opener), end):
+        if lower[k] == "," and role[k] in (SEP, PUNCT):
+            comma = k
+        elif role[k] in _CLAIMING:
+            break
+    if comma < 0 or comma + 1 >= end or role[comma + 1] in _CLAIMING:
+        return  # no subject between the opening and what the sentence claims
+    if needs_source and lead.sources.isdisjoint(lower[first:comma]):
+        return
+    for j in range(first, comma + 1):
+        if role[j] in _LEAD_IN_WORDS:
+            role[j] = STOP
 
 
 _CLAIMING = frozenset({PIVOT, MODAL, VERB, NEG, VALUE})
@@ -860,12 +949,15 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
     """Token ranges of the sentence's clauses: split at ';' and cut to bounded windows."""
     out: list[tuple[int, int]] = []
     start = sent.start
-    if ";" in roles.lower[sent.start : sent.end]:
+    lower = roles.lower
+    if ";" in lower[sent.start : sent.end]:
         for i in range(sent.start, sent.end):
-            if roles.lower[i] == ";" and roles.role[i] != VALUE:
+            if lower[i] == ";" and roles.role[i] != VALUE:
                 out.append((start, i))
                 start = i + 1
     out.append((start, sent.end))
+    if "and" in lower[sent.start : sent.end] or "(" in lower[sent.start : sent.end]:
+        out = [part for a, b in out for part in _joined_clauses(roles, a, b)]
     bounded: list[tuple[int, int]] = []
     role, info = roles.role, roles.info
     for a, b in out:
@@ -884,6 +976,37 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
         if b > a:
             bounded.append((a, b))
     return bounded
+
+
+def _joined_clauses(roles: Roles, a: int, b: int) -> list[tuple[int, int]]:
+    """"The gmina covers an area of 165 km2, and its total population is 17,289 (out of
+    which the population of Pilzno amounts to 4,411)": each clause with its own subject
+    and copula states its own value; read as one, the first clause's words named every
+    value's attribute ("gmina cover area" = 4,411). A clause starts after ", and" when a
+    copula or verb comes before the next value, and at a bracket opening "out of which"
+    / "of which"."""
+    lower, role = roles.lower, roles.role
+    parts: list[tuple[int, int]] = []
+    start = a
+    for i in range(a + 1, b - 2):
+        if i < start:
+            continue
+        if lower[i] == "(" and lower[i + 1 : i + 4] == ["out", "of", "which"]:
+            parts.append((start, i))
+            start = i + 4  # the bracket's own clause, without its "out of which"
+        elif lower[i] == "(" and lower[i + 1 : i + 3] == ["of", "which"]:
+            parts.append((start, i))
+            start = i + 3
+        elif lower[i] == "," and lower[i + 1] == "and" and role[i + 2] not in (VALUE, PIVOT, VERB):
+            for k in range(i + 2, min(b, i + 14)):
+                if role[k] in (VALUE, SEP, PUNCT, MODAL):
+                    break
+                if role[k] in (PIVOT, VERB):
+                    parts.append((start, i))
+                    start = i + 2
+                    break
+    parts.append((start, b))
+    return [(x, y) for x, y in parts if y > x]
 
 
 MAX_STATEMENT_CHARS = 200  # a longer unmarked sentence of another script is prose, not a claim
@@ -1620,9 +1743,10 @@ class _DocAssembly:
         # "Guadalajara was *officially* founded": the subject ends at the copula
         subject = [i for i in range(a, copula) if role[i] not in (PUNCT, NEG, MODAL)]
         head, quals = _head(lower, role, subject)
-        if not head:
+        if not head and copula == p0:
             # "Founded in 1997 in South Africa, the Cape Wine Academy introduced ...": the
-            # subject follows the participle phrase
+            # subject follows the participle phrase (not after "He was elected in 1954 to
+            # represent Hancock County, Ohio": "He" is the subject, the page's)
             comma = next((i for i in range(p1, b) if lower[i] == ","), None)
             if comma is not None:
                 after: list[int] = []
