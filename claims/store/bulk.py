@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import JSON, Boolean, Connection, DateTime, Float, Table, insert
 from sqlalchemy.orm import Session
@@ -73,11 +74,7 @@ def insert_tuples(
             chunk = rows[start : start + CHUNK]
             session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in chunk])
         return
-    converters = [
-        (index, convert)
-        for index, name in enumerate(columns)
-        if (convert := _converter(table.c[name].type, dialect)) is not None
-    ]
+    converters = _converters(table, tuple(columns), dialect)
     prepared: list[Sequence[Any]] = []
     if converters:
         for row in rows:
@@ -102,6 +99,29 @@ def insert_tuples(
         cursor.executemany(statement, prepared)
     finally:
         cursor.close()
+
+
+_Converters = list[tuple[int, Callable[[Any], Any]]]
+# dialect -> (table, columns) -> the converters of those columns. Finding them cost more
+# than the conversions for a writer that inserts a version's few claims at a time
+# (docs/PIPELINE.md, "Session 10"); weak, so a disposed engine's dialect is not kept.
+_CONVERTERS: WeakKeyDictionary[Any, dict[tuple[Table, tuple[str, ...]], _Converters]] = (
+    WeakKeyDictionary()
+)
+
+
+def _converters(table: Table, columns: tuple[str, ...], dialect: Any) -> _Converters:
+    """(column index, converter) of the ``columns`` of ``table`` that need converting."""
+    known = _CONVERTERS.setdefault(dialect, {})
+    found = known.get((table, columns))
+    if found is None:
+        found = [
+            (index, convert)
+            for index, name in enumerate(columns)
+            if (convert := _converter(table.c[name].type, dialect)) is not None
+        ]
+        known[(table, columns)] = found
+    return found
 
 
 def _converter(kind: Any, dialect: Any) -> Callable[[Any], Any] | None:

@@ -251,7 +251,11 @@ class ClaimRepository:
         if not fresh:
             return 0
         # tuples all the way to the driver: no dict per claim (the writer's hot path)
-        ids = quote_ids(self.session, {(row[_VERSION], row[_QUOTE]) for row in fresh})
+        ids = quote_ids(
+            self.session,
+            {(row[_VERSION], row[_QUOTE]) for row in fresh},
+            [row[_VERSION] for row in fresh],
+        )
         stamped = []
         for row in fresh:
             written = (*row[:_CREATED_AT], row[_CREATED_AT] or now)

@@ -11,7 +11,7 @@ repairs any claim left unlinked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, select
@@ -35,19 +35,28 @@ def link_quotes(session: Session | Connection, rows: Sequence[MutableMapping[str
         row["quote_id"] = found[(row["source_version_id"], row["quote"])]
 
 
-def quote_ids(session: Session | Connection, wanted: set[QuoteKey]) -> dict[QuoteKey, int] | None:
+def quote_ids(
+    session: Session | Connection,
+    wanted: set[QuoteKey],
+    versions: Sequence[str] = (),
+) -> dict[QuoteKey, int] | None:
     """The quote row id of each (source version id, quote) in ``wanted``, rows made as
-    needed; None on a backend other than SQLite or PostgreSQL (its triggers link them)."""
+    needed; None on a backend other than SQLite or PostgreSQL (its triggers link them).
+
+    New rows are made version by version in the order of ``versions`` (the versions not in
+    it after them, by id), each version's quotes in text order: the ids one call per
+    version in that order gives, so a writer of many versions at once stores the same ids."""
     bind = session.get_bind() if isinstance(session, Session) else session
     dialect = bind.dialect.name
     if dialect not in ("sqlite", "postgresql"):
         return None
     if not wanted:
         return {}
+    in_order = _in_order(versions)
     if dialect == "sqlite":
-        return _sqlite_link(session, wanted)
+        return _sqlite_link(session, wanted, in_order)
     found = _quote_ids(session, sorted({version for version, _ in wanted}))
-    missing = sorted(wanted - found.keys())
+    missing = sorted(wanted - found.keys(), key=in_order)
     if missing:
         statement = postgresql.insert(ClaimQuoteRow).on_conflict_do_nothing()
         for chunk in batches(missing):
@@ -56,7 +65,19 @@ def quote_ids(session: Session | Connection, wanted: set[QuoteKey]) -> dict[Quot
     return found
 
 
-def _sqlite_link(session: Session | Connection, wanted: set[QuoteKey]) -> dict[QuoteKey, int]:
+def _in_order(versions: Sequence[str]) -> Callable[[QuoteKey], tuple[int, str, str]]:
+    """Sort key of quote keys: by the version's place in ``versions`` (others after, by
+    id), then by quote."""
+    rank = {version: index for index, version in enumerate(dict.fromkeys(versions))}
+    last = len(rank)
+    return lambda key: (rank.get(key[0], last), key[0], key[1])
+
+
+def _sqlite_link(
+    session: Session | Connection,
+    wanted: set[QuoteKey],
+    in_order: Callable[[QuoteKey], tuple[int, str, str]],
+) -> dict[QuoteKey, int]:
     """The quote row ids of ``wanted``, the missing rows inserted with the driver's own
     cursor and added to the full-text index.
 
@@ -73,7 +94,7 @@ def _sqlite_link(session: Session | Connection, wanted: set[QuoteKey]) -> dict[Q
         found = _stored_quote_ids(cursor, wanted)
         # New rows in one executemany, in key order, then their ids read back with the
         # versions' quote rows (a statement per row cost more than the rows themselves).
-        missing = sorted(wanted - found.keys())
+        missing = sorted(wanted - found.keys(), key=in_order)
         cursor.executemany(
             "INSERT INTO claim_quotes (source_version_id, quote) VALUES (?, ?)", missing
         )

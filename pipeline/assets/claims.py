@@ -21,6 +21,7 @@ from claims.models import Claim
 from claims.planning import compare
 from claims.run_summary import claims_preview, count_table
 from claims.store import ClaimRepository, GenerationRepository
+from claims.store.bulk_load import indexes_deferred, load_pays
 from claims.store.changes import mark_extracted, record_version_changes
 from claims.store.claims import claim_from_row, row_kind
 from claims.store.sources import register_titles
@@ -63,6 +64,9 @@ def claims(
         ]
         versions = corpus.versions_for_keys(session, pending)
         titles = register_titles(session, {v.source_id for v in versions.values()})
+        # a load large against what the store holds builds the claims indexes once, at the
+        # end (claims.store.bulk_load); its writes wait for the whole run's extraction
+        bulk = load_pays(session, len(versions))
     takes_subject = _takes_document_subject(extract)
     kinds: Counter[str] = Counter()
     written = _Written()
@@ -99,18 +103,20 @@ def claims(
                 failed[result.key] = f"{result.key} ({version.origin_path}): {result.error}"
                 continue  # the other versions of the shard go on
             pending_writes.append(_Extracted(version.id, result.rows, result.mentions))
-            if len(pending_writes) >= VERSIONS_PER_TRANSACTION:
+            if not bulk and len(pending_writes) >= VERSIONS_PER_TRANSACTION:
                 _write(store, pending_writes, written, generation)
             by_shard[shard_of(version.source_id)].append((result.key, len(result.rows)))
             kinds.update(row_kind(row) for row in result.rows)
             if len(preview) < 8:
                 preview.extend(claim_from_row(row) for row in result.rows[: 8 - len(preview)])
     except ExtractionPoolBroken as error:  # keep what arrived, then stop the run, clearly
-        _write(store, pending_writes, written, generation)
+        _write_all(store, pending_writes, written, generation, bulk)
         raise dg.Failure(str(error)) from error
     finally:  # a write that raised stops the workers now, not when the generator is collected
         results.close()
-    _write(store, pending_writes, written, generation)
+    _write_all(store, pending_writes, written, generation, bulk)
+    if bulk:
+        context.log.info(f"loaded {len(versions)} versions, the claims indexes built after")
     if failed:  # after the others are written; the store still lacks these, so runs retry
         raise dg.Failure(
             f"extraction failed for {len(failed)} source version(s): "
@@ -138,6 +144,7 @@ def claims(
             "versions_in_run": done,
             "claims_in_run": sum(kinds.values()),
             "new_claims": new_claims,
+            "bulk_load": bulk,
             "supersession_candidates": candidates,
             "claims_by_kind": dg.MetadataValue.md(count_table(dict(kinds))),
             "preview": dg.MetadataValue.md(claims_preview(preview)),
@@ -190,6 +197,67 @@ def _record_progress(session: Session, items: list[_Extracted], generation: str)
     record_version_changes(session, [item.version_id for item in items], generation)
 
 
+def write_run(store: ClaimStore, extracted: list[_Extracted], generation: str) -> _Written:
+    """Write a run's extracted versions as the step does (bench/bench_claim_writes.py)."""
+    written = _Written()
+    with store.transaction() as session:
+        bulk = load_pays(session, len(extracted))
+    _write_all(store, list(extracted), written, generation, bulk)
+    return written
+
+
+def _write_all(
+    store: ClaimStore, pending: list[_Extracted], written: _Written, generation: str, bulk: bool
+) -> None:
+    """Store and clear ``pending``: in one load (``bulk``), else 100 versions a transaction."""
+    if bulk:
+        _load(store, pending, written, generation)
+        pending.clear()
+        return
+    for start in range(0, len(pending), VERSIONS_PER_TRANSACTION):
+        _write(store, pending[start : start + VERSIONS_PER_TRANSACTION], written, generation)
+    pending.clear()
+
+
+def _write_batch(
+    session: Session,
+    repository: ClaimRepository,
+    pending: list[_Extracted],
+    written: _Written,
+    generation: str,
+) -> None:
+    """Versions' claims, their supersession candidates and progress, in ``session``."""
+    repository.prime_versions([item.version_id for item in pending], generation)
+    # the versions' rows in one insert, in version order: the rows, rowids and quote ids a
+    # write per version gives (quotes.quote_ids), without the per-call costs
+    written.claims += repository.add_rows([row for item in pending for row in item.rows])
+    for item in pending:
+        if item.mentions:
+            written.candidates += record_supersession_candidates(session, item.version_id)
+    _record_progress(session, pending, generation)
+
+
+def _load(
+    store: ClaimStore, extracted: list[_Extracted], written: _Written, generation: str
+) -> None:
+    """Write a whole run's versions in one transaction, the claims table's secondary
+    indexes built once at its end (claims.store.bulk_load). If anything fails, that
+    transaction rolls back whole, indexes included, and the versions go the ordinary way
+    (which names the version the store refuses and keeps the ones before it)."""
+    attempt = _Written()
+    try:
+        with store.transaction() as session, indexes_deferred(session):
+            repository = ClaimRepository(session)
+            for start in range(0, len(extracted), VERSIONS_PER_TRANSACTION):
+                batch = extracted[start : start + VERSIONS_PER_TRANSACTION]
+                _write_batch(session, repository, batch, attempt, generation)
+    except Exception:
+        _write_all(store, list(extracted), written, generation, bulk=False)
+    else:
+        written.claims += attempt.claims
+        written.candidates += attempt.candidates
+
+
 def _write(
     store: ClaimStore, pending: list[_Extracted], written: _Written, generation: str
 ) -> None:
@@ -199,11 +267,7 @@ def _write(
     attempt = _Written()
     try:
         with store.transaction() as session:
-            repository = ClaimRepository(session)
-            repository.prime_versions([item.version_id for item in pending], generation)
-            for item in pending:
-                _write_version(session, item, attempt, repository)
-            _record_progress(session, pending, generation)
+            _write_batch(session, ClaimRepository(session), pending, attempt, generation)
     except Exception:
         for item in pending:  # raises at the version the store refuses; earlier ones stay
             with store.transaction() as session:
