@@ -40,6 +40,7 @@ from claims.extraction.question_frames import (
     honorifics,
     kind_words,
     name_suffixes,
+    standing_in_for,
 )
 from claims.store.search import search_quotes, visible_claims_condition
 
@@ -58,6 +59,9 @@ LAST_NAME = 0.75  # the question names it by the last word of its name alone ("m
 MAX_NAME_WORDS_FOR_LAST = 3
 # an attribute whose claims answer the asked one (a census count for a population)
 ANSWERING_ATTRIBUTE = 0.9
+# an attribute that answers it when nothing states it ("opened" for "founded"): below any
+# claim of the asked attribute
+STANDING_IN_ATTRIBUTE = 0.6
 _NAME_SEPARATORS = (" ", ",", " (")
 _NAME_WORD = re.compile(r"[^\W_]+")
 # the mark of a subject known only as named in one page (claims/extraction/opening.py)
@@ -280,7 +284,7 @@ def candidate_keys(
             by_entity.append(("entity", select + "(" + " OR ".join(likes) + ")" + order))
     stages.append(by_entity)
     params["attribute"] = attribute
-    answering = answering_attributes(attribute)
+    answering = (*answering_attributes(attribute), *standing_in_for(attribute))
     marks = [":attribute"]
     for i, other in enumerate(answering):
         params[f"answering{i}"] = other
@@ -357,6 +361,8 @@ def _rank(
         attribute_score = match.score
         if claim_attribute in answering_attributes(asked_attribute):
             attribute_score = max(attribute_score, ANSWERING_ATTRIBUTE)
+        elif claim_attribute in standing_in_for(asked_attribute):
+            attribute_score = max(attribute_score, STANDING_IN_ATTRIBUTE)
         elif match.band == DIFFERENT:
             continue
         elif asked is AnswerType.ANY and match.band != SAME:

@@ -182,6 +182,22 @@ def answering_attributes(attribute: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
+def _standing_in() -> dict[str, tuple[str, ...]]:
+    data = read_yaml("question_frames.yaml")
+    return {
+        str(asked): tuple(str(a) for a in answering)
+        for asked, answering in (data.get("answered_when_missing") or {}).items()
+    }
+
+
+def standing_in_for(attribute: str) -> tuple[str, ...]:
+    """Attributes whose claims answer a question about ``attribute`` only when no claim
+    states it (a school "opened" in 1961 answers "when was it established" when no page
+    gives its founding); empty for most attributes."""
+    return _standing_in().get(attribute, ())
+
+
+@lru_cache(maxsize=1)
 def _counted() -> dict[str, frozenset[str]]:
     data = read_yaml("question_frames.yaml")
     return {
