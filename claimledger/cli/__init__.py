@@ -1,26 +1,11 @@
-"""The ``claims`` command. Each command group lives in its own module and is registered here."""
+"""The ``claims`` command. Each command group lives in its own module, imported when one of
+its commands runs (claimledger/cli/lazy.py: ``COMMANDS`` names them)."""
 
 from __future__ import annotations
 
 import gc
 import sys
 
-from claimledger.cli import access as _access  # noqa: F401  (registers commands)
-from claimledger.cli import ask as _ask  # noqa: F401
-from claimledger.cli import audit as _audit  # noqa: F401  (registers commands)
-from claimledger.cli import check as _check  # noqa: F401  (registers commands)
-from claimledger.cli import conflicts as _conflicts  # noqa: F401
-from claimledger.cli import db as _db  # noqa: F401
-from claimledger.cli import extract as _extract  # noqa: F401
-from claimledger.cli import ingest as _ingest  # noqa: F401
-from claimledger.cli import metrics as _metrics  # noqa: F401
-from claimledger.cli import policy as _policy  # noqa: F401
-from claimledger.cli import review as _review  # noqa: F401
-from claimledger.cli import run as _run  # noqa: F401
-from claimledger.cli import schema as _schema  # noqa: F401
-from claimledger.cli import serve as _serve  # noqa: F401
-from claimledger.cli import sources as _sources  # noqa: F401
-from claimledger.cli import status as _status  # noqa: F401
 from claimledger.cli.app import app
 from claims.errors import ClaimLedgerError
 

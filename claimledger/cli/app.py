@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-from sqlalchemy import Engine
 from typer.core import TyperOption
 
+from claimledger.cli.lazy import LazyCommandGroup
 from claimledger.cli.safe_text import strip_terminal_controls
-from claims.settings import Settings, get_settings
-from claims.store.engine import make_engine
 
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from claims.settings import Settings
+
+# The settings and the store are imported by the commands that use them (the settings
+# bring pydantic, the store SQLAlchemy's ORM and both dialects): `claims --version`, `--help`
+# and `claims extract` need neither.
 app = typer.Typer(
+    cls=LazyCommandGroup,
     name="claims",
     help="claimledger: find, review and serve contradictions in versioned documents.",
     no_args_is_help=True,
@@ -105,11 +112,14 @@ def print_table(
 
 
 def settings() -> Settings:
+    from claims.settings import get_settings
+
     return get_settings()
 
 
 def engine() -> Engine:
     """An engine on the configured store (migrated to head first, so every command just works)."""
+    from claims.store.engine import make_engine
     from claims.store.migrate import upgrade
 
     url = settings().resolved_database_url
