@@ -49,6 +49,7 @@ def _command_modules(modules: set[str]) -> set[str]:
         "claimledger.cli.app",
         "claimledger.cli.lazy",
         "claimledger.cli.safe_text",
+        "claimledger.cli.startup",
     }
 
 

@@ -7,6 +7,7 @@ import gc
 import sys
 
 from claimledger.cli.app import app
+from claimledger.cli.startup import owns_process
 from claims.errors import ClaimLedgerError
 
 
@@ -27,19 +28,12 @@ def main() -> None:
         err_console.print(f"[bold red]error:[/] {escape(str(error))}", markup=True, highlight=False)
         sys.exit(error.exit_code)
     finally:
-        if _owns_process():
+        if owns_process():
             # The process ends here. Python's exit runs the cyclic collector over all that
             # is still alive (Dagster's, spaCy's and SQLAlchemy's objects, a run's claims):
             # 1-2 s of CPU after a `claims run`. Frozen objects are skipped; their memory
             # goes back with the process (docs/PIPELINE.md, "Session 8").
             gc.freeze()
-
-
-def _owns_process() -> bool:
-    """Whether ``main`` is the program's entry point (the ``claims`` script and
-    ``python -m claimledger`` import it into ``__main__``), so the interpreter exits right
-    after it; a test runner or another program calling it goes on and keeps its collector."""
-    return getattr(sys.modules.get("__main__"), "main", None) is main
 
 
 __all__ = ["app", "main"]

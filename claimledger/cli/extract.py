@@ -98,7 +98,10 @@ def extract_command(
     ),
 ) -> None:
     """Extract claims (subject, predicate, key, value, unit, scope, time, polarity, span)."""
-    from claims.extraction import extract
+    from claimledger.cli.startup import loading
+
+    with loading():  # spaCy and its numpy/thinc stack, imported once per process
+        from claims.extraction import extract
 
     if jsonl is not None:
         if file is not None:

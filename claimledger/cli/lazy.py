@@ -54,8 +54,11 @@ class LazyCommandGroup(TyperGroup):
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name not in self.commands and cmd_name in COMMANDS:
-            importlib.import_module(f"claimledger.cli.{COMMANDS[cmd_name]}")
-            self._add_registered_commands()
+            from claimledger.cli.startup import loading
+
+            with loading():
+                importlib.import_module(f"claimledger.cli.{COMMANDS[cmd_name]}")
+                self._add_registered_commands()
         return super().get_command(ctx, cmd_name)
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:

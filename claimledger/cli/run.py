@@ -121,10 +121,13 @@ def _run(
     no_wait: bool,
     as_json: bool,
 ) -> None:
-    from pipeline.instance import local_instance
-    from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
-    from pipeline.runner import run_pipeline
-    from pipeline.settings import get_pipeline_settings
+    from claimledger.cli.startup import loading
+
+    with loading():  # about 2,000 modules: Dagster, spaCy, the store
+        from pipeline.instance import local_instance
+        from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
+        from pipeline.runner import run_pipeline
+        from pipeline.settings import get_pipeline_settings
 
     environment = _pipeline_environment(sources_paths, register_path)
     store = ClaimStore(database_url=environment["CLAIMS_DATABASE_URL"])
@@ -150,7 +153,8 @@ def _run(
         Progress(*columns, console=err_console, transient=False) as progress,
     ):
         # Under the lock: two processes creating Dagster's SQLite history at once collide.
-        instance = local_instance(settings().data_dir)
+        with loading():  # the instance and its storages live as long as the process
+            instance = local_instance(settings().data_dir)
         task = progress.add_task("pipeline", total=None)
 
         def advance(done: int, total: int, label: str) -> None:
