@@ -181,6 +181,28 @@ def test_a_range_of_days_of_a_month_is_a_time_not_a_value(text: str) -> None:
     assert claim.time.text is not None and claim.time.text[-1].isalnum()
 
 
+def test_a_range_of_days_before_a_dated_day_is_one_dated_range() -> None:
+    text = "The final rounds are played on 7 and 8 May 2019, and 14 to 20 May 2019."
+    times = MentionScanner().scan(text).times
+    assert [(t.first.isoformat(), t.last.isoformat()) for t in times if t.first and t.last] == [
+        ("2019-05-07", "2019-05-08"),
+        ("2019-05-14", "2019-05-20"),
+    ]
+
+
+def test_ordinal_days_of_a_month_and_a_clock_time_are_no_values() -> None:
+    text = "The second legs are on 7th and 8th May at 8 pm, and 12,000 fans came."
+    assert _spans(text) == ["12,000 fans"]
+    assert _spans("Doors open at 7.30pm and the hall seats 900 people.") == ["900 people"]
+
+
+def test_a_season_written_with_two_years_covers_both() -> None:
+    text = "Over the 2018–19 season the club sold 40,000 season tickets."
+    (season,) = [t for t in MentionScanner().scan(text).times if t.first]
+    assert (season.first.year, season.last.year) == (2018, 2019)
+    assert text[season.start : season.end] == "2018–19"
+
+
 # ------------------------------------------------------------ section numbers, headings
 
 

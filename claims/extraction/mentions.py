@@ -157,6 +157,11 @@ _SCORE_WORDS = re.compile(
     + r")(?![A-Za-z-])",
     re.IGNORECASE,
 )
+# "8 pm", "7.30pm", "9 a.m.": a time of day after the number
+_CLOCK = re.compile(r"[ \t]?(?:[ap]\.m\.|[ap]m(?![A-Za-z]))", re.IGNORECASE)
+# "2018–19": a season that runs into the next year ("2024/25" is left as it was: the claim's
+# time already spans both years there, and reading it here changed the office corpus edges)
+_SEASON = re.compile(r"[-–—]([0-9]{2})(?![0-9A-Za-z])")
 # "two and a half million": the half joins the number before its scale word
 _AND_A_HALF = re.compile(r"\s+and\s+a\s+half\s+([a-z]+)(?![A-Za-z])", re.IGNORECASE)
 _VAGUE_MULTIPLES = {
@@ -507,7 +512,7 @@ class _TimeScanner:
                 if mention is None:
                     continue
                 found.append(mention)
-                occupied[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+                occupied[mention.start : mention.end] = b"\x01" * (mention.end - mention.start)
         found.sort(key=lambda t: t.start)
         for t in found:
             self._dating_source(folded, t, occupied)
@@ -633,6 +638,12 @@ class _TimeScanner:
         if not self._reads_as_year(folded, m.start(), m.end()):
             return None
         y = int(m.group(1))
+        season = _SEASON.match(folded, m.end())
+        if season is not None and int(season.group(1)) == (y + 1) % 100:
+            # "the 2018–19 season": both years, not the first alone
+            return TimeMention(
+                m.start(), season.end(), date(y, 1, 1), date(y + 1, 12, 31), TimeGranularity.YEAR
+            )
         return TimeMention(m.start(), m.end(), date(y, 1, 1), date(y, 12, 31), TimeGranularity.YEAR)
 
     def _reads_as_year(self, folded: str, start: int, end: int) -> bool:
@@ -986,6 +997,11 @@ class MentionScanner:
             self._label(folded, s, self._label_end(folded, e), occupied, out)
             return
         day = self._month_day(folded, s, e)
+        if day is not None and occupied[day[1] - 1]:
+            # "7 and 8 May 2019": the second day is already a dated time; the first opens it
+            if self._open_dated_range(folded, s, e, out, occupied):
+                return
+            day = None
         if day is not None:
             # "on 3 May", "By April 6": a day of the month without a year is a time without
             # dates (it names when, never what); it stays out of values and keys
@@ -1284,6 +1300,9 @@ class MentionScanner:
         coordinate = _COORDINATE.match(folded, e)
         if coordinate is not None:
             return s, coordinate.end()
+        clock = _CLOCK.match(folded, e)
+        if clock is not None:
+            return s, clock.end()  # "at 8 pm", "7.30pm": a time of day
         return None
 
     def _month_day(self, folded: str, s: int, e: int) -> tuple[int, int] | None:
@@ -1296,7 +1315,8 @@ class MentionScanner:
         after = _MONTH_AFTER.match(folded, e)
         if after is not None and after.group(1).lower() in months:
             return s, after.end(1)
-        second = self._second_day(folded, e)
+        suffix = _ORDINAL.match(folded, e)
+        second = self._second_day(folded, suffix.end() if suffix else e)
         if second is not None:
             # "3-7 May", "from 3 to 7 May", "between 10 and 14 June": days of one month
             after = _MONTH_AFTER.match(folded, second)
@@ -1313,6 +1333,21 @@ class MentionScanner:
             # "May 3-7", "June 10 to 14"
             return before.start(1), self._second_day(folded, end) or end
         return None
+
+    @staticmethod
+    def _open_dated_range(folded: str, s: int, e: int, out: Mentions, occupied: bytearray) -> bool:
+        """Make the dated day after "7 and" / "7-" ("7 and 8 May 2019") start at day 7."""
+        for t in out.times:
+            if t.start > e and t.first is not None and t.granularity == TimeGranularity.DAY:
+                if folded[e : t.start].strip(" \t-–—").lower() not in ("", "and", "to"):
+                    return False
+                first = _safe_date(t.first.year, t.first.month, int(folded[s:e]))
+                if first is None or first > t.first:
+                    return False
+                occupied[s : t.start] = b"\x01" * (t.start - s)
+                t.start, t.first = s, first
+                return True
+        return False
 
     @staticmethod
     def _second_day(folded: str, pos: int) -> int | None:
