@@ -10,7 +10,8 @@ base rows, in the same way (``retrieval.verdicts``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -19,6 +20,7 @@ from sqlalchemy import Connection, bindparam, delete, select
 from claims.edges.value_groups import is_unknown_key
 from claims.models import Requester
 from claims.store.bulk import insert_records
+from claims.store.edges_bulk import build_pays, indexes_built_after
 from claims.tables import ClaimRow, ClaimStatusRow, SourceGrantRow
 from retrieval.evidence import EvidenceLoader
 from retrieval.verdicts import evaluate
@@ -46,56 +48,89 @@ def build_claim_status(
     Idempotent: the same store gives the same rows.
     """
     now = now or datetime.now(UTC)
-    loader = EvidenceLoader(conn, with_reasons=False)  # the read model stores no reasons
+    # the read model stores no reasons, and a status reads no quote, scope or time
+    loader = EvidenceLoader(conn, with_reasons=False, with_text=False)
     generation = loader.generation()
     reader = everyone(conn)
     stored: dict[str, tuple[object, ...]] = {}
+    claims = 0
     if claim_keys is None:
-        keys = sorted(
-            set(conn.execute(select(_C.claim_key).where(_C.generation == generation)).scalars())
+        every = list(
+            conn.execute(select(_C.claim_key).where(_C.generation == generation)).scalars()
         )
+        keys, claims = sorted(set(every)), len(every)
         stored = _stored_rows(conn, None)
     else:
         keys = sorted(set(claim_keys))
     counts: Counter[str] = Counter()
-    for start in range(0, len(keys), KEYS_PER_BATCH):
-        chunk = keys[start : start + KEYS_PER_BATCH]
-        if claim_keys is not None:
-            stored = _stored_rows(conn, chunk)
-        wanted = set(chunk)
-        rows: list[_StatusRow] = []
-        # keys with no subject are never linked: only supersession can give them a status,
-        # and their quotes and facts need not be read (20,000 bare numbers in one file)
-        linked = [k for k in chunk if not is_unknown_key(k)]
-        unlinked = [k for k in chunk if is_unknown_key(k)]
-        groups = [loader.group_for_keys(linked)] if linked else []
-        groups += [loader.group_for_unlinked_keys(unlinked)] if unlinked else []
-        verdicts = [v for group in groups for v in evaluate(group.narrow(reader)).values()]
-        for verdict in verdicts:
-            claim = verdict.claim
-            if claim.claim_key not in wanted:
-                continue  # reached through an edge; its own key batch writes it
-            resolution = verdict.resolution
-            counts[verdict.status.value] += 1
-            values = (
-                claim.claim_key,
-                verdict.status.value,
-                verdict.review_item_id,
-                resolution.id if resolution else None,
-                verdict.superseded_by.version_id if verdict.superseded_by else None,
-                resolution.policy_version if resolution else None,
-            )
-            if stored.pop(claim.id, None) == values:
-                continue  # unchanged: the row stays as it is
-            rows.append(_StatusRow(claim.id, *values))
-        if claim_keys is not None:
-            _delete(conn, [*stored, *(r.claim_id for r in rows)])
-        else:
-            _delete(conn, [r.claim_id for r in rows])
-        insert_records(conn, _CS, rows, {"computed_at": now})
+    with _indexes_after_first_build(conn, claim_keys is None and not stored, claims):
+        for start in range(0, len(keys), KEYS_PER_BATCH):
+            chunk = keys[start : start + KEYS_PER_BATCH]
+            if claim_keys is None:
+                _write_batch(conn, loader, reader, chunk, stored, counts, now)
+            else:
+                batch_stored = _stored_rows(conn, chunk)
+                _write_batch(conn, loader, reader, chunk, batch_stored, counts, now)
+                _delete(conn, list(batch_stored))  # rows of claims no longer at these keys
     if claim_keys is None:
         _delete(conn, list(stored))  # rows of claims no longer in the generation
     return dict(sorted(counts.items()))
+
+
+def _write_batch(
+    conn: Connection,
+    loader: EvidenceLoader,
+    reader: Requester,
+    chunk: list[str],
+    stored: dict[str, tuple[object, ...]],
+    counts: Counter[str],
+    now: datetime,
+) -> None:
+    """Evaluate the claims of one batch of keys and write the rows that changed; each
+    claim's stored row is taken out of ``stored`` (what is left there matches no claim)."""
+    wanted = set(chunk)
+    rows: list[_StatusRow] = []
+    replaced: list[str] = []
+    # keys with no subject are never linked: only supersession can give them a status,
+    # and their quotes and facts need not be read (20,000 bare numbers in one file)
+    linked = [k for k in chunk if not is_unknown_key(k)]
+    unlinked = [k for k in chunk if is_unknown_key(k)]
+    groups = [loader.group_for_keys(linked)] if linked else []
+    groups += [loader.group_for_unlinked_keys(unlinked)] if unlinked else []
+    verdicts = [v for group in groups for v in evaluate(group.narrow(reader)).values()]
+    for verdict in verdicts:
+        claim = verdict.claim
+        if claim.claim_key not in wanted:
+            continue  # reached through an edge; its own key batch writes it
+        resolution = verdict.resolution
+        counts[verdict.status.value] += 1
+        values = (
+            claim.claim_key,
+            verdict.status.value,
+            verdict.review_item_id,
+            resolution.id if resolution else None,
+            verdict.superseded_by.version_id if verdict.superseded_by else None,
+            resolution.policy_version if resolution else None,
+        )
+        before = stored.pop(claim.id, None)
+        if before == values:
+            continue  # unchanged: the row stays as it is
+        if before is not None:
+            replaced.append(claim.id)  # a claim with no stored row needs no delete
+        rows.append(_StatusRow(claim.id, *values))
+    _delete(conn, replaced)
+    insert_records(conn, _CS, rows, {"computed_at": now})
+
+
+@contextmanager
+def _indexes_after_first_build(conn: Connection, first: bool, rows: int) -> Iterator[None]:
+    """A first full build into an empty ``claim_status`` builds its index after the rows
+    (``claims/store/edges_bulk.py``); any other build writes through it."""
+    if first and build_pays(conn, _CS.name, rows):
+        with indexes_built_after(conn, _CS.name):
+            yield
+    else:
+        yield
 
 
 class _StatusRow(NamedTuple):

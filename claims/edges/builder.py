@@ -275,6 +275,8 @@ class _Emitter:
         self._members: list[ClaimFacts] = []
         self._sentences: dict[tuple[str, str], list[ClaimFacts]] | None = None
         self._lists: dict[tuple[str, str], bool] = {}
+        # materiality by its inputs (see ``assess``); the settings are fixed for a build
+        self._assessed: dict[tuple[object, ...], tuple[bool, float]] = {}
 
     def start_block(self, members: list[ClaimFacts]) -> None:
         self._emitted.clear()
@@ -304,6 +306,38 @@ class _Emitter:
             self._lists[sentence] = found
         return found
 
+    def assess(self, draft: EdgeDraft) -> tuple[bool, float]:
+        """``materiality.assess`` of a conflict edge, once per distinct input.
+
+        A star of claim edges repeats one pair of values (every member of a value group
+        meets the same anchor), and assess reads only the two sides' intervals, keys,
+        predicates and tiers: the repeats are looked up, not computed again.
+        """
+        left, right = draft.left, draft.right
+        tier_left, tier_right = self.tiers.get(left.source_id), self.tiers.get(right.source_id)
+        if not (left.lo and left.hi and right.lo and right.hi):
+            # 0.0 and -0.0 are one key but may give scores of either sign: not looked up
+            assessed = assess(left, right, draft.rule, self.materiality, tier_left, tier_right)
+            return assessed.material, assessed.score
+        key = (
+            draft.rule,
+            left.lo,
+            left.hi,
+            left.claim_key,
+            left.predicate,
+            tier_left,
+            right.lo,
+            right.hi,
+            right.claim_key,
+            right.predicate,
+            tier_right,
+        )
+        found = self._assessed.get(key)
+        if found is None:
+            assessed = assess(left, right, draft.rule, self.materiality, tier_left, tier_right)
+            found = self._assessed[key] = (assessed.material, assessed.score)
+        return found
+
     def pair(self, x: ClaimFacts, y: ClaimFacts, verdict: PairVerdict, claim_key: str) -> None:
         if verdict.relation is Relation.CONFLICT:
             verdict = listed_values(x, y, verdict, self.mates(x), self.mates(y))
@@ -319,15 +353,7 @@ class _Emitter:
         material: bool | None = None
         score: float | None = None
         if draft.kind is EdgeKind.CONFLICTS:
-            assessed = assess(
-                draft.left,
-                draft.right,
-                draft.rule,
-                self.materiality,
-                self.tiers.get(draft.left.source_id),
-                self.tiers.get(draft.right.source_id),
-            )
-            material, score = assessed.material, assessed.score
+            material, score = self.assess(draft)
         kind = draft.kind.value
         self.build.edges.append(
             EdgeRecord(

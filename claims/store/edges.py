@@ -30,6 +30,7 @@ from claims.models import (
 )
 from claims.store.batches import batches
 from claims.store.bulk import insert_records
+from claims.store.edges_bulk import build_pays, indexes_built_after
 from claims.tables import (
     EdgeRow,
     SourceSupersedesRow,
@@ -130,14 +131,22 @@ def sync_rows(
         )
     # in id order: the primary-key index is filled front to back, not at random pages
     fresh.sort()
-    insert_records(
-        session,
-        row_class.__table__,  # type: ignore[arg-type]
-        fresh,
-        {**shared, "created_at": now, "retired_at": None},
-    )
+    table: Any = row_class.__table__
+    _insert_fresh(session, table, fresh, {**shared, "created_at": now, "retired_at": None})
     counts.inserted = len(fresh)
     return counts
+
+
+def _insert_fresh(
+    session: Session, table: Any, rows: Sequence[Any], shared: Mapping[str, Any]
+) -> None:
+    """``insert_records``, into an empty table with its indexes built after the rows
+    (a first full build; ``claims/store/edges_bulk.py``)."""
+    if build_pays(session, table.name, len(rows)):
+        with indexes_built_after(session, table.name):
+            insert_records(session, table, rows, shared)
+    else:
+        insert_records(session, table, rows, shared)
 
 
 class EdgeRepository:
@@ -297,10 +306,8 @@ class ValueGroupRepository:
             self.session.execute(
                 delete(ValueGroupClaimRow).where(ValueGroupClaimRow.claim_id.in_(chunk))
             )
-        fresh = [
-            m for cid, m in sorted(wanted.items()) if stored.get(cid) != m.value_group_id
-        ]
-        insert_records(self.session, table, fresh, {"generation": generation})  # type: ignore[arg-type]
+        fresh = [m for cid, m in sorted(wanted.items()) if stored.get(cid) != m.value_group_id]
+        _insert_fresh(self.session, table, fresh, {"generation": generation})
         report = GroupSync(members_written=len(fresh), members_removed=len(stale))
         report.relations = self._sync_relations(generation, relations, claim_keys, now)
         report.slots_written, report.slots_removed = self._sync_slots(generation, slots, claim_keys)
