@@ -140,3 +140,16 @@ def test_an_unknown_command_is_refused_with_close_names(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "No such command 'revew'" in done.stderr
     assert "Did you mean 'review'" in done.stderr
+
+
+def test_claims_run_loads_only_its_own_command_module(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "fees.txt").write_text("The annual fee for the visitor pass is 40 EUR.\n")
+    modules, done = _claims(tmp_path, "run", str(notes), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["claims"] >= 1
+    assert _command_modules(modules) == {"claimledger.cli.run"}
+    # what the pipeline itself needs is there; the web app and the HTTP stack are not
+    assert {"pipeline.runner", "dagster", "claims.extraction"} <= modules
+    assert not {"fastapi", "uvicorn", "starlette", "review.web", "retrieval.http"} & modules
