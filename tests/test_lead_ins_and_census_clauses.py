@@ -200,3 +200,36 @@ def test_a_census_that_counted_households_does_not_answer_it(engine: Engine) -> 
     )
     result = answer(engine, "What is the population of Ashby Township, Ohio?", ANYONE)
     assert result.status is AnswerStatus.NOT_FOUND, (result.value, result.reason)
+
+
+# --- a change restated in brackets, a name with a possessive
+
+
+def test_a_count_in_brackets_after_a_change_is_the_change() -> None:
+    claims = _claims(
+        "Ferrow is a commune in Chile. The population grew by 12.4% (2,310 persons) between "
+        "the 1992 and 2002 censuses."
+    )
+    grown = [c for c in claims if c.value == 2310.0]
+    assert grown and all(c.attribute == "population change" for c in grown)
+
+
+def test_a_count_in_brackets_after_a_level_stays_a_level() -> None:
+    claims = _claims("Ferrow is a commune in Chile. The population was 18,420 (2,310 households).")
+    level = [c for c in claims if c.value == 18420.0]
+    assert level and all(c.attribute == "population" for c in level)
+    assert all(c.attribute != "population change" for c in claims)
+
+
+def test_an_opening_name_with_a_possessive_is_the_subject() -> None:
+    claims = _claims(
+        "People's Unity Movement The People's Unity Movement is a political party in Fiji. "
+        "It was founded in 1984."
+    )
+    founded = [c for c in claims if c.attribute == "founded"]
+    assert founded and all(c.entity == "people unity movement" for c in founded)
+
+
+def test_a_possessive_phrase_starting_a_sentence_is_no_subject() -> None:
+    claims = _claims("Before the war's end, the mill was bombed. It was rebuilt in 1950.")
+    assert all(c.entity is None or "war" not in c.entity for c in claims)

@@ -1252,6 +1252,7 @@ class _DocAssembly:
         out: list[Claim] = []
         previous: Frame | None = None
         previous_count: str | None = None
+        changes: dict[int, str] = {}  # the direction each value moved ("" for a level)
         for qi, idxs in zip(values, contexts, strict=True):
             q = mentions.quantities[qi]
             frame = read_frame(doc, roles, idxs, self.res, mentions.times)
@@ -1284,6 +1285,11 @@ class _DocAssembly:
                 if own:
                     value_when = effective_time(self._text, [mentions.times[t] for t in own])
             moved = self._change_of(roles, idxs, qi)
+            at = bisect_left(roles.idx, q.start)
+            if not moved and at >= 2 and roles.lower[at - 1] == "(" and role[at - 2] == VALUE:
+                # "grew by 13.6% (1,951 persons)": the bracket restates the change it follows
+                moved = changes.get(cast(int, info[at - 2]), "")
+            changes[qi] = moved
             if moved:
                 # "sales climbed 7%": a change up (or down) of the attribute, not its level
                 frame.attribute_words = [*frame.attribute_words, "change"]
