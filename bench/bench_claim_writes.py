@@ -1,6 +1,7 @@
 """The `claims` step's writes alone: the claims, quotes and full-text rows of a bench corpus.
 
 Usage: python bench/bench_claim_writes.py [--repeat R] [--profile] [--cache DIR] [--ratio X]
+                                          [--per-transaction V]
                                           [--dump FILE] [N]
        (default N 2000)
 
@@ -8,11 +9,12 @@ Generates bench_pipeline.py's corpus of N documents, stores its source versions,
 every version once in this process (cached in the temp folder for the repeats), then times
 what the `claims` step does with the rows: the versions in the runs ``claims run`` plans
 (shards grouped up to 1000 versions), each run's versions written through the step's own
-writer (``pipeline.assets.claims._write_run``: 100 versions a transaction). Each repeat
+writer (``pipeline.assets.claims.write_run``). Each repeat
 starts from a copy of the store holding only the versions. ``--profile`` prints the top of
 a cProfile of the last repeat. ``--cache DIR`` keeps the versions' store and the extracted
 rows in DIR for the next invocation (made if missing; delete it after an extraction change).
-``--ratio X`` sets ``claims.store.bulk_load.LOAD_RATIO`` (``inf``: never the bulk load).
+``--ratio X`` sets ``claims.store.bulk_load.LOAD_RATIO`` (``inf``: never the bulk load),
+``--per-transaction V`` the step's ``VERSIONS_PER_TRANSACTION``.
 ``--dump FILE`` writes what the last repeat stored (``dump``) to FILE, for comparing two
 versions of the writer. Extraction is not timed: bench_pipeline.py times the step. Wall
 and CPU time are printed: on a shared machine the CPU time of this process (SQLite runs in
@@ -167,9 +169,13 @@ def main() -> None:
         args.remove("--profile")
     cache: Path | None = None
     out: Path | None = None
-    while args[:1] in (["--repeat"], ["--cache"], ["--ratio"], ["--dump"]):
+    while args[:1] in (["--repeat"], ["--cache"], ["--ratio"], ["--dump"], ["--per-transaction"]):
         if args[0] == "--repeat":
             repeat = int(args[1])
+        elif args[0] == "--per-transaction":
+            from pipeline.assets import claims as step
+
+            step.VERSIONS_PER_TRANSACTION = int(args[1])
         elif args[0] == "--dump":
             out = Path(args[1])
         elif args[0] == "--ratio":

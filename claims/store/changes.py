@@ -25,6 +25,7 @@ from sqlalchemy import Connection, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from claims.store.batches import batches
+from claims.store.bulk import insert_rows
 from claims.tables import (
     ClaimKeyChangeRow,
     ClaimRow,
@@ -88,8 +89,8 @@ def record_changes(
         {"claim_key": key, "kind": kind, "generation": generation, "created_at": now}
         for key in sorted(set(keys))
     ]
-    if rows:
-        executor.execute(insert(ClaimKeyChangeRow), rows)
+    if rows:  # the driver's executemany (a version batch of a first run: ~1,500 keys)
+        insert_rows(executor, ClaimKeyChangeRow.__table__, rows)  # type: ignore[arg-type]
     return len(rows)
 
 
@@ -301,7 +302,7 @@ def mark_extracted(executor: Executor, counts: Mapping[str, int], generation: st
         if vid not in done
     ]
     if rows:
-        executor.execute(insert(VersionExtractionRow), rows)
+        insert_rows(executor, VersionExtractionRow.__table__, rows)  # type: ignore[arg-type]
 
 
 def forget_extractions(executor: Executor, version_ids: Collection[str], generation: str) -> None:

@@ -166,7 +166,11 @@ def _takes_document_subject(extract: Callable[..., list[Claim]]) -> bool:
 # Versions written per transaction. A failure inside one is retried version by version, each
 # in its own transaction, so the result is what one transaction per version gives (the
 # versions before the bad one complete, the bad one untouched) without a commit per version.
-VERSIONS_PER_TRANSACTION = 100
+# As many as a run holds by default (PipelineSettings.batch_size): each commit writes every
+# page it changed to the WAL, and the claims indexes' random keys change most of their
+# pages in any batch, so ten commits of 100 versions wrote them ten times (docs/PIPELINE.md,
+# "Session 10"). A killed run redoes at most this many versions' extraction.
+VERSIONS_PER_TRANSACTION = 1000
 
 
 @dataclass
@@ -209,7 +213,8 @@ def write_run(store: ClaimStore, extracted: list[_Extracted], generation: str) -
 def _write_all(
     store: ClaimStore, pending: list[_Extracted], written: _Written, generation: str, bulk: bool
 ) -> None:
-    """Store and clear ``pending``: in one load (``bulk``), else 100 versions a transaction."""
+    """Store and clear ``pending``: in one load (``bulk``), else in transactions of
+    ``VERSIONS_PER_TRANSACTION`` versions."""
     if bulk:
         _load(store, pending, written, generation)
         pending.clear()
