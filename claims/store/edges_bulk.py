@@ -15,8 +15,8 @@ caller's transaction (SQLite's DDL is transactional), so a build that raises, or
 killed mid-build, rolls back to the indexes it started with, and readers see the last
 committed state, indexes included. SQLite only (PostgreSQL keeps the ordinary path).
 
-The claim writer has the same idea for ``claims`` (``claims/store/bulk_load.py``); the two
-are kept apart because the tables, the conditions and the callers differ.
+The claim writer does the same for ``claims`` in its own module; the two are kept apart
+because the tables, the conditions and the callers differ.
 """
 
 from __future__ import annotations
