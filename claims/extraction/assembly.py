@@ -599,7 +599,12 @@ def _read_identity(
             used.update(measured)
             scoped = {roles.info[i] for i in measured if role[i] == SCOPE}
             frame.scope = {d: v for d, v in frame.scope.items() if (d, v) not in scoped}
-    if attr_words and attr_words[-1] == "population" and _age_bounded(roles, res, attr_idx[0]):
+    if (
+        attr_words
+        and attr_idx  # empty when the attribute came from an of-phrase ("12% of the population")
+        and attr_words[-1] == "population"
+        and _age_bounded(roles, res, attr_idx[0])
+    ):
         # "This Upazila's eighteen up population is 87,404", "the 18+ population": the
         # count of an age group, not the population (not even a wider key of it, which
         # a population question would read)
