@@ -233,3 +233,24 @@ def test_an_opening_name_with_a_possessive_is_the_subject() -> None:
 def test_a_possessive_phrase_starting_a_sentence_is_no_subject() -> None:
     claims = _claims("Before the war's end, the mill was bombed. It was rebuilt in 1950.")
     assert all(c.entity is None or "war" not in c.entity for c in claims)
+
+
+# --- a unit named after its seat
+
+
+SEAT_PAGE = (
+    "Oakvale Oakvale is an upazila of Tarn District in Bangladesh. As of the 1991 "
+    "Bangladesh census, Oakvale had a population of 212,400."
+)
+
+
+def test_an_upazila_question_finds_the_page_naming_its_seat(engine: Engine) -> None:
+    _load(engine, {"page": SEAT_PAGE})
+    result = answer(engine, "What is the population of Oakvale Upazila?", ANYONE)
+    assert (result.status, result.value) == (AnswerStatus.ANSWERED, 212400.0), result.reason
+
+
+def test_a_township_of_the_same_name_is_another_place(engine: Engine) -> None:
+    _load(engine, {"page": SEAT_PAGE})
+    result = answer(engine, "What is the population of Oakvale Township?", ANYONE)
+    assert result.status is AnswerStatus.NOT_FOUND, (result.value, result.reason)
