@@ -254,3 +254,9 @@ def test_a_township_of_the_same_name_is_another_place(engine: Engine) -> None:
     _load(engine, {"page": SEAT_PAGE})
     result = answer(engine, "What is the population of Oakvale Township?", ANYONE)
     assert result.status is AnswerStatus.NOT_FOUND, (result.value, result.reason)
+
+
+def test_a_share_of_the_population_over_an_age_is_read_without_error() -> None:
+    # the attribute comes from the of-phrase: no attribute word to look before
+    claims = _claims("In Marlow, 12% of the population are over 65.")
+    assert [c.value for c in claims if c.unit == "%"] == [12.0]
