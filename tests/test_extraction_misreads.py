@@ -196,6 +196,14 @@ def test_ordinal_days_of_a_month_and_a_clock_time_are_no_values() -> None:
     assert _spans("Doors open at 7.30pm and the hall seats 900 people.") == ["900 people"]
 
 
+def test_a_clock_time_revised_with_its_count_leaves_the_counts_comparable() -> None:
+    result = check_texts(
+        "As of 4 P.M. EST, there have been 325 confirmed cases in the state.",
+        "As of 3 P.M. EST, there have been 421 confirmed cases in the state.",
+    )
+    assert result.relation is Relation.CONFLICT
+
+
 def test_a_season_written_with_two_years_covers_both() -> None:
     text = "Over the 2018–19 season the club sold 40,000 season tickets."
     (season,) = [t for t in MentionScanner().scan(text).times if t.first]

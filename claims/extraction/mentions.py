@@ -1010,6 +1010,13 @@ class MentionScanner:
             out.times.append(TimeMention(start, day[1], None, None, None, "deictic"))
             occupied[start : day[1]] = b"\x01" * (day[1] - start)
             return
+        clock = _CLOCK.match(folded, e)
+        if clock is not None:
+            # "at 8 pm", "7.30pm", "4 P.M. EST": a time of day, which says when and never
+            # what (a time without dates, like "3 May"), so it stays out of keys and scope
+            out.times.append(TimeMention(s, clock.end(), None, None, None, "deictic"))
+            occupied[s : clock.end()] = b"\x01" * (clock.end() - s)
+            return
         incidental = self._incidental(folded, s, e, prev)
         if incidental is not None:
             self._label(folded, incidental[0], incidental[1], occupied, out)
@@ -1300,9 +1307,6 @@ class MentionScanner:
         coordinate = _COORDINATE.match(folded, e)
         if coordinate is not None:
             return s, coordinate.end()
-        clock = _CLOCK.match(folded, e)
-        if clock is not None:
-            return s, clock.end()  # "at 8 pm", "7.30pm": a time of day
         return None
 
     def _month_day(self, folded: str, s: int, e: int) -> tuple[int, int] | None:
