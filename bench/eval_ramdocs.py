@@ -71,15 +71,29 @@ def readable_date(value: str) -> str:
     return f"{int(day)} {_MONTHS.split()[int(month) - 1]} {year}"
 
 
+_YEARS = re.compile(r"^(\d{4})-01-01/(\d{4})-12-31$")
+
+
+def _written_forms(value: str) -> list[str]:
+    """The ways people write a value: a span of whole years ("1926-01-01/1927-12-31") is
+    "1926-27" or "1926 to 1927"; a date as ``readable_date`` writes it."""
+    years = _YEARS.match(value.strip())
+    if years and years.group(1)[:2] == years.group(2)[:2]:
+        first, last = years.groups()
+        return [f"{first}-{last[2:]}", f"{first} to {last}"]
+    return [readable_date(value)]
+
+
 def same_answer(value: str, answers: list[str]) -> bool:
     """A shown value matches an answer when one's words contain the other's (numbers too)."""
-    got = set(words(readable_date(value)))
-    if not got:
-        return False
-    for answer in answers:
-        want = set(words(answer))
-        if want and (want <= got or got <= want):
-            return True
+    for form in _written_forms(value):
+        got = set(words(form))
+        if not got:
+            continue
+        for answer in answers:
+            want = set(words(answer))
+            if want and (want <= got or got <= want):
+                return True
     return False
 
 
