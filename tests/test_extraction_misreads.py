@@ -196,6 +196,11 @@ def test_ordinal_days_of_a_month_and_a_clock_time_are_no_values() -> None:
     assert _spans("Doors open at 7.30pm and the hall seats 900 people.") == ["900 people"]
 
 
+def test_a_frequency_before_am_is_no_clock_time() -> None:
+    text = "WXYZ (1450 AM) is a radio station that plays jazz to 30,000 listeners."
+    assert [text[t.start : t.end] for t in MentionScanner().scan(text).times] == []
+
+
 def test_a_clock_time_revised_with_its_count_leaves_the_counts_comparable() -> None:
     result = check_texts(
         "As of 4 P.M. EST, there have been 325 confirmed cases in the state.",

@@ -1010,7 +1010,7 @@ class MentionScanner:
             out.times.append(TimeMention(start, day[1], None, None, None, "deictic"))
             occupied[start : day[1]] = b"\x01" * (day[1] - start)
             return
-        clock = _CLOCK.match(folded, e)
+        clock = _CLOCK.match(folded, e) if _is_hour(folded[s:e]) else None
         if clock is not None:
             # "at 8 pm", "7.30pm", "4 P.M. EST": a time of day, which says when and never
             # what (a time without dates, like "3 May"), so it stays out of keys and scope
@@ -1720,6 +1720,17 @@ class MentionScanner:
                 )
             )
             occupied[m.start() : end] = b"\x01" * (end - m.start())
+
+
+def _is_hour(number: str) -> bool:
+    """Whether a number can be a time of day before "am"/"pm": 1-12, with minutes ("7.30"):
+    "1600 AM" is a radio frequency."""
+    hours, _, minutes = number.partition(".")
+    return (
+        hours.isdigit()
+        and 1 <= int(hours) <= 12
+        and (not minutes or (len(minutes) == 2 and int(minutes) < 60))
+    )
 
 
 def _is_count(dimension: str) -> bool:
