@@ -101,7 +101,11 @@ def proxied(tmp_path: Path) -> Iterator[tuple[Server, str]]:
             yield server, f"http://127.0.0.1:{port}"
         finally:
             proxy.terminate()
-            proxy.wait(timeout=10)
+            try:
+                proxy.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # a process started here may ignore SIGTERM
+                proxy.kill()
+                proxy.wait(timeout=10)
 
 
 def test_a_local_client_naming_the_proxy_in_x_forwarded_for_is_not_trusted(
