@@ -12,6 +12,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 WAL_CHECKPOINT_PAGES = 65536  # x 4 KB pages: see _sqlite_pragmas
+# SQLite's page cache per connection, in KiB (a negative cache_size): an upper bound, filled
+# only as pages are read, so a small store never holds more than its own size. At 10k bench
+# files the claims table's secondary indexes (random keys) outgrow 64 MB, and every insert
+# then fetched index pages back from the OS: 256 MB took the 10k writes alone from 22.8 s
+# to 18.0 s (128 MB: 20.4 s; bench/bench_claim_writes.py, docs/PIPELINE.md "Session 10").
+CACHE_KIB = 262144
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -20,7 +26,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=30000")
-    cursor.execute("PRAGMA cache_size=-65536")
+    cursor.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
     # Checkpoint the WAL into the database file when it reaches 256 MB, not SQLite's 4 MB:
     # each checkpoint fsyncs, and with random-key indexes the same hot pages were written
     # back again and again. Storing 180,000 claims in 100 transactions took 145 s wall at
