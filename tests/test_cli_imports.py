@@ -4,42 +4,12 @@ was a third of a run). Each check runs a fresh interpreter and reads its ``sys.m
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from cli_modules import modules_loaded_by
 
 # The HTTP stack and the web code: `claims serve` needs them, `claims run` and the rest do not.
 WEB_MODULES = ("fastapi", "uvicorn", "starlette", "review.web", "retrieval.http", "claimledger.web")
-
-_PROBE = """
-import atexit, json, sys
-dump = sys.argv[1]
-def _dump():
-    with open(dump, "w") as out:
-        json.dump(sorted(sys.modules), out)
-atexit.register(_dump)
-from claimledger.cli import main
-sys.argv = ["claims", *sys.argv[2:]]
-main()
-"""
-
-
-def _modules_loaded_by(tmp_path: Path, *args: str) -> tuple[set[str], subprocess.CompletedProcess]:
-    dump = tmp_path / "modules.json"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMS_")}
-    env.update(PYTHONPATH=str(REPO), CLAIMS_DATA_DIR=str(tmp_path / ".claims"))
-    done = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(dump), *args],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    return set(json.loads(dump.read_text())), done
 
 
 def _web(modules: set[str]) -> list[str]:
@@ -52,7 +22,7 @@ def test_claims_run_does_not_load_the_web_stack(tmp_path: Path) -> None:
     corpus = tmp_path / "notes"
     corpus.mkdir()
     (corpus / "fees.txt").write_text("The annual fee for the visitor pass is 40 EUR.\n")
-    modules, done = _modules_loaded_by(tmp_path, "run", str(corpus), "--json")
+    modules, done = modules_loaded_by(tmp_path, "run", str(corpus), "--json")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["claims"] >= 1  # the run really extracted and stored the sentence
@@ -61,7 +31,7 @@ def test_claims_run_does_not_load_the_web_stack(tmp_path: Path) -> None:
 
 
 def test_the_cli_alone_loads_neither_the_web_stack_nor_the_retrieval_layer(tmp_path: Path) -> None:
-    modules, done = _modules_loaded_by(tmp_path, "--version")
+    modules, done = modules_loaded_by(tmp_path, "--version")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("claimledger ")
     assert _web(modules) == []

@@ -6,43 +6,17 @@ others'. Processes are fresh interpreters, so ``sys.modules`` tells what was imp
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import typer
 import typer.main
-
-REPO = Path(__file__).resolve().parents[1]
-
-_PROBE = """
-import atexit, json, sys
-dump = sys.argv[1]
-def _dump():
-    with open(dump, "w") as out:
-        json.dump(sorted(sys.modules), out)
-atexit.register(_dump)
-from claimledger.cli import main
-sys.argv = ["claims", *sys.argv[2:]]
-main()
-"""
+from cli_modules import modules_loaded_by
 
 
 def _claims(tmp_path: Path, *args: str) -> tuple[set[str], subprocess.CompletedProcess]:
-    dump = tmp_path / "modules.json"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMS_")}
-    env.update(PYTHONPATH=str(REPO), CLAIMS_DATA_DIR=str(tmp_path / ".claims"), COLUMNS="200")
-    done = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(dump), *args],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    return set(json.loads(dump.read_text())), done
+    return modules_loaded_by(tmp_path, *args, COLUMNS="200")
 
 
 def _command_modules(modules: set[str]) -> set[str]:
