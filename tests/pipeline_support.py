@@ -61,6 +61,21 @@ def make_world(
     return PipelineWorld(corpus, register, url, instance)
 
 
+def run_quietly(world: PipelineWorld) -> None:
+    """A whole pipeline run over the world's corpus with the built-in extractor, its logs
+    kept down; fails the test if any step failed."""
+    from pipeline.runner import run_pipeline
+
+    outcome = run_pipeline(
+        world.instance,
+        store=world.store,
+        sources=world.sources,
+        extractor=ExtractorResource(),
+        log_level="CRITICAL",
+    )
+    assert outcome.failures == []
+
+
 def table_rows(store: ClaimStore, table: type, *, skip: tuple[str, ...] = ()) -> list[tuple]:
     """Every row of ``table`` as a sorted list of tuples (columns in ``skip`` left out)."""
     columns = [c for c in table.__table__.columns if c.name not in skip]  # type: ignore[attr-defined]
@@ -71,9 +86,7 @@ def table_rows(store: ClaimStore, table: type, *, skip: tuple[str, ...] = ()) ->
 
 def generation_statuses(store: ClaimStore) -> dict[str, str]:
     with store.transaction() as session:
-        return {
-            row.id: row.status for row in session.scalars(select(ExtractorGenerationRow))
-        }
+        return {row.id: row.status for row in session.scalars(select(ExtractorGenerationRow))}
 
 
 def claims_of_generation(store: ClaimStore, generation: str) -> int:

@@ -20,27 +20,14 @@ from claims.store import changes
 from claims.tables import ClaimKeyChangeRow, ClaimStatusRow, ReviewItemClaimRow, ReviewItemRow
 from pipeline.assets.status import CONSUMER as STATUS_CONSUMER
 from pipeline.changes import STATUS_KINDS, changes_since
-from pipeline.resources import ExtractorResource
-from pipeline.runner import run_pipeline
 from retrieval.read_model import build_claim_status
 from review import queue
 from review.policy import apply_policy, load_policy
 from review.reviewers import Reviewer
-from tests.pipeline_support import PipelineWorld, make_world, table_rows
+from tests.pipeline_support import PipelineWorld, make_world, run_quietly, table_rows
 
 REVIEWERS = Path(__file__).parent / "fixtures" / "review" / "reviewers.yaml"
 POLICY = Path(__file__).parent.parent / "review" / "default_policy.yaml"
-
-
-def _run(world: PipelineWorld) -> None:
-    outcome = run_pipeline(
-        world.instance,
-        store=world.store,
-        sources=world.sources,
-        extractor=ExtractorResource(),
-        log_level="CRITICAL",
-    )
-    assert outcome.failures == []
 
 
 def _metadata(world: PipelineWorld, asset: str) -> dict[str, Any]:
@@ -98,7 +85,7 @@ def test_a_decision_is_in_the_feed_with_its_transaction_and_the_next_run_takes_o
     tmp_path: Path,
 ) -> None:
     world = make_world(tmp_path)
-    _run(world)
+    run_quietly(world)
     item_id, key, members = _open_item(world)
     reviewer = Reviewer(name="alice")
     before = _newest(world)
@@ -125,7 +112,7 @@ def test_a_decision_is_in_the_feed_with_its_transaction_and_the_next_run_takes_o
     with world.store.engine.begin() as conn:
         assert changes_since(conn, STATUS_CONSUMER, full=False, kinds=STATUS_KINDS).keys == {key}
 
-    _run(world)  # nothing new on disk: only the decision is pending
+    run_quietly(world)  # nothing new on disk: only the decision is pending
     status = _metadata(world, "conflict_status")
     assert status["mode"] == "incremental" and status["keys_refreshed"] == 1
     routing = _metadata(world, "review_queue")
@@ -133,7 +120,7 @@ def test_a_decision_is_in_the_feed_with_its_transaction_and_the_next_run_takes_o
     assert _statuses(world, members) == {"resolved"}
     rows = _status_rows(world)
 
-    _run(world)  # and a run after that has nothing to do and rewrites nothing
+    run_quietly(world)  # and a run after that has nothing to do and rewrites nothing
     again = _metadata(world, "conflict_status")
     assert again["mode"] == "incremental" and again["keys_refreshed"] == 0
     assert _status_rows(world) == rows
@@ -150,7 +137,7 @@ def _csrf(html: str) -> str:
 
 def test_a_decision_made_in_the_reviewer_web_ui_reaches_the_next_run(tmp_path: Path) -> None:
     world = make_world(tmp_path)
-    _run(world)
+    run_quietly(world)
     item_id, key, members = _open_item(world)
     before = _newest(world)
     settings = Settings(database_url=world.database_url, reviewers_file=REVIEWERS)
@@ -182,7 +169,7 @@ def test_a_decision_made_in_the_reviewer_web_ui_reaches_the_next_run(tmp_path: P
         )
         assert done.status_code == 200 and "Resolved." in done.text
 
-    _run(world)
+    run_quietly(world)
     status = _metadata(world, "conflict_status")
     assert status["mode"] == "incremental" and status["keys_refreshed"] == 1
     assert _statuses(world, members) == {"resolved"}
@@ -192,7 +179,7 @@ def test_a_policy_application_makes_both_consumers_refresh_every_key_once(
     tmp_path: Path,
 ) -> None:
     world = make_world(tmp_path)
-    _run(world)
+    run_quietly(world)
     before = _newest(world)
     policy = load_policy(POLICY).model_copy(update={"version": "2026-12-01-stricter"})
     with world.store.transaction() as session:
@@ -200,7 +187,7 @@ def test_a_policy_application_makes_both_consumers_refresh_every_key_once(
     assert applied
     assert (changes.POLICY, changes.ALL_KEYS) in _feed_after(world, before)
 
-    _run(world)
+    run_quietly(world)
     for asset in ("review_queue", "conflict_status"):
         metadata = _metadata(world, asset)
         assert metadata["mode"] == "full", (asset, metadata)
@@ -208,7 +195,7 @@ def test_a_policy_application_makes_both_consumers_refresh_every_key_once(
             "an authority policy was applied",
             "a full edge evaluation since the last run",  # materiality may change the edges
         )
-    _run(world)
+    run_quietly(world)
     for asset in ("review_queue", "conflict_status"):
         metadata = _metadata(world, asset)
         assert metadata["mode"] == "incremental" and metadata["keys_refreshed"] == 0, asset
@@ -218,13 +205,13 @@ def test_a_cursor_written_before_reviews_were_in_the_feed_refreshes_in_full_once
     tmp_path: Path,
 ) -> None:
     world = make_world(tmp_path)
-    _run(world)
+    run_quietly(world)
     with world.store.transaction() as session:
         upto = changes.newest_change_id(session)
         changes.acknowledge(session, STATUS_CONSUMER, upto, {"audit_cursor": 3})
-    _run(world)
+    run_quietly(world)
     status = _metadata(world, "conflict_status")
     assert status["mode"] == "full"
     assert status["full_because"] == "cursor from before review changes were in the change feed"
-    _run(world)
+    run_quietly(world)
     assert _metadata(world, "conflict_status")["mode"] == "incremental"

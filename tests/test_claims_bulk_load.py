@@ -25,9 +25,8 @@ from claims.store.claims import claim_row
 from claims.store.migrate import upgrade
 from pipeline import corpus
 from pipeline.assets.claims import _Extracted, write_run
-from pipeline.resources import ClaimStore, ExtractorResource
-from pipeline.runner import run_pipeline
-from tests.pipeline_support import PipelineWorld, make_world
+from pipeline.resources import ClaimStore
+from tests.pipeline_support import PipelineWorld, make_world, run_quietly
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,17 +50,6 @@ def _write_notes(folder: Path, count: int) -> None:
             f"| upload size | {50 + i % 3 * 25} MB |\n",
             encoding="utf-8",
         )
-
-
-def _run(world: PipelineWorld) -> None:
-    outcome = run_pipeline(
-        world.instance,
-        store=world.store,
-        sources=world.sources,
-        extractor=ExtractorResource(),
-        log_level="CRITICAL",
-    )
-    assert outcome.failures == []
 
 
 def _bulk_flag(world: PipelineWorld) -> bool:
@@ -115,7 +103,7 @@ def test_a_first_run_loads_in_bulk_and_stores_what_the_ordinary_path_stores(
         with monkeypatch.context() as patch:
             if name == "ordinary":
                 patch.setattr(bulk_load, "LOAD_RATIO", math.inf)
-            _run(world)
+            run_quietly(world)
         assert _bulk_flag(world) is (name == "bulk")
     bulk, ordinary = (_stored(worlds[n].database_url) for n in ("bulk", "ordinary"))
     assert len(bulk["claims"]) > 150 and len(bulk["quotes"]) > 100 and bulk["found"]
@@ -130,7 +118,7 @@ def test_a_first_run_loads_in_bulk_and_stores_what_the_ordinary_path_stores(
         note.write_text(
             note.read_text("utf-8") + "\nThe search index is rebuilt every 12 hours.\n", "utf-8"
         )
-        _run(world)
+        run_quietly(world)
         assert _bulk_flag(world) is False
     assert _stored(worlds["bulk"].database_url) == _stored(worlds["ordinary"].database_url)
 
@@ -141,7 +129,7 @@ def test_load_pays_for_a_store_without_claims_not_for_a_small_addition(tmp_path:
     with world.store.transaction() as session:
         assert load_pays(session, 1)  # nothing extracted yet
         assert not load_pays(session, 0)
-    _run(world)
+    run_quietly(world)
     with world.store.transaction() as session:
         extracted = session.execute(text("SELECT count(*) FROM version_extractions")).scalar()
         assert extracted and extracted > 10
