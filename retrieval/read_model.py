@@ -20,7 +20,7 @@ from sqlalchemy import Connection, bindparam, delete, select
 from claims.edges.value_groups import is_unknown_key
 from claims.models import Requester
 from claims.store.bulk import insert_records
-from claims.store.edges_bulk import build_pays, indexes_built_after
+from claims.store.deferred_indexes import build_pays, indexes_built_after
 from claims.tables import ClaimRow, ClaimStatusRow, SourceGrantRow
 from retrieval.evidence import EvidenceLoader
 from retrieval.verdicts import evaluate
@@ -125,7 +125,7 @@ def _write_batch(
 @contextmanager
 def _indexes_after_first_build(conn: Connection, first: bool, rows: int) -> Iterator[None]:
     """A first full build into an empty ``claim_status`` builds its index after the rows
-    (``claims/store/edges_bulk.py``); any other build writes through it."""
+    (``claims.store.deferred_indexes.py``); any other build writes through it."""
     if first and build_pays(conn, _CS.name, rows):
         with indexes_built_after(conn, _CS.name):
             yield

@@ -1,5 +1,5 @@
 """A first full build of edges, value groups and claim status into empty tables builds their
-indexes after the rows (claims/store/edges_bulk.py): the rows are those of the ordinary
+indexes after the rows (claims.store.deferred_indexes.py): the rows are those of the ordinary
 path, the indexes are the same afterwards and survive a failed build, and an incremental
 build over the result agrees with a full one. The read model's text-free evidence read
 gives the statuses the full read gives."""
@@ -19,10 +19,10 @@ from claims.store import (
     ClaimRepository,
     GenerationRepository,
     SourceRepository,
-    edges_bulk,
+    deferred_indexes,
     transaction,
 )
-from claims.store.edges_bulk import indexes_built_after
+from claims.store.deferred_indexes import indexes_built_after
 from retrieval.evidence import AsOf, EvidenceLoader
 from retrieval.read_model import build_claim_status, everyone
 from retrieval.verdicts import evaluate
@@ -129,14 +129,14 @@ def test_first_build_writes_the_rows_of_the_ordinary_path(
 ) -> None:
     indexes = _indexes(engine)
     assert len(indexes) >= 6  # edges' four, value groups', claim_status's
-    monkeypatch.setattr(edges_bulk, "MIN_ROWS", 10**9)  # every build the ordinary way
+    monkeypatch.setattr(deferred_indexes, "MIN_ROWS", 10**9)  # every build the ordinary way
     _build(engine, corpus)
     ordinary = _rows(engine)
     assert not [s for s in statements if s.startswith("DROP INDEX")]
     assert len(ordinary["edges"]) > 100 and len(ordinary["claim_status"]) > 100
 
     _empty_derived(engine)
-    monkeypatch.setattr(edges_bulk, "MIN_ROWS", 10)
+    monkeypatch.setattr(deferred_indexes, "MIN_ROWS", 10)
     statements.clear()
     _build(engine, corpus)
     dropped = {s.split('"')[1] for s in statements if s.startswith("DROP INDEX")}
@@ -149,7 +149,7 @@ def test_first_build_writes_the_rows_of_the_ordinary_path(
 def test_a_second_full_build_writes_through_the_indexes(
     engine: Engine, corpus: str, statements: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(edges_bulk, "MIN_ROWS", 10)
+    monkeypatch.setattr(deferred_indexes, "MIN_ROWS", 10)
     _build(engine, corpus)
     first = _rows(engine)
     statements.clear()
@@ -175,7 +175,7 @@ def test_a_failed_build_leaves_the_indexes_and_no_rows(engine: Engine, corpus: s
 def test_an_incremental_build_agrees_with_a_full_one(
     engine: Engine, corpus: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(edges_bulk, "MIN_ROWS", 10)
+    monkeypatch.setattr(deferred_indexes, "MIN_ROWS", 10)
     _build(engine, corpus)  # the first build, indexes after the rows
     edited = (
         "Team note 3, revised\n\nThe Orion plan notice period is 90 days. "

@@ -16,11 +16,12 @@ indexes it started with. SQLite only: PostgreSQL keeps the ordinary path.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
+
+from claims.store.deferred_indexes import indexes_built_after, secondary_indexes
 
 TABLE = "claims"
 # Kept during the load: the writer's own reads find a version's stored claims by it (the
@@ -40,37 +41,12 @@ def load_pays(session: Session, new_versions: int) -> bool:
 
 
 def deferrable_indexes(session: Session) -> list[tuple[str, str]]:
-    """(name, CREATE statement) of the indexes of ``claims`` a load may defer: the stored
-    SQL of every non-unique index but those in ``KEPT`` (not the primary key's)."""
-    rows = session.execute(
-        text(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = :table "
-            "AND sql IS NOT NULL ORDER BY name"
-        ),
-        {"table": TABLE},
-    )
-    return [
-        (name, sql)
-        for name, sql in rows
-        if name not in KEPT and not sql.lstrip().upper().startswith("CREATE UNIQUE")
-    ]
+    """(name, CREATE statement) of the indexes of ``claims`` a load may defer: every
+    non-unique one but those in ``KEPT``."""
+    return secondary_indexes(session, TABLE, KEPT)
 
 
-@contextmanager
-def indexes_deferred(session: Session) -> Iterator[None]:
-    """Drop the deferrable indexes of ``claims``, let the caller load, re-create them.
-
-    In the caller's transaction: if the body raises, the indexes are not re-created here,
-    and the caller's rollback restores them with everything else."""
-    # Python's sqlite3 opens a transaction before an INSERT, not before DDL: a DROP INDEX
-    # as the transaction's first write would commit at once, and a failed load would
-    # leave the table without its indexes. Opened here, the drop is part of the load.
-    driver = session.connection().connection.driver_connection
-    if not driver.in_transaction:  # type: ignore[union-attr]
-        driver.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
-    indexes = deferrable_indexes(session)
-    for name, _ in indexes:
-        session.execute(text(f'DROP INDEX "{name}"'))
-    yield
-    for _, sql in indexes:
-        session.execute(text(sql))
+def indexes_deferred(session: Session) -> AbstractContextManager[None]:
+    """Drop the deferrable indexes of ``claims``, let the caller load, re-create them, in
+    the caller's transaction (``claims.store.deferred_indexes``)."""
+    return indexes_built_after(session, TABLE, KEPT)

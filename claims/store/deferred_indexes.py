@@ -1,5 +1,7 @@
-"""A first build of the derived tables (edges, value groups, claim status) with their
-secondary indexes built once, after the rows.
+"""Large writes into a table with its secondary indexes built once, after the rows.
+
+Used by a first build of the derived tables (edges, value groups, claim status) and by a
+first large load into ``claims`` (``claims.store.bulk_load`` decides when that pays).
 
 A full build over a new store writes every edge and status row into an empty table. SQLite
 keeps each secondary index in step row by row, most entries landing on a random page;
@@ -15,8 +17,6 @@ caller's transaction (SQLite's DDL is transactional), so a build that raises, or
 killed mid-build, rolls back to the indexes it started with, and readers see the last
 committed state, indexes included. SQLite only (PostgreSQL keeps the ordinary path).
 
-The claim writer does the same for ``claims`` in its own module; the two are kept apart
-because the tables, the conditions and the callers differ.
 """
 
 from __future__ import annotations
@@ -52,9 +52,12 @@ def build_pays(bind: Session | Connection, table: str, rows: int) -> bool:
     return rows >= MIN_ROWS and is_sqlite(bind) and table_is_empty(bind, table)
 
 
-def secondary_indexes(bind: Session | Connection, table: str) -> list[tuple[str, str]]:
+def secondary_indexes(
+    bind: Session | Connection, table: str, keep: frozenset[str] = frozenset()
+) -> list[tuple[str, str]]:
     """(name, CREATE statement) of the non-unique indexes of ``table`` SQLite stores SQL
-    for (the primary key's and unique constraints' automatic indexes have none)."""
+    for (the primary key's and unique constraints' automatic indexes have none), but those
+    named in ``keep``."""
     rows = bind.execute(
         text(
             "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = :table "
@@ -63,16 +66,22 @@ def secondary_indexes(bind: Session | Connection, table: str) -> list[tuple[str,
         {"table": table},
     )
     return [
-        (name, sql) for name, sql in rows if not sql.lstrip().upper().startswith("CREATE UNIQUE")
+        (name, sql)
+        for name, sql in rows
+        if name not in keep and not sql.lstrip().upper().startswith("CREATE UNIQUE")
     ]
 
 
 @contextmanager
-def indexes_built_after(bind: Session | Connection, table: str) -> Iterator[None]:
-    """Drop the secondary indexes of ``table``, let the caller write, re-create them.
+def indexes_built_after(
+    bind: Session | Connection, table: str, keep: frozenset[str] = frozenset()
+) -> Iterator[None]:
+    """Drop the secondary indexes of ``table`` (but ``keep``), let the caller write,
+    re-create them from their own stored SQL, so the schema afterwards is the same.
 
-    Call only when ``build_pays``. If the body raises, nothing is re-created here: the
-    caller's rollback restores the indexes with everything else.
+    SQLite only (the caller decides: ``build_pays``, ``bulk_load.load_pays``). If the body
+    raises, nothing is re-created here: the caller's rollback restores the indexes with
+    everything else.
     """
     # Python's sqlite3 opens a transaction before an INSERT, not before DDL: a DROP INDEX
     # as the transaction's first write would be committed at once, and a failed build
@@ -80,7 +89,7 @@ def indexes_built_after(bind: Session | Connection, table: str) -> Iterator[None
     driver = _driver(bind)
     if not driver.in_transaction:
         driver.execute("BEGIN IMMEDIATE")
-    indexes = secondary_indexes(bind, table)
+    indexes = secondary_indexes(bind, table, keep)
     for name, _ in indexes:
         bind.execute(text(f'DROP INDEX "{name}"'))
     yield
