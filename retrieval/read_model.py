@@ -10,8 +10,7 @@ base rows, in the same way (``retrieval.verdicts``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -20,7 +19,7 @@ from sqlalchemy import Connection, bindparam, delete, select
 from claims.edges.value_groups import is_unknown_key
 from claims.models import Requester
 from claims.store.bulk import insert_records
-from claims.store.deferred_indexes import build_pays, indexes_built_after
+from claims.store.deferred_indexes import first_build
 from claims.tables import ClaimRow, ClaimStatusRow, SourceGrantRow
 from retrieval.evidence import EvidenceLoader
 from retrieval.verdicts import evaluate
@@ -63,7 +62,8 @@ def build_claim_status(
     else:
         keys = sorted(set(claim_keys))
     counts: Counter[str] = Counter()
-    with _indexes_after_first_build(conn, claim_keys is None and not stored, claims):
+    # a first full build into an empty table builds its index after the rows
+    with first_build(conn, _CS.name, claims if claim_keys is None and not stored else 0):
         for start in range(0, len(keys), KEYS_PER_BATCH):
             chunk = keys[start : start + KEYS_PER_BATCH]
             if claim_keys is None:
@@ -120,17 +120,6 @@ def _write_batch(
         rows.append(_StatusRow(claim.id, *values))
     _delete(conn, replaced)
     insert_records(conn, _CS, rows, {"computed_at": now})
-
-
-@contextmanager
-def _indexes_after_first_build(conn: Connection, first: bool, rows: int) -> Iterator[None]:
-    """A first full build into an empty ``claim_status`` builds its index after the rows
-    (``claims.store.deferred_indexes.py``); any other build writes through it."""
-    if first and build_pays(conn, _CS.name, rows):
-        with indexes_built_after(conn, _CS.name):
-            yield
-    else:
-        yield
 
 
 class _StatusRow(NamedTuple):

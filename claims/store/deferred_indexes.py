@@ -95,3 +95,14 @@ def indexes_built_after(
     yield
     for _, sql in indexes:
         bind.execute(text(sql))
+
+
+@contextmanager
+def first_build(bind: Session | Connection, table: str, rows: int) -> Iterator[None]:
+    """The block writes ``rows`` rows into ``table``: with its indexes built after them when
+    that pays (``build_pays``: an empty SQLite table and enough rows), else through them."""
+    if build_pays(bind, table, rows):
+        with indexes_built_after(bind, table):
+            yield
+    else:
+        yield

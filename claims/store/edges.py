@@ -30,7 +30,7 @@ from claims.models import (
 )
 from claims.store.batches import batches
 from claims.store.bulk import insert_records
-from claims.store.deferred_indexes import build_pays, indexes_built_after
+from claims.store.deferred_indexes import first_build
 from claims.tables import (
     EdgeRow,
     SourceSupersedesRow,
@@ -140,12 +140,9 @@ def sync_rows(
 def _insert_fresh(
     session: Session, table: Any, rows: Sequence[Any], shared: Mapping[str, Any]
 ) -> None:
-    """``insert_records``, into an empty table with its indexes built after the rows
-    (a first full build; ``claims.store.deferred_indexes.py``)."""
-    if build_pays(session, table.name, len(rows)):
-        with indexes_built_after(session, table.name):
-            insert_records(session, table, rows, shared)
-    else:
+    """``insert_records``; into an empty table (a first full build) with its indexes built
+    after the rows (``claims.store.deferred_indexes``)."""
+    with first_build(session, table.name, len(rows)):
         insert_records(session, table, rows, shared)
 
 
