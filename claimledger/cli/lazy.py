@@ -49,8 +49,8 @@ class LazyCommandGroup(TyperGroup):
     """A Typer group whose commands are built from their module on first use."""
 
     def list_commands(self, ctx: Any) -> list[str]:
-        known = [name for name in COMMANDS]
-        return known + [name for name in super().list_commands(ctx) if name not in COMMANDS]
+        built = super().list_commands(ctx)
+        return list(COMMANDS) + [name for name in built if name not in COMMANDS]
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name not in self.commands and cmd_name in COMMANDS:

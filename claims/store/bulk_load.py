@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from claims.store.deferred_indexes import indexes_built_after, secondary_indexes
+from claims.store.deferred_indexes import indexes_built_after, is_sqlite, secondary_indexes
 
 TABLE = "claims"
 # Kept during the load: the writer's own reads find a version's stored claims by it (the
@@ -34,7 +34,7 @@ LOAD_RATIO = 1.0
 
 def load_pays(session: Session, new_versions: int) -> bool:
     """Whether loading ``new_versions`` versions' claims should defer the indexes."""
-    if session.get_bind().dialect.name != "sqlite" or new_versions <= 0:
+    if not is_sqlite(session) or new_versions <= 0:
         return False
     stored = session.execute(text("SELECT count(*) FROM version_extractions")).scalar() or 0
     return new_versions >= LOAD_RATIO * stored
