@@ -279,6 +279,18 @@ def _names_something(tokens: Sequence[str], kept: list[int]) -> bool:
     )
 
 
+def _title_repeated(tokens: Sequence[str], kept: list[int], split: int | None) -> bool:
+    """Whether the words before the copula are a page title written again as the
+    sentence's subject ("Down Home (Chet Atkins album) Down Home is ...", "Both Sides Now
+    (...) Both Sides Now is ..."): a title may start with a word that also opens lead-ins
+    ("Down", "Both", "Without"), but a lead-in is never written twice around a bracket."""
+    if split is None:
+        return False
+    title = [tokens[i].casefold() for i in kept if i < split and tokens[i][:1].isalnum()]
+    own = [tokens[i].casefold() for i in kept if i >= split and tokens[i][:1].isalnum()]
+    return bool(title) and title == own and _is_capitalised(tokens[kept[0]])
+
+
 def _text_of(text: str, toks: Sequence[_Tok], a: int, b: int) -> str:
     """The characters of words a..b-1 as written."""
     return text[toks[a].idx : toks[b - 1].end]
@@ -410,7 +422,7 @@ def _read_sentence(sent: Span, text: str, mentions: Mentions) -> Opening | None:
             disambiguation = _text_of(text, toks, opener[0][0] + 1, opener[0][1])
     else:
         title = kept
-    if not title or not _names_something(tokens, kept):
+    if not title or not (_names_something(tokens, kept) or _title_repeated(tokens, kept, split)):
         return None
     name = _text_of(text, toks, title[0], title[-1] + 1)
     stopwords = resources().stopwords
