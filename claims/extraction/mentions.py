@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from claims.extraction.misspelt_months import misspelt_month
 from claims.extraction.resources import Resources, read_yaml, resources
 from claims.models import Bound, TimeGranularity
 from claims.units.lexicon import currency_for_prefix, lookup
@@ -173,6 +174,15 @@ _WORD_AFTER = re.compile(r"\s+([A-Za-z]+)")
 # A capitalised word glued to a number ("72,251The Ravens", "2017On December 14"): page
 # furniture that lost its space, not a unit or a name ("4Real", "2Pac" start their token)
 _GLUED_WORD = re.compile(r"[A-Z][a-z]+")
+# the other sides of a size after its first number: "x24", " × 4", "x2x2"
+_SIZE_SIDES = re.compile(
+    r"\s?[x×]\s?([0-9]+(?:\.[0-9]+)?)(?:\s?[x×]\s?([0-9]+(?:\.[0-9]+)?))?\s?(?=[A-Za-zµ])"
+)
+# the lexicon surfaces an area (two sides) or a volume (three) of a length unit may have
+_POWER_SURFACES = {
+    2: lambda u, base: (f"{u}2", f"{base}2", f"square {u}", f"sq {u}"),
+    3: lambda u, base: (f"{u}3", f"{base}3", f"cubic {u}", f"cu {u}"),
+}
 # "(Smith, 2019)", "(Smith et al. 2019; ...)", "(Ng and Lee, 2020)": a citation's year
 _CITATION_BEFORE = re.compile(
     r"[(;]\s*[A-Z][A-Za-z'’-]+(?:\s+(?:et\s+al\.?|(?:and|&)\s+[A-Z][A-Za-z'’-]+))?,?\s+$"
@@ -399,6 +409,19 @@ class _TimeScanner:
                 ),
             ),
             ("my", re.compile(rf"(?<![A-Za-z])({months})\.?,?\s+{year}(?![0-9])", flags)),
+            # a misspelt month next to a day and a year or a year ("7 Jume 2019",
+            # "Febuary 3, 2021", "Abril 2020"): misspelt_months.py decides whether it is one
+            (
+                "dmy_typo",
+                re.compile(rf"(?<![0-9]){day}\s+([A-Z][a-z]{{2,9}})\.?\s?,?\s+{year}(?![0-9])"),
+            ),
+            (
+                "mdy_typo",
+                re.compile(
+                    rf"(?<![A-Za-z])([A-Z][a-z]{{2,9}})\.?\s+{day}(?:\s?,\s*|\s+){year}(?![0-9])"
+                ),
+            ),
+            ("my_typo", re.compile(rf"(?<![A-Za-z])([A-Z][a-z]{{2,9}})\.?,?\s+{year}(?![0-9])")),
             (
                 "q",
                 re.compile(
@@ -607,6 +630,19 @@ class _TimeScanner:
         if kind == "dmy":
             d = _safe_date(int(m.group(3)), months[m.group(2).lower()], int(m.group(1)))
             return TimeMention(m.start(), m.end(), d, d, TimeGranularity.DAY) if d else None
+        if kind in ("dmy_typo", "mdy_typo"):
+            name_at, day_at = (2, 1) if kind == "dmy_typo" else (1, 2)
+            typo = misspelt_month(m.group(name_at))
+            d = _safe_date(int(m.group(3)), typo, int(m.group(day_at))) if typo else None
+            return TimeMention(m.start(), m.end(), d, d, TimeGranularity.DAY) if d else None
+        if kind == "my_typo":
+            typo = misspelt_month(m.group(1))
+            if typo is None:
+                return None
+            y = int(m.group(2))
+            return TimeMention(
+                m.start(), m.end(), date(y, typo, 1), _month_end(y, typo), TimeGranularity.MONTH
+            )
         if kind == "my":
             word = m.group(1).lower()
             if word == "may" and not m.group(1)[0].isupper():
@@ -983,6 +1019,11 @@ class MentionScanner:
         if prev == "-" and s >= 2 and folded[s - 2].isascii() and folded[s - 2].isalpha():
             self._label(folded, s, self._label_end(folded, e), occupied, out)
             return
+        size = self._size(folded, s, e)
+        if size is not None:
+            out.quantities.append(size)
+            occupied[size.start : size.end] = b"\x01" * (size.end - size.start)
+            return
         # "(1)", "alert(1)": an enumeration or an argument, not a measurement
         if prev == "(" and folded[e : e + 1] == ")":
             self._label(folded, s, e, occupied, out)
@@ -1130,6 +1171,18 @@ class MentionScanner:
         unit_key: str | None = None
         modifier: tuple[int, int] | None = None
         unit = None if glued_word else _unit_after(res, folded, end)
+        if (
+            unit is not None
+            and low is None
+            and currency is None
+            and _is_counted_unit(unit[1])
+            and self._is_name_number(folded, start, end)
+            and phrase_before(folded, start, res.numbers.bound_cues) is None
+        ):
+            # "400 million Windows 11 users": a counted noun of the lexicon after a number
+            # inside a name counts nothing, as a plain counted noun after one does not
+            self._label(folded, start, end, occupied, out)
+            return
         if unit is not None:
             end, unit_text = unit[0], unit[1]
             unit_key = unit_text
@@ -1491,6 +1544,38 @@ class MentionScanner:
         window = _SCORE_WORDS.search(folded, max(0, s - 60), min(len(folded), end + 40))
         return end if window is not None else None
 
+    def _size(self, folded: str, s: int, e: int) -> QuantityMention | None:
+        """A size written with "x" and a length unit ("a 24x24ft ring", "a 3 x 4 m
+        room", "2x2x2 m"): the area or volume the sides make, so a ring changed from
+        24x24ft to 20x20ft is one value changed, not two labels. Without a length unit
+        ("a 2x4", "1920x1080 pixels") it stays a label."""
+        sides = _SIZE_SIDES.match(folded, e)
+        if sides is None:
+            return None
+        unit = _unit_at(self.res, folded, sides.end())
+        if unit is None:
+            return None
+        written = unit.group(0)
+        entry = lookup(written)
+        if entry is None or entry.dimension != "length":
+            return None
+        numbers = [folded[s:e], sides.group(1)] + ([sides.group(2)] if sides.group(2) else [])
+        power = len(numbers)
+        key = next(
+            (
+                name
+                for name in _POWER_SURFACES[power](written, entry.surface)
+                if lookup(name) is not None
+            ),
+            None,
+        )
+        if key is None:
+            return None
+        value = math.prod(_parse_number(n) for n in numbers)
+        return QuantityMention(
+            start=s, end=unit.end(), cue_start=s, value=value, unit=key, unit_key=key
+        )
+
     def _page_glue(self, folded: str, s: int, end: int) -> bool:
         """Whether the number ``s:end`` is glued to a capitalised word that starts the next
         piece of text ("72,251The Ravens", "2017On December 14", "82At the request"): a
@@ -1730,6 +1815,20 @@ def _is_hour(number: str) -> bool:
         hours.isdigit()
         and 1 <= int(hours) <= 12
         and (not minutes or (len(minutes) == 2 and int(minutes) < 60))
+    )
+
+
+def _is_counted_unit(surface: str) -> bool:
+    """Whether a lexicon unit is a counted noun ("users", "staff"): a word whose dimension
+    is what it counts, not a measure ("km", "GB", "percent" have other canonical units or
+    symbols)."""
+    entry = lookup(surface)
+    return (
+        entry is not None
+        and surface[:1].islower()
+        and surface.isalpha()
+        and entry.dimension == entry.canonical_unit
+        and entry.dimension not in ("percent", "dosage")
     )
 
 

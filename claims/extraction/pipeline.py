@@ -12,13 +12,14 @@ replaces the blank one; our components are added on top of it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 import numpy
 import spacy
-from spacy.attrs import IS_SPACE, ORTH, SENT_START
+from spacy.attrs import IDX, IS_SPACE, ORTH, SENT_START
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokenizer import Tokenizer
@@ -30,7 +31,7 @@ from claims.extraction.assembly import TEXT_KEY, ClaimAssembler
 from claims.extraction.generation import current_generation
 from claims.extraction.mentions import Mentions, MentionScanner
 from claims.extraction.opening import opening_claims
-from claims.extraction.resources import read_yaml, resources
+from claims.extraction.resources import glued_opener_pattern, read_yaml, resources
 
 SOURCE_ID = "claims.source_id"
 SOURCE_VERSION_ID = "claims.source_version_id"
@@ -75,6 +76,7 @@ class SentenceComponent:
         self.titles = frozenset(str(w) for w in data["titles"])
         self.bullets = frozenset(str(w) for w in data["bullets"])
         self.stops = frozenset(c for c in PUNCT_CHARS if not c.isspace())
+        self.glue = re.compile(glued_opener_pattern())
         self._ids: numpy.ndarray | None = None
         self._vocab: object = None
 
@@ -185,7 +187,20 @@ class SentenceComponent:
             else:
                 found.add(nxt)
                 pending_stop = False
+        found.update(self._glued_starts(doc))
         return sorted(found)
+
+    def _glued_starts(self, doc: Doc) -> list[int]:
+        """Tokens that open a sentence glued to the number before it ("72,251The club
+        moved", "7340-4In 2015"): page text that lost its full stop and space. The
+        tokenizer splits at the same seam, so each match starts a token."""
+        seams = [m.start() for m in self.glue.finditer(doc.text)]
+        if not seams:
+            return []
+        offsets = doc.to_array(IDX).reshape(-1)
+        at = numpy.searchsorted(offsets, seams)
+        n = len(doc)
+        return [int(i) for i, seam in zip(at, seams, strict=True) if i < n and offsets[i] == seam]
 
     def _marker_end(self, doc: Doc, i: int) -> int:
         """The token after a list marker starting at ``i`` ("-", "•", "1." or "2)"), or ``i``
@@ -328,7 +343,8 @@ def make_tokenizer() -> Callable[[Language], Tokenizer]:
 
 
 def _infixes(nlp: Language) -> list[Any]:
-    return list(nlp.Defaults.infixes or []) + EXTRA_INFIXES
+    # the glued-opener seam splits "72,251The" into a number and the next sentence's word
+    return list(nlp.Defaults.infixes or []) + EXTRA_INFIXES + [glued_opener_pattern()]
 
 
 def _load_base(model: str | None) -> Language:

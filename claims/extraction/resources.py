@@ -190,6 +190,24 @@ def _unit_patterns() -> tuple[UnitMatcher, UnitMatcher]:
     return UnitMatcher(insensitive, re.IGNORECASE), UnitMatcher(sensitive)
 
 
+# A number glued to a sentence's first word ("72,251The club", "ISBN 0-7627-7340-4In
+# 2015", "2017On December 14"): page text that lost its full stop and space. Three
+# characters of number at least, so an isotope ("3He", "10Be") or a label ("3A") stays whole.
+_GLUE_NUMBER = r"(?<=[0-9,\-][0-9,\-][0-9])"
+
+
+@lru_cache(maxsize=1)
+def glued_opener_pattern() -> str:
+    """A zero-width regex at the seam between a number and a glued sentence opener: a
+    function word or a month of two letters or more, capitalised (the tokenizer's infix
+    and the sentence splitter's start)."""
+    res = resources()
+    words = res.stopwords | res.prepositions | frozenset(res.months)
+    words |= frozenset(c for c in res.connectives if c.isalpha())
+    openers = [w.capitalize() for w in words if len(w) >= 2 and w.isalpha()]
+    return rf"{_GLUE_NUMBER}(?=(?:{_alternation(openers)})(?![A-Za-z]))"
+
+
 @lru_cache(maxsize=1)
 def resources() -> Resources:
     """The compiled data files (cached per process)."""
