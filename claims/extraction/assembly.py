@@ -39,6 +39,7 @@ from claims.extraction.identity import (
 from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.markers import scan_markers
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
+from claims.extraction.prose_relations import relation_claims, with_relations
 from claims.extraction.resources import Resources, read_yaml
 from claims.extraction.sentence_cache import IdRecorder, SentenceCache
 from claims.extraction.stance import ATTRIBUTE as STANCE_ATTRIBUTE
@@ -1142,7 +1143,9 @@ class _DocAssembly:
                 )
             if key is not None and cache is not None:
                 cache.store(key, s0, s1, claims[first:], ids)
-        return claims
+        # ties stated in passing: "the son of ...", "born in ..." (prose_relations.py)
+        prose = relation_claims(doc, self._text, source_id, source_version_id, self.generation)
+        return with_relations(claims, prose)
 
     def _entity(self, frame: Frame) -> str | None:
         """The claim's entity: the one its words name, else the document's own subject when

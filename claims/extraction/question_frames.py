@@ -66,7 +66,9 @@ def _compile(pattern: str, events: str) -> re.Pattern[str]:
 def _frames() -> tuple[tuple[_Frame, ...], frozenset[str]]:
     data = read_yaml("question_frames.yaml")
     phrases = sorted((" ".join(p) for p in value_kinds().events), key=len, reverse=True)
-    events = "|".join(re.escape(p) for p in phrases)
+    # re.escape puts a backslash before a space, which the spaces-to-\\s+ step below would
+    # break: multi-word events ("confirmed by the senate", "first aired") never matched
+    events = "|".join(re.escape(p).replace("\\ ", " ") for p in phrases)
     frames = []
     for number, entry in enumerate(data["frames"], start=1):
         try:

@@ -1,0 +1,635 @@
+"""Relations a reference article states in running prose, about the page's subject or a
+person it names.
+
+The sentence parser reads claims from values (numbers, dates, a label after a copula); the
+opening reader (``opening``) reads what an article's first sentence says its subject is.
+Biographies and articles on buildings and films state more in passing, in shapes neither
+reads:
+
+* a family tie: "He was born at Edirne Palace, the son of Mustafa II", "Chilonis was a
+  Spartan princess, daughter of Leotychidas, wife of Cleonymus", "He married Mary Smith"
+  (``parent``, ``spouse``);
+* a birthplace: "Born in Houghton County, Michigan, Dunn lived ...", "He was born in
+  Dothan, Alabama", "A native of Cork, she ..." (``birthplace``);
+* a sport: "Altrincham played semi-professional rugby league", "he was a member of the
+  Florida Gators football teams" (``sport``);
+* a maker or a cast: "It was designed by architect Leila Ross Wilburn", "a comedy film
+  directed by Marcel Varnel and starring George Formby" (``designer``, ``starring``).
+
+Each tie must be stated *of the sentence's subject*: the family noun follows the subject's
+copula (or a comma of the same list of what the subject is), the verb follows the subject.
+"He married Mary, the daughter of John" gives the spouse, not a parent; "His brother is
+married to ..." gives nothing (the subject is not a name or a pronoun).
+
+The subject is the page's subject for "he"/"she"/"it" and for a name whose capitalised
+words all stand in the page's opening (its title and first sentence): such a claim names no
+entity here and ``opening.opening_claims`` gives it the page's subject (as it does for
+"It has a population of 4,411"). Another name is its own entity. A claim is categorical,
+its value the name as written. Words live in ``data/prose_relations.yaml``; sport names
+and nationalities are those of ``data/opening.yaml``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from spacy.tokens import Doc, Span
+
+from claims.extraction.identity import fold_name, name_tokens
+from claims.extraction.resources import read_yaml, resources
+from claims.extraction.value_kinds import NO_QUANTITY
+from claims.ids import stable_id_maker
+from claims.models import Claim, EffectiveTime, Polarity, ValueKind
+from claims.models import Span as CharSpan
+from claims.trusted import trusted
+
+CONFIDENCE = 0.65  # read from a phrase in passing, below an opening's labels (0.7)
+MAX_NAME_TOKENS = 8
+PAGE_TOKENS = 30  # the page's title and the start of its first sentence
+OPENING_CHARS = 400  # where an opening states a person's sport
+_PRONOUNS = frozenset({"he", "she", "it"})
+_RELATIVES = frozenset({"who", "whom", "whose", "which", "that", ";", "where", "when"})
+_CLOSE = {"(": ")", "[": "]"}
+
+
+@dataclass(frozen=True)
+class _Words:
+    family: dict[str, str]  # noun -> attribute
+    family_lead: frozenset[str]
+    copulas: frozenset[str]
+    hedges: frozenset[str]
+    spouse_verbs: frozenset[str]
+    verb_adverbs: frozenset[str]
+    name_joins: frozenset[str]
+    name_connectors: frozenset[str]
+    birth_verbs: frozenset[str]
+    birth_prepositions: frozenset[str]
+    skip_before_place: frozenset[str]
+    skip_before_preposition: frozenset[str]
+    natives: tuple[tuple[str, ...], ...]
+    sport_verbs: frozenset[str]
+    sport_modifiers: frozenset[str]
+    sport_joins: tuple[tuple[str, ...], ...]
+    teams: frozenset[str]
+    team_window: int
+    sports: tuple[tuple[str, ...], ...]  # longest first
+    sport_words: frozenset[str]  # every word an opening uses for a sport or position
+    makers: tuple[tuple[tuple[str, ...], str], ...]
+    descriptors_max: int
+    nationalities: frozenset[str]
+    titles: frozenset[str]
+    suffixes: frozenset[str]
+    triggers: frozenset[str]
+
+
+def _phrases(entries: Any, where: str) -> tuple[tuple[str, ...], ...]:
+    try:
+        return tuple(tuple(str(w) for w in entry) for entry in entries)
+    except TypeError as error:
+        raise ValueError(
+            f"prose_relations.yaml: {where}: each entry is a list of words ({error})"
+        ) from error
+
+
+@lru_cache(maxsize=1)
+def _words() -> _Words:
+    data = read_yaml("prose_relations.yaml")
+    opening = read_yaml("opening.yaml")
+    frames = read_yaml("question_frames.yaml")
+
+    def words(entries: Any) -> frozenset[str]:
+        return frozenset(str(w) for w in entries)
+
+    family = {str(noun): str(attr) for attr, nouns in data["family"].items() for noun in nouns}
+    birth, sport = data["birth"], data["sport"]
+    makers = tuple(
+        (phrase, str(attribute))
+        for attribute, entries in data["makers"].items()
+        if isinstance(entries, list)
+        for phrase in _phrases(entries, f"makers.{attribute}")
+    )
+    sports = sorted((tuple(str(s).split()) for s in opening["sports"]), key=len, reverse=True)
+    sport_words = {str(s) for s in opening["sports"]} | {
+        str(w) for names in opening["sports"].values() for w in names
+    }
+    natives = _phrases(data["natives"], "natives")
+    joins = _phrases(sport["joins"], "sport.joins")
+    triggers = (
+        set(family)
+        | words(data["spouse_verbs"])
+        | words(birth["verbs"])
+        | {p[-1] for p in natives}
+        | words(sport["verbs"])
+        | {p[0] for p in joins}
+        | {p[0] for p, _ in makers}
+    )
+    return _Words(
+        family=family,
+        family_lead=words(data["family_lead"]),
+        copulas=words(data["copulas"]),
+        hedges=words(data["hedges"]),
+        spouse_verbs=words(data["spouse_verbs"]),
+        verb_adverbs=words(data["verb_adverbs"]),
+        name_joins=words(data["name_joins"]),
+        name_connectors=words(data["name_connectors"]),
+        birth_verbs=words(birth["verbs"]),
+        birth_prepositions=words(birth["prepositions"]),
+        skip_before_place=words(birth["skip_before_place"]),
+        skip_before_preposition=words(birth["skip_before_preposition"]),
+        natives=natives,
+        sport_verbs=words(sport["verbs"]),
+        sport_modifiers=words(sport["modifiers"]),
+        sport_joins=joins,
+        teams=words(sport["teams"]),
+        team_window=int(sport["team_window"]),
+        sports=tuple(sports),
+        sport_words=frozenset(sport_words),
+        makers=makers,
+        descriptors_max=int(data["makers"]["descriptors_max"]),
+        nationalities=words(opening["nationalities"]),
+        titles=words(frames["honorifics"]),
+        suffixes=words(frames["name_suffixes"]),
+        triggers=frozenset(triggers),
+    )
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One sentence's statement of a tie of its subject."""
+
+    subject: str | None  # the subject's name as written; None for the page's subject
+    attribute: str
+    value: str
+    start: int  # the value's characters
+    end: int
+    sentence: tuple[int, int]
+
+
+def _cap(token: Any) -> bool:
+    return token.text[:1].isupper()
+
+
+class _Reader:
+    """The relations of one doc."""
+
+    def __init__(self, doc: Doc, words: _Words) -> None:
+        self.doc = doc
+        self.w = words
+        self.lower = [t.lower_ for t in doc]
+        self.stop = resources().stopwords
+        self.months = frozenset(resources().months)
+        self.page = {t.lower_ for t in doc[:PAGE_TOKENS] if _cap(t)}
+
+    # ---------------------------------------------------------------- names
+    def name_end(self, i: int, end: int, joins: bool = False) -> int:
+        """The index after a run of capitalised words starting at ``i`` (connectors and
+        initials' full stops inside it; "X and Y" when ``joins``); ``i`` when none."""
+        doc, w = self.doc, self.w
+        k = i
+        last = i
+        while k < end and k - i < MAX_NAME_TOKENS:
+            token = doc[k]
+            if _cap(token) and token.text[:1].isalpha():
+                k += 1
+                last = k
+                if token.text.endswith(".") and token.lower_.rstrip(".") in w.suffixes:
+                    break  # "Hilario Davide Jr. Born in ...": a suffix ends the name
+                # "J." of "Charles J. Dunn" (not "Jr." or a sentence's last full stop:
+                # "... Hilario Davide Jr. Born in Cebu City" is where the name ends)
+                if k < end - 1 and doc[k].text == "." and len(doc[k - 1].text) == 1:
+                    k += 1
+                continue
+            connects = token.lower_ in w.name_connectors or (joins and token.lower_ in w.name_joins)
+            if k > i and connects and k + 1 < end and _cap(doc[k + 1]):
+                k += 1
+                continue
+            break
+        return last
+
+    def is_page(self, a: int, b: int) -> bool:
+        """Whether the name doc[a:b] is the page's subject: its capitalised words all
+        stand in the page's title and first sentence."""
+        named = [t.lower_ for t in self.doc[a:b] if _cap(t)]
+        return bool(named) and set(named) <= self.page
+
+    def subject_before(self, k: int, start: int) -> tuple[str | None, int] | None:
+        """The subject right before index ``k`` (hedges, copulas and adverbs between):
+        (None, index) for "he"/"she"/"it" or the page's own name, (name, index) for another
+        name; None for anything else."""
+        j = k - 1
+        while j >= start and (
+            self.lower[j] in self.w.hedges
+            or self.lower[j] in self.w.verb_adverbs
+            or self.lower[j] in self.w.copulas
+        ):
+            j -= 1
+        if j < start:
+            return None
+        if self.lower[j] in _PRONOUNS:
+            return None, j
+        if self.doc[j].text in (")", "]"):
+            before = self._bracket_start(j, start)
+            if before is None:
+                return None
+            j = before
+        a = j
+        while a - 1 >= start and (
+            _cap(self.doc[a - 1]) or self.lower[a - 1] in self.w.name_connectors
+        ):
+            a -= 1
+        while a <= j and not _cap(self.doc[a]):
+            a += 1
+        if a > j or not _cap(self.doc[j]) or j + 1 - a > MAX_NAME_TOKENS:
+            return None
+        if a > start and self.doc[a - 1].text not in (",",) and self.lower[a - 1] not in (
+            self.stop
+        ):
+            return None  # "coach Urban Meyer": a name inside a phrase, not a subject
+        return self._named(a, j + 1)
+
+    def _named(self, a: int, b: int) -> tuple[str | None, int]:
+        if self.lower[a] in self.stop:
+            a += 1
+        if self.is_page(a, b):
+            return None, a
+        return self.doc[a:b].text, a
+
+    def _bracket_start(self, j: int, start: int) -> int | None:
+        closing = self.doc[j].text
+        opening = "(" if closing == ")" else "["
+        while j >= start and self.doc[j].text != opening:
+            j -= 1
+        return j - 1 if j - 1 >= start else None
+
+    def sentence_subject(self, sent: Span) -> tuple[str | None, int] | None:
+        """The subject a sentence opens with and the index after it (brackets after a name
+        skipped): "he"/"she"/"it" and the page's name -> None."""
+        i, end = sent.start, sent.end
+        if self.lower[i] in _PRONOUNS:
+            return None, i + 1
+        if self.lower[i] in self.stop:
+            # "In 1990, he ...": a short lead-in closed by a comma
+            comma = next((k for k in range(i, min(end, i + 8)) if self.doc[k].text == ","), None)
+            if comma is None:
+                return None
+            i = comma + 1
+            if i < end and self.lower[i] in _PRONOUNS:
+                return None, i + 1
+        b = self.name_end(i, end)
+        if b == i:
+            return None
+        subject, _ = self._named(i, b)
+        named = self.lower[i:b]
+        while b < end:
+            if self.doc[b].text in _CLOSE:
+                close = _CLOSE[self.doc[b].text]
+                while b < end and self.doc[b].text != close:
+                    b += 1
+                b += 1
+            elif self.lower[b : b + len(named)] == named:
+                b += len(named)  # a page title repeated by its first sentence
+            else:
+                break
+        return subject, b
+
+    def value(self, i: int, end: int, *, skip: int = 3) -> tuple[int, int] | None:
+        """The name a tie points to, from index ``i``: lowercase descriptors and
+        nationalities skipped ("former Chief Justice, Hilario Davide Jr.", "both kings
+        Shepseskaf and Userkaf", "architect Leila Ross Wilburn", "English band Placebo")."""
+        w = self.w
+        k = i
+        while k < end and k - i < skip and (
+            (not _cap(self.doc[k]) and self.doc[k].text[:1].isalpha())
+            or self.lower[k] in w.nationalities
+        ):
+            k += 1
+        if k >= end or not _cap(self.doc[k]) or self.lower[k] in self.stop:
+            return None
+        if self.lower[k] in self.months or not self.doc[k].text[:1].isalpha():
+            return None
+        b = self.name_end(k, end, joins=True)
+        if b == k:
+            return None
+        # "former Chief Justice, Hilario Davide Jr.": a title, then the name after a comma
+        if (
+            b + 1 < end
+            and self.doc[b].text == ","
+            and self.lower[b - 1] in w.titles
+            and _cap(self.doc[b + 1])
+        ):
+            after = self.name_end(b + 1, end, joins=True)
+            if after > b + 1:
+                return b + 1, after
+        return k, b
+
+    # ---------------------------------------------------------------- shapes
+    def family(self, sent: Span, k: int, subject: tuple[str | None, int]) -> Relation | None:
+        """ "was the eldest son of X", ", wife of X", "as wife of X" after the subject's
+        copula (or "was born ..."), in the same clause."""
+        w, end = self.w, sent.end
+        if k + 1 >= end or self.lower[k + 1] != "of":
+            return None
+        name, after = subject
+        j = after
+        while j < k and self.lower[j] in w.hedges:
+            j += 1
+        if j >= k or (self.lower[j] not in w.copulas and self.lower[j] not in w.birth_verbs):
+            return None
+        if any(self.lower[x] in _RELATIVES for x in range(after, k)):
+            return None
+        lead = k - 1
+        while lead > j and self.lower[lead] in w.family_lead and self.lower[lead] != "as":
+            lead -= 1
+        if not (lead == j or self.doc[lead].text == "," or self.lower[lead] == "as"):
+            return None
+        found = self.value(k + 2, end)
+        if found is None:
+            return None
+        return self._relation(sent, name, w.family[self.lower[k]], *found)
+
+    def married(self, sent: Span, k: int) -> Relation | None:
+        """ "He married Mary Smith", "In 1905 Dunn married the actress Jane Doe"."""
+        subject = self.subject_before(k, sent.start)
+        if subject is None or any(self.lower[x] in self.w.copulas for x in range(subject[1], k)):
+            return None  # "was married to ...": the copula's reading, not this one
+        found = self.value(k + 1, sent.end)
+        if found is None:
+            return None
+        return self._relation(sent, subject[0], "spouse", *found)
+
+    def _place(self, i: int, end: int) -> tuple[list[tuple[int, int]], int]:
+        """Comma-separated capitalised names from ``i`` ("Dothan, Alabama"), and where
+        they stop."""
+        w = self.w
+        while i < end and self.lower[i] in w.skip_before_place:
+            i += 1
+        parts: list[tuple[int, int]] = []
+        k = i
+        while k < end and _cap(self.doc[k]) and self.doc[k].text[:1].isalpha():
+            if self.lower[k] in self.months:
+                break
+            b = self.name_end(k, end)
+            if b == k:
+                break
+            parts.append((k, b))
+            if b + 1 < end and self.doc[b].text == "," and _cap(self.doc[b + 1]):
+                k = b + 1
+                continue
+            k = b
+            break
+        return parts, k
+
+    def born(self, sent: Span, k: int) -> Relation | None:
+        """ "Born in A, B, Name ..." (the last name before the verb is the subject), "He was
+        born in A" (a date may come first: "born on 30 September 1764 in Westbury")."""
+        w, end = self.w, sent.end
+        p = k + 1
+        while p < end and p - k < 8 and self.lower[p] not in w.birth_prepositions and (
+            self.lower[p] in w.skip_before_preposition
+            or self.lower[p] in self.months
+            or self.doc[p].text[:1].isdigit()
+        ):
+            p += 1
+        if p >= end or self.lower[p] not in w.birth_prepositions:
+            return None
+        return self._place_of(sent, k, p + 1)
+
+    def native(self, sent: Span, k: int, length: int) -> Relation | None:
+        return self._place_of(sent, k - length + 1, k + 1)
+
+    def _place_of(self, sent: Span, first: int, place_at: int) -> Relation | None:
+        parts, stop = self._place(place_at, sent.end)
+        if not parts:
+            return None
+        # a capitalised "Born" / "A native" inside a sentence is a sentence start the
+        # splitter missed ("... Davide Jr. Born in Cebu City ..."): read as a lead-in
+        lead = (
+            first == sent.start
+            or _cap(self.doc[first])
+            or (first == sent.start + 1 and self.lower[sent.start] in ("a", "an"))
+        )
+        if lead:
+            # "Born in Houghton County, Michigan, Dunn lived ...": the subject follows
+            if stop < sent.end and self.doc[stop - 1].text == "," and self.lower[stop] in _PRONOUNS:
+                subject: str | None = None
+            elif len(parts) >= 2 and stop < sent.end and not _cap(self.doc[stop]):
+                a, b = parts.pop()
+                subject = self._named(a, b)[0]
+            elif (
+                stop + 1 < sent.end
+                and self.doc[stop].text == ","
+                and self.lower[stop + 1] in _PRONOUNS
+            ):
+                subject = None
+            else:
+                return None
+        else:
+            before = self.subject_before(first, sent.start)
+            if before is None:
+                return None
+            subject = before[0]
+        return self._relation(sent, subject, "birthplace", parts[0][0], parts[-1][1])
+
+    def sport(self, sent: Span, k: int) -> Relation | None:
+        """ "Altrincham played semi-professional rugby league"."""
+        subject = self.subject_before(k, sent.start)
+        if subject is None:
+            return None
+        i = k + 1
+        while i < sent.end and i - k < 5:
+            hit = self._sport_at(i, sent.end)
+            if hit is not None:
+                return self._relation(sent, subject[0], "sport", i, hit)
+            if self.lower[i] not in self.w.sport_modifiers:
+                return None
+            i += 1
+        return None
+
+    def team_sport(self, sent: Span, k: int, length: int) -> Relation | None:
+        """ "he was a member of the Florida Gators football teams"."""
+        start = k
+        while start > sent.start and self.lower[start - 1] in ("a", "an", "the"):
+            start -= 1
+        subject = self.subject_before(start, sent.start)
+        if subject is None:
+            return None
+        last = min(sent.end, k + length + self.w.team_window)
+        for i in range(k + length, last):
+            if self.lower[i] in _RELATIVES:
+                return None
+            hit = self._sport_at(i, last)
+            if hit is not None and hit < last and self.lower[hit] in self.w.teams:
+                return self._relation(sent, subject[0], "sport", i, hit)
+        return None
+
+    def _sport_at(self, i: int, end: int) -> int | None:
+        for sport in self.w.sports:
+            n = len(sport)
+            if i + n <= end and tuple(self.lower[i : i + n]) == sport:
+                return i + n
+        return None
+
+    def maker(self, sent: Span, k: int, length: int, attribute: str) -> Relation | None:
+        """ "It was designed by architect X", "... directed by Y and starring X": of the
+        sentence's subject, outside a relative clause."""
+        subject = self.sentence_subject(sent)
+        if subject is None:
+            the = self.lower[sent.start] == "the" and sent.start + 2 < sent.end
+            if not (the and not _cap(self.doc[sent.start + 1])):
+                return None
+            subject = (None, sent.start + 2)  # "The house was designed by ..."
+        if any(self.lower[x] in _RELATIVES for x in range(subject[1], k)):
+            return None
+        found = self.value(k + length, sent.end, skip=self.w.descriptors_max)
+        if found is None:
+            return None
+        return self._relation(sent, subject[0], attribute, *found)
+
+    def _relation(
+        self, sent: Span, subject: str | None, attribute: str, a: int, b: int
+    ) -> Relation:
+        doc = self.doc
+        start, end = doc[a].idx, doc[b - 1].idx + len(doc[b - 1].text)
+        return Relation(
+            subject=subject,
+            attribute=attribute,
+            value=doc[a:b].text,
+            start=start,
+            end=end,
+            sentence=(sent.start_char, sent.end_char),
+        )
+
+
+def _at(lower: Sequence[str], k: int, phrase: Sequence[str]) -> bool:
+    return tuple(lower[k : k + len(phrase)]) == tuple(phrase)
+
+
+def prose_relations(doc: Doc, text: str) -> list[Relation]:
+    """Every tie of the shapes above in ``doc``, in document order (one per attribute and
+    sentence: the first)."""
+    words = _words()
+    hits = [t.i for t in doc if t.lower_ in words.triggers]
+    if not hits:
+        return []
+    reader = _Reader(doc, words)
+    opening_sport = bool(
+        {w for w in reader.lower[: len(doc[:80])]} & words.sport_words
+    ) or any(" " in s and s in text[:OPENING_CHARS].casefold() for s in words.sport_words)
+    found: list[Relation] = []
+    seen: set[tuple[int, str]] = set()
+    for sent in doc.sents:
+        lo, hi = bisect_left(hits, sent.start), bisect_left(hits, sent.end)
+        if lo == hi:
+            continue
+        subject = reader.sentence_subject(sent)
+        for k in hits[lo:hi]:
+            for relation in _read_at(reader, sent, k, subject, opening_sport):
+                if (sent.start, relation.attribute) not in seen:
+                    seen.add((sent.start, relation.attribute))
+                    found.append(relation)
+    return found
+
+
+def _read_at(
+    reader: _Reader,
+    sent: Span,
+    k: int,
+    subject: tuple[str | None, int] | None,
+    opening_sport: bool,
+) -> list[Relation]:
+    w, lower = reader.w, reader.lower
+    word = lower[k]
+    found: list[Relation | None] = []
+    if word in w.family and subject is not None:
+        found.append(reader.family(sent, k, subject))
+    if word in w.spouse_verbs:
+        found.append(reader.married(sent, k))
+    if word in w.birth_verbs:
+        found.append(reader.born(sent, k))
+    for phrase in w.natives:
+        n = len(phrase)
+        if word == phrase[-1] and k - n + 1 >= sent.start and _at(lower, k - n + 1, phrase):
+            found.append(reader.native(sent, k, n))
+            break
+    if not opening_sport:
+        # an opening that states the subject's sport ("a former American football
+        # linebacker") says it better than a phrase in passing ("played college football")
+        if word in w.sport_verbs:
+            found.append(reader.sport(sent, k))
+        for phrase in w.sport_joins:
+            if word == phrase[0] and _at(lower, k, phrase):
+                found.append(reader.team_sport(sent, k, len(phrase)))
+                break
+    for phrase, attribute in w.makers:
+        if word == phrase[0] and _at(lower, k, phrase):
+            found.append(reader.maker(sent, k, len(phrase), attribute))
+            break
+    return [r for r in found if r is not None]
+
+
+def relation_claims(
+    doc: Doc,
+    text: str,
+    source_id: str | None,
+    source_version_id: str | None,
+    generation: str,
+) -> list[Claim]:
+    """The relations of ``doc`` as categorical claims: of the page's subject (no entity
+    here; the opening reader names it) or of the name the sentence opens with."""
+    relations = prose_relations(doc, text)
+    if not relations:
+        return []
+    make_id = stable_id_maker("cl", source_version_id, generation, "prose")
+    stopwords = resources().stopwords
+    claims: list[Claim] = []
+    for relation in relations:
+        entity = fold_name(name_tokens(relation.subject), stopwords) if relation.subject else None
+        entity = entity or None
+        key = f"{entity} {relation.attribute}" if entity else relation.attribute
+        s0, s1 = relation.sentence
+        while s0 < s1 and text[s0].isspace():
+            s0 += 1
+        while s1 > s0 and text[s1 - 1].isspace():
+            s1 -= 1
+        value = text[relation.start : relation.end]
+        fields: dict[str, Any] = {
+            "id": make_id(s0, s1, relation.start, key, value),
+            "source_version_id": source_version_id,
+            "source_id": source_id,
+            "generation": generation,
+            "subject": relation.subject,
+            "predicate": relation.attribute,
+            "claim_key": key,
+            "coarse_key": relation.attribute.split()[-1],
+            "entity": entity,
+            "attribute": relation.attribute,
+            "kind": ValueKind.CATEGORICAL,
+            "value": value,
+            **NO_QUANTITY,
+            "value_span": trusted(CharSpan, {"start": relation.start, "end": relation.end}),
+            "polarity": Polarity.POSITIVE,
+            "modality": None,
+            "scope": {},
+            "scope_residual": [],
+            "time": EffectiveTime(),
+            "reported_speech": False,
+            "span": trusted(CharSpan, {"start": s0, "end": s1}),
+            "quote": text[s0:s1],
+            "confidence": CONFIDENCE,
+            "created_at": None,
+        }
+        claims.append(trusted(Claim, fields))
+    return claims
+
+
+def with_relations(claims: list[Claim], extra: list[Claim]) -> list[Claim]:
+    """``claims`` with ``extra`` placed in document order (by where each quote starts)."""
+    out = list(claims)
+    for claim in extra:
+        at = next((k for k, c in enumerate(out) if c.span.start > claim.span.start), len(out))
+        out.insert(at, claim)
+    return out
