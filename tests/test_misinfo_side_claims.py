@@ -74,3 +74,57 @@ def test_two_albums_of_one_title_by_different_artists_are_both_named(engine: Eng
     assert result.status is AnswerStatus.CONFLICT
     sides = {str(side.value): side.source_ids for side in result.sides}
     assert sides == {"Willa Hart": ["first"], "Tom Eddery": ["second"]}
+
+
+# --- a box that names its subject ("Full name", "Name in native language") on a page cut
+# before its title and opening
+
+
+BOXED_PLAYER = (
+    "Personal information Full name Harald Vinter Date of birth ( 1988-03-14 ) 14 March 1988 "
+    "Place of birth Tromsø, Norway Position ( s ) Goalkeeper Senior career * Years Team Apps"
+)
+
+
+def test_a_box_that_names_its_subject_states_its_fields_of_it() -> None:
+    claims = _claims(BOXED_PLAYER)
+    assert ("harald vinter (in doc)", "1988-03-14") in _label(claims, "born")
+    assert ("harald vinter (in doc)", "Goalkeeper") in _label(claims, "position")
+
+
+def test_a_statement_dump_names_its_subject_before_the_language_bracket() -> None:
+    claims = _claims(
+        "Wikimedia import URL Name in native language Halvard Brekke (English) 0 references "
+        "Given name Halvard 0 references Family name Brekke 0 references Date of birth "
+        "2 May 1841 Gregorian 1 reference"
+    )
+    assert ("halvard brekke (in doc)", "1841-05-02") in _label(claims, "born")
+
+
+def test_a_full_name_in_prose_or_a_box_without_one_names_no_subject() -> None:
+    prose = _claims(
+        "His full name was Harald Vinter, and his brother was born on 14 March 1988 in Tromsø."
+    )
+    assert all(c.entity is None or "vinter" not in c.entity for c in prose)
+    unnamed = _claims(
+        "Personal information Date of birth ( 1988-03-14 ) 14 March 1988 Place of birth "
+        "Tromsø, Norway Position ( s ) Goalkeeper Senior career * Years Team Apps"
+    )
+    assert not _label(unnamed, "born")  # a box of no known subject gives no field claim
+
+
+def test_a_box_named_page_and_a_titled_namesake_are_both_named(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "article": "Harald Vinter (footballer) Harald Vinter (born 14 March 1988) is a "
+            "Norwegian footballer who plays as a goalkeeper.",
+            "box": BOXED_PLAYER.replace("14 March 1988", "2 June 1991").replace(
+                "1988-03-14", "1991-06-02"
+            ),
+        },
+    )
+    result = answer(engine, "When was Harald Vinter born?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT
+    sides = {str(side.value): side.source_ids for side in result.sides}
+    assert sides == {"1988-03-14": ["article"], "1991-06-02": ["box"]}

@@ -81,6 +81,7 @@ class _Lexicon:
     date_lead: frozenset[str]
     max_label_words: int
     max_date_gap: int
+    subject_fields: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -90,7 +91,8 @@ def _lexicon() -> _Lexicon:
         str(name): (str(spec["attribute"]), str(spec["value"]))
         for name, spec in data["fields"].items()
     }
-    names = set(fields) | {str(n) for n in data["stops"]}
+    subject_fields = frozenset(str(n) for n in data["subject_fields"])
+    names = set(fields) | {str(n) for n in data["stops"]} | subject_fields
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     # a name stands alone (no letter glued before or after); "(s)" may follow it
     pattern = re.compile(rf"(?<![\w'’-])(?P<name>{alternatives})(?:\s*\(\s*s\s*\))?(?![\w'’-])")
@@ -104,6 +106,7 @@ def _lexicon() -> _Lexicon:
         date_lead=frozenset(str(w) for w in data["date_lead"]),
         max_label_words=int(data["max_label_words"]),
         max_date_gap=int(data["max_date_gap"]),
+        subject_fields=subject_fields,
     )
 
 
@@ -147,6 +150,30 @@ def read_fields(text: str, mentions: Mentions) -> tuple[list[Field], list[tuple[
         if run[0] in boxed:
             blocks.append(_block(names, run, fields))
     return fields, blocks
+
+
+def box_subject(text: str) -> tuple[str, int, int] | None:
+    """The name a box gives its subject in a naming field ("Name in native language Maurice
+    Roche, 4th Baron Fermoy Date of birth ...", "Full name Wang Peng"), and where it
+    stands; None when no box of ``text`` has one. Only a field of a box (a run of field
+    names) counts: "his full name was ..." in prose names nothing."""
+    lex = _lexicon()
+    names = _field_names(text, lex)
+    for run in _runs(names):
+        if len({names[k].group("name") for k in run}) < MIN_BOX_NAMES:
+            continue
+        for k in run:
+            match = names[k]
+            if match.group("name") not in lex.subject_fields:
+                continue
+            nxt = names[k + 1].start() if k + 1 < len(names) else len(text)
+            # the name ends at a bracket ("Montagu Stopford (English)": its language)
+            bracket = text.find("(", match.end())
+            stop = min(nxt, _line_end(text, match), len(text) if bracket < 0 else bracket)
+            field = _label_field(text, match, stop, True, "name", lex)
+            if field is not None:
+                return str(field.value), field.start, field.end
+    return None
 
 
 def _runs(names: list[re.Match[str]]) -> list[list[int]]:

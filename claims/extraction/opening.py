@@ -35,6 +35,7 @@ from claims.extraction.affiliation import party_mentions
 from claims.extraction.identity import fold_name, is_name, lemma, name_tokens
 from claims.extraction.infobox import (
     Field,
+    box_subject,
     furniture,
     in_block,
     is_reference_date,
@@ -813,7 +814,8 @@ def opening_claims(
         source_version_id, generation,
     )  # fmt: skip
     fields, blocks = read_fields(text, mentions)
-    subject = opening or _title_subject(text) or (_heading_subject(text) if fields else None)
+    boxed_subject = (_heading_subject(text) or _named_in_box(text, source_id)) if fields else None
+    subject = opening or _title_subject(text) or boxed_subject
     if blocks and fields and subject is not None:
         # the fields state what sits in a box: the sentence parser's reading of the run of
         # fields (its "subject" a run of field names) is replaced by them. A box of no known
@@ -830,7 +832,7 @@ def opening_claims(
         opening = _title_subject(text)
     parties = _party_claims(doc, opening, made)
     if opening is None:
-        boxed = _field_claims(fields, _heading_subject(text) if fields else None, made)
+        boxed = _field_claims(fields, boxed_subject, made)
         return _inserted(_inserted(claims, parties), boxed)
     if opening.late and source_id:
         # no title tells this subject from its namesakes: it is known as named in this page
@@ -916,6 +918,25 @@ def _heading_subject(text: str) -> Opening | None:
     if not entity:
         return None
     return Opening(entity=entity, name=name, sentence=(match.start("title"), match.end("title")))
+
+
+def _named_in_box(text: str, source_id: str | None) -> Opening | None:
+    """The subject of a box on a page with no opening, no title and no heading, as the box
+    names it ("Name in native language Montagu Stopford", "Full name Wang Peng"). Known as
+    named in this page only, like a late opening's subject: no title tells it from its
+    namesakes (two footballers named Wang Peng), so its fields conflict with no other
+    page's, and a question naming it finds it beside the titled articles of that name."""
+    found = box_subject(text)
+    if found is None:
+        return None
+    name, start, end = found
+    entity = fold_name(name_tokens(name), resources().stopwords)
+    if not entity or not _is_capitalised(name):
+        return None
+    aliases = frozenset({entity, entity.split(",")[0]})
+    if source_id:
+        entity = f"{entity} (in {source_id})"
+    return Opening(entity=entity, name=name, sentence=(start, end), aliases=aliases)
 
 
 # "A Kind of Hush ( album ) - Wikipedia": a saved page's title names its subject
