@@ -128,3 +128,31 @@ def test_a_box_named_page_and_a_titled_namesake_are_both_named(engine: Engine) -
     assert result.status is AnswerStatus.CONFLICT
     sides = {str(side.value): side.source_ids for side in result.sides}
     assert sides == {"1988-03-14": ["article"], "1991-06-02": ["box"]}
+
+
+# --- a work described by its genre's noun ("a 1948 American romantic comedy"), its medium
+# in the title's disambiguation
+
+
+def test_a_film_described_by_a_genre_noun_states_the_genre_and_the_medium() -> None:
+    claims = _claims(
+        "Quiet Harbour (1951 film) Quiet Harbour is a 1951 British romantic comedy directed "
+        "by Ellen Marsh. It was shot in Falmouth."
+    )
+    entity = "quiet harbour (1951 film)"
+    assert (entity, "romantic comedy") in _label(claims, "genre")
+    assert (entity, "film") in _label(claims, "medium")
+    assert (entity, "Ellen Marsh") in _label(claims, "director")
+
+
+def test_a_genre_noun_without_a_medium_in_the_title_or_of_a_person_is_no_genre() -> None:
+    untitled = _claims(
+        "Quiet Harbour Quiet Harbour is a 1951 British romantic comedy directed by Ellen Marsh."
+    )
+    assert not _label(untitled, "genre")
+    assert not _label(untitled, "medium")
+    person = _claims(
+        "Ellen Marsh (director) Ellen Marsh (3 May 1910 \u2013 8 June 1988) was a British "
+        "director of romantic comedy."
+    )
+    assert not _label(person, "genre")

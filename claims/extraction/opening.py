@@ -80,6 +80,7 @@ class _Words:
     connectors: frozenset[str]
     phrase_ends: frozenset[str]
     not_genre: frozenset[str]
+    genre_heads: frozenset[str]
     works: dict[str, tuple[str, str]]  # head lemma -> (medium, maker attribute)
     agents: dict[str, str]
     located: frozenset[str]
@@ -115,6 +116,7 @@ def _words() -> _Words:
         connectors=words("name_connectors"),
         phrase_ends=words("phrase_ends"),
         not_genre=words("not_genre"),
+        genre_heads=words("genre_heads"),
         works=works,
         agents={str(k): str(v) for k, v in (data.get("agents") or {}).items()},
         located=words("located"),
@@ -649,6 +651,12 @@ def _phrase_labels(
     start, end = toks[phrase[0]].idx, toks[phrase[-1]].end
     head = lemma(lower[-1])
     work = words.works.get(head)
+    by_genre = False
+    if work is None and not person and head in words.genre_heads and disambiguation:
+        # "Inner Sanctum (1948 film) ... is a 1948 American romantic comedy": the title's
+        # disambiguation names the medium, the description ends with the genre's noun
+        work = words.works.get(lemma(name_tokens(disambiguation)[-1].casefold()))
+        by_genre = work is not None
     described = _strip_nationality(lower, words)
     if work is not None and not person:
         medium = work[0]
@@ -665,7 +673,7 @@ def _phrase_labels(
             for w in described
             if w not in words.not_genre and not _is_language(w, words) and not w.isdigit()
         ]
-        if len(genre) > 1 and lemma(genre[-1]) == head:
+        if (len(genre) > 1 or by_genre) and genre and lemma(genre[-1]) == head:
             opening.labels.append(Label("genre", " ".join(genre), start, end))
     elif person or head in words.occupations:
         if not any(w.isalpha() for w in described):
