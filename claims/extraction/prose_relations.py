@@ -31,6 +31,7 @@ and nationalities are those of ``data/opening.yaml``.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,6 +55,7 @@ OPENING_CHARS = 400  # where an opening states a person's sport
 _PRONOUNS = frozenset({"he", "she", "it"})
 _RELATIVES = frozenset({"who", "whom", "whose", "which", "that", ";", "where", "when"})
 _CLOSE = {"(": ")", "[": "]"}
+_WORDS = re.compile(r"[\w'-]+")
 
 
 @dataclass(frozen=True)
@@ -245,8 +247,10 @@ class _Reader:
             a += 1
         if a > j or not _cap(self.doc[j]) or j + 1 - a > MAX_NAME_TOKENS:
             return None
-        if a > start and self.doc[a - 1].text not in (",",) and self.lower[a - 1] not in (
-            self.stop
+        if (
+            a > start
+            and self.doc[a - 1].text not in (",",)
+            and self.lower[a - 1] not in (self.stop)
         ):
             return None  # "coach Urban Meyer": a name inside a phrase, not a subject
         return self._named(a, j + 1)
@@ -302,9 +306,13 @@ class _Reader:
         Shepseskaf and Userkaf", "architect Leila Ross Wilburn", "English band Placebo")."""
         w = self.w
         k = i
-        while k < end and k - i < skip and (
-            (not _cap(self.doc[k]) and self.doc[k].text[:1].isalpha())
-            or self.lower[k] in w.nationalities
+        while (
+            k < end
+            and k - i < skip
+            and (
+                (not _cap(self.doc[k]) and self.doc[k].text[:1].isalpha())
+                or self.lower[k] in w.nationalities
+            )
         ):
             k += 1
         if k >= end or not _cap(self.doc[k]) or self.lower[k] in self.stop:
@@ -314,16 +322,26 @@ class _Reader:
         b = self.name_end(k, end, joins=True)
         if b == k:
             return None
-        # "former Chief Justice, Hilario Davide Jr.": a title, then the name after a comma
         if (
-            b + 1 < end
-            and self.doc[b].text == ","
-            and self.lower[b - 1] in w.titles
-            and _cap(self.doc[b + 1])
+            b < end
+            and self.doc[b].text[:1].isalpha()
+            and not _cap(self.doc[b])
+            and self.lower[b] not in self.stop
+            and self.lower[b] not in w.name_joins
         ):
-            after = self.name_end(b + 1, end, joins=True)
-            if after > b + 1:
-                return b + 1, after
+            return None  # "the Byzantine aristocrat": an adjective, not a name
+        # "former Chief Justice, Hilario Davide Jr.", "the Lord of Valona, John Komnenos
+        # Asen", "the despot of Epirus, John II Orsini": a title, then the name after a comma
+        office = any(self.lower[x] in w.titles for x in range(k, b)) or (
+            k > i and self.lower[k - 1] == "of"
+        )
+        if office:
+            if b + 1 < end and self.doc[b].text == "," and _cap(self.doc[b + 1]):
+                after = self.name_end(b + 1, end, joins=True)
+                if after > b + 1:
+                    return b + 1, after
+            if k > i and self.lower[k - 1] == "of":
+                return None  # "the king of France": an office, no name
         return k, b
 
     # ---------------------------------------------------------------- shapes
@@ -346,10 +364,36 @@ class _Reader:
             lead -= 1
         if not (lead == j or self.doc[lead].text == "," or self.lower[lead] == "as"):
             return None
+        if (
+            lead > j
+            and self.doc[lead].text == ","
+            and _cap(self.doc[lead - 1])
+            and self.lower[j] not in w.birth_verbs
+            and self.lower[j + 1] not in w.birth_verbs
+            and not self._after_tie(lead - 1, j)
+        ):
+            # "... unfaithful to him with Acrotatus, son of the king Areus I": the tie is
+            # of the name before the comma (a place after "was born at X, the son of" is not)
+            return None
         found = self.value(k + 2, end)
         if found is None:
             return None
         return self._relation(sent, name, w.family[self.lower[k]], *found)
+
+    def _after_tie(self, x: int, start: int) -> bool:
+        """Whether the name ending at ``x`` is the value of a tie before it ("daughter of
+        pharaoh Menkaure, wife of ...": the list of ties goes on)."""
+        while x > start and (
+            _cap(self.doc[x]) or (self.lower[x] in self.w.name_connectors and _cap(self.doc[x - 1]))
+        ):
+            x -= 1  # "Catherine of Aragon": "of" inside a name, not the tie's own "of"
+        for _ in range(4):
+            if x - 1 > start and self.lower[x] == "of" and self.lower[x - 1] in self.w.family:
+                return True
+            if _cap(self.doc[x]) or not self.doc[x].text[:1].isalpha():
+                return False
+            x -= 1
+        return False
 
     def married(self, sent: Span, k: int) -> Relation | None:
         """ "He married Mary Smith", "In 1905 Dunn married the actress Jane Doe"."""
@@ -388,10 +432,15 @@ class _Reader:
         born in A" (a date may come first: "born on 30 September 1764 in Westbury")."""
         w, end = self.w, sent.end
         p = k + 1
-        while p < end and p - k < 8 and self.lower[p] not in w.birth_prepositions and (
-            self.lower[p] in w.skip_before_preposition
-            or self.lower[p] in self.months
-            or self.doc[p].text[:1].isdigit()
+        while (
+            p < end
+            and p - k < 8
+            and self.lower[p] not in w.birth_prepositions
+            and (
+                self.lower[p] in w.skip_before_preposition
+                or self.lower[p] in self.months
+                or self.doc[p].text[:1].isdigit()
+            )
         ):
             p += 1
         if p >= end or self.lower[p] not in w.birth_prepositions:
@@ -516,9 +565,10 @@ def prose_relations(doc: Doc, text: str) -> list[Relation]:
     if not hits:
         return []
     reader = _Reader(doc, words)
-    opening_sport = bool(
-        {w for w in reader.lower[: len(doc[:80])]} & words.sport_words
-    ) or any(" " in s and s in text[:OPENING_CHARS].casefold() for s in words.sport_words)
+    first = next(iter(doc.sents), None)
+    opening = first.text[:OPENING_CHARS].casefold() if first is not None else ""
+    opening = " ".join(_WORDS.findall(opening))
+    opening_sport = any(f" {s} " in f" {opening} " for s in words.sport_words)
     found: list[Relation] = []
     seen: set[tuple[int, str]] = set()
     for sent in doc.sents:
