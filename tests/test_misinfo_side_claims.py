@@ -156,3 +156,32 @@ def test_a_genre_noun_without_a_medium_in_the_title_or_of_a_person_is_no_genre()
         "director of romantic comedy."
     )
     assert not _label(person, "genre")
+
+
+# --- where a thing is: "a school in Barrie, Ontario", "located along the coast ... in Miami"
+
+
+def test_a_place_after_the_description_or_later_in_a_located_clause_is_the_location() -> None:
+    school = _claims(
+        "Cedar Vale Academy (Oshawa) Cedar Vale Academy is a private secondary school in "
+        "Oshawa, Ontario, Canada, serving students in grades 9-12."
+    )
+    assert ("cedar vale academy (oshawa)", "Oshawa, Ontario, Canada") in _label(school, "location")
+    resort = _claims(
+        "Cedar Vale Academy (Tampa) Cedar Vale Academy is a private school located along the "
+        "shore of Old Tampa Bay in Tampa, Florida. It has 80 students."
+    )
+    assert ("cedar vale academy (tampa)", "Tampa, Florida") in _label(resort, "location")
+
+
+def test_a_person_in_a_place_or_a_located_clause_without_a_place_is_no_location() -> None:
+    person = _claims(
+        "Moira Kells (politician) Moira Kells (3 May 1910 \u2013 8 June 1988) was a Canadian "
+        "politician in Ontario."
+    )
+    assert not _label(person, "location")
+    unplaced = _claims(
+        "Cedar Vale Academy (Tampa) Cedar Vale Academy is a private school located near the "
+        "shore, and it moved to Tampa, Florida in 1990."
+    )
+    assert not _label(unplaced, "location")

@@ -758,6 +758,20 @@ def _name_after(toks: Sequence[_Tok], i: int, words: _Words) -> tuple[int, int] 
     return a, b
 
 
+MAX_PLACE_GAP = 8  # words between "located" and its "in" ("along the coast of X in")
+
+
+def _place_preposition(lower: Sequence[str], i: int) -> int | None:
+    """The index of the first "in" or "at" from ``i`` on, within MAX_PLACE_GAP words and
+    before any punctuation; None when the clause has none."""
+    for j in range(i, min(len(lower), i + MAX_PLACE_GAP + 1)):
+        if lower[j] in ("in", "at"):
+            return j
+        if not lower[j][:1].isalnum():
+            return None
+    return None
+
+
 def _agent_labels(
     opening: Opening,
     text: str,
@@ -781,8 +795,15 @@ def _agent_labels(
                     break  # "directed and co-written by", "designed and built by"
         elif lower[i] in ("by", "from") and phrase and i == phrase[-1] + 1 and work:
             attribute, by = work[1], i
-        elif lower[i] in words.located and i + 1 < len(toks) and lower[i + 1] in ("in", "at"):
-            attribute, by = "location", i + 1
+        elif lower[i] in words.located:
+            # "located in Miami", "located along the coast of Biscayne Bay in Miami": the
+            # first "in"/"at" of the clause
+            at = _place_preposition(lower, i + 1)
+            if at is not None:
+                attribute, by = "location", at
+        elif phrase and i == phrase[-1] + 1 and lower[i] == "in" and not opening.person:
+            # "a private secondary school in Barrie, Ontario": where the thing is
+            attribute, by = "location", i
         if attribute is None or by is None or attribute in seen:
             continue
         found = _name_after(toks, by + 1, words)
