@@ -225,3 +225,41 @@ def test_a_senate_confirmation_and_a_call_to_the_bar_are_dated_events(engine: En
     assert (result.status, str(result.value)) == (AnswerStatus.ANSWERED, "1941")
     # a confirmation of something else is no senate confirmation
     assert parse_question("When was the order confirmed?").attribute != "confirmed"
+
+
+# ---------------------------------------------------------------- position, format
+
+
+def test_a_position_as_an_appositive_or_after_played_as(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "page": "Dale Pruitt (footballer, born 1962) Dale Owen Pruitt (born 3 May 1962) is "
+            "an English former professional footballer. A defender, he began his career with "
+            "Stoke City before moving on to Walsall in 1986.",
+        },
+    )
+    question = "What position did Dale Pruitt play in during his professional football career?"
+    result = answer(engine, question, ANYONE)
+    assert (result.status, str(result.value)) == (AnswerStatus.ANSWERED, "defender")
+    text = "Joe Marr Joe Marr is a footballer. He played as a goalkeeper for Leeds United."
+    assert [v for _, v in _ties(text, "position")] == ["goalkeeper"]
+    # the appositive of another name is that name's position; a guard who played as a
+    # boy has none
+    text = (
+        "Joe Marr Joe Marr is a footballer. A defender, Tom Hale, was sent off. The guard "
+        "at the gate played as a boy."
+    )
+    assert _ties(text, "position") == [("tom hale", "defender")]
+
+
+def test_a_stations_format() -> None:
+    text = (
+        "WQRB (AM) WQRB (1550 AM) is a radio station broadcasting a Spanish Tropical format. "
+        "Licensed to Ponce, Puerto Rico, it serves the south coast."
+    )
+    assert [v for _, v in _ties(text, "format")] == ["Spanish Tropical"]
+    assert parse_question("What is the broadcast format of WQRB?").attribute == "broadcast format"
+    # a format named in a relative clause is another station's
+    text = "KXLO KXLO is a station. It is owned by a firm which airs a talk format in Reno."
+    assert _ties(text, "format") == []

@@ -14,7 +14,10 @@ reads:
 * a sport: "Altrincham played semi-professional rugby league", "he was a member of the
   Florida Gators football teams" (``sport``);
 * a maker or a cast: "It was designed by architect Leila Ross Wilburn", "a comedy film
-  directed by Marcel Varnel and starring George Formby" (``designer``, ``starring``).
+  directed by Marcel Varnel and starring George Formby" (``designer``, ``star``);
+* a player's position: "A defender, he began his career ...", "He played as a goalkeeper"
+  (``position``); a station's format: "a radio station broadcasting a Spanish Tropical
+  format" (``format``).
 
 Each tie must be stated *of the sentence's subject*: the family noun follows the subject's
 copula (or a comma of the same list of what the subject is), the verb follows the subject.
@@ -50,7 +53,7 @@ from claims.trusted import trusted
 
 CONFIDENCE = 0.65  # read from a phrase in passing, below an opening's labels (0.7)
 MAX_NAME_TOKENS = 8
-PAGE_TOKENS = 30  # the page's title and the start of its first sentence
+PAGE_TOKENS = 30  # the page's title and the start of its first sentence (no further)
 OPENING_CHARS = 400  # where an opening states a person's sport
 _PRONOUNS = frozenset({"he", "she", "it"})
 _RELATIVES = frozenset({"who", "whom", "whose", "which", "that", ";", "where", "when"})
@@ -81,6 +84,10 @@ class _Words:
     sports: tuple[tuple[str, ...], ...]  # longest first
     sport_words: frozenset[str]  # every word an opening uses for a sport or position
     makers: tuple[tuple[tuple[str, ...], str], ...]
+    positions: tuple[tuple[str, ...], ...]  # longest first
+    position_verbs: frozenset[str]
+    format_verbs: frozenset[str]
+    format_words: int
     descriptors_max: int
     nationalities: frozenset[str]
     titles: frozenset[str]
@@ -119,6 +126,11 @@ def _words() -> _Words:
         str(w) for names in opening["sports"].values() for w in names
     }
     natives = _phrases(data["natives"], "natives")
+    positions = sorted(
+        (tuple(str(p).replace("-", " - ").split()) for p in data["positions"]),
+        key=len,
+        reverse=True,
+    )
     joins = _phrases(sport["joins"], "sport.joins")
     triggers = (
         set(family)
@@ -128,6 +140,8 @@ def _words() -> _Words:
         | words(sport["verbs"])
         | {p[0] for p in joins}
         | {p[0] for p, _ in makers}
+        | {p[0] for p in positions}
+        | words(data["formats"]["verbs"])
     )
     return _Words(
         family=family,
@@ -151,6 +165,10 @@ def _words() -> _Words:
         sports=tuple(sports),
         sport_words=frozenset(sport_words),
         makers=makers,
+        positions=tuple(positions),
+        position_verbs=words(data["position_verbs"]),
+        format_verbs=words(data["formats"]["verbs"]),
+        format_words=int(data["formats"]["max_words"]),
         descriptors_max=int(data["makers"]["descriptors_max"]),
         nationalities=words(opening["nationalities"]),
         titles=words(frames["honorifics"]),
@@ -184,7 +202,8 @@ class _Reader:
         self.lower = [t.lower_ for t in doc]
         self.stop = resources().stopwords
         self.months = frozenset(resources().months)
-        self.page = {t.lower_ for t in doc[:PAGE_TOKENS] if _cap(t)}
+        first = next(iter(doc.sents), doc[:0])
+        self.page = {t.lower_ for t in first[:PAGE_TOKENS] if _cap(t)}
 
     # ---------------------------------------------------------------- names
     def name_end(self, i: int, end: int, joins: bool = False) -> int:
@@ -515,6 +534,58 @@ class _Reader:
                 return self._relation(sent, subject[0], "sport", i, hit)
         return None
 
+    def position(self, sent: Span, k: int) -> Relation | None:
+        """ "A defender, he began his career ...": a position that opens the sentence as
+        an appositive of the subject after its comma."""
+        if k != sent.start + 1 or self.lower[sent.start] not in ("a", "an"):
+            return None
+        hit = self._phrase_at(k, sent.end, self.w.positions)
+        if hit is None or hit + 1 >= sent.end or self.doc[hit].text != ",":
+            return None
+        after = hit + 1
+        if self.lower[after] in _PRONOUNS:
+            subject: str | None = None
+        else:
+            b = self.name_end(after, sent.end)
+            if b == after or b >= sent.end or _cap(self.doc[b]):
+                return None
+            subject = self._named(after, b)[0]
+        return self._relation(sent, subject, "position", k, hit)
+
+    def played_as(self, sent: Span, k: int) -> Relation | None:
+        """ "He played as a goalkeeper for Leeds"."""
+        if k + 3 >= sent.end or self.lower[k + 1] != "as":
+            return None
+        at = k + 2 + (self.lower[k + 2] in ("a", "an"))
+        hit = self._phrase_at(at, sent.end, self.w.positions)
+        subject = self.subject_before(k, sent.start)
+        if hit is None or subject is None:
+            return None
+        return self._relation(sent, subject[0], "position", at, hit)
+
+    def broadcast_format(self, sent: Span, k: int) -> Relation | None:
+        """ "WQRS is a radio station broadcasting a Spanish Tropical format"."""
+        at = k + 1
+        if at >= sent.end or self.lower[at] not in ("a", "an"):
+            return None
+        last = min(sent.end, at + 2 + self.w.format_words)
+        end = next((x for x in range(at + 1, last) if self.lower[x] == "format"), None)
+        if end is None or end == at + 1:
+            return None
+        if any(not self.doc[x].text[:1].isalnum() for x in range(at + 1, end)):
+            return None  # a list or an aside, not one format's name
+        subject = self.sentence_subject(sent)
+        if subject is None or any(self.lower[x] in _RELATIVES for x in range(subject[1], k)):
+            return None
+        return self._relation(sent, subject[0], "format", at + 1, end)
+
+    def _phrase_at(self, i: int, end: int, phrases: tuple[tuple[str, ...], ...]) -> int | None:
+        for phrase in phrases:
+            n = len(phrase)
+            if i + n <= end and tuple(self.lower[i : i + n]) == phrase:
+                return i + n
+        return None
+
     def _sport_at(self, i: int, end: int) -> int | None:
         for sport in self.w.sports:
             n = len(sport)
@@ -614,6 +685,12 @@ def _read_at(
             if word == phrase[0] and _at(lower, k, phrase):
                 found.append(reader.team_sport(sent, k, len(phrase)))
                 break
+    if word in w.position_verbs:
+        found.append(reader.played_as(sent, k))
+    if k == sent.start + 1:
+        found.append(reader.position(sent, k))
+    if word in w.format_verbs:
+        found.append(reader.broadcast_format(sent, k))
     for phrase, attribute in w.makers:
         if word == phrase[0] and _at(lower, k, phrase):
             found.append(reader.maker(sent, k, len(phrase), attribute))
