@@ -263,3 +263,19 @@ def test_a_stations_format() -> None:
     # a format named in a relative clause is another station's
     text = "KXLO KXLO is a station. It is owned by a firm which airs a talk format in Reno."
     assert _ties(text, "format") == []
+
+
+def test_a_title_taken_by_succession_answers_when_the_subject_became_it(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "page": "Henry Dalby Henry Dalby (1760\u20131808) was an English politician. He "
+            "succeeded to the baronetcy in 1784. He was succeeded by his son in 1808.",
+        },
+    )
+    result = answer(engine, "When did Henry Dalby become the Baronet?", ANYONE)
+    assert (result.status, str(result.value)) == (AnswerStatus.ANSWERED, "1784"), result.reason
+    # an office is no title taken by succession
+    assert parse_question("When did Henry Dalby become president of the club?").attribute != (
+        "succeeded"
+    )
