@@ -99,6 +99,11 @@ def test_a_statement_dump_names_its_subject_before_the_language_bracket() -> Non
         "2 May 1841 Gregorian 1 reference"
     )
     assert ("halvard brekke (in doc)", "1841-05-02") in _label(claims, "born")
+    titled = _claims(
+        "Upload media Wikipedia Name in native language Edwin Hale, 2nd Baron Kestle Date of "
+        "birth 9 April 1871 Ludlow Date of death 2 May 1930 Occupation politician"
+    )
+    assert ("edwin hale, 2nd baron kestle (in doc)", "1871-04-09") in _label(titled, "born")
 
 
 def test_a_full_name_in_prose_or_a_box_without_one_names_no_subject() -> None:

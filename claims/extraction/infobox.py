@@ -40,6 +40,8 @@ MAX_FIELD_GAP = 150
 # a box has at least this many different field names (two capitalised words of a title
 # that happen to be field names, "Every Mother Counts", are no box)
 MIN_BOX_NAMES = 3
+# the longest name a box's naming field gives its subject, in words
+MAX_NAME_WORDS = 8
 # a label value ends at these (a bracket, an "=" of the next field, a list mark)
 _LABEL_END = frozenset('([{=|•·^*"“”')
 _SENTENCE_END = re.compile(r"\n|[a-z]{2}\. (?=[A-Z])")
@@ -170,9 +172,14 @@ def box_subject(text: str) -> tuple[str, int, int] | None:
             # the name ends at a bracket ("Montagu Stopford (English)": its language)
             bracket = text.find("(", match.end())
             stop = min(nxt, _line_end(text, match), len(text) if bracket < 0 else bracket)
-            field = _label_field(text, match, stop, True, "name", lex)
-            if field is not None:
-                return str(field.value), field.start, field.end
+            # the whole stretch up to the next field name: a title or an ordinal may
+            # follow the name ("Maurice Roche, 4th Baron Fermoy Date of birth ...")
+            lead = re.match(r"\s*[:=]?\s*", text[match.end() : stop])
+            start = match.end() + (lead.end() if lead else 0)
+            name = text[start:stop].rstrip(" ,;:=|\t")
+            words = name.split()
+            if 1 <= len(words) <= MAX_NAME_WORDS and name[:1].isupper():
+                return name, start, start + len(name)
     return None
 
 
