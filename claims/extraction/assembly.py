@@ -1256,15 +1256,28 @@ class _DocAssembly:
                 return [dated] if dated is not None else []
             return out_claims
         span = self._evidence(doc, sent, clause_start, b)
-        contexts = self._contexts(a, b, role, info, values)
+        contexts = [
+            _without_comparisons(roles, idxs, qi)
+            for qi, idxs in zip(values, self._contexts(a, b, role, info, values), strict=True)
+        ]
         out: list[Claim] = []
         previous: Frame | None = None
         previous_count: str | None = None
+        previous_unit: str | None = None
         changes: dict[int, str] = {}  # the direction each value moved ("" for a level)
         for qi, idxs in zip(values, contexts, strict=True):
             q = mentions.quantities[qi]
             frame = read_frame(doc, roles, idxs, self.res, mentions.times)
             counts = _counted_dimension(q)
+            if (
+                frame.attribute_words
+                and previous is not None
+                and _list_item_unit(q) == previous_unit
+                and _words_only_after(roles, idxs, qi)
+            ):
+                # "16 GB, 32 GB and 64 GB versions": the noun after the last item names
+                # what every item is, not an attribute of that item alone
+                frame.attribute_words = []
             if (
                 not frame.attribute_words
                 and previous is not None
@@ -1311,7 +1324,8 @@ class _DocAssembly:
             if frame.attribute_words:
                 previous = frame
                 previous_count = counts
-        return events + out
+                previous_unit = _list_item_unit(q)
+        return events + _share_list_qualifiers(out, self._text)
 
     @staticmethod
     def _after_attribution(roles: Roles, a: int, b: int) -> int:
@@ -2222,6 +2236,118 @@ def _counts_things(dimension: str | None) -> bool:
         and not head.isupper()
         and head not in ("frequency", "power", "dosage")
     )
+
+
+def _list_item_unit(q: QuantityMention) -> str | None:
+    """The unit that makes values items of one list ("16 GB, 32 GB and 64 GB": GB; a
+    scale word is part of the number, so "£950m and £1.2bn" share £)."""
+    return (q.unit_key or q.unit or "").casefold() or None
+
+
+def _words_only_after(roles: Roles, idxs: Sequence[int], qi: int) -> bool:
+    """Whether a list item's context has words after its value and none before it (the
+    item starts at its separator: "and 64 GB versions"), so whatever it names is the
+    list's shared noun."""
+    role, info = roles.role, roles.info
+    at = next((k for k, i in enumerate(idxs) if role[i] == VALUE and info[i] == qi), None)
+    if at is None or at == len(idxs) - 1:
+        return False
+    before = idxs[:at]
+    if before and (before[-1] != idxs[at] - 1 or any(role[i] not in _WORDLESS for i in before)):
+        return False
+    start = (before[0] if before else idxs[at]) - 1
+    while start >= 0 and role[start] == PUNCT:
+        start -= 1
+    # the item follows a separator ("," "and" "or"), so it is not the list's first
+    return start >= 0 and role[start] == SEP
+
+
+# What stands between two items of one list: a comma, semicolon or slash and a
+# coordinating "and" / "or" ("£12, £15 and £20"; a currency sign is in the value's span).
+_LIST_JOINER = re.compile(r"\s*(?:[,;/]\s*)?(?:(?:and|or)\s+)?", re.IGNORECASE)
+
+
+def _share_list_qualifiers(claims: list[Claim], text: str) -> list[Claim]:
+    """Items of one list share what the sentence says once for all of them: "Parking
+    permits at the Leeds office cost £12, £15 and £20 a month" states the office and the
+    month for every price, not the office for the first and the month for the last.
+    A run of claims with one key and one unit whose values only list joiners separate
+    gets the union of their qualifiers; a run whose items name different values of one
+    qualifier ("£10 for adults, £5 for children") is left as it is."""
+    if len(claims) < 2:
+        return claims
+    runs: list[list[Claim]] = [[claims[0]]]
+    for claim in claims[1:]:
+        last = runs[-1][-1]
+        joined = (
+            claim.claim_key == last.claim_key
+            and claim.kind is ValueKind.QUANTITY
+            and last.kind is ValueKind.QUANTITY
+            and (claim.unit or "").casefold() == (last.unit or "").casefold()
+            and claim.value_span is not None
+            and last.value_span is not None
+            and last.value_span.end <= claim.value_span.start
+            and _LIST_JOINER.fullmatch(text[last.value_span.end : claim.value_span.start])
+            is not None
+        )
+        if joined:
+            runs[-1].append(claim)
+        else:
+            runs.append([claim])
+    for run in runs:
+        if len(run) < 2:
+            continue
+        scope: dict[str, str] = {}
+        if any(scope.setdefault(dim, v) != v for c in run for dim, v in c.scope.items()):
+            continue
+        residual = list(dict.fromkeys(w for c in run for w in c.scope_residual))
+        for claim in run:
+            claim.scope = dict(scope)
+            claim.scope_residual = list(residual)
+    return claims
+
+
+@lru_cache(maxsize=1)
+def _comparison_phrases() -> dict[str, list[tuple[str, ...]]]:
+    """The comparison idioms of ``data/comparisons.yaml`` by first word, longest first."""
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for number, phrase in enumerate(read_yaml("comparisons.yaml")["phrases"], start=1):
+        words = phrase if isinstance(phrase, list) else []
+        if not words or not all(isinstance(w, str) for w in words):
+            raise ValueError(
+                f"comparisons.yaml: phrases[{number}] must be a list of lower-case words"
+            )
+        by_first.setdefault(phrase[0], []).append(tuple(phrase))
+    for phrases in by_first.values():
+        phrases.sort(key=len, reverse=True)
+    return by_first
+
+
+def _without_comparisons(roles: Roles, idxs: list[int], qi: int) -> list[int]:
+    """A value's context without a comparison idiom after the value and its benchmark
+    ("£1.2bn, in line with the plan": the plan is no scope of the revenue), up to the
+    next separator; kept when another value follows first ("compared with £4m")."""
+    by_first = _comparison_phrases()
+    lower, role, info = roles.lower, roles.role, roles.info
+    seen_value = False
+    for k, i in enumerate(idxs):
+        if role[i] == VALUE and info[i] == qi:
+            seen_value = True
+            continue
+        if not seen_value or lower[i] not in by_first:
+            continue
+        for phrase in by_first[lower[i]]:
+            n = len(phrase)
+            if tuple(lower[j] for j in idxs[k : k + n]) != phrase or idxs[k + n - 1] != i + n - 1:
+                continue
+            end = k + n
+            stops = (SEP, VALUE)
+            while end < len(idxs) and role[idxs[end]] not in stops and lower[idxs[end]] != ";":
+                end += 1
+            if end < len(idxs) and role[idxs[end]] == VALUE:
+                return idxs
+            return idxs[:k] + idxs[end:]
+    return idxs
 
 
 def _counted_dimension(q: QuantityMention) -> str | None:

@@ -29,6 +29,12 @@ _RANGE_SEP = re.compile(r"\s*(?:-|–|—|\bto\b|\band\b)\s*(?:US\$|\$|€|£|¥
 _LETTERS = re.compile(r"[A-Za-z]+")
 _LETTERS_END = re.compile(r"[A-Za-z_]+$")
 _BETWEEN = re.compile(r"(?:^|(?<=[^A-Za-z]))(between|from)\s+$", re.IGNORECASE)
+
+
+def _range_word(separator: str) -> str:
+    """The word of a range separator without the second value's currency sign: "£15 and
+    £20" is joined by "and" (two list items, not a range) as much as "15 and 20" is."""
+    return separator.strip().lower().rstrip("$€£¥").removesuffix("us").strip()
 _WORD = re.compile(r"[A-Za-z]+")
 # A label word ends in a letter, "." ("No."), "§" or "#"; anything else before a number
 # cannot be one, so the dictionary lookup is skipped.
@@ -1144,7 +1150,7 @@ class MentionScanner:
             low, high, end = spread
             bound = Bound.RANGE
         elif rng is not None:
-            sep = folded[end : rng.end()].strip().lower()
+            sep = _range_word(folded[end : rng.end()])
             between = _BETWEEN.search(folded, max(0, start - 12), start)
             if sep != "and" or (between and between.group(1).lower() == "between"):
                 # "−27.2 to −23.1‰": the second number may carry its own sign
@@ -1310,7 +1316,7 @@ class MentionScanner:
         rng = _RANGE_SEP.match(folded, end)
         if rng is None:
             return None
-        sep = folded[end : rng.end()].strip().lower()
+        sep = _range_word(folded[end : rng.end()])
         between = _BETWEEN.search(folded, max(0, start - 12), start)
         if sep == "and" and not (between and between.group(1).lower() == "between"):
             return None
