@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from typing import Any, Protocol
@@ -40,6 +41,7 @@ from claims.tables import ClaimRow
 from retrieval.candidates import candidate_keys, entity_fit
 from retrieval.contract import Answer, AnswerStatus, AsOfOut
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader, ResolutionFact
+from retrieval.listed import Statement, list_sides, statements
 from retrieval.signals import Decision, decision, with_signals
 from retrieval.status import sides_of, value_key
 from retrieval.verdicts import Verdict, evaluate
@@ -366,7 +368,41 @@ def _found(
         )
         narrowed = _closest(addressed, scope, asked_words - entity_words | referring)
         return group, narrowed, set(), candidate.claim_key, entities
+    stated = _stated_key(loader, requester, as_of, entity, scope, start, end)
+    if stated is not None:
+        return stated
     return group, [], set(), key, []
+
+
+def _stated_key(
+    loader: EvidenceLoader,
+    requester: Requester,
+    as_of: AsOf,
+    entity: str | None,
+    scope: dict[str, str],
+    start: date | None,
+    end: date | None,
+) -> tuple[EvidenceGroup, list[ClaimFact], set[str], str, list[str]] | None:
+    """The claims keyed by the question's own words about its entity, when nothing else
+    answered: in "Which storage sizes is the Kestrel K2 available in?" the parse takes
+    "kestrel k2 available" for the entity, which is the key of "The Kestrel K2 is available
+    in 16 GB, 32 GB and 64 GB versions"; the asked words ("storage sizes") describe the
+    values rather than select a slot. One exact lookup of a key of several words; a value
+    with no unit and no label (a bare number) never answers this way, nor does a yes/no."""
+    if not entity or len(entity.split()) < 2:
+        return None
+    group = loader.group_for_keys([entity]).narrow(requester, as_of)
+    addressed = [
+        c
+        for c in group.claims.values()
+        if c.claim_key == entity
+        and _in_time(c, start, end)
+        and _compatible(c, scope)
+        and (c.kind == "categorical" or (c.kind == "quantity" and c.unit))
+    ]
+    if not addressed:
+        return None
+    return group, _closest(addressed, scope, set()), set(), entity, []
 
 
 def asked_type(frame: QuestionFrameLike, question: str) -> AnswerType:
@@ -420,8 +456,12 @@ def answer_frame(
             return made
         if isinstance(store, Engine):
             with store.connect() as conn:
-                return with_signals(conn, made, deciding, clones)
-        return with_signals(store, made, deciding, clones)
+                made = with_signals(conn, made, deciding, clones)
+        else:
+            made = with_signals(store, made, deciding, clones)
+        if made.status is not AnswerStatus.ANSWERED and made.values is not None:
+            made = made.model_copy(update={"values": None})  # too few origins: no list
+        return made
 
     if not key:
         return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
@@ -488,6 +528,13 @@ def answer_frame(
                 deciding = decision(conn, applied.id)
         else:
             deciding = decision(store, applied.id)
+    if isinstance(store, Engine):
+        with store.connect() as conn:
+            listed = statements(conn, remaining_claims)
+    else:
+        listed = statements(store, remaining_claims)
+    if listed is not None:
+        return _listed_answer(listed, key, entities, policy, result)
     sides = sides_of(remaining_claims)  # as the question counts them ("428 people": 428)
     citations = [sid for side in sides for sid in side.source_ids]
     unique_citations = list(dict.fromkeys(citations))
@@ -548,6 +595,45 @@ def answer_frame(
     )
 
 
+def _listed_answer(
+    found: list[Statement],
+    key: str,
+    entities: list[str],
+    policy: str | None,
+    result: Callable[..., Answer],
+) -> Answer:
+    """The answer when a sentence lists several values for the asked slot: the list when
+    every statement states the same set, else a conflict with each set as a side. Items
+    of one list never conflict with each other, so the edges among them do not decide."""
+    sides = list_sides(found)
+    citations = list(dict.fromkeys(sid for side in sides for sid in side.source_ids))
+    values = _describe([(s.value, s.unit) for s in sides])
+    if len(sides) > 1:
+        which = (
+            "the question does not say which it means: "
+            + " or ".join(repr(e) for e in entities)
+            + f" ({values}); name one to get its list"
+            if len(entities) > 1
+            else f"the visible sources list different values for {key!r} ({values}) and no "
+            "resolution or qualifier in the question separates them"
+        )
+        return result(
+            AnswerStatus.CONFLICT, which, citations=citations, sides=sides, policy_version=policy
+        )
+    side = sides[0]
+    return result(
+        AnswerStatus.ANSWERED,
+        f"one list of {len(side.values or [])} values: {_describe([(side.value, side.unit)])} "
+        f"from {len(side.citations)} claim(s)",
+        value=side.value,
+        unit=side.unit,
+        values=side.values,
+        citations=side.source_ids,
+        sides=sides,
+        policy_version=policy,
+    )
+
+
 def _disputed_beside(
     chosen: list[ClaimFact], live: list[ClaimFact], verdicts: dict[str, Verdict]
 ) -> list[ClaimFact]:
@@ -591,7 +677,7 @@ def _as_stated(claim: ClaimFact) -> ClaimFact:
 
 
 def _as_asked_count(claim: ClaimFact, attribute: str) -> ClaimFact:
-    """"428 people" answers "what is the population" as the number 428: the noun says what
+    """ "428 people" answers "what is the population" as the number 428: the noun says what
     the question's attribute already counts, so it is not a unit that sets a value apart
     from a bare "the population was 428"."""
     if (

@@ -68,6 +68,12 @@ class Side(_Out):
     source_count: int = Field(
         0, description="How many visible sources state this value (source_ids may be fewer)."
     )
+    values: list[Value] | None = Field(
+        None,
+        description="Set when the side is a list one sentence states for the slot "
+        '("16 GB, 32 GB and 64 GB": [16, 32, 64], unit GB): its items in text order; '
+        "``value`` then holds the list in words. Null for a single value.",
+    )
 
 
 class ReplacementOut(_Out):
@@ -188,6 +194,13 @@ class Answer(_Out):
     status: AnswerStatus
     value: Value = Field(description="null unless status is answered.")
     unit: str | None
+    values: list[Value] | None = Field(
+        None,
+        description='A listed answer ("Which storage sizes ...?": [16, 32, 64]): the '
+        "items, in text order, when the documents agree on the set a sentence lists; "
+        '``value`` then holds the list in words ("16, 32 and 64") and ``unit`` the '
+        "items' shared unit. Null for a single value and unless answered.",
+    )
     citations: list[str] = Field(
         description="Unique visible source ids; on conflict, every side's sources."
     )

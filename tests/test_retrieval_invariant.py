@@ -99,6 +99,8 @@ def corpora(draw: st.DrawFn) -> Corpus:
                 f"{row['value_number']:g} tokens."
             )
             claims.append(claim_id)
+    if draw(st.booleans()):
+        claims += _listing_source(draw, corpus)
     if len(versions) > 1 and draw(st.booleans()):
         newer, older = draw(st.permutations(versions))[:2]
         corpus.supersede(
@@ -149,6 +151,33 @@ def corpora(draw: st.DrawFn) -> Corpus:
                     superseded=draw(st.sampled_from([None, None, 4])),
                 )
     return corpus
+
+
+def _listing_source(draw: st.DrawFn, corpus: Corpus) -> list[str]:
+    """A source whose one sentence lists several values for one slot ("The acme output
+    limit is 250 tokens, 500 tokens and 1000 tokens."), one claim per item as the
+    extraction makes them, with its own drawn groups: a list a requester may not see must
+    leave no trace in the answer, neither its items nor how many there were."""
+    sid = f"s{len(corpus.sources)}"
+    corpus.source(sid, draw(st.lists(st.sampled_from(GROUPS), max_size=2, unique=True)))
+    version = corpus.version(sid, ingested=draw(st.integers(0, 2)))
+    values = draw(st.lists(st.sampled_from([250, 500, 1000]), min_size=2, max_size=3, unique=True))
+    entity = draw(st.sampled_from(ENTITIES))
+    items = [f"{v:g} tokens" for v in values]
+    lead = f"The {entity or 'service'} {ATTRIBUTES[KEYS[0]]} is "
+    quote = lead + ", ".join(items[:-1]) + " and " + items[-1] + "."
+    added, at = [], len(lead)
+    for value, item in zip(values, items, strict=True):
+        claim_id = corpus.claim(
+            version, KEYS[0], value, quote=quote, created=draw(st.integers(0, 2))
+        )
+        row = corpus.claims[claim_id]
+        row.update(entity=entity, attribute=ATTRIBUTES[KEYS[0]], coarse_key="limit")
+        start = quote.index(item, at)
+        row["value_start"], row["value_end"] = start, start + len(item)
+        at = start + len(item)
+        added.append(claim_id)
+    return added
 
 
 def _engine(corpus: Corpus) -> Engine:

@@ -74,12 +74,18 @@ def show_answer(result: Answer) -> None:
     if result.status is AnswerStatus.ANSWERED:  # the value and unit are data: escaped
         head += escape(f": {result.value}" + (f" {result.unit}" if result.unit else ""))
     console.print(head, markup=True)
+    if result.values is not None:  # a listed answer: one line per item
+        console.print(
+            f"values ({len(result.values)}): " + listed(result.values, result.unit), markup=False
+        )
     console.print(f"reason: {result.reason}", markup=False)
     if result.policy_version:
         console.print(f"policy version: {result.policy_version}", markup=False)
     for number, side in enumerate(result.sides, start=1):
         unit = f" {side.unit}" if side.unit else ""
         console.print(f"side {number}: {side.value}{unit}", markup=False)
+        if side.values is not None:
+            console.print(f"  lists {len(side.values)} values", markup=False)
         for cite in side.citations:
             console.print(
                 f"  [{cite.source_id} v{cite.version} {cite.span.start}-{cite.span.end}] "
@@ -105,6 +111,11 @@ def show_answer(result: Answer) -> None:
                 + (f"{stated:.2f}" if stated is not None else "not stated"),
                 markup=False,
             )
+
+
+def listed(values: list[int | float | str | None], unit: str | None) -> str:
+    """The items of a listed answer, each with the shared unit: "16 GB; 32 GB; 64 GB"."""
+    return "; ".join(f"{v} {unit}" if unit else f"{v}" for v in values)
 
 
 def confidences(cite: Citation) -> str:
