@@ -158,9 +158,15 @@ def _answer_matches(expected: dict[str, Any], result: Any) -> bool:
         cited = set(result.citations)
         return set(expected.get("sources") or []) <= cited and len(result.sides) >= 2
     want = expected.get("value")
-    if isinstance(want, list):  # a listed answer: every value must be among the answer's sides
-        shown = [result.value, *(side.value for side in result.sides)]
-        return all(any(_same_value(w, v) for v in shown) for w in want)
+    if isinstance(want, list):
+        # a listed answer: the contract's ``values`` hold exactly the expected items
+        got = list(getattr(result, "values", None) or [])
+        unit = expected.get("unit")
+        return (
+            len(got) == len(want)
+            and all(any(_same_value(w, v) for v in got) for w in want)
+            and (unit is None or folded(str(result.unit or "")).casefold() == unit.casefold())
+        )
     return _same_value(want, result.value)
 
 
@@ -226,7 +232,9 @@ def score_office(office: Path, database: Path) -> OfficeReport:
         for item in expected["questions"]:
             result = answer(engine, item["question"], reader)
             got = result.status.value
-            if got == "answered":
+            if got == "answered" and getattr(result, "values", None) is not None:
+                got += f": {result.values} {result.unit or ''}".rstrip()
+            elif got == "answered":
                 got += f": {result.value} {result.unit or ''}".rstrip()
             elif got == "conflict":
                 got += f" citing {', '.join(result.citations)}"
