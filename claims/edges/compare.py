@@ -69,8 +69,19 @@ def compare_facts(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     return _same_key(a, b)
 
 
+# the predicate of a record claim ("X is the largest ...", claims/extraction/records.py)
+_RECORD = "record holder"
+
+
 def _across_keys(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     """Two claim keys: compare by attribute similarity (``similarity``), never by spelling."""
+    if (a.predicate == _RECORD) != (b.predicate == _RECORD):
+        return PairVerdict(
+            Relation.UNRELATED,
+            Rule.KEY,
+            f"a record's holder and a claim of another kind: {a.claim_key!r} vs "
+            f"{b.claim_key!r}",
+        )
     match = match_attributes(a.attribute, b.attribute)
     if match.band == DIFFERENT:
         return PairVerdict(

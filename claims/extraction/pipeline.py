@@ -31,7 +31,10 @@ from claims.extraction.assembly import TEXT_KEY, ClaimAssembler
 from claims.extraction.generation import current_generation
 from claims.extraction.mentions import Mentions, MentionScanner
 from claims.extraction.opening import opening_claims
+from claims.extraction.records import record_claims
 from claims.extraction.resources import glued_opener_pattern, read_yaml, resources
+from claims.ids import stable_id_maker
+from claims.models import Claim
 
 SOURCE_ID = "claims.source_id"
 SOURCE_VERSION_ID = "claims.source_version_id"
@@ -295,10 +298,24 @@ class AssemblerComponent:
         claims = self.assembler(doc, mentions, source_id, version_id)
         # a reference article's opening: its subject and labels (claims.extraction.opening)
         text = doc.user_data.get(TEXT_KEY) or doc.text
-        doc._.claims = opening_claims(
+        claims = opening_claims(
             doc, text, mentions, claims, source_id, version_id, self.assembler.generation
         )
+        # records and their holders: "X is the largest ..." (claims.extraction.records)
+        records = record_claims(
+            text,
+            [(sent.start_char, sent.end_char) for sent in doc.sents],
+            stable_id_maker("cl", version_id, self.assembler.generation),
+            source_id,
+            version_id,
+            self.assembler.generation,
+        )
+        doc._.claims = sorted(claims + records, key=_span_start) if records else claims
         return doc
+
+
+def _span_start(claim: Claim) -> int:
+    return claim.span.start
 
 
 def cue_patterns() -> list[dict[str, Any]]:
