@@ -30,6 +30,7 @@ FOUND_NOW = {
     "payment-terms-lead-in",  # a lead-in before a colon
     "battery-life-wording",  # "battery life ... is 14 hours" / "battery lasts 10 hours, not ..."
     "migration-cost-reported",  # "according to the finance team" / "the CFO said the ..."
+    "gross-margin-comparison",  # "41%, ahead of the forecast": the idiom is no qualifier
 }
 # questions (by the fact they ask about) that get the expected status and value today
 ANSWERED_RIGHT_NOW = {
@@ -44,6 +45,11 @@ ANSWERED_RIGHT_NOW = {
     "payment-terms-lead-in",
     "weight-k2-k3",
     "leeds-office-amenities",
+    "parking-permit-negation",
+    "attrition-direction",
+    "migration-cost-reported",
+    "gross-margin-comparison",
+    "k2-storage-versions",  # the storage sizes answered as one list
 }
 
 
