@@ -190,3 +190,20 @@ def test_a_number_inside_a_name_counts_no_lexicon_noun_after_it(text: str) -> No
 def test_a_counted_lexicon_noun_after_a_plain_number_is_still_counted() -> None:
     claims = _quantities("The shop has 11 users and 40 staff on the rota.")
     assert sorted(c.value for c in claims) == [11, 40]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The new panel shows 1920x1080 pixels at 60 frames a second.",
+        "Posters print at 1200x1800 pixels by default.",
+    ],
+)
+def test_a_size_without_a_length_unit_is_no_power_of_ten(text: str) -> None:
+    # "x1080" after a number of ten or more is a side, not a lost superscript (10^80)
+    assert all(c.canonical_value is None or c.canonical_value < 1e9 for c in _quantities(text))
+
+
+def test_a_mantissa_times_ten_keeps_its_lost_superscript() -> None:
+    (claim,) = _quantities("The culture held 3.7 x 106 cells in each millilitre.")
+    assert claim.value == pytest.approx(3.7e6)

@@ -35,6 +35,8 @@ def _range_word(separator: str) -> str:
     """The word of a range separator without the second value's currency sign: "£15 and
     £20" is joined by "and" (two list items, not a range) as much as "15 and 20" is."""
     return separator.strip().lower().rstrip("$€£¥").removesuffix("us").strip()
+
+
 _WORD = re.compile(r"[A-Za-z]+")
 # A label word ends in a letter, "." ("No."), "§" or "#"; anything else before a number
 # cannot be one, so the dictionary lookup is skipped.
@@ -1116,6 +1118,8 @@ class MentionScanner:
                 end = power.end()
             else:
                 times_ten = _TIMES_TEN.match(folded, end)
+                if times_ten is not None and _lost_exponent_of_size(times_ten, value):
+                    times_ten = None  # "1920x1080 pixels": a size, not 1920 × 10^80
                 if times_ten is not None:
                     # "1×10−5", "3.7 × 106" (a superscript lost in copying: 10^6)
                     digits = times_ten.group(2).translate(_SUPERSCRIPTS)
@@ -1822,6 +1826,15 @@ def _is_hour(number: str) -> bool:
         and 1 <= int(hours) <= 12
         and (not minutes or (len(minutes) == 2 and int(minutes) < 60))
     )
+
+
+def _lost_exponent_of_size(times_ten: re.Match[str], value: float) -> bool:
+    """Whether "x10NN" after ``value`` is a size's other side, not a power of ten whose
+    superscript was lost: scientific notation writes a mantissa below ten ("3.7 × 106"),
+    so "1920x1080" and "24x100" are sizes; a caret or superscript digits keep the power."""
+    written = times_ten.group(0)
+    plain = "^" not in written and "**" not in written and times_ten.group(2).isascii()
+    return plain and abs(value) >= 10
 
 
 def _is_counted_unit(surface: str) -> bool:
