@@ -13,7 +13,7 @@ import pytest
 from claims.edges.check import check_texts
 from claims.extraction import extract, get_pipeline
 from claims.extraction.misspelt_months import misspelt_month
-from claims.models import Claim, Relation
+from claims.models import Bound, Claim, Relation
 
 
 def _quantities(text: str) -> list[Claim]:
@@ -170,6 +170,21 @@ def test_a_size_revised_in_place_is_a_conflict() -> None:
         "The promoters agreed on a 20x20ft ring for the bout.",
     )
     assert result.relation is Relation.CONFLICT
+
+
+def test_a_bound_before_a_size_bounds_the_area() -> None:
+    (claim,) = _quantities("The rules ask for a ring of more than 22x22 ft for title bouts.")
+    assert claim.bound is Bound.MORE_THAN
+    inside = check_texts(
+        "The rules ask for a ring of more than 22x22 ft for title bouts.",
+        "The rules ask for a ring of 24x24 ft for title bouts.",
+    )
+    outside = check_texts(
+        "The rules ask for a ring of more than 22x22 ft for title bouts.",
+        "The rules ask for a ring of 20x20 ft for title bouts.",
+    )
+    assert inside.relation is not Relation.CONFLICT
+    assert outside.relation is Relation.CONFLICT
 
 
 # ------------------------------------------------------------ a number inside a name

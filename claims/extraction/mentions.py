@@ -1030,7 +1030,7 @@ class MentionScanner:
         size = self._size(folded, s, e)
         if size is not None:
             out.quantities.append(size)
-            occupied[size.start : size.end] = b"\x01" * (size.end - size.start)
+            occupied[size.cue_start : size.end] = b"\x01" * (size.end - size.cue_start)
             return
         # "(1)", "alert(1)": an enumeration or an argument, not a measurement
         if prev == "(" and folded[e : e + 1] == ")":
@@ -1261,19 +1261,7 @@ class MentionScanner:
                     if what is not None:
                         end, unit_text, modifier = what
         # bounds and approximations written before the value
-        approximate = False
-        pos = cue_start
-        for _ in range(2):
-            cue = phrase_before(folded, pos, res.numbers.bound_cues)
-            if cue is None:
-                break
-            phrase = cue[0]
-            if phrase in res.numbers.approximations:
-                approximate = True
-            elif bound == Bound.EXACT and phrase in res.numbers.bounds_before:
-                bound = Bound(res.numbers.bounds_before[phrase])
-            pos = cue[1]
-        cue_start = min(cue_start, pos)
+        bound, approximate, cue_start = self._cues_before(folded, cue_start, bound)
         after = res.bound_after.match(folded, end)
         if after is not None and bound == Bound.EXACT:
             bound = Bound(res.numbers.bounds_after[" ".join(after.group(1).lower().split())])
@@ -1293,6 +1281,24 @@ class MentionScanner:
         )
         out.quantities.append(q)
         occupied[cue_start:end] = b"\x01" * (end - cue_start)
+
+    def _cues_before(self, folded: str, pos: int, bound: Bound) -> tuple[Bound, bool, int]:
+        """(bound, approximate, cue start) of the bound and approximation words written
+        before a value starting at ``pos`` ("more than", "about", "nearly over")."""
+        numbers = self.res.numbers
+        approximate = False
+        start = pos
+        for _ in range(2):
+            cue = phrase_before(folded, pos, numbers.bound_cues)
+            if cue is None:
+                break
+            phrase = cue[0]
+            if phrase in numbers.approximations:
+                approximate = True
+            elif bound == Bound.EXACT and phrase in numbers.bounds_before:
+                bound = Bound(numbers.bounds_before[phrase])
+            pos = cue[1]
+        return bound, approximate, min(start, pos)
 
     @staticmethod
     def _plus_minus(folded: str, end: int, value: float) -> tuple[float, float, int] | None:
@@ -1582,8 +1588,16 @@ class MentionScanner:
         if key is None:
             return None
         value = math.prod(_parse_number(n) for n in numbers)
+        bound, approximate, cue_start = self._cues_before(folded, s, Bound.EXACT)
         return QuantityMention(
-            start=s, end=unit.end(), cue_start=s, value=value, unit=key, unit_key=key
+            start=s,
+            end=unit.end(),
+            cue_start=cue_start,
+            value=value,
+            bound=bound,
+            approximate=approximate,
+            unit=key,
+            unit_key=key,
         )
 
     def _page_glue(self, folded: str, s: int, end: int) -> bool:
