@@ -203,7 +203,21 @@ class _Reader:
         self.stop = resources().stopwords
         self.months = frozenset(resources().months)
         first = next(iter(doc.sents), doc[:0])
-        self.page = {t.lower_ for t in first[:PAGE_TOKENS] if _cap(t)}
+        self.page: set[str] = set()
+        # "he"/"she"/"it" are the page's subject only on a page that opens by naming it
+        # ("Nathan Lyon Nathan Lyon (born ...) is ..."): on a page cut from the middle of
+        # an article nothing names whom "He played for ..." is about
+        opens = self.sentence_subject(first) if len(first) else None
+        self.has_opening = (
+            opens is not None
+            and opens[0] is not None
+            and any(
+                self.lower[x] in words.copulas
+                for x in range(opens[1], min(first.end, opens[1] + 25))
+            )
+        )
+        if self.has_opening:
+            self.page = {t.lower_ for t in first[:PAGE_TOKENS] if _cap(t)}
 
     # ---------------------------------------------------------------- names
     def name_end(self, i: int, end: int, joins: bool = False) -> int:
@@ -649,6 +663,8 @@ def prose_relations(doc: Doc, text: str) -> list[Relation]:
         subject = reader.sentence_subject(sent)
         for k in hits[lo:hi]:
             for relation in _read_at(reader, sent, k, subject, opening_sport):
+                if relation.subject is None and not reader.has_opening:
+                    continue  # of a subject this page never names
                 if (sent.start, relation.attribute) not in seen:
                     seen.add((sent.start, relation.attribute))
                     found.append(relation)
