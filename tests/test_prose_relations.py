@@ -279,3 +279,18 @@ def test_a_title_taken_by_succession_answers_when_the_subject_became_it(engine: 
     assert parse_question("When did Henry Dalby become president of the club?").attribute != (
         "succeeded"
     )
+
+
+def test_a_rank_reached_by_promotion(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "page": "Karl Ebner Karl Ebner (1890\u20131961) was a German officer. On 1 May 1943 "
+            "Karl Ebner was promoted to Generalmajor. His brother was promoted to colonel.",
+        },
+    )
+    result = answer(engine, "What is the military rank of General Ebner?", ANYONE)
+    assert (result.status, str(result.value)) == (AnswerStatus.ANSWERED, "Generalmajor")
+    # promoted to a post, not a rank; a brother's promotion
+    text = "Ada Moss Ada Moss is a manager. She was promoted to head of sales in 2010."
+    assert _ties(text, "rank") == []

@@ -17,7 +17,7 @@ reads:
   directed by Marcel Varnel and starring George Formby" (``designer``, ``star``);
 * a player's position: "A defender, he began his career ...", "He played as a goalkeeper"
   (``position``); a station's format: "a radio station broadcasting a Spanish Tropical
-  format" (``format``).
+  format" (``format``); a rank reached: "was promoted to lieutenant general" (``rank``).
 
 Each tie must be stated *of the sentence's subject*: the family noun follows the subject's
 copula (or a comma of the same list of what the subject is), the verb follows the subject.
@@ -87,6 +87,8 @@ class _Words:
     positions: tuple[tuple[str, ...], ...]  # longest first
     position_verbs: frozenset[str]
     format_verbs: frozenset[str]
+    rank_verbs: tuple[tuple[str, ...], ...]  # longest first
+    ranks: tuple[tuple[str, ...], ...]  # longest first
     format_words: int
     descriptors_max: int
     nationalities: frozenset[str]
@@ -126,6 +128,12 @@ def _words() -> _Words:
         str(w) for names in opening["sports"].values() for w in names
     }
     natives = _phrases(data["natives"], "natives")
+    rank_verbs = sorted(_phrases(data["ranks"]["verbs"], "ranks.verbs"), key=len, reverse=True)
+    ranks = sorted(
+        (tuple(str(r).replace("-", " - ").split()) for r in data["ranks"]["names"]),
+        key=len,
+        reverse=True,
+    )
     positions = sorted(
         (tuple(str(p).replace("-", " - ").split()) for p in data["positions"]),
         key=len,
@@ -141,6 +149,7 @@ def _words() -> _Words:
         | {p[0] for p in joins}
         | {p[0] for p, _ in makers}
         | {p[0] for p in positions}
+        | {p[0] for p in rank_verbs}
         | words(data["formats"]["verbs"])
     )
     return _Words(
@@ -169,6 +178,8 @@ def _words() -> _Words:
         position_verbs=words(data["position_verbs"]),
         format_verbs=words(data["formats"]["verbs"]),
         format_words=int(data["formats"]["max_words"]),
+        rank_verbs=tuple(rank_verbs),
+        ranks=tuple(ranks),
         descriptors_max=int(data["makers"]["descriptors_max"]),
         nationalities=words(opening["nationalities"]),
         titles=words(frames["honorifics"]),
@@ -282,8 +293,9 @@ class _Reader:
             return None
         if (
             a > start
-            and self.doc[a - 1].text not in (",",)
-            and self.lower[a - 1] not in (self.stop)
+            and self.doc[a - 1].text != ","
+            and self.lower[a - 1] not in self.stop
+            and not self.doc[a - 1].text[:1].isdigit()  # "On 1 March 1944 Paul Schultz was"
         ):
             return None  # "coach Urban Meyer": a name inside a phrase, not a subject
         return self._named(a, j + 1)
@@ -593,6 +605,18 @@ class _Reader:
             return None
         return self._relation(sent, subject[0], "format", at + 1, end)
 
+    def rank(self, sent: Span, k: int, length: int) -> Relation | None:
+        """ "Schultz was promoted to lieutenant general", "he was promoted to
+        Generalmajor": the first rank after the verb, of the name or pronoun before it."""
+        at = k + length
+        subject = self.subject_before(k, sent.start)
+        if subject is None or at >= sent.end:
+            return None
+        hit = self._phrase_at(at, sent.end, self.w.ranks)
+        if hit is None:
+            return None
+        return self._relation(sent, subject[0], "rank", at, hit)
+
     def _phrase_at(self, i: int, end: int, phrases: tuple[tuple[str, ...], ...]) -> int | None:
         for phrase in phrases:
             n = len(phrase)
@@ -705,6 +729,10 @@ def _read_at(
         found.append(reader.played_as(sent, k))
     if k == sent.start + 1:
         found.append(reader.position(sent, k))
+    for phrase in w.rank_verbs:
+        if word == phrase[0] and _at(lower, k, phrase):
+            found.append(reader.rank(sent, k, len(phrase)))
+            break
     if word in w.format_verbs:
         found.append(reader.broadcast_format(sent, k))
     for phrase, attribute in w.makers:
