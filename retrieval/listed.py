@@ -38,10 +38,12 @@ ValueKey = tuple[str, ...]
 
 @dataclass(frozen=True)
 class Statement:
-    """The claims one sentence states for one slot, and the values they list in text order."""
+    """The claims one sentence states for one slot, the values they list in text order
+    (compared by key), and each value as shown (value, unit)."""
 
     claims: tuple[ClaimFact, ...]
     items: tuple[ValueKey, ...]
+    shown: tuple[tuple[Value, str | None], ...]
 
     @property
     def listed(self) -> frozenset[ValueKey]:
@@ -95,11 +97,19 @@ def statements(conn: Connection, claims: list[ClaimFact]) -> list[Statement] | N
     for claim in claims:
         groups[_sentence(claim)].append(claim)
     several = [g for g in groups.values() if len({value_key(c) for c in g}) > 1]
-    if not several:
+    labels = {id(g): _label_items(g[0]) for g in groups.values() if len(g) == 1}
+    if not several and not any(labels.values()):
         return None
-    spans = _value_spans(conn, [c.id for g in several for c in g])
+    spans = _value_spans(conn, [c.id for g in several for c in g]) if several else {}
     out: list[Statement] = []
     for group in groups.values():
+        named = labels.get(id(group))
+        if named:
+            # "Supported languages are English, French and German": one claim, three items
+            keys = tuple(dict.fromkeys(("c", item.casefold()) for item in named))
+            shown = {("c", item.casefold()): item for item in reversed(named)}
+            out.append(Statement(tuple(group), keys, tuple((shown[k], None) for k in keys)))
+            continue
         if group in several:
             if any(c.id not in spans for c in group):
                 return None
@@ -107,9 +117,40 @@ def statements(conn: Connection, claims: list[ClaimFact]) -> list[Statement] | N
             ordered = [spans[c.id] for c in group]
             if not _joined(group[0].quote, group[0].span_start, ordered):
                 return None
-        items = tuple(dict.fromkeys(value_key(c) for c in group))
-        out.append(Statement(tuple(group), items))
+        first: dict[ValueKey, ClaimFact] = {}
+        for claim in group:
+            first.setdefault(value_key(claim), claim)
+        out.append(
+            Statement(
+                tuple(group),
+                tuple(first),
+                tuple((stated_value(c), c.unit) for c in first.values()),
+            )
+        )
     return out
+
+
+_LAST_ITEM = re.compile(r"\s(?:and|or)\s+\S+$", re.IGNORECASE)
+_LABEL_JOINER = re.compile(r"\s*(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s+)", re.IGNORECASE)
+
+
+def _label_items(claim: ClaimFact) -> list[str]:
+    """The items of a label a sentence lists ("red, blue or green"), as written; [] when
+    the label is one item. The label's words are found in order in the quote, and the
+    list joiners between them split it; any other word between them means no list. A list
+    of names needs a comma and a last "and"/"or" ("A, B and C"): "Springfield, Illinois"
+    is one place and "Bosnia and Herzegovina" one country."""
+    words = (claim.value_text or "").split()
+    if claim.kind != "categorical" or len(words) < 2:
+        return []
+    pattern = r"\b" + r"(\W+(?:(?:and|or)\s+)?)".join(re.escape(w) for w in words) + r"\b"
+    found = re.search(pattern, claim.quote, re.IGNORECASE)
+    if found is None:
+        return []
+    text = found.group(0)
+    items = [part for part in _LABEL_JOINER.split(text) if part]
+    listed = len(items) > 2 and "," in text and _LAST_ITEM.search(text) is not None
+    return items if listed and len(" ".join(items).split()) == len(words) else []
 
 
 def _item_text(value: Value, unit: str | None) -> str:
@@ -119,11 +160,13 @@ def _item_text(value: Value, unit: str | None) -> str:
 def in_words(items: list[tuple[Value, str | None]]) -> tuple[str, str | None]:
     """The list as a reader writes it, and its unit when every item has the same one:
     ("16, 32 and 64", "GB"); items of different units carry their own ("1 h and 90 min")."""
-    units = {unit for _, unit in items}
-    shared = units.pop() if len(units) == 1 else None
-    words = [f"{v}" if shared is not None else _item_text(v, u) for v, u in items]
+    words = [f"{v}" for v, _ in items] if not _mixed(items) else [_item_text(*i) for i in items]
     text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-    return text, shared
+    return text, None if _mixed(items) else items[0][1]
+
+
+def _mixed(items: list[tuple[Value, str | None]]) -> bool:
+    return len({unit for _, unit in items}) > 1
 
 
 def list_sides(found: list[Statement]) -> list[Side]:
@@ -138,17 +181,14 @@ def list_sides(found: list[Statement]) -> list[Side]:
     for same in by_set.values():
         claims = sorted({c.id: c for s in same for c in s.claims}.values(), key=citation_order)
         first = min(same, key=lambda s: citation_order(min(s.claims, key=citation_order)))
-        shown: dict[ValueKey, ClaimFact] = {}
-        for claim in first.claims:
-            shown.setdefault(value_key(claim), claim)
-        items = [(stated_value(shown[k]), shown[k].unit) for k in first.items]
+        items = list(first.shown)
         text, unit = in_words(items)
         sources = sorted({c.source_id for c in claims})
         sides.append(
             Side(
                 value=text,
                 unit=unit,
-                values=[v if unit is not None else _item_text(v, u) for v, u in items],
+                values=[_item_text(*i) if _mixed(items) else i[0] for i in items],
                 source_ids=sources,
                 citations=[citation(c) for c in claims],
                 claim_count=len(claims),

@@ -209,3 +209,55 @@ def test_the_http_answer_carries_the_list_per_requester(cli_store: Engine) -> No
     assert outsider["unit"] == "GB" and outsider["citations"] == ["h4-spec"]
     assert insider["status"] == "conflict" and insider["values"] is None
     assert sorted(side["values"] for side in insider["sides"]) == [[64, 128], [64, 128, 256]]
+
+
+GUIDE = """# Osprey app user guide
+
+The interface languages are English, French and German.
+
+The default language is English.
+"""
+
+FAQ_SAME = """# Osprey app FAQ
+
+The interface languages are German, English and French.
+"""
+
+FAQ_OTHER = """# Osprey app FAQ
+
+The interface languages are English and French.
+"""
+
+
+def test_a_label_listing_several_names_is_a_list_in_any_order(engine: Engine) -> None:
+    load_case(engine, _case(("user-guide", GUIDE), ("faq", FAQ_SAME)))
+    result = _ask(engine, "What are the interface languages?")
+    assert result.status is AnswerStatus.ANSWERED
+    assert sorted(result.values or []) == ["English", "French", "German"]
+    assert result.unit is None and result.citations == ["faq", "user-guide"]
+
+
+def test_labels_listing_different_names_conflict(engine: Engine) -> None:
+    load_case(engine, _case(("user-guide", GUIDE), ("faq", FAQ_OTHER)))
+    result = _ask(engine, "What are the interface languages?")
+    assert result.status is AnswerStatus.CONFLICT
+    assert set(result.citations) == {"user-guide", "faq"}
+    by_source = {side.source_ids[0]: side for side in result.sides}
+    assert sorted(by_source["user-guide"].values or []) == ["English", "French", "German"]
+    # two names and no comma may be one name ("Bosnia and Herzegovina"): one item as read
+    assert by_source["faq"].values == ["english french"]
+
+
+def test_a_label_of_one_name_is_no_list(engine: Engine) -> None:
+    load_case(engine, _case(("user-guide", GUIDE)))
+    result = _ask(engine, "What is the default language?")
+    assert result.status is AnswerStatus.ANSWERED
+    assert result.values is None and str(result.value).casefold() == "english"
+
+
+def test_a_place_written_with_a_comma_is_no_list(engine: Engine) -> None:
+    note = "# Acme Rail\n\nThe registered address is Springfield, Illinois.\n"
+    load_case(engine, _case(("company-note", note)))
+    result = _ask(engine, "What is Acme Rail's registered address?")
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    assert result.values is None and all(side.values is None for side in result.sides)
