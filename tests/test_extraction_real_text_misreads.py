@@ -76,6 +76,8 @@ def test_a_glued_sentence_keeps_its_own_date_and_key() -> None:
         "A 3He detector was fitted to the probe.",
         "Passengers for Terminal 3A should allow 40 minutes.",
         "The 4Kids channel showed 12 episodes.",
+        # a month glued on is a date that lost its space, not a new sentence
+        "As of 245March 2020, the fund had paid 12 grants.",
     ],
 )
 def test_a_short_number_with_a_capital_after_it_stays_one_word(text: str) -> None:

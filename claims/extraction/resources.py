@@ -199,10 +199,12 @@ _GLUE_NUMBER = r"(?<=[0-9,\-][0-9,\-][0-9])"
 @lru_cache(maxsize=1)
 def glued_opener_pattern() -> str:
     """A zero-width regex at the seam between a number and a glued sentence opener: a
-    function word or a month of two letters or more, capitalised (the tokenizer's infix
-    and the sentence splitter's start)."""
+    function word or time connective of two letters or more, capitalised (the tokenizer's
+    infix and the sentence splitter's start)."""
     res = resources()
-    words = res.stopwords | res.prepositions | frozenset(res.months)
+    # months are no opener here: "245March 2020", "5May" are dates that lost a space (a
+    # typo inside the sentence) far more often than a new sentence starting with a month
+    words = (res.stopwords | res.prepositions) - frozenset(res.months)
     words |= frozenset(c for c in res.connectives if c.isalpha())
     openers = [w.capitalize() for w in words if len(w) >= 2 and w.isalpha()]
     return rf"{_GLUE_NUMBER}(?=(?:{_alternation(openers)})(?![A-Za-z]))"
