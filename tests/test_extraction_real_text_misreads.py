@@ -224,3 +224,6 @@ def test_a_size_without_a_length_unit_is_no_power_of_ten(text: str) -> None:
 def test_a_mantissa_times_ten_keeps_its_lost_superscript() -> None:
     (claim,) = _quantities("The culture held 3.7 x 106 cells in each millilitre.")
     assert claim.value == pytest.approx(3.7e6)
+    # before a length unit too: a density of 1.5 × 10^12 per cm², not a 1.5 by 1012 cm size
+    (density,) = _quantities("The film had a defect density of 1.5×1012 cm−2 after etching.")
+    assert density.value == pytest.approx(1.5e12)

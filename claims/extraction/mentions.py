@@ -1568,6 +1568,9 @@ class MentionScanner:
         sides = _SIZE_SIDES.match(folded, e)
         if sides is None:
             return None
+        ten = _TIMES_TEN.match(folded, e)
+        if ten is not None and not _lost_exponent_of_size(ten, _parse_number(folded[s:e])):
+            return None  # "1.5×1012 cm−2": a power of ten whose superscript was lost
         unit = _unit_at(self.res, folded, sides.end())
         if unit is None:
             return None
