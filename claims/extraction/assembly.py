@@ -1144,7 +1144,10 @@ class _DocAssembly:
             if key is not None and cache is not None:
                 cache.store(key, s0, s1, claims[first:], ids)
         # ties stated in passing: "the son of ...", "born in ..." (prose_relations.py)
-        prose = relation_claims(doc, self._text, source_id, source_version_id, self.generation)
+        prose = relation_claims(
+            doc, self._text, roles.lower, roles.idx, roles.end,
+            source_id, source_version_id, self.generation,
+        )  # fmt: skip
         return with_relations(claims, prose)
 
     def _entity(self, frame: Frame) -> str | None:

@@ -35,13 +35,15 @@ and nationalities are those of ``data/opening.yaml``.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from spacy.tokens import Doc, Span
+import numpy
+from spacy.attrs import SENT_START
+from spacy.tokens import Doc
 
 from claims.extraction.identity import fold_name, name_tokens
 from claims.extraction.resources import read_yaml, resources
@@ -88,6 +90,8 @@ class _Words:
     position_verbs: frozenset[str]
     format_verbs: frozenset[str]
     rank_verbs: tuple[tuple[str, ...], ...]  # longest first
+    position_firsts: frozenset[str]  # read only after "a"/"an" ("A defender, he ...")
+    sport_firsts: frozenset[str]  # first words of the team joins ("member of")
     ranks: tuple[tuple[str, ...], ...]  # longest first
     format_words: int
     descriptors_max: int
@@ -144,11 +148,10 @@ def _words() -> _Words:
         set(family)
         | words(data["spouse_verbs"])
         | words(birth["verbs"])
-        | {p[-1] for p in natives}
+        | {"native"}
         | words(sport["verbs"])
         | {p[0] for p in joins}
         | {p[0] for p, _ in makers}
-        | {p[0] for p in positions}
         | {p[0] for p in rank_verbs}
         | words(data["formats"]["verbs"])
     )
@@ -179,6 +182,8 @@ def _words() -> _Words:
         format_verbs=words(data["formats"]["verbs"]),
         format_words=int(data["formats"]["max_words"]),
         rank_verbs=tuple(rank_verbs),
+        position_firsts=frozenset(p[0] for p in positions),
+        sport_firsts=frozenset(p[0] for p in joins),
         ranks=tuple(ranks),
         descriptors_max=int(data["makers"]["descriptors_max"]),
         nationalities=words(opening["nationalities"]),
@@ -186,6 +191,16 @@ def _words() -> _Words:
         suffixes=words(frames["name_suffixes"]),
         triggers=frozenset(triggers),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Sent:
+    """A sentence's tokens (start..end) and characters."""
+
+    start: int
+    end: int
+    start_char: int
+    end_char: int
 
 
 @dataclass(frozen=True)
@@ -200,25 +215,32 @@ class Relation:
     sentence: tuple[int, int]
 
 
-def _cap(token: Any) -> bool:
-    return token.text[:1].isupper()
-
-
 class _Reader:
     """The relations of one doc."""
 
-    def __init__(self, doc: Doc, words: _Words) -> None:
-        self.doc = doc
+    def __init__(
+        self,
+        first: _Sent,
+        words: _Words,
+        lower: Sequence[str],
+        idx: Sequence[int],
+        ends: Sequence[int],
+        text: str,
+    ) -> None:
+        # the tokens' lowercase forms and offsets as the assembly read them (creating
+        # spaCy Token objects costs more than these rules)
         self.w = words
-        self.lower = [t.lower_ for t in doc]
+        self.lower = lower
+        self.idx, self.ends, self.text = idx, ends, text
         self.stop = resources().stopwords
         self.months = frozenset(resources().months)
-        first = next(iter(doc.sents), doc[:0])
+        self.first = first
+        self._opening_sport: bool | None = None
         self.page: set[str] = set()
         # "he"/"she"/"it" are the page's subject only on a page that opens by naming it
         # ("Nathan Lyon Nathan Lyon (born ...) is ..."): on a page cut from the middle of
         # an article nothing names whom "He played for ..." is about
-        opens = self.sentence_subject(first) if len(first) else None
+        opens = self.sentence_subject(first) if first.end > first.start else None
         self.has_opening = (
             opens is not None
             and opens[0] is not None
@@ -228,38 +250,56 @@ class _Reader:
             )
         )
         if self.has_opening:
-            self.page = {t.lower_ for t in first[:PAGE_TOKENS] if _cap(t)}
+            top = range(first.start, min(first.end, first.start + PAGE_TOKENS))
+            self.page = {self.lower[x] for x in top if self.cap(x)}
+
+    def opening_sport(self) -> bool:
+        """Whether the page's first sentence names a sport or a player of one ("a former
+        American football linebacker"): it says the subject's sport better than a phrase in
+        passing ("played college football")."""
+        if self._opening_sport is None:
+            first = self.text[self.first.start_char : self.first.end_char][:OPENING_CHARS]
+            opening = " " + " ".join(_WORDS.findall(first.casefold())) + " "
+            self._opening_sport = any(f" {s} " in opening for s in self.w.sport_words)
+        return self._opening_sport
+
+    def word(self, i: int) -> str:
+        return self.text[self.idx[i] : self.ends[i]]
+
+    def cap(self, i: int) -> bool:
+        return self.text[self.idx[i] : self.idx[i] + 1].isupper()
 
     # ---------------------------------------------------------------- names
     def name_end(self, i: int, end: int, joins: bool = False) -> int:
         """The index after a run of capitalised words starting at ``i`` (connectors and
         initials' full stops inside it; "X and Y" when ``joins``); ``i`` when none."""
-        doc, w = self.doc, self.w
+        w = self.w
         k = i
         last = i
         while k < end and k - i < MAX_NAME_TOKENS:
-            token = doc[k]
-            if _cap(token) and token.text[:1].isalpha():
+            word = self.word(k)
+            if word[:1].isupper() and word[:1].isalpha():
                 k += 1
                 last = k
-                if token.text.endswith(".") and token.lower_.rstrip(".") in w.suffixes:
+                if word.endswith(".") and self.lower[k - 1].rstrip(".") in w.suffixes:
                     break  # "Hilario Davide Jr. Born in ...": a suffix ends the name
                 # "J." of "Charles J. Dunn" (not "Jr." or a sentence's last full stop:
                 # "... Hilario Davide Jr. Born in Cebu City" is where the name ends)
-                if k < end - 1 and doc[k].text == "." and len(doc[k - 1].text) == 1:
+                if k < end - 1 and self.word(k) == "." and len(word) == 1:
                     k += 1
                 continue
-            connects = token.lower_ in w.name_connectors or (joins and token.lower_ in w.name_joins)
-            if k > i and connects and k + 1 < end and _cap(doc[k + 1]):
+            low = self.lower[k]
+            connects = low in w.name_connectors or (joins and low in w.name_joins)
+            if k > i and connects and k + 1 < end and self.cap(k + 1):
                 k += 1
                 continue
             break
         return last
 
     def is_page(self, a: int, b: int) -> bool:
-        """Whether the name doc[a:b] is the page's subject: its capitalised words all
+        """Whether the name of tokens a..b is the page's subject: its capitalised words all
         stand in the page's title and first sentence."""
-        named = [t.lower_ for t in self.doc[a:b] if _cap(t)]
+        named = [self.lower[x] for x in range(a, b) if self.cap(x)]
         return bool(named) and set(named) <= self.page
 
     def subject_before(self, k: int, start: int) -> tuple[str | None, int] | None:
@@ -277,25 +317,23 @@ class _Reader:
             return None
         if self.lower[j] in _PRONOUNS:
             return None, j
-        if self.doc[j].text in (")", "]"):
+        if self.word(j) in (")", "]"):
             before = self._bracket_start(j, start)
             if before is None:
                 return None
             j = before
         a = j
-        while a - 1 >= start and (
-            _cap(self.doc[a - 1]) or self.lower[a - 1] in self.w.name_connectors
-        ):
+        while a - 1 >= start and (self.cap(a - 1) or self.lower[a - 1] in self.w.name_connectors):
             a -= 1
-        while a <= j and not _cap(self.doc[a]):
+        while a <= j and not self.cap(a):
             a += 1
-        if a > j or not _cap(self.doc[j]) or j + 1 - a > MAX_NAME_TOKENS:
+        if a > j or not self.cap(j) or j + 1 - a > MAX_NAME_TOKENS:
             return None
         if (
             a > start
-            and self.doc[a - 1].text != ","
+            and self.word(a - 1) != ","
             and self.lower[a - 1] not in self.stop
-            and not self.doc[a - 1].text[:1].isdigit()  # "On 1 March 1944 Paul Schultz was"
+            and not self.word(a - 1)[:1].isdigit()  # "On 1 March 1944 Paul Schultz was"
         ):
             return None  # "coach Urban Meyer": a name inside a phrase, not a subject
         return self._named(a, j + 1)
@@ -305,16 +343,16 @@ class _Reader:
             a += 1
         if self.is_page(a, b):
             return None, a
-        return self.doc[a:b].text, a
+        return self.text[self.idx[a] : self.ends[b - 1]], a
 
     def _bracket_start(self, j: int, start: int) -> int | None:
-        closing = self.doc[j].text
+        closing = self.word(j)
         opening = "(" if closing == ")" else "["
-        while j >= start and self.doc[j].text != opening:
+        while j >= start and self.word(j) != opening:
             j -= 1
         return j - 1 if j - 1 >= start else None
 
-    def sentence_subject(self, sent: Span) -> tuple[str | None, int] | None:
+    def sentence_subject(self, sent: _Sent) -> tuple[str | None, int] | None:
         """The subject a sentence opens with and the index after it (brackets after a name
         skipped): "he"/"she"/"it" and the page's name -> None."""
         i, end = sent.start, sent.end
@@ -322,7 +360,7 @@ class _Reader:
             return None, i + 1
         if self.lower[i] in self.stop:
             # "In 1990, he ...": a short lead-in closed by a comma
-            comma = next((k for k in range(i, min(end, i + 8)) if self.doc[k].text == ","), None)
+            comma = next((k for k in range(i, min(end, i + 8)) if self.word(k) == ","), None)
             if comma is None:
                 return None
             i = comma + 1
@@ -334,9 +372,9 @@ class _Reader:
         subject, _ = self._named(i, b)
         named = self.lower[i:b]
         while b < end:
-            if self.doc[b].text in _CLOSE:
-                close = _CLOSE[self.doc[b].text]
-                while b < end and self.doc[b].text != close:
+            if self.word(b) in _CLOSE:
+                close = _CLOSE[self.word(b)]
+                while b < end and self.word(b) != close:
                     b += 1
                 b += 1
             elif self.lower[b : b + len(named)] == named:
@@ -355,22 +393,21 @@ class _Reader:
             k < end
             and k - i < skip
             and (
-                (not _cap(self.doc[k]) and self.doc[k].text[:1].isalpha())
-                or self.lower[k] in w.nationalities
+                (not self.cap(k) and self.word(k)[:1].isalpha()) or self.lower[k] in w.nationalities
             )
         ):
             k += 1
-        if k >= end or not _cap(self.doc[k]) or self.lower[k] in self.stop:
+        if k >= end or not self.cap(k) or self.lower[k] in self.stop:
             return None
-        if self.lower[k] in self.months or not self.doc[k].text[:1].isalpha():
+        if self.lower[k] in self.months or not self.word(k)[:1].isalpha():
             return None
         b = self.name_end(k, end, joins=True)
         if b == k:
             return None
         if (
             b < end
-            and self.doc[b].text[:1].isalpha()
-            and not _cap(self.doc[b])
+            and self.word(b)[:1].isalpha()
+            and not self.cap(b)
             and self.lower[b] not in self.stop
             and self.lower[b] not in w.name_joins
         ):
@@ -381,7 +418,7 @@ class _Reader:
             k > i and self.lower[k - 1] == "of"
         )
         if office:
-            if b + 1 < end and self.doc[b].text == "," and _cap(self.doc[b + 1]):
+            if b + 1 < end and self.word(b) == "," and self.cap(b + 1):
                 after = self.name_end(b + 1, end, joins=True)
                 if after > b + 1:
                     return b + 1, after
@@ -390,7 +427,7 @@ class _Reader:
         return k, b
 
     # ---------------------------------------------------------------- shapes
-    def family(self, sent: Span, k: int, subject: tuple[str | None, int]) -> Relation | None:
+    def family(self, sent: _Sent, k: int, subject: tuple[str | None, int]) -> Relation | None:
         """ "was the eldest son of X", ", wife of X", "as wife of X" after the subject's
         copula (or "was born ..."), in the same clause."""
         w, end = self.w, sent.end
@@ -407,12 +444,12 @@ class _Reader:
         lead = k - 1
         while lead > j and self.lower[lead] in w.family_lead and self.lower[lead] != "as":
             lead -= 1
-        if not (lead == j or self.doc[lead].text == "," or self.lower[lead] == "as"):
+        if not (lead == j or self.word(lead) == "," or self.lower[lead] == "as"):
             return None
         if (
             lead > j
-            and self.doc[lead].text == ","
-            and _cap(self.doc[lead - 1])
+            and self.word(lead) == ","
+            and self.cap(lead - 1)
             and self.lower[j] not in w.birth_verbs
             and self.lower[j + 1] not in w.birth_verbs
             and not self._after_tie(lead - 1, j)
@@ -429,18 +466,18 @@ class _Reader:
         """Whether the name ending at ``x`` is the value of a tie before it ("daughter of
         pharaoh Menkaure, wife of ...": the list of ties goes on)."""
         while x > start and (
-            _cap(self.doc[x]) or (self.lower[x] in self.w.name_connectors and _cap(self.doc[x - 1]))
+            self.cap(x) or (self.lower[x] in self.w.name_connectors and self.cap(x - 1))
         ):
             x -= 1  # "Catherine of Aragon": "of" inside a name, not the tie's own "of"
         for _ in range(4):
             if x - 1 > start and self.lower[x] == "of" and self.lower[x - 1] in self.w.family:
                 return True
-            if _cap(self.doc[x]) or not self.doc[x].text[:1].isalpha():
+            if self.cap(x) or not self.word(x)[:1].isalpha():
                 return False
             x -= 1
         return False
 
-    def married(self, sent: Span, k: int) -> Relation | None:
+    def married(self, sent: _Sent, k: int) -> Relation | None:
         """ "He married Mary Smith", "In 1905 Dunn married the actress Jane Doe"."""
         subject = self.subject_before(k, sent.start)
         if subject is None or any(self.lower[x] in self.w.copulas for x in range(subject[1], k)):
@@ -458,21 +495,21 @@ class _Reader:
             i += 1
         parts: list[tuple[int, int]] = []
         k = i
-        while k < end and _cap(self.doc[k]) and self.doc[k].text[:1].isalpha():
+        while k < end and self.cap(k) and self.word(k)[:1].isalpha():
             if self.lower[k] in self.months:
                 break
             b = self.name_end(k, end)
             if b == k:
                 break
             parts.append((k, b))
-            if b + 1 < end and self.doc[b].text == "," and _cap(self.doc[b + 1]):
+            if b + 1 < end and self.word(b) == "," and self.cap(b + 1):
                 k = b + 1
                 continue
             k = b
             break
         return parts, k
 
-    def born(self, sent: Span, k: int) -> Relation | None:
+    def born(self, sent: _Sent, k: int) -> Relation | None:
         """ "Born in A, B, Name ..." (the last name before the verb is the subject), "He was
         born in A" (a date may come first: "born on 30 September 1764 in Westbury")."""
         w, end = self.w, sent.end
@@ -484,7 +521,7 @@ class _Reader:
             and (
                 self.lower[p] in w.skip_before_preposition
                 or self.lower[p] in self.months
-                or self.doc[p].text[:1].isdigit()
+                or self.word(p)[:1].isdigit()
             )
         ):
             p += 1
@@ -492,10 +529,10 @@ class _Reader:
             return None
         return self._place_of(sent, k, p + 1)
 
-    def native(self, sent: Span, k: int, length: int) -> Relation | None:
+    def native(self, sent: _Sent, k: int, length: int) -> Relation | None:
         return self._place_of(sent, k - length + 1, k + 1)
 
-    def _place_of(self, sent: Span, first: int, place_at: int) -> Relation | None:
+    def _place_of(self, sent: _Sent, first: int, place_at: int) -> Relation | None:
         parts, stop = self._place(place_at, sent.end)
         if not parts:
             return None
@@ -503,20 +540,18 @@ class _Reader:
         # splitter missed ("... Davide Jr. Born in Cebu City ..."): read as a lead-in
         lead = (
             first == sent.start
-            or _cap(self.doc[first])
+            or self.cap(first)
             or (first == sent.start + 1 and self.lower[sent.start] in ("a", "an"))
         )
         if lead:
             # "Born in Houghton County, Michigan, Dunn lived ...": the subject follows
-            if stop < sent.end and self.doc[stop - 1].text == "," and self.lower[stop] in _PRONOUNS:
+            if stop < sent.end and self.word(stop - 1) == "," and self.lower[stop] in _PRONOUNS:
                 subject: str | None = None
-            elif len(parts) >= 2 and stop < sent.end and not _cap(self.doc[stop]):
+            elif len(parts) >= 2 and stop < sent.end and not self.cap(stop):
                 a, b = parts.pop()
                 subject = self._named(a, b)[0]
             elif (
-                stop + 1 < sent.end
-                and self.doc[stop].text == ","
-                and self.lower[stop + 1] in _PRONOUNS
+                stop + 1 < sent.end and self.word(stop) == "," and self.lower[stop + 1] in _PRONOUNS
             ):
                 subject = None
             else:
@@ -528,7 +563,7 @@ class _Reader:
             subject = before[0]
         return self._relation(sent, subject, "birthplace", parts[0][0], parts[-1][1])
 
-    def sport(self, sent: Span, k: int) -> Relation | None:
+    def sport(self, sent: _Sent, k: int) -> Relation | None:
         """ "Altrincham played semi-professional rugby league"."""
         subject = self.subject_before(k, sent.start)
         if subject is None:
@@ -543,7 +578,7 @@ class _Reader:
             i += 1
         return None
 
-    def team_sport(self, sent: Span, k: int, length: int) -> Relation | None:
+    def team_sport(self, sent: _Sent, k: int, length: int) -> Relation | None:
         """ "he was a member of the Florida Gators football teams"."""
         start = k
         while start > sent.start and self.lower[start - 1] in ("a", "an", "the"):
@@ -560,25 +595,25 @@ class _Reader:
                 return self._relation(sent, subject[0], "sport", i, hit)
         return None
 
-    def position(self, sent: Span, k: int) -> Relation | None:
+    def position(self, sent: _Sent, k: int) -> Relation | None:
         """ "A defender, he began his career ...": a position that opens the sentence as
         an appositive of the subject after its comma."""
         if k != sent.start + 1 or self.lower[sent.start] not in ("a", "an"):
             return None
         hit = self._phrase_at(k, sent.end, self.w.positions)
-        if hit is None or hit + 1 >= sent.end or self.doc[hit].text != ",":
+        if hit is None or hit + 1 >= sent.end or self.word(hit) != ",":
             return None
         after = hit + 1
         if self.lower[after] in _PRONOUNS:
             subject: str | None = None
         else:
             b = self.name_end(after, sent.end)
-            if b == after or b >= sent.end or _cap(self.doc[b]):
+            if b == after or b >= sent.end or self.cap(b):
                 return None
             subject = self._named(after, b)[0]
         return self._relation(sent, subject, "position", k, hit)
 
-    def played_as(self, sent: Span, k: int) -> Relation | None:
+    def played_as(self, sent: _Sent, k: int) -> Relation | None:
         """ "He played as a goalkeeper for Leeds"."""
         if k + 3 >= sent.end or self.lower[k + 1] != "as":
             return None
@@ -589,7 +624,7 @@ class _Reader:
             return None
         return self._relation(sent, subject[0], "position", at, hit)
 
-    def broadcast_format(self, sent: Span, k: int) -> Relation | None:
+    def broadcast_format(self, sent: _Sent, k: int) -> Relation | None:
         """ "WQRS is a radio station broadcasting a Spanish Tropical format"."""
         at = k + 1
         if at >= sent.end or self.lower[at] not in ("a", "an"):
@@ -598,14 +633,14 @@ class _Reader:
         end = next((x for x in range(at + 1, last) if self.lower[x] == "format"), None)
         if end is None or end == at + 1:
             return None
-        if any(not self.doc[x].text[:1].isalnum() for x in range(at + 1, end)):
+        if any(not self.word(x)[:1].isalnum() for x in range(at + 1, end)):
             return None  # a list or an aside, not one format's name
         subject = self.sentence_subject(sent)
         if subject is None or any(self.lower[x] in _RELATIVES for x in range(subject[1], k)):
             return None
         return self._relation(sent, subject[0], "format", at + 1, end)
 
-    def rank(self, sent: Span, k: int, length: int) -> Relation | None:
+    def rank(self, sent: _Sent, k: int, length: int) -> Relation | None:
         """ "Schultz was promoted to lieutenant general", "he was promoted to
         Generalmajor": the first rank after the verb, of the name or pronoun before it."""
         at = k + length
@@ -631,13 +666,13 @@ class _Reader:
                 return i + n
         return None
 
-    def maker(self, sent: Span, k: int, length: int, attribute: str) -> Relation | None:
+    def maker(self, sent: _Sent, k: int, length: int, attribute: str) -> Relation | None:
         """ "It was designed by architect X", "... directed by Y and starring X": of the
         sentence's subject, outside a relative clause."""
         subject = self.sentence_subject(sent)
         if subject is None:
             the = self.lower[sent.start] == "the" and sent.start + 2 < sent.end
-            if not (the and not _cap(self.doc[sent.start + 1])):
+            if not (the and not self.cap(sent.start + 1)):
                 return None
             subject = (None, sent.start + 2)  # "The house was designed by ..."
         if any(self.lower[x] in _RELATIVES for x in range(subject[1], k)):
@@ -648,14 +683,13 @@ class _Reader:
         return self._relation(sent, subject[0], attribute, *found)
 
     def _relation(
-        self, sent: Span, subject: str | None, attribute: str, a: int, b: int
+        self, sent: _Sent, subject: str | None, attribute: str, a: int, b: int
     ) -> Relation:
-        doc = self.doc
-        start, end = doc[a].idx, doc[b - 1].idx + len(doc[b - 1].text)
+        start, end = self.idx[a], self.ends[b - 1]
         return Relation(
             subject=subject,
             attribute=attribute,
-            value=doc[a:b].text,
+            value=self.text[start:end],
             start=start,
             end=end,
             sentence=(sent.start_char, sent.end_char),
@@ -666,27 +700,48 @@ def _at(lower: Sequence[str], k: int, phrase: Sequence[str]) -> bool:
     return tuple(lower[k : k + len(phrase)]) == tuple(phrase)
 
 
-def prose_relations(doc: Doc, text: str) -> list[Relation]:
-    """Every tie of the shapes above in ``doc``, in document order (one per attribute and
-    sentence: the first)."""
+def prose_relations(
+    doc: Doc, text: str, lower: Sequence[str], idx: Sequence[int], ends: Sequence[int]
+) -> list[Relation]:
+    """Every tie of the shapes above in ``doc`` (its tokens' lowercase forms and character
+    offsets into ``text`` given), in document order (one per attribute and sentence: the
+    first)."""
     words = _words()
-    hits = [t.i for t in doc if t.lower_ in words.triggers]
+    if words.triggers.isdisjoint(lower) and words.position_firsts.isdisjoint(lower):
+        return []
+    positions = words.position_firsts
+    hits = [
+        i
+        for i, w in enumerate(lower)
+        if w in words.triggers or (w in positions and i and lower[i - 1] in ("a", "an"))
+    ]
     if not hits:
         return []
-    reader = _Reader(doc, words)
-    first = next(iter(doc.sents), None)
-    opening = first.text[:OPENING_CHARS].casefold() if first is not None else ""
-    opening = " ".join(_WORDS.findall(opening))
-    opening_sport = any(f" {s} " in f" {opening} " for s in words.sport_words)
+    # sentence bounds from the parser's sentence starts, without a Span per sentence
+    flags = doc.to_array(SENT_START)
+    starts = [int(x) for x in numpy.flatnonzero(flags == 1)]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    bounds = [*starts[1:], len(doc)]
+
+    def sentence(j: int) -> _Sent:
+        a, b = starts[j], bounds[j]
+        return _Sent(a, b, idx[a], ends[b - 1])
+
+    reader = _Reader(sentence(0), words, lower, idx, ends, text)
     found: list[Relation] = []
     seen: set[tuple[int, str]] = set()
-    for sent in doc.sents:
-        lo, hi = bisect_left(hits, sent.start), bisect_left(hits, sent.end)
-        if lo == hi:
+    done = -1
+    for hit in hits:
+        j = bisect_right(starts, hit) - 1
+        if j == done:
             continue
+        done = j
+        sent = sentence(j)
+        lo, hi = bisect_left(hits, sent.start), bisect_left(hits, sent.end)
         subject = reader.sentence_subject(sent)
         for k in hits[lo:hi]:
-            for relation in _read_at(reader, sent, k, subject, opening_sport):
+            for relation in _read_at(reader, sent, k, subject):
                 if relation.subject is None and not reader.has_opening:
                     continue  # of a subject this page never names
                 if (sent.start, relation.attribute) not in seen:
@@ -697,10 +752,9 @@ def prose_relations(doc: Doc, text: str) -> list[Relation]:
 
 def _read_at(
     reader: _Reader,
-    sent: Span,
+    sent: _Sent,
     k: int,
     subject: tuple[str | None, int] | None,
-    opening_sport: bool,
 ) -> list[Relation]:
     w, lower = reader.w, reader.lower
     word = lower[k]
@@ -711,12 +765,13 @@ def _read_at(
         found.append(reader.married(sent, k))
     if word in w.birth_verbs:
         found.append(reader.born(sent, k))
-    for phrase in w.natives:
-        n = len(phrase)
-        if word == phrase[-1] and k - n + 1 >= sent.start and _at(lower, k - n + 1, phrase):
-            found.append(reader.native(sent, k, n))
-            break
-    if not opening_sport:
+    if word == "native":
+        for phrase in w.natives:
+            n, at = len(phrase), k - phrase.index("native")
+            if at >= sent.start and _at(lower, at, phrase):
+                found.append(reader.native(sent, at + n - 1, n))
+                break
+    if (word in w.sport_verbs or word in w.sport_firsts) and not reader.opening_sport():
         # an opening that states the subject's sport ("a former American football
         # linebacker") says it better than a phrase in passing ("played college football")
         if word in w.sport_verbs:
@@ -745,13 +800,16 @@ def _read_at(
 def relation_claims(
     doc: Doc,
     text: str,
+    lower: Sequence[str],
+    idx: Sequence[int],
+    ends: Sequence[int],
     source_id: str | None,
     source_version_id: str | None,
     generation: str,
 ) -> list[Claim]:
     """The relations of ``doc`` as categorical claims: of the page's subject (no entity
     here; the opening reader names it) or of the name the sentence opens with."""
-    relations = prose_relations(doc, text)
+    relations = prose_relations(doc, text, lower, idx, ends)
     if not relations:
         return []
     make_id = stable_id_maker("cl", source_version_id, generation, "prose")
