@@ -38,7 +38,7 @@ from claims.extraction.question_frames import (
 from claims.models import ConflictStatus, Requester
 from claims.store.search import search_words
 from claims.tables import ClaimRow
-from retrieval.candidates import candidate_keys, entity_fit
+from retrieval.candidates import EXACT_ENTITY, candidate_keys, entity_fit, question_fit
 from retrieval.contract import Answer, AnswerStatus, AsOfOut
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader, ResolutionFact
 from retrieval.listed import Statement, list_sides, statements
@@ -246,7 +246,7 @@ def _addressed(
 
 
 def _best_named(
-    conn: Connection, entity: str | None, claims: list[ClaimFact]
+    conn: Connection, entity: str | None, claims: list[ClaimFact], question: str = ""
 ) -> tuple[list[ClaimFact], list[str]]:
     """Among claims that name an entity, those naming the one that fits the asked name best
     ("giant steps" beats "giant steps (the boo radleys album)"), and the entities when
@@ -258,6 +258,11 @@ def _best_named(
     fit = {c.id: entity_fit(entity, named.get(c.id)) for c in claims if named.get(c.id)}
     if not fit:
         return claims, []
+    if max(fit.values()) == EXACT_ENTITY:
+        # beside a page of the bare name, a titled one whose disambiguation the question
+        # states in its words is the asked one too (issue 13: both sides named)
+        words = search_words(question)
+        fit = {i: question_fit(entity, named.get(i), words) for i in fit}
     best = max(fit.values())
     kept = [c for c in claims if c.id not in fit or fit[c.id] == best]
     entities = sorted({str(named[c.id]) for c in kept if c.id in fit})
@@ -313,7 +318,9 @@ def _found(
     attribute = getattr(frame, "attribute", None) or key
     fitting = _fitting(asked, addressed, attribute)
     if fitting:
-        fitting, entities = _best_named(conn, entity, fitting)
+        fitting, entities = _best_named(
+            conn, entity, fitting, str(getattr(frame, "text", "") or "")
+        )
         return group, fitting, extra, key, entities
     loader = EvidenceLoader(conn, as_of)
     generation = loader.generation()

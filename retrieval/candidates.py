@@ -161,6 +161,30 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
     return _name_part(want, stated)
 
 
+def question_fit(asked: str | None, stated: str | None, question_words: Collection[str]) -> float:
+    """``entity_fit``, but a titled entity whose disambiguation the question states in its
+    own words is the asked one as much as the bare name: "When was Ralph Cole elected to the
+    Ohio House of Representatives?" asks about "ralph cole (ohio representative)" as much as
+    about a page's bare "ralph cole", so neither outranks the other and both are named. A
+    disambiguation the question does not state ("giant steps (the boo radleys album)") keeps
+    its lower fit."""
+    fit = entity_fit(asked, stated)
+    if fit == 0.0 or fit == EXACT_ENTITY or not stated or _NAMED_IN_PAGE.search(stated):
+        return fit
+    opened = stated.rfind(" (")
+    if opened < 0 or not stated.endswith(")") or not asked:
+        return fit
+    if entity_fit(asked, stated[:opened]) != EXACT_ENTITY:
+        return fit  # the name before the bracket must be the asked one
+    words = [w for w in name_words(stated[opened:]) if w not in _function_words()]
+    if not words or any(w.isdigit() for w in words):
+        return fit
+    asked_words = {w for q in question_words for w in name_words(q)}
+    if all(any(q.startswith(w) for q in asked_words) for w in words):
+        return EXACT_ENTITY
+    return fit
+
+
 def _name_part(want: tuple[str, ...], stated: str) -> float:
     """A person or place named by part of its full name: "justice dunn" for "charles j
     dunn", "horace rumbold" for "sir horace rumbold, 8th baronet", "john williams" for "john

@@ -190,3 +190,39 @@ def test_a_person_in_a_place_or_a_located_clause_without_a_place_is_no_location(
         "shore, and it moved to Tampa, Florida in 1990."
     )
     assert not _label(unplaced, "location")
+
+
+# --- a titled page the question's words point to, beside a page of the bare name
+
+
+VOSS_PAGES = {
+    "article": "Harlan Voss (Ohio representative) Harlan Voss (June 12, 1914 \u2013 September 2, "
+    "1999) was a Republican member of the Ohio House of Representatives. He was elected to "
+    "the Ohio House of Representatives in 1954.",
+    "copy": "Harlan Voss was elected to the Ohio House of Representatives in 1972.",
+}
+
+
+def test_a_disambiguation_the_question_states_names_the_titled_page_beside_the_bare_one(
+    engine: Engine,
+) -> None:
+    _load(engine, VOSS_PAGES)
+    result = answer(
+        engine, "When was Harlan Voss elected to the Ohio House of Representatives?", ANYONE
+    )
+    assert result.status is AnswerStatus.CONFLICT
+    sides = {str(side.value): side.source_ids for side in result.sides}
+    assert sides == {"1954": ["article"], "1972": ["copy"]}
+
+
+def test_a_disambiguation_the_question_does_not_state_keeps_the_bare_name_first() -> None:
+    from claims.store.search import search_words
+    from retrieval.candidates import EXACT_ENTITY, PARTIAL_ENTITY, question_fit
+
+    titled = "harlan voss (ohio representative)"
+    asked = search_words("When was Harlan Voss elected to the Ohio House of Representatives?")
+    assert question_fit("harlan voss", titled, asked) == EXACT_ENTITY
+    other = search_words("When was Harlan Voss elected to the Senate?")
+    assert question_fit("harlan voss", titled, other) == PARTIAL_ENTITY
+    # a namesake's longer name is no disambiguation, whatever the question says
+    assert question_fit("harlan voss", "harlan voss jr (ohio)", ["Ohio"]) < EXACT_ENTITY
