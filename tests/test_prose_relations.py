@@ -159,6 +159,13 @@ def test_a_sport_played_in_passing_and_a_teams_sport() -> None:
         "football teams from 2009 to 2012."
     )
     assert _ties(text, "sport") == [("darnell voss", "football")]
+    # a page cut from the middle of an article: "he" is the name the sentence opens with
+    text = (
+        "a top recruit by Rivals. Voss accepted a scholarship to attend the University of "
+        "Iowa, where he was a member of the Iowa Hawkeyes football teams. Later he played "
+        "professional tennis."
+    )
+    assert _ties(text, "sport") == [("voss", "football")]
 
 
 def test_no_sport_when_the_opening_states_it_or_another_plays_it() -> None:

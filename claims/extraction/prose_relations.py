@@ -58,6 +58,7 @@ MAX_NAME_TOKENS = 8
 PAGE_TOKENS = 30  # the page's title and the start of its first sentence (no further)
 OPENING_CHARS = 400  # where an opening states a person's sport
 _PRONOUNS = frozenset({"he", "she", "it"})
+_POSSESSIVE = frozenset({"'s", "\u2019s", "'"})
 _RELATIVES = frozenset({"who", "whom", "whose", "which", "that", ";", "where", "when"})
 _CLOSE = {"(": ")", "[": "]"}
 _WORDS = re.compile(r"[\w'-]+")
@@ -316,6 +317,12 @@ class _Reader:
         if j < start:
             return None
         if self.lower[j] in _PRONOUNS:
+            if j > start and self.lower[start] not in self.stop:
+                # "Powell accepted a scholarship ..., where he was a member of ...": a
+                # pronoun in a later clause is the name the sentence opens with
+                b = self.name_end(start, j)
+                if b > start and b < j and not self.cap(b) and self.lower[b] not in _POSSESSIVE:
+                    return self._named(start, b)
             return None, j
         if self.word(j) in (")", "]"):
             before = self._bracket_start(j, start)
