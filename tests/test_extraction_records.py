@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from claims.edges.builder import build_edges
 from claims.edges.check import check_texts
+from claims.edges.facts import facts_from_claim
 from claims.extraction import extract
 from claims.models import Claim, Relation, ValueKind
 
@@ -118,3 +120,39 @@ def test_a_record_and_a_figure_of_similar_words_are_two_slots() -> None:
     ]
     assert with_record == [] or all(p.relation is Relation.UNRELATED for p in with_record)
     assert result.relation is not Relation.CONFLICT
+
+
+def _conflicts(claims: list[Claim]) -> list[object]:
+    build = build_edges([facts_from_claim(c) for c in claims], generation="g1")
+    return [edge for edge in build.edges if str(edge.kind) == "conflicts"]
+
+
+def test_a_record_of_two_pages_subjects_is_two_scopes() -> None:
+    # "its largest employer" is the page subject's: two towns' employers never conflict
+    lakeview = extract(
+        "Lakeview is a market town in the Ostria valley. Its largest employer is Harbin Mills.",
+        source_id="lakeview",
+        source_version_id="lakeview-v1",
+    )
+    brampton = extract(
+        "Brampton is a market town in the Ostria valley. Its largest employer is Corvel Foods.",
+        source_id="brampton",
+        source_version_id="brampton-v1",
+    )
+    records = [c for c in lakeview + brampton if c.predicate == "record holder"]
+    assert {c.entity for c in records} == {"lakeview", "brampton"}
+    assert _conflicts(lakeview + brampton) == []
+
+
+def test_a_record_of_one_subject_in_two_editions_conflicts() -> None:
+    first = extract(
+        "Lakeview is a market town in the Ostria valley. Its largest employer is Harbin Mills.",
+        source_id="guide",
+        source_version_id="guide-2023",
+    )
+    second = extract(
+        "Lakeview is a market town in the Ostria valley. Its largest employer is Corvel Foods.",
+        source_id="town-report",
+        source_version_id="town-report-2024",
+    )
+    assert len(_conflicts(first + second)) == 1

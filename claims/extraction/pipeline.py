@@ -31,10 +31,9 @@ from claims.extraction.assembly import TEXT_KEY, ClaimAssembler
 from claims.extraction.generation import current_generation
 from claims.extraction.mentions import Mentions, MentionScanner
 from claims.extraction.opening import opening_claims
-from claims.extraction.records import record_claims
+from claims.extraction.records import record_claims, with_records
 from claims.extraction.resources import glued_opener_pattern, read_yaml, resources
 from claims.ids import stable_id_maker
-from claims.models import Claim
 
 SOURCE_ID = "claims.source_id"
 SOURCE_VERSION_ID = "claims.source_version_id"
@@ -296,12 +295,10 @@ class AssemblerComponent:
             mentions = Mentions()
         source_id, version_id = doc.user_data.get(SOURCE_ID), doc.user_data.get(SOURCE_VERSION_ID)
         claims = self.assembler(doc, mentions, source_id, version_id)
-        # a reference article's opening: its subject and labels (claims.extraction.opening)
         text = doc.user_data.get(TEXT_KEY) or doc.text
-        claims = opening_claims(
-            doc, text, mentions, claims, source_id, version_id, self.assembler.generation
-        )
-        # records and their holders: "X is the largest ..." (claims.extraction.records)
+        # records and their holders: "X is the largest ..." (claims.extraction.records);
+        # before the opening reader, which puts a page's subject on them as on every claim
+        # naming no entity, so two pages' "the largest city is ..." are two scopes
         records = record_claims(
             text,
             [(sent.start_char, sent.end_char) for sent in doc.sents],
@@ -310,12 +307,12 @@ class AssemblerComponent:
             version_id,
             self.assembler.generation,
         )
-        doc._.claims = sorted(claims + records, key=_span_start) if records else claims
+        claims = with_records(claims, records)
+        # a reference article's opening: its subject and labels (claims.extraction.opening)
+        doc._.claims = opening_claims(
+            doc, text, mentions, claims, source_id, version_id, self.assembler.generation
+        )
         return doc
-
-
-def _span_start(claim: Claim) -> int:
-    return claim.span.start
 
 
 def cue_patterns() -> list[dict[str, Any]]:

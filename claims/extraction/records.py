@@ -283,6 +283,27 @@ def record_claims(
     return out
 
 
+def with_records(claims: list[Claim], records: list[Claim]) -> list[Claim]:
+    """``claims`` with ``records`` in document order, each replacing the sentence reader's
+    categorical claim of the same sentence that names the same holder ("Its largest
+    employer is Harbin Mills" read as "large: harbin mills"): one statement, read once,
+    under the record's key."""
+    if not records:
+        return claims
+    held = {(r.span.start, r.span.end, str(r.value).casefold()) for r in records}
+    kept = [
+        c
+        for c in claims
+        if c.kind is not ValueKind.CATEGORICAL
+        or (c.span.start, c.span.end, str(c.value).casefold()) not in held
+    ]
+    return sorted(kept + records, key=_span_start)
+
+
+def _span_start(claim: Claim) -> int:
+    return claim.span.start
+
+
 _CUE = re.compile(r"\b(?:[a-z]+est|most|least|first|last|only|top|leading|sole|than any)\b")
 
 
