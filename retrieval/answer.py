@@ -375,9 +375,9 @@ def _found(
         )
         narrowed = _closest(addressed, scope, asked_words - entity_words | referring)
         return group, narrowed, set(), candidate.claim_key, entities
-    stated = _stated_key(loader, requester, as_of, entity, scope, start, end)
-    if stated is not None:
-        return stated
+    own_words = _stated_key(loader, requester, as_of, entity, scope, start, end)
+    if own_words is not None:
+        return own_words
     return group, [], set(), key, []
 
 
