@@ -67,6 +67,17 @@ def test_items_naming_different_qualifiers_keep_their_own() -> None:
     assert [c.scope.get("population") for c in claims] == ["adult", "child"]
 
 
+def test_a_second_value_after_a_comma_and_keeps_its_qualifier_to_itself() -> None:
+    # ", and" between two values starts a second statement, not a list of two
+    for sentence in (
+        "The standard warranty is 12 months, and 24 months for business customers.",
+        "Refunds take 5 days, or 10 days for international orders.",
+    ):
+        first, second = _quantities(sentence)
+        assert first.scope == {} and first.scope_residual == [], sentence
+        assert second.scope or second.scope_residual, sentence
+
+
 @pytest.mark.parametrize(
     ("sentence", "low"),
     [("The fee is between £15 and £20.", 15), ("Prices range from $10 to $20.", 10)],

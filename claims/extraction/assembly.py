@@ -2298,7 +2298,7 @@ def _share_list_qualifiers(claims: list[Claim], text: str) -> list[Claim]:
         else:
             runs.append([claim])
     for run in runs:
-        if len(run) < 2:
+        if len(run) < 2 or _contrasted_pair(run, text):
             continue
         scope: dict[str, str] = {}
         if any(scope.setdefault(dim, v) != v for c in run for dim, v in c.scope.items()):
@@ -2308,6 +2308,19 @@ def _share_list_qualifiers(claims: list[Claim], text: str) -> list[Claim]:
             claim.scope = dict(scope)
             claim.scope_residual = list(residual)
     return claims
+
+
+def _contrasted_pair(run: list[Claim], text: str) -> bool:
+    """Two values joined by a comma and a conjunction are two statements, not a list of
+    two ("The notice period is 30 days, and 60 days in the first year": the year is the
+    second value's scope alone); a list of two is written without the comma ("£12 and £15
+    a month"), and a comma before the last of three or more items is a list's."""
+    if len(run) != 2:
+        return False
+    first, second = run[0].value_span, run[1].value_span
+    assert first is not None and second is not None
+    between = text[first.end : second.start]
+    return "," in between and re.search(r"\b(?:and|or)\b", between, re.IGNORECASE) is not None
 
 
 @lru_cache(maxsize=1)
