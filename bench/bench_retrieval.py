@@ -74,9 +74,10 @@ def key_of(index: int) -> str:
     return f"{word(index)} limit"
 
 
-def insert_sql(row_class: Any) -> str:
-    """A positional INSERT naming the columns in model order (what the tuples follow)."""
-    names = [c.name for c in row_class.__table__.columns]
+def insert_sql(row_class: Any, leave_out: tuple[str, ...] = ()) -> str:
+    """A positional INSERT naming the columns in model order (what the tuples follow), but
+    those left out (NULL, or what a trigger sets: a claim's ``quote_id``)."""
+    names = [c.name for c in row_class.__table__.columns if c.name not in leave_out]
     return (
         f"INSERT INTO {row_class.__tablename__} ({', '.join(names)}) "
         f"VALUES ({', '.join('?' * len(names))})"
@@ -130,7 +131,18 @@ def generate(path: Path, n_claims: int) -> float:
                 "{}", "[]", None, None, None, None, 0, 0, len(quote), None, None, quote, 0.9, TS,
             )  # fmt: skip
 
-    db.executemany(insert_sql(ClaimRow), claims())
+    db.executemany(insert_sql(ClaimRow, leave_out=("quote_id",)), claims())
+    # each distinct quote of a version once, every claim linked to it, and the full-text
+    # index over the quote rows: what the pipeline's writes make (claims/store/quotes.py)
+    db.execute(
+        "INSERT INTO claim_quotes (source_version_id, quote) "
+        "SELECT DISTINCT source_version_id, quote FROM claims"
+    )
+    db.execute(
+        "UPDATE claims SET quote_id = (SELECT cq.id FROM claim_quotes cq WHERE "
+        "cq.source_version_id = claims.source_version_id AND cq.quote = claims.quote)"
+    )
+    db.execute("INSERT INTO claim_quotes_fts(claim_quotes_fts) VALUES ('rebuild')")
 
     def edges():
         for k in range(0, n_keys, 10):
@@ -156,7 +168,7 @@ def generate(path: Path, n_claims: int) -> float:
     )
     resolved = range(0, n_keys, 40)
     db.executemany(
-        insert_sql(ResolutionRow),
+        insert_sql(ResolutionRow, leave_out=("confidence",)),  # not stated
         (
             (
                 f"x{k}",
