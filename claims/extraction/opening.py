@@ -43,7 +43,7 @@ from claims.extraction.infobox import (
 )
 from claims.extraction.mentions import Mentions, TimeMention
 from claims.extraction.resources import read_yaml, resources
-from claims.extraction.value_kinds import NO_QUANTITY, iso_value
+from claims.extraction.value_kinds import NO_QUANTITY, iso_value, plain_statement
 from claims.ids import stable_id_maker
 from claims.models import (
     Claim,
@@ -1066,12 +1066,7 @@ class _ClaimMaker:
             "kind": label.kind,
             "value": value,
             **NO_QUANTITY,
-            "polarity": Polarity.POSITIVE,
-            "modality": None,
-            "scope": {},
-            "scope_residual": [],
-            "time": EffectiveTime(),
-            "reported_speech": False,
+            **plain_statement(),
             "span": span,
             "value_span": value_span,
             "quote": text[span.start : span.end],

@@ -47,9 +47,9 @@ from spacy.tokens import Doc
 
 from claims.extraction.identity import fold_name, name_tokens
 from claims.extraction.resources import read_yaml, resources
-from claims.extraction.value_kinds import NO_QUANTITY
+from claims.extraction.value_kinds import NO_QUANTITY, plain_statement
 from claims.ids import stable_id_maker
-from claims.models import Claim, EffectiveTime, Polarity, ValueKind
+from claims.models import Claim, ValueKind
 from claims.models import Span as CharSpan
 from claims.trusted import trusted
 
@@ -847,12 +847,7 @@ def relation_claims(
             "value": value,
             **NO_QUANTITY,
             "value_span": trusted(CharSpan, {"start": relation.start, "end": relation.end}),
-            "polarity": Polarity.POSITIVE,
-            "modality": None,
-            "scope": {},
-            "scope_residual": [],
-            "time": EffectiveTime(),
-            "reported_speech": False,
+            **plain_statement(),
             "span": trusted(CharSpan, {"start": s0, "end": s1}),
             "quote": text[s0:s1],
             "confidence": CONFIDENCE,

@@ -28,8 +28,8 @@ from functools import lru_cache
 from typing import Any
 
 from claims.extraction.resources import read_yaml
-from claims.extraction.value_kinds import NO_QUANTITY
-from claims.models import Claim, EffectiveTime, Polarity, ValueKind
+from claims.extraction.value_kinds import NO_QUANTITY, plain_statement
+from claims.models import Claim, ValueKind
 from claims.models import Span as CharSpan
 from claims.trusted import trusted
 
@@ -340,12 +340,7 @@ def _claim(
         "kind": ValueKind.CATEGORICAL,
         "value": record.holder,
         **NO_QUANTITY,
-        "polarity": Polarity.POSITIVE,
-        "modality": None,
-        "scope": {},
-        "scope_residual": [],
-        "time": EffectiveTime(),
-        "reported_speech": False,
+        **plain_statement(),
         "span": trusted(CharSpan, {"start": s0, "end": s1}),
         "value_span": trusted(CharSpan, {"start": record.holder_start, "end": record.holder_end}),
         "quote": text[s0:s1],

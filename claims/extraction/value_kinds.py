@@ -22,7 +22,7 @@ from typing import Any
 
 from claims.extraction.keys import fold_word
 from claims.extraction.resources import read_yaml
-from claims.models import Bound, TimeGranularity
+from claims.models import Bound, EffectiveTime, Polarity, TimeGranularity
 
 # The quantity-only fields of a categorical or polarity claim.
 NO_QUANTITY: dict[str, Any] = {
@@ -39,6 +39,20 @@ NO_QUANTITY: dict[str, Any] = {
     "dimension": None,
     "value_span": None,
 }
+
+
+def plain_statement() -> dict[str, Any]:
+    """The fields of a claim stated plainly, as a label or relation read from one phrase:
+    positive, no modality, no scope or qualifier words, no effective time, not reported
+    speech (a fresh dict each call: the scope and the list are the claim's own)."""
+    return {
+        "polarity": Polarity.POSITIVE,
+        "modality": None,
+        "scope": {},
+        "scope_residual": [],
+        "time": EffectiveTime(),
+        "reported_speech": False,
+    }
 
 
 @dataclass(frozen=True, slots=True)
