@@ -43,6 +43,8 @@ from claims.extraction.question_frames import (
     standing_in_for,
 )
 from claims.store.search import search_quotes, visible_claims_condition
+from claims.units.counted import singular
+from claims.units.lexicon import lookup as unit_lookup
 
 # how many rows each indexed read may return (bounds the work per question)
 MAX_ROWS = 400
@@ -371,6 +373,10 @@ def _rank(
             # ... or the head of it, before its place or disambiguation
             asked_entity = head
             asked_attribute = _without_phrase(attribute, head) or attribute
+        # "the zorbex token limit" of a claim in tokens: the unit word says what the value
+        # is measured in, not which slot; it is no attribute word of the claim's "limit"
+        for word in _unit_words(asked_attribute, dimension):
+            asked_attribute = _without_phrase(asked_attribute, word) or asked_attribute
         fit = entity_fit(asked_entity, stated)
         if (
             not asked_entity
@@ -408,6 +414,23 @@ def _rank(
             best[claim_key] = candidate
     ranked = sorted(best.values(), key=lambda c: (-c.score, c.claim_key))
     return ranked[:MAX_KEYS]
+
+
+def _unit_words(attribute: str, dimension: str | None) -> list[str]:
+    """The words of an asked attribute that name the unit of a claim's value: "token" in
+    "token limit" for a claim in tokens, "day" in "day limit" for one in a time unit. A word
+    naming another unit ("byte" against tokens) stays an attribute word."""
+    if not dimension:
+        return []
+    # the numerator decides ("USD/share" is money); a dimension may be written "[token]"
+    stated = dimension.split("/")[0].strip("[]")
+    named = []
+    for word in attribute.split():
+        entry = unit_lookup(word)
+        unit = entry.dimension.split("/")[0] if entry is not None else None
+        if unit == stated or f"count:{singular(word)}" == stated:
+            named.append(word)
+    return named
 
 
 def _bind_list(params: dict[str, object], prefix: str, values: Sequence[str]) -> str:

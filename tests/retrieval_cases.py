@@ -54,6 +54,14 @@ def load_case(
         route(session, policy)
 
 
+def load_documents(engine: Engine, documents: dict[str, str]) -> None:
+    """``load_case`` for documents given as {source id: text}, public, none superseding."""
+    load_case(
+        engine,
+        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
+    )
+
+
 def check_response(case: dict[str, Any], response: dict[str, Any]) -> list[str]:
     """Seed 004's checker: status, typed value, unique known citations, required evidence."""
     expected = case["expected"]

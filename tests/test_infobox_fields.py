@@ -15,7 +15,7 @@ from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_case  # noqa: E402
+from retrieval_cases import load_documents as _load  # noqa: E402
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -26,13 +26,6 @@ def _claims(page: str) -> list[Claim]:
 
 def _facts(page: str) -> set[tuple[str | None, str, str]]:
     return {(c.entity, c.attribute, str(c.value)) for c in _claims(page)}
-
-
-def _load(engine: Engine, documents: dict[str, str]) -> None:
-    load_case(
-        engine,
-        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
-    )
 
 
 # a saved person page: title, then the infobox run together on one line, then prose

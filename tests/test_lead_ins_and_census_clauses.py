@@ -20,7 +20,7 @@ from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_case  # noqa: E402
+from retrieval_cases import load_documents as _load  # noqa: E402
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -47,13 +47,6 @@ GMINA_PAGE = (
 
 def _claims(text: str) -> list[Claim]:
     return extract(text, source_id="doc")
-
-
-def _load(engine: Engine, documents: dict[str, str]) -> None:
-    load_case(
-        engine,
-        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
-    )
 
 
 # --- an appositive opening ("A graduate of ..., he ...")

@@ -17,20 +17,13 @@ from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_case  # noqa: E402
+from retrieval_cases import load_documents as _load  # noqa: E402
 
 ANYONE = Requester(principal="anyone", groups=[])
 
 
 def _claims(text: str, source_id: str = "doc") -> list[Claim]:
     return extract(text, source_id=source_id)
-
-
-def _load(engine: Engine, documents: dict[str, str]) -> None:
-    load_case(
-        engine,
-        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
-    )
 
 
 def _label(claims: list[Claim], attribute: str) -> list[tuple[str | None, str]]:

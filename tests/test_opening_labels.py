@@ -15,7 +15,7 @@ from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_case  # noqa: E402
+from retrieval_cases import load_documents as _load  # noqa: E402
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -102,13 +102,6 @@ def test_a_claim_naming_no_entity_is_about_the_articles_subject() -> None:
     assert [(c.entity, c.claim_key, c.value) for c in population] == [
         ("pilzno", "pilzno population", 4411.0)
     ]
-
-
-def _load(engine: Engine, documents: dict[str, str]) -> None:
-    load_case(
-        engine,
-        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
-    )
 
 
 def test_a_label_no_value_cue_marks_answers_the_question(engine: Engine) -> None:

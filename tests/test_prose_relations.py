@@ -16,20 +16,13 @@ from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_case  # noqa: E402
+from retrieval_cases import load_documents as _load  # noqa: E402
 
 ANYONE = Requester(principal="anyone", groups=[])
 
 
 def _ties(text: str, attribute: str) -> list[tuple[str | None, object]]:
     return [(c.entity, c.value) for c in extract(text, source_id="doc") if c.attribute == attribute]
-
-
-def _load(engine: Engine, documents: dict[str, str]) -> None:
-    load_case(
-        engine,
-        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
-    )
 
 
 # ---------------------------------------------------------------- family ties

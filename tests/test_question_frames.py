@@ -16,7 +16,7 @@ from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_case  # noqa: E402
+from retrieval_cases import load_documents as _load  # noqa: E402
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -80,13 +80,6 @@ GENERAL = (
     "General Edwin Marlowe Hartigan was a United States Army officer who served in the "
     "Second World War. Hartigan was born in Dover, Delaware on {born}. He retired in 1958."
 )
-
-
-def _load(engine: Engine, documents: dict[str, str]) -> None:
-    load_case(
-        engine,
-        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
-    )
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from retrieval.candidates import entity_fit
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_case  # noqa: E402
+from retrieval_cases import load_documents as _load  # noqa: E402
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -33,13 +33,6 @@ ALBUM_PAGE = (
 
 def _claims(text: str, source_id: str = "doc") -> list[Claim]:
     return extract(text, source_id=source_id)
-
-
-def _load(engine: Engine, documents: dict[str, str]) -> None:
-    load_case(
-        engine,
-        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
-    )
 
 
 # --- sentences after a late opening that refer back to its subject
