@@ -25,6 +25,7 @@ dropped: an incidental number never answers.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,7 +34,7 @@ from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
-from claims.extraction.identity import is_dictionary_word
+from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word
 from claims.extraction.question_frames import (
     answering_attributes,
     entity_references,
@@ -106,6 +107,23 @@ def _phrases(attribute: str) -> list[str]:
     return list(found)[:MAX_NAMED]
 
 
+def unknown_names(attribute: str) -> list[str]:
+    """The words of an attribute that can only be a name the parser left there: no
+    dictionary, unit or function word ("zorbex" in "zorbex token limit"). A claim that
+    answers the question names one of them (in its entity, attribute or quote)."""
+    return [
+        word
+        for word in attribute.split()
+        if len(word) > 1
+        and word.isalpha()
+        and word not in _function_words()
+        and word not in kind_words()
+        and word not in GENERIC_ACRONYMS
+        and not is_dictionary_word(word)
+        and unit_lookup(word) is None
+    ]
+
+
 def _holds_phrase(attribute: str, phrase: str) -> bool:
     return f" {phrase} " in f" {attribute} "
 
@@ -116,6 +134,19 @@ def _without_phrase(attribute: str, phrase: str) -> str:
 
 def _like_escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _starts_with(conn: Connection, params: dict[str, object], mark: str, prefix: str) -> str:
+    """SQL: ``c.entity`` starts with ``prefix``. SQLite reads it as a range of the
+    (generation, entity) index (its LIKE never uses an index of the default collation, so a
+    LIKE is a scan of every claim); other dialects keep LIKE, whose collation may order
+    punctuation apart from the bytes a range would assume."""
+    if conn.dialect.name == "sqlite" and prefix and ord(prefix[-1]) < sys.maxunicode:
+        params[f"{mark}_lo"] = prefix
+        params[f"{mark}_hi"] = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        return f"(c.entity >= :{mark}_lo AND c.entity < :{mark}_hi)"
+    params[mark] = _like_escape(prefix) + "%"
+    return f"c.entity LIKE :{mark} ESCAPE '\\'"
 
 
 def name_words(name: str) -> tuple[str, ...]:
@@ -273,41 +304,33 @@ def candidate_keys(
     order = " ORDER BY c.claim_key, c.entity, c.attribute, c.kind, c.dimension LIMIT :limit"
     # Reads from the most selective to the broadest; the first that yields a candidate
     # decides (each depends on visible claims only, so the choice does too).
-    stages: list[list[tuple[str, str]]] = []
+    stages: list[list[tuple[str, str]]] = []  # (found by, SQL condition)
     by_entity = []
     if entity:
         params["entity"] = entity
-        params["entity_prefix"] = _like_escape(entity) + "%"
-        by_entity.append(
-            (
-                "entity",
-                select + "(c.entity = :entity OR c.entity LIKE :entity_prefix ESCAPE '\\')" + order,
-            )
-        )
+        longer = _starts_with(conn, params, "entity_prefix", entity)
+        by_entity.append(("entity", f"(c.entity = :entity OR {longer})"))
         shorter = _short_names(entity)
         if shorter:
             shorts = _bind_list(params, "short", shorter)
-            by_entity.append(("entity", select + f"c.entity IN ({shorts})" + order))
+            by_entity.append(("entity", f"c.entity IN ({shorts})"))
     # the parser may leave a name among the attribute words ("the zorbex token limit"):
     # each word and word pair of the attribute is also looked up as an entity (exact,
     # indexed; a bounded number of reads)
     named = _phrases(attribute)
     if named:
         phrases = _bind_list(params, "named", named)
-        by_entity.append(("entity", select + f"c.entity IN ({phrases})" + order))
+        by_entity.append(("entity", f"c.entity IN ({phrases})"))
         # an article's subject keeps its place or disambiguation ("beacon mill, benenden",
         # "death at funeral (2007 film)"): word pairs are also looked up as its start
         pairs = [p for p in named if " " in p]
         likes = []
         for i, pair in enumerate(pairs):
-            params[f"pair_comma{i}"] = _like_escape(pair) + ",%"
-            params[f"pair_bracket{i}"] = _like_escape(pair) + " (%"
-            likes.append(
-                f"c.entity LIKE :pair_comma{i} ESCAPE '\\' "
-                f"OR c.entity LIKE :pair_bracket{i} ESCAPE '\\'"
-            )
+            comma = _starts_with(conn, params, f"pair_comma{i}", pair + ",")
+            bracket = _starts_with(conn, params, f"pair_bracket{i}", pair + " (")
+            likes.append(f"{comma} OR {bracket}")
         if likes:
-            by_entity.append(("entity", select + "(" + " OR ".join(likes) + ")" + order))
+            by_entity.append(("entity", "(" + " OR ".join(likes) + ")"))
     stages.append(by_entity)
     params["attribute"] = attribute
     answering = (*answering_attributes(attribute), *standing_in_for(attribute))
@@ -315,18 +338,41 @@ def candidate_keys(
     for i, other in enumerate(answering):
         params[f"answering{i}"] = other
         marks.append(f":answering{i}")
-    stages.append([("attribute", select + f"c.attribute IN ({', '.join(marks)})" + order)])
+    by_attribute = f"c.attribute IN ({', '.join(marks)})"
+    stages.append([("attribute", by_attribute)])
+    # a name the parser left among the attribute words ("zorbex" in "zorbex token limit"):
+    # a claim of the class naming another entity is about something else, and the claims
+    # naming it were read by entity above; of the class only claims naming no entity (or
+    # naming it by what it is, "the club") remain, an indexed read, not the whole class
+    names = [] if entity else unknown_names(attribute)
     if attribute_class:
         params["attribute_class"] = attribute_class
-        stages.append([("attribute", select + "c.coarse_key = :attribute_class" + order)])
+        by_class = "c.coarse_key = :attribute_class"
+        if names:
+            references = _bind_list(params, "reference", sorted(entity_references()))
+            by_class += f" AND (c.entity IS NULL OR c.entity IN ({references}))"
+        stages.append([("attribute", by_class)])
     ranked: list[KeyCandidate] = []
     for stage in stages:
-        for found_by, sql in stage:
-            for row in conn.execute(text(sql), params):
+        for found_by, condition in stage:
+            if found_by == "attribute" and not _any_claim(conn, condition, params):
+                continue  # nothing holds it, visible or not: no ordered read of the store
+            for row in conn.execute(text(select + condition + order), params):
                 rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), found_by)
-        ranked = _rank(rows, entity=entity, attribute=attribute, asked=asked, qualifiers=qualifiers)
+        ranked = _rank(
+            rows,
+            entity=entity,
+            attribute=attribute,
+            asked=asked,
+            qualifiers=qualifiers,
+            names=names,
+        )
         if ranked:
             return ranked
+    if names:
+        # the quote of a claim about the named thing holds the name: searched for the name
+        # alone, a few postings, never every quote holding "limit"
+        words = names
     if not words:
         return ranked
     # the full-text index is the fallback: only when entity and attribute found nothing
@@ -347,7 +393,18 @@ def candidate_keys(
         )
         for row in conn.execute(text(sql), key_params):
             rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), "quote search")
-    return _rank(rows, entity=entity, attribute=attribute, asked=asked, qualifiers=qualifiers)
+    return _rank(
+        rows, entity=entity, attribute=attribute, asked=asked, qualifiers=qualifiers, names=names
+    )
+
+
+def _any_claim(conn: Connection, condition: str, params: dict[str, object]) -> bool:
+    """Whether any claim of the generation meets ``condition``, visible or not: one probe of
+    an index, so an attribute no claim holds costs no ordered read (which the planner may
+    make by claim key over the whole store, when every claim shares one attribute). Hidden
+    claims only spare a read that would find nothing visible, so no answer depends on them."""
+    sql = f"SELECT 1 FROM claims c WHERE c.generation = :generation AND {condition} LIMIT 1"
+    return conn.execute(text(sql), params).first() is not None
 
 
 def _rank(
@@ -357,6 +414,7 @@ def _rank(
     attribute: str,
     asked: AnswerType,
     qualifiers: Collection[str] = (),
+    names: Collection[str] = (),
 ) -> list[KeyCandidate]:
     best: dict[str, KeyCandidate] = {}
     named = {w for q in qualifiers for w in q.replace(",", " ").split()}
@@ -385,6 +443,15 @@ def _rank(
             and not named & set(stated.replace(",", " ").split())
         ):
             fit = 0.0  # the question names something, and not this
+        if (
+            not asked_entity
+            and stated
+            and names
+            and stated not in entity_references()
+            and not set(names) & set(name_words(stated))
+            and not set(names) & set(claim_attribute.split())
+        ):
+            fit = 0.0  # the name left among the attribute words is not this claim's
         if fit == 0.0:
             continue  # a claim about another entity never answers the question
         match = match_attributes(asked_attribute, claim_attribute)
