@@ -38,7 +38,13 @@ from claims.extraction.question_frames import (
 from claims.models import ConflictStatus, Requester
 from claims.store.search import search_words
 from claims.tables import ClaimRow
-from retrieval.candidates import EXACT_ENTITY, candidate_keys, entity_fit, question_fit
+from retrieval.candidates import (
+    _NAMED_IN_PAGE,
+    EXACT_ENTITY,
+    candidate_keys,
+    entity_fit,
+    question_fit,
+)
 from retrieval.contract import Answer, AnswerStatus, AsOfOut
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader, ResolutionFact
 from retrieval.listed import Statement, list_sides, statements
@@ -381,6 +387,75 @@ def _found(
     return group, [], set(), key, []
 
 
+MAX_PAGE_NAMED = 20  # page-named namesakes read beside the found slot (bounds the work)
+
+
+def _beside_page_named(
+    conn: Connection,
+    as_of: AsOf,
+    frame: QuestionFrameLike,
+    asked: AnswerType,
+    requester: Requester,
+    key: str,
+    scope: dict[str, str],
+    start: date | None,
+    end: date | None,
+    asked_words: set[str],
+) -> tuple[EvidenceGroup, list[ClaimFact], set[str], str, list[str]]:
+    """``_found``, with the subjects known only as named in one page read beside a found
+    slot that names its entity no better than they do.
+
+    A late-read subject ("walter john price (in doc03)": no title tells it from its
+    namesakes) is as likely the asked one as a titled namesake or a shortened name
+    ("walter price (footballer, born 1896)", "schultz" for "General Schultz"): its claim of
+    the asked attribute is read beside them, and when the values differ the answer names
+    both (issue 13). Beside a claim naming exactly the asked entity it stays out, as a
+    titled namesake does. Found in the attribute's block of keys (one indexed read)."""
+    found = _found(conn, as_of, frame, asked, requester, key, scope, start, end, asked_words)
+    group, addressed, extra, found_key, entities = found
+    entity = getattr(frame, "entity", None)
+    if not entity or not addressed:
+        return found
+    named = _claim_entities(conn, [c.id for c in addressed])
+    fits = {c.id: entity_fit(entity, named.get(c.id)) for c in addressed if named.get(c.id)}
+    if not fits or max(fits.values()) == EXACT_ENTITY:
+        return found
+    attribute = getattr(frame, "attribute", None) or key
+    loader = EvidenceLoader(conn, as_of)
+    held = {c.claim_key for c in group.claims.values()}
+    answering = {c.claim_key for c in addressed}
+    beside: dict[str, str] = {}  # key -> its page-named entity
+    for slot in sorted({attribute, *answering_attributes(attribute)}):
+        for other in loader.keys_with_coarse_key(slot.split()[-1]):
+            subject = other[: -len(slot) - 1] if other.endswith(" " + slot) else ""
+            if (
+                other not in answering
+                and _NAMED_IN_PAGE.search(subject)
+                and entity_fit(entity, subject) > 0
+            ):
+                beside[other] = subject
+    if not beside:
+        return found
+    keys = sorted({*held, *sorted(beside)[:MAX_PAGE_NAMED]})
+    wider = loader.group_for_keys(keys).narrow(requester, as_of)
+    added = _fitting(
+        asked,
+        [
+            c
+            for c in wider.claims.values()
+            if c.claim_key in beside and _in_time(c, start, end) and _compatible(c, scope)
+        ],
+        attribute,
+    )
+    if not added:
+        return found
+    best = max(fits.values())
+    stated = {str(named[i]) for i, fit in fits.items() if fit == best} | {
+        beside[c.claim_key] for c in added
+    }
+    return wider, [*addressed, *added], extra, found_key, sorted(stated | set(entities))
+
+
 def _stated_key(
     loader: EvidenceLoader,
     requester: Requester,
@@ -483,9 +558,9 @@ def answer_frame(
     ask = (requester, key, scope, start, end, asked_words)
     if isinstance(store, Engine):
         with store.connect() as conn:
-            found = _found(conn, as_of, frame, asked, *ask)
+            found = _beside_page_named(conn, as_of, frame, asked, *ask)
     else:
-        found = _found(store, as_of, frame, asked, *ask)
+        found = _beside_page_named(store, as_of, frame, asked, *ask)
     group, addressed, extra, key, entities = found
     if not addressed:
         return result(

@@ -1,0 +1,93 @@
+"""A subject known only as named in one page, read beside the namesakes a question finds
+(issue 13, session 11: the misinfo claim that fits the slot but is not cited).
+
+A scraped page whose subject is read late, with no title ("Walter John Price (in doc02)"),
+cannot be told from the question's other candidates ("Walter Price" of another page, also
+read late): when its value differs, ``conflict`` names both; beside a page about exactly
+the asked name, or under another name, it stays out and the answer stays one value."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from claims.models import Requester
+from retrieval.answer import answer
+from retrieval.contract import AnswerStatus
+
+sys.path.insert(0, str(Path(__file__).parent))
+from retrieval_cases import load_documents  # noqa: E402
+
+ANYONE = Requester(principal="anyone", groups=[])
+MENU = "Contents Early life Career References External links "
+
+
+def _page(name: str, born: str, died: str, what: str) -> str:
+    """A page cut from an article: its menu, then the opening naming the subject."""
+    return f"{MENU}{name} ( {born} \u2013 {died} ) was {what}. He played 12 seasons."
+
+
+def _sides(result: object) -> dict[str, list[str]]:
+    return {str(s.value): sorted(s.source_ids) for s in result.sides}  # type: ignore[attr-defined]
+
+
+def test_a_page_named_subject_with_a_middle_name_and_another_date_is_a_side(
+    engine: Engine,
+) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
+            "doc02": _page("Walter John Price", "15 October 1930", "2001", "an English footballer"),
+        },
+    )
+    result = answer(engine, "When was Walter Price born?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT
+    assert _sides(result) == {"1896-08-13": ["doc01"], "1930-10-15": ["doc02"]}
+    assert "walter john price (in doc02)" in result.reason  # both are named
+
+
+def test_a_page_named_subject_stating_the_same_date_keeps_one_answer(engine: Engine) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
+            "doc02": _page("Walter John Price", "13 August 1896", "1970", "a footballer"),
+        },
+    )
+    result = answer(engine, "When was Walter Price born?", ANYONE)
+    assert result.status is AnswerStatus.ANSWERED
+    assert result.value == "1896-08-13"
+    assert sorted(result.citations) == ["doc01", "doc02"]
+
+
+def test_beside_a_page_opening_with_exactly_the_asked_name_it_stays_out(engine: Engine) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": "Walter Price ( 13 August 1896 \u2013 1970 ) was an English footballer.",
+            "doc02": _page(
+                "Walter John Price", "15 October 1930", "2001", "a Welsh rugby union player"
+            ),
+        },
+    )
+    result = answer(engine, "When was Walter Price born?", ANYONE)
+    assert result.status is AnswerStatus.ANSWERED
+    assert result.value == "1896-08-13"
+    assert result.citations == ["doc01"]
+
+
+def test_a_page_named_subject_of_another_name_stays_out(engine: Engine) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
+            "doc02": _page("Walter Pryce", "15 October 1930", "2001", "an English footballer"),
+        },
+    )
+    result = answer(engine, "When was Walter Price born?", ANYONE)
+    assert result.status is AnswerStatus.ANSWERED
+    assert result.value == "1896-08-13"
+    assert result.citations == ["doc01"]
