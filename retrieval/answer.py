@@ -586,7 +586,11 @@ def answer_frame(
             f"the visible claims about {key!r} lost a resolution to claims that no longer hold",
         )
     if start is None and end is None:
-        remaining_claims = _latest(remaining_claims)
+        if isinstance(store, Engine):
+            with store.connect() as conn:
+                remaining_claims = _latest_of_each(conn, remaining_claims, entities)
+        else:
+            remaining_claims = _latest_of_each(store, remaining_claims, entities)
     remaining_claims = [_as_stated(_as_asked_count(c, attribute)) for c in remaining_claims]
     # Only relations among the claims that answer this question decide it: an edge to a
     # claim of another scope or key says nothing about the asked case.
@@ -770,6 +774,26 @@ def _as_asked_count(claim: ClaimFact, attribute: str) -> ClaimFact:
     ):
         return claim
     return replace(claim, unit=None, canonical_unit=None, canonical_value=None)
+
+
+def _latest_of_each(
+    conn: Connection, claims: list[ClaimFact], entities: list[str]
+) -> list[ClaimFact]:
+    """``_latest`` for each of the namesakes a question does not tell apart: a township's
+    2010 count says nothing of its namesake's, whose own latest value is still a side
+    ("young america township, edgar county, illinois" 726 in 2010 does not make the Carver
+    County township's 838 and 1,200 history). Claims naming none of them are read together."""
+    if len(entities) < 2:
+        return _latest(claims)
+    named = _claim_entities(conn, [c.id for c in claims])
+    by_entity: dict[str, list[ClaimFact]] = {}
+    for claim in claims:
+        by_entity.setdefault(str(named.get(claim.id)), []).append(claim)
+    unnamed = [c for c in claims if str(named.get(c.id)) not in entities]
+    kept = {c.id for c in _latest(unnamed)} if unnamed else set()
+    for entity in entities:
+        kept |= {c.id for c in _latest(by_entity.get(entity, []))}
+    return [c for c in claims if c.id in kept]
 
 
 def _latest(claims: list[ClaimFact]) -> list[ClaimFact]:

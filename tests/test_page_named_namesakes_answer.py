@@ -15,7 +15,7 @@ from sqlalchemy import Engine
 
 from claims.models import Requester
 from retrieval.answer import answer
-from retrieval.contract import AnswerStatus
+from retrieval.contract import Answer, AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
 from retrieval_cases import load_documents  # noqa: E402
@@ -29,8 +29,8 @@ def _page(name: str, born: str, died: str, what: str) -> str:
     return f"{MENU}{name} ( {born} \u2013 {died} ) was {what}. He played 12 seasons."
 
 
-def _sides(result: object) -> dict[str, list[str]]:
-    return {str(s.value): sorted(s.source_ids) for s in result.sides}  # type: ignore[attr-defined]
+def _sides(result: Answer) -> dict[str, list[str]]:
+    return {str(s.value): sorted(s.source_ids) for s in result.sides}
 
 
 def test_a_page_named_subject_with_a_middle_name_and_another_date_is_a_side(
@@ -90,4 +90,33 @@ def test_a_page_named_subject_of_another_name_stays_out(engine: Engine) -> None:
     result = answer(engine, "When was Walter Price born?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
     assert result.value == "1896-08-13"
+    assert result.citations == ["doc01"]
+
+
+# --- the latest value of each namesake the question does not tell apart
+
+BROWN = (
+    "Lawrence, Brown County, Wisconsin Lawrence is a town in Brown County in the U.S. state "
+    "of Wisconsin. The population was 4,284 as of the 2010 census, up from 1,548 at the 2000 "
+    "census."
+)
+RUSK = (
+    "Lawrence, Rusk County, Wisconsin Lawrence is a town in Rusk County, Wisconsin, United "
+    "States. The population was 240 at the 2000 census."
+)
+
+
+def test_a_namesakes_older_census_is_its_own_latest_value_not_history(engine: Engine) -> None:
+    load_documents(engine, {"doc01": BROWN, "doc02": RUSK})
+    result = answer(engine, "What is the population of Lawrence, Wisconsin?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT
+    assert _sides(result) == {"4284": ["doc01"], "240": ["doc02"]}
+    assert "rusk county" in result.reason and "brown county" in result.reason
+
+
+def test_one_towns_older_census_stays_history_beside_its_newer_one(engine: Engine) -> None:
+    load_documents(engine, {"doc01": BROWN, "doc02": RUSK})
+    result = answer(engine, "What is the population of Lawrence, Brown County, Wisconsin?", ANYONE)
+    assert result.status is AnswerStatus.ANSWERED
+    assert result.value == 4284
     assert result.citations == ["doc01"]
