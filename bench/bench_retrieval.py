@@ -302,6 +302,8 @@ def main() -> None:
     questions = [f"What is the {word(k)} limit?" for k in keys]
     # worded otherwise than the claims ("token limit" vs "limit"): the candidate-key path
     worded = [f"What is the {word(k)} token limit?" for k in keys]
+    # a name no claim carries: the candidate path's not_found, which must stay cheap too
+    unknown = [f"What is the {word(k + n_keys)} token limit?" for k in keys]
     index = search_index_figures(store)
     answer(engine, questions[0], REQUESTER)  # load the spaCy pipeline before timing
 
@@ -340,10 +342,17 @@ def main() -> None:
     results["in-process answer (worded otherwise: candidate keys)"] = timed(
         [lambda q=q: answer(engine, q, REQUESTER) for q in worded]
     )
+    results["in-process answer (worded otherwise, a name no claim carries)"] = timed(
+        [lambda q=q: answer(engine, q, REQUESTER) for q in unknown]
+    )
     worded_statuses: dict[str, int] = {}
     for q in worded[:200]:
         got = answer(engine, q, REQUESTER).status.value
         worded_statuses[got] = worded_statuses.get(got, 0) + 1
+    unknown_statuses: dict[str, int] = {}
+    for q in unknown[:200]:
+        got = answer(engine, q, REQUESTER).status.value
+        unknown_statuses[got] = unknown_statuses.get(got, 0) + 1
     statuses: dict[str, int] = {}
     for q in questions[:200]:
         got = answer(engine, q, REQUESTER).status.value
@@ -420,6 +429,12 @@ def main() -> None:
                     for q in worded
                 ]
             )
+            results["HTTP answer (worded otherwise, a name no claim carries)"] = timed(
+                [
+                    lambda q=q: client.post("/api/answer", json={"question": q}, headers=headers)
+                    for q in unknown
+                ]
+            )
         clients = [httpx.Client(base_url=base, timeout=30) for _ in range(4)]
         concurrent = concurrent_throughput(
             lambda n: clients[n // 1_000_003].get(
@@ -442,7 +457,8 @@ def main() -> None:
         print(f"generated in {generated:.1f} s ({args.claims / generated:,.0f} claims/s)")
     print(
         f"sample claim row present: {claim_count is not None}; "
-        f"answers over 200 questions: {statuses}; worded otherwise: {worded_statuses}"
+        f"answers over 200 questions: {statuses}; worded otherwise: {worded_statuses}; "
+        f"a name no claim carries: {unknown_statuses}"
     )
     print(
         f"full-text index over quotes: {index['bytes'] / 1e6:.1f} MB in its tables "
