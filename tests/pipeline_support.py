@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import dagster as dg
 from sqlalchemy import select
@@ -13,6 +13,9 @@ from sqlalchemy import select
 from claims.store.migrate import upgrade
 from claims.tables import ClaimRow, EdgeRow, ExtractorGenerationRow, SourceVersionRow
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
+
+if TYPE_CHECKING:
+    from pipeline.runner import PipelineRun
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pipeline"
 
@@ -61,9 +64,9 @@ def make_world(
     return PipelineWorld(corpus, register, url, instance)
 
 
-def run_quietly(world: PipelineWorld) -> None:
+def run_quietly(world: PipelineWorld) -> PipelineRun:
     """A whole pipeline run over the world's corpus with the built-in extractor, its logs
-    kept down; fails the test if any step failed."""
+    kept down; fails the test if any step failed. Returns the run's outcome."""
     from pipeline.runner import run_pipeline
 
     outcome = run_pipeline(
@@ -74,6 +77,7 @@ def run_quietly(world: PipelineWorld) -> None:
         log_level="CRITICAL",
     )
     assert outcome.failures == []
+    return outcome
 
 
 def table_rows(store: ClaimStore, table: type, *, skip: tuple[str, ...] = ()) -> list[tuple]:
