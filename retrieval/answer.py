@@ -44,6 +44,7 @@ from retrieval.candidates import (
     candidate_keys,
     entity_fit,
     question_fit,
+    visible_keys,
 )
 from retrieval.contract import Answer, AnswerStatus, AsOfOut
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader, ResolutionFact
@@ -434,6 +435,10 @@ def _beside_page_named(
                 and entity_fit(entity, subject) > 0
             ):
                 beside[other] = subject
+    # only keys the requester may see are counted toward the bound, so which of them are
+    # read never depends on hidden claims (issue 13, point 3)
+    shown = visible_keys(conn, beside, generation=loader.generation(), groups=requester.groups)
+    beside = {k: v for k, v in beside.items() if k in shown}
     if not beside:
         return found
     keys = sorted({*held, *sorted(beside)[:MAX_PAGE_NAMED]})

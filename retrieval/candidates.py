@@ -43,6 +43,7 @@ from claims.extraction.question_frames import (
     name_suffixes,
     standing_in_for,
 )
+from claims.store.batches import batches
 from claims.store.search import search_quotes, visible_claims_condition
 from claims.units.counted import singular
 from claims.units.lexicon import lookup as unit_lookup
@@ -498,6 +499,26 @@ def _unit_words(attribute: str, dimension: str | None) -> list[str]:
         if unit == stated or f"count:{singular(word)}" == stated:
             named.append(word)
     return named
+
+
+def visible_keys(
+    conn: Connection, keys: Collection[str], *, generation: str | None, groups: Collection[str]
+) -> set[str]:
+    """The ``keys`` of ``generation`` at which some claim is visible to ``groups``: what a
+    caller may count, rank or truncate over without the result depending on hidden claims."""
+    if generation is None or not keys:
+        return set()
+    found: set[str] = set()
+    for chunk in batches(sorted(set(keys))):
+        params: dict[str, object] = {"generation": generation}
+        visible = visible_claims_condition(groups, params)
+        marks = _bind_list(params, "k", chunk)
+        sql = (
+            "SELECT DISTINCT c.claim_key FROM claims c JOIN sources s ON s.id = c.source_id "
+            f"WHERE c.generation = :generation AND c.claim_key IN ({marks}) AND {visible}"
+        )
+        found.update(row[0] for row in conn.execute(text(sql), params))
+    return found
 
 
 def _bind_list(params: dict[str, object], prefix: str, values: Sequence[str]) -> str:

@@ -14,11 +14,11 @@ from pathlib import Path
 from sqlalchemy import Engine
 
 from claims.models import Requester
-from retrieval.answer import answer
+from retrieval.answer import MAX_PAGE_NAMED, answer
 from retrieval.contract import Answer, AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_case, load_documents  # noqa: E402
 
 ANYONE = Requester(principal="anyone", groups=[])
 MENU = "Contents Early life Career References External links "
@@ -120,3 +120,54 @@ def test_one_towns_older_census_stays_history_beside_its_newer_one(engine: Engin
     assert result.status is AnswerStatus.ANSWERED
     assert result.value == 4284
     assert result.citations == ["doc01"]
+
+
+def test_hidden_page_named_subjects_never_crowd_a_visible_one_out(engine: Engine) -> None:
+    # more hidden page-named namesakes than the answer reads beside a slot, all sorting
+    # before the visible one: the bound is counted over what the requester may see, so the
+    # answer equals the answer over the visible pages alone (issue 13, point 3)
+    hidden = {
+        f"doc{n:02d}": _page("Walter Albert Price", "2 May 1950", "2010", "an English footballer")
+        for n in range(2, 2 + MAX_PAGE_NAMED + 2)
+    }
+    visible = {
+        "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
+        "doc99": _page("Walter John Price", "15 October 1930", "2001", "an English footballer"),
+    }
+    documents = {**visible, **hidden}
+    load_case(
+        engine,
+        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
+        groups={doc: ["board"] for doc in hidden},
+    )
+    result = answer(engine, "When was Walter Price born?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT
+    assert _sides(result) == {"1896-08-13": ["doc01"], "1930-10-15": ["doc99"]}
+    assert "albert" not in result.reason and "1950" not in result.model_dump_json()
+
+
+def test_visible_keys_leaves_out_keys_whose_claims_are_all_hidden(engine: Engine) -> None:
+    from claims.extraction.generation import current_generation
+    from retrieval.candidates import visible_keys
+
+    load_case(
+        engine,
+        {
+            "documents": [
+                {
+                    "id": "open",
+                    "text": _page("Walter Price", "13 August 1896", "1970", "a footballer"),
+                },
+                {"id": "board", "text": _page("Walter Bell", "2 May 1950", "2010", "a footballer")},
+            ],
+            "supersedes": {},
+        },
+        groups={"board": ["board"]},
+    )
+    generation, _ = current_generation()
+    keys = {"walter price (in open) born", "walter bell (in board) born"}
+    with engine.connect() as conn:
+        assert visible_keys(conn, keys, generation=generation, groups=[]) == {
+            "walter price (in open) born"
+        }
+        assert visible_keys(conn, keys, generation=generation, groups=["board"]) == keys
