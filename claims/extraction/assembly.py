@@ -36,7 +36,7 @@ from claims.extraction.identity import (
     is_name,
     title_entity,
 )
-from claims.extraction.keys import fold_text, fold_word
+from claims.extraction.keys import basis_count, fold_text, fold_word
 from claims.extraction.markers import scan_markers
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
 from claims.extraction.prose_relations import relation_claims, with_relations
@@ -1263,6 +1263,7 @@ class _DocAssembly:
             _without_comparisons(roles, idxs, qi)
             for qi, idxs in zip(values, self._contexts(a, b, role, info, values), strict=True)
         ]
+        bases = _basis_counts(roles, a, values, mentions, contexts)
         out: list[Claim] = []
         previous: Frame | None = None
         previous_count: str | None = None
@@ -1272,6 +1273,8 @@ class _DocAssembly:
             q = mentions.quantities[qi]
             frame = read_frame(doc, roles, idxs, self.res, mentions.times)
             counts = _counted_dimension(q)
+            if qi in bases:
+                _key_basis_count(frame, bases[qi], previous)
             if (
                 frame.attribute_words
                 and previous is not None
@@ -1324,7 +1327,7 @@ class _DocAssembly:
                     doc, q, frame, value_when, span, reported, source_id, source_version_id
                 )
             )
-            if frame.attribute_words:
+            if frame.attribute_words and qi not in bases:
                 previous = frame
                 previous_count = counts
                 previous_unit = _list_item_unit(q)
@@ -2364,6 +2367,36 @@ def _without_comparisons(roles: Roles, idxs: list[int], qi: int) -> list[int]:
                 return idxs
             return idxs[:k] + idxs[end:]
     return idxs
+
+
+def _basis_counts(
+    roles: Roles, a: int, values: Sequence[int], mentions: Mentions, contexts: list[list[int]]
+) -> dict[int, str]:
+    """The values of a clause that count what another figure rests on ("a rating of 23%
+    based on 123 reviews"), each with the noun it counts; the basis phrase ("based on",
+    "based on reviews from") leaves every context, so it is in no value's key."""
+    out: dict[int, str] = {}
+    for qi in values:
+        q = mentions.quantities[qi]
+        at = bisect_left(roles.idx, q.cue_start)
+        basis = basis_count(roles.lower, at, a)
+        if basis is None or not (basis.counted or _counted_dimension(q)):
+            continue  # "based on 2019 figures": a year, no count
+        out[qi] = fold_word(basis.counted or cast(str, q.unit))
+        phrase = range(basis.start, at)
+        for idxs in contexts:
+            idxs[:] = [i for i in idxs if i not in phrase]
+    return out
+
+
+def _key_basis_count(frame: Frame, counted: str, figure: Frame | None) -> None:
+    """A basis count is keyed by what it counts, under the entity of the figure it rests
+    on (the value before it), never as that figure ("123 reviews" is no rating)."""
+    frame.attribute_words = [counted]
+    if figure is not None and figure.entity_words:
+        frame.entity_words = list(figure.entity_words)
+        frame.entity_ref = figure.entity_ref
+    frame.key_words = _joined(frame.entity_words, frame.attribute_words)
 
 
 def _counted_dimension(q: QuantityMention) -> str | None:

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 from claims.extraction.identity import clean, lemma
+from claims.extraction.resources import read_yaml
 
 
 def fold_word(word: str) -> str:
@@ -51,3 +55,37 @@ def fold_text(text: str, trim: tuple[str, ...] = ()) -> str:
                 changed = True
                 break
     return " ".join(words)
+
+
+@dataclass(frozen=True, slots=True)
+class BasisCount:
+    """A count that another figure of the sentence rests on ("based on 123 reviews")."""
+
+    start: int  # token index of the phrase's first word ("based")
+    counted: str | None  # the noun named inside the phrase ("reviews" in "reviews from")
+
+
+@lru_cache(maxsize=1)
+def _basis_words() -> tuple[tuple[tuple[str, ...], ...], frozenset[str]]:
+    words = read_yaml("words.yaml")
+    phrases = tuple(tuple(str(w) for w in p) for p in words["basis_phrases"])
+    return phrases, frozenset(str(w) for w in words["basis_sources"])
+
+
+def basis_count(lower: Sequence[str], at: int, low: int = 0) -> BasisCount | None:
+    """Whether the value whose first token is ``at`` is a basis count: the tokens before
+    it (not before ``low``) end with a phrase of ``basis_phrases``, or with one, a noun and
+    a source word ("based on reviews from 131 critics")."""
+    phrases, sources = _basis_words()
+    for phrase in phrases:
+        n = len(phrase)
+        if at - n >= low and tuple(lower[at - n : at]) == phrase:
+            return BasisCount(at - n, None)
+        if (
+            at - n - 2 >= low
+            and lower[at - 1] in sources
+            and lower[at - 2].isalpha()
+            and tuple(lower[at - n - 2 : at - 2]) == phrase
+        ):
+            return BasisCount(at - n - 2, lower[at - 2])
+    return None
