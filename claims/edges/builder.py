@@ -20,7 +20,11 @@ pair of claims); inside a group, claims with the same normalised sentence form o
 
 A second pass over coarse-key (attribute class) blocks compares claims whose keys name the
 same or a similar attribute (``similarity.similar_key_pairs``); those edges carry the coarse
-key prefixed with ``~``, and only the ``same`` band can make them conflicts.
+key prefixed with ``~``, and only the ``same`` band can make them conflicts. In the same
+blocks, claims of subjects found to be one entity across pages (``entities.link_entities``:
+a subject named only inside its page that agrees with a namesake's page on other facts) are
+compared as one slot (``_linked_block``); their edges carry the ``~`` key too and a reason
+that names the link.
 """
 
 from __future__ import annotations
@@ -28,11 +32,12 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import NamedTuple
 
 from claims.edges.compare import compare_facts, listed_values, ordered
+from claims.edges.entities import EntityLinks, link_entities
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess, is_high_risk
 from claims.edges.similarity import similar_key_pairs
@@ -690,6 +695,44 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
                     emit.pair(rep, other, verdict, claim_key)
 
 
+def _linked_block(
+    members: list[ClaimFacts], links: EntityLinks, emit: _Emitter, build: EdgeBuild
+) -> None:
+    """Claims of one attribute class whose subjects are one entity (``links``), compared
+    subject against subject as one slot: a conflict, an agreement or an ambiguity as inside
+    one key, with the link in the reason. Only the groups of linked subjects meet (a
+    handful of pages per name), so the work stays linear in the claims."""
+    by_slot: dict[tuple[str, str], dict[str, list[ClaimFacts]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for facts in members:
+        if facts.entity in links.canonical:
+            name = links.canonical[facts.entity]
+            by_slot[(name, facts.attribute)][facts.entity].append(facts)
+    claim_key = NEAR_MISS_PREFIX + members[0].coarse_key
+    for (name, attribute), subjects in sorted(by_slot.items()):
+        if len(subjects) < 2:
+            continue
+        # one key for the slot, so the claims compare as values of one claim key
+        slot_key = f"{name} {attribute}"
+        as_one: dict[str, list[ClaimFacts]] = {}
+        for entity, stated in sorted(subjects.items()):
+            _sort_members(stated, emit.supersessions)
+            as_one[entity] = [
+                replace(group[0][0], entity=name, claim_key=slot_key) for group in _groups(stated)
+            ]
+        emit.start_block([f for reps in as_one.values() for f in reps])
+        for a, b in combinations(sorted(as_one), 2):
+            why = links.reason(a, b)
+            for rep in as_one[a]:
+                for other in as_one[b]:
+                    build.comparisons += 1
+                    verdict = compare_facts(rep, other)
+                    if verdict.relation in _KEPT_ACROSS_KEYS:
+                        verdict = replace(verdict, reason=f"{why}; {verdict.reason}")
+                        emit.pair(rep, other, verdict, claim_key)
+
+
 def build_edges(
     claims: Iterable[ClaimFacts],
     *,
@@ -707,6 +750,8 @@ def build_edges(
     Deterministic: the same claims give the same edges with the same ids.
     """
     build = EdgeBuild(generation=generation)
+    claims = list(claims)
+    links = link_entities(claims)
     emit = _Emitter(
         generation,
         supersessions or _NO_SUPERSESSIONS,
@@ -734,6 +779,8 @@ def build_edges(
         if len(members) > 1 and near_miss_block_size_ok(members):
             build.near_miss_blocks += 1
             _near_miss_block(members, emit, build)
+        if links and len(members) > 1:
+            _linked_block(members, links, emit, build)
     return build
 
 

@@ -1,0 +1,216 @@
+"""One entity across pages: a subject named only inside its page joins a namesake it agrees with.
+
+The extractor names a page's subject "<name> (in <source>)" when nothing tells it from its
+namesakes: no title, the name read late in the page (``claims/extraction/opening.py``). Such
+a subject conflicts with no other page, which keeps two footballers of one name apart, but
+it also keeps apart a copy of an article and the article itself ("kind hush (in doc03)" and
+"kind hush (album)"), so a swapped value between them is never seen.
+
+Record linkage by shared facts decides which it is. Candidates are blocked by base name
+(the name without its "(in <source>)" mark or its "(album)" disambiguator), so only entities
+of one name are ever compared, never all pairs. A page-local subject ``L`` and another
+page's subject ``E`` of the same base name are one entity when their pages
+
+- agree on at least ``MIN_AGREEING`` attributes (both state the attribute and one value of
+  each side is equal by the edge rules' value comparison), counting only values that tell
+  the two apart from the named namesakes of the block: a value another titled or plain
+  subject of the name states as well ("album", "football") says nothing about which
+  namesake this is (other page-local subjects are candidates, not namesakes, and do not
+  count here); and
+- disagree on at most ``MAX_DIFFERING`` attributes (every value of one side cannot hold with
+  every value of the other).
+
+Two namesakes (two towns, two footballers) share few telling facts and differ on several,
+so they stay apart. A page-local subject that qualifies with two differently named entities
+equally well is linked to neither (the pages cannot tell which namesake it is). Titled
+entities are never joined to one another: their own titles say they are two (docs/EDGES.md,
+"One entity across pages", has the figures behind the thresholds).
+
+The links only widen which claims the builder compares (``builder._linked_block``): the
+stored claims keep their keys, and each edge between linked subjects says so in its reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from claims.edges.compare import AGREE, INCOMPATIBLE, compare_values
+from claims.edges.facts import ClaimFacts
+
+# Least number of telling attributes two pages must agree on, and most they may differ on,
+# for a page-local subject to be the other page's subject (docs/EDGES.md has the table).
+MIN_AGREEING = 2
+MAX_DIFFERING = 1
+# A block of one base name holding more entities than this is a common name ("john smith"):
+# not searched, which keeps the work linear (the pairs of a block grow with its square).
+MAX_BLOCK_ENTITIES = 32
+
+_DISAMBIGUATOR = re.compile(r"^(.+?) \([^()]*\)$")
+
+
+def page_local(entity: str, source_id: str) -> bool:
+    """Whether ``entity`` is a subject named only inside ``source_id`` ("x (in doc03)")."""
+    return bool(source_id) and entity.endswith(f" (in {source_id})")
+
+
+def base_name(entity: str) -> str:
+    """The name without its page mark or disambiguator ("kind hush (album)" -> "kind hush")."""
+    found = _DISAMBIGUATOR.match(entity)
+    return found.group(1) if found else entity
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What two subjects' pages state alike and differently (attributes, sorted)."""
+
+    agreeing: tuple[str, ...]
+    differing: tuple[str, ...]
+
+    def linked(self) -> bool:
+        return len(self.agreeing) >= MIN_AGREEING and len(self.differing) <= MAX_DIFFERING
+
+    def strength(self) -> tuple[int, int]:
+        return len(self.agreeing) - len(self.differing), len(self.agreeing)
+
+
+@dataclass
+class EntityLinks:
+    """Subjects found to be one entity: each linked entity's canonical name and evidence."""
+
+    canonical: dict[str, str] = field(default_factory=dict)
+    # (local entity, entity it was linked to) -> the evidence of the link
+    evidence: dict[tuple[str, str], Evidence] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.canonical)
+
+    def name_of(self, entity: str) -> str:
+        return self.canonical.get(entity, entity)
+
+    def reason(self, a: str, b: str) -> str:
+        """Why the claims of ``a`` and ``b`` are compared as one entity's (for edge reasons)."""
+        found = self.evidence.get((a, b)) or self.evidence.get((b, a))
+        if found is None:  # both joined through a third subject: cite the local side's link
+            found = next(
+                (e for (x, _), e in sorted(self.evidence.items()) if x in (a, b)),
+                Evidence((), ()),
+            )
+        agreed = ", ".join(found.agreeing) or "-"
+        return f"same entity: {a!r} and {b!r}, pages agree on {agreed}"
+
+
+def _by_attribute(facts: Iterable[ClaimFacts]) -> dict[str, list[ClaimFacts]]:
+    found: dict[str, list[ClaimFacts]] = defaultdict(list)
+    for facts_ in facts:
+        found[facts_.attribute].append(facts_)
+    return found
+
+
+def _values(facts: list[ClaimFacts]) -> set[tuple[object, ...]]:
+    return {(f.kind, f.label, f.lo, f.hi) for f in facts}
+
+
+def evidence(
+    x: Mapping[str, list[ClaimFacts]],
+    y: Mapping[str, list[ClaimFacts]],
+    others: Mapping[str, set[tuple[object, ...]]] | None = None,
+) -> Evidence:
+    """The attributes both subjects' claims state alike (telling ones) and differently.
+
+    ``others`` holds, per attribute, the values the block's other namesakes state: an
+    agreement on one of those tells nothing (every album of the name is an album).
+    """
+    agreeing: list[str] = []
+    differing: list[str] = []
+    for attribute in sorted(x.keys() & y.keys()):
+        states = {compare_values(a, b).state for a in x[attribute] for b in y[attribute]}
+        if AGREE in states:
+            shared = _values(x[attribute]) & _values(y[attribute])
+            elsewhere = (others or {}).get(attribute, set())
+            if shared - elsewhere:
+                agreeing.append(attribute)
+        elif states == {INCOMPATIBLE}:
+            differing.append(attribute)
+    return Evidence(tuple(agreeing), tuple(differing))
+
+
+def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
+    """The page-local subjects among ``claims`` that are another page's subject (see module)."""
+    blocks: dict[str, dict[str, list[ClaimFacts]]] = defaultdict(lambda: defaultdict(list))
+    local: set[str] = set()
+    for facts in claims:
+        if not facts.entity:
+            continue
+        name = facts.entity
+        if page_local(name, facts.source_id):
+            local.add(name)
+            name = name[: -len(f" (in {facts.source_id})")]
+        blocks[base_name(name)][facts.entity].append(facts)
+    links = EntityLinks()
+    chosen: list[tuple[tuple[int, int], str, str]] = []
+    for entities in blocks.values():
+        if len(entities) < 2 or len(entities) > MAX_BLOCK_ENTITIES:
+            continue
+        if not local & entities.keys():
+            continue
+        attributes = {name: _by_attribute(facts) for name, facts in entities.items()}
+        sources = {name: {f.source_id for f in facts} for name, facts in entities.items()}
+        for name in sorted(local & entities.keys()):
+            qualified: list[tuple[tuple[int, int], str, Evidence]] = []
+            for other in sorted(entities):
+                if other == name or sources[other] <= sources[name]:
+                    continue
+                rest: dict[str, set[tuple[object, ...]]] = defaultdict(set)
+                for third, by_attribute in attributes.items():
+                    if third not in (name, other) and third not in local:
+                        for attribute, stated in by_attribute.items():
+                            rest[attribute] |= _values(stated)
+                found = evidence(attributes[name], attributes[other], rest)
+                if found.linked():
+                    qualified.append((found.strength(), other, found))
+            if not qualified:
+                continue
+            qualified.sort(key=lambda q: (q[0], q[1]), reverse=True)
+            best_strength, best, found = qualified[0]
+            titled = [q for q in qualified if q[1] not in local]
+            if len(titled) > 1 and titled[0][0] == titled[1][0]:
+                continue  # two namesakes fit as well: the page does not say which it is
+            links.evidence[(name, best)] = found
+            chosen.append((best_strength, name, best))
+    _join(links, chosen, local)
+    return links
+
+
+def _join(
+    links: EntityLinks, chosen: list[tuple[tuple[int, int], str, str]], local: set[str]
+) -> None:
+    """Union the chosen links, strongest first; a component never holds two titled entities
+    (a page-local subject between two namesakes does not make them one)."""
+    parent: dict[str, str] = {}
+
+    def root(name: str) -> str:
+        while parent.get(name, name) != name:
+            name = parent[name]
+        return name
+
+    titled_of: dict[str, str | None] = {}
+    for _, a, b in sorted(chosen, key=lambda c: (c[0], c[1], c[2]), reverse=True):
+        ra, rb = root(a), root(b)
+        if ra == rb:
+            continue
+        ta = titled_of.get(ra, None if ra in local else ra)
+        tb = titled_of.get(rb, None if rb in local else rb)
+        if ta is not None and tb is not None:
+            links.evidence.pop((a, b), None)
+            continue
+        # the titled entity (if any) names the component
+        keep, drop = (rb, ra) if ta is None else (ra, rb)
+        parent[drop] = keep
+        titled_of[keep] = ta if ta is not None else tb
+    for name in {n for pair in links.evidence for n in pair}:
+        top = root(name)
+        titled = titled_of.get(top)
+        links.canonical[name] = titled if titled is not None else top
