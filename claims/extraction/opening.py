@@ -32,6 +32,7 @@ from typing import Any
 from spacy.tokens import Doc, Span
 
 from claims.extraction.affiliation import party_mentions
+from claims.extraction.disambiguation import entry_labels
 from claims.extraction.identity import fold_name, is_name, lemma, name_tokens
 from claims.extraction.infobox import (
     Field,
@@ -42,6 +43,13 @@ from claims.extraction.infobox import (
     read_fields,
 )
 from claims.extraction.mentions import Mentions, TimeMention
+from claims.extraction.page_footer import (
+    address_spans,
+    description_labels,
+    footer_labels,
+    footer_title,
+    wikidata_label,
+)
 from claims.extraction.resources import read_yaml, resources
 from claims.extraction.value_kinds import NO_QUANTITY, iso_value, plain_statement
 from claims.ids import stable_id_maker
@@ -89,6 +97,7 @@ class _Words:
     nationalities: tuple[tuple[str, ...], ...]
     occupations: frozenset[str]
     parties: tuple[tuple[str, ...], ...]
+    chrome_lines: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -135,6 +144,7 @@ def _words() -> _Words:
                 {tuple(str(p).split()) for p in data.get("parties") or ()}, key=len, reverse=True
             )
         ),
+        chrome_lines=tuple(str(c) for c in data.get("chrome_lines") or ()),
     )
 
 
@@ -843,14 +853,22 @@ def opening_claims(
         source_version_id, generation,
     )  # fmt: skip
     fields, blocks = read_fields(text, mentions)
-    boxed_subject = (_heading_subject(text) or _named_in_box(text, source_id)) if fields else None
+    item = _wikidata_subject(text, source_id) if fields else None
+    if item is not None:
+        # a Wikidata page's chrome ("Language Label Description Also known as") is no field
+        fields = [f for f in fields if f.name_start >= item.sentence[1]]
+    boxed_subject = (
+        (item or _heading_subject(text, source_id) or _named_in_box(text, source_id))
+        if fields
+        else None
+    )
     subject = opening or _title_subject(text) or boxed_subject
     if blocks and fields and subject is not None:
         # the fields state what sits in a box: the sentence parser's reading of the run of
         # fields (its "subject" a run of field names) is replaced by them. A box of no known
         # subject gives no field claim (see _field_claims), and the parser's reading stays.
         claims = [c for c in claims if not in_block(*_value_at(c), blocks)]
-    furnished = furniture(text)
+    furnished = furniture(text) + address_spans(text)
     # a category line, a navigation box, a reference's access date: never a claim
     claims = [
         c
@@ -860,6 +878,8 @@ def opening_claims(
     if opening is None:
         opening = _title_subject(text)
     parties = _party_claims(doc, opening, made)
+    # a cut page's own title in its footer or its Wikidata label (page_footer.py)
+    parties = _inserted(parties, _footer_claims(text, source_id, made))
     if opening is None:
         boxed = _field_claims(fields, boxed_subject, made)
         return _inserted(_inserted(claims, parties), boxed)
@@ -929,12 +949,23 @@ def _value_at(claim: Claim) -> tuple[int, int]:
 _HEADING = re.compile(r"\s*#*\s*(?P<title>[^\n.:]{2,80})\n")
 
 
-def _heading_subject(text: str) -> Opening | None:
+def _heading_subject(text: str, source_id: str | None = None) -> Opening | None:
     """The subject a page's fields are about when it has no opening and no saved-page
     title: its first line, when that is a heading ("Anna Smith", "# Riverside Depot")
     followed by more lines. Used for the box's fields only: a heading of an intranet
-    page ("Board update: third quarter 2025") is no entity its sentences are about."""
-    match = _HEADING.match(text)
+    page ("Board update: third quarter 2025") is no entity its sentences are about.
+    A saved page's chrome lines before it ("From Wikipedia, the free encyclopedia",
+    "(Redirected from ...)") are skipped; a heading under them is known as named in that
+    page only (``source_id``), like a box's naming field: no title tells it from its
+    namesakes."""
+    at, chrome = 0, False
+    while True:
+        end = text.find("\n", at)
+        line = text[at : len(text) if end < 0 else end].strip()
+        if end < 0 or not any(line.startswith(c) for c in _words().chrome_lines):
+            break
+        at, chrome = end + 1, True
+    match = _HEADING.match(text, at)
     if match is None:
         return None
     name = match.group("title").strip()
@@ -946,7 +977,15 @@ def _heading_subject(text: str) -> Opening | None:
     entity = fold_name(name_tokens(name), resources().stopwords)
     if not entity:
         return None
-    return Opening(entity=entity, name=name, sentence=(match.start("title"), match.end("title")))
+    aliases = frozenset({entity})
+    if chrome and source_id:
+        entity = f"{entity} (in {source_id})"
+    return Opening(
+        entity=entity,
+        name=name,
+        sentence=(match.start("title"), match.end("title")),
+        aliases=aliases,
+    )
 
 
 def _named_in_box(text: str, source_id: str | None) -> Opening | None:
@@ -977,12 +1016,21 @@ _PAGE_TITLE = re.compile(
 
 def _title_subject(text: str) -> Opening | None:
     """The subject of a page with no opening sentence, from its title line ("Maurice
-    Roche, 4th Baron Fermoy - Wikipedia"): the title as the key, its bracketed
-    disambiguation kept ("kind hush (album)"), like an opening's title."""
+    Roche, 4th Baron Fermoy - Wikipedia"), else from the saved address in its footer
+    ("index.php?title=Death_at_a_Funeral_(2007_film)&oldid=... Categories: ..."): the
+    title as the key, its bracketed disambiguation kept ("kind hush (album)"), like an
+    opening's title."""
     match = _PAGE_TITLE.match(text)
     if match is None:
-        return None
-    title = match.group("title").strip()
+        footer = footer_title(text)
+        if footer is None:
+            return None
+        return _titled(footer.title, footer.start, footer.end)
+    return _titled(match.group("title").strip(), match.start("title"), match.end("title"))
+
+
+def _titled(title: str, start: int, end: int) -> Opening | None:
+    """A page title ("Kind of Hush (album)") as the page's subject."""
     name, _, rest = title.partition("(")
     stopwords = resources().stopwords
     entity = fold_name(name_tokens(name.strip()), stopwords)
@@ -995,9 +1043,62 @@ def _title_subject(text: str) -> Opening | None:
     return Opening(
         entity=entity,
         name=name.strip(),
-        sentence=(match.start("title"), match.end("title")),
+        sentence=(start, end),
         aliases=frozenset(a for a in aliases if a),
     )
+
+
+def _wikidata_subject(text: str, source_id: str | None) -> Opening | None:
+    """The item a Wikidata page's statements are about, by its label ("English Beyond
+    Measure album by Metallica Statements ..."). Known as named in that page only, as a
+    box's naming field: a label carries no disambiguation (three albums are called
+    "Beyond Measure"), so its statements conflict with no titled page's."""
+    found = wikidata_label(text)
+    if found is None:
+        return None
+    label = found[0]
+    entity = fold_name(name_tokens(label.title), resources().stopwords)
+    if not entity:
+        return None
+    aliases = frozenset({entity})
+    if source_id:
+        entity = f"{entity} (in {source_id})"
+    return Opening(
+        entity=entity, name=label.title, sentence=(label.start, label.end), aliases=aliases
+    )
+
+
+def _footer_claims(text: str, source_id: str | None, made: _ClaimMaker) -> list[Claim]:
+    """The facts a cut page's footer states of its saved title ("Films directed by Raj
+    Kapoor", "(chef)"), a disambiguation list's entries of their titled articles
+    (``disambiguation``), and a Wikidata item's description's maker ("album by
+    Metallica"), each of the subject that title, entry or label names."""
+    found: list[Claim] = []
+    footer = footer_title(text)
+    titled = _titled(footer.title, footer.start, footer.end) if footer is not None else None
+    if footer is not None and titled is not None:
+        for fl in footer_labels(text, footer):
+            label = Label(fl.attribute, fl.value, fl.start, fl.end)
+            found.append(
+                made.label(titled.entity, titled.name, label, fl.quote_start, fl.quote_end)
+            )
+    for entry in entry_labels(text):
+        titled = _titled(entry.title, entry.line_start, entry.line_end)
+        if titled is not None:
+            label = Label(entry.attribute, entry.value, entry.start, entry.end)
+            found.append(
+                made.label(titled.entity, titled.name, label, entry.line_start, entry.line_end)
+            )
+    item = _wikidata_subject(text, source_id)
+    described = wikidata_label(text)
+    if item is not None and described is not None:
+        description = described[1]
+        for attribute, value, a, b in description_labels(description.title):
+            label = Label(attribute, value, description.start + a, description.start + b)
+            found.append(
+                made.label(item.entity, item.name, label, description.start, description.end)
+            )
+    return found
 
 
 def _field_claims(fields: list[Field], opening: Opening | None, made: _ClaimMaker) -> list[Claim]:
