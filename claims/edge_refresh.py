@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from claims.edges.builder import MAX_NEAR_MISS_KEYS, NEAR_MISS_PREFIX, build_edges, refine
 from claims.edges.compare import compare_facts
+from claims.edges.entities import link_candidates
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.edges.materiality import MaterialitySettings
 from claims.edges.similarity import attribute_words
@@ -223,6 +224,15 @@ def _load(
     for start in range(0, len(coarse_list), _CHUNK):
         for facts in _claims_where(
             session, generation, ClaimRow.coarse_key.in_(coarse_list[start : start + _CHUNK])
+        ):
+            by_id[facts.id] = facts
+    # a subject named only inside its page joins a namesake by the facts both pages state
+    # (claims/edges/entities.py): their other claims are loaded as that evidence, so a
+    # recompute of one block links them as a full one does (they form no block here)
+    evidence = sorted(link_candidates(by_id.values()))
+    for start in range(0, len(evidence), _CHUNK):
+        for facts in _claims_where(
+            session, generation, ClaimRow.entity.in_(evidence[start : start + _CHUNK])
         ):
             by_id[facts.id] = facts
     return [by_id[i] for i in sorted(by_id)], set(keys), coarse

@@ -151,3 +151,23 @@ def test_an_incremental_recompute_joins_a_copy_as_a_full_one_does(engine: Engine
     assert [k for k, _ in _between(incremental, "article", "copy")].count("conflicts") == 1
     _recompute(engine)
     assert _edges(engine) == incremental
+
+
+def test_a_later_page_touching_one_attribute_keeps_the_link_its_evidence_made(
+    engine: Engine,
+) -> None:
+    # the link rests on facts outside the block a later page touches: an incremental
+    # recompute of that block must still see them, or the conflict would be retired
+    _store(engine, {"article": ARTICLE, "copy": COPY, "namesake": NAMESAKE})
+    _recompute(engine)
+    before = _edges(engine)
+    assert [k for k, _ in _between(before, "article", "copy")].count("conflicts") == 1
+    versions = _store(engine, {"obituary": "Harald Vik died on 3 May 1931."})
+    generation, _ = current_generation()
+    with transaction(engine) as session:
+        touched = keys_touched_by_version(session, versions["obituary"], generation)
+    _recompute(engine, touched)
+    incremental = _edges(engine)
+    assert [k for k, _ in _between(incremental, "article", "copy")].count("conflicts") == 1
+    _recompute(engine)
+    assert _edges(engine) == incremental

@@ -137,8 +137,10 @@ def evidence(
     return Evidence(tuple(agreeing), tuple(differing))
 
 
-def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
-    """The page-local subjects among ``claims`` that are another page's subject (see module)."""
+def _blocks(
+    claims: Iterable[ClaimFacts],
+) -> tuple[dict[str, dict[str, list[ClaimFacts]]], set[str]]:
+    """Claims by base name and entity, and the page-local entities among them."""
     blocks: dict[str, dict[str, list[ClaimFacts]]] = defaultdict(lambda: defaultdict(list))
     local: set[str] = set()
     for facts in claims:
@@ -149,6 +151,25 @@ def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
             local.add(name)
             name = name[: -len(f" (in {facts.source_id})")]
         blocks[base_name(name)][facts.entity].append(facts)
+    return blocks, local
+
+
+def link_candidates(claims: Iterable[ClaimFacts]) -> set[str]:
+    """The entities among ``claims`` that ``link_entities`` may join: those of a base-name
+    block holding a page-local subject. An incremental recompute loads their other claims,
+    the evidence a link rests on, beside the blocks it evaluates."""
+    blocks, local = _blocks(claims)
+    return {
+        entity
+        for entities in blocks.values()
+        if 2 <= len(entities) <= MAX_BLOCK_ENTITIES and local & entities.keys()
+        for entity in entities
+    }
+
+
+def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
+    """The page-local subjects among ``claims`` that are another page's subject (see module)."""
+    blocks, local = _blocks(claims)
     links = EntityLinks()
     chosen: list[tuple[tuple[int, int], str, str]] = []
     for entities in blocks.values():
