@@ -100,6 +100,11 @@ class _Words:
     titles: frozenset[str]
     suffixes: frozenset[str]
     triggers: frozenset[str]
+    roles: dict[str, str]  # role noun -> attribute
+    role_leads: frozenset[str]
+    role_possessors: frozenset[str]
+    located_verbs: frozenset[str]
+    located_prepositions: frozenset[str]
 
 
 def _phrases(entries: Any, where: str) -> tuple[tuple[str, ...], ...]:
@@ -155,6 +160,8 @@ def _words() -> _Words:
         | {p[0] for p, _ in makers}
         | {p[0] for p in rank_verbs}
         | words(data["formats"]["verbs"])
+        | {str(n) for nouns in data["roles"]["nouns"].values() for n in nouns}
+        | words(data["located"]["verbs"])
     )
     return _Words(
         family=family,
@@ -191,6 +198,15 @@ def _words() -> _Words:
         titles=words(frames["honorifics"]),
         suffixes=words(frames["name_suffixes"]),
         triggers=frozenset(triggers),
+        roles={
+            str(noun): str(attribute)
+            for attribute, nouns in data["roles"]["nouns"].items()
+            for noun in nouns
+        },
+        role_leads=words(data["roles"]["leads"]),
+        role_possessors=words(data["roles"]["possessors"]),
+        located_verbs=words(data["located"]["verbs"]),
+        located_prepositions=words(data["located"]["prepositions"]),
     )
 
 
@@ -242,6 +258,11 @@ class _Reader:
         # ("Nathan Lyon Nathan Lyon (born ...) is ..."): on a page cut from the middle of
         # an article nothing names whom "He played for ..." is about
         opens = self.sentence_subject(first) if first.end > first.start else None
+        if opens is None and first.end - first.start > 2 and lower[first.start] == "the":
+            # "The George Short House is a historic house ...": a name after "the"
+            b = self.name_end(first.start + 1, first.end)
+            if b > first.start + 1:
+                opens = self._named(first.start + 1, b)
         self.has_opening = (
             opens is not None
             and opens[0] is not None
@@ -689,6 +710,46 @@ class _Reader:
             return None
         return self._relation(sent, subject[0], attribute, *found)
 
+    def role(self, sent: _Sent, k: int) -> Relation | None:
+        """ "The house's first owner, John Long, was ...", "Its architect, Mary Colter,":
+        the holder of a role of the page's subject, named in an appositive."""
+        w, end, start = self.w, sent.end, sent.start
+        j = k - 1
+        while j >= start and self.lower[j] in w.role_leads:
+            j -= 1
+        own = (j == start and self.lower[j] == "its") or (
+            j == start + 2
+            and self.lower[start] == "the"
+            and self.lower[start + 1] in w.role_possessors
+            and self.lower[j] in _POSSESSIVE
+        )
+        if not own or k + 2 >= end or self.word(k + 1) != ",":
+            return None
+        found = self.value(k + 2, end, skip=0)
+        if found is None:
+            return None
+        a, b = found
+        if b >= end or not (self.word(b) == "," or self.lower[b] in w.copulas):
+            return None  # the appositive must close on the name
+        return self._relation(sent, None, w.roles[self.lower[k]], a, b)
+
+    def located(self, sent: _Sent, k: int) -> Relation | None:
+        """ "Red Brick, located in New York City, was added to ...": the place of the name
+        the sentence opens with, in an appositive closed by a comma."""
+        w, end, start = self.w, sent.end, sent.start
+        if k < start + 2 or self.word(k - 1) != ",":
+            return None
+        if k + 1 >= end or self.lower[k + 1] not in w.located_prepositions:
+            return None
+        a = start + 1 if self.lower[start] == "the" else start
+        if self.name_end(a, k - 1) != k - 1:
+            return None  # the comma must close the sentence's opening name
+        parts, stop = self._place(k + 2, end)
+        if not parts or stop >= end or self.word(stop) != ",":
+            return None
+        subject = self._named(a, k - 1)[0]
+        return self._relation(sent, subject, "location", parts[0][0], parts[-1][1])
+
     def _relation(
         self, sent: _Sent, subject: str | None, attribute: str, a: int, b: int
     ) -> Relation:
@@ -797,6 +858,10 @@ def _read_at(
             break
     if word in w.format_verbs:
         found.append(reader.broadcast_format(sent, k))
+    if word in w.roles:
+        found.append(reader.role(sent, k))
+    if word in w.located_verbs:
+        found.append(reader.located(sent, k))
     for phrase, attribute in w.makers:
         if word == phrase[0] and _at(lower, k, phrase):
             found.append(reader.maker(sent, k, len(phrase), attribute))
