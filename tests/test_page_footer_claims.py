@@ -191,3 +191,23 @@ def test_a_baptism_is_the_birth_date_and_a_baptism_of_another_is_not() -> None:
     assert ("edward carlyon, 2nd baron treloar", "1590-03-16") in _label(claims, "born")
     other = _claims("The chapel was rebuilt in 1590, and the bells were blessed in 1602.")
     assert not _label(other, "born")
+
+
+# --- a music box's header names the title between the description's maker and itself
+
+HEADED_BOX = (
+    "Printable version In other projects Wikidata item From Wikipedia, the free encyclopedia "
+    "1979 studio album by Lena Marsh Tidewater Studio album by Lena Marsh Released 4 May 1979 "
+    "Recorded 1978 Genre Folk rock Label Harbour Producer Tom Reid"
+)
+
+
+def test_a_music_box_header_names_its_title_and_artist_as_named_in_its_page() -> None:
+    claims = _claims(HEADED_BOX)
+    assert ("tidewater (in doc07)", "Lena Marsh") in _label(claims, "artist")
+    assert ("tidewater (in doc07)", "Folk rock") in _label(claims, "genre")
+
+
+def test_a_header_whose_maker_differs_from_the_description_names_nothing() -> None:
+    claims = _claims(HEADED_BOX.replace("Studio album by Lena Marsh", "Studio album by Ray Dunn"))
+    assert not [c for c in claims if c.entity and "tidewater" in c.entity]

@@ -84,6 +84,7 @@ class _Lexicon:
     max_label_words: int
     max_date_gap: int
     subject_fields: frozenset[str]
+    headers: re.Pattern[str] | None = None
 
 
 @lru_cache(maxsize=1)
@@ -109,6 +110,13 @@ def _lexicon() -> _Lexicon:
         max_label_words=int(data["max_label_words"]),
         max_date_gap=int(data["max_date_gap"]),
         subject_fields=subject_fields,
+        headers=re.compile(
+            r"(?<![\w-])(?:"
+            + "|".join(re.escape(str(h)) for h in data.get("box_headers") or ())
+            + r") by "
+        )
+        if data.get("box_headers")
+        else None,
     )
 
 
@@ -180,6 +188,36 @@ def box_subject(text: str) -> tuple[str, int, int] | None:
             words = name.split()
             if 1 <= len(words) <= MAX_NAME_WORDS and name[:1].isupper():
                 return name, start, start + len(name)
+    return None
+
+
+def header_subject(text: str) -> tuple[str, int, int, str, int, int] | None:
+    """The title a music box's header names after the page's short description ("1981
+    studio album by Dennis Brown Foul Play Studio album by Dennis Brown Released 1981"),
+    where it stands, and the maker the header names (and where): the title lies between
+    the description's "by <maker>" and the header, the maker between the header and the
+    box's first field. None when the two makers differ or no field follows."""
+    lex = _lexicon()
+    if lex.headers is None:
+        return None
+    for header in lex.headers.finditer(text):
+        after = header.end()
+        field = lex.pattern.search(text, after, after + 80)
+        if field is None:
+            continue
+        maker = text[after : field.start()].strip()
+        if not maker[:1].isupper() or not 1 <= len(maker.split()) <= MAX_NAME_WORDS:
+            continue
+        lead = f" by {maker} "
+        k = text.rfind(lead, max(0, header.start() - 200), header.start())
+        if k < 0:
+            continue
+        raw = text[k + len(lead) : header.start()]
+        title = raw.strip()
+        shaped = title[:1].isupper() or title[:1].isdigit()
+        if title and shaped and len(title.split()) <= 2 * MAX_NAME_WORDS:
+            t0 = k + len(lead) + (len(raw) - len(raw.lstrip()))
+            return title, t0, t0 + len(title), maker, after, after + len(maker)
     return None
 
 

@@ -38,6 +38,7 @@ from claims.extraction.infobox import (
     Field,
     box_subject,
     furniture,
+    header_subject,
     in_block,
     is_reference_date,
     read_fields,
@@ -858,7 +859,12 @@ def opening_claims(
         # a Wikidata page's chrome ("Language Label Description Also known as") is no field
         fields = [f for f in fields if f.name_start >= item.sentence[1]]
     boxed_subject = (
-        (item or _heading_subject(text, source_id) or _named_in_box(text, source_id))
+        (
+            item
+            or _heading_subject(text, source_id)
+            or _named_in_box(text, source_id)
+            or _headed_box(text, source_id)
+        )
         if fields
         else None
     )
@@ -882,6 +888,17 @@ def opening_claims(
     parties = _inserted(parties, _footer_claims(text, source_id, made))
     if opening is None:
         boxed = _field_claims(fields, boxed_subject, made)
+        header = header_subject(text) if boxed_subject is not None else None
+        if (
+            header is not None
+            and boxed_subject is not None
+            and header[1] == boxed_subject.sentence[0]
+        ):
+            # the maker a music box's header names is its subject's artist
+            label = Label("artist", header[3], header[4], header[5])
+            boxed.append(
+                made.label(boxed_subject.entity, boxed_subject.name, label, header[1], header[5])
+            )
         return _inserted(_inserted(claims, parties), boxed)
     if opening.late and source_id:
         # no title tells this subject from its namesakes: it is known as named in this page
@@ -1046,6 +1063,23 @@ def _titled(title: str, start: int, end: int) -> Opening | None:
         sentence=(start, end),
         aliases=frozenset(a for a in aliases if a),
     )
+
+
+def _headed_box(text: str, source_id: str | None) -> Opening | None:
+    """The title a music box's header names ("... by Dennis Brown Foul Play Studio album by
+    Dennis Brown Released ..."), known as named in that page only: a bare title of a work
+    is no article's title (three things are called "Foul Play")."""
+    found = header_subject(text)
+    if found is None:
+        return None
+    name, start, end = found[:3]
+    entity = fold_name(name_tokens(name), resources().stopwords)
+    if not entity:
+        return None
+    aliases = frozenset({entity})
+    if source_id:
+        entity = f"{entity} (in {source_id})"
+    return Opening(entity=entity, name=name, sentence=(start, end), aliases=aliases)
 
 
 def _wikidata_subject(text: str, source_id: str | None) -> Opening | None:
