@@ -18,54 +18,39 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
-from typing import Any, Protocol
+from typing import Any
 
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, Engine
 
 from claims.errors import InputError
-from claims.extraction.answer_type import (
-    AnswerType,
-    dimension_of_unit,
-    expected_answer_type,
-    value_fits,
-)
+from claims.extraction.answer_type import AnswerType, expected_answer_type
 from claims.extraction.question_frames import (
     answering_attributes,
     counted_by,
-    counts_what_is_asked,
     entity_references,
 )
 from claims.models import ConflictStatus, Requester
-from claims.store.search import search_words
-from claims.tables import ClaimRow
-from retrieval.candidates import (
-    _NAMED_IN_PAGE,
-    EXACT_ENTITY,
-    candidate_keys,
-    entity_fit,
-    question_fit,
-    visible_keys,
-)
 from retrieval.contract import Answer, AnswerStatus, AsOfOut
-from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader, ResolutionFact
+from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader, ResolutionFact
+from retrieval.finding import (
+    MAX_PAGE_NAMED,
+    Ask,
+    QuestionFrameLike,
+    closest,
+    edge_held,
+    evidence,
+    find,
+    named_entities,
+)
 from retrieval.listed import Statement, list_sides, statements
 from retrieval.signals import Decision, decision, with_signals
 from retrieval.status import sides_of, value_key
 from retrieval.verdicts import Verdict, evaluate
 
+__all__ = ["MAX_PAGE_NAMED", "answer", "answer_frame", "asked_type", "check_question"]
+
 MAX_QUESTION_CHARS = 1000
 CLONE_RULE = "clone"  # claims.edges.verdict.Rule.CLONE: one sentence under several source ids
-
-
-class QuestionFrameLike(Protocol):
-    """What the answer needs from ``claims.extraction.parse_question``."""
-
-    @property
-    def claim_key(self) -> str | None: ...
-    @property
-    def scope(self) -> dict[str, str]: ...
-    @property
-    def time(self) -> Any: ...
 
 
 def check_question(question: str, limit: int = MAX_QUESTION_CHARS) -> str:
@@ -113,385 +98,6 @@ def _interval(frame: QuestionFrameLike) -> tuple[date | None, date | None]:
     return getattr(time, "start", None), getattr(time, "end", None)
 
 
-def _in_time(claim: ClaimFact, start: date | None, end: date | None) -> bool:
-    """Claims of unknown time are kept: unknown is not excluded, it is not guessed either."""
-    if start is not None and claim.time_end is not None and claim.time_end < start:
-        return False
-    return not (end is not None and claim.time_start is not None and claim.time_start > end)
-
-
-def _compatible(claim: ClaimFact, scope: dict[str, str]) -> bool:
-    """False when the claim states another value for a qualifier the question names."""
-    return all(claim.scope.get(dim, value) == value for dim, value in scope.items())
-
-
-def _closest(
-    candidates: list[ClaimFact], scope: dict[str, str], asked_words: set[str]
-) -> list[ClaimFact]:
-    """The candidates whose qualifiers fit the question best.
-
-    A claim stating exactly the asked qualifiers beats one that states fewer (it is more
-    specific) or more (it is about a narrower case than was asked); qualifier words that
-    fit no dimension (``scope_residual``) count the same way. When no claim fits exactly,
-    claims naming each asked qualifier beat claims that are silent about it.
-    """
-    exact = [
-        c for c in candidates if set(c.scope) == set(scope) and set(c.scope_residual) <= asked_words
-    ]
-    if exact:
-        return exact
-    # a named qualifier says more than a stray word: "the median age in the town" (scope
-    # median, the word "town") beats "65 years of age" for "the median age in Fort Kent"
-    kept = candidates
-    for dim, value in sorted(scope.items()):
-        if any(c.scope.get(dim) == value for c in kept):
-            kept = [c for c in kept if c.scope.get(dim) == value]
-    return [c for c in kept if set(c.scope_residual) <= asked_words] or kept
-
-
-MAX_KEY_WORDS_FOR_NARROWER = 8
-
-
-def _narrower_keys(key: str) -> list[str]:
-    """Shorter keys made of the question key's words in order ("search output limit" ->
-    "output limit", "search limit", ...): a bounded set of exact lookups, never a scan."""
-    words = key.split()
-    if len(words) < 2 or len(words) > MAX_KEY_WORDS_FOR_NARROWER:
-        return []
-    found = {
-        " ".join(w for i, w in enumerate(words) if mask >> i & 1)
-        for mask in range(1, 2 ** len(words) - 1)
-    }
-    return sorted(found)
-
-
-def _wider_keys(loader: EvidenceLoader, key: str, asked_words: set[str]) -> list[str]:
-    """Longer keys that name one of the question's qualifier words: "What is Acme's notice
-    period?" (key ``notice period``, qualifier ``acme``) is about claims keyed ``acme notice
-    period``. Found in the key's coarse block (one indexed read of keys), never by a scan."""
-    if not asked_words:
-        return []
-    words = set(key.split())
-    return [
-        k
-        for k in loader.keys_with_coarse_key(key.split()[-1])
-        if words < set(k.split()) and set(k.split()) - words & asked_words
-    ]
-
-
-def _naming_most(claims: list[ClaimFact], key: str, asked_words: set[str]) -> list[ClaimFact]:
-    """The claims naming most of the asked qualifier words, in their key or qualifiers."""
-
-    def named(claim: ClaimFact) -> int:
-        words = set(claim.claim_key.split()) - set(key.split()) | set(claim.scope_residual)
-        return len(words & asked_words)
-
-    best = max((named(c) for c in claims), default=0)
-    return [c for c in claims if named(c) == best]
-
-
-def _addressed(
-    conn: Connection,
-    as_of: AsOf,
-    requester: Requester,
-    key: str,
-    scope: dict[str, str],
-    start: date | None,
-    end: date | None,
-    asked_words: set[str],
-    entity: str | None = None,
-) -> tuple[EvidenceGroup, list[ClaimFact], set[str]]:
-    """The narrowed group, the visible claims the question addresses, and the question's
-    key words those claims state as qualifiers instead (when the key itself has none).
-
-    A question may put into its key a word the claims state as a qualifier ("interactive
-    search output limit" vs claims keyed "output limit" with the qualifier "search"): when no
-    visible claim has the question's key, claims at a shorter key made of its words count
-    if they state every missing word as a qualifier. The other way round, a qualifier word
-    of the question may be a key word of the claims (``_wider_keys``).
-    """
-    loader = EvidenceLoader(conn, as_of)
-    wider = _wider_keys(loader, key, asked_words)
-    keys = {key, *wider}
-    # the slot worded otherwise is the same slot: a population is also a census count
-    for other in answering_attributes(key):
-        keys |= {other, *_wider_keys(loader, other, asked_words)}
-        wider = [*wider, *_wider_keys(loader, other, asked_words)]
-    group = loader.group_for_keys(sorted(keys)).narrow(requester, as_of)
-    addressed = [
-        c
-        for c in group.claims.values()
-        if c.claim_key in keys and _in_time(c, start, end) and _compatible(c, scope)
-    ]
-    if entity and addressed:
-        # a claim about another thing never answers, whatever key it shares ("deshon allyn
-        # house built" is not the Allyn House), and it does not outrank one that may
-        named = _claim_entities(conn, [c.id for c in addressed])
-        addressed = [c for c in addressed if entity_fit(entity, named.get(c.id)) > 0]
-    if wider:
-        addressed = _naming_most(addressed, key, asked_words)
-    if addressed:
-        return group, addressed, set()
-    shorter = _narrower_keys(key)
-    if not shorter:
-        return group, [], set()
-    group = loader.group_for_keys(shorter).narrow(requester, as_of)
-    wanted = set(key.split())
-    addressed, extra = [], set()
-    for claim in group.claims.values():
-        if claim.claim_key not in shorter or not _in_time(claim, start, end):
-            continue
-        missing = wanted - set(claim.claim_key.split())
-        stated = set(claim.scope_residual) | {v.lower() for v in claim.scope.values()}
-        if missing <= stated and _compatible(claim, scope):
-            addressed.append(claim)
-            extra |= missing & set(claim.scope_residual)
-    if entity and addressed:
-        named = _claim_entities(conn, [c.id for c in addressed])
-        addressed = [c for c in addressed if entity_fit(entity, named.get(c.id)) > 0]
-    return group, addressed, extra
-
-
-def _best_named(
-    conn: Connection, entity: str | None, claims: list[ClaimFact], question: str = ""
-) -> tuple[list[ClaimFact], list[str]]:
-    """Among claims that name an entity, those naming the one that fits the asked name best
-    ("giant steps" beats "giant steps (the boo radleys album)"), and the entities when
-    several fit equally well (two films of one name: the question does not say which).
-    Claims that name no entity stay: unknown is not excluded."""
-    if not entity:
-        return claims, []
-    named = _claim_entities(conn, [c.id for c in claims])
-    fit = {c.id: entity_fit(entity, named.get(c.id)) for c in claims if named.get(c.id)}
-    if not fit:
-        return claims, []
-    if max(fit.values()) == EXACT_ENTITY:
-        # beside a page of the bare name, a titled one whose disambiguation the question
-        # states in its words is the asked one too (issue 13: both sides named)
-        words = search_words(question)
-        fit = {i: question_fit(entity, named.get(i), words) for i in fit}
-    best = max(fit.values())
-    kept = [c for c in claims if c.id not in fit or fit[c.id] == best]
-    entities = sorted({str(named[c.id]) for c in kept if c.id in fit})
-    return kept, entities if len(entities) > 1 else []
-
-
-def _claim_entities(conn: Connection, ids: list[str]) -> dict[str, str | None]:
-    """The entity each claim names (one indexed read by primary key)."""
-    found: dict[str, str | None] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        rows = conn.execute(select(ClaimRow.id, ClaimRow.entity).where(ClaimRow.id.in_(chunk)))
-        found.update({row[0]: row[1] for row in rows})
-    return found
-
-
-def _fitting(asked: AnswerType, claims: list[ClaimFact], attribute: str = "") -> list[ClaimFact]:
-    """The claims whose value is of the kind the question asks for (a count for "how
-    many", money for "how much does it cost"...): an incidental number never answers; nor
-    does a count of something else ("202 households" for a population)."""
-    return [
-        c
-        for c in claims
-        if value_fits(asked, kind=c.kind, dimension=dimension_of_unit(c.canonical_unit))
-        and (c.kind != "quantity" or counts_what_is_asked(attribute, c.unit))
-    ]
-
-
-def _found(
-    conn: Connection,
-    as_of: AsOf,
-    frame: QuestionFrameLike,
-    asked: AnswerType,
-    requester: Requester,
-    key: str,
-    scope: dict[str, str],
-    start: date | None,
-    end: date | None,
-    asked_words: set[str],
-) -> tuple[EvidenceGroup, list[ClaimFact], set[str], str, list[str]]:
-    """The group and claims that answer the question, the extra qualifier words, the key
-    they were found at, and the entities when the question fits several equally.
-
-    First the question's own key (as before); when no visible claim there has a value of the
-    asked kind, the candidate keys of ``retrieval.candidates`` (by entity, attribute
-    similarity and quote search, visible claims only), best first. Keys that tie for best
-    and name different entities are read together: the question does not say which.
-    """
-    entity = getattr(frame, "entity", None)
-    group, addressed, extra = _addressed(
-        conn, as_of, requester, key, scope, start, end, asked_words, entity
-    )
-    attribute = getattr(frame, "attribute", None) or key
-    fitting = _fitting(asked, addressed, attribute)
-    if fitting:
-        fitting, entities = _best_named(
-            conn, entity, fitting, str(getattr(frame, "text", "") or "")
-        )
-        return group, fitting, extra, key, entities
-    loader = EvidenceLoader(conn, as_of)
-    generation = loader.generation()
-    if generation is None:
-        return group, [], set(), key, []
-    candidates = candidate_keys(
-        conn,
-        entity=entity,
-        attribute=attribute,
-        attribute_class=getattr(frame, "coarse_key", None),
-        words=search_words(str(getattr(frame, "text", "") or "")),
-        asked=asked,
-        generation=generation,
-        groups=requester.groups,
-        qualifiers=asked_words,
-    )
-    entity_words = set((entity or "").replace(",", " ").split())
-    referring = set(entity_references()) if entity else set()
-    referring |= {w for other in answering_attributes(attribute) for w in other.split()}
-    for rank, candidate in enumerate(candidates):
-        if candidate.claim_key == key:
-            continue
-        tied = [
-            c
-            for c in candidates[rank:]
-            if c.score == candidate.score and c.entity != candidate.entity
-        ]
-        keys = [candidate.claim_key, *(c.claim_key for c in tied)]
-        # one slot worded two ways ("population" and the census count) is read as one
-        slot = {attribute, *answering_attributes(attribute)}
-        if candidate.attribute in slot:
-            keys += [
-                c.claim_key
-                for c in candidates
-                if c.attribute in slot and c.entity == candidate.entity
-            ]
-        group = loader.group_for_keys(sorted(set(keys))).narrow(requester, as_of)
-        addressed = _fitting(
-            asked,
-            [
-                c
-                for c in group.claims.values()
-                if c.claim_key in keys and _in_time(c, start, end) and _compatible(c, scope)
-            ],
-            attribute,
-        )
-        if not addressed:
-            continue
-        stated = {c.claim_key for c in addressed}
-        entities = sorted(
-            {c.entity for c in [candidate, *tied] if c.entity and c.claim_key in stated}
-        )
-        narrowed = _closest(addressed, scope, asked_words - entity_words | referring)
-        return group, narrowed, set(), candidate.claim_key, entities
-    own_words = _stated_key(loader, requester, as_of, entity, scope, start, end)
-    if own_words is not None:
-        return own_words
-    return group, [], set(), key, []
-
-
-MAX_PAGE_NAMED = 20  # page-named namesakes read beside the found slot (bounds the work)
-
-
-def _beside_page_named(
-    conn: Connection,
-    as_of: AsOf,
-    frame: QuestionFrameLike,
-    asked: AnswerType,
-    requester: Requester,
-    key: str,
-    scope: dict[str, str],
-    start: date | None,
-    end: date | None,
-    asked_words: set[str],
-) -> tuple[EvidenceGroup, list[ClaimFact], set[str], str, list[str]]:
-    """``_found``, with the subjects known only as named in one page read beside a found
-    slot that names its entity no better than they do.
-
-    A late-read subject ("walter john price (in doc03)": no title tells it from its
-    namesakes) is as likely the asked one as a titled namesake or a shortened name
-    ("walter price (footballer, born 1896)", "schultz" for "General Schultz"): its claim of
-    the asked attribute is read beside them, and when the values differ the answer names
-    both (issue 13). Beside a claim naming exactly the asked entity it stays out, as a
-    titled namesake does. Found in the attribute's block of keys (one indexed read)."""
-    found = _found(conn, as_of, frame, asked, requester, key, scope, start, end, asked_words)
-    group, addressed, extra, found_key, entities = found
-    entity = getattr(frame, "entity", None)
-    if not entity or not addressed:
-        return found
-    named = _claim_entities(conn, [c.id for c in addressed])
-    fits = {c.id: entity_fit(entity, named.get(c.id)) for c in addressed if named.get(c.id)}
-    if not fits or max(fits.values()) == EXACT_ENTITY:
-        return found
-    attribute = getattr(frame, "attribute", None) or key
-    loader = EvidenceLoader(conn, as_of)
-    held = {c.claim_key for c in group.claims.values()}
-    answering = {c.claim_key for c in addressed}
-    beside: dict[str, str] = {}  # key -> its page-named entity
-    for slot in sorted({attribute, *answering_attributes(attribute)}):
-        for other in loader.keys_with_coarse_key(slot.split()[-1]):
-            subject = other[: -len(slot) - 1] if other.endswith(" " + slot) else ""
-            if (
-                other not in answering
-                and _NAMED_IN_PAGE.search(subject)
-                and entity_fit(entity, subject) > 0
-            ):
-                beside[other] = subject
-    # only keys the requester may see are counted toward the bound, so which of them are
-    # read never depends on hidden claims (issue 13, point 3)
-    shown = visible_keys(conn, beside, generation=loader.generation(), groups=requester.groups)
-    beside = {k: v for k, v in beside.items() if k in shown}
-    if not beside:
-        return found
-    keys = sorted({*held, *sorted(beside)[:MAX_PAGE_NAMED]})
-    wider = loader.group_for_keys(keys).narrow(requester, as_of)
-    added = _fitting(
-        asked,
-        [
-            c
-            for c in wider.claims.values()
-            if c.claim_key in beside and _in_time(c, start, end) and _compatible(c, scope)
-        ],
-        attribute,
-    )
-    if not added:
-        return found
-    best = max(fits.values())
-    stated = {str(named[i]) for i, fit in fits.items() if fit == best} | {
-        beside[c.claim_key] for c in added
-    }
-    return wider, [*addressed, *added], extra, found_key, sorted(stated | set(entities))
-
-
-def _stated_key(
-    loader: EvidenceLoader,
-    requester: Requester,
-    as_of: AsOf,
-    entity: str | None,
-    scope: dict[str, str],
-    start: date | None,
-    end: date | None,
-) -> tuple[EvidenceGroup, list[ClaimFact], set[str], str, list[str]] | None:
-    """The claims keyed by the question's own words about its entity, when nothing else
-    answered: in "Which storage sizes is the Kestrel K2 available in?" the parse takes
-    "kestrel k2 available" for the entity, which is the key of "The Kestrel K2 is available
-    in 16 GB, 32 GB and 64 GB versions"; the asked words ("storage sizes") describe the
-    values rather than select a slot. One exact lookup of a key of several words; a value
-    with no unit and no label (a bare number) never answers this way, nor does a yes/no."""
-    if not entity or len(entity.split()) < 2:
-        return None
-    group = loader.group_for_keys([entity]).narrow(requester, as_of)
-    addressed = [
-        c
-        for c in group.claims.values()
-        if c.claim_key == entity
-        and _in_time(c, start, end)
-        and _compatible(c, scope)
-        and (c.kind == "categorical" or (c.kind == "quantity" and c.unit))
-    ]
-    if not addressed:
-        return None
-    return group, _closest(addressed, scope, set()), set(), entity, []
-
-
 def asked_type(frame: QuestionFrameLike, question: str) -> AnswerType:
     """The answer type a question frame set ("when was X born": date), else the one its
     question word and attribute ask for."""
@@ -516,6 +122,10 @@ def answer_frame(
     as_of: AsOf = NOW,
 ) -> Answer:
     """The answer for an already parsed question (the part of ``answer`` after parsing)."""
+    if isinstance(store, Engine):
+        with store.connect() as conn:
+            return answer_frame(conn, frame, requester, question=question, as_of=as_of)
+    conn = store
     start, end = _interval(frame)
     key = frame.claim_key
     if as_of.effective is None and (start or end):
@@ -541,11 +151,7 @@ def answer_frame(
         )
         if status is AnswerStatus.NOT_FOUND:
             return made
-        if isinstance(store, Engine):
-            with store.connect() as conn:
-                made = with_signals(conn, made, deciding, clones)
-        else:
-            made = with_signals(store, made, deciding, clones)
+        made = with_signals(conn, made, deciding, clones)
         if made.status is not AnswerStatus.ANSWERED and made.values is not None:
             made = made.model_copy(update={"values": None})  # too few origins: no list
         return made
@@ -560,19 +166,28 @@ def answer_frame(
     attribute = getattr(frame, "attribute", None) or key
     # "as of the census of 2010, there were 5,000 people": the census is the asked slot
     referring |= {w for other in answering_attributes(attribute) for w in other.split()}
-    ask = (requester, key, scope, start, end, asked_words)
-    if isinstance(store, Engine):
-        with store.connect() as conn:
-            found = _beside_page_named(conn, as_of, frame, asked, *ask)
-    else:
-        found = _beside_page_named(store, as_of, frame, asked, *ask)
-    group, addressed, extra, key, entities = found
-    if not addressed:
+    ask = Ask(
+        conn=conn,
+        loader=EvidenceLoader(conn, as_of),
+        as_of=as_of,
+        frame=frame,
+        asked=asked,
+        requester=requester,
+        key=key,
+        scope=scope,
+        start=start,
+        end=end,
+        asked_words=frozenset(asked_words),
+    )
+    found = find(ask, referring)
+    key, entities = found.key, found.entities
+    if not found.claims:
         return result(
             AnswerStatus.NOT_FOUND,
             f"no visible claim addresses {frame.claim_key!r} with a {asked.value} value",
         )
-    asked_words |= extra
+    asked_words |= found.extra
+    group, addressed = evidence(ask, found)  # the one full read of the evidence
     verdicts = evaluate(group)
     live = [c for c in addressed if verdicts[c.id].superseded_by is None]
     if not live:
@@ -580,7 +195,7 @@ def answer_frame(
             AnswerStatus.NOT_FOUND,
             f"every visible claim about {key!r} is superseded by a version that states no value",
         )
-    chosen = _closest(live, scope, asked_words | referring)
+    chosen = _closest_of_each(conn, live, entities, ask.entity, scope, asked_words | referring)
     if asked is AnswerType.STANCE:
         chosen += _opposite_stances(chosen, live)
     chosen += _disputed_beside(chosen, live, verdicts)
@@ -591,11 +206,14 @@ def answer_frame(
             f"the visible claims about {key!r} lost a resolution to claims that no longer hold",
         )
     if start is None and end is None:
-        if isinstance(store, Engine):
-            with store.connect() as conn:
-                remaining_claims = _latest_of_each(conn, remaining_claims, entities)
-        else:
-            remaining_claims = _latest_of_each(store, remaining_claims, entities)
+        remaining_claims = _latest_of_each(conn, remaining_claims, entities, ask.entity)
+    # what the ledger holds in dispute with an answering claim is a side too (issue 13:
+    # "the ledger holds both"), whatever key or page it was read under
+    remaining_claims += [
+        c
+        for c in edge_held(ask, group, remaining_claims, verdicts)
+        if not _decided_against(verdicts[c.id], group.claims)
+    ]
     remaining_claims = [_as_stated(_as_asked_count(c, attribute)) for c in remaining_claims]
     # Only relations among the claims that answer this question decide it: an edge to a
     # claim of another scope or key says nothing about the asked case.
@@ -614,16 +232,8 @@ def answer_frame(
     clones = [(e.left, e.right) for e in group.edges if e.rule == CLONE_RULE]
     applied = _deciding(remaining)
     if applied is not None:
-        if isinstance(store, Engine):
-            with store.connect() as conn:
-                deciding = decision(conn, applied.id)
-        else:
-            deciding = decision(store, applied.id)
-    if isinstance(store, Engine):
-        with store.connect() as conn:
-            listed = statements(conn, remaining_claims)
-    else:
-        listed = statements(store, remaining_claims)
+        deciding = decision(conn, applied.id)
+    listed = statements(conn, remaining_claims)
     if listed is not None:
         return _listed_answer(listed, key, entities, policy, result)
     sides = sides_of(remaining_claims)  # as the question counts them ("428 people": 428)
@@ -781,8 +391,35 @@ def _as_asked_count(claim: ClaimFact, attribute: str) -> ClaimFact:
     return replace(claim, unit=None, canonical_unit=None, canonical_value=None)
 
 
+def _closest_of_each(
+    conn: Connection,
+    claims: list[ClaimFact],
+    entities: list[str],
+    asked: str | None,
+    scope: dict[str, str],
+    asked_words: set[str],
+) -> list[ClaimFact]:
+    """``closest`` for each of the namesakes a question does not tell apart: a qualifier
+    one page states ("a member of the Russian imperial family, was born on 15 July 1922")
+    narrows that page's claims, not its namesake's, whose plain "was born in Paris, on 10
+    March 1919" would otherwise set it aside across two things. Claims naming none of them
+    are read together."""
+    if len(entities) < 2:
+        return closest(claims, scope, asked_words)
+    named = named_entities(conn, claims, asked)
+    kept: set[str] = set()
+    for entity in [*entities, None]:
+        own = [
+            c
+            for c in claims
+            if (named.get(c.id) == entity if entity else named.get(c.id) not in entities)
+        ]
+        kept |= {c.id for c in closest(own, scope, asked_words)} if own else set()
+    return [c for c in claims if c.id in kept]
+
+
 def _latest_of_each(
-    conn: Connection, claims: list[ClaimFact], entities: list[str]
+    conn: Connection, claims: list[ClaimFact], entities: list[str], asked: str | None
 ) -> list[ClaimFact]:
     """``_latest`` for each of the namesakes a question does not tell apart: a township's
     2010 count says nothing of its namesake's, whose own latest value is still a side
@@ -790,7 +427,7 @@ def _latest_of_each(
     County township's 838 and 1,200 history). Claims naming none of them are read together."""
     if len(entities) < 2:
         return _latest(claims)
-    named = _claim_entities(conn, [c.id for c in claims])
+    named = named_entities(conn, claims, asked)
     by_entity: dict[str, list[ClaimFact]] = {}
     for claim in claims:
         by_entity.setdefault(str(named.get(claim.id)), []).append(claim)

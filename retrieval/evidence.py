@@ -709,6 +709,24 @@ class EvidenceLoader:
         self._complete(group, {c.version_id for c in claims.values()})
         return group
 
+    def claims_for_keys(self, claim_keys: Sequence[str]) -> EvidenceGroup:
+        """The claims at these keys with their sources and versions' supersessions only (no
+        edges, value groups or reviews): enough to ``narrow`` to what a requester may see
+        and to choose which keys answer a question. The answer then loads the full group of
+        the chosen keys once (``group_for_keys``), where it used to load one per probe."""
+        group = EvidenceGroup()
+        gen = self.generation()
+        keys = sorted(set(claim_keys))
+        if gen is None or not keys:
+            return group
+        for chunk in batches(keys):
+            group.claims.update(
+                (row[0], _claim_fact(row))
+                for row in self._run(self._claims_by_keys, g=gen, keys=chunk)
+            )
+        self._complete(group, {c.version_id for c in group.claims.values()})
+        return group
+
     def group_for_unlinked_keys(self, claim_keys: Sequence[str]) -> EvidenceGroup:
         """``group_for_keys`` for keys whose blocks hold no live edge (the keys with no
         subject, which are never linked), reading only the columns a status of such claims

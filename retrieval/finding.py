@@ -1,0 +1,650 @@
+"""Which visible claims answer a question: the slot, the claims, and the entities it names.
+
+Split from ``retrieval.answer`` (which applies the contract to what is found here). One
+``Ask`` carries what every finder needs (the connection, one evidence loader, the parsed
+question, the requester, scope and time) instead of ten parameters each. Finders read claim
+rows and their sources only (``EvidenceLoader.claims_for_keys``) to choose the keys; the
+full evidence of the chosen keys (edges, value groups, reviews) is loaded once, by
+``evidence``.
+
+Every read keeps to what the requester may see before anything is ranked, counted or cut
+(the view-equivalence rule of docs/RETRIEVAL.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Protocol
+
+from sqlalchemy import Connection, select
+
+from claims.extraction.answer_type import AnswerType, dimension_of_unit, value_fits
+from claims.extraction.question_frames import (
+    answering_attributes,
+    counts_what_is_asked,
+    entity_references,
+)
+from claims.models import Requester
+from claims.store.batches import batches
+from claims.store.search import search_words
+from claims.tables import ClaimRow, SourceVersionRow
+from retrieval.candidates import (
+    _NAMED_IN_PAGE,
+    EXACT_ENTITY,
+    PARTIAL_ENTITY,
+    candidate_keys,
+    entity_fit,
+    name_words,
+    question_fit,
+    visible_keys,
+)
+from retrieval.evidence import AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
+
+MAX_KEY_WORDS_FOR_NARROWER = 8
+MAX_PAGE_NAMED = 20  # page-named namesakes read beside the found slot (bounds the work)
+
+
+class QuestionFrameLike(Protocol):
+    """What the answer needs from ``claims.extraction.parse_question``."""
+
+    @property
+    def claim_key(self) -> str | None: ...
+    @property
+    def scope(self) -> dict[str, str]: ...
+    @property
+    def time(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One question as the finders read it: where, for whom, and what it asks."""
+
+    conn: Connection
+    loader: EvidenceLoader
+    as_of: AsOf
+    frame: QuestionFrameLike
+    asked: AnswerType
+    requester: Requester
+    key: str
+    scope: dict[str, str]
+    start: date | None
+    end: date | None
+    asked_words: frozenset[str]
+
+    @property
+    def entity(self) -> str | None:
+        return getattr(self.frame, "entity", None)
+
+    @property
+    def attribute(self) -> str:
+        return getattr(self.frame, "attribute", None) or self.key
+
+    @property
+    def text(self) -> str:
+        return str(getattr(self.frame, "text", "") or "")
+
+    def visible(self, keys: list[str] | set[str]) -> EvidenceGroup:
+        """The claims at ``keys`` the requester may see, at the asked time (rows only)."""
+        return self.loader.claims_for_keys(sorted(set(keys))).narrow(self.requester, self.as_of)
+
+    def holds(self, claim: ClaimFact) -> bool:
+        """The claim holds in the asked time and does not contradict the asked scope."""
+        return in_time(claim, self.start, self.end) and compatible(claim, self.scope)
+
+
+@dataclass
+class Found:
+    """The claims that answer, the keys whose evidence decides them, the question's key
+    words they state as qualifiers instead, the key they were found at, and the entities
+    when the question fits several equally."""
+
+    keys: list[str]
+    claims: list[ClaimFact]
+    extra: set[str] = field(default_factory=set)
+    key: str = ""
+    entities: list[str] = field(default_factory=list)
+
+
+def evidence(ask: Ask, found: Found) -> tuple[EvidenceGroup, list[ClaimFact]]:
+    """The full evidence of the found keys (one load), and the found claims as read there."""
+    group = ask.loader.group_for_keys(found.keys).narrow(ask.requester, ask.as_of)
+    return group, [group.claims[c.id] for c in found.claims if c.id in group.claims]
+
+
+def in_time(claim: ClaimFact, start: date | None, end: date | None) -> bool:
+    """Claims of unknown time are kept: unknown is not excluded, it is not guessed either."""
+    if start is not None and claim.time_end is not None and claim.time_end < start:
+        return False
+    return not (end is not None and claim.time_start is not None and claim.time_start > end)
+
+
+def compatible(claim: ClaimFact, scope: dict[str, str]) -> bool:
+    """False when the claim states another value for a qualifier the question names."""
+    return all(claim.scope.get(dim, value) == value for dim, value in scope.items())
+
+
+def closest(
+    candidates: list[ClaimFact], scope: dict[str, str], asked_words: set[str]
+) -> list[ClaimFact]:
+    """The candidates whose qualifiers fit the question best.
+
+    A claim stating exactly the asked qualifiers beats one that states fewer (it is more
+    specific) or more (it is about a narrower case than was asked); qualifier words that
+    fit no dimension (``scope_residual``) count the same way. When no claim fits exactly,
+    claims naming each asked qualifier beat claims that are silent about it.
+    """
+    exact = [
+        c for c in candidates if set(c.scope) == set(scope) and set(c.scope_residual) <= asked_words
+    ]
+    if exact:
+        return exact
+    # a named qualifier says more than a stray word: "the median age in the town" (scope
+    # median, the word "town") beats "65 years of age" for "the median age in Fort Kent"
+    kept = candidates
+    for dim, value in sorted(scope.items()):
+        if any(c.scope.get(dim) == value for c in kept):
+            kept = [c for c in kept if c.scope.get(dim) == value]
+    return [c for c in kept if set(c.scope_residual) <= asked_words] or kept
+
+
+def fitting(asked: AnswerType, claims: list[ClaimFact], attribute: str = "") -> list[ClaimFact]:
+    """The claims whose value is of the kind the question asks for (a count for "how
+    many", money for "how much does it cost"...): an incidental number never answers; nor
+    does a count of something else ("202 households" for a population)."""
+    return [
+        c
+        for c in claims
+        if value_fits(asked, kind=c.kind, dimension=dimension_of_unit(c.canonical_unit))
+        and (c.kind != "quantity" or counts_what_is_asked(attribute, c.unit))
+    ]
+
+
+# ----------------------------------------------------------------- who a claim is about
+
+
+def claim_entities(conn: Connection, ids: list[str]) -> dict[str, str | None]:
+    """The entity each claim names (one indexed read by primary key)."""
+    found: dict[str, str | None] = {}
+    for chunk in batches(ids):
+        rows = conn.execute(select(ClaimRow.id, ClaimRow.entity).where(ClaimRow.id.in_(chunk)))
+        found.update({row[0]: row[1] for row in rows})
+    return found
+
+
+def claim_attributes(conn: Connection, ids: list[str]) -> dict[str, str]:
+    """The attribute each claim states (its key when it has none)."""
+    found: dict[str, str] = {}
+    for chunk in batches(ids):
+        rows = conn.execute(
+            select(ClaimRow.id, ClaimRow.attribute, ClaimRow.claim_key).where(
+                ClaimRow.id.in_(chunk)
+            )
+        )
+        found.update({row[0]: row[1] or row[2] for row in rows})
+    return found
+
+
+def page_subjects(conn: Connection, claims: list[ClaimFact]) -> dict[str, str]:
+    """The subject of each claim's page, where the page names it in its opening: the
+    entity of a claim read from the page's first words (a title, an opening sentence, a box
+    that names its subject). Only the pages of the given claims are read, by version (one
+    indexed read each batch); a page cut from the middle of an article has no subject."""
+    versions = sorted({c.version_id for c in claims})
+    found: dict[str, str] = {}
+    for chunk in batches(versions):
+        rows = conn.execute(
+            select(ClaimRow.source_version_id, ClaimRow.entity)
+            .where(ClaimRow.source_version_id.in_(chunk))
+            .where(ClaimRow.span_start == 0)
+            .where(ClaimRow.entity.is_not(None))
+            .order_by(ClaimRow.source_version_id, ClaimRow.entity)
+        )
+        for version, entity in rows:
+            if entity and entity not in entity_references():
+                found.setdefault(version, entity)
+    return {c.id: found[c.version_id] for c in claims if c.version_id in found}
+
+
+def named_entities(
+    conn: Connection, claims: list[ClaimFact], asked: str | None
+) -> dict[str, str | None]:
+    """The entity each claim is about: the one it names, else (it names none, or only what
+    the thing is: "the house") its page's subject when that is the asked entity's name. The
+    question knows which entity it asks about: "Built in 1912, it was added to the National
+    Register" on the page titled "Douglas County Courthouse (Nebraska)" is about that
+    courthouse, though the sentence names nothing. A page about something else leaves the
+    claim unnamed (unknown, not excluded)."""
+    named = claim_entities(conn, [c.id for c in claims])
+    if not asked:
+        return named
+    unnamed = [c for c in claims if not named.get(c.id) or named[c.id] in entity_references()]
+    if not unnamed:
+        return named
+    for claim_id, subject in page_subjects(conn, unnamed).items():
+        if entity_fit(asked, subject) > 0:
+            named[claim_id] = subject
+    return named
+
+
+def _as_their_pages_name_them(
+    conn: Connection, claims: list[ClaimFact], named: dict[str, str | None]
+) -> set[str]:
+    """Read each named claim as its page names its subject; updates ``named`` in place and
+    returns the claims whose name is known only inside an untitled page.
+
+    A sentence naming a short form of its page's titled subject ("Princess Xenia was born
+    in Paris" on the page "Princess Xenia Andreevna of Russia") is about that subject, as
+    well or as badly as the title fits the asked name. A bare name on a page with no title
+    ("Anna Palaiologina (Greek: ...) was a queen-consort" under a box) is the subject of
+    that page only: like a subject marked "(in docNN)", no title tells it from its titled
+    namesakes, so it fits no better than they do and cannot answer alone beside them."""
+    with_names = [c for c in claims if named.get(c.id)]
+    if not with_names:
+        return set()
+    subjects = page_subjects(conn, with_names)
+    untitled: set[str] = set()
+    for claim in with_names:
+        own = str(named[claim.id])
+        subject = subjects.get(claim.id)
+        if subject is None:
+            if not _NAMED_IN_PAGE.search(own):
+                untitled.add(claim.id)
+        elif subject != own and entity_fit(own, subject) > 0:
+            named[claim.id] = subject
+    return untitled
+
+
+# ----------------------------------------------------------------- the question's own key
+
+
+def narrower_keys(key: str) -> list[str]:
+    """Shorter keys made of the question key's words in order ("search output limit" ->
+    "output limit", "search limit", ...): a bounded set of exact lookups, never a scan."""
+    words = key.split()
+    if len(words) < 2 or len(words) > MAX_KEY_WORDS_FOR_NARROWER:
+        return []
+    found = {
+        " ".join(w for i, w in enumerate(words) if mask >> i & 1)
+        for mask in range(1, 2 ** len(words) - 1)
+    }
+    return sorted(found)
+
+
+def wider_keys(
+    loader: EvidenceLoader, key: str, asked_words: set[str] | frozenset[str]
+) -> list[str]:
+    """Longer keys that name one of the question's qualifier words: "What is Acme's notice
+    period?" (key ``notice period``, qualifier ``acme``) is about claims keyed ``acme notice
+    period``. Found in the key's coarse block (one indexed read of keys), never by a scan."""
+    if not asked_words:
+        return []
+    words = set(key.split())
+    return [
+        k
+        for k in loader.keys_with_coarse_key(key.split()[-1])
+        if words < set(k.split()) and set(k.split()) - words & asked_words
+    ]
+
+
+def naming_most(
+    claims: list[ClaimFact],
+    key: str,
+    asked_words: set[str] | frozenset[str],
+    named: dict[str, str | None],
+) -> list[ClaimFact]:
+    """The claims naming most of the asked qualifier words, in their key, qualifiers or
+    the entity they are about (a page's subject for a sentence that names none)."""
+
+    def count(claim: ClaimFact) -> int:
+        words = set(claim.claim_key.split()) - set(key.split()) | set(claim.scope_residual)
+        words |= set((named.get(claim.id) or "").replace(",", " ").split())
+        return len(words & asked_words)
+
+    best = max((count(c) for c in claims), default=0)
+    return [c for c in claims if count(c) == best]
+
+
+def addressed(ask: Ask) -> Found:
+    """The visible claims at the question's key (or at keys made of its words) that hold
+    in the asked scope and time.
+
+    A question may put into its key a word the claims state as a qualifier ("interactive
+    search output limit" vs claims keyed "output limit" with the qualifier "search"): when no
+    visible claim has the question's key, claims at a shorter key made of its words count
+    if they state every missing word as a qualifier. The other way round, a qualifier word
+    of the question may be a key word of the claims (``wider_keys``).
+    """
+    key, loader, asked_words = ask.key, ask.loader, ask.asked_words
+    wider = wider_keys(loader, key, asked_words)
+    keys = {key, *wider}
+    # the slot worded otherwise is the same slot: a population is also a census count
+    for other in answering_attributes(key):
+        more = wider_keys(loader, other, asked_words)
+        keys |= {other, *more}
+        wider = [*wider, *more]
+    group = ask.visible(keys)
+    found = [c for c in group.claims.values() if c.claim_key in keys and ask.holds(c)]
+    if ask.entity and found:
+        # a claim about another thing never answers, whatever key it shares ("deshon allyn
+        # house built" is not the Allyn House), and it does not outrank one that may
+        named = named_entities(ask.conn, found, ask.entity)
+        found = [c for c in found if entity_fit(ask.entity, named.get(c.id)) > 0]
+        if wider:
+            found = naming_most(found, key, asked_words, named)
+    elif wider:
+        found = naming_most(found, key, asked_words, {})
+    if found:
+        return Found(sorted(keys), found, set(), key)
+    shorter = narrower_keys(key)
+    if not shorter:
+        return Found(sorted(keys), [], set(), key)
+    group = ask.visible(shorter)
+    wanted = set(key.split())
+    found, extra = [], set()
+    for claim in group.claims.values():
+        if claim.claim_key not in shorter or not in_time(claim, ask.start, ask.end):
+            continue
+        missing = wanted - set(claim.claim_key.split())
+        stated = set(claim.scope_residual) | {v.lower() for v in claim.scope.values()}
+        if missing <= stated and compatible(claim, ask.scope):
+            found.append(claim)
+            extra |= missing & set(claim.scope_residual)
+    if ask.entity and found:
+        named = named_entities(ask.conn, found, ask.entity)
+        found = [c for c in found if entity_fit(ask.entity, named.get(c.id)) > 0]
+    return Found(sorted(shorter), found, extra, key)
+
+
+def best_named(ask: Ask, claims: list[ClaimFact]) -> tuple[list[ClaimFact], list[str]]:
+    """Among claims that name an entity, those naming the one that fits the asked name best
+    ("giant steps" beats "giant steps (the boo radleys album)"), and the entities when
+    several fit equally well (two films of one name: the question does not say which).
+    Claims that name no entity stay: unknown is not excluded. A claim naming none on a page
+    about the asked entity is about that page's subject (``named_entities``)."""
+    entity = ask.entity
+    if not entity:
+        return claims, []
+    named = named_entities(ask.conn, claims, entity)
+    untitled = _as_their_pages_name_them(ask.conn, claims, named)
+    fit = {c.id: entity_fit(entity, named.get(c.id)) for c in claims if named.get(c.id)}
+    if not fit:
+        return claims, []
+    if max(fit.values()) == EXACT_ENTITY:
+        # beside a page of the bare name, a titled one whose disambiguation the question
+        # states in its words is the asked one too (issue 13: both sides named)
+        words = search_words(ask.text)
+        fit = {i: question_fit(entity, named.get(i), words) for i in fit}
+    for claim_id in untitled & fit.keys():
+        fit[claim_id] = min(fit[claim_id], PARTIAL_ENTITY)
+    best = max(fit.values())
+    kept = [c for c in claims if c.id not in fit or fit[c.id] == best]
+    entities = sorted({str(named[c.id]) for c in kept if c.id in fit})
+    return kept, entities if len(entities) > 1 else []
+
+
+# ----------------------------------------------------------------- candidate keys
+
+
+def found_by_candidates(ask: Ask, referring: set[str]) -> Found | None:
+    """The best candidate keys of ``retrieval.candidates`` (by entity, attribute similarity
+    and quote search, visible claims only) whose visible claims have a value of the asked
+    kind. Keys that tie for best and name different entities are read together: the
+    question does not say which."""
+    generation = ask.loader.generation()
+    if generation is None:
+        return None
+    attribute, entity = ask.attribute, ask.entity
+    candidates = candidate_keys(
+        ask.conn,
+        entity=entity,
+        attribute=attribute,
+        attribute_class=getattr(ask.frame, "coarse_key", None),
+        words=search_words(ask.text),
+        asked=ask.asked,
+        generation=generation,
+        groups=ask.requester.groups,
+        qualifiers=ask.asked_words,
+    )
+    entity_words = set((entity or "").replace(",", " ").split())
+    slot = {attribute, *answering_attributes(attribute)}
+    for rank, candidate in enumerate(candidates):
+        if candidate.claim_key == ask.key:
+            continue
+        tied = [
+            c
+            for c in candidates[rank:]
+            if c.score == candidate.score and c.entity != candidate.entity
+        ]
+        keys = [candidate.claim_key, *(c.claim_key for c in tied)]
+        # one slot worded two ways ("population" and the census count) is read as one
+        if candidate.attribute in slot:
+            keys += [
+                c.claim_key
+                for c in candidates
+                if c.attribute in slot and c.entity == candidate.entity
+            ]
+        group = ask.visible(keys)
+        found = fitting(
+            ask.asked,
+            [c for c in group.claims.values() if c.claim_key in keys and ask.holds(c)],
+            attribute,
+        )
+        if not found:
+            continue
+        stated = {c.claim_key for c in found}
+        entities = sorted(
+            {c.entity for c in [candidate, *tied] if c.entity and c.claim_key in stated}
+        )
+        narrowed = closest(found, ask.scope, set(ask.asked_words) - entity_words | referring)
+        return Found(sorted(set(keys)), narrowed, set(), candidate.claim_key, entities)
+    return None
+
+
+def stated_key(ask: Ask) -> Found | None:
+    """The claims keyed by the question's own words about its entity, when nothing else
+    answered: in "Which storage sizes is the Kestrel K2 available in?" the parse takes
+    "kestrel k2 available" for the entity, which is the key of "The Kestrel K2 is available
+    in 16 GB, 32 GB and 64 GB versions"; the asked words ("storage sizes") describe the
+    values rather than select a slot. One exact lookup of a key of several words; a value
+    with no unit and no label (a bare number) never answers this way, nor does a yes/no."""
+    entity = ask.entity
+    if not entity or len(entity.split()) < 2:
+        return None
+    group = ask.visible([entity])
+    found = [
+        c
+        for c in group.claims.values()
+        if c.claim_key == entity
+        and ask.holds(c)
+        and (c.kind == "categorical" or (c.kind == "quantity" and c.unit))
+    ]
+    if not found:
+        return None
+    return Found([entity], closest(found, ask.scope, set()), set(), entity)
+
+
+def found_slot(ask: Ask, referring: set[str]) -> Found:
+    """The claims that answer: first the question's own key (as before); when no visible
+    claim there has a value of the asked kind, the candidate keys, best first; then the
+    question's own words as a key."""
+    own = addressed(ask)
+    matching = fitting(ask.asked, own.claims, ask.attribute)
+    if matching:
+        kept, entities = best_named(ask, matching)
+        return Found(own.keys, kept, own.extra, ask.key, entities)
+    return (
+        found_by_candidates(ask, referring)
+        or stated_key(ask)
+        or Found(own.keys, [], set(), ask.key)
+    )
+
+
+def find(ask: Ask, referring: set[str]) -> Found:
+    """``found_slot``, with the subjects known only as named in one page read beside a
+    found slot that names its entity no better than they do.
+
+    A late-read subject ("walter john price (in doc03)": no title tells it from its
+    namesakes) is as likely the asked one as a titled namesake or a shortened name
+    ("walter price (footballer, born 1896)", "schultz" for "General Schultz"): its claim of
+    the asked attribute is read beside them, and when the values differ the answer names
+    both (issue 13). Beside a claim naming exactly the asked entity it stays out, as a
+    titled namesake does. Found in the attribute's block of keys (one indexed read)."""
+    found = found_slot(ask, referring)
+    entity = ask.entity
+    if not entity or not found.claims:
+        return found
+    named = claim_entities(ask.conn, [c.id for c in found.claims])
+    fits = {c.id: entity_fit(entity, named.get(c.id)) for c in found.claims if named.get(c.id)}
+    if not fits or max(fits.values()) == EXACT_ENTITY:
+        return found
+    attribute = ask.attribute
+    answering = {c.claim_key for c in found.claims}
+    beside: dict[str, str] = {}  # key -> its page-named entity
+    for slot in sorted({attribute, *answering_attributes(attribute)}):
+        for other in ask.loader.keys_with_coarse_key(slot.split()[-1]):
+            subject = other[: -len(slot) - 1] if other.endswith(" " + slot) else ""
+            if (
+                other not in answering
+                and _NAMED_IN_PAGE.search(subject)
+                and entity_fit(entity, subject) > 0
+            ):
+                beside[other] = subject
+    # only keys the requester may see are counted toward the bound, so which of them are
+    # read never depends on hidden claims (issue 13, point 3)
+    shown = visible_keys(
+        ask.conn, beside, generation=ask.loader.generation(), groups=ask.requester.groups
+    )
+    beside = {k: v for k, v in beside.items() if k in shown}
+    if not beside:
+        return found
+    read = sorted(beside)[:MAX_PAGE_NAMED]
+    group = ask.visible(read)
+    added = fitting(
+        ask.asked,
+        [c for c in group.claims.values() if c.claim_key in beside and ask.holds(c)],
+        attribute,
+    )
+    if not added:
+        return found
+    best = max(fits.values())
+    stated = {str(named[i]) for i, fit in fits.items() if fit == best} | {
+        beside[c.claim_key] for c in added
+    }
+    return Found(
+        sorted({*found.keys, *read}),
+        [*found.claims, *added],
+        found.extra,
+        found.key,
+        sorted(stated | set(found.entities)),
+    )
+
+
+# ----------------------------------------------------------------- held in dispute
+
+DISPUTES = ("conflicts", "ambiguous")
+
+
+def edge_held(
+    ask: Ask, group: EvidenceGroup, chosen: list[ClaimFact], verdicts: dict[str, Any]
+) -> list[ClaimFact]:
+    """Claims the ledger holds in dispute with an answering claim (a live conflicts or
+    ambiguous edge) that answer the question too: the same attribute as the claim they
+    dispute, a value of the asked kind, in the asked scope and time, not superseded, and
+    about the asked entity as far as the ledger knows (naming it, naming nothing, or on a
+    page about it). They were read under another key or page ("The mill was last worked for
+    trade in 1955" on a page that never names the mill, beside "Beacon Mill, Benenden" of
+    1921): the answer names them as sides instead of answering one value the ledger
+    itself holds in doubt. Only edges among the visible claims are read (``group`` is
+    narrowed), so a hidden claim never adds a side."""
+    ids = {c.id for c in chosen}
+    joined: dict[str, set[str]] = {}
+    for edge in group.edges:
+        if edge.kind not in DISPUTES:
+            continue
+        if edge.left in ids and edge.right not in ids:
+            joined.setdefault(edge.right, set()).add(edge.left)
+        elif edge.right in ids and edge.left not in ids:
+            joined.setdefault(edge.left, set()).add(edge.right)
+    others = [
+        group.claims[i]
+        for i in sorted(joined)
+        if i in group.claims
+        and ask.holds(group.claims[i])
+        and i in verdicts
+        and verdicts[i].superseded_by is None
+    ]
+    others = fitting(ask.asked, others, ask.attribute)
+    if not others:
+        return []
+    attributes = claim_attributes(ask.conn, sorted({c.id for c in others} | ids))
+    others = [
+        c for c in others if any(attributes.get(c.id) == attributes.get(j) for j in joined[c.id])
+    ]
+    if not others:
+        return []
+    # who each is about: the entity it names, else its page's subject (any, not only one
+    # fitting the asked name: a page about a namesake is about the namesake)
+    stated = claim_entities(ask.conn, sorted({c.id for c in others} | ids))
+    subjects = page_subjects(
+        ask.conn, [c for c in others if not stated.get(c.id) or stated[c.id] in entity_references()]
+    )
+    about: dict[str, str | None] = {}
+    for claim in others:
+        own = stated.get(claim.id)
+        about[claim.id] = subjects.get(claim.id) or (
+            own if own and own not in entity_references() else None
+        )
+    asked_names = (
+        [ask.entity]
+        if ask.entity
+        else sorted({e for i in ids if (e := stated.get(i)) and e not in entity_references()})
+    )
+    if not asked_names:
+        # with no name asked or answered ("What was the Q1 dividend?"), a claim naming a
+        # company is about a narrower thing than the answer, and none is added
+        return []
+
+    def fit(name: str | None) -> float:
+        return max(entity_fit(n, name) for n in asked_names) if name else 0.0
+
+    # a namesake the answer set aside stays aside: only what fits the asked name as well as
+    # the answering claims do
+    chosen_named = [c for c in chosen if c.id in ids]
+    chosen_subjects = named_entities(ask.conn, chosen_named, asked_names[0])
+    floor = max((fit(chosen_subjects.get(c.id)) for c in chosen_named), default=0.0)
+    # a sentence naming nothing on a page naming nothing counts only when the page's text
+    # names the asked thing ("The Q1 dividend was 15 cents" on a page never naming Moallu
+    # is no side of Moallu's dividend)
+    naming = pages_naming(ask.conn, [c for c in others if not about[c.id]], asked_names)
+    return [
+        c
+        for c in others
+        if (about[c.id] and fit(about[c.id]) > 0 and fit(about[c.id]) >= floor)
+        or (not about[c.id] and c.id in naming)
+    ]
+
+
+def _name_head(name: str) -> tuple[str, ...]:
+    """The words of a name before its place or disambiguation ("beacon mill, benenden" ->
+    ("beacon", "mill")); the page text names the thing by them."""
+    return name_words(name.split(" (")[0].split(",")[0])
+
+
+def pages_naming(conn: Connection, claims: list[ClaimFact], names: list[str]) -> set[str]:
+    """The ids of ``claims`` whose page's text names one of ``names`` (its head words in a
+    row, as folded words). Reads the text of those claims' versions only."""
+    heads = [h for h in (_name_head(n) for n in names) if h]
+    versions = sorted({c.version_id for c in claims})
+    if not heads or not versions:
+        return set()
+    hit: set[str] = set()
+    for chunk in batches(versions):
+        rows = conn.execute(
+            select(SourceVersionRow.id, SourceVersionRow.text).where(SourceVersionRow.id.in_(chunk))
+        )
+        for version, text in rows:
+            folded = " " + " ".join(name_words(text or "")) + " "
+            if any(" " + " ".join(h) + " " in folded for h in heads):
+                hit.add(version)
+    return {c.id for c in claims if c.version_id in hit}

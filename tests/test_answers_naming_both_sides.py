@@ -1,0 +1,167 @@
+"""Answers name both sides when the ledger holds both (issue 13, session 12).
+
+Each case is a few short pages through real extraction, edges and a real store, both ways:
+the shape where the answer now names a second side, and a near miss that stays one answer.
+
+- A sentence naming nothing ("Built in 1895, it was added ...") on a page whose title names
+  the asked thing is about that thing.
+- A claim the ledger holds in dispute with the answering claim (an ambiguous edge: the
+  entity is stated on one side only) is a side, when its page names the asked thing.
+- A bare name on a page with no title fits no better than a titled namesake, so a copy that
+  rewrote its title cannot answer alone beside the titled article.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from claims.models import Requester
+from retrieval.answer import answer
+from retrieval.contract import Answer, AnswerStatus
+
+sys.path.insert(0, str(Path(__file__).parent))
+from retrieval_cases import load_documents  # noqa: E402
+
+ANYONE = Requester(principal="anyone", groups=[])
+
+
+def _sides(result: Answer) -> dict[str, list[str]]:
+    return {str(s.value): sorted(s.source_ids) for s in result.sides}
+
+
+def _courthouse(place: str, built: str, name: str = "Harlow Courthouse") -> str:
+    return (
+        f"{name} ({place}) The present {name} is located at 1701 Farnam Street in Omaha, "
+        f"{place}, United States. Built in {built}, it was added to the National Register "
+        "of Historic Places in 1979."
+    )
+
+
+def test_a_sentence_naming_nothing_on_a_page_titled_with_the_asked_name_is_a_side(
+    engine: Engine,
+) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": _courthouse("Nebraska", "1912"),
+            "doc02": _courthouse("Nebraska", "1895"),
+            "doc03": (
+                "Harlow Courthouse (Illinois) The Harlow Courthouse is a courthouse in "
+                "Tuscola, Illinois. The Harlow Courthouse was built in 1913."
+            ),
+        },
+    )
+    result = answer(engine, "When was the Harlow Courthouse built?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT
+    sides = _sides(result)
+    assert sides["1912"] == ["doc01"]
+    assert sides["1895"] == ["doc02"]
+
+
+def test_an_unnamed_sentence_of_a_titled_page_stating_the_namesake_year_is_one_answer(
+    engine: Engine,
+) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": _courthouse("Nebraska", "1912"),
+            "doc02": (
+                "Harlow Courthouse (Illinois) The Harlow Courthouse is a courthouse in "
+                "Tuscola, Illinois. The Harlow Courthouse was built in 1912."
+            ),
+        },
+    )
+    result = answer(engine, "When was the Harlow Courthouse built?", ANYONE)
+    # the Nebraska page's unnamed sentence is about its title, which fits as well as the
+    # Illinois page: the same year from both, so one answer citing both
+    assert result.status is AnswerStatus.ANSWERED
+    assert result.value == "1912"
+    assert sorted(result.citations) == ["doc01", "doc02"]
+
+
+BEACON = (
+    "Beacon Mill, Benenden Beacon Mill is a Grade II listed smock mill in Benenden, Kent, "
+    "England. The mill has been out of use since 1923. The mill was last worked for trade "
+    "in 1921 and the sails were removed in 1923."
+)
+
+
+def test_a_claim_held_in_dispute_on_a_page_naming_the_thing_is_a_side(engine: Engine) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": BEACON,
+            "doc02": (
+                "of use since 1923 and is privately owned. History Beacon Mill is one of two "
+                "windmills marked on the 1819 map. The mill was last worked for trade in 1955 "
+                "and the sails were removed in 1923."
+            ),
+        },
+    )
+    result = answer(engine, "When was Beacon Mill last worked?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT
+    assert _sides(result) == {"1921": ["doc01"], "1955": ["doc02"]}
+
+
+def test_a_claim_held_in_dispute_on_a_page_never_naming_the_thing_stays_out(
+    engine: Engine,
+) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": BEACON,
+            "doc02": (
+                "of use since 1930 and is privately owned. History Wandle Mill is one of two "
+                "windmills marked on the 1819 map. The mill was last worked for trade in 1955 "
+                "and the sails were removed in 1930."
+            ),
+        },
+    )
+    result = answer(engine, "When was Beacon Mill last worked?", ANYONE)
+    assert result.status is AnswerStatus.ANSWERED
+    assert result.value == "1921"
+    assert result.citations == ["doc01"]
+
+
+def test_a_bare_name_on_an_untitled_page_does_not_outrank_the_titled_article(
+    engine: Engine,
+) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": (
+                "Anna Palaiologina (daughter of Andronikos Angelos Palaiologos) Anna "
+                "Palaiologina was a queen-consort of the Despotate of Epirus as wife of John "
+                "II Orsini."
+            ),
+            "doc02": (
+                "14th century\nSpouse Manuel II Palaiologos\nHouse Angelos\n\n"
+                "Anna Palaiologina was a queen-consort of the Despotate of Epirus as wife of "
+                "Manuel II Palaiologos."
+            ),
+        },
+    )
+    result = answer(engine, "Who was Anna Palaiologina married to?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT
+    sides = _sides(result)
+    assert sides["John II Orsini"] == ["doc01"]
+    assert sides["Manuel II Palaiologos"] == ["doc02"]
+
+
+def test_a_titled_bare_name_still_outranks_a_namesake(engine: Engine) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": "Giant Steps Giant Steps is the fifth studio album by John Coltrane.",
+            "doc02": (
+                "Giant Steps (The Boo Radleys album) Giant Steps is the third studio album "
+                "by The Boo Radleys."
+            ),
+        },
+    )
+    result = answer(engine, "Who is the artist of Giant Steps?", ANYONE)
+    assert result.status is AnswerStatus.ANSWERED
+    assert result.citations == ["doc01"]
