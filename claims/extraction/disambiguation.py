@@ -71,6 +71,8 @@ def _words() -> _Words:
 
 def entry_labels(text: str) -> list[EntryLabel]:
     """The facts the entries of a disambiguation list state of their titled articles."""
+    if "refer" not in text:
+        return []  # every marker says "refer to"
     w = _words()
     at = min((k for k in (text.find(m) for m in w.markers) if k >= 0), default=-1)
     if at < 0:

@@ -145,12 +145,16 @@ def _category_line(text: str, at: int) -> tuple[int, int] | None:
 def address_spans(text: str) -> list[tuple[int, int]]:
     """Where a saved wiki address stands ("index.php?title=X&oldid=1247959264"): a link,
     whose revision number is no fact of the page."""
+    if "oldid" not in text:
+        return []
     return [(m.start(), m.end()) for m in _ADDRESS.finditer(text)]
 
 
 def footer_title(text: str) -> Titled | None:
     """The title of the page's own saved address: the address right before its category
     line. None when the page has none (an address elsewhere names another page)."""
+    if "oldid" not in text:
+        return None  # every saved address carries its revision
     for match in _ADDRESS.finditer(text):
         line = _category_line(text, match.end())
         if line is None:
