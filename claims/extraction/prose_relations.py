@@ -747,7 +747,9 @@ class _Reader:
         parts, stop = self._place(k + 2, end)
         if not parts or stop >= end or self.word(stop) != ",":
             return None
-        subject = self._named(a, k - 1)[0]
+        # the name as written, even the page's own: the opening reader puts the page's
+        # subject on its own name, and a page cut from its article keeps the name stated
+        subject = self.text[self.idx[a] : self.ends[k - 2]]
         return self._relation(sent, subject, "location", parts[0][0], parts[-1][1])
 
     def _relation(
