@@ -964,6 +964,8 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
     out.append((start, sent.end))
     if "and" in lower[sent.start : sent.end] or "(" in lower[sent.start : sent.end]:
         out = [part for a, b in out for part in _joined_clauses(roles, a, b)]
+    if "," in lower[sent.start : sent.end]:
+        out = [part for a, b in out for part in _trailing_clause(roles, a, b)]
     bounded: list[tuple[int, int]] = []
     role, info = roles.role, roles.info
     for a, b in out:
@@ -1013,6 +1015,30 @@ def _joined_clauses(roles: Roles, a: int, b: int) -> list[tuple[int, int]]:
                     break
     parts.append((start, b))
     return [(x, y) for x, y in parts if y > x]
+
+
+@lru_cache(maxsize=1)
+def _trailing_openers() -> frozenset[str]:
+    return frozenset(str(w) for w in read_yaml("sentences.yaml")["trailing_clauses"])
+
+
+def _trailing_clause(roles: Roles, a: int, b: int) -> list[tuple[int, int]]:
+    """"Nearly 3,000 people were killed, which did not stop the city's growth": a clause
+    after a comma and "which" / "but" / "although" (sentences.yaml) that holds no value of
+    its own is cut off: read with the value, its negation denied the value and its words
+    keyed it ("kill growth" = not 3,000 people). It is not read as a clause of its own
+    either: without its subject ("which", "it") its words make no claim worth keeping."""
+    lower, role = roles.lower, roles.role
+    openers = _trailing_openers()
+    seen_value = False
+    for i in range(a, b - 1):
+        if role[i] == VALUE:
+            seen_value = True
+        elif seen_value and lower[i] == "," and lower[i + 1] in openers:
+            if any(role[k] == VALUE for k in range(i + 2, b)):
+                return [(a, b)]  # the trailing clause states a value: read as before
+            return [(a, i)]
+    return [(a, b)]
 
 
 MAX_STATEMENT_CHARS = 200  # a longer unmarked sentence of another script is prose, not a claim
@@ -1396,7 +1422,15 @@ class _DocAssembly:
                 own = own[max(0, pos - CONTEXT_RADIUS) : pos + CONTEXT_RADIUS]
             lead = shared[-CONTEXT_RADIUS:]  # the lead-in ("The limits are") serves every item
             cut = self._subordinate_start(own, role)
-            out.append(own[cut:] if cut else lead + own)
+            if cut:
+                out.append(own[cut:])
+            elif _fronted_place(role, lead) and _has_subject(role, own):
+                # "On Rotten Tomatoes, the film holds 23% and ...": a fronted phrase read
+                # where it would stand unfronted, after the item ("... 23% on Rotten
+                # Tomatoes"); before the item it hid the subject behind its preposition
+                out.append(own + lead)
+            else:
+                out.append(lead + own)
         return out
 
     def _subordinate_start(self, idxs: list[int], role: list[int]) -> int:
@@ -2369,6 +2403,25 @@ def _without_comparisons(roles: Roles, idxs: list[int], qi: int) -> list[int]:
     return idxs
 
 
+def _fronted_place(role: list[int], lead: Sequence[int]) -> bool:
+    """A lead-in that is one prepositional phrase naming a place or a source ("On Rotten
+    Tomatoes", "In the United States"): no time, value or verb in it, a content word."""
+    if not lead or role[lead[0]] != PREP:
+        return False
+    kinds = {role[i] for i in lead}
+    return CONTENT in kinds and not kinds & {TIME, VALUE, VERB, PIVOT, MODAL, NEG}
+
+
+def _has_subject(role: list[int], own: Sequence[int]) -> bool:
+    """Whether an item's own words before its value include a content word (a subject)."""
+    for i in own:
+        if role[i] == VALUE:
+            return False
+        if role[i] == CONTENT:
+            return True
+    return False
+
+
 def _basis_counts(
     roles: Roles, a: int, values: Sequence[int], mentions: Mentions, contexts: list[list[int]]
 ) -> dict[int, str]:
@@ -2393,6 +2446,9 @@ def _key_basis_count(frame: Frame, counted: str, figure: Frame | None) -> None:
     """A basis count is keyed by what it counts, under the entity of the figure it rests
     on (the value before it), never as that figure ("123 reviews" is no rating)."""
     frame.attribute_words = [counted]
+    # the words around it (the figure's verb, its site) qualify the figure, not the count
+    frame.scope = {dim: v for dim, v in frame.scope.items() if dim == "period"}
+    frame.residual = []
     if figure is not None and figure.entity_words:
         frame.entity_words = list(figure.entity_words)
         frame.entity_ref = figure.entity_ref
