@@ -3,6 +3,8 @@
 
     python bench/eval_vitaminc.py DATA --misses /tmp/misses.jsonl
     python bench/vitaminc_miss_classes.py /tmp/misses.jsonl [--sample N --seed S --of PREFIX]
+    python bench/vitaminc_miss_classes.py /tmp/misses.jsonl --sample 60 --seed 12 \
+        --skip "one version, figures only"
 
 Primary classes, first that applies:
 
@@ -84,6 +86,11 @@ def main() -> None:
     cli.add_argument("--sample", type=int, default=0, help="print N random misses of --of")
     cli.add_argument("--seed", type=int, default=0)
     cli.add_argument("--of", default="rewrite", help="the class(es) to sample: a name prefix")
+    cli.add_argument(
+        "--skip",
+        default=None,
+        help="sample every class except those whose name starts with this prefix (overrides --of)",
+    )
     args = cli.parse_args()
     records = [json.loads(line) for line in args.misses.read_text().splitlines() if line]
     classes: Counter[str] = Counter()
@@ -105,7 +112,13 @@ def main() -> None:
     print("\n".join(common.counter_lines("figure changed in place, why", keyed, len(records))))
     if args.sample:
         # every class whose name starts with --of ("rewrite" samples both rewrite classes)
-        chosen = [r for cls, rs in by_class.items() if cls.startswith(args.of) for r in rs]
+        if args.skip:
+            # "--skip 'one version, figures only'": the session-12 triage read the rest
+            chosen = [
+                r for cls, rs in by_class.items() if not cls.startswith(args.skip) for r in rs
+            ]
+        else:
+            chosen = [r for cls, rs in by_class.items() if cls.startswith(args.of) for r in rs]
         pool = sorted(chosen, key=lambda r: (r["left"], r["right"]))
         for record in random.Random(args.seed).sample(pool, min(args.sample, len(pool))):
             print(json.dumps(record, ensure_ascii=False)[:1500])
