@@ -52,3 +52,22 @@ def test_a_located_clause_that_is_no_appositive_gives_no_place_of_the_name() -> 
     )
     assert ("red brick", "Dover") not in _label(text, "location")
     assert not [e for e, _ in _label(text, "location") if e == "red brick"]
+
+
+# --- a party named before an office's title in news prose ("Democratic Sen. Jack Tate")
+
+
+def test_a_party_before_an_office_title_is_that_persons_party() -> None:
+    text = (
+        "The Courier reported the vote on Tuesday. Leaders said complaints against "
+        "Democratic Sen. Ray Odell did not amount to harassment, and Labour MP Jo Reed agreed."
+    )
+    found = _label(text, "political party")
+    assert ("ray odell", "Democratic") in found
+    assert ("jo reed", "Labour") in found
+
+
+def test_a_lowercase_party_word_or_a_surname_alone_gives_no_party() -> None:
+    assert not _label("She voted with the liberal senator Tom Hale on the bill.", "political party")
+    # "Sen. Odell" alone: which Odell is not told
+    assert not _label("Later that week Democratic Sen. Odell spoke again.", "political party")

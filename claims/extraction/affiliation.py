@@ -11,7 +11,9 @@ sentence whose subject is a name or "he"/"she" and that has one of these shapes 
 * ``as a/an <Party>`` ("elected as a Democrat");
 * ``is/was a/an <Party>`` ("was a Conservative by background", "is a Republican member");
 * ``member of the <Party>``, ``joined the <Party>`` (capitalised words before the party
-  word belong to its name: "the Quebec Liberal Party").
+  word belong to its name: "the Quebec Liberal Party");
+* ``<Party> <title> <Name>`` anywhere in a sentence, as news prose writes it ("Democratic
+  Sen. Jack Tate", "Labour MP Jo Reed"; titles of ``party_titles``): of that name.
 
 The party is written with a capital ("a liberal thinker" names none) and must be a party
 word of ``data/opening.yaml`` (``parties``). A name as subject is the claim's entity
@@ -22,12 +24,14 @@ this reader can place.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from spacy.tokens import Doc, Span
 
 from claims.extraction.identity import fold_name, name_tokens
-from claims.extraction.resources import resources
+from claims.extraction.resources import read_yaml, resources
 
 MAX_SUBJECT_WORDS = 5
 _PRONOUNS = frozenset({"he", "she"})
@@ -131,4 +135,50 @@ def party_mentions(doc: Doc, parties: tuple[tuple[str, ...], ...]) -> list[Party
                 )
             )
             break
+    found.extend(_titled_mentions(doc.text, parties))
+    found.sort(key=lambda m: m.start)
+    return found
+
+
+@lru_cache(maxsize=1)
+def _party_titles() -> tuple[str, ...]:
+    return tuple(str(t) for t in read_yaml("opening.yaml").get("party_titles") or ())
+
+
+@lru_cache(maxsize=4)
+def _titled_pattern(parties: tuple[tuple[str, ...], ...]) -> re.Pattern[str]:
+    titles = _party_titles()
+    # written with capitals, as a party is ("a liberal senator" names none)
+    names = sorted((" ".join(w.capitalize() for w in p) for p in parties), key=len, reverse=True)
+    return re.compile(
+        r"(?<![\w-])(?P<party>(?:" + "|".join(re.escape(n) for n in names) + r")(?: Party)?)"
+        r"\s+(?:" + "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True)) + r")"
+        r"\s+(?P<name>[A-Z][\w'’-]+(?:\s+(?:[A-Z]\.|[A-Z][\w'’-]+)){0,3})"
+    )
+
+
+def _titled_mentions(text: str, parties: tuple[tuple[str, ...], ...]) -> list[PartyMention]:
+    """ "Democratic Sen. Jack Tate": the party a title's holder is named with."""
+    if not parties or not any(f"{t} " in text for t in _party_titles()):
+        return []  # most pages name no office title: skipped at substring speed
+    stopwords = resources().stopwords
+    found: list[PartyMention] = []
+    for match in _titled_pattern(parties).finditer(text):
+        party, name = match.group("party"), match.group("name")
+        words = name.split()
+        if len(words) < 2:
+            continue  # a surname alone ("Sen. Tate") names no one a reader can tell
+        entity = fold_name(name_tokens(name), stopwords)
+        if not entity:
+            continue
+        found.append(
+            PartyMention(
+                subject=name,
+                entity=entity,
+                party=party,
+                start=match.start("party"),
+                end=match.end("party"),
+                sentence=(match.start(), match.end()),
+            )
+        )
     return found
