@@ -38,9 +38,9 @@ from retrieval.finding import (
     QuestionFrameLike,
     closest,
     edge_held,
+    entities_about,
     evidence,
     find,
-    named_entities,
 )
 from retrieval.listed import Statement, list_sides, statements
 from retrieval.signals import Decision, decision, with_signals
@@ -406,7 +406,7 @@ def _closest_of_each(
     are read together."""
     if len(entities) < 2:
         return closest(claims, scope, asked_words)
-    named = named_entities(conn, claims, asked)
+    named = entities_about(conn, claims, asked)
     kept: set[str] = set()
     for entity in [*entities, None]:
         own = [
@@ -427,7 +427,7 @@ def _latest_of_each(
     County township's 838 and 1,200 history). Claims naming none of them are read together."""
     if len(entities) < 2:
         return _latest(claims)
-    named = named_entities(conn, claims, asked)
+    named = entities_about(conn, claims, asked)
     by_entity: dict[str, list[ClaimFact]] = {}
     for claim in claims:
         by_entity.setdefault(str(named.get(claim.id)), []).append(claim)

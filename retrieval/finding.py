@@ -227,6 +227,17 @@ def named_entities(
     return named
 
 
+def entities_about(
+    conn: Connection, claims: list[ClaimFact], asked: str | None
+) -> dict[str, str | None]:
+    """``named_entities``, each named claim read as its page names its subject (as
+    ``best_named`` reads them): what the answer groups namesakes by."""
+    named = named_entities(conn, claims, asked)
+    if asked:
+        _as_their_pages_name_them(conn, claims, named)
+    return named
+
+
 def _as_their_pages_name_them(
     conn: Connection, claims: list[ClaimFact], named: dict[str, str | None]
 ) -> set[str]:

@@ -165,3 +165,39 @@ def test_a_titled_bare_name_still_outranks_a_namesake(engine: Engine) -> None:
     result = answer(engine, "Who is the artist of Giant Steps?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
     assert result.citations == ["doc01"]
+
+
+def _princesses(copy_born: str) -> dict[str, str]:
+    return {
+        "doc01": (
+            "Princess Xenia Andreevna of Russia Princess Xenia Andreevna Romanoff (10 March "
+            "1919 \u2013 22 October 2000) was a direct descendant of the House of Romanov. "
+            "Princess Xenia was born in Paris, on 10 March 1919."
+        ),
+        "doc02": (
+            "Princess Xenia Georgievna of Russia Princess Xenia Georgievna of Russia (22 "
+            "August 1903 \u2013 17 September 1965) was a Russian princess."
+        ),
+        "doc03": (
+            "From Wikipedia, the free encyclopedia\nRussian princess\n\nPrincess Xenia "
+            "Andreevna Romanoff, a member of the Russian imperial family, was born on "
+            f"{copy_born} in Paris, France."
+        ),
+    }
+
+
+def test_one_namesakes_qualifier_words_do_not_set_its_claim_aside(engine: Engine) -> None:
+    load_documents(engine, _princesses("15 July 1922"))
+    result = answer(engine, "When was Princess Xenia born?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT
+    sides = _sides(result)
+    assert sides["1922-07-15"] == ["doc03"]
+    assert "doc01" in sides["1919-03-10"]
+
+
+def test_a_namesakes_qualified_claim_of_the_same_date_is_no_new_side(engine: Engine) -> None:
+    load_documents(engine, _princesses("10 March 1919"))
+    result = answer(engine, "When was Princess Xenia born?", ANYONE)
+    sides = _sides(result)
+    assert "1922-07-15" not in sides
+    assert sides["1919-03-10"] == ["doc01", "doc03"]
