@@ -23,9 +23,13 @@ from retrieval.answer import answer
 from retrieval.contract import Answer, AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_case, load_documents  # noqa: E402
+
+from claims.store import make_engine  # noqa: E402
+from claims.store.migrate import upgrade  # noqa: E402
 
 ANYONE = Requester(principal="anyone", groups=[])
+ARCHIVE = Requester(principal="ada", groups=["archive"])
 
 
 def _sides(result: Answer) -> dict[str, list[str]]:
@@ -201,3 +205,40 @@ def test_a_namesakes_qualified_claim_of_the_same_date_is_no_new_side(engine: Eng
     sides = _sides(result)
     assert "1922-07-15" not in sides
     assert sides["1919-03-10"] == ["doc01", "doc03"]
+
+
+BEACON_COPY = (
+    "of use since 1923 and is privately owned. History Beacon Mill is one of two "
+    "windmills marked on the 1819 map. The mill was last worked for trade in 1955 "
+    "and the sails were removed in 1923."
+)
+
+
+def test_a_hidden_page_adds_no_side_and_the_answer_equals_the_visible_corpus(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """The sides read through edges and page subjects come from what the requester may see:
+    the answer over the whole corpus equals the answer over the visible corpus."""
+    documents = [
+        {"id": "doc01", "text": BEACON},
+        {"id": "doc02", "text": BEACON_COPY},
+        {"id": "doc03", "text": _courthouse("Nebraska", "1912")},
+        {"id": "doc04", "text": _courthouse("Nebraska", "1895")},
+    ]
+    load_case(
+        engine,
+        {"documents": documents, "supersedes": {}},
+        groups={"doc02": ["archive"], "doc04": ["archive"]},
+    )
+    url = f"sqlite:///{tmp_path / 'visible.db'}"
+    upgrade(url)
+    visible = make_engine(url)
+    load_case(visible, {"documents": [documents[0], documents[2]], "supersedes": {}})
+    for question in ("When was Beacon Mill last worked?", "When was the Harlow Courthouse built?"):
+        whole = answer(engine, question, ANYONE).model_dump(mode="json")
+        assert whole == answer(visible, question, ANYONE).model_dump(mode="json"), question
+        assert whole["status"] == "answered"
+        assert not {"doc02", "doc04"} & set(whole["citations"])
+    assert answer(engine, "When was Beacon Mill last worked?", ARCHIVE).status is (
+        AnswerStatus.CONFLICT
+    )
