@@ -1424,7 +1424,7 @@ class _DocAssembly:
             cut = self._subordinate_start(own, role)
             if cut:
                 out.append(own[cut:])
-            elif _fronted_place(role, lead) and _has_subject(role, own):
+            elif _fronted_place(role, lead) and _has_subject(self._roles, own):
                 # "On Rotten Tomatoes, the film holds 23% and ...": a fronted phrase read
                 # where it would stand unfronted, after the item ("... 23% on Rotten
                 # Tomatoes"); before the item it hid the subject behind its preposition
@@ -2412,8 +2412,12 @@ def _fronted_place(role: list[int], lead: Sequence[int]) -> bool:
     return CONTENT in kinds and not kinds & {TIME, VALUE, VERB, PIVOT, MODAL, NEG}
 
 
-def _has_subject(role: list[int], own: Sequence[int]) -> bool:
-    """Whether an item's own words before its value include a content word (a subject)."""
+def _has_subject(roles: Roles, own: Sequence[int]) -> bool:
+    """Whether an item's own words before its value include a content word (a subject);
+    a relative clause (", which assigns a rating out of 100") has none of its own."""
+    role = roles.role
+    if own and roles.lower[own[0]] in _trailing_openers():
+        return False
     for i in own:
         if role[i] == VALUE:
             return False
