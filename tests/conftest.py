@@ -13,7 +13,7 @@ from sqlalchemy.engine import make_url
 
 from claims.settings import get_settings
 from claims.store.engine import make_engine
-from claims.store.migrate import upgrade
+from tests.store_template import upgrade as upgrade_from_template
 
 FIXTURES = Path(__file__).parent / "fixtures"
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -74,14 +74,15 @@ def database_url(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def migrated_url(database_url: str) -> str:
-    upgrade(database_url)
+    # a new SQLite file starts as a copy of a store migrated once (tests/store_template.py)
+    upgrade_from_template(database_url)
     return database_url
 
 
 @pytest.fixture
 def engine(sqlite_url: str) -> Iterator[Engine]:
-    """A migrated embedded store (SQLite file in tmp_path)."""
-    upgrade(sqlite_url)
+    """A migrated embedded store (SQLite file in tmp_path, copied from one migrated once)."""
+    upgrade_from_template(sqlite_url)
     eng = make_engine(sqlite_url)
     yield eng
     eng.dispose()

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 import dagster as dg
 from sqlalchemy import select
 
-from claims.store.migrate import upgrade
 from claims.tables import ClaimRow, EdgeRow, ExtractorGenerationRow, SourceVersionRow
 from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
+from tests.store_template import upgrade
 
 if TYPE_CHECKING:
     from pipeline.runner import PipelineRun

@@ -17,19 +17,18 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from retrieval_corpus import GENERATION, Corpus, at
-from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.pool import StaticPool
+from sqlalchemy import Engine
 
 from claims.errors import ClaimLedgerError
 from claims.extraction.answer_type import expected_answer_type
 from claims.models import Requester
-from claims.store.search import search_words, sqlite_search_ddl
-from claims.tables import Base
+from claims.store.search import search_words
 from retrieval.access import source_visible
 from retrieval.answer import answer_frame
 from retrieval.candidates import candidate_keys
 from retrieval.evidence import AsOf
 from retrieval.status import status_of_claim, status_of_key, status_of_source
+from tests.store_template import memory_engine, reset_memory
 
 GROUPS = ["g1", "g2", "g3"]
 KEYS = ["k1", "k2"]
@@ -180,14 +179,16 @@ def _listing_source(draw: st.DrawFn, corpus: Corpus) -> list[str]:
     return added
 
 
-def _engine(corpus: Corpus) -> Engine:
-    engine = create_engine(
-        "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
-    )
-    Base.metadata.create_all(engine)
-    with engine.begin() as conn:
-        for statement in sqlite_search_ddl():
-            conn.execute(text(statement))
+# Two in-memory stores (the whole corpus, the visible part) emptied and refilled for each
+# example instead of two new engines: a new engine recompiled every statement it ran.
+_STORES: dict[str, Engine] = {}
+
+
+def _engine(corpus: Corpus, role: str) -> Engine:
+    if role not in _STORES:
+        _STORES[role] = memory_engine()
+    engine = _STORES[role]
+    reset_memory(engine)
     corpus.write(engine)
     return engine
 
@@ -286,9 +287,6 @@ def test_response_equals_response_over_the_visible_corpus(
         for sid, row in corpus.sources.items()
         if not source_visible(grants[sid], row["withdrawn"], requester)
     }
-    whole, visible_only = _engine(corpus), _engine(corpus.without_sources(hidden))
-    try:
-        assert _responses(whole, corpus, requester) == _responses(visible_only, corpus, requester)
-    finally:
-        whole.dispose()
-        visible_only.dispose()
+    whole = _engine(corpus, "whole")
+    visible_only = _engine(corpus.without_sources(hidden), "visible")
+    assert _responses(whole, corpus, requester) == _responses(visible_only, corpus, requester)

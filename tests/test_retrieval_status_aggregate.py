@@ -34,12 +34,12 @@ from claims.store import (
     make_engine,
     transaction,
 )
-from claims.store.migrate import upgrade
 from retrieval.access import source_visible
 from retrieval.evidence import NOW, AsOf
 from retrieval.key_aggregate import aggregate_status_of_key
 from retrieval.key_summary import KeySummaries
 from retrieval.status import CLAIM_SIDE_LIMIT, status_of_key
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 GROUPS = ["finance", "legal"]
 READERS = [

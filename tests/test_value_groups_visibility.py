@@ -31,10 +31,10 @@ from claims.store import (
     make_engine,
     transaction,
 )
-from claims.store.migrate import upgrade
 from retrieval.access import source_visible
 from retrieval.answer import answer_frame
 from retrieval.status import status_of_claim, status_of_key
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 GROUPS = ["finance", "legal"]
 # How people state a fee; every wording keys as the same visitor parking fee.
