@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from claims.edges.compare import AGREE, INCOMPATIBLE, compare_values
@@ -102,35 +102,46 @@ class EntityLinks:
         return f"same entity: {a!r} and {b!r}, pages agree on {agreed}"
 
 
-def _by_attribute(facts: Iterable[ClaimFacts]) -> dict[str, list[ClaimFacts]]:
-    found: dict[str, list[ClaimFacts]] = defaultdict(list)
+# What ``compare.compare_values`` reads of a claim: claims equal in these compare alike, so
+# each subject's attribute is compared once per distinct value, not once per claim.
+def _value_key(facts: ClaimFacts) -> tuple[object, ...]:
+    return (
+        facts.kind, facts.label, facts.stance, facts.bound, facts.lo, facts.hi,
+        facts.lo_open, facts.hi_open, facts.tol, facts.dimension, facts.predicate, facts.unit,
+    )  # fmt: skip
+
+
+def _shown(facts: ClaimFacts) -> tuple[object, ...]:
+    """The value as the telling test sees it (one label, one interval)."""
+    return (facts.kind, facts.label, facts.lo, facts.hi)
+
+
+Stated = dict[str, dict[tuple[object, ...], ClaimFacts]]  # attribute -> value -> a claim
+
+
+def _by_attribute(facts: Iterable[ClaimFacts]) -> Stated:
+    found: Stated = defaultdict(dict)
     for facts_ in facts:
-        found[facts_.attribute].append(facts_)
+        found[facts_.attribute].setdefault(_value_key(facts_), facts_)
     return found
 
 
-def _values(facts: list[ClaimFacts]) -> set[tuple[object, ...]]:
-    return {(f.kind, f.label, f.lo, f.hi) for f in facts}
-
-
 def evidence(
-    x: Mapping[str, list[ClaimFacts]],
-    y: Mapping[str, list[ClaimFacts]],
-    others: Mapping[str, set[tuple[object, ...]]] | None = None,
+    x: Stated, y: Stated, telling: Callable[[str, tuple[object, ...]], bool] | None = None
 ) -> Evidence:
     """The attributes both subjects' claims state alike (telling ones) and differently.
 
-    ``others`` holds, per attribute, the values the block's other namesakes state: an
-    agreement on one of those tells nothing (every album of the name is an album).
+    ``telling(attribute, value)`` says whether a shared value tells the two apart from the
+    block's named namesakes (every album of the name is an album: not telling).
     """
     agreeing: list[str] = []
     differing: list[str] = []
     for attribute in sorted(x.keys() & y.keys()):
-        states = {compare_values(a, b).state for a in x[attribute] for b in y[attribute]}
+        xs, ys = x[attribute].values(), y[attribute].values()
+        states = {compare_values(a, b).state for a in xs for b in ys}
         if AGREE in states:
-            shared = _values(x[attribute]) & _values(y[attribute])
-            elsewhere = (others or {}).get(attribute, set())
-            if shared - elsewhere:
+            shared = {_shown(a) for a in xs} & {_shown(b) for b in ys}
+            if telling is None or any(telling(attribute, value) for value in shared):
                 agreeing.append(attribute)
         elif states == {INCOMPATIBLE}:
             differing.append(attribute)
@@ -144,13 +155,15 @@ def _blocks(
     blocks: dict[str, dict[str, list[ClaimFacts]]] = defaultdict(lambda: defaultdict(list))
     local: set[str] = set()
     for facts in claims:
-        if not facts.entity:
-            continue
         name = facts.entity
-        if page_local(name, facts.source_id):
-            local.add(name)
-            name = name[: -len(f" (in {facts.source_id})")]
-        blocks[base_name(name)][facts.entity].append(facts)
+        if not name:
+            continue
+        if name[-1] == ")":  # only a marked or disambiguated name has another base
+            if page_local(name, facts.source_id):
+                local.add(name)
+                name = name[: -len(f" (in {facts.source_id})")]
+            name = base_name(name)
+        blocks[name][facts.entity].append(facts)
     return blocks, local
 
 
@@ -179,17 +192,24 @@ def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
             continue
         attributes = {name: _by_attribute(facts) for name, facts in entities.items()}
         sources = {name: {f.source_id for f in facts} for name, facts in entities.items()}
+        # attribute -> value -> the named (not page-local) subjects of the block stating it
+        named: dict[tuple[str, tuple[object, ...]], set[str]] = defaultdict(set)
+        for subject, stated in attributes.items():
+            if subject not in local:
+                for attribute, values in stated.items():
+                    for facts in values.values():
+                        named[(attribute, _shown(facts))].add(subject)
         for name in sorted(local & entities.keys()):
             qualified: list[tuple[tuple[int, int], str, Evidence]] = []
             for other in sorted(entities):
                 if other == name or sources[other] <= sources[name]:
                     continue
-                rest: dict[str, set[tuple[object, ...]]] = defaultdict(set)
-                for third, by_attribute in attributes.items():
-                    if third not in (name, other) and third not in local:
-                        for attribute, stated in by_attribute.items():
-                            rest[attribute] |= _values(stated)
-                found = evidence(attributes[name], attributes[other], rest)
+                pair = {name, other}
+
+                def telling(attribute: str, value: tuple[object, ...]) -> bool:
+                    return not named.get((attribute, value), set()) - pair  # noqa: B023
+
+                found = evidence(attributes[name], attributes[other], telling)
                 if found.linked():
                     qualified.append((found.strength(), other, found))
             if not qualified:
