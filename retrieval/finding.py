@@ -564,10 +564,10 @@ def edge_held(
     dispute, a value of the asked kind, in the asked scope and time, not superseded, and
     about the asked entity as far as the ledger knows (naming it, naming nothing, or on a
     page about it). They were read under another key or page ("The mill was last worked for
-    trade in 1955" on a page that never names the mill, beside "Beacon Mill, Benenden" of
-    1921): the answer names them as sides instead of answering one value the ledger
-    itself holds in doubt. Only edges among the visible claims are read (``group`` is
-    narrowed), so a hidden claim never adds a side."""
+    trade in 1955" on a page cut from an article, with no title, that mentions Beacon Mill,
+    beside "Beacon Mill, Benenden" of 1921): the answer names them as sides instead of
+    answering one value the ledger itself holds in doubt. Only edges among the visible
+    claims are read (``group`` is narrowed), so a hidden claim never adds a side."""
     ids = {c.id for c in chosen}
     joined: dict[str, set[str]] = {}
     for edge in group.edges:
@@ -621,9 +621,8 @@ def edge_held(
 
     # a namesake the answer set aside stays aside: only what fits the asked name as well as
     # the answering claims do
-    chosen_named = [c for c in chosen if c.id in ids]
-    chosen_subjects = named_entities(ask.conn, chosen_named, asked_names[0])
-    floor = max((fit(chosen_subjects.get(c.id)) for c in chosen_named), default=0.0)
+    chosen_subjects = named_entities(ask.conn, chosen, asked_names[0])
+    floor = max((fit(chosen_subjects.get(c.id)) for c in chosen), default=0.0)
     # a sentence naming nothing on a page naming nothing counts only when the page's text
     # names the asked thing ("The Q1 dividend was 15 cents" on a page never naming Moallu
     # is no side of Moallu's dividend)
