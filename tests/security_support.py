@@ -19,8 +19,8 @@ import yaml
 from retrieval_corpus import Corpus
 
 from claims.store import make_engine
-from claims.store.migrate import upgrade
 from retrieval.access import token_digest
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 REPO = Path(__file__).resolve().parent.parent
 CLAIMS = REPO / ".venv" / "bin" / "claims"

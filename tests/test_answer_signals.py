@@ -28,7 +28,6 @@ from claims.extraction.question import QuestionFrame
 from claims.models import Requester
 from claims.settings import get_settings
 from claims.store import make_engine, transaction
-from claims.store.migrate import upgrade
 from claims.tables import ClaimRow, EdgeRow, SourceVersionRow
 from retrieval.answer import answer_frame
 from retrieval.contract import Answer, AnswerStatus
@@ -36,6 +35,7 @@ from retrieval.metrics import retrieval_metrics
 from review import queue
 from review.policy import apply_policy, load_policy
 from review.routing import route
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 ANYONE = Requester(principal="anyone", groups=[])
 

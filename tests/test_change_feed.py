@@ -11,10 +11,10 @@ from sqlalchemy import func, select
 from claims.register import apply_register, load_register
 from claims.store import changes
 from claims.store.engine import make_engine, transaction
-from claims.store.migrate import upgrade
 from claims.tables import ClaimKeyChangeRow, ClaimRow, SourceVersionRow, VersionExtractionRow
 from pipeline.runner import run_pipeline
 from tests.pipeline_support import make_world
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 
 @pytest.fixture

@@ -22,10 +22,10 @@ from claims.extraction.keys import fold_word
 from claims.models import Claim, Relation
 from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
 from claims.store.engine import make_engine
-from claims.store.migrate import upgrade
 from claims.tables import ClaimRow
 from pipeline.resources import ClaimStore, SourcesResource
 from pipeline.runner import run_pipeline
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 
 def only(text: str, **kwargs: str | None) -> Claim:

@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 from claimledger.cli.app import app as cli_app
 from claims.settings import get_settings
 from claims.store.engine import make_engine, transaction
-from claims.store.migrate import upgrade
 from claims.store.search import rebuild_search_index, search_quotes, search_words
 from claims.tables import ClaimRow
 from tests.retrieval_corpus import GENERATION, Corpus
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 
 def _corpus() -> tuple[Corpus, dict[str, str]]:

@@ -22,11 +22,11 @@ from claims.extraction import current_generation, extract
 from claims.store import ClaimRepository, GenerationRepository, bulk_load
 from claims.store.bulk_load import indexes_deferred, load_pays
 from claims.store.claims import claim_row
-from claims.store.migrate import upgrade
 from pipeline import corpus
 from pipeline.assets.claims import _Extracted, write_run
 from pipeline.resources import ClaimStore
 from tests.pipeline_support import PipelineWorld, make_world, run_quietly
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 ROOT = Path(__file__).resolve().parent.parent
 

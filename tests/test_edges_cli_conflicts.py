@@ -18,7 +18,7 @@ from claims.store import (
     make_engine,
     transaction,
 )
-from claims.store.migrate import upgrade
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 runner = CliRunner()
 

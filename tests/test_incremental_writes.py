@@ -19,10 +19,10 @@ from claims.store import (
     make_engine,
     transaction,
 )
-from claims.store.migrate import upgrade
 from retrieval.read_model import build_claim_status
 from review.policy import policy_for_routing
 from review.routing import route
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 NOTICE = "The Alpha plan notice period is {} days."
 RETENTION = "The Beta plan invoice retention period is {} years."

@@ -22,8 +22,8 @@ from claims.ingest import decode_source_text, ingest, read_source_file, scan_sou
 from claims.register import load_register
 from claims.settings import get_settings
 from claims.store import SourceRepository, make_engine, transaction
-from claims.store.migrate import upgrade
 from claims.tables import SourceGrantRow, SourceRow, SourceSupersedesRow, SourceVersionRow
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GOOD = FIXTURES / "ingest" / "good"

@@ -21,11 +21,11 @@ from claimledger.web import create_app
 from claims.models import Requester
 from claims.settings import get_settings
 from claims.store import make_engine
-from claims.store.migrate import upgrade
 from retrieval.access import token_digest
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 from retrieval.explain import explain
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 sys.path.insert(0, str(Path(__file__).parent))
 from retrieval_cases import load_case  # noqa: E402

@@ -13,8 +13,8 @@ from dagster._core.storage import sql as dagster_sql
 from sqlalchemy import inspect
 
 from claims.store.engine import make_engine
-from claims.store.migrate import upgrade
 from pipeline.instance import DAGSTER_SCRIPTS, local_instance, read_dagster_migrations_once
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import dagster as dg
 from sqlalchemy import func, select
 
-from claims.store.migrate import upgrade
 from claims.tables import SourceVersionRow
 from pipeline.resources import ClaimStore, SourcesResource
 from pipeline.runner import PipelineRun, run_pipeline
 from tests.opened_files import opened, opened_under
+from tests.store_template import upgrade  # a copy of a store migrated once
 from tests.test_source_stat_scan import settle
 
 NOTES = {

@@ -13,8 +13,8 @@ from retrieval_corpus import Corpus
 from claimledger.web import create_app
 from claims.settings import get_settings
 from claims.store import make_engine
-from claims.store.migrate import upgrade
 from retrieval.access import token_digest
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 KEY = "output limit"
 TOKENS = {

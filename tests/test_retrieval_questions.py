@@ -14,11 +14,11 @@ from claims.extraction.question import QuestionFrame
 from claims.models import Requester
 from claims.settings import get_settings
 from claims.store import make_engine
-from claims.store.migrate import upgrade
 from claims.tables import ClaimRow
 from retrieval.answer import answer, answer_frame
 from retrieval.contract import AnswerStatus
 from tests.retrieval_corpus import Corpus
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 sys.path.insert(0, str(Path(__file__).parent))
 from retrieval_cases import load_case  # noqa: E402

@@ -20,12 +20,12 @@ from claimledger.web import create_app
 from claims.models import ConflictStatus, Requester
 from claims.settings import get_settings
 from claims.store import make_engine, transaction
-from claims.store.migrate import upgrade
 from retrieval.access import token_digest
 from retrieval.answer import answer
 from retrieval.status import status_of_key, status_of_source
 from review.queue import resolve
 from review.reviewers import Reviewer
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 ANYONE = Requester(principal="anyone", groups=[])
 TOKEN = "test-token-5b1f0c2e9d7a4b3c8e6f1a2d"

@@ -12,8 +12,8 @@ from sqlalchemy import Engine
 
 from claims.models import Requester
 from claims.store import make_engine
-from claims.store.migrate import upgrade
 from retrieval.answer import answer
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 ANYONE = Requester(principal="anyone", groups=[])
 FINANCE = Requester(principal="fay", groups=["finance"])

@@ -13,7 +13,7 @@ from claimledger.cli import app
 from claims.errors import ConcurrencyError, InputError, PolicyError
 from claims.settings import get_settings
 from claims.store import make_engine
-from claims.store.migrate import upgrade
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 runner = CliRunner()
 

@@ -26,7 +26,6 @@ from claims.errors import InputError
 from claims.models import Bound, Claim, Modality, Polarity, Span, ValueKind
 from claims.settings import get_settings
 from claims.store import make_engine, transaction
-from claims.store.migrate import upgrade
 from claims.tables import SourceGrantRow
 from review import queue
 from review.evidence import item_view
@@ -34,6 +33,7 @@ from review.items import ReviewItemRepository
 from review.policy import active_policy
 from review.routing import route
 from review.shown_values import converted_text, names_currency, value_text
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 runner = CliRunner()
 

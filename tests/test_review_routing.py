@@ -19,13 +19,13 @@ from sqlalchemy import Engine, func, select
 
 from claims.models import ResolutionMethod, ReviewState
 from claims.store import make_engine, transaction
-from claims.store.migrate import upgrade
 from claims.tables import AuditEventRow, ClaimRow, EdgeRow, ResolutionRow, ReviewItemRow
 from review import queue
 from review.items import ReviewItemRepository
 from review.policy import active_policy, apply_policy, load_policy
 from review.resolutions import current_resolution, resolutions_for
 from review.routing import route
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 
 def _route(engine: Engine) -> dict[str, str]:

@@ -19,8 +19,8 @@ from sqlalchemy import Engine
 from claims.ids import stable_id
 from claims.models import Requester
 from claims.store import make_engine
-from claims.store.migrate import upgrade
 from retrieval.status import status_of_claim, status_of_key
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 KEY = "acme dividend"
 ANYONE = Requester(principal="anyone", groups=[])

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from claims.ingest import RACY_NS, scan_sources
-from claims.store.migrate import upgrade
 from pipeline import corpus
 from pipeline.resources import ClaimStore
 from tests.opened_files import opened, opened_under
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 WRITTEN = {
     "policies/leave.txt": "Full-time staff get 25 days of paid leave a year.\n",

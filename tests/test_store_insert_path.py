@@ -11,8 +11,8 @@ from sqlalchemy import text
 from claims.extraction import extract
 from claims.store import ClaimRepository, GenerationRepository, SourceRepository
 from claims.store.engine import make_engine, transaction
-from claims.store.migrate import upgrade
 from claims.store.search import search_quotes
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 NOTE = (
     "The harbour ferry runs every 20 minutes in summer and every 45 minutes in winter. "
