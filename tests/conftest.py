@@ -13,6 +13,7 @@ from sqlalchemy.engine import make_url
 
 from claims.settings import get_settings
 from claims.store.engine import make_engine
+from claims.store.migrate import upgrade
 from tests.store_template import upgrade as upgrade_from_template
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -72,9 +73,48 @@ def database_url(request: pytest.FixtureRequest) -> str:
     return request.getfixturevalue(name)
 
 
+@pytest.fixture(scope="session")
+def postgres_template() -> Iterator[str]:
+    """A PostgreSQL database migrated to head once per test process (real Alembic); the
+    ``migrated_url`` databases are copies of it (CREATE DATABASE ... TEMPLATE), which costs
+    a file copy instead of every migration again."""
+    admin_url = _postgres_admin_url()
+    url = create_postgres_database(admin_url)
+    upgrade(url)
+    try:
+        yield url
+    finally:
+        drop_postgres_database(admin_url, url)
+
+
+def copy_postgres_database(admin_url: str, template_url: str, url: str) -> None:
+    """Make the database of ``url`` a copy of the one of ``template_url``."""
+    template, name = make_url(template_url).database, make_url(url).database
+    admin = make_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            # a copy needs the template unused: end connections a pool may have kept
+            conn.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = :name AND pid <> pg_backend_pid()"
+                ),
+                {"name": template},
+            )
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+    finally:
+        admin.dispose()
+
+
 @pytest.fixture
-def migrated_url(database_url: str) -> str:
-    # a new SQLite file starts as a copy of a store migrated once (tests/store_template.py)
+def migrated_url(database_url: str, request: pytest.FixtureRequest) -> str:
+    """``database_url`` migrated to head: a copy of a store migrated once (PostgreSQL: the
+    ``postgres_template`` database; SQLite: tests/store_template.py), then ``upgrade``,
+    which finds it at head."""
+    if make_url(database_url).get_backend_name() == "postgresql":
+        template_url = request.getfixturevalue("postgres_template")
+        copy_postgres_database(_postgres_admin_url(), template_url, database_url)
     upgrade_from_template(database_url)
     return database_url
 
