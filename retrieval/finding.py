@@ -13,6 +13,7 @@ Every read keeps to what the requester may see before anything is ranked, counte
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Protocol
@@ -623,38 +624,60 @@ def edge_held(
     # the answering claims do
     chosen_subjects = named_entities(ask.conn, chosen, asked_names[0])
     floor = max((fit(chosen_subjects.get(c.id)) for c in chosen), default=0.0)
-    # a sentence naming nothing on a page naming nothing counts only when the page's text
-    # names the asked thing ("The Q1 dividend was 15 cents" on a page never naming Moallu
-    # is no side of Moallu's dividend)
-    naming = pages_naming(ask.conn, [c for c in others if not about[c.id]], asked_names)
+    # a claim about nothing the ledger can name (a sentence naming nothing on a page naming
+    # nothing; or, beside an answer naming nothing, any claim) counts only when its page is a
+    # copy of the page it disputes (they share sentences word for word, numbers included):
+    # "The mill was last worked for trade in 1955" in a copy of the Beacon Mill article is
+    # about the mill; "there were 3,292 people" on another town's page of one name is not,
+    # nor is "The Q1 dividend was 15 cents" beside Moallu's dividend
+    unsure = [c for c in others if not about[c.id] or floor == 0.0]
+    copied = copies(ask.conn, unsure, {c.id: c for c in chosen}, joined)
     return [
         c
         for c in others
-        if (about[c.id] and fit(about[c.id]) > 0 and fit(about[c.id]) >= floor)
-        or (not about[c.id] and c.id in naming)
+        if (c.id in copied) or (about[c.id] and floor > 0.0 and fit(about[c.id]) >= floor)
     ]
 
 
-def _name_head(name: str) -> tuple[str, ...]:
-    """The words of a name before its place or disambiguation ("beacon mill, benenden" ->
-    ("beacon", "mill")); the page text names the thing by them."""
-    return name_words(name.split(" (")[0].split(",")[0])
+MIN_SHARED_SENTENCES = 2  # sentences two pages must share word for word to be copies
+MIN_SENTENCE_WORDS = 6  # shorter sentences ("See also.") say nothing of a copy
 
 
-def pages_naming(conn: Connection, claims: list[ClaimFact], names: list[str]) -> set[str]:
-    """The ids of ``claims`` whose page's text names one of ``names`` (its head words in a
-    row, as folded words). Reads the text of those claims' versions only."""
-    heads = [h for h in (_name_head(n) for n in names) if h]
-    versions = sorted({c.version_id for c in claims})
-    if not heads or not versions:
+def _sentences(text: str) -> set[tuple[str, ...]]:
+    """A page's sentences as folded words (numbers kept), the short ones left out."""
+    found = set()
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        words = name_words(sentence)
+        if len(words) >= MIN_SENTENCE_WORDS:
+            found.add(words)
+    return found
+
+
+def copies(
+    conn: Connection,
+    claims: list[ClaimFact],
+    chosen: dict[str, ClaimFact],
+    joined: dict[str, set[str]],
+) -> set[str]:
+    """The ids of ``claims`` whose page is a copy of the page of a chosen claim it is joined
+    to: the two texts share at least ``MIN_SHARED_SENTENCES`` sentences word for word. Reads
+    the text of those pages only (each page's own version: what the requester sees)."""
+    if not claims:
         return set()
-    hit: set[str] = set()
-    for chunk in batches(versions):
+    versions = {c.version_id for c in claims}
+    versions |= {chosen[j].version_id for c in claims for j in joined[c.id] if j in chosen}
+    texts: dict[str, set[tuple[str, ...]]] = {}
+    for chunk in batches(sorted(versions)):
         rows = conn.execute(
             select(SourceVersionRow.id, SourceVersionRow.text).where(SourceVersionRow.id.in_(chunk))
         )
-        for version, text in rows:
-            folded = " " + " ".join(name_words(text or "")) + " "
-            if any(" " + " ".join(h) + " " in folded for h in heads):
-                hit.add(version)
-    return {c.id for c in claims if c.version_id in hit}
+        texts.update((version, _sentences(text or "")) for version, text in rows)
+    found = set()
+    for claim in claims:
+        own = texts.get(claim.version_id, set())
+        for other in joined[claim.id]:
+            if other not in chosen or chosen[other].version_id == claim.version_id:
+                continue
+            if len(own & texts.get(chosen[other].version_id, set())) >= MIN_SHARED_SENTENCES:
+                found.add(claim.id)
+    return found

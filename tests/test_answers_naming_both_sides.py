@@ -6,7 +6,8 @@ the shape where the answer now names a second side, and a near miss that stays o
 - A sentence naming nothing ("Built in 1895, it was added ...") on a page whose title names
   the asked thing is about that thing.
 - A claim the ledger holds in dispute with the answering claim (an ambiguous edge: the
-  entity is stated on one side only) is a side, when its page names the asked thing.
+  entity is stated on one side only) is a side, when it names the asked thing or its page
+  is a copy of the answering page (shared sentences word for word).
 - A bare name on a page with no title fits no better than a titled namesake, so a copy that
   rewrote its title cannot answer alone beside the titled article.
 """
@@ -88,29 +89,29 @@ def test_an_unnamed_sentence_of_a_titled_page_stating_the_namesake_year_is_one_a
 
 BEACON = (
     "Beacon Mill, Benenden Beacon Mill is a Grade II listed smock mill in Benenden, Kent, "
-    "England. The mill has been out of use since 1923. The mill was last worked for trade "
-    "in 1921 and the sails were removed in 1923."
+    "England. It was also marked on Greenwood's 1821 map of the county. Towards the end of "
+    "the nineteenth century, Beacon Mill was run in conjunction with Wandle Mill. The mill "
+    "was last worked for trade in 1921 and the sails were removed in 1923."
+)
+# a copy of the article cut from its middle: no title, the same sentences, another year
+BEACON_COPY = (
+    "of use since 1923 and is privately owned. It was also marked on Greenwood's 1821 map "
+    "of the county. Towards the end of the nineteenth century, Beacon Mill was run in "
+    "conjunction with Wandle Mill. The mill was last worked for trade in 1955 and the sails "
+    "were removed in 1923."
 )
 
 
-def test_a_claim_held_in_dispute_on_a_page_naming_the_thing_is_a_side(engine: Engine) -> None:
-    load_documents(
-        engine,
-        {
-            "doc01": BEACON,
-            "doc02": (
-                "of use since 1923 and is privately owned. History Beacon Mill is one of two "
-                "windmills marked on the 1819 map. The mill was last worked for trade in 1955 "
-                "and the sails were removed in 1923."
-            ),
-        },
-    )
+def test_a_claim_held_in_dispute_on_a_copy_of_the_answering_page_is_a_side(
+    engine: Engine,
+) -> None:
+    load_documents(engine, {"doc01": BEACON, "doc02": BEACON_COPY})
     result = answer(engine, "When was Beacon Mill last worked?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT
     assert _sides(result) == {"1921": ["doc01"], "1955": ["doc02"]}
 
 
-def test_a_claim_held_in_dispute_on_a_page_never_naming_the_thing_stays_out(
+def test_a_claim_held_in_dispute_on_another_page_mentioning_the_thing_stays_out(
     engine: Engine,
 ) -> None:
     load_documents(
@@ -118,9 +119,9 @@ def test_a_claim_held_in_dispute_on_a_page_never_naming_the_thing_stays_out(
         {
             "doc01": BEACON,
             "doc02": (
-                "of use since 1930 and is privately owned. History Wandle Mill is one of two "
-                "windmills marked on the 1819 map. The mill was last worked for trade in 1955 "
-                "and the sails were removed in 1930."
+                "of use since 1930 and is privately owned. Wandle Mill was run in conjunction "
+                "with Beacon Mill for a time. The mill was last worked for trade in 1955 and "
+                "the sails were removed in 1930."
             ),
         },
     )
@@ -205,13 +206,6 @@ def test_a_namesakes_qualified_claim_of_the_same_date_is_no_new_side(engine: Eng
     sides = _sides(result)
     assert "1922-07-15" not in sides
     assert sides["1919-03-10"] == ["doc01", "doc03"]
-
-
-BEACON_COPY = (
-    "of use since 1923 and is privately owned. History Beacon Mill is one of two "
-    "windmills marked on the 1819 map. The mill was last worked for trade in 1955 "
-    "and the sails were removed in 1923."
-)
 
 
 def test_a_hidden_page_adds_no_side_and_the_answer_equals_the_visible_corpus(
