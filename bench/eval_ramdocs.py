@@ -10,7 +10,10 @@ instance, then asked through ``retrieval.answer.answer`` (the function ``claims 
 calls) by a requester who sees every document. Figures (issue 13 targets):
 
 - answered with a gold answer (>= 0.35), answered with another value (<= 0.03),
-  ``not_found`` (<= 0.30), over all questions;
+  ``not_found`` (<= 0.30), over all questions; an answer per namesake (two things of one
+  name the ledger tells apart, one side each, ``value`` null) counts as answered with a
+  gold answer when every side's value is one, else as another value; those answered with
+  gold per namesake are also counted on their own;
 - ``conflict`` citing a correct and a misinfo document on different sides, over the
   questions whose documents include a misinfo document (>= 0.50);
 - pairs (correct document, misinfo document) of one question joined by a conflicts edge
@@ -76,12 +79,16 @@ _YEARS = re.compile(r"^(\d{4})-01-01/(\d{4})-12-31$")
 
 def _written_forms(value: str) -> list[str]:
     """The ways people write a value: a span of whole years ("1926-01-01/1927-12-31") is
-    "1926-27" or "1926 to 1927"; a date as ``readable_date`` writes it."""
+    "1926-27" or "1926 to 1927"; a date as ``readable_date`` writes it, its month also cut
+    to three letters."""
     years = _YEARS.match(value.strip())
     if years and years.group(1)[:2] == years.group(2)[:2]:
         first, last = years.groups()
         return [f"{first}-{last[2:]}", f"{first} to {last}"]
-    return [readable_date(value)]
+    shown = readable_date(value)
+    # "11 November 1808" is also written "11 Nov. 1808"
+    month = next((m for m in _MONTHS.split() if f" {m} " in f" {shown} "), None)
+    return [shown, shown.replace(month, month[:3])] if month else [shown]
 
 
 def same_answer(value: str, answers: list[str]) -> bool:
@@ -241,6 +248,16 @@ def where_value_lands(
     return why, f"{row.claim_key!r} = {_claim_value(row)!r}"
 
 
+def per_namesake_values(result: Any) -> list[str]:
+    """Each side's value of an answer given per namesake (``Side.entity`` set on every
+    side, ``value`` null), else nothing."""
+    if result.status.value != "answered" or result.value is not None or len(result.sides) < 2:
+        return []
+    if not all(getattr(side, "entity", None) for side in result.sides):  # older trees: none
+        return []
+    return [shown_value(side.value, side.unit) for side in result.sides]
+
+
 def written_in(texts: list[str], values: list[str]) -> bool:
     """Whether one of ``values`` is written in one of ``texts`` (its words in a row)."""
     for text in texts:
@@ -294,6 +311,7 @@ def main() -> None:
     classes: Counter[str] = Counter()
     examples: dict[str, list[str]] = defaultdict(list)
     with_misinfo = conflict_both = 0
+    per_namesake_gold = 0
     pairs_cm = pairs_cm_conflict = pairs_cm_slot = 0
     pairs_cc = pairs_cc_conflict = 0
     results: list[dict[str, Any]] = []
@@ -374,13 +392,30 @@ def main() -> None:
             "status": result.status.value,
             "value": value,
             "reason": result.reason,
-            "sides": [[shown_value(s.value, s.unit), s.source_ids] for s in result.sides],
+            "sides": [
+                [
+                    shown_value(s.value, s.unit),
+                    s.source_ids,
+                    *filter(None, [getattr(s, "entity", None)]),
+                ]
+                for s in result.sides
+            ],
         }
+        per_namesake = per_namesake_values(result)
+        gold_answer = (
+            all(same_answer(v, row["gold_answers"]) for v in per_namesake)
+            if per_namesake
+            else same_answer(value, row["gold_answers"])
+        )
 
         # --- the answer
         if result.status.value == "answered":
-            if same_answer(value, row["gold_answers"]):
+            if gold_answer:
                 outcome["answered with a gold answer"] += 1
+                per_namesake_gold += bool(per_namesake)
+            elif per_namesake:
+                outcome["answered with another value"] += 1
+                failed("wrong value: a side of a per-namesake answer", row, result.reason)
             else:
                 outcome["answered with another value"] += 1
                 misinfo = same_answer(value, row.get("wrong_answers") or [])
@@ -493,7 +528,7 @@ def main() -> None:
         asked = question_class(getattr(frame, "attribute", None) or question_key)
         outcome_of = result.status.value
         if outcome_of == "answered":
-            outcome_of = "gold" if same_answer(value, row["gold_answers"]) else "other"
+            outcome_of = "gold" if gold_answer else "other"
         by_class[asked][outcome_of] += 1
         record["class"] = asked
         results.append(record)
@@ -507,6 +542,7 @@ def main() -> None:
     gold = outcome["answered with a gold answer"]
     wrong = outcome["answered with another value"]
     print(common.target_line("answered with a gold answer", gold, total, ">= 0.35"))
+    print(f"         of which per namesake: {per_namesake_gold}")
     print(common.target_line("answered with another value", wrong, total, "<= 0.03"))
     print(common.target_line("not_found", status["not_found"], total, "<= 0.30"))
     print(
@@ -571,6 +607,7 @@ def main() -> None:
             "seconds": clock.seconds(),
             "status": dict(status),
             "answered_gold": gold,
+            "answered_gold_per_namesake": per_namesake_gold,
             "answered_other": wrong,
             "questions_with_misinfo": with_misinfo,
             "conflict_citing_both": conflict_both,

@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine
 
+from claims.edges.entities import base_name
 from claims.errors import InputError
 from claims.extraction.answer_type import AnswerType, expected_answer_type
 from claims.extraction.question_frames import (
@@ -30,7 +31,7 @@ from claims.extraction.question_frames import (
     entity_references,
 )
 from claims.models import ConflictStatus, Requester
-from retrieval.contract import Answer, AnswerStatus, AsOfOut
+from retrieval.contract import Answer, AnswerStatus, AsOfOut, Side
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader, ResolutionFact
 from retrieval.finding import (
     MAX_PAGE_NAMED,
@@ -43,6 +44,7 @@ from retrieval.finding import (
     find,
 )
 from retrieval.listed import Statement, list_sides, statements
+from retrieval.namesakes import told_apart
 from retrieval.signals import Decision, decision, with_signals
 from retrieval.status import sides_of, value_key
 from retrieval.verdicts import Verdict, evaluate
@@ -235,6 +237,13 @@ def answer_frame(
         deciding = decision(conn, applied.id)
     listed = statements(conn, remaining_claims)
     if listed is not None:
+        apart = (
+            told_apart(conn, list_sides(listed), remaining_claims, group, ask.entity)
+            if len(entities) > 1
+            else None
+        )
+        if apart is not None:
+            return _per_namesake(apart, frame, entities, policy, result, "list")
         return _listed_answer(listed, key, entities, policy, result)
     sides = sides_of(remaining_claims)  # as the question counts them ("428 people": 428)
     citations = [sid for side in sides for sid in side.source_ids]
@@ -263,6 +272,9 @@ def answer_frame(
             policy_version=policy,
         )
     if len(sides) > 1 and len(entities) > 1:
+        apart = told_apart(conn, sides, remaining_claims, group, ask.entity)
+        if apart is not None:
+            return _per_namesake(apart, frame, entities, policy, result, "value")
         return result(
             AnswerStatus.CONFLICT,
             "the question does not say which it means: "
@@ -291,6 +303,29 @@ def answer_frame(
         value=side.value,
         unit=side.unit,
         citations=side.source_ids,
+        sides=sides,
+        policy_version=policy,
+    )
+
+
+def _per_namesake(
+    sides: list[Side],
+    frame: QuestionFrameLike,
+    entities: list[str],
+    policy: str | None,
+    result: Callable[..., Answer],
+    what: str,
+) -> Answer:
+    """Namesakes the ledger tells apart, each answered on its own side (issue 13: two
+    things of one name are two scopes, their values no conflict): ``value`` null, each side
+    naming its entity, the reason giving every namesake's value."""
+    name = getattr(frame, "entity", None) or base_name(entities[0])
+    each = "; ".join(f"{side.entity!r}: {_describe([(side.value, side.unit)])}" for side in sides)
+    return result(
+        AnswerStatus.ANSWERED,
+        f"{len(sides)} things are called {name!r}; each has its own {what}: {each}; "
+        "name one to get its " + what,
+        citations=list(dict.fromkeys(sid for side in sides for sid in side.source_ids)),
         sides=sides,
         policy_version=policy,
     )

@@ -74,6 +74,12 @@ class Side(_Out):
         '("16 GB, 32 GB and 64 GB": [16, 32, 64], unit GB): its items in text order; '
         "``value`` then holds the list in words. Null for a single value.",
     )
+    entity: str | None = Field(
+        None,
+        description="The namesake this side is about, set when the answer is given per "
+        "namesake (two things of one name the ledger tells apart, the question naming "
+        "neither: status answered, value null, one side each). Null otherwise.",
+    )
 
 
 class ReplacementOut(_Out):

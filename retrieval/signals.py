@@ -202,6 +202,16 @@ def with_provenance(conn: Connection, sides: list[Side], tiers: list[str]) -> li
     return [enrich.side(s) for s in sides]
 
 
+def _per_namesake(sides: list[Side]) -> bool:
+    """Whether the sides are namesakes answered each on its own (``retrieval.namesakes``)."""
+    return len(sides) > 1 and all(s.entity for s in sides)
+
+
+def _answering(sides: list[Side]) -> list[Side]:
+    """The sides stating an answered value: every namesake's, else the one side."""
+    return sides if _per_namesake(sides) else sides[:1]
+
+
 def signals_of(
     status: AnswerStatus,
     sides: list[Side],
@@ -212,15 +222,17 @@ def signals_of(
     cites = [c for s in sides for c in s.citations]
     ranked = [c for c in cites if c.tier_rank is not None]
     best = min(ranked, key=lambda c: (c.tier_rank, c.tier or "")) if ranked else None
+    answering = _answering(sides)
     supporting = (
-        len({c.source_id for c in sides[0].citations})
+        len({c.source_id for s in answering for c in s.citations})
         if status is AnswerStatus.ANSWERED and sides
         else 0
     )
     return EvidenceSignals(
         distinct_documents=len({c.source_id for c in cites}),
         supporting_sources=supporting,
-        conflicts_detected=sum(1 for _ in combinations(sides, 2)),
+        # namesakes answered per namesake (each side names its entity) are two scopes
+        conflicts_detected=0 if _per_namesake(sides) else sum(1 for _ in combinations(sides, 2)),
         highest_tier=best.tier if best else None,
         highest_tier_rank=best.tier_rank if best else None,
         decided_by=("rule" if deciding.by_rule else "reviewer") if deciding else None,
@@ -249,7 +261,8 @@ def with_signals(
     tiers = [str(t) for t in content.get("tiers") or []]
     sides = with_provenance(conn, result.sides, tiers)
     answered = result.status is AnswerStatus.ANSWERED
-    origins = independent_origins(sides[0], clones) if answered else 0
+    # per namesake, each namesake's value needs its own origins: the fewest of them counts
+    origins = min(independent_origins(s, clones) for s in _answering(sides)) if answered else 0
     required = required_origins(content, result.claim_key or "") if answered else None
     signals = signals_of(result.status, sides, deciding, origins, required)
     if not signals.too_few_origins:

@@ -168,9 +168,11 @@ def test_two_films_of_one_name_are_two_entities_not_a_conflict(engine: Engine) -
         },
     )
     result = answer(engine, 'What is the language of the film "Devika"?', ANYONE)
-    # the question does not say which film: both are named, as two entities
-    assert result.status is AnswerStatus.CONFLICT, result.reason
+    # the question does not say which film: each film is answered, as two entities
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    assert result.value is None
     assert "devika (1941 film)" in result.reason and "devika (1978 film)" in result.reason
+    assert {side.entity for side in result.sides} == {"devika (1941 film)", "devika (1978 film)"}
     with engine.connect() as conn:
         from sqlalchemy import text
 

@@ -91,16 +91,22 @@ def test_a_battery_question_worded_otherwise_is_answered(engine: Engine) -> None
         assert (result.value, result.citations) == (11, ["p9-spec"])
 
 
-def test_a_name_shared_by_two_towns_names_both_and_picks_neither(engine: Engine) -> None:
+def test_a_name_shared_by_two_towns_is_answered_for_each_town(engine: Engine) -> None:
+    # two towns of one name are two scopes (issue 13): each town's value, none picked
     _towns(engine)
     question = "What is the population of Springfield?"
     result = answer_frame(engine, _frame(question, "springfield"), ANYONE, question=question)
-    assert result.status is AnswerStatus.CONFLICT
+    assert result.status is AnswerStatus.ANSWERED, result.reason
     assert result.value is None
-    assert "does not say which" in result.reason
-    assert "springfield, illinois" in result.reason
-    assert "springfield, massachusetts" in result.reason
+    assert "2 things are called 'springfield'" in result.reason
+    assert "'springfield, illinois': 114394" in result.reason
+    assert "'springfield, massachusetts': 155929" in result.reason
+    assert sorted((s.entity, s.value, s.source_ids[0]) for s in result.sides) == [
+        ("springfield, illinois", 114394, "atlas"),
+        ("springfield, massachusetts", 155929, "gazette"),
+    ]
     assert sorted(result.citations) == ["atlas", "gazette"]
+    assert result.signals is not None and result.signals.conflicts_detected == 0
 
 
 def test_the_full_name_answers_for_one_town(engine: Engine) -> None:

@@ -1,0 +1,154 @@
+"""Namesakes the ledger tells apart are answered per namesake (issue 13, point 2).
+
+Two entities of one name (a town in two states, two films of one title) are two scopes:
+their values are not a conflict. A question that does not say which of them it means gets
+``answered`` with ``value`` null and one side per namesake, each side naming the entity it
+is about, when the ledger can tell them apart:
+
+- every side is about one named entity, a different one for each side, all of one name
+  (their disambiguators aside: "x (1934 film)", "x (1959 film)"), and none of them is
+  a subject known only inside one page ("x (in doc03)", or a bare name on a page with no
+  title): no title tells such a subject from its namesakes; nor is one's name all words of
+  another's ("ralph cole" beside "ralph cole (ohio representative)"): the bare name may be
+  the disambiguated one;
+- no ``conflicts`` or ``ambiguous`` edge among the visible evidence joins claims of two of
+  them (the ledger itself holds them to be one thing in dispute);
+- their pages do not look like copies of one article by the shared-facts test of the edge
+  linker (``claims.edges.entities.evidence(...).linked()``): a copy that rewrote its title
+  agrees on most facts and differs on one, which is a dispute, not a namesake.
+
+Otherwise the answer stays ``conflict`` naming every side. Only visible claims reach this
+module (the answer narrows to the requester's view first), and the pages read here are the
+cited ones, so a hidden namesake neither changes the status nor appears.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import combinations
+
+from sqlalchemy import Connection, select
+
+from claims.edges.entities import Stated, _value_key, base_name, evidence
+from claims.edges.facts import facts_from_claim
+from claims.extraction.question_frames import entity_references
+from claims.store.batches import batches
+from claims.store.claims import CLAIM_COLUMNS, claim_from_row
+from claims.tables import ClaimRow
+from retrieval.candidates import _NAMED_IN_PAGE, name_words
+from retrieval.contract import Side
+from retrieval.evidence import ClaimFact, EvidenceGroup
+from retrieval.finding import DISPUTES, _as_their_pages_name_them, named_entities
+
+
+def told_apart(
+    conn: Connection,
+    sides: list[Side],
+    claims: list[ClaimFact],
+    group: EvidenceGroup,
+    asked: str | None,
+) -> list[Side] | None:
+    """``sides``, each carrying the namesake it is about, when every side is about a distinct
+    namesake the ledger tells apart (see module); None when it cannot tell them apart."""
+    if len(sides) < 2:
+        return None
+    by_id = {c.id: c for c in claims}
+    named = named_entities(conn, claims, asked)
+    untitled = _as_their_pages_name_them(conn, claims, named) if asked else set()
+    owners: list[str] = []
+    for side in sides:
+        ids = [c.claim_id for c in side.citations]
+        about = {named.get(i) for i in ids}
+        if len(about) != 1 or untitled & set(ids) or any(i not in by_id for i in ids):
+            return None
+        entity = about.pop()
+        if not entity or entity in entity_references() or _NAMED_IN_PAGE.search(entity):
+            return None
+        owners.append(entity)
+    if len(set(owners)) != len(owners):
+        return None  # two values for one namesake: a dispute about that one
+    if len({_name_of(owner) for owner in owners}) > 1 or _one_within_another(owners):
+        return None
+    if _disputed_across(conn, group, set(owners), asked):
+        return None
+    pages = {
+        owner: {c.version_id for c in side.citations}
+        for owner, side in zip(owners, sides, strict=True)
+    }
+    if _copies(conn, pages):
+        return None
+    return [
+        side.model_copy(update={"entity": owner}) for owner, side in zip(owners, sides, strict=True)
+    ]
+
+
+def _name_of(entity: str) -> tuple[str, ...]:
+    """The name an entity shares with its namesakes: its words without the disambiguator
+    ("imitation of life (1934 film)") or the place after a comma ("lawrence, rusk county,
+    wisconsin"). Things the question names only in part ("c. mayer": Christa and Constant
+    Mayer) have two names, not one: they are not namesakes, and stay a conflict."""
+    return name_words(base_name(entity).split(",")[0])
+
+
+def _one_within_another(owners: list[str]) -> bool:
+    """Whether one namesake's name is all words of another's ("ralph cole" beside "ralph
+    cole (ohio representative)"): the shorter name says nothing the longer one does not,
+    so the ledger cannot tell that page from its disambiguated namesake. Two names each
+    with a word of their own ("(1934 film)", "(1959 film)") tell the two apart."""
+    words = [set(name_words(owner)) for owner in owners]
+    return any(a <= b or b <= a for a, b in combinations(words, 2))
+
+
+def _disputed_across(
+    conn: Connection, group: EvidenceGroup, owners: set[str], asked: str | None
+) -> bool:
+    """Whether a visible conflicts or ambiguous edge joins claims of two of ``owners``."""
+    disputes = [
+        e
+        for e in group.edges
+        if e.kind in DISPUTES and e.left in group.claims and e.right in group.claims
+    ]
+    if not disputes:
+        return False
+    ends = [group.claims[i] for i in sorted({i for e in disputes for i in (e.left, e.right)})]
+    named = named_entities(conn, ends, asked)
+    if asked:
+        _as_their_pages_name_them(conn, ends, named)
+    for edge in disputes:
+        left, right = named.get(edge.left), named.get(edge.right)
+        if left in owners and right in owners and left != right:
+            return True
+    return False
+
+
+def _copies(conn: Connection, pages: dict[str, set[str]]) -> bool:
+    """Whether the pages of two of the namesakes state alike what the edge linker takes for
+    one entity's facts (enough telling attributes agree, at most one differs). A value
+    another of the namesakes states as well tells nothing, as in the linker's block."""
+    stated: dict[str, Stated] = {}
+    for owner, versions in pages.items():
+        found: Stated = defaultdict(dict)
+        for chunk in batches(sorted(versions)):
+            rows = conn.execute(
+                select(*(getattr(ClaimRow, name) for name in CLAIM_COLUMNS)).where(
+                    ClaimRow.source_version_id.in_(chunk)
+                )
+            )
+            for row in rows:
+                facts = facts_from_claim(claim_from_row(tuple(row)))
+                found[facts.attribute].setdefault(_value_key(facts), facts)
+        stated[owner] = found
+    by_value: dict[tuple[str, tuple[object, ...]], set[str]] = defaultdict(set)
+    for owner, found in stated.items():
+        for attribute, values in found.items():
+            for facts in values.values():
+                by_value[(attribute, (facts.kind, facts.label, facts.lo, facts.hi))].add(owner)
+    for a, b in combinations(sorted(stated), 2):
+        pair = {a, b}
+
+        def telling(attribute: str, value: tuple[object, ...]) -> bool:
+            return not by_value.get((attribute, value), set()) - pair  # noqa: B023
+
+        if evidence(stated[a], stated[b], telling).linked():
+            return True
+    return False

@@ -1,0 +1,145 @@
+"""Namesakes the ledger tells apart are answered per namesake (issue 13, point 2).
+
+Two things of one name are two scopes: a question naming neither gets ``answered`` with
+value null and one side per namesake, each naming its entity. When the ledger cannot tell
+them apart (a subject known only inside one page, a copy that rewrote its title) the
+answer stays ``conflict`` naming both."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+
+from claims.models import Requester
+from claims.store import make_engine
+from retrieval.answer import answer
+from retrieval.contract import Answer, AnswerStatus
+from tests.store_template import upgrade
+
+sys.path.insert(0, str(Path(__file__).parent))
+from retrieval_cases import load_case, load_documents  # noqa: E402
+
+ANYONE = Requester(principal="anyone", groups=[])
+QUESTION = 'Who directed the film "Harbour Lights"?'
+
+FILM_1931 = (
+    "Harbour Lights (1931 film) Harbour Lights is a 1931 British drama film directed by "
+    "Edwin Marsh. It was produced by Gainsborough Pictures and stars Ivy Bell."
+)
+FILM_1958 = (
+    "Harbour Lights (1958 film) Harbour Lights is a 1958 American crime film directed by "
+    "Clara Voss. It was produced by Monogram Pictures and stars Dan Holt."
+)
+FILM_1974 = (
+    "Harbour Lights (1974 film) Harbour Lights is a 1974 Danish comedy film directed by "
+    "Bent Rasmussen. It was produced by Nordisk Film and stars Lis Holm."
+)
+
+
+def _by_entity(result: Answer) -> dict[str | None, tuple[object, list[str]]]:
+    return {s.entity: (s.value, sorted(s.source_ids)) for s in result.sides}
+
+
+def test_two_titled_films_of_one_name_are_each_answered(engine: Engine) -> None:
+    load_documents(engine, {"doc01": FILM_1931, "doc02": FILM_1958})
+    result = answer(engine, QUESTION, ANYONE)
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    assert result.value is None and result.values is None
+    sides = _by_entity(result)
+    assert len(sides) == 2
+    (early, early_side), (late, late_side) = sorted(sides.items(), key=lambda kv: str(kv[0]))
+    assert "1931 film" in str(early) and early_side == ("Edwin Marsh", ["doc01"])
+    assert "1958 film" in str(late) and late_side == ("Clara Voss", ["doc02"])
+    assert result.reason.startswith("2 things are called ")
+    assert f"{early!r}: Edwin Marsh" in result.reason
+    assert f"{late!r}: Clara Voss" in result.reason
+    assert result.reason.endswith("name one to get its value")
+    assert sorted(result.citations) == ["doc01", "doc02"]
+    assert result.signals is not None
+    assert result.signals.conflicts_detected == 0
+    assert result.signals.supporting_sources == 2
+
+
+MENU = "Contents Early life Career References External links "
+
+
+def test_a_namesake_known_only_inside_one_page_stays_a_conflict(engine: Engine) -> None:
+    # the second page has no title: its subject is "marion tarrant (in doc02)", which no
+    # title tells from the novelist, so the two dates stay a conflict naming both
+    load_documents(
+        engine,
+        {
+            "doc01": "Marion Tarrant (novelist) Marion Tarrant ( 4 May 1902 \u2013 1977 ) was "
+            "an English novelist.",
+            "doc02": f"{MENU}Marion Tarrant ( 9 June 1921 \u2013 1990 ) was a Scottish "
+            "novelist. She wrote 12 novels.",
+        },
+    )
+    result = answer(engine, "When was Marion Tarrant born?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert result.value is None
+    assert {str(s.value): s.source_ids for s in result.sides} == {
+        "1902-05-04": ["doc01"],
+        "1921-06-09": ["doc02"],
+    }
+    assert all(side.entity is None for side in result.sides)
+    assert "(in doc02)" in result.reason
+
+
+def test_a_copy_that_rewrote_its_title_stays_a_conflict(engine: Engine) -> None:
+    # the second page is the first with its title's year and the director changed: the
+    # pages agree on the year, the studio and the star and differ on one value, which the
+    # edge linker's shared-facts test takes for one film; a dispute, not two films
+    copy = FILM_1931.replace("(1931 film)", "(1932 film)").replace("Edwin Marsh", "Tom Garrick")
+    load_documents(engine, {"doc01": FILM_1931, "doc02": copy})
+    result = answer(engine, QUESTION, ANYONE)
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert result.value is None
+    assert {str(s.value): s.source_ids for s in result.sides} == {
+        "Edwin Marsh": ["doc01"],
+        "Tom Garrick": ["doc02"],
+    }
+    assert all(side.entity is None for side in result.sides)
+
+
+def _asked_over(tmp_path: Path, name: str, documents: dict[str, str], hidden: set[str]) -> Answer:
+    url = f"sqlite:///{tmp_path / name}.db"
+    upgrade(url)
+    engine = make_engine(url)
+    try:
+        load_case(
+            engine,
+            {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
+            groups={doc: ["board"] for doc in hidden},
+        )
+        return answer(engine, QUESTION, ANYONE)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("visible", "expected"),
+    [
+        ({"doc01": FILM_1931, "doc02": FILM_1958}, AnswerStatus.ANSWERED),
+        ({"doc01": FILM_1931}, AnswerStatus.ANSWERED),
+    ],
+)
+def test_a_hidden_namesake_neither_changes_the_status_nor_appears(
+    tmp_path: Path, visible: dict[str, str], expected: AnswerStatus
+) -> None:
+    # view equivalence: the answer over the whole corpus, for a requester who cannot see
+    # the 1974 film, is the answer over the corpus of what that requester sees
+    whole = _asked_over(tmp_path, "whole", {**visible, "doc09": FILM_1974}, {"doc09"})
+    seen = _asked_over(tmp_path, "seen", visible, set())
+    assert whole.status is expected, whole.reason
+    assert whole.model_dump(exclude={"signals"}) == seen.model_dump(exclude={"signals"})
+    assert whole.signals == seen.signals
+    shown = whole.model_dump_json()
+    assert "Rasmussen" not in shown and "1974" not in shown and "doc09" not in shown
+    if len(visible) == 1:
+        assert whole.value == "Edwin Marsh"
+    else:
+        assert whole.value is None and len(whole.sides) == 2
