@@ -63,6 +63,26 @@ def test_two_titled_films_of_one_name_are_each_answered(engine: Engine) -> None:
     assert result.signals.supporting_sources == 2
 
 
+def test_two_titled_films_listing_their_languages_each_get_their_list(engine: Engine) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": f"{FILM_1931} Its languages are English, French and German.",
+            "doc02": f"{FILM_1958} Its languages are Spanish, Italian and Portuguese.",
+        },
+    )
+    result = answer(engine, 'What are the languages of "Harbour Lights"?', ANYONE)
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    assert result.value is None and result.values is None
+    lists = {str(s.entity): (s.values, s.source_ids) for s in result.sides}
+    assert len(lists) == 2
+    (early, early_list), (late, late_list) = sorted(lists.items())
+    assert "1931 film" in early and early_list == (["English", "French", "German"], ["doc01"])
+    assert "1958 film" in late and late_list == (["Spanish", "Italian", "Portuguese"], ["doc02"])
+    assert "each has its own list" in result.reason
+    assert result.reason.endswith("name one to get its list")
+
+
 MENU = "Contents Early life Career References External links "
 
 
