@@ -883,7 +883,7 @@ def opening_claims(
     ]
     if opening is None:
         opening = _title_subject(text)
-    parties = _party_claims(doc, opening, made)
+    parties = _party_claims(doc, text, opening, made)
     # a cut page's own title in its footer or its Wikidata label (page_footer.py)
     parties = _inserted(parties, _footer_claims(text, source_id, made))
     if opening is None:
@@ -1250,13 +1250,15 @@ class _ClaimMaker:
         return trusted(Claim, fields)
 
 
-def _party_claims(doc: Doc, opening: Opening | None, made: _ClaimMaker) -> list[Claim]:
+def _party_claims(
+    doc: Doc, text: str, opening: Opening | None, made: _ClaimMaker
+) -> list[Claim]:
     """``political party`` claims of the sentences that state their subject's party
     (``affiliation``): "he"/"she" and the subject's own name or surname are the article's
     subject (an opening read at the top of the page); another name is its own entity."""
     found: list[Claim] = []
     own = opening if opening is not None and not opening.late else None
-    for mention in party_mentions(doc, _words().parties):
+    for mention in party_mentions(doc, text, _words().parties):
         entity, subject = mention.entity, mention.subject
         if own is not None and (entity is None or _names_subject(entity, own)):
             entity, subject = own.entity, own.name
