@@ -163,3 +163,26 @@ def test_a_hidden_namesake_neither_changes_the_status_nor_appears(
         assert whole.value == "Edwin Marsh"
     else:
         assert whole.value is None and len(whole.sides) == 2
+
+
+def test_claims_ask_prints_each_namesake_with_its_value(cli_env: Path) -> None:
+    """The CLI shows a per-namesake answer as such: no "answered: None", and each side
+    names the thing it is about before its value."""
+    from typer.testing import CliRunner
+
+    from claimledger.cli.app import app as cli_app
+    from claims.settings import get_settings
+
+    url = get_settings().resolved_database_url
+    upgrade(url)
+    store = make_engine(url)
+    load_documents(store, {"doc01": FILM_1931, "doc02": FILM_1958})
+    store.dispose()
+    shown = CliRunner().invoke(cli_app, ["ask", QUESTION])
+    assert shown.exit_code == 0, shown.output
+    assert "answered: per namesake (2)" in shown.output
+    assert "None" not in shown.output.splitlines()[0]
+    lines = [line for line in shown.output.splitlines() if line.startswith("side ")]
+    assert len(lines) == 2
+    assert any("1931 film" in line and line.endswith(": Edwin Marsh") for line in lines)
+    assert any("1958 film" in line and line.endswith(": Clara Voss") for line in lines)

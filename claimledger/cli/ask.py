@@ -71,7 +71,10 @@ def show_answer(result: Answer) -> None:
         AnswerStatus.NOT_FOUND: "red",
     }[result.status]
     head = f"[bold {colour}]{result.status.value}[/]"
-    if result.status is AnswerStatus.ANSWERED:  # the value and unit are data: escaped
+    per_namesake = result.status is AnswerStatus.ANSWERED and result.value is None
+    if per_namesake:  # namesakes the ledger tells apart: each side states its own value
+        head += escape(f": per namesake ({len(result.sides)})")
+    elif result.status is AnswerStatus.ANSWERED:  # the value and unit are data: escaped
         head += escape(f": {result.value}" + (f" {result.unit}" if result.unit else ""))
     console.print(head, markup=True)
     if result.values is not None:  # a listed answer: one line per item
@@ -83,7 +86,8 @@ def show_answer(result: Answer) -> None:
         console.print(f"policy version: {result.policy_version}", markup=False)
     for number, side in enumerate(result.sides, start=1):
         unit = f" {side.unit}" if side.unit else ""
-        console.print(f"side {number}: {side.value}{unit}", markup=False)
+        about = f" ({side.entity})" if side.entity else ""
+        console.print(f"side {number}{about}: {side.value}{unit}", markup=False)
         if side.values is not None:
             console.print(f"  lists {len(side.values)} values", markup=False)
         for cite in side.citations:
