@@ -69,7 +69,7 @@ STANDING_IN_ATTRIBUTE = 0.6
 _NAME_SEPARATORS = (" ", ",", " (")
 _NAME_WORD = re.compile(r"[^\W_]+")
 # the mark of a subject known only as named in one page (claims/extraction/opening.py)
-_NAMED_IN_PAGE = re.compile(r" \(in [^()]+\)$")
+NAMED_IN_PAGE = re.compile(r" \(in [^()]+\)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +174,7 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
         # "The club was founded in 1968" on a page cut from its article names its subject
         # only by what it is: as good as a claim naming none, never a name of its own
         return ENTITY_NOT_STATED
-    named_in = _NAMED_IN_PAGE.search(stated)
+    named_in = NAMED_IN_PAGE.search(stated)
     if named_in is not None:
         # a subject known as named in one page ("kind hush (in doc03)": no title tells it
         # from its namesakes) fits no better than a titled namesake ("kind hush (album)")
@@ -203,7 +203,7 @@ def question_fit(asked: str | None, stated: str | None, question_words: Collecti
     disambiguation the question does not state ("giant steps (the boo radleys album)") keeps
     its lower fit."""
     fit = entity_fit(asked, stated)
-    if fit == 0.0 or fit == EXACT_ENTITY or not stated or _NAMED_IN_PAGE.search(stated):
+    if fit == 0.0 or fit == EXACT_ENTITY or not stated or NAMED_IN_PAGE.search(stated):
         return fit
     opened = stated.rfind(" (")
     if opened < 0 or not stated.endswith(")") or not asked:

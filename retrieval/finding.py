@@ -31,8 +31,8 @@ from claims.store.batches import batches
 from claims.store.search import search_words
 from claims.tables import ClaimRow, SourceVersionRow
 from retrieval.candidates import (
-    _NAMED_IN_PAGE,
     EXACT_ENTITY,
+    NAMED_IN_PAGE,
     PARTIAL_ENTITY,
     candidate_keys,
     entity_fit,
@@ -235,11 +235,11 @@ def entities_about(
     ``best_named`` reads them): what the answer groups namesakes by."""
     named = named_entities(conn, claims, asked)
     if asked:
-        _as_their_pages_name_them(conn, claims, named)
+        as_their_pages_name_them(conn, claims, named)
     return named
 
 
-def _as_their_pages_name_them(
+def as_their_pages_name_them(
     conn: Connection, claims: list[ClaimFact], named: dict[str, str | None]
 ) -> set[str]:
     """Read each named claim as its page names its subject; updates ``named`` in place and
@@ -260,7 +260,7 @@ def _as_their_pages_name_them(
         own = str(named[claim.id])
         subject = subjects.get(claim.id)
         if subject is None:
-            if not _NAMED_IN_PAGE.search(own):
+            if not NAMED_IN_PAGE.search(own):
                 untitled.add(claim.id)
         elif subject != own and entity_fit(own, subject) > 0:
             named[claim.id] = subject
@@ -378,7 +378,7 @@ def best_named(ask: Ask, claims: list[ClaimFact]) -> tuple[list[ClaimFact], list
     if not entity:
         return claims, []
     named = named_entities(ask.conn, claims, entity)
-    untitled = _as_their_pages_name_them(ask.conn, claims, named)
+    untitled = as_their_pages_name_them(ask.conn, claims, named)
     fit = {c.id: entity_fit(entity, named.get(c.id)) for c in claims if named.get(c.id)}
     if not fit:
         return claims, []
@@ -518,7 +518,7 @@ def find(ask: Ask, referring: set[str]) -> Found:
             subject = other[: -len(slot) - 1] if other.endswith(" " + slot) else ""
             if (
                 other not in answering
-                and _NAMED_IN_PAGE.search(subject)
+                and NAMED_IN_PAGE.search(subject)
                 and entity_fit(entity, subject) > 0
             ):
                 beside[other] = subject

@@ -29,16 +29,16 @@ from itertools import combinations
 
 from sqlalchemy import Connection, select
 
-from claims.edges.entities import Stated, _value_key, base_name, evidence
+from claims.edges.entities import Stated, base_name, evidence, value_key
 from claims.edges.facts import facts_from_claim
 from claims.extraction.question_frames import entity_references
 from claims.store.batches import batches
 from claims.store.claims import CLAIM_COLUMNS, claim_from_row
 from claims.tables import ClaimRow
-from retrieval.candidates import _NAMED_IN_PAGE, name_words
+from retrieval.candidates import NAMED_IN_PAGE, name_words
 from retrieval.contract import Side
 from retrieval.evidence import ClaimFact, EvidenceGroup
-from retrieval.finding import DISPUTES, _as_their_pages_name_them, named_entities
+from retrieval.finding import DISPUTES, as_their_pages_name_them, named_entities
 
 
 def told_apart(
@@ -54,7 +54,7 @@ def told_apart(
         return None
     by_id = {c.id: c for c in claims}
     named = named_entities(conn, claims, asked)
-    untitled = _as_their_pages_name_them(conn, claims, named) if asked else set()
+    untitled = as_their_pages_name_them(conn, claims, named) if asked else set()
     owners: list[str] = []
     for side in sides:
         ids = [c.claim_id for c in side.citations]
@@ -62,7 +62,7 @@ def told_apart(
         if len(about) != 1 or untitled & set(ids) or any(i not in by_id for i in ids):
             return None
         entity = about.pop()
-        if not entity or entity in entity_references() or _NAMED_IN_PAGE.search(entity):
+        if not entity or entity in entity_references() or NAMED_IN_PAGE.search(entity):
             return None
         owners.append(entity)
     if len(set(owners)) != len(owners):
@@ -113,7 +113,7 @@ def _disputed_across(
     ends = [group.claims[i] for i in sorted({i for e in disputes for i in (e.left, e.right)})]
     named = named_entities(conn, ends, asked)
     if asked:
-        _as_their_pages_name_them(conn, ends, named)
+        as_their_pages_name_them(conn, ends, named)
     for edge in disputes:
         left, right = named.get(edge.left), named.get(edge.right)
         if left in owners and right in owners and left != right:
@@ -136,7 +136,7 @@ def _copies(conn: Connection, pages: dict[str, set[str]]) -> bool:
             )
             for row in rows:
                 facts = facts_from_claim(claim_from_row(tuple(row)))
-                found[facts.attribute].setdefault(_value_key(facts), facts)
+                found[facts.attribute].setdefault(value_key(facts), facts)
         stated[owner] = found
     by_value: dict[tuple[str, tuple[object, ...]], set[str]] = defaultdict(set)
     for owner, found in stated.items():

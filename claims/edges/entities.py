@@ -104,7 +104,7 @@ class EntityLinks:
 
 # What ``compare.compare_values`` reads of a claim: claims equal in these compare alike, so
 # each subject's attribute is compared once per distinct value, not once per claim.
-def _value_key(facts: ClaimFacts) -> tuple[object, ...]:
+def value_key(facts: ClaimFacts) -> tuple[object, ...]:
     return (
         facts.kind, facts.label, facts.stance, facts.bound, facts.lo, facts.hi,
         facts.lo_open, facts.hi_open, facts.tol, facts.dimension, facts.predicate, facts.unit,
@@ -122,7 +122,7 @@ Stated = dict[str, dict[tuple[object, ...], ClaimFacts]]  # attribute -> value -
 def _by_attribute(facts: Iterable[ClaimFacts]) -> Stated:
     found: Stated = defaultdict(dict)
     for facts_ in facts:
-        found[facts_.attribute].setdefault(_value_key(facts_), facts_)
+        found[facts_.attribute].setdefault(value_key(facts_), facts_)
     return found
 
 
