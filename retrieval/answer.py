@@ -238,7 +238,14 @@ def answer_frame(
     listed = statements(conn, remaining_claims)
     if listed is not None:
         apart = (
-            told_apart(conn, list_sides(listed), remaining_claims, group, ask.entity)
+            told_apart(
+                conn,
+                list_sides(listed),
+                remaining_claims,
+                group,
+                ask.entity,
+                ask.loader.generation(),
+            )
             if len(entities) > 1
             else None
         )
@@ -272,7 +279,9 @@ def answer_frame(
             policy_version=policy,
         )
     if len(sides) > 1 and len(entities) > 1:
-        apart = told_apart(conn, sides, remaining_claims, group, ask.entity)
+        apart = told_apart(
+            conn, sides, remaining_claims, group, ask.entity, ask.loader.generation()
+        )
         if apart is not None:
             return _per_namesake(apart, frame, entities, policy, result, "value")
         return result(

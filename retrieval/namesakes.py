@@ -47,6 +47,7 @@ def told_apart(
     claims: list[ClaimFact],
     group: EvidenceGroup,
     asked: str | None,
+    generation: str | None,
 ) -> list[Side] | None:
     """``sides``, each carrying the namesake it is about, when every side is about a distinct
     namesake the ledger tells apart (see module); None when it cannot tell them apart."""
@@ -75,7 +76,7 @@ def told_apart(
         owner: {c.version_id for c in side.citations}
         for owner, side in zip(owners, sides, strict=True)
     }
-    if _copies(conn, pages):
+    if _copies(conn, pages, generation):
         return None
     return [
         side.model_copy(update={"entity": owner}) for owner, side in zip(owners, sides, strict=True)
@@ -121,17 +122,19 @@ def _disputed_across(
     return False
 
 
-def _copies(conn: Connection, pages: dict[str, set[str]]) -> bool:
+def _copies(conn: Connection, pages: dict[str, set[str]], generation: str | None) -> bool:
     """Whether the pages of two of the namesakes state alike what the edge linker takes for
     one entity's facts (enough telling attributes agree, at most one differs). A value
-    another of the namesakes states as well tells nothing, as in the linker's block."""
+    another of the namesakes states as well tells nothing, as in the linker's block. Only
+    the claims of the ``generation`` being answered from are read: an older extractor's
+    claims of the same page would add facts the answer never saw."""
     stated: dict[str, Stated] = {}
     for owner, versions in pages.items():
         found: Stated = defaultdict(dict)
         for chunk in batches(sorted(versions)):
             rows = conn.execute(
                 select(*(getattr(ClaimRow, name) for name in CLAIM_COLUMNS)).where(
-                    ClaimRow.source_version_id.in_(chunk)
+                    ClaimRow.source_version_id.in_(chunk), ClaimRow.generation == generation
                 )
             )
             for row in rows:
