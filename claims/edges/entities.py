@@ -20,6 +20,11 @@ page's subject ``E`` of the same base name are one entity when their pages
 - disagree on at most ``MAX_DIFFERING`` attributes (every value of one side cannot hold with
   every value of the other).
 
+An agreement on one calendar day (both pages: died 17 August 1930) weighs ``DAY_WEIGHT``
+agreements: namesakes do not share a birth or death day. A year or a month against a day
+inside it ("released in 1976" / "on 11 June 1976") is an agreement as far as the coarser
+value goes.
+
 Two namesakes (two towns, two footballers) share few telling facts and differ on several,
 so they stay apart. A page-local subject that qualifies with two differently named entities
 equally well is linked to neither (the pages cannot tell which namesake it is). Titled
@@ -44,9 +49,13 @@ from claims.edges.facts import ClaimFacts
 # for a page-local subject to be the other page's subject (docs/EDGES.md has the table).
 MIN_AGREEING = 2
 MAX_DIFFERING = 1
+# An agreement on one calendar day (a birth or a death date to the day) tells two people
+# apart from their namesakes on its own: it counts as this many agreements.
+DAY_WEIGHT = 2
 # A block of one base name holding more entities than this is a common name ("john smith"):
 # not searched, which keeps the work linear (the pairs of a block grow with its square).
 MAX_BLOCK_ENTITIES = 32
+_A_YEAR = 366  # days, the widest date span that agrees with a day inside it
 
 _DISAMBIGUATOR = re.compile(r"^(.+?) \([^()]*\)$")
 
@@ -68,12 +77,17 @@ class Evidence:
 
     agreeing: tuple[str, ...]
     differing: tuple[str, ...]
+    # the agreeing attributes whose shared value is one calendar day
+    on_a_day: tuple[str, ...] = ()
+
+    def weight(self) -> int:
+        return len(self.agreeing) + (DAY_WEIGHT - 1) * len(self.on_a_day)
 
     def linked(self) -> bool:
-        return len(self.agreeing) >= MIN_AGREEING and len(self.differing) <= MAX_DIFFERING
+        return self.weight() >= MIN_AGREEING and len(self.differing) <= MAX_DIFFERING
 
     def strength(self) -> tuple[int, int]:
-        return len(self.agreeing) - len(self.differing), len(self.agreeing)
+        return self.weight() - len(self.differing), self.weight()
 
 
 @dataclass
@@ -136,16 +150,51 @@ def evidence(
     """
     agreeing: list[str] = []
     differing: list[str] = []
+    on_a_day: list[str] = []
     for attribute in sorted(x.keys() & y.keys()):
         xs, ys = x[attribute].values(), y[attribute].values()
         states = {compare_values(a, b).state for a in xs for b in ys}
         if AGREE in states:
             shared = {_shown(a) for a in xs} & {_shown(b) for b in ys}
-            if telling is None or any(telling(attribute, value) for value in shared):
+            told = [v for v in shared if telling is None or telling(attribute, v)]
+            if told:
                 agreeing.append(attribute)
+                if any(_one_day(v) for v in told):
+                    on_a_day.append(attribute)
         elif states == {INCOMPATIBLE}:
             differing.append(attribute)
-    return Evidence(tuple(agreeing), tuple(differing))
+        else:
+            # a year or a month against a day inside it ("1976" / "11 June 1976"): the
+            # two pages agree as far as the coarser one says (both values telling)
+            inside = [
+                (a, b) for a in xs for b in ys if a.kind == b.kind == "date" and _within(a, b)
+            ]
+            if (
+                inside
+                and INCOMPATIBLE not in states
+                and any(
+                    telling is None
+                    or (telling(attribute, _shown(a)) and telling(attribute, _shown(b)))
+                    for a, b in inside
+                )
+            ):
+                agreeing.append(attribute)
+    return Evidence(tuple(agreeing), tuple(differing), tuple(on_a_day))
+
+
+def _one_day(value: tuple[object, ...]) -> bool:
+    """A shown date value that is one calendar day."""
+    kind, _, lo, hi = value
+    return kind == "date" and lo == hi
+
+
+def _within(a: ClaimFacts, b: ClaimFacts) -> bool:
+    """One date's days lie inside the other's, the wider one a year at most ("1976" holds
+    "1976-06-11"; a decade or an open span holds too much to tell anything)."""
+    wide, narrow = (a, b) if a.hi - a.lo >= b.hi - b.lo else (b, a)
+    if not wide.hi - wide.lo <= _A_YEAR:  # also false for an unbounded (infinite) span
+        return False
+    return wide.lo <= narrow.lo and narrow.hi <= wide.hi
 
 
 def _blocks(
