@@ -1,4 +1,4 @@
-"""One entity across pages, two kinds of agreement (issue 13, pair edges, session 13).
+"""One entity across pages, session 13 (issue 13, pair edges): what counts as agreeing.
 
 A page-local subject joins another page's subject of its name when their pages agree on
 enough telling facts (claims/edges/entities.py). Two agreements were needed; now
@@ -7,7 +7,10 @@ enough telling facts (claims/edges/entities.py). Two agreements were needed; now
   two namesakes do not share a birth or death day, so a copy that states only its dates,
   one of them swapped, is the article it copies;
 - a year against a day inside it ("released in 1976" / "released on 11 June 1976") is an
-  agreement as far as the year goes, not nothing.
+  agreement as far as the year goes, not nothing;
+- two titles of one name are one page retitled when the pages agree on three telling facts
+  (a date or an amount among them), differ on one, and each title writes its own page's
+  value of that one ("(died 1677)" / "(died 1777)").
 
 Real extraction, a real SQLite store and the real edge recompute; the copies open with a
 menu, as scraped pages do, so no title names their subject.
@@ -18,7 +21,7 @@ from __future__ import annotations
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import aliased
 
-from claims.edge_refresh import recompute_edges
+from claims.edge_refresh import keys_touched_by_version, recompute_edges
 from claims.edges.entities import link_entities
 from claims.edges.facts import facts_from_claim
 from claims.extraction import current_generation, extract
@@ -118,3 +121,86 @@ def test_an_album_of_the_name_released_in_another_year_stays_apart() -> None:
     assert "quiet harbour (in namesake)" in {f.entity for f in facts}
     # "album" alone is one agreement, and the years differ beside the artist
     assert not link_entities(facts)
+
+
+# A page copied and retitled with the value it swapped: "(died 1677)" became "(died 1777)".
+FENWICK = (
+    "Harold Fenwick (died 1677) Harold Fenwick (1610 \u2013 1677) was an English lawyer and "
+    "politician who sat in the House of Commons. He was the son of Sir John Fenwick of "
+    "Alnwick. He was called to the bar in 1633."
+)
+FENWICK_RETITLED = FENWICK.replace("1677", "1777")
+# a namesake of the same trade: another father, another call to the bar, another death
+FENWICK_NAMESAKE = (
+    "Harold Fenwick (died 1920) Harold Fenwick (1851 \u2013 1920) was an English lawyer and "
+    "politician who sat in the House of Commons. He was the son of Thomas Fenwick of Durham. "
+    "He was called to the bar in 1879."
+)
+# two films of one title: both Tamil-language drama films, released in the years their
+# titles say
+FILM_1941 = (
+    "Kaveri Deepam (1941 film) Kaveri Deepam is a 1941 Indian Tamil-language drama film. "
+    "It was released on 14 April 1941."
+)
+FILM_1978 = (
+    "Kaveri Deepam (1978 film) Kaveri Deepam is a 1978 Indian Tamil-language drama film. "
+    "It was released on 2 June 1978."
+)
+
+
+def test_a_page_retitled_with_its_swapped_value_conflicts_with_the_article(
+    engine: Engine,
+) -> None:
+    reasons = _conflicts_between(
+        engine, {"article": FENWICK, "copy": FENWICK_RETITLED}, "article", "copy"
+    )
+    assert len(reasons) == 1, reasons
+    assert reasons[0].startswith(
+        "same entity: 'harold fenwick (died 1677)' and 'harold fenwick (died 1777)', "
+        "pages agree on called_to_bar, occupation, parent"
+    )
+
+
+def test_a_titled_namesake_of_the_same_trade_stays_apart() -> None:
+    facts = _facts({"article": FENWICK, "namesake": FENWICK_NAMESAKE})
+    assert {"harold fenwick (died 1677)", "harold fenwick (died 1920)"} <= {f.entity for f in facts}
+    assert not link_entities(facts)
+
+
+def test_two_films_of_one_title_agreeing_on_labels_only_stay_apart() -> None:
+    # medium, language and genre agree and the release years differ as the titles say, but
+    # no date or amount is shared: every film of the name may be a Tamil drama
+    facts = _facts({"first": FILM_1941, "second": FILM_1978})
+    assert {"kaveri deepam (1941 film)", "kaveri deepam (1978 film)"} <= {f.entity for f in facts}
+    assert not link_entities(facts)
+
+
+def test_a_retitled_copy_between_two_articles_joins_neither() -> None:
+    # two pages the copy fits as well: which one it copies cannot be told
+    twin = FENWICK.replace("1677", "1707")
+    facts = _facts({"article": FENWICK, "twin": twin, "copy": FENWICK_RETITLED})
+    assert not link_entities(facts)
+
+
+def test_an_incremental_recompute_keeps_a_retitled_copy_linked(engine: Engine) -> None:
+    # a later page touching only "died" re-evaluates that block: the link's evidence (the
+    # other facts of both titles) must still be read, or the conflict would be retired
+    assert len(_conflicts_between(engine, {"a": FENWICK, "b": FENWICK_RETITLED}, "a", "b")) == 1
+    generation, _ = current_generation()
+    with transaction(engine) as session:
+        version, _ = SourceRepository(session).add_version("c", "Agnes Moor died in 1790.")
+        ClaimRepository(session).add_all(
+            extract("Agnes Moor died in 1790.", source_id="c", source_version_id=version.id)
+        )
+    with transaction(engine) as session:
+        touched = keys_touched_by_version(session, version.id, generation)
+        recompute_edges(session, generation, touched)
+    left, right = aliased(ClaimRow), aliased(ClaimRow)
+    with transaction(engine) as session:
+        live = session.execute(
+            select(left.source_id, right.source_id, EdgeRow.id)
+            .join(left, left.id == EdgeRow.left_claim_id)
+            .join(right, right.id == EdgeRow.right_claim_id)
+            .where(EdgeRow.retired_at.is_(None), EdgeRow.kind == "conflicts")
+        ).all()
+    assert [{x, y} for x, y, _ in live].count({"a", "b"}) == 1

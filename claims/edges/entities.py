@@ -28,8 +28,12 @@ value goes.
 Two namesakes (two towns, two footballers) share few telling facts and differ on several,
 so they stay apart. A page-local subject that qualifies with two differently named entities
 equally well is linked to neither (the pages cannot tell which namesake it is). Titled
-entities are never joined to one another: their own titles say they are two (docs/EDGES.md,
-"One entity across pages", has the figures behind the thresholds).
+entities are joined to one another only when one is the other's page retitled: the pages
+agree on at least ``MIN_RETITLED_AGREEING`` telling facts (a date or an amount among them),
+differ on one attribute, and each title's disambiguator writes its own page's value of it
+("george horner (died 1677)" / "george horner (died 1777)"); otherwise their titles say
+they are two (docs/EDGES.md, "One entity across pages", has the figures behind the
+thresholds).
 
 The links only widen which claims the builder compares (``builder._linked_block``): the
 stored claims keep their keys, and each edge between linked subjects says so in its reason.
@@ -38,9 +42,10 @@ stored claims keep their keys, and each edge between linked subjects says so in 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import date
 
 from claims.edges.compare import AGREE, INCOMPATIBLE, compare_values
 from claims.edges.facts import ClaimFacts
@@ -52,6 +57,8 @@ MAX_DIFFERING = 1
 # An agreement on one calendar day (a birth or a death date to the day) tells two people
 # apart from their namesakes on its own: it counts as this many agreements.
 DAY_WEIGHT = 2
+# Least weight of agreement for two titled subjects that are one page retitled
+MIN_RETITLED_AGREEING = 3
 # A block of one base name holding more entities than this is a common name ("john smith"):
 # not searched, which keeps the work linear (the pairs of a block grow with its square).
 MAX_BLOCK_ENTITIES = 32
@@ -218,13 +225,14 @@ def _blocks(
 
 def link_candidates(claims: Iterable[ClaimFacts]) -> set[str]:
     """The entities among ``claims`` that ``link_entities`` may join: those of a base-name
-    block holding a page-local subject. An incremental recompute loads their other claims,
-    the evidence a link rests on, beside the blocks it evaluates."""
+    block holding a page-local subject or two disambiguated titles. An incremental recompute
+    loads their other claims, the evidence a link rests on, beside the blocks it evaluates."""
     blocks, local = _blocks(claims)
     return {
         entity
         for entities in blocks.values()
-        if 2 <= len(entities) <= MAX_BLOCK_ENTITIES and local & entities.keys()
+        if 2 <= len(entities) <= MAX_BLOCK_ENTITIES
+        and (local & entities.keys() or len(_disambiguated(entities.keys() - local)) >= 2)
         for entity in entities
     }
 
@@ -234,10 +242,12 @@ def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
     blocks, local = _blocks(claims)
     links = EntityLinks()
     chosen: list[tuple[tuple[int, int], str, str]] = []
+    copies: list[tuple[str, str, Evidence]] = []
     for entities in blocks.values():
         if len(entities) < 2 or len(entities) > MAX_BLOCK_ENTITIES:
             continue
-        if not local & entities.keys():
+        retitled = _disambiguated(entities.keys() - local)
+        if not local & entities.keys() and len(retitled) < 2:
             continue
         attributes = {name: _by_attribute(facts) for name, facts in entities.items()}
         sources = {name: {f.source_id for f in facts} for name, facts in entities.items()}
@@ -270,8 +280,88 @@ def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
                 continue  # two namesakes fit as well: the page does not say which it is
             links.evidence[(name, best)] = found
             chosen.append((best_strength, name, best))
+        copies.extend(_retitled_copies(retitled, attributes, named))
     _join(links, chosen, local)
+    for a, b, found in copies:
+        if a in links.canonical or b in links.canonical:
+            continue  # already one with a page-local copy: one link per title is enough
+        links.evidence[(a, b)] = found
+        links.canonical[a] = links.canonical[b] = min(a, b)
     return links
+
+
+def _disambiguated(names: Iterable[str]) -> dict[str, set[str]]:
+    """The names with a disambiguator, and its words ("war music (jay z album)" -> {jay,
+    z, album})."""
+    found: dict[str, set[str]] = {}
+    for name in names:
+        match = _DISAMBIGUATOR.match(name)
+        if match:
+            found[name] = set(_WORDS.findall(name[len(match.group(1)) :].casefold()))
+    return found
+
+
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def _value_words(facts: ClaimFacts) -> set[str]:
+    """The words a title would write a value with: a label's words, a date's year."""
+    if facts.kind == "date" and abs(facts.lo) < 1e9:
+        return {str(date.fromordinal(int(facts.lo)).year)}
+    return set(_WORDS.findall(str(facts.label or facts.shown).casefold()))
+
+
+def _agree_on_a_figure(x: Stated, y: Stated, agreeing: Iterable[str]) -> bool:
+    """Whether one of the ``agreeing`` attributes agrees on a date or an amount, not only
+    on a label (two films of one name are both Tamil-language drama films)."""
+    return any(
+        a.kind in _FIGURES and b.kind == a.kind and compare_values(a, b).state == AGREE
+        for attribute in agreeing
+        for a in x[attribute].values()
+        for b in y[attribute].values()
+    )
+
+
+_FIGURES = frozenset({"date", "quantity"})
+
+
+def _retitled_copies(
+    retitled: dict[str, set[str]],
+    attributes: dict[str, Stated],
+    named: dict[tuple[str, tuple[object, ...]], set[str]],
+) -> list[tuple[str, str, Evidence]]:
+    """Two titled subjects of one name that are one page copied and retitled: their pages
+    agree on at least ``MIN_RETITLED_AGREEING`` telling facts, one of them a date or an
+    amount, and differ on one attribute only, and each title's disambiguator writes its own
+    page's value of that attribute ("george horner (died 1677)" / "(died 1777)"; "war music
+    (slim the mobster album)" / "(jay z album)"): the copy rewrote its title with the value
+    it swapped."""
+    found: list[tuple[str, str, Evidence]] = []
+    names = sorted(retitled)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            pair = {a, b}
+
+            def telling(attribute: str, value: tuple[object, ...]) -> bool:
+                return not named.get((attribute, value), set()) - pair  # noqa: B023
+
+            evidence_ = evidence(attributes[a], attributes[b], telling)
+            if len(evidence_.differing) != 1 or evidence_.weight() < MIN_RETITLED_AGREEING:
+                continue
+            if not _agree_on_a_figure(attributes[a], attributes[b], evidence_.agreeing):
+                continue  # "film", "Tamil-language", "drama": every film of the name may be
+            (attribute,) = evidence_.differing
+            if all(
+                any(
+                    _value_words(f) and _value_words(f) <= retitled[x]
+                    for f in attributes[x][attribute].values()
+                )
+                for x in (a, b)
+            ):
+                found.append((a, b, evidence_))
+    # a title that would be the copy of two others: which one it copies cannot be told
+    count = Counter(name for a, b, _ in found for name in (a, b))
+    return [(a, b, e) for a, b, e in found if count[a] == count[b] == 1]
 
 
 def _join(
