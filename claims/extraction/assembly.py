@@ -94,6 +94,10 @@ SUBJECT_KEY = "claims.document_subject"  # doc.user_data: what "it" / "we" refer
 MAX_CLAUSE_TOKENS = 80  # longer clauses are cut into windows so cost stays linear
 CONTEXT_RADIUS = 40  # tokens around a value considered for its key
 MAX_QUOTE_CHARS = 600  # a longer sentence quotes the clause window instead
+EVENT_DATE_NEAR = 8  # tokens after an event predicate its date may stand in
+EVENT_DATE_REACH = 14  # ... or further, past a place's words (capitalised, "the", ",")
+_PLACE_WORDS = frozenset({",", "the", "of", "de", "du", "la", "le"})
+_SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they"})
 
 _MODALITY = {
     "obligation": Modality.OBLIGATION,
@@ -1754,8 +1758,22 @@ class _DocAssembly:
         taken = None
         year_q = -1
         used: list[int] = []  # bare numbers the date is made of (day, year)
+        stepped: list[int] = []  # spans of time that step from another moment ("later")
+        skip_to = -1
         month = day = 0
-        for i in range(p1, min(b, p1 + 8)):  # "was established *in 1871*", "born on 3 May"
+        # "was established *in 1871*", "born on 3 May"; past a place ("began performances at
+        # the Signature Theatre, Arlington, Virginia on 4 October 2016") a verb ends the search
+        for i in range(p1, min(b, p1 + EVENT_DATE_REACH)):
+            if i <= skip_to:
+                continue
+            if i >= p1 + EVENT_DATE_NEAR and not (
+                role[i] in (TIME, PREP) or lower[i] in _PLACE_WORDS or roles.word(i)[:1].isupper()
+            ):
+                break  # further on only a place's words lead to the date ("..., Virginia on")
+            if role[i] == VALUE and (step := self._relative_span(roles, mentions, i, b)) > i:
+                stepped.append(cast(int, info[i]))  # "opened *eight months later* in 1918"
+                skip_to = step
+                continue
             if role[i] == VALUE:
                 # a year before 1800 is no time expression: "founded in 1542" is a bare number
                 q = mentions.quantities[cast(int, info[i])]
@@ -1802,6 +1820,13 @@ class _DocAssembly:
         if taken is not None:
             t = mentions.times[taken]
             value = _event_value(t, month, day)
+            if tuple(lower[p0:p1]) in lex.run_starts:
+                if t.role != "range":
+                    return None  # "The bus ran from Leeds to York in 1950": no run's dates
+                assert t.first is not None  # "ran from 1 April 1975 to 19 March 1992"
+                value = iso_value(t.first, t.first, t.granularity)
+        elif tuple(lower[p0:p1]) in lex.run_starts:
+            return None
         else:
             year = year_q
             value = iso_value(date(year, 1, 1), date(year, 12, 31), TimeGranularity.YEAR)
@@ -1810,6 +1835,15 @@ class _DocAssembly:
         copula = next((i for i in range(a, p0) if lower[i] in _COPULAS), p0)
         # "Guadalajara was *officially* founded": the subject ends at the copula
         subject = [i for i in range(a, copula) if role[i] not in (PUNCT, NEG, MODAL)]
+        if subject and subject[-1] == p0 - 1 and lower[p0 - 1] in lex.event_adverbs:
+            rest = subject[:-1]
+            if (len(rest) == 1 and lower[rest[0]] in _SUBJECT_PRONOUNS) or any(
+                roles.word(i)[:1].isupper() and lower[i] not in _ARTICLES for i in rest
+            ):
+                # "It *originally* ran from ...", "Danger Mouse first aired ...": how, not
+                # who; "The station officially opened" keeps its words (two pages' bare
+                # "station" would share one key)
+                subject.pop()
         head, quals = _head(lower, role, subject)
         if not head and copula == p0:
             # "Founded in 1997 in South Africa, the Cape Wine Academy introduced ...": the
@@ -1851,8 +1885,22 @@ class _DocAssembly:
                 subject=_text(roles, head),
             ),  # fmt: skip
             -1 if taken is None else taken,
-            used if year_q >= 0 else [],
+            (used if year_q >= 0 else []) + stepped,
         )
+
+    def _relative_span(self, roles: Roles, mentions: Mentions, i: int, b: int) -> int:
+        """The index of "later" in "eight months later" when the value at ``i`` is a span
+        of time stepping from another moment (data/value_kinds.yaml ``relative_words``),
+        else -1."""
+        q = mentions.quantities[cast(int, roles.info[i])]
+        if q.unit is None:
+            return -1
+        j = i
+        while j + 1 < b and roles.role[j + 1] == VALUE and roles.info[j + 1] == roles.info[i]:
+            j += 1
+        if j + 1 < b and roles.lower[j + 1] in lexicon().relative_words:
+            return j + 1
+        return -1
 
     def _dated_act(
         self,

@@ -28,9 +28,11 @@ from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix
 
 from claims.errors import InputError
 from claims.extraction.assembly import TEXT_KEY, ClaimAssembler
+from claims.extraction.became import became_claims
 from claims.extraction.generation import current_generation
 from claims.extraction.mentions import Mentions, MentionScanner
 from claims.extraction.opening import opening_claims
+from claims.extraction.prose_relations import with_relations
 from claims.extraction.records import record_claims, with_records
 from claims.extraction.resources import glued_opener_pattern, read_yaml, resources
 from claims.ids import stable_id_maker
@@ -79,6 +81,11 @@ class SentenceComponent:
         self.bullets = frozenset(str(w) for w in data["bullets"])
         self.stops = frozenset(c for c in PUNCT_CHARS if not c.isspace())
         self.glue = re.compile(glued_opener_pattern())
+        marks = "|".join(
+            r"\s+".join(re.escape(w) for w in str(m).split()) for m in data["section_marks"]
+        )
+        # the word after a section heading's "[edit]" (zero-width: where it starts)
+        self.section = re.compile(rf"\[\s*(?:{marks})\s*\]\s*(?=\w)", re.IGNORECASE)
         self._ids: numpy.ndarray | None = None
         self._vocab: object = None
 
@@ -190,6 +197,7 @@ class SentenceComponent:
                 found.add(nxt)
                 pending_stop = False
         found.update(self._glued_starts(doc))
+        found.update(self._section_starts(doc))
         return sorted(found)
 
     def _glued_starts(self, doc: Doc) -> list[int]:
@@ -203,6 +211,21 @@ class SentenceComponent:
         at = numpy.searchsorted(offsets, seams)
         n = len(doc)
         return [int(i) for i, seam in zip(at, seams, strict=True) if i < n and offsets[i] == seam]
+
+    def _section_starts(self, doc: Doc) -> list[int]:
+        """Tokens that open a sentence after a section heading's edit link ("Early life
+        [edit] Ritchie was born ..."): the heading is a sentence of its own, its words are
+        no part of the subject after it. A substring test first: most texts have none."""
+        text = doc.text
+        if "[" not in text or "edit" not in text.lower():
+            return []
+        ends = [m.end() for m in self.section.finditer(text)]
+        if not ends:
+            return []
+        offsets = doc.to_array(IDX).reshape(-1)
+        at = numpy.searchsorted(offsets, ends)
+        n = len(doc)
+        return [int(i) for i, end in zip(at, ends, strict=True) if i < n and offsets[i] == end]
 
     def _marker_end(self, doc: Doc, i: int) -> int:
         """The token after a list marker starting at ``i`` ("-", "•", "1." or "2)"), or ``i``
@@ -308,6 +331,16 @@ class AssemblerComponent:
             self.assembler.generation,
         )
         claims = with_records(claims, records)
+        # "The building became the Museum of X in 1980": when the museum began (became.py)
+        became = became_claims(
+            text,
+            [(sent.start_char, sent.end_char) for sent in doc.sents],
+            mentions.times,
+            source_id,
+            version_id,
+            self.assembler.generation,
+        )
+        claims = with_relations(claims, became) if became else claims
         # a reference article's opening: its subject and labels (claims.extraction.opening)
         doc._.claims = opening_claims(
             doc, text, mentions, claims, source_id, version_id, self.assembler.generation

@@ -58,6 +58,9 @@ def plain_statement() -> dict[str, Any]:
 @dataclass(frozen=True, slots=True)
 class Lexicon:
     events: dict[tuple[str, ...], str]  # phrase words -> event id
+    run_starts: frozenset[tuple[str, ...]]  # event phrases dated by a range's first day
+    relative_words: frozenset[str]  # "eight months *later*": a step back or on, no date
+    event_adverbs: frozenset[str]  # "It *originally* ran from ...": no part of the subject
     changes: dict[tuple[str, ...], str]  # phrase words -> "up" / "down"
     change_nouns: dict[str, str]
     level_prepositions: frozenset[str]
@@ -141,8 +144,15 @@ def lexicon() -> Lexicon:
         for phrase, flipped in ((str(keep), False), (str(other), True)):
             for form in (phrase, _fold_phrase(phrase)):
                 adjective_antonyms.setdefault(form, (_fold_phrase(str(keep)), flipped))
+    run_starts = frozenset(tuple(str(p).split()) for p in kinds["run_starts"])
+    unlisted = [" ".join(p) for p in run_starts if p not in events]
+    if unlisted:
+        raise ValueError(f"value_kinds.yaml: run_starts not among the events: {unlisted}")
     return Lexicon(
         events=events,
+        run_starts=run_starts,
+        relative_words=frozenset(str(w) for w in kinds["relative_words"]),
+        event_adverbs=frozenset(str(w) for w in kinds["event_adverbs"]),
         changes=changes,
         change_nouns=change_nouns,
         level_prepositions=frozenset(str(w) for w in kinds["level_prepositions"]),
