@@ -105,6 +105,9 @@ class _Words:
     role_possessors: frozenset[str]
     located_verbs: frozenset[str]
     located_prepositions: frozenset[str]
+    career_verbs: frozenset[str]
+    career_words: int
+    occupations: frozenset[str]
 
 
 def _phrases(entries: Any, where: str) -> tuple[tuple[str, ...], ...]:
@@ -162,6 +165,7 @@ def _words() -> _Words:
         | words(data["formats"]["verbs"])
         | {str(n) for nouns in data["roles"]["nouns"].values() for n in nouns}
         | words(data["located"]["verbs"])
+        | words(data["career"]["verbs"])
     )
     return _Words(
         family=family,
@@ -207,6 +211,9 @@ def _words() -> _Words:
         role_possessors=words(data["roles"]["possessors"]),
         located_verbs=words(data["located"]["verbs"]),
         located_prepositions=words(data["located"]["prepositions"]),
+        career_verbs=words(data["career"]["verbs"]),
+        career_words=int(data["career"]["max_words"]),
+        occupations=words(opening["occupations"]),
     )
 
 
@@ -680,6 +687,32 @@ class _Reader:
             return None
         return self._relation(sent, subject[0], "rank", at, hit)
 
+    def career(self, sent: _Sent, k: int) -> Relation | None:
+        """ "He became a lawyer", "He joined the university in 1931, then became a
+        professional basketball player": the occupation after "a"/"an", of the subject
+        before the verb or, after a comma or "and", of the sentence's subject (no relative
+        clause between: "He met Mary, who then became a teacher" is Mary's)."""
+        at = k + 1
+        if at >= sent.end or self.lower[at] not in ("a", "an"):
+            return None
+        subject = self.subject_before(k, sent.start)
+        if subject is None:
+            j = k - 1
+            while j >= sent.start and self.lower[j] in self.w.verb_adverbs:
+                j -= 1
+            if j < sent.start or self.lower[j] not in (",", "and"):
+                return None
+            subject = self.sentence_subject(sent)
+            if subject is None or any(self.lower[x] in _RELATIVES for x in range(subject[1], k)):
+                return None
+        for b in range(at + 1, min(sent.end, at + 1 + self.w.career_words)):
+            word = self.lower[b]
+            if word in self.w.occupations:
+                return self._relation(sent, subject[0], "occupation", at + 1, b + 1)
+            if not word.isalpha() or self.cap(b) or word in self.stop:
+                return None  # "became a member of ...", "became a close friend of ..."
+        return None
+
     def _phrase_at(self, i: int, end: int, phrases: tuple[tuple[str, ...], ...]) -> int | None:
         for phrase in phrases:
             n = len(phrase)
@@ -864,6 +897,8 @@ def _read_at(
         found.append(reader.role(sent, k))
     if word in w.located_verbs:
         found.append(reader.located(sent, k))
+    if word in w.career_verbs:
+        found.append(reader.career(sent, k))
     for phrase, attribute in w.makers:
         if word == phrase[0] and _at(lower, k, phrase):
             found.append(reader.maker(sent, k, len(phrase), attribute))
