@@ -14,6 +14,7 @@ Every read keeps to what the requester may see before anything is ranked, counte
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Protocol
@@ -267,6 +268,40 @@ def as_their_pages_name_them(
     return untitled
 
 
+def named_in_passing(
+    conn: Connection, claims: list[ClaimFact], named: dict[str, str | None]
+) -> set[str]:
+    """The named claims whose page's first words name something else only: "The building
+    was restored and became the Museum of X in 1955" on a page cut from the middle (its
+    first claims name "the building"). Like a bare name on an untitled page, no title tells
+    that museum from its titled namesakes, so it fits no better than they do (read by
+    ``best_named`` only; namesakes are still told apart by their own names). A page whose
+    first words name the claim's entity among others ("Paddy Ryan Paddy Ryan (15 March
+    1851 ...) was an Irish American boxer") names it."""
+    with_names = [
+        c for c in claims if named.get(c.id) and not NAMED_IN_PAGE.search(str(named[c.id]))
+    ]
+    if not with_names:
+        return set()
+    opening: dict[str, set[str]] = defaultdict(set)  # version -> entities of its first words
+    for chunk in batches(sorted({c.version_id for c in with_names})):
+        rows = conn.execute(
+            select(ClaimRow.source_version_id, ClaimRow.entity)
+            .where(ClaimRow.source_version_id.in_(chunk))
+            .where(ClaimRow.span_start == 0)
+            .where(ClaimRow.entity.is_not(None))
+        )
+        for version, entity in rows:
+            if entity and entity not in entity_references():
+                opening[version].add(entity)
+    return {
+        c.id
+        for c in with_names
+        if opening.get(c.version_id)
+        and not any(entity_fit(str(named[c.id]), e) > 0 for e in opening[c.version_id])
+    }
+
+
 # ----------------------------------------------------------------- the question's own key
 
 
@@ -379,6 +414,7 @@ def best_named(ask: Ask, claims: list[ClaimFact]) -> tuple[list[ClaimFact], list
         return claims, []
     named = named_entities(ask.conn, claims, entity)
     untitled = as_their_pages_name_them(ask.conn, claims, named)
+    untitled |= named_in_passing(ask.conn, claims, named)
     fit = {c.id: entity_fit(entity, named.get(c.id)) for c in claims if named.get(c.id)}
     if not fit:
         return claims, []
