@@ -130,8 +130,8 @@ def became_claims(
                 continue
             value = iso_value(t.first, t.last, t.granularity)
             claims.append(
-                _claim(text, (verb.start(), s1), entity, w.attribute, value, " ".join(words), make_id,
-                       source_id, source_version_id, generation)
+                _claim(text, (verb.start(), s1), entity, w.attribute, value, " ".join(words),
+                       make_id, source_id, source_version_id, generation)
             )  # fmt: skip
     return claims
 
