@@ -36,7 +36,7 @@ from claims.extraction.identity import (
     is_name,
     title_entity,
 )
-from claims.extraction.keys import basis_count, fold_text, fold_word
+from claims.extraction.keys import basis_count, fold_text, fold_word, named_after_descriptor
 from claims.extraction.markers import scan_markers
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
 from claims.extraction.prose_relations import relation_claims, with_relations
@@ -626,7 +626,11 @@ def _read_identity(
         attribute = lex.canonical([*attr_words, frame.verb])  # "battery lasts"
     else:
         attribute = lex.canonical(attr_words)
-    entity = entity_name([w for i in entity_idx if role[i] != SCOPE if (w := fold_word(lower[i]))])
+    named = [i for i in entity_idx if role[i] != SCOPE]
+    described = named_after_descriptor([roles.word(i) for i in named])
+    if described:  # "review aggregator Rotten Tomatoes": the name alone is the entity
+        named = named[described:]
+    entity = entity_name([w for i in named if (w := fold_word(lower[i]))])
     frame.entity_words = entity.split(" ") if entity else []
     frame.attribute_words = attribute
     frame.key_words = _joined(frame.entity_words, attribute)

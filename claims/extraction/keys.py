@@ -89,3 +89,49 @@ def basis_count(lower: Sequence[str], at: int, low: int = 0) -> BasisCount | Non
         ):
             return BasisCount(at - n - 2, lower[at - 2])
     return None
+
+
+@lru_cache(maxsize=1)
+def _descriptor_words() -> tuple[frozenset[str], frozenset[str]]:
+    words = read_yaml("words.yaml")
+    titles = frozenset(str(w) for w in words["name_titles"])
+    return titles, frozenset(str(w) for w in words["name_connectors"])
+
+
+def _capitalised(word: str) -> bool:
+    return bool(word) and (word[0].isupper() or (word[0].isdigit() and any(c.isalpha() for c in word)))
+
+
+def named_after_descriptor(written: Sequence[str]) -> int:
+    """How many leading words of an entity, as written, only describe the name that closes
+    it: "review aggregator Rotten Tomatoes" -> 2, "the British band Coldplay" (without
+    "the") -> 2, "Governor Hutchinson" -> 1; 0 when no name closes the entity ("the P-9
+    router", "Acme board") or nothing stands before it. A descriptor is a lowercase word
+    right before the name (a noun phrase in apposition before a proper name), with what
+    precedes it, or a title (``name_titles``) written before the name; lowercase words
+    that join parts of one name (``name_connectors``: "Ludwig van Beethoven") are not."""
+    titles, connectors = _descriptor_words()
+    n = len(written)
+    start = n
+    while start > 0:
+        word = written[start - 1]
+        if _capitalised(word) and word.lower().rstrip(".") not in titles:
+            start -= 1
+        elif (
+            word.lower() in connectors
+            and start < n
+            and start >= 2
+            and _capitalised(written[start - 2])
+        ):
+            start -= 1  # "Catherine of Aragon": the connector stays inside the name
+        else:
+            break
+    while start < n and not _capitalised(written[start]):
+        start += 1  # a connector cannot open a name
+    if start >= n or start == 0:
+        return 0
+    before = written[start - 1]
+    lowered = before.lower().rstrip(".")
+    if lowered in titles or (before.islower() and any(c.isalpha() for c in before)):
+        return start  # "preacher", "second-team", "Governor"
+    return 0
