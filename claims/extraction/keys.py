@@ -99,7 +99,10 @@ def _descriptor_words() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _capitalised(word: str) -> bool:
-    return bool(word) and (word[0].isupper() or (word[0].isdigit() and any(c.isalpha() for c in word)))
+    """A word written as (part of) a name: a capital first, or digits then letters ("76ers")."""
+    if not word:
+        return False
+    return word[0].isupper() or (word[0].isdigit() and any(c.isalpha() for c in word))
 
 
 def named_after_descriptor(written: Sequence[str]) -> int:

@@ -108,6 +108,8 @@ class _Words:
     career_verbs: frozenset[str]
     career_words: int
     occupations: frozenset[str]
+    team_phrases: tuple[tuple[str, ...], ...]
+    team_not_after: frozenset[str]
 
 
 def _phrases(entries: Any, where: str) -> tuple[tuple[str, ...], ...]:
@@ -166,6 +168,7 @@ def _words() -> _Words:
         | {str(n) for nouns in data["roles"]["nouns"].values() for n in nouns}
         | words(data["located"]["verbs"])
         | words(data["career"]["verbs"])
+        | {p[0] for p in _phrases(data["current_team"]["phrases"], "current_team.phrases")}
     )
     return _Words(
         family=family,
@@ -214,6 +217,14 @@ def _words() -> _Words:
         career_verbs=words(data["career"]["verbs"]),
         career_words=int(data["career"]["max_words"]),
         occupations=words(opening["occupations"]),
+        team_phrases=tuple(
+            sorted(
+                _phrases(data["current_team"]["phrases"], "current_team.phrases"),
+                key=len,
+                reverse=True,
+            )
+        ),
+        team_not_after=words(data["current_team"]["not_after"]),
     )
 
 
@@ -785,6 +796,31 @@ class _Reader:
         subject = self.text[self.idx[a] : self.ends[k - 2]]
         return self._relation(sent, subject, "location", parts[0][0], parts[-1][1])
 
+    def current_team(self, sent: _Sent, k: int, length: int) -> Relation | None:
+        """ "He last played for Leeds United", "..., is a basketball player who currently
+        plays for the Atlanta Hawks": the one team a player is with (keyed ``team``)."""
+        subject = self.subject_before(k, sent.start)
+        if subject is None and k > sent.start and self.lower[k - 1] == "who":
+            # a relative clause on the noun after the subject's copula ("X is a player who")
+            opens = self.sentence_subject(sent)
+            between = range(opens[1], k - 1) if opens is not None else range(0)
+            if opens is None or not any(self.lower[x] in self.w.copulas for x in between):
+                return None
+            if any(self.lower[x] in _RELATIVES or self.word(x) == "," for x in between):
+                return None
+            subject = opens
+        if subject is None:
+            return None
+        found = self.value(k + length, sent.end, skip=1)
+        if found is None:
+            return None
+        a, b = found
+        while b < sent.end and self.word(b)[:1].isdigit() and self.word(b)[-1:].isalpha():
+            b += 1  # "the Philadelphia 76ers"
+        if b < sent.end and self.lower[b] in self.w.team_not_after:
+            return None  # "plays for the Wales national team": beside his club
+        return self._relation(sent, subject[0], "team", a, b)
+
     def _relation(
         self, sent: _Sent, subject: str | None, attribute: str, a: int, b: int
     ) -> Relation:
@@ -902,6 +938,10 @@ def _read_at(
     for phrase, attribute in w.makers:
         if word == phrase[0] and _at(lower, k, phrase):
             found.append(reader.maker(sent, k, len(phrase), attribute))
+            break
+    for phrase in w.team_phrases:
+        if word == phrase[0] and _at(lower, k, phrase):
+            found.append(reader.current_team(sent, k, len(phrase)))
             break
     return [r for r in found if r is not None]
 
