@@ -801,14 +801,7 @@ class _Reader:
         plays for the Atlanta Hawks": the one team a player is with (keyed ``team``)."""
         subject = self.subject_before(k, sent.start)
         if subject is None and k > sent.start and self.lower[k - 1] == "who":
-            # a relative clause on the noun after the subject's copula ("X is a player who")
-            opens = self.sentence_subject(sent)
-            between = range(opens[1], k - 1) if opens is not None else range(0)
-            if opens is None or not any(self.lower[x] in self.w.copulas for x in between):
-                return None
-            if any(self.lower[x] in _RELATIVES or self.word(x) == "," for x in between):
-                return None
-            subject = opens
+            subject = self._copula_subject(sent, k - 1)
         if subject is None:
             return None
         found = self.value(k + length, sent.end, skip=1)
@@ -820,6 +813,34 @@ class _Reader:
         if b < sent.end and self.lower[b] in self.w.team_not_after:
             return None  # "plays for the Wales national team": beside his club
         return self._relation(sent, subject[0], "team", a, b)
+
+    def _copula_subject(self, sent: _Sent, who: int) -> tuple[str | None, int] | None:
+        """The name before the copula of "X (born ...) is an American basketball player
+        who ...": the relative clause is on the noun the copula states of X (a few words
+        between the copula and "who", no comma or other clause)."""
+        c = who - 1
+        while c >= sent.start and who - c <= 8 and self.lower[c] not in self.w.copulas:
+            if self.word(c) in (",", ";", ")", "(") or self.lower[c] in _RELATIVES:
+                return None
+            c -= 1
+        if c <= sent.start or self.lower[c] not in self.w.copulas:
+            return None
+        j = c - 1
+        if self.word(j) in (")", "]"):
+            before = self._bracket_start(j, sent.start)
+            if before is None:
+                return None
+            j = before
+        a = j
+        while a - 1 >= sent.start and (
+            self.cap(a - 1) or self.lower[a - 1] in self.w.name_connectors
+        ):
+            a -= 1
+        while a <= j and not self.cap(a):
+            a += 1
+        if a > j or not self.cap(j) or j + 1 - a > MAX_NAME_TOKENS:
+            return None
+        return self._named(a, j + 1)
 
     def _relation(
         self, sent: _Sent, subject: str | None, attribute: str, a: int, b: int
