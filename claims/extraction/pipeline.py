@@ -44,7 +44,10 @@ MAX_TEXT_CHARS = 20_000_000
 # Sentence-final marks of the scripts we read (Latin, CJK, Arabic, Devanagari, Telugu...).
 PUNCT_CHARS = [".", "!", "?", "。", "！", "？", "؟", "۔", "।", "॥", "｡", "\n\n"]
 # Split these off even when glued to letters ("です。通知"), which the English tokenizer won't.
-EXTRA_INFIXES = [r"[。！？、，；：｡؟،]"]
+# CJK and Arabic punctuation; a comma glued between a number and a year in scraped text
+# ("born on December 12,1985", "two ( 1989,2013 )"): a thousands group has three digits, so
+# a comma before four digits that read as a year separates two numbers
+EXTRA_INFIXES = [r"[。！？、，；：｡؟،]", r"(?<=\d),(?=(?:1[5-9]|20)\d\d(?!\d))"]
 TOKENIZER = "claims.tokenizer.v1"  # the blank pipeline's tokenizer (make_tokenizer)
 
 if not Doc.has_extension("claims"):
