@@ -711,6 +711,10 @@ def _noun_phrase(roles: Roles, side: Sequence[int]) -> list[int]:
         r = role[i]
         if r in (PREP, SEP, VALUE) and out:
             break
+        if out and roles.lower[i] in _ARTICLES and role[side[0]] == PREP:
+            # "On Rotten Tomatoes the film has ...": an article after a phrase that a
+            # preposition opened ends it; the phrase names where, as with its comma
+            break
         if r in (CONTENT, VERB) or (r == LABEL and roles.info[i] is None):
             out.append(i)
     return out
