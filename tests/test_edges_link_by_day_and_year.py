@@ -204,3 +204,16 @@ def test_an_incremental_recompute_keeps_a_retitled_copy_linked(engine: Engine) -
             .where(EdgeRow.retired_at.is_(None), EdgeRow.kind == "conflicts")
         ).all()
     assert [{x, y} for x, y, _ in live].count({"a", "b"}) == 1
+
+
+def test_a_year_holds_a_day_for_a_page_local_subject_only() -> None:
+    # two titled pages are held to equal dates: a remake's page naming "the 1976 album"
+    # must not agree with the first album's release day (the answer's namesake test reads
+    # the same evidence)
+    from claims.edges.entities import _by_attribute, evidence
+
+    facts = _facts({"album": ALBUM, "copy": ALBUM_COPY})
+    x = _by_attribute(f for f in facts if f.source_id == "album")
+    y = _by_attribute(f for f in facts if f.source_id == "copy")
+    assert "launched" in evidence(x, y, coarse_dates=True).agreeing
+    assert "launched" not in evidence(x, y).agreeing

@@ -23,7 +23,7 @@ page's subject ``E`` of the same base name are one entity when their pages
 An agreement on one calendar day (both pages: died 17 August 1930) weighs ``DAY_WEIGHT``
 agreements: namesakes do not share a birth or death day. A year or a month against a day
 inside it ("released in 1976" / "on 11 June 1976") is an agreement as far as the coarser
-value goes.
+value goes, for a page-local subject only (``evidence(coarse_dates=True)``).
 
 Two namesakes (two towns, two footballers) share few telling facts and differ on several,
 so they stay apart. A page-local subject that qualifies with two differently named entities
@@ -148,12 +148,20 @@ def _by_attribute(facts: Iterable[ClaimFacts]) -> Stated:
 
 
 def evidence(
-    x: Stated, y: Stated, telling: Callable[[str, tuple[object, ...]], bool] | None = None
+    x: Stated,
+    y: Stated,
+    telling: Callable[[str, tuple[object, ...]], bool] | None = None,
+    *,
+    coarse_dates: bool = False,
 ) -> Evidence:
     """The attributes both subjects' claims state alike (telling ones) and differently.
 
     ``telling(attribute, value)`` says whether a shared value tells the two apart from the
     block's named namesakes (every album of the name is an album: not telling).
+    ``coarse_dates``: a year or a month holding the other side's day agrees too; only for a
+    page-local subject, whose page may state its date coarser than the article (a copy's
+    box "1976"). Two titled pages are held to equal dates: a remake's page names the year
+    of the film it remakes ("the 1934 film"), which would make two films of one title agree.
     """
     agreeing: list[str] = []
     differing: list[str] = []
@@ -170,7 +178,7 @@ def evidence(
                     on_a_day.append(attribute)
         elif states == {INCOMPATIBLE}:
             differing.append(attribute)
-        else:
+        elif coarse_dates:
             # a year or a month against a day inside it ("1976" / "11 June 1976"): the
             # two pages agree as far as the coarser one says (both values telling)
             inside = [
@@ -268,7 +276,7 @@ def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
                 def telling(attribute: str, value: tuple[object, ...]) -> bool:
                     return not named.get((attribute, value), set()) - pair  # noqa: B023
 
-                found = evidence(attributes[name], attributes[other], telling)
+                found = evidence(attributes[name], attributes[other], telling, coarse_dates=True)
                 if found.linked():
                     qualified.append((found.strength(), other, found))
             if not qualified:
