@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from retrieval_corpus import Corpus
 
 from claimledger.web import create_app
-from claims.settings import get_settings
+from claims.settings import Settings
 from claims.store import make_engine
 from retrieval.access import token_digest
 from tests.store_template import upgrade  # a copy of a store migrated once
@@ -24,10 +24,11 @@ TOKENS = {
 }
 
 
-@pytest.fixture
-def client(cli_env: Path) -> Iterator[TestClient]:
-    cli_env.mkdir(parents=True, exist_ok=True)
-    (cli_env / "access.yaml").write_text(
+def _settings(data_dir: Path) -> Settings:
+    """Settings of a data dir holding the access file and a store with the small corpus:
+    two sources disagree about the output limit, the second one finance-only."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "access.yaml").write_text(
         "principals:\n"
         + "".join(
             f"  {name}:\n    groups: [{groups}]\n"
@@ -36,7 +37,7 @@ def client(cli_env: Path) -> Iterator[TestClient]:
         ),
         encoding="utf-8",
     )
-    url = get_settings().resolved_database_url
+    url = f"sqlite:///{data_dir / 'claims.db'}"
     upgrade(url)
     corpus = Corpus()
     corpus.source("a")
@@ -47,7 +48,27 @@ def client(cli_env: Path) -> Iterator[TestClient]:
     engine = make_engine(url)
     corpus.write(engine)
     engine.dispose()
-    with TestClient(create_app(get_settings())) as test_client:
+    return Settings(data_dir=data_dir, database_url=url, access_file=data_dir / "access.yaml")
+
+
+@pytest.fixture(scope="module")
+def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    return _settings(tmp_path_factory.mktemp("retrieval-http") / ".claims")
+
+
+@pytest.fixture(scope="module")
+def client(settings: Settings) -> Iterator[TestClient]:
+    """One app (and one start-up) for the module: the tests only read the store, and no
+    request changes what another one gets back (the metrics counters, which do count
+    every request, are read through ``fresh_client``)."""
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def fresh_client(settings: Settings) -> Iterator[TestClient]:
+    """A new app over the module's store: its request counters start at zero."""
+    with TestClient(create_app(settings)) as test_client:
         yield test_client
 
 
@@ -190,7 +211,8 @@ def test_openapi_schema_fields_equal_the_returned_fields(client: TestClient) -> 
             assert {"401", "404", "422"} <= set(verb["responses"])
 
 
-def test_metrics_are_for_the_metrics_group_only(client: TestClient) -> None:
+def test_metrics_are_for_the_metrics_group_only(fresh_client: TestClient) -> None:
+    client = fresh_client
     client.post("/api/answer", json={"question": "What is the output limit?"}, headers=auth("fay"))
     assert client.get("/metrics").status_code == 401
     assert client.get("/metrics", headers=auth("fay")).status_code == 403

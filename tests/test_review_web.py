@@ -4,6 +4,7 @@ escaping of untrusted source text, decisions and their errors."""
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,22 +13,69 @@ import yaml
 from fastapi.testclient import TestClient
 from review_ledger import DIVIDEND, FIXTURES, HEADCOUNT, LIMIT, item_for_key, routed_ledger
 from sqlalchemy import Engine, func, select
+from sqlalchemy.engine import make_url
 
 from claimledger.web import create_app
 from claims.settings import Settings
-from claims.store import transaction
+from claims.store import make_engine, transaction
 from claims.tables import AuditEventRow, ResolutionRow
+from tests.store_template import upgrade  # a copy of a store migrated once
 
 
 def _settings(engine: Engine, reviewers_file: Path = FIXTURES / "reviewers.yaml") -> Settings:
     return Settings(database_url=str(engine.url), reviewers_file=reviewers_file)
 
 
-@pytest.fixture
-def client(engine: Engine) -> Iterator[TestClient]:
+@pytest.fixture(scope="module")
+def ledger_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """A store holding the routed review ledger, and a copy of it as the ledger left it."""
+    folder = tmp_path_factory.mktemp("review-web")
+    url = f"sqlite:///{folder / 'claims.db'}"
+    upgrade(url)
+    engine = make_engine(url)
     routed_ledger(engine)
-    with TestClient(create_app(_settings(engine))) as test_client:
+    engine.dispose()
+    snapshot = folder / "routed-ledger.db"
+    _backup(folder / "claims.db", snapshot)
+    return url, snapshot
+
+
+def _backup(source: Path, target: Path) -> None:
+    """Make ``target`` hold what ``source`` holds, with SQLite's backup API: a consistent
+    copy written through SQLite, so connections already open on ``target`` read it next."""
+    src, dst = sqlite3.connect(source), sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+
+
+@pytest.fixture
+def engine(ledger_store: tuple[str, Path]) -> Iterator[Engine]:
+    """The module's store, put back to the routed ledger before each test: the decisions,
+    sessions and login attempts of an earlier test are gone."""
+    url, snapshot = ledger_store
+    _backup(snapshot, Path(make_url(url).database or ""))
+    eng = make_engine(url)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture(scope="module")
+def app_client(ledger_store: tuple[str, Path]) -> Iterator[TestClient]:
+    """One app (and one start-up) for the module, over the module's store."""
+    url, _ = ledger_store
+    settings = Settings(database_url=url, reviewers_file=FIXTURES / "reviewers.yaml")
+    with TestClient(create_app(settings)) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def client(engine: Engine, app_client: TestClient) -> TestClient:
+    """The module's app over the store as the routed ledger left it, with no cookies."""
+    app_client.cookies.clear()
+    return app_client
 
 
 def _csrf(html: str) -> str:
@@ -162,7 +210,6 @@ def test_bad_decisions_show_the_error_and_change_nothing(
 def test_trusted_header_is_honoured_only_from_a_listed_proxy(
     engine: Engine, tmp_path: Path
 ) -> None:
-    routed_ledger(engine)
     config = yaml.safe_load((FIXTURES / "reviewers.yaml").read_text())
     config["trusted_header"] = "X-Forwarded-User"
     config["trusted_proxies"] = ["10.0.0.1"]
