@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,21 @@ from tests.store_template import upgrade as upgrade_from_template
 
 FIXTURES = Path(__file__).parent / "fixtures"
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give this test process the ordinary SIGINT and SIGTERM dispositions.
+
+    A test run started in the background (``make test &``, a CI job without a terminal)
+    inherits SIGINT ignored, and so do pytest-xdist's workers. Dagster, run in-process by
+    many tests, maps SIGTERM to whatever SIGINT does, so SIGTERM becomes ignored too, and an
+    ignored signal survives ``exec``: every server, proxy or pipeline process a later test
+    starts then ignores SIGTERM, and its ``terminate()`` waits out the test's timeout
+    (10 s a proxy in test_security_login) before a SIGKILL."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _postgres_admin_url() -> str:
