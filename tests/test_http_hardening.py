@@ -21,7 +21,16 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
+    """A server of the test alone, for the tests that lock its store or break its files."""
     with claims_serve(prepared_data_dir(tmp_path)) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that only send it requests it must refuse (they change
+    neither its store nor its files)."""
+    with claims_serve(prepared_data_dir(tmp_path_factory.mktemp("hardening"))) as running:
         yield running
 
 
@@ -75,7 +84,8 @@ def test_a_status_call_stuck_on_a_locked_store_does_not_delay_other_requests(
 # ----------------------------------------------------------------- point 3
 
 
-def test_a_declared_huge_body_is_refused_before_it_is_sent(server: Server) -> None:
+def test_a_declared_huge_body_is_refused_before_it_is_sent(shared_server: Server) -> None:
+    server = shared_server
     head = (
         "POST /api/answer HTTP/1.1\nHost: localhost\n"
         f"Authorization: Bearer {TOKENS['fay']}\nContent-Type: application/json\n"
@@ -119,7 +129,10 @@ def _stream_chunked(port: int, path: str, headers: str, limit_mib: int) -> tuple
     return answer, sent
 
 
-def test_a_chunked_body_is_cut_off_at_the_limit_without_being_buffered(server: Server) -> None:
+def test_a_chunked_body_is_cut_off_at_the_limit_without_being_buffered(
+    shared_server: Server,
+) -> None:
+    server = shared_server
     before = server.rss_kib()
     answer, sent = _stream_chunked(
         server.port,
@@ -142,7 +155,10 @@ def test_a_chunked_body_is_cut_off_at_the_limit_without_being_buffered(server: S
     assert httpx.get(f"{server.url}/review/login").status_code == 200  # still serving
 
 
-def test_json_nested_thirty_thousand_deep_is_a_422_in_the_error_shape(server: Server) -> None:
+def test_json_nested_thirty_thousand_deep_is_a_422_in_the_error_shape(
+    shared_server: Server,
+) -> None:
+    server = shared_server
     deep = "[" * 30_000 + "]" * 30_000
     for body in (deep, '{"question": ' + deep + "}"):
         response = httpx.post(
