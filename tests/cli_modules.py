@@ -2,14 +2,19 @@
 
 Shared by the start-up tests (tests/test_cli_imports.py, tests/test_cli_lazy_commands.py):
 the child dumps ``sys.modules`` at exit, so the set is what the command loaded, whatever
-the test process itself has imported."""
+the test process itself has imported. ``fee_note_run`` is one ``claims run`` of a one-line
+note made once per test process, for the tests that only read what that run loaded and
+printed, or ask its store a question (they copy the store first)."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -44,3 +49,22 @@ def modules_loaded_by(
         timeout=600,
     )
     return set(json.loads(dump.read_text())), done
+
+
+FEE_NOTE = "The annual fee for the visitor pass is 40 EUR.\n"
+_runs: list[tuple[Path, set[str], subprocess.CompletedProcess]] = []
+
+
+def fee_note_run() -> tuple[Path, set[str], subprocess.CompletedProcess]:
+    """(folder, modules imported, the finished process) of ``claims run notes --json`` over a
+    ``notes`` folder holding FEE_NOTE, run once in this process in a private temp folder
+    (its store is ``folder/.claims``; copy it before writing to it)."""
+    if not _runs:
+        folder = Path(tempfile.mkdtemp(prefix="claimledger-fee-note-"))
+        atexit.register(shutil.rmtree, folder, True)
+        notes = folder / "notes"
+        notes.mkdir()
+        (notes / "fees.txt").write_text(FEE_NOTE)
+        modules, done = modules_loaded_by(folder, "run", str(notes), "--json", COLUMNS="200")
+        _runs.append((folder, modules, done))
+    return _runs[0]

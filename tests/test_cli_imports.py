@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cli_modules import modules_loaded_by
+from cli_modules import fee_note_run, modules_loaded_by
 
 # The HTTP stack and the web code: `claims serve` needs them, `claims run` and the rest do not.
 WEB_MODULES = ("fastapi", "uvicorn", "starlette", "review.web", "retrieval.http", "claimledger.web")
@@ -18,11 +18,8 @@ def _web(modules: set[str]) -> list[str]:
     )
 
 
-def test_claims_run_does_not_load_the_web_stack(tmp_path: Path) -> None:
-    corpus = tmp_path / "notes"
-    corpus.mkdir()
-    (corpus / "fees.txt").write_text("The annual fee for the visitor pass is 40 EUR.\n")
-    modules, done = modules_loaded_by(tmp_path, "run", str(corpus), "--json")
+def test_claims_run_does_not_load_the_web_stack() -> None:
+    _, modules, done = fee_note_run()
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["claims"] >= 1  # the run really extracted and stored the sentence

@@ -6,13 +6,14 @@ others'. Processes are fresh interpreters, so ``sys.modules`` tells what was imp
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 import typer
 import typer.main
-from cli_modules import modules_loaded_by
+from cli_modules import fee_note_run, modules_loaded_by
 
 
 def _claims(tmp_path: Path, *args: str) -> tuple[set[str], subprocess.CompletedProcess]:
@@ -100,12 +101,10 @@ def test_each_command_module_still_runs_a_real_command(
 
 
 def test_status_and_ask_answer_on_a_real_store(tmp_path: Path) -> None:
-    notes = tmp_path / "notes"
-    notes.mkdir()
-    (notes / "fees.txt").write_text("The annual fee for the visitor pass is 40 EUR.\n")
-    _, ran = _claims(tmp_path, "run", str(notes), "--json")
+    ran_in, _, ran = fee_note_run()
     assert ran.returncode == 0, ran.stderr
     assert json.loads(ran.stdout)["claims"] >= 1
+    shutil.copytree(ran_in / ".claims", tmp_path / ".claims")  # the run's store, ours alone
     modules, asked = _claims(tmp_path, "ask", "What is the annual fee for the visitor pass?")
     assert asked.returncode == 0, asked.stderr
     assert "40" in asked.stdout
@@ -119,11 +118,8 @@ def test_an_unknown_command_is_refused_with_close_names(tmp_path: Path) -> None:
     assert "Did you mean 'review'" in done.stderr
 
 
-def test_claims_run_loads_only_its_own_command_module(tmp_path: Path) -> None:
-    notes = tmp_path / "notes"
-    notes.mkdir()
-    (notes / "fees.txt").write_text("The annual fee for the visitor pass is 40 EUR.\n")
-    modules, done = _claims(tmp_path, "run", str(notes), "--json")
+def test_claims_run_loads_only_its_own_command_module() -> None:
+    _, modules, done = fee_note_run()
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["claims"] >= 1
     assert _command_modules(modules) == {"claimledger.cli.run"}
