@@ -1852,6 +1852,14 @@ class _DocAssembly:
                 # who; "The station officially opened" keeps its words (two pages' bare
                 # "station" would share one key)
                 subject.pop()
+        if (
+            len(subject) > 1
+            and lower[subject[-1]] in _SUBJECT_PRONOUNS
+            and lower[subject[-1] - 1] == ","
+        ):
+            # "The only son and heir of John Rowe, he was born on ...": the phrase before the
+            # comma describes the pronoun, which is the subject (the page's), not "son"
+            subject = subject[-1:]
         head, quals = _head(lower, role, subject)
         if not head and copula == p0:
             # "Founded in 1997 in South Africa, the Cape Wine Academy introduced ...": the
