@@ -49,6 +49,8 @@ def test_a_descriptor_before_a_name_is_cut(written: list[str], cut: int) -> None
         ["General", "Motors"],
         ["Brightwater", "water", "utility"],
         ["Rotten", "Tomatoes"],
+        # a page heading glued before the first sentence repeats the name: no descriptor
+        ["Harlow", "Courthouse", "Nebraska", "present", "Harlow", "Courthouse"],
     ],
 )
 def test_a_name_with_nothing_describing_it_stays_whole(written: list[str]) -> None:

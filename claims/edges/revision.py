@@ -37,6 +37,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from claims.edges.alignment import Alignment, Change, tokens
 from claims.edges.compare import (
@@ -288,7 +289,21 @@ def _revised_what(x: ClaimFacts, y: ClaimFacts) -> str:
 def _narrowed(x: ClaimFacts, y: ClaimFacts) -> bool:
     """One claim key holds every word of the other and more ("limit" / "output limit")."""
     a, b = attribute_words(x.claim_key), attribute_words(y.claim_key)
-    return a != b and (a < b or b < a)
+    if a == b or not (a < b or b < a):
+        return False
+    # "CritiCount gives the series an approval rating" / "the series has an approval
+    # rating": the added word only names the kind of work the page is about (the subject
+    # itself, read into the key), which narrows nothing
+    return not (a ^ b) <= _work_nouns()
+
+
+@lru_cache(maxsize=1)
+def _work_nouns() -> frozenset[str]:
+    """The kind-of-work nouns of the extractor's opening lexicon ("film", "series")."""
+    from claims.extraction.resources import read_yaml  # the extractor's own word lists
+
+    works = read_yaml("opening.yaml").get("works") or {}
+    return frozenset(str(w) for w in works)
 
 
 def _moved(x: ClaimFacts, y: ClaimFacts) -> bool:

@@ -133,6 +133,12 @@ def named_after_descriptor(written: Sequence[str]) -> int:
         start += 1  # a connector cannot open a name
     if start >= n or start == 0:
         return 0
+    name = {w.casefold() for w in written[start:]}
+    if any(_capitalised(w) and w.casefold() in name for w in written[:start]):
+        # "Harlow Courthouse (Nebraska) The present Harlow Courthouse": a page's heading
+        # glued before its first sentence repeats the name; what stands before is no
+        # descriptor of it, and the entity stays as read (the heading is the page's subject)
+        return 0
     before = written[start - 1]
     lowered = before.lower().rstrip(".")
     if lowered in titles or (before.islower() and any(c.isalpha() for c in before)):
