@@ -339,13 +339,24 @@ def naming_most(
     key: str,
     asked_words: set[str] | frozenset[str],
     named: dict[str, str | None],
+    entity: str | None = None,
 ) -> list[ClaimFact]:
     """The claims naming most of the asked qualifier words, in their key, qualifiers or
-    the entity they are about (a page's subject for a sentence that names none)."""
+    the entity they are about (a page's subject for a sentence that names none).
+
+    A claim whose entity fits the asked one names it, however many of its words it
+    repeats: "Middleton died on 1 January 1787" names Arthur Middleton as much as "Arthur
+    Edward Middleton (1891 - 1953)" does, and which name fits better is ``best_named``'s
+    to weigh (``entity_fit``), not a count of words."""
+    asked_entity = set((entity or "").replace(",", " ").split())
+    entity_key_words = {w for w in asked_entity if w in key.split()}
 
     def count(claim: ClaimFact) -> int:
         words = set(claim.claim_key.split()) - set(key.split()) | set(claim.scope_residual)
-        words |= set((named.get(claim.id) or "").replace(",", " ").split())
+        stated = named.get(claim.id)
+        words |= set((stated or "").replace(",", " ").split())
+        if entity and stated and entity_fit(entity, stated) > 0:
+            words |= asked_entity - entity_key_words
         return len(words & asked_words)
 
     best = max((count(c) for c in claims), default=0)
@@ -378,7 +389,7 @@ def addressed(ask: Ask) -> Found:
         named = named_entities(ask.conn, found, ask.entity)
         found = [c for c in found if entity_fit(ask.entity, named.get(c.id)) > 0]
         if wider:
-            found = naming_most(found, key, asked_words, named)
+            found = naming_most(found, key, asked_words, named, ask.entity)
     elif wider:
         found = naming_most(found, key, asked_words, {})
     if found:
@@ -425,10 +436,32 @@ def best_named(ask: Ask, claims: list[ClaimFact]) -> tuple[list[ClaimFact], list
         fit = {i: question_fit(entity, named.get(i), words) for i in fit}
     for claim_id in untitled & fit.keys():
         fit[claim_id] = min(fit[claim_id], PARTIAL_ENTITY)
+    _surnames_fit_as_their_names(fit, named)
     best = max(fit.values())
     kept = [c for c in claims if c.id not in fit or fit[c.id] == best]
     entities = sorted({str(named[c.id]) for c in kept if c.id in fit})
     return kept, entities if len(entities) > 1 else []
+
+
+def _surnames_fit_as_their_names(fit: dict[str, float], named: dict[str, str | None]) -> None:
+    """A name of one word that ends a fuller name fitting the question fits no better than
+    that name (``fit`` updated in place). "Tate was a Republican member of the House" names
+    its subject by the surname a text uses after the first mention; beside "Democratic Sen.
+    Jack Tate" the ledger cannot tell whether they are one senator or two, so neither
+    outranks the other and the answer names both (a conflict when their values differ, or
+    one namesake each when the ledger tells them apart). A longer name never loses to the
+    bare surname it ends with, and a name the question states exactly keeps its fit."""
+    fuller: dict[str, float] = {}  # a last word -> the best fit of a longer name ending so
+    for claim_id, value in fit.items():
+        words = name_words(str(named.get(claim_id) or "").split("(")[0])
+        if len(words) > 1 and value > 0:
+            fuller[words[-1]] = max(fuller.get(words[-1], 0.0), value)
+    if not fuller:
+        return
+    for claim_id, value in fit.items():
+        words = name_words(str(named.get(claim_id) or ""))
+        if len(words) == 1 and words[0] in fuller and value < EXACT_ENTITY:
+            fit[claim_id] = min(value, fuller[words[0]])
 
 
 # ----------------------------------------------------------------- candidate keys

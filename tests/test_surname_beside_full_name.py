@@ -1,0 +1,83 @@
+"""A surname alone beside a fuller name (issue 13, session 14): a page cut from the middle
+of an article names its subject by the surname a text uses after the first mention
+("Hartwell died on 4 March 1911"), another page by a fuller name ("Thomas Edwin Hartwell
+(2 May 1850 - 9 June 1915)"). The ledger cannot tell whether they are one person, so
+neither outranks the other: the answer names both (retrieval/finding.py,
+``naming_most`` and ``best_named``). A fuller name that is not the asked one never pulls
+a surname down, and a name the question states exactly keeps its fit."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from claims.models import Requester
+from retrieval.answer import answer
+from retrieval.contract import AnswerStatus
+
+sys.path.insert(0, str(Path(__file__).parent))
+from retrieval_cases import load_documents  # noqa: E402
+
+ANYONE = Requester(principal="anyone", groups=[])
+
+SURNAME_ONLY = (
+    "after the strike he was released in the following spring. Hartwell died on 4 March "
+    "1911 at the age of 62 and was buried in the churchyard at Elmstead."
+)
+FULL_NAME = (
+    "Thomas Edwin Hartwell Thomas Edwin Hartwell (2 May 1850 – 9 June 1915) was an English "
+    "engineer and inventor. He built the first tide mill at Harwich."
+)
+OTHER_FIRST_NAME = (
+    "Margaret Hartwell Margaret Hartwell (12 May 1880 – 3 June 1950) was an English painter."
+)
+
+
+def _sides(result: object) -> dict[str, list[str]]:
+    return {str(s.value): s.source_ids for s in result.sides or []}  # type: ignore[attr-defined]
+
+
+def test_a_surname_and_a_fuller_name_of_the_asked_person_are_both_named(engine: Engine) -> None:
+    load_documents(engine, {"doc01": SURNAME_ONLY, "doc02": FULL_NAME})
+    result = answer(engine, "When did Thomas Hartwell die?", ANYONE)
+    # before: the fuller name repeated more of the asked words and answered alone (1915)
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert _sides(result) == {"1911-03-04": ["doc01"], "1915-06-09": ["doc02"]}
+
+
+def test_a_title_and_surname_asked_meets_a_bare_surname_and_a_full_name(engine: Engine) -> None:
+    load_documents(
+        engine,
+        {
+            "doc01": (
+                "the committee met twice that year. Brandt was a Republican member of the "
+                "Ohio House of Representatives from 2010 to 2014."
+            ),
+            "doc02": "Complaint names Democratic Sen. Elena Brandt of Dayton. Retrieved 2023-07-25.",
+        },
+    )
+    result = answer(engine, "What political party is Senator Brandt a member of?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert _sides(result) == {"Republican": ["doc01"], "Democratic": ["doc02"]}
+
+
+def test_near_miss_a_fuller_name_that_is_not_the_asked_one_leaves_the_surname_alone(
+    engine: Engine,
+) -> None:
+    load_documents(engine, {"doc01": SURNAME_ONLY, "doc02": OTHER_FIRST_NAME})
+    result = answer(engine, "When did Thomas Hartwell die?", ANYONE)
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    assert result.value == "1911-03-04"
+    assert result.citations == ["doc01"]
+
+
+def test_near_miss_one_value_under_both_names_is_one_answer(engine: Engine) -> None:
+    load_documents(
+        engine, {"doc01": SURNAME_ONLY.replace("4 March 1911", "9 June 1915"), "doc02": FULL_NAME}
+    )
+    result = answer(engine, "When did Thomas Hartwell die?", ANYONE)
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    assert result.value == "1915-06-09"
+    assert sorted(result.citations) == ["doc01", "doc02"]
