@@ -26,6 +26,7 @@ from claims.extraction.question_frames import (
     answering_attributes,
     counts_what_is_asked,
     entity_references,
+    kind_words,
 )
 from claims.models import Requester
 from claims.store.batches import batches
@@ -34,6 +35,7 @@ from claims.tables import ClaimRow, SourceVersionRow
 from retrieval.candidates import (
     EXACT_ENTITY,
     NAMED_IN_PAGE,
+    NAME_PART,
     PARTIAL_ENTITY,
     candidate_keys,
     entity_fit,
@@ -450,17 +452,26 @@ def _surnames_fit_as_their_names(fit: dict[str, float], named: dict[str, str | N
     Jack Tate" the ledger cannot tell whether they are one senator or two, so neither
     outranks the other and the answer names both (a conflict when their values differ, or
     one namesake each when the ledger tells them apart). A longer name never loses to the
-    bare surname it ends with, and a name the question states exactly keeps its fit."""
+    bare surname it ends with, and a name the question states exactly keeps its fit. The
+    fuller name must fit by more than its last word (a first name or title the question
+    states, ``NAME_PART`` or better): "Gmina Pilzno" ends with "Pilzno" but names the
+    commune around the town, and "Pilzno" keeps its own fit beside it."""
     fuller: dict[str, float] = {}  # a last word -> the best fit of a longer name ending so
     for claim_id, value in fit.items():
         words = name_words(str(named.get(claim_id) or "").split("(")[0])
-        if len(words) > 1 and value > 0:
+        if len(words) > 1 and value >= NAME_PART:
             fuller[words[-1]] = max(fuller.get(words[-1], 0.0), value)
     if not fuller:
         return
     for claim_id, value in fit.items():
         words = name_words(str(named.get(claim_id) or ""))
-        if len(words) == 1 and words[0] in fuller and value < EXACT_ENTITY:
+        if (
+            len(words) == 1
+            and words[0] in fuller
+            and value < EXACT_ENTITY
+            and words[0] not in kind_words()  # "the depot" is what it is, not a name
+            and words[0] not in entity_references()
+        ):
             fit[claim_id] = min(value, fuller[words[0]])
 
 
