@@ -349,7 +349,8 @@ def naming_most(
     A claim whose entity fits the asked one names it, however many of its words it
     repeats: "Middleton died on 1 January 1787" names Arthur Middleton as much as "Arthur
     Edward Middleton (1891 - 1953)" does, and which name fits better is ``best_named``'s
-    to weigh (``entity_fit``), not a count of words."""
+    to weigh (``entity_fit``), not a count of words. A name fitting by its last word alone,
+    or a reference ("the depot"), names only the words it states."""
     asked_entity = set((entity or "").replace(",", " ").split())
     entity_key_words = {w for w in asked_entity if w in key.split()}
 
@@ -357,7 +358,7 @@ def naming_most(
         words = set(claim.claim_key.split()) - set(key.split()) | set(claim.scope_residual)
         stated = named.get(claim.id)
         words |= set((stated or "").replace(",", " ").split())
-        if entity and stated and entity_fit(entity, stated) > 0:
+        if entity and stated and entity_fit(entity, stated) >= NAME_PART:
             words |= asked_entity - entity_key_words
         return len(words & asked_words)
 

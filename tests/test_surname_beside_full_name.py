@@ -81,3 +81,27 @@ def test_near_miss_one_value_under_both_names_is_one_answer(engine: Engine) -> N
     assert result.status is AnswerStatus.ANSWERED, result.reason
     assert result.value == "1915-06-09"
     assert sorted(result.citations) == ["doc01", "doc02"]
+
+
+def test_near_miss_a_longer_name_ending_with_the_asked_place_is_another_thing(
+    engine: Engine,
+) -> None:
+    # "Gmina Larwice" is the commune around the town: it ends with the asked name but fits
+    # it by that word alone, so the town's own page still answers alone
+    load_documents(
+        engine,
+        {
+            "doc01": (
+                "Gmina Larwice Gmina Larwice is a rural gmina (administrative district) in "
+                "southern Poland. As of 2006 its total population is 17,289."
+            ),
+            "doc02": (
+                "the market square was rebuilt after the fire of 1874. Larwice has a "
+                "population of 4,411."
+            ),
+        },
+    )
+    result = answer(engine, "What is the population of Larwice?", ANYONE)
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    assert result.value == 4411
+    assert result.citations == ["doc02"]
