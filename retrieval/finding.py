@@ -350,7 +350,8 @@ def naming_most(
     repeats: "Middleton died on 1 January 1787" names Arthur Middleton as much as "Arthur
     Edward Middleton (1891 - 1953)" does, and which name fits better is ``best_named``'s
     to weigh (``entity_fit``), not a count of words. A name fitting by its last word alone,
-    or a reference ("the depot"), names only the words it states."""
+    or a word the sentence writes as a common noun ("the depot was built in 1929"), names
+    only the words it states."""
     asked_entity = set((entity or "").replace(",", " ").split())
     entity_key_words = {w for w in asked_entity if w in key.split()}
 
@@ -358,7 +359,12 @@ def naming_most(
         words = set(claim.claim_key.split()) - set(key.split()) | set(claim.scope_residual)
         stated = named.get(claim.id)
         words |= set((stated or "").replace(",", " ").split())
-        if entity and stated and entity_fit(entity, stated) >= NAME_PART:
+        if (
+            entity
+            and stated
+            and entity_fit(entity, stated) >= NAME_PART
+            and _written_as_a_name(stated, claim.quote)
+        ):
             words |= asked_entity - entity_key_words
         return len(words & asked_words)
 
@@ -439,14 +445,30 @@ def best_named(ask: Ask, claims: list[ClaimFact]) -> tuple[list[ClaimFact], list
         fit = {i: question_fit(entity, named.get(i), words) for i in fit}
     for claim_id in untitled & fit.keys():
         fit[claim_id] = min(fit[claim_id], PARTIAL_ENTITY)
-    _surnames_fit_as_their_names(fit, named)
+    _surnames_fit_as_their_names(fit, named, claims)
     best = max(fit.values())
     kept = [c for c in claims if c.id not in fit or fit[c.id] == best]
     entities = sorted({str(named[c.id]) for c in kept if c.id in fit})
     return kept, entities if len(entities) > 1 else []
 
 
-def _surnames_fit_as_their_names(fit: dict[str, float], named: dict[str, str | None]) -> None:
+def _written_as_a_name(stated: str, quote: str) -> bool:
+    """Whether a one-word entity is written as a name in its claim's sentence (capitalised:
+    "Middleton died on ...", not "the depot was built"); a longer name always is."""
+    words = name_words(stated)
+    if len(words) != 1:
+        return True
+    return any(
+        w[0].isupper() and w.casefold().startswith(words[0]) for w in _WRITTEN_WORD.findall(quote)
+    )
+
+
+_WRITTEN_WORD = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def _surnames_fit_as_their_names(
+    fit: dict[str, float], named: dict[str, str | None], claims: list[ClaimFact]
+) -> None:
     """A name of one word that ends a fuller name fitting the question fits no better than
     that name (``fit`` updated in place). "Tate was a Republican member of the House" names
     its subject by the surname a text uses after the first mention; beside "Democratic Sen.
@@ -464,10 +486,12 @@ def _surnames_fit_as_their_names(fit: dict[str, float], named: dict[str, str | N
             fuller[words[-1]] = max(fuller.get(words[-1], 0.0), value)
     if not fuller:
         return
+    quotes = {c.id: c.quote for c in claims}
     for claim_id, value in fit.items():
         words = name_words(str(named.get(claim_id) or ""))
         if (
             len(words) == 1
+            and _written_as_a_name(words[0], quotes.get(claim_id, ""))
             and words[0] in fuller
             and value < EXACT_ENTITY
             and words[0] not in kind_words()  # "the depot" is what it is, not a name
