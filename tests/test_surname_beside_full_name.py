@@ -105,3 +105,25 @@ def test_near_miss_a_longer_name_ending_with_the_asked_place_is_another_thing(
     assert result.status is AnswerStatus.ANSWERED, result.reason
     assert result.value == 4411
     assert result.citations == ["doc02"]
+
+
+def test_near_miss_a_common_noun_for_the_thing_is_no_surname(engine: Engine) -> None:
+    # "the depot" ends the asked "Marlow Southern Depot" as a surname would, but the
+    # sentence writes it as a common noun: the named depot answers, as before
+    load_documents(
+        engine,
+        {
+            "doc01": (
+                "the line reached the valley in 1896. Built in 1914, the depot is the only "
+                "surviving railroad building in Alton."
+            ),
+            "doc02": (
+                "The Marlow Southern Railway Depot was built in 1929 to replace the original "
+                "station."
+            ),
+        },
+    )
+    result = answer(engine, "When was the Marlow Southern Depot built?", ANYONE)
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    assert result.value == "1929"
+    assert result.citations == ["doc02"]
