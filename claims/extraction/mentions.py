@@ -401,6 +401,10 @@ class _TimeScanner:
         months = "|".join(sorted(res.months, key=len, reverse=True))
         qwords = "|".join(sorted(res.quarter_words, key=len, reverse=True))
         year = r"(1[89][0-9]{2}|20[0-9]{2}|2100)"
+        # a day and a month name make the number after them a year whatever its century
+        # ("27 April 1699 - 8 February 1774", "December 1, 1737"); a bare year before 1800
+        # stays a number ("founded in 1542" is read by the event-date reader instead)
+        dated_year = r"(1[0-9]{3}|20[0-9]{2}|2100)"
         day = r"([0-3]?[0-9])(?:st|nd|rd|th)?"
         flags = re.IGNORECASE
         self.patterns: list[tuple[str, re.Pattern[str]]] = [
@@ -411,13 +415,15 @@ class _TimeScanner:
                 "mdy",
                 # "January 23,2013": a comma without its space still parts day and year
                 re.compile(
-                    rf"(?<![A-Za-z])({months})\.?\s+{day}(?:\s?,\s*|\s+){year}(?![0-9])", flags
+                    rf"(?<![A-Za-z])({months})\.?\s+{day}(?:\s?,\s*|\s+){dated_year}(?![0-9])",
+                    flags,
                 ),
             ),
             (
                 "dmy",
                 re.compile(
-                    rf"(?<![0-9]){day}(?:\s+of)?\s+({months})\.?\s?,?\s+{year}(?![0-9])", flags
+                    rf"(?<![0-9]){day}(?:\s+of)?\s+({months})\.?\s?,?\s+{dated_year}(?![0-9])",
+                    flags,
                 ),
             ),
             ("my", re.compile(rf"(?<![A-Za-z])({months})\.?,?\s+{year}(?![0-9])", flags)),

@@ -523,6 +523,8 @@ def _life_dates(
             continue  # brackets followed by more name: a disambiguation, not dates
         inner = [t.lower_ for t in toks[a + 1 : b]]
         times = [t for t in _times_in(mentions, toks[a].idx, toks[b].idx) if t.first and t.last]
+        if _bare_year_span(opening, toks[a + 1 : b], times):
+            return True
         if not times:
             continue
         if "born" in inner[:2] or inner[:1] == ["b."]:
@@ -569,6 +571,49 @@ def _life_dates(
             )
             return True
     return False
+
+
+_CIRCA = frozenset({"c.", "c", "ca.", "ca", "circa"})
+_YEAR_DIGITS = re.compile(r"^[12][0-9]{3}$")
+
+
+def _year_side(side: Sequence[_Tok]) -> _Tok | None:
+    """The one year a side of a life's dates states alone ("1577", "c. 1627"), else None."""
+    words = [t for t in side if t.lower_ not in _CIRCA]
+    if len(words) == 1 and _YEAR_DIGITS.match(words[0].text) and len(side) - 1 <= 1:
+        return words[0]
+    return None
+
+
+def _bare_year_span(opening: Opening, inner: Sequence[_Tok], times: list[Any]) -> bool:
+    """Born and died from a span of a life whose one side is a year alone, which the time
+    scanner leaves a number before 1800: "(1577 - 18 April 1653)", "(c. 1627 - 31 December
+    1700)", "(1577 - 1653)". A side with a day and a month is the time scanner's date; a
+    circa year is read as that year (the page states no better one)."""
+    dashes = [i for i, t in enumerate(inner) if t.lower_ in _DASHES]
+    if len(dashes) != 1:
+        return False
+    cut = dashes[0]
+    sides: list[tuple[str, int, int] | None] = []
+    for part in (inner[:cut], inner[cut + 1 :]):
+        if not part:
+            return False
+        year = _year_side(part)
+        if year is not None:
+            sides.append((year.text, year.idx, year.end))
+            continue
+        dated = [t for t in times if part[0].idx <= t.start and t.end <= part[-1].end]
+        if len(dated) != 1 or dated[0].granularity is None:
+            return False
+        t = dated[0]
+        sides.append((_date_value(t.first, t.granularity), t.start, t.end))
+    if not any(_year_side(part) for part in (inner[:cut], inner[cut + 1 :])):
+        return False  # two dates the scanner read: the callers' own cases
+    for attribute, side in zip(("born", "died"), sides, strict=True):
+        assert side is not None
+        value, start, end = side
+        opening.labels.append(Label(attribute, value, start, end, ValueKind.DATE))
+    return True
 
 
 def _phrase(toks: Sequence[_Tok], copula: int, words: _Words) -> list[int]:
@@ -909,12 +954,15 @@ def opening_claims(
     boxed = _field_claims(fields, opening, made)
     s0, s1 = opening.sentence
     labelled = {label.attribute for label in opening.labels}
+    dated = [(lab.start, lab.end) for lab in opening.labels if lab.kind is ValueKind.DATE]
     kept: list[Claim] = []
     added: list[Claim] = []
     for claim in claims:
         in_opening = s0 <= claim.span.start < s1
         if in_opening and claim.attribute in labelled:
             continue  # the opening reader states this attribute of the subject
+        if in_opening and claim.value_span is not None and in_block(*_value_at(claim), dated):
+            continue  # "(1577 - 1653) was a politician": the year is the life's, no figure
         if opening.late and not in_opening:
             if claim.span.start >= s1 and _refers_back(claim, text, opening):
                 # after the opening, "It was released in 1976" is about its subject; a
