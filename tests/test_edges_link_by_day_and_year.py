@@ -157,8 +157,9 @@ def test_a_page_retitled_with_its_swapped_value_conflicts_with_the_article(
     assert len(reasons) == 1, reasons
     assert reasons[0].startswith(
         "same entity: 'harold fenwick (died 1677)' and 'harold fenwick (died 1777)', "
-        "pages agree on called_to_bar, occupation, parent"
+        "pages agree on born, called_to_bar, occupation, parent"  # "(1610 - 1677)" read
     )
+    assert "1677 vs 1777" in reasons[0]
 
 
 def test_a_titled_namesake_of_the_same_trade_stays_apart() -> None:
