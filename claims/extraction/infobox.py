@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
+from claims.extraction.captions import caption_spans
 from claims.extraction.mentions import Mentions
 from claims.extraction.resources import read_yaml
 from claims.extraction.value_kinds import iso_value
@@ -239,7 +240,8 @@ def in_block(start: int, end: int, blocks: list[tuple[int, int]]) -> bool:
 
 def furniture(text: str) -> list[tuple[int, int]]:
     """Stretches of page furniture no claim is read from: a category line, a navigation box
-    (from its marker to the end of the line or of the sentence it runs into)."""
+    (from its marker to the end of the line or of the sentence it runs into), a picture's
+    caption in square brackets (``captions.caption_spans``)."""
     lex = _lexicon()
     found = []
     for marker in lex.furniture_lines:
@@ -250,7 +252,7 @@ def furniture(text: str) -> list[tuple[int, int]]:
             end = _SENTENCE_END.search(text, at + len(marker))
             found.append((at, len(text) if end is None else end.start()))
             at = text.find(marker, found[-1][1])
-    return found
+    return found + caption_spans(text)
 
 
 def is_reference_date(quote: str) -> bool:

@@ -29,6 +29,7 @@ from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix
 from claims.errors import InputError
 from claims.extraction.assembly import TEXT_KEY, ClaimAssembler
 from claims.extraction.became import became_claims
+from claims.extraction.captions import caption_spans
 from claims.extraction.generation import current_generation
 from claims.extraction.mentions import Mentions, MentionScanner
 from claims.extraction.opening import opening_claims
@@ -201,7 +202,23 @@ class SentenceComponent:
                 pending_stop = False
         found.update(self._glued_starts(doc))
         found.update(self._section_starts(doc))
+        found.update(self._caption_starts(doc))
         return sorted(found)
+
+    def _caption_starts(self, doc: Doc) -> list[int]:
+        """A caption in square brackets is a sentence of its own, and so is what follows
+        it (``claims.extraction.captions``)."""
+        spans = caption_spans(doc.text)
+        if not spans:
+            return []
+        offsets = doc.to_array(IDX).reshape(-1)
+        n = len(doc)
+        found: list[int] = []
+        for seam in (edge for span in spans for edge in span):
+            i = int(numpy.searchsorted(offsets, seam))
+            if i < n and offsets[i] == seam:
+                found.append(i)
+        return found
 
     def _glued_starts(self, doc: Doc) -> list[int]:
         """Tokens that open a sentence glued to the number before it ("72,251The club
