@@ -981,6 +981,23 @@ def opening_claims(
                 }
             )
         elif (
+            in_opening
+            and claim.entity
+            and claim.entity != opening.entity
+            and claim.claim_key.startswith(claim.entity)
+            and _extends_a_name(claim.entity, opening)
+        ):
+            # "Every Mother Counts (album) Every Mother Counts (sometimes subtitled "Songs
+            # Inspired by ...") is a compilation album, released ... on 1 January 2010": the
+            # sentence parser read the title and its brackets as one long name ("mother
+            # count album sometime subtitle song inspire"); the opening knows the subject
+            claim = claim.model_copy(
+                update={
+                    "entity": opening.entity,
+                    "claim_key": opening.entity + claim.claim_key[len(claim.entity) :],
+                }
+            )
+        elif (
             claim.entity in opening.aliases
             and claim.entity != opening.entity
             and claim.claim_key.startswith(claim.entity)
@@ -1002,6 +1019,18 @@ def opening_claims(
     if "political party" in labelled:
         parties = [c for c in parties if not s0 <= c.span.start < s1]
     return _inserted(_inserted(ordered, parties), boxed)
+
+
+def _extends_a_name(entity: str, opening: Opening) -> bool:
+    """Whether an entity read in the opening sentence is the subject's name with more words
+    after it (the title's bracket and an aside read into the name): every word of the
+    subject's name first, then at least one more."""
+    words = entity.split()
+    for alias in opening.aliases:
+        name = alias.split()
+        if len(name) < len(words) and words[: len(name)] == name:
+            return True
+    return False
 
 
 def _value_at(claim: Claim) -> tuple[int, int]:

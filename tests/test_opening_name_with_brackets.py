@@ -1,0 +1,44 @@
+"""A claim of an article's opening sentence whose subject the sentence parser read with the
+title's brackets in it (session 14): "Harbour Lights (album) Harbour Lights (sometimes
+subtitled "Songs from the Coast") is a compilation album, released by Tidewater Records on
+3 March 2009" gave the release date to "harbour light album sometime subtitle song"; the
+opening reader knows the subject is "harbour lights (album)" (claims/extraction/opening.py
+``_extends_a_name``). A longer name in a later sentence is another thing."""
+
+from __future__ import annotations
+
+from claims.edges.check import check_texts
+from claims.extraction import extract
+from claims.models import Relation
+
+OPENING = (
+    'Harbour Lights (album) Harbour Lights (sometimes subtitled "Songs from the Coast, '
+    'Volume One") is a compilation album, released by Tidewater Records on {date}. It '
+    "collects fourteen songs about the sea."
+)
+
+
+def test_the_release_date_of_an_opening_with_an_aside_is_the_subjects() -> None:
+    claims = extract(OPENING.format(date="3 March 2009"), source_id="doc01")
+    released = [c for c in claims if c.value == "2009-03-03"]
+    assert released, [(c.claim_key, c.value) for c in claims]
+    assert {c.entity for c in released} == {"harbour light (album)"}
+
+
+def test_a_copy_without_the_aside_and_another_date_conflicts_on_the_subject() -> None:
+    plain = (
+        "Harbour Lights (album) Harbour Lights is a compilation album, released by "
+        "Tidewater Records on 1 May 2010. It collects fourteen songs about the sea."
+    )
+    result = check_texts(OPENING.format(date="3 March 2009"), plain)
+    assert result.relation is Relation.CONFLICT, result.reason
+    assert "2009-03-03" in result.reason and "2010-05-01" in result.reason
+
+
+def test_near_miss_a_longer_name_after_the_opening_stays_its_own() -> None:
+    claims = extract(
+        "Harbour Lights (album) Harbour Lights is a compilation album. Harbour Lights "
+        "Festival was founded in 1998.",
+        source_id="doc01",
+    )
+    assert "harbour light festival" in {c.entity for c in claims if c.value == "1998"}
