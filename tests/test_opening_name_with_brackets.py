@@ -42,3 +42,15 @@ def test_near_miss_a_longer_name_after_the_opening_stays_its_own() -> None:
         source_id="doc01",
     )
     assert "harbour light festival" in {c.entity for c in claims if c.value == "1998"}
+
+
+def test_a_name_ending_with_a_year_keeps_it_for_the_release_date() -> None:
+    # the sentence parser reads the name's "2009" as a time and keys "harbour light"; the
+    # opening's subject is the 2009 edition, not the album without a year
+    claims = extract(
+        "Harbour Lights 2009 Harbour Lights 2009 is the second compilation album in the "
+        "series, released by Tidewater Records on 3 March 2009.",
+        source_id="doc01",
+    )
+    released = [c for c in claims if c.value == "2009-03-03"]
+    assert {c.entity for c in released} == {"harbour light 2009"}

@@ -1023,12 +1023,16 @@ def opening_claims(
 
 def _extends_a_name(entity: str, opening: Opening) -> bool:
     """Whether an entity read in the opening sentence is the subject's name with more words
-    after it (the title's bracket and an aside read into the name): every word of the
-    subject's name first, then at least one more."""
+    after it (the title's bracket and an aside read into the name: every word of the
+    subject's name first, then at least one more), or its name cut short before a number
+    the sentence parser took for a time ("Every Mother Counts 2012 is the second album,
+    released on May 1, 2012": "mother count" for "mother count 2012")."""
     words = entity.split()
     for alias in opening.aliases:
         name = alias.split()
         if len(name) < len(words) and words[: len(name)] == name:
+            return True
+        if len(words) < len(name) and name[: len(words)] == words and name[len(words)].isdigit():
             return True
     return False
 
