@@ -846,6 +846,29 @@ def _head(
     return head, quals
 
 
+def _name_of_phrase(roles: Roles, side: Sequence[int]) -> dict[int, int]:
+    """Roles that read a name's of-phrase as the name (an override for ``_head``): in "The
+    University of Leeds was founded in 1904" and "The Museum of Rural Life opened in 1982"
+    the words after "of" are the name's, not a qualifier of "university" (a place word such
+    as "Leeds" is read as a scope otherwise). Only an "of" between two capitalised words
+    joins: "the first branch of Barclays" keeps its qualifier."""
+    override: dict[int, int] = {}
+    for k in range(1, len(side) - 1):
+        at, before, after = side[k], side[k - 1], side[k + 1]
+        if roles.lower[at] != "of" or not (
+            roles.word(before)[:1].isupper() and roles.word(after)[:1].isupper()
+        ):
+            continue
+        if roles.lower[before] in _ARTICLES:
+            continue  # "The Of ..." is no name
+        override[at] = STOP
+        for j in side[k + 1 :]:
+            if not roles.word(j)[:1].isupper() or roles.role[j] in (SEP, PUNCT, VALUE, TIME):
+                break
+            override[j] = CONTENT
+    return override
+
+
 def drop_lead_ins(roles: Roles, first: int, end: int) -> None:
     """Greetings and lead-ins never name a claim: "Hi all, the notice period ..." and
     "Friendly note ahead of the holidays: contractors are paid ..." lose their opening
@@ -1860,7 +1883,7 @@ class _DocAssembly:
             # "The only son and heir of John Rowe, he was born on ...": the phrase before the
             # comma describes the pronoun, which is the subject (the page's), not "son"
             subject = subject[-1:]
-        head, quals = _head(lower, role, subject)
+        head, quals = _head(lower, role, subject, _name_of_phrase(roles, subject))
         if not head and copula == p0:
             # "Founded in 1997 in South Africa, the Cape Wine Academy introduced ...": the
             # subject follows the participle phrase (not after "He was elected in 1954 to
