@@ -54,6 +54,13 @@ def test_a_run_given_as_a_range_is_dated_by_its_start() -> None:
     assert _dates("The show ran from 1990 to 1995.", "launched") == [("show", "1990")]
 
 
+def test_a_body_that_existed_over_a_range_was_founded_at_its_start() -> None:
+    # session 14: "existed from X until Y" states when a council or shire began
+    assert _dates("The shire existed from 1879 to 2008.", "founded") == [("shire", "1879")]
+    # no range, no founding: "it existed in 1900" only says it was there then
+    assert _dates("The village existed in 1900.", "founded") == []
+
+
 def test_ran_from_a_place_is_no_run() -> None:
     assert _dates("The bus ran from Leeds to York in 1950.", "launched") == []
 
