@@ -190,9 +190,22 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
         return PARTIAL_ENTITY
     if len(have) < len(want) and set(have) <= set(want) and have[-1] == want[-1]:
         return SHORT_NAME
-    if len(want) > 1 and want[-1] in kind_words() and want[:-1] == have:
-        return NAME_PART  # "washington street station" for "washington street"
+    named = _without_trailing_kinds(want)
+    if named and named != want and named == have:
+        # "washington street station" for "washington street", "the Danger Mouse TV
+        # series" for "danger mouse": the words after the name say what kind of thing it is
+        return NAME_PART
     return _name_part(want, stated)
+
+
+def _without_trailing_kinds(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A name without the kind words it ends with ("danger mouse tv series" -> "danger
+    mouse"); the name itself when nothing but kind words would be left."""
+    kinds = kind_words()
+    end = len(words)
+    while end > 1 and words[end - 1] in kinds:
+        end -= 1
+    return words[:end]
 
 
 def question_fit(asked: str | None, stated: str | None, question_words: Collection[str]) -> float:
