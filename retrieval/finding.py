@@ -34,8 +34,8 @@ from claims.store.search import search_words
 from claims.tables import ClaimRow, SourceVersionRow
 from retrieval.candidates import (
     EXACT_ENTITY,
-    NAMED_IN_PAGE,
     NAME_PART,
+    NAMED_IN_PAGE,
     PARTIAL_ENTITY,
     candidate_keys,
     entity_fit,

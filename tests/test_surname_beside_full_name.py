@@ -55,7 +55,9 @@ def test_a_title_and_surname_asked_meets_a_bare_surname_and_a_full_name(engine: 
                 "the committee met twice that year. Brandt was a Republican member of the "
                 "Ohio House of Representatives from 2010 to 2014."
             ),
-            "doc02": "Complaint names Democratic Sen. Elena Brandt of Dayton. Retrieved 2023-07-25.",
+            "doc02": (
+                "Complaint names Democratic Sen. Elena Brandt of Dayton. Retrieved 2023-07-25."
+            ),
         },
     )
     result = answer(engine, "What political party is Senator Brandt a member of?", ANYONE)

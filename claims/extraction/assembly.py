@@ -28,6 +28,7 @@ from spacy.vocab import Vocab
 
 from claims.extraction.effective_time import effective_time
 from claims.extraction.identity import (
+    NAME_OPENERS,
     attribute_lexicon,
     clean,
     document_title,
@@ -270,6 +271,21 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
         # "per share", "in days": a unit named after a preposition is a unit hint
         if r == PREP and i + 1 < n and lower[i] in _UNIT_HINTS and lower[i + 1] in units:
             role[i + 1] = UNIT
+    for i in range(n - 1):
+        if (
+            role[i] == STOP
+            and lower[i] in NAME_OPENERS
+            and text[starts[i] : starts[i] + 1].isupper()
+            and text[starts[i + 1] : starts[i + 1] + 1].isupper()
+            and role[i + 1] in (CONTENT, SCOPE)
+        ):
+            # "New Mexico", "New England", "Old Trafford": a capitalised "New" or "Old"
+            # before a capitalised word opens a name. The stopword it is elsewhere cut the
+            # name to "mexico" (one key with Mexico's population) and left "England" a
+            # region scope of the United Kingdom
+            role[i] = CONTENT
+            if role[i + 1] == SCOPE:
+                role[i + 1], info[i + 1] = CONTENT, None
     poles = stance_lexicon().poles
     if n > 2 and not poles.keys().isdisjoint(lower):
         for i in range(1, n - 1):

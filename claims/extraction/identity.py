@@ -233,12 +233,30 @@ def fold_name(words: Sequence[str], stopwords: frozenset[str]) -> str:
     """An entity name in key form, the same for a question and a document: lemmas,
     function words dropped ("a kind of hush" names "kind hush"), the commas of
     "Springfield, Illinois" kept; "" when no word is left."""
-    kept = [w for w in words if w not in stopwords] or list(words)
+    kept = [
+        w
+        for k, w in enumerate(words)
+        if w not in stopwords or _opens_name(words, k, stopwords)
+    ] or list(words)
     # an initial or a two-letter name part is no inflected word ("M." is not "am")
     folded = [w if w == "," or len(w) <= 2 else lemma(w) for w in kept]
     if not [w for w in folded if w != ","]:
         return ""
     return " ".join(folded).replace(" ,", ",").strip(", ")
+
+
+# stopwords that open a name before another word of it: "New Mexico" is not Mexico, "New
+# Hampshire" not Hampshire, "Old Trafford" not Trafford
+NAME_OPENERS = frozenset({"new", "old"})
+
+
+def _opens_name(words: Sequence[str], k: int, stopwords: frozenset[str]) -> bool:
+    """Whether ``words[k]`` is a "new" or "old" that opens the name (first, or after an
+    article) before a word that is no function word."""
+    if words[k] not in NAME_OPENERS or k + 1 >= len(words):
+        return False
+    before = [w for w in words[:k] if w not in ("the", "a", "an")]
+    return not before and words[k + 1] not in stopwords and words[k + 1] != ","
 
 
 def entity_name(words: Sequence[str]) -> str | None:
