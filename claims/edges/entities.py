@@ -35,6 +35,11 @@ differ on one attribute, and each title's disambiguator writes its own page's va
 they are two (docs/EDGES.md, "One entity across pages", has the figures behind the
 thresholds).
 
+A page-local subject is also compared with the subjects of the names it writes more or less
+fully ("film choorian (in doc02)" beside "choorian (1998 film)", "edmund maurice burke
+roche, 4th baron fermoy (in doc03)" beside "maurice roche, 4th baron fermoy"): one name's
+words stand in the other's in order and both end with one word (``_join_fuller_names``).
+
 The links only widen which claims the builder compares (``builder._linked_block``): the
 stored claims keep their keys, and each edge between linked subjects says so in its reason.
 """
@@ -228,7 +233,46 @@ def _blocks(
                 name = name[: -len(f" (in {facts.source_id})")]
             name = base_name(name)
         blocks[name][facts.entity].append(facts)
+    _join_fuller_names(blocks, local)
     return blocks, local
+
+
+def _join_fuller_names(blocks: dict[str, dict[str, list[ClaimFacts]]], local: set[str]) -> None:
+    """Put each page-local subject also into the blocks of the names it writes more or less
+    fully: a page cut elsewhere names its subject with a kind word or furniture before the
+    title ("film choorian (in doc02)" beside "choorian (1998 film)"), with the full name of
+    which the title is the short form ("edmund maurice burke roche, 4th baron fermoy (in
+    doc03)" beside "maurice roche, 4th baron fermoy"), or shorter ("walter price (in doc05)"
+    beside "walter john price (in doc03)"). The two names end with one word and the words of
+    the shorter one stand in the longer one in order; the link still rests on the facts both
+    pages state. Candidates are found through the last word, so no two names of different
+    last words are ever compared."""
+    by_last: dict[str, list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
+    for name in blocks:
+        words = tuple(_WORDS.findall(name.casefold()))
+        if words:
+            by_last[words[-1]].append((name, words))
+    for name in list(blocks):
+        entities = blocks[name]
+        mine = [e for e in entities if e in local]
+        if not mine:
+            continue
+        words = tuple(_WORDS.findall(name.casefold()))
+        if not words or len(by_last[words[-1]]) > MAX_BLOCK_ENTITIES:
+            continue
+        for other, other_words in by_last[words[-1]]:
+            if other == name or not (
+                _in_order(words, other_words) or _in_order(other_words, words)
+            ):
+                continue
+            for entity in mine:
+                blocks[other].setdefault(entity, entities[entity])
+
+
+def _in_order(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    """Whether the words of ``short`` stand in ``long`` in the same order."""
+    rest = iter(long)
+    return len(short) < len(long) and all(word in rest for word in short)
 
 
 def link_candidates(claims: Iterable[ClaimFacts]) -> set[str]:
