@@ -29,11 +29,11 @@ Two namesakes (two towns, two footballers) share few telling facts and differ on
 so they stay apart. A page-local subject that qualifies with two differently named entities
 equally well is linked to neither (the pages cannot tell which namesake it is). Titled
 entities are joined to one another only when one is the other's page retitled: the pages
-agree on at least ``MIN_RETITLED_AGREEING`` telling facts (a date or an amount among them),
-differ on one attribute, and each title's disambiguator writes its own page's value of it
-("george horner (died 1677)" / "george horner (died 1777)"); otherwise their titles say
-they are two (docs/EDGES.md, "One entity across pages", has the figures behind the
-thresholds).
+agree on at least ``MIN_RETITLED_AGREEING`` telling facts (a date or an amount among them)
+or write one long sentence alike, value and all (``MIN_SHARED_WORDS``), differ on one
+attribute, and each title's disambiguator writes its own page's value of it ("george horner
+(died 1677)" / "george horner (died 1777)"); otherwise their titles say they are two
+(docs/EDGES.md, "One entity across pages", has the figures behind the thresholds).
 
 A page-local subject is also compared with the subjects of the names it writes more or less
 fully ("film choorian (in doc02)" beside "choorian (1998 film)", "edmund maurice burke
@@ -67,6 +67,9 @@ MIN_RETITLED_AGREEING = 3
 # A block of one base name holding more entities than this is a common name ("john smith"):
 # not searched, which keeps the work linear (the pairs of a block grow with its square).
 MAX_BLOCK_ENTITIES = 32
+# Least words of a sentence two titled pages write alike, value and all, for it to tell that
+# one copies the other ("It educates around 75 students in grades 7-12.")
+MIN_SHARED_WORDS = 8
 _A_YEAR = 366  # days, the widest date span that agrees with a day inside it
 
 _DISAMBIGUATOR = re.compile(r"^(.+?) \([^()]*\)$")
@@ -332,7 +335,9 @@ def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
                 continue  # two namesakes fit as well: the page does not say which it is
             links.evidence[(name, best)] = found
             chosen.append((best_strength, name, best))
-        copies.extend(_retitled_copies(retitled, attributes, named))
+        if len(retitled) >= 2:
+            sentences = {name: _long_sentences(entities[name]) for name in retitled}
+            copies.extend(_retitled_copies(retitled, attributes, named, sentences))
     _join(links, chosen, local)
     for a, b, found in copies:
         if a in links.canonical or b in links.canonical:
@@ -363,6 +368,19 @@ def _value_words(facts: ClaimFacts) -> set[str]:
     return set(_WORDS.findall(str(facts.label or facts.shown).casefold()))
 
 
+def _title_writes(title: set[str], facts: ClaimFacts) -> bool:
+    """Whether a disambiguator's words write the value of ``facts``: all the value's words
+    ("(jay z album)": Jay-Z), or the value holds all the disambiguator's ("(fulton)":
+    "Fulton, Illinois, USA")."""
+    value = _value_words(facts)
+    return bool(value and title) and (value <= title or title <= value)
+
+
+def _long_sentences(facts: Iterable[ClaimFacts]) -> set[str]:
+    """The sentences of ``facts`` long enough to tell a copy (``MIN_SHARED_WORDS``)."""
+    return {f.quote_norm for f in facts if len(f.quote_norm.split()) >= MIN_SHARED_WORDS}
+
+
 def _agree_on_a_figure(x: Stated, y: Stated, agreeing: Iterable[str]) -> bool:
     """Whether one of the ``agreeing`` attributes agrees on a date or an amount, not only
     on a label (two films of one name are both Tamil-language drama films)."""
@@ -381,13 +399,17 @@ def _retitled_copies(
     retitled: dict[str, set[str]],
     attributes: dict[str, Stated],
     named: dict[tuple[str, tuple[object, ...]], set[str]],
+    sentences: dict[str, set[str]],
 ) -> list[tuple[str, str, Evidence]]:
     """Two titled subjects of one name that are one page copied and retitled: their pages
     agree on at least ``MIN_RETITLED_AGREEING`` telling facts, one of them a date or an
-    amount, and differ on one attribute only, and each title's disambiguator writes its own
-    page's value of that attribute ("george horner (died 1677)" / "(died 1777)"; "war music
-    (slim the mobster album)" / "(jay z album)"): the copy rewrote its title with the value
-    it swapped."""
+    amount, or write one sentence of ``MIN_SHARED_WORDS`` words alike (``sentences``: "It
+    educates around 75 students in grades 7-12." on both pages, where every other fact is a
+    label or the swapped value); they differ on one attribute only, and each title's
+    disambiguator writes its own page's value of that attribute ("george horner (died 1677)"
+    / "(died 1777)"; "war music (slim the mobster album)" / "(jay z album)"), or the value
+    begins with it ("grace academy (fulton)" located in "Fulton, Illinois, USA"): the copy
+    rewrote its title with the value it swapped."""
     found: list[tuple[str, str, Evidence]] = []
     names = sorted(retitled)
     for i, a in enumerate(names):
@@ -398,16 +420,17 @@ def _retitled_copies(
                 return not named.get((attribute, value), set()) - pair  # noqa: B023
 
             evidence_ = evidence(attributes[a], attributes[b], telling)
-            if len(evidence_.differing) != 1 or evidence_.weight() < MIN_RETITLED_AGREEING:
+            if len(evidence_.differing) != 1:
                 continue
-            if not _agree_on_a_figure(attributes[a], attributes[b], evidence_.agreeing):
+            shared = sentences[a] & sentences[b]
+            if not shared and (
+                evidence_.weight() < MIN_RETITLED_AGREEING
+                or not _agree_on_a_figure(attributes[a], attributes[b], evidence_.agreeing)
+            ):
                 continue  # "film", "Tamil-language", "drama": every film of the name may be
             (attribute,) = evidence_.differing
             if all(
-                any(
-                    _value_words(f) and _value_words(f) <= retitled[x]
-                    for f in attributes[x][attribute].values()
-                )
+                any(_title_writes(retitled[x], f) for f in attributes[x][attribute].values())
                 for x in (a, b)
             ):
                 found.append((a, b, evidence_))
