@@ -73,3 +73,18 @@ def test_two_schools_of_one_name_sharing_no_sentence_stay_apart() -> None:
     facts = _facts({"fulton": FULTON, "dayton": DAYTON})
     assert not link_entities(facts)
     assert _conflicts(facts) == []
+
+
+def test_a_copy_writing_the_building_year_into_the_same_sentence_conflicts() -> None:
+    facts = _facts({"house": HOUSE, "copy": HOUSE_COPY})
+    conflicts = _conflicts(facts)
+    assert len(conflicts) == 1, conflicts
+    assert "the sentence of built" in conflicts[0]
+    assert "1835" in conflicts[0] and "1935" in conflicts[0]
+
+
+def test_a_page_stating_the_year_in_its_own_words_is_not_a_copy() -> None:
+    # one telling fact in common (the place) and a year in another sentence: not enough
+    facts = _facts({"house": HOUSE, "other": HOUSE_OTHER})
+    assert not link_entities(facts)
+    assert _conflicts(facts) == []

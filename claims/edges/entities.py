@@ -20,6 +20,11 @@ page's subject ``E`` of the same base name are one entity when their pages
 - disagree on at most ``MAX_DIFFERING`` attributes (every value of one side cannot hold with
   every value of the other).
 
+When the pages agree on one telling attribute only and differ on one, they are one entity
+still if they state the differing one in a sentence written word for word but for the value
+("It was built about 1835, and is a two-story frame dwelling ..." / "... about 1935, ..."):
+the copy wrote its value into the article's sentence.
+
 An agreement on one calendar day (both pages: died 17 August 1930) weighs ``DAY_WEIGHT``
 agreements: namesakes do not share a birth or death day. A year or a month against a day
 inside it ("released in 1976" / "on 11 June 1976") is an agreement as far as the coarser
@@ -70,6 +75,9 @@ MAX_BLOCK_ENTITIES = 32
 # Least words of a sentence two titled pages write alike, value and all, for it to tell that
 # one copies the other ("It educates around 75 students in grades 7-12.")
 MIN_SHARED_WORDS = 8
+# Most words a copy may change in a sentence it otherwise writes as the article does (the
+# value: "28 September 1981" / "1 April 1975")
+MAX_SWAPPED_WORDS = 6
 _A_YEAR = 366  # days, the widest date span that agrees with a day inside it
 
 _DISAMBIGUATOR = re.compile(r"^(.+?) \([^()]*\)$")
@@ -324,6 +332,18 @@ def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
                     return not named.get((attribute, value), set()) - pair  # noqa: B023
 
                 found = evidence(attributes[name], attributes[other], telling, coarse_dates=True)
+                if (
+                    not found.linked()
+                    and len(found.differing) == 1
+                    and found.weight() == MIN_AGREEING - 1
+                    and _copied_sentence(entities[name], entities[other], found.differing[0])
+                ):
+                    # the one differing value written into the other page's sentence
+                    found = Evidence(
+                        (*found.agreeing, f"the sentence of {found.differing[0]}"),
+                        found.differing,
+                        found.on_a_day,
+                    )
                 if found.linked():
                     qualified.append((found.strength(), other, found))
             if not qualified:
@@ -345,6 +365,37 @@ def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
         links.evidence[(a, b)] = found
         links.canonical[a] = links.canonical[b] = min(a, b)
     return links
+
+
+def _copied_sentence(x: list[ClaimFacts], y: list[ClaimFacts], attribute: str) -> bool:
+    """Whether two subjects' pages state ``attribute`` in one sentence written word for word
+    but for the value ("It was built about 1835, and is a two-story frame dwelling with a
+    one-story wing ..." / "... about 1935, ..."): at least ``MIN_SHARED_WORDS`` words alike
+    around at most ``MAX_SWAPPED_WORDS`` that differ on each side. Only the few claims of
+    one attribute of two subjects are compared."""
+    xs = {f.quote_norm for f in x if f.attribute == attribute}
+    ys = {f.quote_norm for f in y if f.attribute == attribute}
+    for a in xs:
+        ta = _WORDS_ANY.findall(a)
+        for b in ys:
+            tb = _WORDS_ANY.findall(b)
+            shorter = min(len(ta), len(tb))
+            head = 0
+            while head < shorter and ta[head] == tb[head]:
+                head += 1
+            tail = 0
+            while tail < shorter - head and ta[-1 - tail] == tb[-1 - tail]:
+                tail += 1
+            if (
+                head + tail >= MIN_SHARED_WORDS
+                and 0 < len(ta) - head - tail <= MAX_SWAPPED_WORDS
+                and 0 < len(tb) - head - tail <= MAX_SWAPPED_WORDS
+            ):
+                return True
+    return False
+
+
+_WORDS_ANY = re.compile(r"\w+")
 
 
 def _disambiguated(names: Iterable[str]) -> dict[str, set[str]]:
