@@ -205,6 +205,18 @@ def why_no_conflict(
     )
 
 
+def stating_keys(document: dict[str, Any], claims: list[Any]) -> list[tuple[str, str]]:
+    """The (entity, attribute) keys of a document's claims stating its answer ("-" for a
+    claim naming no entity), for ``--pairs``."""
+    return sorted(
+        {
+            (row.entity or "-", row.attribute or "-")
+            for row in claims
+            if same_answer(_claim_value(row), [document["answer"]])
+        }
+    )
+
+
 def _fits_slot(row: Any, entity: str | None, attribute: str) -> str | None:
     """Why a stored claim cannot answer the asked (entity, attribute), or None when it fits
     both: names no entity, names another, states another attribute."""
@@ -292,6 +304,13 @@ def main() -> None:
         default=None,
         help="keep each question's store here and reuse kept ones (question-side work only)",
     )
+    cli.add_argument(
+        "--pairs",
+        metavar="CLASS",
+        default=None,
+        help="print every (correct, misinfo) pair whose class begins with CLASS ('b: keys"
+        " differ (entity'), with the two sources and the keys of the claims stating each value",
+    )
     args = cli.parse_args()
     common.quiet_warnings()
     rows = common.read_jsonl(args.data, args.limit)
@@ -318,6 +337,7 @@ def main() -> None:
     by_class: dict[str, Counter[str]] = defaultdict(Counter)  # asked attribute -> outcomes
     pair_classes: Counter[str] = Counter()  # why a (correct, misinfo) pair has no conflict
     pair_examples: dict[str, list[str]] = defaultdict(list)
+    listed_pairs: list[str] = []  # --pairs: every pair of the asked class
     # where the gold value of a not_found question, and the misinfo value of a missed
     # conflict, stand against the asked (entity, attribute): the triage of docs/DEV_EVAL.md
     triage: dict[str, Counter[str]] = defaultdict(Counter)
@@ -514,6 +534,12 @@ def main() -> None:
                     pair_classes[why] += 1
                     if len(pair_examples[why]) < args.examples:
                         pair_examples[why].append(f"{row['question']} -> {shown}")
+                    if args.pairs is not None and why.startswith(args.pairs):
+                        listed_pairs.append(
+                            f"q{done:04d} {c}/{m} {why} | {row['question']}\n"
+                            f"      correct: {stating_keys(by_source[c], stored.get(c, []))}\n"
+                            f"      misinfo: {stating_keys(by_source[m], stored.get(m, []))}"
+                        )
         for a, b in combinations(correct, 2):
             if not same_answer(by_source[a]["answer"], [by_source[b]["answer"]]):
                 pairs_cc += 1
@@ -598,6 +624,9 @@ def main() -> None:
     for cls in sorted(examples):
         print(f"  examples of '{cls}':")
         print("\n".join(f"    - {line[:300]}" for line in examples[cls]))
+    if args.pairs is not None:
+        print(f"  every pair of class '{args.pairs}...' ({len(listed_pairs)}):")
+        print("\n".join(f"    - {line}" for line in listed_pairs))
     common.write_json(
         args.json_out,
         {
