@@ -985,6 +985,8 @@ def opening_claims(
             and claim.entity
             and claim.entity != opening.entity
             and claim.claim_key.startswith(claim.entity)
+            and claim.claim_key != claim.entity  # "X X is a Y" read whole: no attribute
+            and claim.attribute != claim.entity
             and _extends_a_name(claim.entity, opening)
         ):
             # "Every Mother Counts (album) Every Mother Counts (sometimes subtitled "Songs
