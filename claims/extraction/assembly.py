@@ -901,6 +901,7 @@ def drop_lead_ins(roles: Roles, first: int, end: int) -> None:
         _drop_colon_lead_in(roles, first, end)
     if "," in lower[first:end]:
         _drop_comma_lead_in(roles, first, end)
+        _drop_fronted_before_pronoun(roles, first, end)
 
 
 @dataclass(frozen=True)
@@ -965,7 +966,31 @@ def _drop_comma_lead_in(roles: Roles, first: int, end: int) -> None:
             role[j] = STOP
 
 
+def _drop_fronted_before_pronoun(roles: Roles, first: int, end: int) -> None:
+    """"The Central Statistical Agency in 2005, it had an estimated total population of
+    5,000", "Alongside Narsarsuaq Airport, it is one of only two civilian airports": a
+    phrase fronted before a comma and a subject pronoun that acts ("it had", "he served")
+    describes or places the pronoun, which is the sentence's subject (the page's); the
+    phrase's nouns are not. Its dates, values and scope words stay. A fronted part with its
+    own copula, modal or negation ("The town is small, it has ...") is a clause of its own
+    and keeps its words."""
+    lower, role = roles.lower, roles.role
+    for k in range(first + 1, end - 2):
+        if lower[k] != "," or role[k] not in (SEP, PUNCT):
+            continue
+        if lower[k + 1] not in _SUBJECT_PRONOUNS or role[k + 2] not in _ACTING:
+            continue
+        if not _OWN_CLAUSE.isdisjoint(role[first:k]):
+            return
+        for j in range(first, k + 1):
+            if role[j] in _LEAD_IN_WORDS:
+                role[j] = STOP
+        return
+
+
 _CLAIMING = frozenset({PIVOT, MODAL, VERB, NEG, VALUE})
+_ACTING = frozenset({PIVOT, MODAL, VERB, NEG})  # "it had", "he was", "she did not"
+_OWN_CLAUSE = frozenset({PIVOT, MODAL, NEG})  # a fronted part stating its own claim
 # what a greeting or lead-in loses (its scope, label and time words are kept)
 _LEAD_IN_WORDS = frozenset({CONTENT, VERB, PIVOT, STOP, POSS, PREP, SEP})
 

@@ -78,6 +78,7 @@ FIELD_CONFIDENCE = 0.75  # a box field names its attribute outright
 _OPEN, _CLOSE = "([", ")]"
 _DASHES = frozenset({"-", "\u2013", "\u2014"})
 _ARTICLES = frozenset({"the", "a", "an"})
+_SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they"})
 _SPACE_BEFORE_MARK = re.compile(r"\s+([,.;:!?)\]])")
 _SPACE_AFTER_BRACKET = re.compile(r"([(\[])\s+")
 _QUOTES = frozenset({'"', "'", "`", "``", "''", "\u201c", "\u201d"})
@@ -243,6 +244,11 @@ def _subject_words(
             continue
         word = tokens[i]
         if word == "," and i + 1 < copula and tokens[i + 1][:1].islower():
+            if lower[i + 1] in _SUBJECT_PRONOUNS:
+                # "The Central Statistical Agency in 2005, it had ... of whom 2,500 were
+                # men": the words before the comma are fronted before the sentence's own
+                # subject, a pronoun, so the page names no subject here
+                return None
             break  # ", also known as Vestri," / ", popularly known as Alla Rakha,"
         if word in (",", ".") or word in _QUOTES or word in _DASHES:
             kept.append(i)
