@@ -286,6 +286,12 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
             role[i] = CONTENT
             if role[i + 1] == SCOPE:
                 role[i + 1], info[i + 1] = CONTENT, None
+    for i in range(n - 2):
+        # "a total population of 25,038 of whom 13,665 are men and 11,373 are women": the
+        # breakdown after "of whom" / "of which" is a list of its own, each item counting
+        # its own part, not more of the total
+        if lower[i] == "of" and lower[i + 1] in _BREAKDOWN and role[i + 2] == VALUE:
+            role[i] = SEP
     poles = stance_lexicon().poles
     if n > 2 and not poles.keys().isdisjoint(lower):
         for i in range(1, n - 1):
@@ -2686,6 +2692,7 @@ _COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 # "the 1994 Miss Universe pageant", "their 2019 acquisition": a year after these words
 # begins a name or describes a noun; "in 2009 Smith joined" dates the act
 _NAME_DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their", "our"})
+_BREAKDOWN = frozenset({"whom", "which"})  # "of whom 2,500 were men"
 _ITEM_LEADS = frozenset({"with", "including", "plus"})  # ", with a total of 24 million"
 # "in May", "since May": the month, not the modal "may"
 _MONTH_PREPOSITIONS = frozenset(
