@@ -292,6 +292,12 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
         # its own part, not more of the total
         if lower[i] == "of" and lower[i + 1] in _BREAKDOWN and role[i + 2] == VALUE:
             role[i] = SEP
+            for k in range(i + 3, n - 1):
+                if lower[k] in (".", ";"):
+                    break
+                if lower[k] == "and" and role[k + 1] == VALUE:
+                    # "... 13,665 are men and 11,373 are women": each part is an item
+                    role[k] = SEP
     poles = stance_lexicon().poles
     if n > 2 and not poles.keys().isdisjoint(lower):
         for i in range(1, n - 1):
@@ -1376,6 +1382,7 @@ class _DocAssembly:
         previous: Frame | None = None
         previous_count: str | None = None
         previous_unit: str | None = None
+        previous_states_own = False
         changes: dict[int, str] = {}  # the direction each value moved ("" for a level)
         for qi, idxs in zip(values, contexts, strict=True):
             q = mentions.quantities[qi]
@@ -1386,6 +1393,7 @@ class _DocAssembly:
             if (
                 frame.attribute_words
                 and previous is not None
+                and not previous_states_own
                 and _list_item_unit(q) == previous_unit
                 and _words_only_after(roles, idxs, qi)
             ):
@@ -1399,6 +1407,9 @@ class _DocAssembly:
                 # "533 people, 200 households and 150 families": each item counts its own
                 # thing, so it is keyed by what it counts, not by the first item's key
                 and (counts is None or previous_count is None or counts == previous_count)
+                # "of whom 2,500 were men and 2,400 women": likewise after a first item
+                # that said what it counts
+                and not (previous_states_own and q.unit)
             ):
                 # "30 days, and 60 days in the first year": the second value reuses the key
                 frame.attribute_words = list(previous.attribute_words)
@@ -1439,6 +1450,9 @@ class _DocAssembly:
                 previous = frame
                 previous_count = counts
                 previous_unit = _list_item_unit(q)
+                # "of whom 35,048 were men and 31,411 women": the first item said what it
+                # counts, so the noun after the next one is that item's own, not shared
+                previous_states_own = _states_own_predicate(roles, idxs, qi)
         return events + _share_list_qualifiers(out, self._text)
 
     @staticmethod
@@ -2426,6 +2440,8 @@ def _words_only_after(roles: Roles, idxs: Sequence[int], qi: int) -> bool:
     at = next((k for k, i in enumerate(idxs) if role[i] == VALUE and info[i] == qi), None)
     if at is None or at == len(idxs) - 1:
         return False
+    if _states_own_predicate(roles, idxs, qi):
+        return False  # "and 5,000 are men": the item states its own predicate
     before = idxs[:at]
     if before and (before[-1] != idxs[at] - 1 or any(role[i] not in _WORDLESS for i in before)):
         return False
@@ -2434,6 +2450,18 @@ def _words_only_after(roles: Roles, idxs: Sequence[int], qi: int) -> bool:
         start -= 1
     # the item follows a separator ("," "and" "or"), so it is not the list's first
     return start >= 0 and role[start] == SEP
+
+
+def _states_own_predicate(roles: Roles, idxs: Sequence[int], qi: int) -> bool:
+    """Whether a list item's value is followed by a copula ("13,665 are men"): the item
+    says what it counts, so its words name no noun shared with the list's other items."""
+    role, info = roles.role, roles.info
+    at = next((k for k, i in enumerate(idxs) if role[i] == VALUE and info[i] == qi), None)
+    if at is None:
+        return False
+    while at < len(idxs) and role[idxs[at]] == VALUE and info[idxs[at]] == qi:
+        at += 1
+    return at < len(idxs) and role[idxs[at]] == PIVOT
 
 
 # What stands between two items of one list: a comma, semicolon or slash and a
