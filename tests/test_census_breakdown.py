@@ -52,3 +52,37 @@ def test_an_estimated_population_is_the_population() -> None:
         "of 6,210."
     )
     assert ("kettleby", "population", 6210.0) in counts
+
+
+def test_each_part_of_the_breakdown_keys_what_it_counts() -> None:
+    counts = _counts(
+        "Kettleby is a market town in Leicestershire. In 2011 it had a total population of "
+        "6,210 of whom 3,020 were men and 3,190 women; 880 were urban dwellers."
+    )
+    assert ("kettleby", "man", 3020.0) in counts
+    assert ("kettleby", "woman", 3190.0) in counts
+
+
+def test_a_later_part_with_its_own_copula_is_not_the_first_parts() -> None:
+    counts = _counts(
+        "Kettleby is a market town in Leicestershire. The parish had 6,210 people, of whom "
+        "3,190 are women and 3,020 are men."
+    )
+    assert ("kettleby", "man", 3020.0) in counts
+
+
+def test_a_noun_after_the_last_item_is_still_shared() -> None:
+    # near miss: no item says what it counts, so "versions" names every item
+    claims = extract("The Kestrel phone comes in 16 GB, 32 GB and 64 GB versions.", source_id="doc01")
+    keys = {c.attribute for c in claims if c.kind is ValueKind.QUANTITY}
+    assert len(keys) == 1
+
+
+def test_a_page_reference_is_no_figure() -> None:
+    # a citation's "p. 45" names a page, like "page 45" and "No. 5": no claim of its own
+    claims = extract(
+        "Kettleby is a market town in Leicestershire. Its market charter dates from the "
+        "reign of Henry III. Brennan (2017), p. 45.",
+        source_id="doc01",
+    )
+    assert 45.0 not in {c.value for c in claims if c.kind is ValueKind.QUANTITY}
