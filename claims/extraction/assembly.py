@@ -612,7 +612,9 @@ def _read_identity(
         if not entity_idx:
             entity_idx = _named_part(roles, subject_side, attr_idx, frame.verb)
     if not entity_idx and case != "actor":  # "the population of Lakeview"
-        entity_idx = _of_name(roles, subject_side) or _of_name(roles, predicate_side)
+        entity_idx = _of_name(roles, subject_side) or _of_name(
+            roles, predicate_side, inside_names=False
+        )
     if not entity_idx and _existential(roles, subject_side):
         # "There were 1,245 households in Millbrook": the place is what the count is of,
         # as in "Millbrook had 1,245 households"
@@ -788,11 +790,18 @@ def _named_part(
     return region[: last + 1]
 
 
-def _of_name(roles: Roles, side: Sequence[int], preposition: str = "of") -> list[int]:
+def _of_name(
+    roles: Roles, side: Sequence[int], preposition: str = "of", *, inside_names: bool = True
+) -> list[int]:
     """A named thing after "of" in the subject ("the population *of Lakeview*"), or after
-    another ``preposition``."""
+    another ``preposition``. Without ``inside_names`` an "of" right after a capitalised
+    word is skipped: in a predicate ("was listed on the National Register *of* Historic
+    Places in 1983", "graduated from the University of Oxford") it joins one name, the
+    place the sentence mentions, not the thing it is about."""
     for k, i in enumerate(side):
         if roles.lower[i] != preposition:
+            continue
+        if not inside_names and k and roles.word(side[k - 1])[:1].isupper():
             continue
         phrase = _noun_phrase(roles, side[k + 1 :])
         if any(_is_named(roles, j) for j in phrase):
