@@ -73,7 +73,9 @@ def test_a_later_part_with_its_own_copula_is_not_the_first_parts() -> None:
 
 def test_a_noun_after_the_last_item_is_still_shared() -> None:
     # near miss: no item says what it counts, so "versions" names every item
-    claims = extract("The Kestrel phone comes in 16 GB, 32 GB and 64 GB versions.", source_id="doc01")
+    claims = extract(
+        "The Kestrel phone comes in 16 GB, 32 GB and 64 GB versions.", source_id="doc01"
+    )
     keys = {c.attribute for c in claims if c.kind is ValueKind.QUANTITY}
     assert len(keys) == 1
 

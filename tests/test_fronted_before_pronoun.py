@@ -51,8 +51,7 @@ def test_a_first_sentence_fronted_before_it_names_no_subject() -> None:
 def test_an_aside_after_the_name_still_opens_the_page() -> None:
     # near miss: ", popularly known as Ustad," is an aside, not a fronted phrase
     claims = extract(
-        "Alla Rakha, popularly known as Ustad, was an Indian tabla player. He recorded "
-        "12 albums.",
+        "Alla Rakha, popularly known as Ustad, was an Indian tabla player. He recorded 12 albums.",
         source_id="doc01",
     )
     assert ("alla rakha", "occupation") in {(c.entity, c.attribute) for c in claims}
