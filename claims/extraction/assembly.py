@@ -356,8 +356,11 @@ def read_frame(
     idxs: Sequence[int],
     res: Resources,
     times: Sequence[TimeMention],
+    *,
+    dated: bool = False,
 ) -> Frame:
-    """The key, subject, predicate, scope and polarity a list of token indices states."""
+    """The key, subject, predicate, scope and polarity a list of token indices states
+    (``dated``: the tokens are a dated act's, its date taken out)."""
     role = roles.role
     if _WORDLESS.issuperset([role[i] for i in idxs]):
         # Only values, punctuation and separators ("57279, 1, 917.68\n..."): the frame is
@@ -366,11 +369,11 @@ def read_frame(
         key = (id(res), tuple([role[i] for i in idxs]), _wordless_forms(roles, idxs))
         known = _WORDLESS_FRAMES.get(key)
         if known is None:
-            known = _read_frame(doc, roles, idxs, res, times)
+            known = _read_frame(doc, roles, idxs, res, times, dated)
             if len(_WORDLESS_FRAMES) < _WORDLESS_KEPT:
                 _WORDLESS_FRAMES[key] = known
         return _fresh(known)
-    return _read_frame(doc, roles, idxs, res, times)
+    return _read_frame(doc, roles, idxs, res, times, dated)
 
 
 # Token roles that give a frame nothing to read: no MODAL, PIVOT, NEG or VERB (so no
@@ -427,6 +430,7 @@ def _read_frame(
     idxs: Sequence[int],
     res: Resources,
     times: Sequence[TimeMention],
+    dated: bool = False,
 ) -> Frame:
     role, info = roles.role, roles.info
     frame = Frame()
@@ -552,7 +556,7 @@ def _read_frame(
         # "contractors are paid", "the club was established": the participle is the verb
         frame.verb = fold_word(roles.lower[idxs[pivot + 1]])
     seen = _read_identity(
-        frame, roles, res, case, subject_side, predicate_side, subj_head, key_idx, idxs
+        frame, roles, res, case, subject_side, predicate_side, subj_head, key_idx, idxs, dated
     )
     for i in others:
         w = fold_word(roles.lower[i])
@@ -578,6 +582,7 @@ def _read_identity(
     subj_head: list[int],
     key_idx: list[int],
     idxs: Sequence[int],
+    dated: bool = False,
 ) -> set[str]:
     """Split what the key tokens say into the entity and the attribute (docs/EXTRACTION.md,
     "The claim key"); fills ``frame.entity_words``, ``attribute_words`` and ``key_words``
@@ -612,8 +617,10 @@ def _read_identity(
         if not entity_idx:
             entity_idx = _named_part(roles, subject_side, attr_idx, frame.verb)
     if not entity_idx and case != "actor":  # "the population of Lakeview"
+        # a dated act's capitalised "X of Y" is where the act happened ("was listed on the
+        # National Register of Historic Places in 1983"), not what it is about
         entity_idx = _of_name(roles, subject_side) or _of_name(
-            roles, predicate_side, inside_names=False
+            roles, predicate_side, inside_names=not dated
         )
     if not entity_idx and _existential(roles, subject_side):
         # "There were 1,245 households in Millbrook": the place is what the count is of,
@@ -795,9 +802,9 @@ def _of_name(
 ) -> list[int]:
     """A named thing after "of" in the subject ("the population *of Lakeview*"), or after
     another ``preposition``. Without ``inside_names`` an "of" right after a capitalised
-    word is skipped: in a predicate ("was listed on the National Register *of* Historic
-    Places in 1983", "graduated from the University of Oxford") it joins one name, the
-    place the sentence mentions, not the thing it is about."""
+    word is skipped: in a dated predicate ("was listed on the National Register *of*
+    Historic Places in 1983", "graduated from the University of Oxford in 1990") it joins
+    one name, the place the sentence mentions, not the thing it is about."""
     for k, i in enumerate(side):
         if roles.lower[i] != preposition:
             continue
@@ -2081,7 +2088,7 @@ class _DocAssembly:
             if role[i] not in (PUNCT, TIME)
             and not (role[i] == PREP and i + 1 < b and role[i + 1] == TIME)
         ]
-        frame = read_frame(doc, roles, idxs, self.res, mentions.times)
+        frame = read_frame(doc, roles, idxs, self.res, mentions.times, dated=True)
         entity = self._entity(frame)
         entity_words = entity.split(" ") if entity else []
         attribute = [w for w in frame.attribute_words if w not in entity_words]
