@@ -9,15 +9,14 @@ the way scraped pages read (a menu before the first sentence, so no title names 
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, select
-from sqlalchemy.orm import aliased
+from edge_stores import facts_of as _facts
+from edge_stores import live_conflicts as _conflicts
+from edge_stores import recompute as _recompute
+from edge_stores import recompute_touched
+from edge_stores import store_documents as _store
+from sqlalchemy import Engine
 
-from claims.edge_refresh import keys_touched_by_version, recompute_edges
 from claims.edges.entities import link_candidates, link_entities
-from claims.edges.facts import ClaimFacts, facts_from_claim
-from claims.extraction import current_generation, extract
-from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
-from claims.tables import ClaimRow, EdgeRow
 
 MENU = "Contents Early life Career References External links "
 ARTICLE = (
@@ -44,44 +43,8 @@ FILM_COPY = (
 )
 
 
-def _store(engine: Engine, documents: dict[str, str]) -> dict[str, str]:
-    generation, label = current_generation()
-    versions: dict[str, str] = {}
-    with transaction(engine) as session:
-        GenerationRepository(session).ensure(generation, label)
-        for source_id, text in documents.items():
-            version, _ = SourceRepository(session).add_version(source_id, text)
-            claims = extract(text, source_id=source_id, source_version_id=version.id)
-            ClaimRepository(session).add_all(claims)
-            versions[source_id] = version.id
-    return versions
 
 
-def _recompute(engine: Engine, keys: set[str] | None = None) -> None:
-    generation, _ = current_generation()
-    with transaction(engine) as session:
-        recompute_edges(session, generation, keys)
-
-
-def _conflicts(engine: Engine, a: str, b: str) -> list[str]:
-    """The reasons of the live conflicts edges between sources ``a`` and ``b``."""
-    left, right = aliased(ClaimRow), aliased(ClaimRow)
-    with transaction(engine) as session:
-        rows = session.execute(
-            select(left.source_id, right.source_id, EdgeRow.reason)
-            .join(left, left.id == EdgeRow.left_claim_id)
-            .join(right, right.id == EdgeRow.right_claim_id)
-            .where(EdgeRow.retired_at.is_(None), EdgeRow.kind == "conflicts")
-        ).all()
-    return sorted(reason for x, y, reason in rows if {x, y} == {a, b})
-
-
-def _facts(documents: dict[str, str]) -> list[ClaimFacts]:
-    return [
-        facts_from_claim(c)
-        for source_id, text in documents.items()
-        for c in extract(text, source_id=source_id)
-    ]
 
 
 def test_a_copy_naming_the_full_name_conflicts_with_the_article_on_the_changed_year(
@@ -129,10 +92,7 @@ def test_an_incremental_recompute_joins_a_fuller_named_copy_as_a_full_one_does(
     _store(engine, {"article": ARTICLE, "grandson": GRANDSON})
     _recompute(engine)
     versions = _store(engine, {"copy": COPY})
-    generation, _ = current_generation()
-    with transaction(engine) as session:
-        touched = keys_touched_by_version(session, versions["copy"], generation)
-    _recompute(engine, touched)
+    recompute_touched(engine, versions["copy"])
     incremental = _conflicts(engine, "article", "copy")
     assert len(incremental) == 1
     _recompute(engine)

@@ -18,15 +18,14 @@ menu, as scraped pages do, so no title names their subject.
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, select
-from sqlalchemy.orm import aliased
+from edge_stores import facts_of as _facts
+from edge_stores import live_conflicts, recompute, store_documents
+from sqlalchemy import Engine
 
 from claims.edge_refresh import keys_touched_by_version, recompute_edges
 from claims.edges.entities import link_entities
-from claims.edges.facts import facts_from_claim
 from claims.extraction import current_generation, extract
-from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
-from claims.tables import ClaimRow, EdgeRow
+from claims.store import ClaimRepository, SourceRepository, transaction
 
 MENU = "Contents Early life Career References External links "
 ARTICLE = (
@@ -54,36 +53,13 @@ ALBUM_COPY = ALBUM_MENU + "Quiet Harbour is an album by Neil Young. It was relea
 ALBUM_NAMESAKE = ALBUM_MENU + "Quiet Harbour is an album by Neil Young. It was released in 1983."
 
 
-def _facts(documents: dict[str, str]) -> list:  # type: ignore[type-arg]
-    return [
-        facts_from_claim(claim)
-        for source_id, text in documents.items()
-        for claim in extract(text, source_id=source_id)
-    ]
-
 
 def _conflicts_between(engine: Engine, documents: dict[str, str], a: str, b: str) -> list[str]:
     """Store ``documents``, recompute every edge; the reasons of the live conflicts
     between sources ``a`` and ``b``."""
-    generation, label = current_generation()
-    with transaction(engine) as session:
-        GenerationRepository(session).ensure(generation, label)
-        for source_id, text in documents.items():
-            version, _ = SourceRepository(session).add_version(source_id, text)
-            ClaimRepository(session).add_all(
-                extract(text, source_id=source_id, source_version_id=version.id)
-            )
-    with transaction(engine) as session:
-        recompute_edges(session, generation, None)
-    left, right = aliased(ClaimRow), aliased(ClaimRow)
-    with transaction(engine) as session:
-        rows = session.execute(
-            select(left.source_id, right.source_id, EdgeRow.reason)
-            .join(left, left.id == EdgeRow.left_claim_id)
-            .join(right, right.id == EdgeRow.right_claim_id)
-            .where(EdgeRow.retired_at.is_(None), EdgeRow.kind == "conflicts")
-        ).all()
-    return [reason for x, y, reason in rows if {x, y} == {a, b}]
+    store_documents(engine, documents)
+    recompute(engine)
+    return live_conflicts(engine, a, b)
 
 
 def test_a_copy_sharing_only_a_death_day_conflicts_with_the_article_on_the_birth_date(
@@ -196,15 +172,7 @@ def test_an_incremental_recompute_keeps_a_retitled_copy_linked(engine: Engine) -
     with transaction(engine) as session:
         touched = keys_touched_by_version(session, version.id, generation)
         recompute_edges(session, generation, touched)
-    left, right = aliased(ClaimRow), aliased(ClaimRow)
-    with transaction(engine) as session:
-        live = session.execute(
-            select(left.source_id, right.source_id, EdgeRow.id)
-            .join(left, left.id == EdgeRow.left_claim_id)
-            .join(right, right.id == EdgeRow.right_claim_id)
-            .where(EdgeRow.retired_at.is_(None), EdgeRow.kind == "conflicts")
-        ).all()
-    assert [{x, y} for x, y, _ in live].count({"a", "b"}) == 1
+    assert len(live_conflicts(engine, "a", "b")) == 1
 
 
 def test_a_year_holds_a_day_for_a_page_local_subject_only() -> None:

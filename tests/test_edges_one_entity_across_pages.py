@@ -8,14 +8,17 @@ subject)."""
 
 from __future__ import annotations
 
+from edge_stores import recompute as _recompute
+from edge_stores import recompute_touched
+from edge_stores import store_documents as _store
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import aliased
 
-from claims.edge_refresh import keys_touched_by_version, recompute_edges
+from claims.edge_refresh import keys_touched_by_version
 from claims.edges.entities import link_entities
 from claims.edges.facts import facts_from_claim
 from claims.extraction import current_generation, extract
-from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
+from claims.store import transaction
 from claims.tables import ClaimRow, EdgeRow
 
 MENU = "Contents Early life Career References External links "
@@ -40,24 +43,6 @@ UNNAMED = (
 )
 
 
-def _store(engine: Engine, documents: dict[str, str]) -> dict[str, str]:
-    """Extract and store ``documents`` ({source id: text}); their version ids."""
-    generation, label = current_generation()
-    versions: dict[str, str] = {}
-    with transaction(engine) as session:
-        GenerationRepository(session).ensure(generation, label)
-        for source_id, text in documents.items():
-            version, _ = SourceRepository(session).add_version(source_id, text)
-            claims = extract(text, source_id=source_id, source_version_id=version.id)
-            ClaimRepository(session).add_all(claims)
-            versions[source_id] = version.id
-    return versions
-
-
-def _recompute(engine: Engine, keys: set[str] | None = None) -> None:
-    generation, _ = current_generation()
-    with transaction(engine) as session:
-        recompute_edges(session, generation, keys)
 
 
 def _edges(engine: Engine) -> list[tuple[str, str, str, str]]:
@@ -143,10 +128,7 @@ def test_an_incremental_recompute_joins_a_copy_as_a_full_one_does(engine: Engine
     _store(engine, {"article": ARTICLE, "namesake": NAMESAKE})
     _recompute(engine)
     versions = _store(engine, {"copy": COPY})
-    generation, _ = current_generation()
-    with transaction(engine) as session:
-        touched = keys_touched_by_version(session, versions["copy"], generation)
-    _recompute(engine, touched)
+    recompute_touched(engine, versions["copy"])
     incremental = _edges(engine)
     assert [k for k, _ in _between(incremental, "article", "copy")].count("conflicts") == 1
     _recompute(engine)
