@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine
 
+from claims.edges.compare import multi_valued_predicates
 from claims.edges.entities import base_name
 from claims.errors import InputError
 from claims.extraction.answer_type import AnswerType, expected_answer_type
@@ -278,6 +279,19 @@ def answer_frame(
             sides=sides,
             policy_version=policy,
         )
+    if len(sides) > 1 and _several_hold(remaining_claims):
+        # "What does VCD refer to?": an abbreviation stands for several things at once, so
+        # its expansions are the answer, each with its sources, not a conflict
+        items = [s.value for s in sides]
+        return result(
+            AnswerStatus.ANSWERED,
+            f"{key!r} holds several values at once: " + "; ".join(str(v) for v in items),
+            value="; ".join(str(v) for v in items),
+            values=items,
+            citations=unique_citations,
+            sides=sides,
+            policy_version=policy,
+        )
     if len(sides) > 1 and len(entities) > 1:
         apart = told_apart(
             conn, sides, remaining_claims, group, ask.entity, ask.loader.generation()
@@ -314,6 +328,15 @@ def answer_frame(
         citations=side.source_ids,
         sides=sides,
         policy_version=policy,
+    )
+
+
+def _several_hold(claims: list[ClaimFact]) -> bool:
+    """Whether every claim states a label of a predicate that holds several labels at once
+    (claims/edges/predicates.yaml ``multi_valued``: an abbreviation's ``expansion``)."""
+    several = multi_valued_predicates()
+    return bool(claims) and all(
+        c.kind == "categorical" and not several.isdisjoint(c.claim_key.split()) for c in claims
     )
 
 

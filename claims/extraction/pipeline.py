@@ -27,6 +27,7 @@ from spacy.tokens import Doc
 from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
 from claims.errors import InputError
+from claims.extraction.abbreviations import abbreviation_claims
 from claims.extraction.assembly import TEXT_KEY, ClaimAssembler
 from claims.extraction.became import became_claims
 from claims.extraction.captions import caption_spans
@@ -361,6 +362,15 @@ class AssemblerComponent:
             self.assembler.generation,
         )
         claims = with_relations(claims, became) if became else claims
+        # "vibrational circular dichroism (VCD)": what an abbreviation stands for
+        defined = abbreviation_claims(
+            text,
+            [(sent.start_char, sent.end_char) for sent in doc.sents],
+            source_id,
+            version_id,
+            self.assembler.generation,
+        )
+        claims = with_relations(claims, defined) if defined else claims
         # a reference article's opening: its subject and labels (claims.extraction.opening)
         doc._.claims = opening_claims(
             doc, text, mentions, claims, source_id, version_id, self.assembler.generation
