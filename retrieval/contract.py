@@ -205,7 +205,9 @@ class Answer(_Out):
         description='A listed answer ("Which storage sizes ...?": [16, 32, 64]): the '
         "items, in text order, when the documents agree on the set a sentence lists; "
         '``value`` then holds the list in words ("16, 32 and 64") and ``unit`` the '
-        "items' shared unit. Null for a single value and unless answered.",
+        "items' shared unit. Also the values of a predicate that holds several at once "
+        '("What does VCD refer to?": each expansion a side, ``value`` them joined by "; "). '
+        "Null for a single value and unless answered.",
     )
     citations: list[str] = Field(
         description="Unique visible source ids; on conflict, every side's sources."
