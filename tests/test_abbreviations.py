@@ -98,3 +98,18 @@ def test_the_answer_lists_every_expansion_with_its_sources(engine: Engine) -> No
         "vibrational circular dichroism": ["doc01"],
         "Vocal cord dysfunction": ["doc02"],
     }
+
+
+def test_an_abbreviation_defined_twice_in_one_sentence_is_one_claim(engine: Engine) -> None:
+    # page furniture repeats itself: two equal claims of one sentence would share an id, and
+    # the store refused the whole batch (a dev-set page did exactly this)
+    menu = (
+        "Data Finder International Database ( IDB ) American Community Survey ( ACS ) "
+        "Data Finder International Database ( IDB ) American Community Survey ( ACS )"
+    )
+    claims = [c for c in extract(menu, source_id="doc01") if c.attribute == "expansion"]
+    # "IDB" is no initials of "International Database": no claim
+    assert [c.claim_key for c in claims] == ["acs expansion"]
+    load_documents(engine, {"doc01": menu})
+    result = answer(engine, "What does ACS stand for?", ANYONE)
+    assert (result.status, result.value) == (AnswerStatus.ANSWERED, "American Community Survey")

@@ -67,3 +67,15 @@ def test_stored_claim_equals_the_validated_read(any_engine: Engine) -> None:
     assert fast == orm
     assert {type(c.kind) for c in fast.values()} == {type(next(iter(orm.values())).kind)}
     assert any(c.time.granularity is not None for c in fast.values())
+
+
+def test_one_claim_twice_in_a_batch_is_stored_once(any_engine: Engine) -> None:
+    # an extractor that emits one claim twice must not make the store refuse the batch
+    with transaction(any_engine) as session:
+        version, _ = SourceRepository(session).add_version("policy", TEXT)
+        claims = extract(TEXT, source_id="policy", source_version_id=version.id)
+        GenerationRepository(session).ensure(claims[0].generation, "test")
+    with transaction(any_engine) as session:
+        assert ClaimRepository(session).add_all([*claims, claims[0]]) == len(claims)
+    with transaction(any_engine) as session:
+        assert ClaimRepository(session).by_id(claims[0].id) is not None

@@ -75,12 +75,16 @@ def abbreviation_claims(
     make_id = stable_id_maker("cl", source_version_id, generation, "expansion")
     claims: list[Claim] = []
     for s0, s1 in sentences:
+        seen: set[tuple[str, str]] = set()
         for match in _DEFINED.finditer(text, s0, s1):
             abbreviation = match.group(1)
             found = long_form(text[s0 : match.start()].rstrip(), abbreviation)
             if found is None:
                 continue
             offset, words = found
+            if (abbreviation, words.casefold()) in seen:
+                continue  # defined twice in one sentence: one claim (its id is the sentence's)
+            seen.add((abbreviation, words.casefold()))
             claims.append(
                 _claim(text, (s0, s1), abbreviation, words, make_id, source_id,
                        source_version_id, generation)

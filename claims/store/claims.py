@@ -247,7 +247,11 @@ class ClaimRepository:
             [r[_ID] for r in rows if self._may_exist(r[_VERSION], r[_GENERATION])]
         )
         now = datetime.now(UTC)
-        fresh = [row for row in rows if row[_ID] not in known]
+        fresh = []
+        for row in rows:
+            if row[_ID] not in known:
+                known.add(row[_ID])  # one id twice in the batch is one claim, not a refusal
+                fresh.append(row)
         if not fresh:
             return 0
         # tuples all the way to the driver: no dict per claim (the writer's hot path)
