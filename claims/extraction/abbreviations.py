@@ -17,13 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
-from claims.extraction.value_kinds import NO_QUANTITY, plain_statement
+from claims.extraction.phrase_claims import phrase_claim
 from claims.ids import stable_id_maker
 from claims.models import Claim, ValueKind
-from claims.models import Span as CharSpan
-from claims.trusted import trusted
 
 ATTRIBUTE = "expansion"
 CONFIDENCE = 0.7
@@ -86,47 +83,18 @@ def abbreviation_claims(
                 continue  # defined twice in one sentence: one claim (its id is the sentence's)
             seen.add((abbreviation, words.casefold()))
             claims.append(
-                _claim(text, (s0, s1), abbreviation, words, make_id, source_id,
-                       source_version_id, generation)
-            )  # fmt: skip
+                phrase_claim(
+                    text,
+                    (s0, s1),
+                    entity=abbreviation.casefold(),
+                    attribute=ATTRIBUTE,
+                    kind=ValueKind.CATEGORICAL,
+                    value=words,
+                    subject=abbreviation,
+                    make_id=make_id,
+                    provenance=(source_id, source_version_id, generation),
+                    confidence=CONFIDENCE,
+                )
+            )
     return claims
 
-
-def _claim(
-    text: str,
-    sentence: tuple[int, int],
-    abbreviation: str,
-    words: str,
-    make_id: Any,
-    source_id: str | None,
-    source_version_id: str | None,
-    generation: str,
-) -> Claim:
-    s0, s1 = sentence
-    while s0 < s1 and text[s0].isspace():
-        s0 += 1
-    while s1 > s0 and text[s1 - 1].isspace():
-        s1 -= 1
-    entity = abbreviation.casefold()
-    key = f"{entity} {ATTRIBUTE}"
-    fields: dict[str, Any] = {
-        "id": make_id(s0, s1, key, words),
-        "source_version_id": source_version_id,
-        "source_id": source_id,
-        "generation": generation,
-        "subject": abbreviation,
-        "predicate": ATTRIBUTE,
-        "claim_key": key,
-        "coarse_key": ATTRIBUTE,
-        "entity": entity,
-        "attribute": ATTRIBUTE,
-        "kind": ValueKind.CATEGORICAL,
-        "value": words,
-        **NO_QUANTITY,
-        **plain_statement(),
-        "span": trusted(CharSpan, {"start": s0, "end": s1}),
-        "quote": text[s0:s1],
-        "confidence": CONFIDENCE,
-        "created_at": None,
-    }
-    return trusted(Claim, fields)

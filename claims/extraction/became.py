@@ -21,16 +21,14 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from claims.extraction.identity import fold_name, name_tokens
 from claims.extraction.mentions import TimeMention
+from claims.extraction.phrase_claims import phrase_claim
 from claims.extraction.resources import read_yaml, resources
-from claims.extraction.value_kinds import NO_QUANTITY, iso_value, plain_statement
+from claims.extraction.value_kinds import iso_value
 from claims.ids import stable_id_maker
 from claims.models import Claim, ValueKind
-from claims.models import Span as CharSpan
-from claims.trusted import trusted
 
 CONFIDENCE = 0.65  # read from a phrase in passing, as the prose relations
 MAX_NAME_WORDS = 10
@@ -130,48 +128,18 @@ def became_claims(
                 continue
             value = iso_value(t.first, t.last, t.granularity)
             claims.append(
-                _claim(text, (verb.start(), s1), entity, w.attribute, value, " ".join(words),
-                       make_id, source_id, source_version_id, generation)
-            )  # fmt: skip
+                phrase_claim(
+                    text,
+                    (verb.start(), s1),
+                    entity=entity,
+                    attribute=w.attribute,
+                    kind=ValueKind.DATE,
+                    value=value,
+                    subject=" ".join(words),
+                    make_id=make_id,
+                    provenance=(source_id, source_version_id, generation),
+                    confidence=CONFIDENCE,
+                )
+            )
     return claims
 
-
-def _claim(
-    text: str,
-    sentence: tuple[int, int],
-    entity: str,
-    attribute: str,
-    value: str,
-    subject: str,
-    make_id: Any,
-    source_id: str | None,
-    source_version_id: str | None,
-    generation: str,
-) -> Claim:
-    s0, s1 = sentence
-    while s0 < s1 and text[s0].isspace():
-        s0 += 1
-    while s1 > s0 and text[s1 - 1].isspace():
-        s1 -= 1
-    key = f"{entity} {attribute}"
-    fields: dict[str, Any] = {
-        "id": make_id(s0, s1, key, value),
-        "source_version_id": source_version_id,
-        "source_id": source_id,
-        "generation": generation,
-        "subject": subject,
-        "predicate": attribute,
-        "claim_key": key,
-        "coarse_key": attribute,
-        "entity": entity,
-        "attribute": attribute,
-        "kind": ValueKind.DATE,
-        "value": value,
-        **NO_QUANTITY,
-        **plain_statement(),
-        "span": trusted(CharSpan, {"start": s0, "end": s1}),
-        "quote": text[s0:s1],
-        "confidence": CONFIDENCE,
-        "created_at": None,
-    }
-    return trusted(Claim, fields)
