@@ -283,10 +283,11 @@ def answer_frame(
         # "What does VCD refer to?": an abbreviation stands for several things at once, so
         # its expansions are the answer, each with its sources, not a conflict
         items = [s.value for s in sides]
+        joined = "; ".join(str(v) for v in items)
         return result(
             AnswerStatus.ANSWERED,
-            f"{key!r} holds several values at once: " + "; ".join(str(v) for v in items),
-            value="; ".join(str(v) for v in items),
+            f"{key!r} holds several values at once: {joined}",
+            value=joined,
             values=items,
             citations=unique_citations,
             sides=sides,

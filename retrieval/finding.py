@@ -352,11 +352,11 @@ def naming_most(
     to weigh (``entity_fit``), not a count of words. A name fitting by its last word alone,
     or a word the sentence writes as a common noun ("the depot was built in 1929"), names
     only the words it states."""
-    asked_entity = set((entity or "").replace(",", " ").split())
-    entity_key_words = {w for w in asked_entity if w in key.split()}
+    key_words = set(key.split())
+    asked_entity = set((entity or "").replace(",", " ").split()) - key_words
 
     def count(claim: ClaimFact) -> int:
-        words = set(claim.claim_key.split()) - set(key.split()) | set(claim.scope_residual)
+        words = set(claim.claim_key.split()) - key_words | set(claim.scope_residual)
         stated = named.get(claim.id)
         words |= set((stated or "").replace(",", " ").split())
         if (
@@ -365,7 +365,7 @@ def naming_most(
             and entity_fit(entity, stated) >= NAME_PART
             and _written_as_a_name(stated, claim.quote)
         ):
-            words |= asked_entity - entity_key_words
+            words |= asked_entity
         return len(words & asked_words)
 
     best = max((count(c) for c in claims), default=0)

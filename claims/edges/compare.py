@@ -528,7 +528,7 @@ _LABEL_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 @lru_cache(maxsize=1)
-def _medium_words() -> dict[str, str]:
+def medium_words() -> dict[str, str]:
     """A kind-of-work noun and the medium it names ("movie" -> "film", "sitcom" ->
     "series"): the extractor's opening lexicon, so a label says "3D movie" where the other
     says "3D dark fantasy adventure film" about one work."""
@@ -539,7 +539,7 @@ def _medium_words() -> dict[str, str]:
 
 
 def _label_words(label: str) -> frozenset[str]:
-    media = _medium_words()
+    media = medium_words()
     words = _LABEL_WORD.findall(label.casefold())
     return frozenset(media.get(w, w) for w in words if w not in _LABEL_FILLER)
 

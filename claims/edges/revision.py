@@ -37,13 +37,13 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from claims.edges.alignment import Alignment, Change, tokens
 from claims.edges.compare import (
     AGREE,
     COMPATIBLE,
     compare_values,
+    medium_words,
     ordered,
     same_key,
     snapshots,
@@ -294,16 +294,7 @@ def _narrowed(x: ClaimFacts, y: ClaimFacts) -> bool:
     # "CritiCount gives the series an approval rating" / "the series has an approval
     # rating": the added word only names the kind of work the page is about (the subject
     # itself, read into the key), which narrows nothing
-    return not (a ^ b) <= _work_nouns()
-
-
-@lru_cache(maxsize=1)
-def _work_nouns() -> frozenset[str]:
-    """The kind-of-work nouns of the extractor's opening lexicon ("film", "series")."""
-    from claims.extraction.resources import read_yaml  # the extractor's own word lists
-
-    works = read_yaml("opening.yaml").get("works") or {}
-    return frozenset(str(w) for w in works)
+    return not (a ^ b) <= medium_words().keys()
 
 
 def _moved(x: ClaimFacts, y: ClaimFacts) -> bool:

@@ -209,29 +209,13 @@ class SentenceComponent:
     def _caption_starts(self, doc: Doc) -> list[int]:
         """A caption in square brackets is a sentence of its own, and so is what follows
         it (``claims.extraction.captions``)."""
-        spans = caption_spans(doc.text)
-        if not spans:
-            return []
-        offsets = doc.to_array(IDX).reshape(-1)
-        n = len(doc)
-        found: list[int] = []
-        for seam in (edge for span in spans for edge in span):
-            i = int(numpy.searchsorted(offsets, seam))
-            if i < n and offsets[i] == seam:
-                found.append(i)
-        return found
+        return _tokens_starting_at(doc, [edge for span in caption_spans(doc.text) for edge in span])
 
     def _glued_starts(self, doc: Doc) -> list[int]:
         """Tokens that open a sentence glued to the number before it ("72,251The club
         moved", "7340-4In 2015"): page text that lost its full stop and space. The
         tokenizer splits at the same seam, so each match starts a token."""
-        seams = [m.start() for m in self.glue.finditer(doc.text)]
-        if not seams:
-            return []
-        offsets = doc.to_array(IDX).reshape(-1)
-        at = numpy.searchsorted(offsets, seams)
-        n = len(doc)
-        return [int(i) for i, seam in zip(at, seams, strict=True) if i < n and offsets[i] == seam]
+        return _tokens_starting_at(doc, [m.start() for m in self.glue.finditer(doc.text)])
 
     def _section_starts(self, doc: Doc) -> list[int]:
         """Tokens that open a sentence after a section heading's edit link ("Early life
@@ -240,13 +224,7 @@ class SentenceComponent:
         text = doc.text
         if "[" not in text or "edit" not in text.lower():
             return []
-        ends = [m.end() for m in self.section.finditer(text)]
-        if not ends:
-            return []
-        offsets = doc.to_array(IDX).reshape(-1)
-        at = numpy.searchsorted(offsets, ends)
-        n = len(doc)
-        return [int(i) for i, end in zip(at, ends, strict=True) if i < n and offsets[i] == end]
+        return _tokens_starting_at(doc, [m.end() for m in self.section.finditer(text)])
 
     def _marker_end(self, doc: Doc, i: int) -> int:
         """The token after a list marker starting at ``i`` ("-", "•", "1." or "2)"), or ``i``
@@ -269,6 +247,17 @@ class SentenceComponent:
             self._ids = numpy.array([strings.add(stop) for stop in self.stops], dtype="uint64")
             self._vocab = doc.vocab
         return self._ids
+
+
+def _tokens_starting_at(doc: Doc, seams: list[int]) -> list[int]:
+    """The tokens that start exactly at one of the character offsets ``seams`` (ascending);
+    a seam inside a token starts none."""
+    if not seams:
+        return []
+    offsets = doc.to_array(IDX).reshape(-1)
+    at = numpy.searchsorted(offsets, seams)
+    n = len(doc)
+    return [int(i) for i, seam in zip(at, seams, strict=True) if i < n and offsets[i] == seam]
 
 
 @Language.factory("claim_cues")
@@ -353,9 +342,10 @@ class AssemblerComponent:
         )
         claims = with_records(claims, records)
         # "The building became the Museum of X in 1980": when the museum began (became.py)
+        sentences = [(sent.start_char, sent.end_char) for sent in doc.sents]
         became = became_claims(
             text,
-            [(sent.start_char, sent.end_char) for sent in doc.sents],
+            sentences,
             mentions.times,
             source_id,
             version_id,
@@ -365,7 +355,7 @@ class AssemblerComponent:
         # "vibrational circular dichroism (VCD)": what an abbreviation stands for
         defined = abbreviation_claims(
             text,
-            [(sent.start_char, sent.end_char) for sent in doc.sents],
+            sentences,
             source_id,
             version_id,
             self.assembler.generation,
