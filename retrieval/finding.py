@@ -44,6 +44,7 @@ from retrieval.candidates import (
     visible_keys,
 )
 from retrieval.evidence import AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
+from retrieval.status import value_key
 
 MAX_KEY_WORDS_FOR_NARROWER = 8
 MAX_PAGE_NAMED = 20  # page-named namesakes read beside the found slot (bounds the work)
@@ -447,6 +448,7 @@ def best_named(ask: Ask, claims: list[ClaimFact]) -> tuple[list[ClaimFact], list
         fit[claim_id] = min(fit[claim_id], PARTIAL_ENTITY)
     _surnames_fit_as_their_names(fit, named, claims)
     best = max(fit.values())
+    _titles_agreeing_with_the_best(fit, named, claims, best)
     kept = [c for c in claims if c.id not in fit or fit[c.id] == best]
     entities = sorted({str(named[c.id]) for c in kept if c.id in fit})
     return kept, entities if len(entities) > 1 else []
@@ -498,6 +500,41 @@ def _surnames_fit_as_their_names(
             and words[0] not in entity_references()
         ):
             fit[claim_id] = min(value, fuller[words[0]])
+
+
+def _titles_agreeing_with_the_best(
+    fit: dict[str, float], named: dict[str, str | None], claims: list[ClaimFact], best: float
+) -> None:
+    """A titled name ("X (disambiguation)") that states the value a best-fitting claim
+    states is the same thing under its page's title (``fit`` and ``named`` updated in place):
+    its claims fit as well and are named as the best claim's entity. A scraped copy of an
+    article reads its subject bare ("WCMA ( 1600 kHz , is an AM radio station broadcasting
+    a Spanish Tropical format") and outranks the article "WCMA (AM)" that states the same
+    format; a second copy of that article stating another format is then a side of the
+    answer, not a namesake set aside. Only a name made of the best claim's name and a
+    bracket is read so (a titled namesake with a value of its own stays aside, and one that
+    agrees on a value names the same thing as far as the ledger can tell)."""
+    by_value: dict[tuple[str, ...], str] = {}  # a value a best claim states -> its entity
+    for claim in claims:
+        if fit.get(claim.id) == best and named.get(claim.id):
+            by_value.setdefault(value_key(claim), str(named[claim.id]))
+    heads = {name_words(name) for name in by_value.values()}
+    same: dict[str, str] = {}  # a titled name -> the best entity it agrees with
+    for claim in claims:
+        name = named.get(claim.id)
+        if not name or fit.get(claim.id, best) >= best or NAMED_IN_PAGE.search(name):
+            continue
+        opened = name.rfind(" (")
+        if opened < 0 or not name.endswith(")") or name_words(name[:opened]) not in heads:
+            continue
+        agreed = by_value.get(value_key(claim))
+        if agreed is not None and name_words(agreed) == name_words(name[:opened]):
+            same[name] = agreed
+    for claim in claims:
+        name = named.get(claim.id)
+        if name in same:
+            fit[claim.id] = best
+            named[claim.id] = same[name]
 
 
 # ----------------------------------------------------------------- candidate keys
