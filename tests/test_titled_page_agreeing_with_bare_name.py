@@ -45,9 +45,7 @@ def _sides(result: object) -> dict[str, list[str]]:
 
 
 def test_a_copy_of_the_titled_article_with_another_value_is_a_side(engine: Engine) -> None:
-    load_documents(
-        engine, {"doc01": SCRAPED, "doc02": ARTICLE, "doc03": ARTICLE_OTHER_FORMAT}
-    )
+    load_documents(engine, {"doc01": SCRAPED, "doc02": ARTICLE, "doc03": ARTICLE_OTHER_FORMAT})
     result = answer(engine, QUESTION, ANYONE)
     # before: the bare name of the scraped page answered alone (Classic Country, doc01)
     assert result.status is AnswerStatus.CONFLICT, result.reason
