@@ -518,14 +518,13 @@ def _titles_agreeing_with_the_best(
     for claim in claims:
         if fit.get(claim.id) == best and named.get(claim.id):
             by_value.setdefault(value_key(claim), str(named[claim.id]))
-    heads = {name_words(name) for name in by_value.values()}
     same: dict[str, str] = {}  # a titled name -> the best entity it agrees with
     for claim in claims:
         name = named.get(claim.id)
         if not name or fit.get(claim.id, best) >= best or NAMED_IN_PAGE.search(name):
             continue
         opened = name.rfind(" (")
-        if opened < 0 or not name.endswith(")") or name_words(name[:opened]) not in heads:
+        if opened < 0 or not name.endswith(")"):
             continue
         agreed = by_value.get(value_key(claim))
         if agreed is not None and name_words(agreed) == name_words(name[:opened]):
