@@ -292,3 +292,30 @@ def test_two_pages_naming_namesakes_without_a_title_are_no_conflict(engine: Engi
     result = answer(engine, "When was Frederick Groves born?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT, result.reason
     assert "frederick grove (in footballer)" in result.reason
+
+
+def test_a_singers_voice_type_is_her_occupation() -> None:
+    # no dates in brackets: only the head noun says the subject is a person with a trade
+    labels = _labels(
+        "Marta Lindqvist Marta Lindqvist is a Swedish operatic mezzo-soprano. She sang Carmen "
+        "at the Royal Opera in Stockholm."
+    )
+    assert labels["occupation"] == ("marta lindqvist", "operatic mezzo-soprano")
+    labels = _labels("Erik Dahl is a Norwegian tenor who sang at the Oslo opera house.")
+    assert labels["occupation"] == ("erik dahl", "tenor")
+
+
+def test_a_voice_type_set_against_another_trade_is_a_conflict(engine: Engine) -> None:
+    _load(
+        engine,
+        {
+            "doc01": "Marta Lindqvist Marta Lindqvist is a Swedish operatic mezzo-soprano.",
+            "doc02": "Marta Lindqvist is a Swedish professional basketball player.",
+        },
+    )
+    result = answer(engine, "What is the profession of Marta Lindqvist?", ANYONE)
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert {s.value: s.source_ids for s in result.sides} == {
+        "operatic mezzo-soprano": ["doc01"],
+        "professional basketball player": ["doc02"],
+    }
