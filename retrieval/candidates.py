@@ -34,6 +34,7 @@ from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
+from claims.extraction.given_names import name_forms, same_given_name
 from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word
 from claims.extraction.question_frames import (
     answering_attributes,
@@ -248,6 +249,9 @@ def _name_part(want: tuple[str, ...], stated: str) -> float:
         head.pop()  # "henry sturgis morgan jr" is named "morgan"
     words = set(name_words(stated))
     initials = {w[0] for w in words}
+    if len(asked) > 1 and head and asked[0] not in words and same_given_name(asked[0], head[0]):
+        # "rick leach" for "richard leach": the page writes the given name in a familiar form
+        asked = [head[0], *asked[1:]]
     if (
         not head
         or not asked
@@ -325,6 +329,16 @@ def candidate_keys(
         longer = _starts_with(conn, params, "entity_prefix", entity)
         by_entity.append(("entity", f"(c.entity = :entity OR {longer})"))
         shorter = _short_names(entity)
+        familiar = [" ".join(form) for form in name_forms(name_words(entity))]
+        if familiar:
+            # "nick hill" for "nicholas hill": the given name in its other forms, exact or
+            # as the start of a longer name ("rick leach (baseball)")
+            forms = _bind_list(params, "form", familiar)
+            longer_forms = " OR ".join(
+                _starts_with(conn, params, f"form_prefix{i}", form + " (")
+                for i, form in enumerate(familiar)
+            )
+            by_entity.append(("entity", f"(c.entity IN ({forms}) OR {longer_forms})"))
         if shorter:
             shorts = _bind_list(params, "short", shorter)
             by_entity.append(("entity", f"c.entity IN ({shorts})"))
