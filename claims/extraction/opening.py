@@ -51,6 +51,7 @@ from claims.extraction.page_footer import (
     footer_title,
     wikidata_label,
 )
+from claims.extraction.prose_relations import military_ranks
 from claims.extraction.resources import read_yaml, resources
 from claims.extraction.value_kinds import NO_QUANTITY, iso_value, plain_statement
 from claims.ids import stable_id_maker
@@ -78,6 +79,14 @@ FIELD_CONFIDENCE = 0.75  # a box field names its attribute outright
 _OPEN, _CLOSE = "([", ")]"
 _DASHES = frozenset({"-", "\u2013", "\u2014"})
 _ARTICLES = frozenset({"the", "a", "an"})
+# rank words an occupation uses for a kind of officer, not a rank: "a German general", "the
+# commanding general", "a sea captain", "a naval commander"
+_GENERIC_RANKS = frozenset(
+    {("general",), ("admiral",), ("marshal",), ("commander",), ("captain",), ("major",),
+     ("private",)}
+)  # fmt: skip
+# what ends one part of an occupation ("a rear admiral and maritime lawyer")
+_PART_ENDS = frozenset({"and", ",", "&", "/", ";"})
 _SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they"})
 _SPACE_BEFORE_MARK = re.compile(r"\s+([,.;:!?)\]])")
 _SPACE_AFTER_BRACKET = re.compile(r"([(\[])\s+")
@@ -95,6 +104,7 @@ class _Words:
     agents: dict[str, str]
     located: frozenset[str]
     sports: tuple[tuple[tuple[str, ...], str], ...]  # phrase -> sport, longest first
+    instruments: tuple[tuple[tuple[str, ...], str], ...]  # phrase -> instrument, longest first
     languages: frozenset[str]
     nationalities: tuple[tuple[str, ...], ...]
     occupations: frozenset[str]
@@ -113,6 +123,11 @@ def _words() -> _Words:
     for sport, phrases in (data.get("sports") or {}).items():
         for phrase in [sport, *phrases]:
             sports.append((tuple(lemma(w) for w in str(phrase).split()), str(sport)))
+    instruments: list[tuple[tuple[str, ...], str]] = []
+    for instrument, agents in (data.get("instruments") or {}).items():
+        # "a tabla player", "a pianist": the instrument is named with "player" or by its agent
+        for phrase in [f"{instrument} player", *(agents or ())]:
+            instruments.append((tuple(lemma(w) for w in str(phrase).split()), str(instrument)))
     try:
         works = {
             str(head): (str(entry["medium"]), str(entry["maker"]))
@@ -132,6 +147,7 @@ def _words() -> _Words:
         agents={str(k): str(v) for k, v in (data.get("agents") or {}).items()},
         located=words("located"),
         sports=tuple(sorted(set(sports), key=lambda s: len(s[0]), reverse=True)),
+        instruments=tuple(sorted(set(instruments), key=lambda s: len(s[0]), reverse=True)),
         languages=words("languages"),
         nationalities=tuple(
             sorted(
@@ -744,10 +760,50 @@ def _phrase_labels(
         occ_start = toks[phrase[first]].idx if first < len(phrase) else start
         opening.labels.append(Label("occupation", text[occ_start:end], occ_start, end))
         _party(opening, toks, phrase, words)
+        _rank_and_instruments(opening, toks, phrase[first:], lower[first:], words)
     if sport is None:
         sport = _sport(lower, words)
         if sport:
             opening.labels.append(Label("sport", sport, start, end))
+
+
+def _rank_and_instruments(
+    opening: Opening, toks: Sequence[_Tok], phrase: list[int], lower: list[str], words: _Words
+) -> None:
+    """What an occupation says beside the occupation: a military rank ending one of its
+    parts ("a United States Navy rear admiral and maritime lawyer", "a retired Vice Admiral":
+    a rank inside a part, "a major league pitcher", "a general manager", is none, and "a
+    German general" names a kind of officer, not the rank), and the
+    instruments its players' nouns name ("a tabla player", "a singer, pianist and
+    organist")."""
+    ends = [k for k in range(len(lower)) if k + 1 == len(lower) or lower[k + 1] in _PART_ENDS]
+    for k in ends:
+        for rank in military_ranks():
+            n = len(rank)
+            if rank in _GENERIC_RANKS:
+                continue
+            if k + 1 >= n and tuple(lower[k + 1 - n : k + 1]) == rank:
+                start, end = toks[phrase[k + 1 - n]].idx, toks[phrase[k]].end
+                opening.labels.append(
+                    Label("rank", _as_written(toks, phrase, k + 1 - n, k), start, end)
+                )
+                break
+        else:
+            continue
+        break
+    lemmas = [lemma(w) for w in lower]
+    named: set[str] = set()
+    for instrument_words, instrument in words.instruments:
+        n = len(instrument_words)
+        for k in range(len(lemmas) - n + 1):
+            if tuple(lemmas[k : k + n]) == instrument_words and instrument not in named:
+                named.add(instrument)
+                start, end = toks[phrase[k]].idx, toks[phrase[k + n - 1]].end
+                opening.labels.append(Label("instrument", instrument, start, end))
+
+
+def _as_written(toks: Sequence[_Tok], phrase: list[int], first: int, last: int) -> str:
+    return " ".join(toks[phrase[k]].text for k in range(first, last + 1))
 
 
 def _party(opening: Opening, toks: Sequence[_Tok], phrase: list[int], words: _Words) -> None:
@@ -1339,9 +1395,7 @@ class _ClaimMaker:
         return trusted(Claim, fields)
 
 
-def _party_claims(
-    doc: Doc, text: str, opening: Opening | None, made: _ClaimMaker
-) -> list[Claim]:
+def _party_claims(doc: Doc, text: str, opening: Opening | None, made: _ClaimMaker) -> list[Claim]:
     """``political party`` claims of the sentences that state their subject's party
     (``affiliation``): "he"/"she" and the subject's own name or surname are the article's
     subject (an opening read at the top of the page); another name is its own entity."""

@@ -856,6 +856,12 @@ class _Reader:
         )
 
 
+def military_ranks() -> tuple[tuple[str, ...], ...]:
+    """The military ranks of ``prose_relations.yaml`` as lowercase word tuples, longest
+    first ("rear admiral", "admiral"); the opening reads them in an occupation too."""
+    return _words().ranks
+
+
 def _at(lower: Sequence[str], k: int, phrase: Sequence[str]) -> bool:
     return tuple(lower[k : k + len(phrase)]) == tuple(phrase)
 
