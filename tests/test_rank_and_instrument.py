@@ -1,9 +1,11 @@
 """What an occupation says beside the occupation (issue 12/13, session 15): "was a United
-States Navy rear admiral and maritime lawyer" states a rank, "was an Indian tabla player"
-and "is a singer, pianist and organist" state the instruments played
-(claims/extraction/opening.py, ``_rank_and_instruments``). A rank word inside a part of the
-occupation ("a major league pitcher", "a general manager") or one that names a kind of
-officer ("a German general") is no rank; a musician's several instruments are no conflict."""
+States Navy rear admiral and maritime lawyer" states a rank, and so does the title before a
+person's name in the opening ("Brigadier General Paul Keane (1908 - 1987) was ...");
+"was an Indian tabla player" and "is a singer, pianist and organist" state the instruments
+played (claims/extraction/opening.py, ``_rank_and_instruments``, ``_title_rank``). A rank
+word inside a part of the occupation ("a major league pitcher", "a general manager") or one
+that names a kind of officer ("a German general") is no rank; a musician's several
+instruments are no conflict."""
 
 from __future__ import annotations
 
@@ -45,6 +47,24 @@ def _labels(text: str, attribute: str) -> list[str]:
     ],
 )
 def test_a_rank_ending_a_part_of_the_occupation(text: str, ranks: list[str]) -> None:
+    assert _labels(text, "rank") == ranks
+
+
+@pytest.mark.parametrize(
+    ("text", "ranks"),
+    [
+        (
+            "Paul R. Keane Brigadier General Paul Robert Keane (1908 – 1987) was the "
+            "commanding general of the 4th Infantry Division.",
+            ["Brigadier General"],
+        ),
+        ("Captain Ellen Marsh (1840 – 1901) was a British explorer.", ["Captain"]),
+        # a company is no person; a word of a name is no title
+        ("General Motors Company is an American carmaker.", []),
+        ("Lee Major Smith (1891 – 1966) was a German officer.", []),
+    ],
+)
+def test_a_rank_written_as_the_title_before_a_persons_name(text: str, ranks: list[str]) -> None:
     assert _labels(text, "rank") == ranks
 
 

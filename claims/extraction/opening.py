@@ -484,6 +484,8 @@ def _read_sentence(sent: Span, text: str, mentions: Mentions) -> Opening | None:
     phrase = _phrase(toks, copula, words)
     _phrase_labels(opening, text, toks, phrase, person, disambiguation, words)
     opening.person = person or any(label.attribute == "occupation" for label in opening.labels)
+    if opening.person and not any(label.attribute == "rank" for label in opening.labels):
+        _title_rank(opening, toks, copula)
     opening.kinds = _kinds(toks[phrase[-1]].lower_ if phrase else "", words)
     _agent_labels(opening, text, toks, copula, phrase, words)
     return opening
@@ -800,6 +802,30 @@ def _rank_and_instruments(
                 named.add(instrument)
                 start, end = toks[phrase[k]].idx, toks[phrase[k + n - 1]].end
                 opening.labels.append(Label("instrument", instrument, start, end))
+
+
+def _title_rank(opening: Opening, toks: Sequence[_Tok], copula: int) -> None:
+    """A person's rank written as the title before their name in the opening ("Brigadier
+    General John Andrew Seitz (1908 - 1987) was the commanding general of ..."): capitalised
+    rank words before a capitalised name, among the subject's words. Only of a person: "General
+    Motors" is a company."""
+    lower = [t.lower_ for t in toks[:copula]]
+    for k in range(copula - 1):
+        if not toks[k].text[:1].isupper():
+            continue
+        opens_run = not (k and toks[k - 1].text[:1].isupper())
+        for rank in military_ranks():
+            n = len(rank)
+            if (
+                (opens_run or n > 1)  # inside a run of names only a rank of two words or more
+                and k + n < copula
+                and tuple(lower[k : k + n]) == rank
+                and all(toks[k + j].text[:1].isupper() for j in range(n))
+                and toks[k + n].text[:1].isupper()
+            ):
+                value = " ".join(toks[k + j].text for j in range(n))
+                opening.labels.append(Label("rank", value, toks[k].idx, toks[k + n - 1].end))
+                return
 
 
 def _as_written(toks: Sequence[_Tok], phrase: list[int], first: int, last: int) -> str:
