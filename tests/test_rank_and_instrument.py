@@ -113,3 +113,17 @@ def test_a_question_about_an_instrument_is_answered(engine: Engine) -> None:
     result = answer(engine, "What is the primary instrument played by Anil Varma?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED, result.reason
     assert result.value == "tabla"
+
+
+def test_the_service_after_the_name_in_a_rank_question_is_not_the_name() -> None:
+    from claims.extraction import parse_question
+
+    frame = parse_question("What was the rank of Walter Hale in the United States Navy?")
+    # before: the entity was "walter hale unite state navy" and fitted no page
+    assert (frame.entity, frame.attribute) == ("walter hale", "rank")
+    frame = parse_question("What was the rank of Dora Keane in the Royal Navy?")
+    assert frame.entity == "dora keane"
+    # a place after "in" stays part of the name it tells apart
+    assert parse_question("What is the population of Springfield in Illinois?").entity == (
+        "springfield illinois"
+    )
