@@ -36,6 +36,7 @@ from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
 from claims.extraction.given_names import name_forms, same_given_name
 from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word
+from claims.extraction.name_spellings import spelling_keys
 from claims.extraction.question_frames import (
     answering_attributes,
     entity_references,
@@ -163,8 +164,20 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
     Exact; a longer name starting with the asked one ("springfield" -> "springfield,
     illinois", "harry parke" -> "harry parke footballer"); a shorter reference made of the
     asked name's words and ending with its last word ("general bryan" -> "bryan", the way a
-    text names its subject after the first mention).
+    text names its subject after the first mention). A name spelt otherwise in Latin letters
+    ("devatha" for "devata (1941 film)", ``claims.extraction.name_spellings``) fits as well
+    as its spelling would, at most as part of the name.
     """
+    fit = _entity_fit(asked, stated)
+    if fit or not asked or not stated:
+        return fit
+    keyed, stated_keyed = spelling_keys(asked), spelling_keys(stated)
+    if keyed == asked and stated_keyed == stated:
+        return fit
+    return min(_entity_fit(keyed, stated_keyed), NAME_PART)
+
+
+def _entity_fit(asked: str | None, stated: str | None) -> float:
     if not asked:
         return ENTITY_NOT_ASKED if stated else EXACT_ENTITY
     if not stated:

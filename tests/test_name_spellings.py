@@ -1,0 +1,60 @@
+"""One name spelt otherwise in Latin letters (issue 13, session 15): a question asks about
+"Allah Rakha" or the film "Devatha", the page is "Alla Rakha" or "Devata (1941 film)". The
+romanisation's optional letters (an "h" of aspiration after a stop, a final "h" after a
+vowel, a doubled letter) are dropped from words no English dictionary knows
+(claims/extraction/name_spellings.py), and retrieval fits such a name as part of the name
+(retrieval/candidates.py, ``entity_fit``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from claims.extraction.name_spellings import spelling_key, spelling_keys
+from claims.models import Requester
+from retrieval.answer import answer
+from retrieval.candidates import NAME_PART, entity_fit
+from retrieval.contract import AnswerStatus
+
+sys.path.insert(0, str(Path(__file__).parent))
+from retrieval_cases import load_documents  # noqa: E402
+
+ANYONE = Requester(principal="anyone", groups=[])
+
+
+def test_romanised_spellings_share_a_key() -> None:
+    assert spelling_key("devatha") == spelling_key("devata")
+    assert spelling_key("siddharth") == spelling_key("sidharth")
+    assert spelling_key("allah") == spelling_key("alla")
+    assert spelling_keys("devatha (1941 film)") == "devata (1941 film)"
+    # a dictionary word keeps its spelling: "bath" is not "bat"
+    assert spelling_key("bath") == "bath"
+
+
+def test_a_name_spelt_otherwise_fits_as_part_of_the_name() -> None:
+    assert entity_fit("devatha", "devata (1941 film)") == NAME_PART
+    assert entity_fit("sidharth rao", "siddharth rao") == NAME_PART
+    # another name is still another thing
+    assert entity_fit("devatha", "devika (1941 film)") == 0.0
+
+
+def test_a_question_with_another_spelling_finds_the_page(engine: Engine) -> None:
+    load_documents(
+        engine,
+        {"doc01": "Kanhaiya Vashisth (1931 – 2004) was an Indian sarangi player and teacher."},
+    )
+    result = answer(engine, "What is the primary instrument played by Kanhaiya Vashist?", ANYONE)
+    # before: "kanhaiya vashist" fitted no claim and the answer was not_found
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    assert result.value == "sarangi"
+
+
+def test_near_miss_a_name_of_other_letters_is_not_found(engine: Engine) -> None:
+    load_documents(
+        engine,
+        {"doc01": "Kanhaiya Vashisth (1931 – 2004) was an Indian sarangi player and teacher."},
+    )
+    result = answer(engine, "What is the primary instrument played by Kanhaiya Varma?", ANYONE)
+    assert result.status is AnswerStatus.NOT_FOUND, result.reason
