@@ -24,7 +24,7 @@ _SLOTS = {
     "{entity}": r"(?P<entity>.+?)",
     "{attribute}": r"(?P<attribute>[\w'-]+(?: [\w'-]+){0,3}?)",
 }
-_QUOTE = "\"\u201c\u201d\u00ab\u00bb"
+_QUOTE = '"\u201c\u201d\u00ab\u00bb'
 _QUOTED = re.compile(f"[{_QUOTE}]([^{_QUOTE}]+)[{_QUOTE}]")
 _DROPPED = re.compile(r"[^\w'\u2019,.\- ]+")
 _NAME_WORD = re.compile(r"\w+(?:[-.'][\w]+)*\.?|,")
@@ -65,7 +65,9 @@ def _compile(pattern: str, events: str) -> re.Pattern[str]:
 @lru_cache(maxsize=1)
 def _frames() -> tuple[tuple[_Frame, ...], frozenset[str]]:
     data = read_yaml("question_frames.yaml")
-    phrases = sorted((" ".join(p) for p in value_kinds().events), key=len, reverse=True)
+    phrases = sorted(
+        (" ".join(p).replace(" - ", "-") for p in value_kinds().events), key=len, reverse=True
+    )
     # re.escape puts a backslash before a space, which the spaces-to-\\s+ step below would
     # break: multi-word events ("confirmed by the senate", "first aired") never matched
     events = "|".join(re.escape(p).replace("\\ ", " ") for p in phrases)
@@ -144,7 +146,7 @@ def match_frame(question: str) -> FrameMatch | None:
         elif frame.attribute:
             attribute = _attribute(frame.attribute.split())
         elif groups.get("event"):
-            attribute = events[tuple(groups["event"].split())]
+            attribute = events[tuple(groups["event"].replace("-", " - ").split())]
         elif groups.get("attribute"):
             attribute = _attribute(groups["attribute"].split())
         else:

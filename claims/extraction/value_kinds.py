@@ -119,7 +119,8 @@ def lexicon() -> Lexicon:
     kinds = read_yaml("value_kinds.yaml")
     antonyms = read_yaml("antonyms.yaml")
     events = {
-        tuple(str(p).split()): str(event)
+        # split at hyphens as the tokenizer splits "first-class" and "co-founded"
+        tuple(str(p).replace("-", " - ").split()): str(event)
         for event, phrases in kinds["events"].items()
         for p in phrases
     }
