@@ -59,6 +59,23 @@ def test_a_body_that_existed_over_a_range_was_founded_at_its_start() -> None:
     assert _dates("The shire existed from 1879 to 2008.", "founded") == [("shire", "1879")]
     # no range, no founding: "it existed in 1900" only says it was there then
     assert _dates("The village existed in 1900.", "founded") == []
+    # session 15: "from X until Y" is read as a start and an end, and the start dates it
+    assert _dates("The club existed from 1861 until 2008.", "founded") == [("club", "1861")]
+    assert _dates("The show ran from March 1981 until June 1992 on ITV.", "launched") == [
+        ("show", "1981-03")
+    ]
+
+
+def test_an_event_joined_to_another_verb_phrase_keeps_the_first_ones_subject() -> None:
+    # session 15: before, the subject was "city cover area" (every word before the event)
+    text = (
+        "The City covered an area of 1,234 square kilometres, and existed as a local "
+        "government area from 1861 until 2008."
+    )
+    assert _dates(text, "founded") == [("city", "1861")]
+    assert _dates("Smith moved to Leeds, and was elected mayor in 1921.", "appointed") == [
+        ("smith", "1921")
+    ]
 
 
 def test_ran_from_a_place_is_no_run() -> None:

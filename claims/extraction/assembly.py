@@ -339,7 +339,7 @@ def _text(roles: Roles, idxs: Sequence[int]) -> str | None:
 
 
 def _corrects_another(roles: Roles, idxs: Sequence[int], k: int) -> bool:
-    """"lasts 10 hours, not the figure we quoted": a negation right after a comma that
+    """ "lasts 10 hours, not the figure we quoted": a negation right after a comma that
     follows the clause's value, with no value after it, corrects something else."""
     role = roles.role
     return (
@@ -488,11 +488,7 @@ def _read_frame(
         # "10 hours in logging mode, not the figure we quote to customers": a contrast
         # after the value scopes nothing the value says
         for k in range(1, len(idxs) - 1):
-            if (
-                frame_roles[k] == SEP
-                and frame_roles[k + 1] == NEG
-                and VALUE in frame_roles[:k]
-            ):
+            if frame_roles[k] == SEP and frame_roles[k + 1] == NEG and VALUE in frame_roles[:k]:
                 scoped = idxs[:k]
                 break
     for i in scoped if has_scope or LABEL in frame_roles or TIME in frame_roles else ():
@@ -963,7 +959,7 @@ def _lead_ins() -> _LeadIns:
 
 
 def _drop_comma_lead_in(roles: Roles, first: int, end: int) -> None:
-    """"Born in Houghton County, Michigan, Dunn attended ...", "A graduate of Williams
+    """ "Born in Houghton County, Michigan, Dunn attended ...", "A graduate of Williams
     College, he was elected ...", "As of the 1991 census, Kaliganj had ...": the opening
     (lead_ins.yaml) runs to the last comma before the first verb, copula or value, and is
     not the subject; its dates and scope words stay."""
@@ -995,7 +991,7 @@ def _drop_comma_lead_in(roles: Roles, first: int, end: int) -> None:
 
 
 def _drop_fronted_before_pronoun(roles: Roles, first: int, end: int) -> None:
-    """"The Central Statistical Agency in 2005, it had an estimated total population of
+    """ "The Central Statistical Agency in 2005, it had an estimated total population of
     5,000", "Alongside Narsarsuaq Airport, it is one of only two civilian airports": a
     phrase fronted before a comma and a subject pronoun that acts ("it had", "he served")
     describes or places the pronoun, which is the sentence's subject (the page's); the
@@ -1091,7 +1087,7 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
 
 
 def _joined_clauses(roles: Roles, a: int, b: int) -> list[tuple[int, int]]:
-    """"The gmina covers an area of 165 km2, and its total population is 17,289 (out of
+    """ "The gmina covers an area of 165 km2, and its total population is 17,289 (out of
     which the population of Pilzno amounts to 4,411)": each clause with its own subject
     and copula states its own value; read as one, the first clause's words named every
     value's attribute ("gmina cover area" = 4,411). A clause starts after ", and" when a
@@ -1127,7 +1123,7 @@ def _trailing_openers() -> frozenset[str]:
 
 
 def _trailing_clause(roles: Roles, a: int, b: int) -> list[tuple[int, int]]:
-    """"Nearly 3,000 people were killed, which did not stop the city's growth": a clause
+    """ "Nearly 3,000 people were killed, which did not stop the city's growth": a clause
     after a comma and "which" / "but" / "although" (sentences.yaml) that holds no value of
     its own is cut off: read with the value, its negation denied the value and its words
     keyed it ("kill growth" = not 3,000 people). It is not read as a clause of its own
@@ -1229,13 +1225,16 @@ class _DocAssembly:
                 continue
             qlo, qhi = bisect_left(q_starts, s0), bisect_left(q_starts, s1)
             non_latin = _is_non_latin(self._text[s0:s1])
-            if qlo == qhi and (
-                (non_latin and not self._has_non_latin_marker(self._text[s0:s1]))
-                or (
-                    not non_latin
-                    and not _CLAIM_ROLES.intersection(roles.role[sent.start : sent.end])
-                    and TIME not in roles.role[sent.start : sent.end]  # an event's date
-                    and change_firsts.isdisjoint(roles.lower[sent.start : sent.end])
+            if (
+                qlo == qhi
+                and (
+                    (non_latin and not self._has_non_latin_marker(self._text[s0:s1]))
+                    or (
+                        not non_latin
+                        and not _CLAIM_ROLES.intersection(roles.role[sent.start : sent.end])
+                        and TIME not in roles.role[sent.start : sent.end]  # an event's date
+                        and change_firsts.isdisjoint(roles.lower[sent.start : sent.end])
+                    )
                 )
             ):
                 continue  # no value, modal, negation or copula: the sentence claims nothing
@@ -1929,8 +1928,10 @@ class _DocAssembly:
             t = mentions.times[taken]
             value = _event_value(t, month, day)
             if tuple(lower[p0:p1]) in lex.run_starts:
-                if t.role != "range":
-                    return None  # "The bus ran from Leeds to York in 1950": no run's dates
+                if t.role not in ("range", "from"):
+                    # "The bus ran from Leeds to York in 1950": no run's dates; "existed from
+                    # 1861 until 2008" is read as a start and an end, the start its date
+                    return None
                 assert t.first is not None  # "ran from 1 April 1975 to 19 March 1992"
                 value = iso_value(t.first, t.first, t.granularity)
         elif tuple(lower[p0:p1]) in lex.run_starts:
@@ -1943,6 +1944,23 @@ class _DocAssembly:
         copula = next((i for i in range(a, p0) if lower[i] in _COPULAS), p0)
         # "Guadalajara was *officially* founded": the subject ends at the copula
         subject = [i for i in range(a, copula) if role[i] not in (PUNCT, NEG, MODAL)]
+        joined = next(
+            (k for k in range(p0 - 1, a, -1) if lower[k] == "and" and lower[k - 1] == ","), None
+        )
+        if joined is not None:
+            # "The City covered an area of 1,234 km2, and existed as ... from 1861": the
+            # event is the second of two verb phrases, whose subject is the first one's
+            verb = next(
+                (
+                    i
+                    for i in range(a + 1, joined)
+                    if role[i] == VERB
+                    or (role[i] == CONTENT and len(lower[i]) > 4 and lower[i].endswith("ed"))
+                ),
+                None,
+            )
+            if verb is not None:
+                subject = [i for i in subject if i < verb]
         if subject and subject[-1] == p0 - 1 and lower[p0 - 1] in lex.event_adverbs:
             rest = subject[:-1]
             if (len(rest) == 1 and lower[rest[0]] in _SUBJECT_PRONOUNS) or any(
@@ -1994,10 +2012,23 @@ class _DocAssembly:
         residual = [fold_word(lower[i]) for i in quals]
         return (
             self._value_claim(
-                doc, sent, a, b, clause_start, ValueKind.DATE, entity, attribute, value,
-                event, negated, residual,
+                doc,
+                sent,
+                a,
+                b,
+                clause_start,
+                ValueKind.DATE,
+                entity,
+                attribute,
+                value,
+                event,
+                negated,
+                residual,
                 self._time_without(sent, mentions, -1 if taken is None else taken),
-                reported, 0.75, source_id, source_version_id,
+                reported,
+                0.75,
+                source_id,
+                source_version_id,
                 subject=_text(roles, head),
             ),  # fmt: skip
             -1 if taken is None else taken,
@@ -2031,7 +2062,7 @@ class _DocAssembly:
         source_id: str | None,
         source_version_id: str | None,
     ) -> Claim | None:
-        """"In June 2011, his wife gave birth to twins", "The format change was revealed on
+        """ "In June 2011, his wife gave birth to twins", "The format change was revealed on
         March 11, 2009": a clause with no value and no listed event predicate that dates
         what it tells. The date is the value of the act the clause's words name (its key
         read as for any clause, the time words left out), so two tellings of the act
@@ -2142,7 +2173,7 @@ class _DocAssembly:
         return effective_time(self._text, rest) if rest else _UNKNOWN_TIME
 
     def _change_of(self, roles: Roles, idxs: Sequence[int], qi: int) -> str:
-        """"up"/"down" when the value is a change ("climbed 7%", "fell by 2 points", "a 7%
+        """ "up"/"down" when the value is a change ("climbed 7%", "fell by 2 points", "a 7%
         drop"); "" for a level ("rose to 5%") or no change word at all."""
         role, info, lower = roles.role, roles.info, roles.lower
         lex = lexicon()
@@ -2178,7 +2209,7 @@ class _DocAssembly:
         source_id: str | None,
         source_version_id: str | None,
     ) -> Claim | None:
-        """"Attrition went up in May": a categorical claim "<subject> change" = up/down."""
+        """ "Attrition went up in May": a categorical claim "<subject> change" = up/down."""
         role, lower = roles.role, roles.lower
         if NEG in role[a:b] or MODAL in role[a:b] or lower[b - 1] == "?":
             return None
@@ -2798,7 +2829,7 @@ _PARTICLE_WORDS = frozenset({"on", "off"})
 
 
 def _with_particle(roles: Roles, idxs: Sequence[int], action: list[str]) -> list[str]:
-    """"switched off" keeps its particle when the pair is in the antonym lexicon, so it
+    """ "switched off" keeps its particle when the pair is in the antonym lexicon, so it
     is "switch on" denied rather than "switch" affirmed."""
     if not action:
         return action
