@@ -40,6 +40,9 @@ ANYONE = Requester(principal="anyone", groups=[])
         ("What political party was Senator Orme affiliated with?", "senator orme",
          "political party", "label"),
         ("What is the engine size of the V-Strom?", "v strom", "engine size", None),
+        # session 15: a count a thing has
+        ("How many branch offices does the Harlow Savings Bank have?", "harlow saving bank",
+         "branch office", "count"),
     ],
 )  # fmt: skip
 def test_reference_questions_read_entity_attribute_and_type(
@@ -191,3 +194,19 @@ def test_a_hyphenated_name_in_a_frame_is_folded_as_the_claims_fold_it(
 
     (claim,) = [c for c in extract(sentence) if c.kind.value == "quantity"]
     assert parse_question(question).entity == claim.entity
+
+
+def test_a_count_a_thing_has_is_answered(engine: Engine) -> None:
+    # session 15: before, "how many branch offices does X have" folded the name into the key
+    _load(
+        engine,
+        {
+            "doc01": (
+                "Harlow Savings Bank\nHarlow Savings Bank is a mutual savings bank in Essex. "
+                "As of 2020, there are 14 branch offices across the county."
+            )
+        },
+    )
+    result = answer(engine, "How many branch offices does the Harlow Savings Bank have?", ANYONE)
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    assert result.value == 14
