@@ -8,6 +8,8 @@ nicknames, Apache-2.0), not from our examples.
 
 Only a name and its own familiar form are one name: "Rick" is a form of "Richard" and of
 "Frederick", but "Rick" and "Fred" are not one name because both are forms of "Frederick".
+A familiar form is shorter than the name or starts as it does; the few pairs of the table
+that are neither ("bill" -> "robert") are left out.
 """
 
 from __future__ import annotations
@@ -30,11 +32,21 @@ def _forms_table() -> dict[str, frozenset[str]]:
     table: dict[str, set[str]] = {}
     for name, familiar in namer.nickname_lookup.items():
         for form in familiar:
+            if not _familiar(name, form):
+                continue
             a, b = lemma(name), lemma(form)
             if a != b:
                 table.setdefault(a, set()).add(b)
                 table.setdefault(b, set()).add(a)
     return {name: frozenset(forms) for name, forms in table.items()}
+
+
+def _familiar(name: str, form: str) -> bool:
+    """Whether ``form`` is a familiar form of ``name`` as people shorten names: shorter than
+    the name ("richard" -> "rick", "william" -> "bill") or starting as it does ("jim" ->
+    "jimmy"). The table also lists a few pairs the other way round or between two full
+    names ("bill" -> "robert", "bill" -> "fred"), which would make one person of two."""
+    return len(form) < len(name) or form[:2] == name[:2]
 
 
 def forms_of(name: str) -> frozenset[str]:
