@@ -32,6 +32,7 @@ def spelling_key(word: str) -> str:
     return _DOUBLED.sub(r"\1", key)
 
 
+@lru_cache(maxsize=65536)
 def spelling_keys(name: str) -> str:
     """A name's words each in spelling-key form, joined as written ("devatha (1941 film)" ->
     "devata (1941 film)")."""
