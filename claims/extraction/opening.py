@@ -52,6 +52,7 @@ from claims.extraction.page_footer import (
     wikidata_label,
 )
 from claims.extraction.prose_relations import military_ranks
+from claims.extraction.question_frames import name_suffixes
 from claims.extraction.resources import read_yaml, resources
 from claims.extraction.value_kinds import NO_QUANTITY, iso_value, plain_statement
 from claims.ids import stable_id_maker
@@ -1100,6 +1101,22 @@ def opening_claims(
                     "claim_key": opening.entity + claim.claim_key[len(claim.entity) :],
                 }
             )
+        elif (
+            claim.entity
+            and opening.person
+            and not opening.late
+            and claim.claim_key.startswith(claim.entity + " ")
+            and _ends_the_name(claim.entity, opening.entity)
+        ):
+            # "Oscroft made his first-class debut ... in 1834" on the page of "John Oscroft
+            # (cricketer, born 1807)": a biography names its subject by the surname after
+            # the first mention, and the title tells this Oscroft from his namesakes
+            claim = claim.model_copy(
+                update={
+                    "entity": opening.entity,
+                    "claim_key": opening.entity + claim.claim_key[len(claim.entity) :],
+                }
+            )
         kept.append(claim)
     for label in opening.labels:
         added.append(made.label(opening.entity, opening.name, label, s0, s1))
@@ -1109,6 +1126,17 @@ def opening_claims(
     if "political party" in labelled:
         parties = [c for c in parties if not s0 <= c.span.start < s1]
     return _inserted(_inserted(ordered, parties), boxed)
+
+
+def _ends_the_name(entity: str, subject: str) -> bool:
+    """Whether ``entity`` is the last words of the person ``subject``'s name, fewer than all
+    ("oscroft" of "john oscroft (cricketer, born 1807)", "thomas oscroft" of "john thomas
+    oscroft"; a "jr" or "iii" after the name aside)."""
+    name = subject.split(" (")[0].split(",")[0].split()
+    while len(name) > 1 and name[-1] in name_suffixes():
+        name.pop()
+    words = entity.split()
+    return 0 < len(words) < len(name) and name[-len(words) :] == words
 
 
 def _extends_a_name(entity: str, opening: Opening) -> bool:

@@ -1,0 +1,56 @@
+"""A biography names its subject by the surname after the first mention (issue 13, session
+15): on the page of "Tom Ledbury (cricketer, born 1875)", "Ledbury made his first-class
+debut in 1898" is about that Ledbury, whom the title tells from his namesakes
+(claims/extraction/opening.py, ``_ends_the_name``). Before, both namesakes' pages keyed the
+claim "ledbury debut" and a question about either got a conflict of the two."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from claims.extraction import extract
+from claims.models import Requester
+from retrieval.answer import answer
+from retrieval.contract import AnswerStatus
+
+sys.path.insert(0, str(Path(__file__).parent))
+from retrieval_cases import load_documents  # noqa: E402
+
+ANYONE = Requester(principal="anyone", groups=[])
+
+ELDER = (
+    "Tom Ledbury (cricketer, born 1875) Tom Ledbury (2 May 1875 – 9 June 1931) was an "
+    "English cricketer. Ledbury made his first-class debut for Kent in 1898. His brother "
+    "Walter Ledbury died in 1940."
+)
+YOUNGER = (
+    "Tom Ledbury (cricketer, born 1902) Thomas Ledbury (1902 – 1977) was an English "
+    "cricketer. Ledbury made his first-class debut in a 1924 County Match against Surrey."
+)
+
+
+def _claims(text: str) -> dict[str, tuple[str | None, object]]:
+    return {c.attribute: (c.entity, c.value) for c in extract(text, source_id="doc01")}
+
+
+def test_the_surname_on_a_persons_page_is_the_pages_subject() -> None:
+    read = _claims(ELDER)
+    assert read["debut"] == ("tom ledbury (cricketer, born 1875)", "1898")
+    # another person of the family keeps a name of their own
+    assert read["died"] == ("walter ledbury", "1940")
+
+
+def test_near_miss_a_place_is_no_person() -> None:
+    text = "Upper Lakeview Upper Lakeview is a town in Ohio. Lakeview was founded in 1850."
+    assert _claims(text)["founded"] == ("lakeview", "1850")
+
+
+def test_two_namesakes_debuts_are_answered_per_namesake(engine: Engine) -> None:
+    load_documents(engine, {"doc01": ELDER, "doc02": YOUNGER})
+    result = answer(engine, "When did Tom Ledbury begin his career in cricket?", ANYONE)
+    # before: one key "ledbury debut" for both pages, and a conflict 1898 vs 1924
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    assert "1898" in result.reason and "1924" in result.reason, result.reason
