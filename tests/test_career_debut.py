@@ -32,8 +32,8 @@ def _read(text: str) -> list[tuple[str | None, str, object]]:
 
 
 def test_a_debut_is_dated() -> None:
-    # the surname a biography uses after the first mention; retrieval fits it to the name
-    assert ("ledbury", "debut", "1898") in _read(BIO)
+    # the surname a biography uses after the first mention is the page's subject
+    assert ("tom ledbury", "debut", "1898") in _read(BIO)
     professional = "Dale Hurst made his professional debut for Crewe Alexandra on 12 August 2009."
     assert ("dale hurst", "debut", "2009-08-12") in _read(professional)
     # a debut album is a release, not the start of a career
