@@ -34,7 +34,7 @@ from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
-from claims.extraction.given_names import name_forms, same_given_name
+from claims.extraction.given_names import is_given_name, name_forms, same_given_name
 from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word
 from claims.extraction.name_spellings import spelling_keys
 from claims.extraction.question_frames import (
@@ -273,6 +273,8 @@ def _name_part(want: tuple[str, ...], stated: str) -> float:
         return 0.0  # every asked word is in the stated name ("h" the initial of "hartley")
     if asked[: len(head)] == head:
         return NAME_PART  # the same head, the rest among the stated name's wider parts
+    if _named_after_a_person(asked, head):
+        return NAME_PART  # "short house" for "george w short house"
     named = [w for w in head if w not in kind_words()]
     if named and asked == named:
         return NAME_PART  # "maryborough" for "city maryborough (queensland)"
@@ -292,6 +294,19 @@ def _name_part(want: tuple[str, ...], stated: str) -> float:
         # thing; a long run of page furniture ending with the name is no name of it)
         return LAST_NAME
     return 0.0
+
+
+def _named_after_a_person(asked: list[str], head: list[str]) -> bool:
+    """Whether ``head`` is the asked name with a person's given name (and initials) before it:
+    a building or a firm named after its owner ("george w short house" for "short house",
+    "john mason house" for "mason house"). Another word before it makes another thing
+    ("north harlow mill" is not "harlow mill"). The asked name must end with a common noun
+    (what the thing is), so "smith" alone never takes every "john smith"."""
+    n = len(asked)
+    if n < 2 or len(head) <= n or head[-n:] != asked or not is_dictionary_word(asked[-1]):
+        return False
+    before = head[:-n]
+    return is_given_name(before[0]) and all(len(w) == 1 for w in before[1:])
 
 
 def _only_a_name(word: str) -> bool:

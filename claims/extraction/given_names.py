@@ -56,6 +56,11 @@ def forms_of(name: str) -> frozenset[str]:
     return _forms_table().get(lemma(name), frozenset())
 
 
+def is_given_name(word: str) -> bool:
+    """Whether ``word`` (in key form) is a given name the table knows ("george", "nichola")."""
+    return lemma(word) in _forms_table()
+
+
 def same_given_name(one: str, other: str) -> bool:
     """Whether two given names name one person's given name: equal, or one the other's
     familiar form."""
