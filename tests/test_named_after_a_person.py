@@ -22,7 +22,7 @@ from retrieval_cases import load_documents  # noqa: E402
 ANYONE = Requester(principal="anyone", groups=[])
 
 HOUSE = (
-    "George W. Short House\nThe George W. Short House is a historic house in Dayton, Ohio. "
+    "George W. Short House The George W. Short House is a historic house in Dayton, Ohio. "
     "The house's first owner, George Washington Short, was a wealthy grain merchant."
 )
 
