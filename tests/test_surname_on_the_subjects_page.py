@@ -1,7 +1,8 @@
 """A biography names its subject by the surname after the first mention (issue 13, session
 15): on the page of "Tom Ledbury (cricketer, born 1875)", "Ledbury made his first-class
 debut in 1898" is about that Ledbury, whom the title tells from his namesakes
-(claims/extraction/opening.py, ``_ends_the_name``). Before, both namesakes' pages keyed the
+(claims/extraction/opening.py, ``_ends_the_name``); so is a middle name the person is known
+by ("Reinhold married ..." on the page of Carl Reinhold Asch). Before, both namesakes' pages keyed the
 claim "ledbury debut" and a question about either got a conflict of the two."""
 
 from __future__ import annotations
@@ -41,6 +42,18 @@ def test_the_surname_on_a_persons_page_is_the_pages_subject() -> None:
     assert read["debut"] == ("tom ledbury (cricketer, born 1875)", "1898")
     # another person of the family keeps a name of their own
     assert read["died"] == ("walter ledbury", "1940")
+
+
+def test_a_middle_name_the_person_is_known_by_is_the_pages_subject() -> None:
+    text = (
+        "Carl Reinhold Asch Carl Reinhold Asch (12 May 1880 – 3 June 1950) was a German "
+        "painter. Reinhold married Anna Weiss in 1905. Carl, his son, died in 1960."
+    )
+    read = {(c.entity, c.attribute): c.value for c in extract(text, source_id="doc01")}
+    assert read[("carl reinhold asch", "married")] == "1905"
+    # the first name alone may be a son's or a father's
+    assert read[("carl", "died")] == "1960"
+    assert read[("carl reinhold asch", "died")] == "1950-06-03"
 
 
 def test_near_miss_a_place_is_no_person() -> None:

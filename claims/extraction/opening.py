@@ -1131,11 +1131,15 @@ def opening_claims(
 def _ends_the_name(entity: str, subject: str) -> bool:
     """Whether ``entity`` is the last words of the person ``subject``'s name, fewer than all
     ("oscroft" of "john oscroft (cricketer, born 1807)", "thomas oscroft" of "john thomas
-    oscroft"; a "jr" or "iii" after the name aside)."""
+    oscroft"; a "jr" or "iii" after the name aside), or a middle name the person is known
+    by ("reinhold" of "carl reinhold roth"). The first name alone is not: a family's pages
+    name a son or a father by it."""
     name = subject.split(" (")[0].split(",")[0].split()
     while len(name) > 1 and name[-1] in name_suffixes():
         name.pop()
     words = entity.split()
+    if len(words) == 1 and len(name) > 2 and words[0] in name[1:-1] and len(words[0]) > 2:
+        return True
     return 0 < len(words) < len(name) and name[-len(words) :] == words
 
 
