@@ -13,6 +13,11 @@ is about, when the ledger can tell them apart:
   the disambiguated one;
 - no ``conflicts`` or ``ambiguous`` edge among the visible evidence joins claims of two of
   them (the ledger itself holds them to be one thing in dispute);
+- a claim of an untitled page (or of a subject marked "(in doc03)") cited by a side rides
+  along with that side's titled claim: it states the same value and names no namesake of
+  its own ("Gordon Tate" on a cut copy of the 1968 film's page beside the page "Nightfall
+  (1968 film)"), unless an edge disputes it against another side's claim; a side of such
+  claims only names no namesake;
 - their pages do not look like copies of one article by the shared-facts test of the edge
   linker (``claims.edges.entities.evidence(...).linked()``): a copy that rewrote its title
   agrees on most facts and differs on one, which is a dispute, not a namesake.
@@ -57,24 +62,35 @@ def told_apart(
     named = named_entities(conn, claims, asked)
     untitled = as_their_pages_name_them(conn, claims, named) if asked else set()
     owners: list[str] = []
+    titled_ids: list[set[str]] = []
+    riders: set[str] = set()
     for side in sides:
         ids = [c.claim_id for c in side.citations]
-        about = {named.get(i) for i in ids}
-        if len(about) != 1 or untitled & set(ids) or any(i not in by_id for i in ids):
+        if any(i not in by_id for i in ids):
+            return None
+        # a claim of an untitled page, or of a subject known only inside its page, rides
+        # along with a titled claim stating the same value: it names no namesake of its own
+        ride = {i for i in ids if i in untitled or NAMED_IN_PAGE.search(named.get(i) or "")}
+        about = {named.get(i) for i in ids if i not in ride}
+        if len(about) != 1:
             return None
         entity = about.pop()
         if not entity or entity in entity_references() or NAMED_IN_PAGE.search(entity):
             return None
         owners.append(entity)
+        titled_ids.append(set(ids) - ride)
+        riders |= ride
     if len(set(owners)) != len(owners):
         return None  # two values for one namesake: a dispute about that one
     if len({_name_of(owner) for owner in owners}) > 1 or _one_within_another(owners):
         return None
     if _disputed_across(conn, group, set(owners), asked):
         return None
+    if riders and _rider_disputed(group, riders, sides):
+        return None
     pages = {
-        owner: {c.version_id for c in side.citations}
-        for owner, side in zip(owners, sides, strict=True)
+        owner: {c.version_id for c in side.citations if c.claim_id in ids}
+        for owner, side, ids in zip(owners, sides, titled_ids, strict=True)
     }
     if _copies(conn, pages, generation):
         return None
@@ -119,6 +135,20 @@ def _disputed_across(
         left, right = named.get(edge.left), named.get(edge.right)
         if left in owners and right in owners and left != right:
             return True
+    return False
+
+
+def _rider_disputed(group: EvidenceGroup, riders: set[str], sides: list[Side]) -> bool:
+    """Whether a visible conflicts or ambiguous edge joins a riding claim (an untitled
+    page's) to a claim of another side: the untitled page is then disputed against a
+    namesake (a copy of one namesake's page stating another's value), not one's support."""
+    side_of = {c.claim_id: n for n, side in enumerate(sides) for c in side.citations}
+    for edge in group.edges:
+        if edge.kind not in DISPUTES:
+            continue
+        for one, other in ((edge.left, edge.right), (edge.right, edge.left)):
+            if one in riders and other in side_of and side_of[other] != side_of.get(one):
+                return True
     return False
 
 
