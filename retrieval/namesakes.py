@@ -35,7 +35,7 @@ from itertools import combinations
 from sqlalchemy import Connection, select
 
 from claims.edges.entities import Stated, base_name, evidence, value_key
-from claims.edges.facts import facts_from_claim
+from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.extraction.question_frames import entity_references
 from claims.store.batches import batches
 from claims.store.claims import CLAIM_COLUMNS, claim_from_row
@@ -93,6 +93,8 @@ def told_apart(
         for owner, side, ids in zip(owners, sides, titled_ids, strict=True)
     }
     if _copies(conn, pages, generation):
+        return None
+    if riders and _rider_elsewhere(conn, sides, pages, riders, generation):
         return None
     return [
         side.model_copy(update={"entity": owner}) for owner, side in zip(owners, sides, strict=True)
@@ -152,25 +154,66 @@ def _rider_disputed(group: EvidenceGroup, riders: set[str], sides: list[Side]) -
     return False
 
 
+def _stated(conn: Connection, versions: set[str], generation: str | None) -> Stated:
+    """What the claims of ``versions`` (of ``generation``) state: attribute -> value -> a claim."""
+    found: Stated = defaultdict(dict)
+    for chunk in batches(sorted(versions)):
+        rows = conn.execute(
+            select(*(getattr(ClaimRow, name) for name in CLAIM_COLUMNS)).where(
+                ClaimRow.source_version_id.in_(chunk), ClaimRow.generation == generation
+            )
+        )
+        for row in rows:
+            facts = facts_from_claim(claim_from_row(tuple(row)))
+            found[facts.attribute].setdefault(value_key(facts), facts)
+    return found
+
+
+def _shown(facts: ClaimFacts) -> tuple[object, ...]:
+    return (facts.kind, facts.label, facts.lo, facts.hi)
+
+
+def _rider_elsewhere(
+    conn: Connection,
+    sides: list[Side],
+    pages: dict[str, set[str]],
+    riders: set[str],
+    generation: str | None,
+) -> bool:
+    """Whether a riding claim's page agrees with another side's namesake's page on a
+    telling fact besides the one answered ("drama film" with the 1931 film while it names
+    the 1958 film's director): a copy of one namesake's page stating another's value is no
+    support of that other. A value two namesakes' pages state alike tells nothing."""
+    owners = list(pages)
+    stated = {owner: _stated(conn, versions, generation) for owner, versions in pages.items()}
+    by_value: dict[tuple[str, tuple[object, ...]], int] = defaultdict(int)
+    for found in stated.values():
+        for attribute, values in found.items():
+            for facts in values.values():
+                by_value[(attribute, _shown(facts))] += 1
+
+    def telling(attribute: str, value: tuple[object, ...]) -> bool:
+        return by_value.get((attribute, value), 0) < 2
+
+    answered = set(conn.scalars(select(ClaimRow.attribute).where(ClaimRow.id.in_(sorted(riders)))))
+    for n, side in enumerate(sides):
+        for citation in side.citations:
+            if citation.claim_id not in riders:
+                continue
+            page = _stated(conn, {citation.version_id}, generation)
+            for m, owner in enumerate(owners):
+                if m != n and set(evidence(page, stated[owner], telling).agreeing) - answered:
+                    return True
+    return False
+
+
 def _copies(conn: Connection, pages: dict[str, set[str]], generation: str | None) -> bool:
     """Whether the pages of two of the namesakes state alike what the edge linker takes for
     one entity's facts (enough telling attributes agree, at most one differs). A value
     another of the namesakes states as well tells nothing, as in the linker's block. Only
     the claims of the ``generation`` being answered from are read: an older extractor's
     claims of the same page would add facts the answer never saw."""
-    stated: dict[str, Stated] = {}
-    for owner, versions in pages.items():
-        found: Stated = defaultdict(dict)
-        for chunk in batches(sorted(versions)):
-            rows = conn.execute(
-                select(*(getattr(ClaimRow, name) for name in CLAIM_COLUMNS)).where(
-                    ClaimRow.source_version_id.in_(chunk), ClaimRow.generation == generation
-                )
-            )
-            for row in rows:
-                facts = facts_from_claim(claim_from_row(tuple(row)))
-                found[facts.attribute].setdefault(value_key(facts), facts)
-        stated[owner] = found
+    stated = {owner: _stated(conn, versions, generation) for owner, versions in pages.items()}
     by_value: dict[tuple[str, tuple[object, ...]], set[str]] = defaultdict(set)
     for owner, found in stated.items():
         for attribute, values in found.items():

@@ -125,6 +125,44 @@ def test_a_copy_that_rewrote_its_title_stays_a_conflict(engine: Engine) -> None:
     assert all(side.entity is None for side in result.sides)
 
 
+# a cut copy of the 1931 film's page: no title, its subject is known only inside it
+CUT_1931 = (
+    f"{MENU}Harbour Lights is a 1931 British drama film directed by Edwin Marsh. It was "
+    "produced by Gainsborough Pictures and stars Ivy Bell."
+)
+
+
+def test_an_untitled_copy_stating_a_namesakes_value_rides_along_with_its_title(
+    engine: Engine,
+) -> None:
+    # the cut copy says what the 1931 page says: it supports that side, names no namesake
+    load_documents(engine, {"doc01": FILM_1931, "doc02": FILM_1958, "doc03": CUT_1931})
+    result = answer(engine, QUESTION, ANYONE)
+    assert result.status is AnswerStatus.ANSWERED, result.reason
+    sides = {str(s.entity): (s.value, sorted(s.source_ids)) for s in result.sides}
+    assert len(sides) == 2
+    early = next(k for k in sides if "1931 film" in k)
+    late = next(k for k in sides if "1958 film" in k)
+    assert sides[early] == ("Edwin Marsh", ["doc01", "doc03"])
+    assert sides[late] == ("Clara Voss", ["doc02"])
+
+
+def test_an_untitled_copy_disputed_against_the_page_it_copies_stays_a_conflict(
+    engine: Engine,
+) -> None:
+    # the cut copy of the 1931 page names the 1958 film's director: the edge linker joins
+    # it to the 1931 film (year, studio and star alike) and sets the two directors against
+    # each other, so it is no support of the 1958 side
+    swapped = CUT_1931.replace("Edwin Marsh", "Clara Voss")
+    load_documents(engine, {"doc01": FILM_1931, "doc02": FILM_1958, "doc03": swapped})
+    result = answer(engine, QUESTION, ANYONE)
+    assert result.status is AnswerStatus.CONFLICT, result.reason
+    assert {str(s.value): sorted(s.source_ids) for s in result.sides} == {
+        "Edwin Marsh": ["doc01"],
+        "Clara Voss": ["doc02", "doc03"],
+    }
+
+
 def _asked_over(tmp_path: Path, name: str, documents: dict[str, str], hidden: set[str]) -> Answer:
     url = f"sqlite:///{tmp_path / name}.db"
     upgrade(url)
