@@ -24,6 +24,7 @@ from claims.edges.compare import compare_facts
 from claims.edges.entities import link_candidates
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.edges.materiality import MaterialitySettings
+from claims.edges.pages import evidence_pages
 from claims.edges.similarity import attribute_words
 from claims.edges.supersession import (
     RegisterSupersedes,
@@ -233,6 +234,14 @@ def _load(
     for start in range(0, len(evidence), _CHUNK):
         for facts in _claims_where(
             session, generation, ClaimRow.entity.in_(evidence[start : start + _CHUNK])
+        ):
+            by_id[facts.id] = facts
+    # claims naming no entity from pages told apart are no conflict (claims/edges/pages.py):
+    # the pages' other claims are that evidence
+    pages = sorted(evidence_pages(by_id.values()))
+    for start in range(0, len(pages), _CHUNK):
+        for facts in _claims_where(
+            session, generation, ClaimRow.source_id.in_(pages[start : start + _CHUNK])
         ):
             by_id[facts.id] = facts
     return [by_id[i] for i in sorted(by_id)], set(keys), coarse

@@ -40,6 +40,7 @@ from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.entities import EntityLinks, link_entities
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess, is_high_risk
+from claims.edges.pages import Apart, PageEvidence
 from claims.edges.similarity import similar_key_pairs
 from claims.edges.supersession import SupersessionIndex
 from claims.edges.value_groups import (
@@ -268,8 +269,11 @@ class _Emitter:
         materiality: MaterialitySettings,
         tiers: Mapping[str, str | None],
         build: EdgeBuild,
+        pages: PageEvidence | None = None,
     ) -> None:
         self.generation = generation
+        # what each page states, to tell namesake pages of one template apart (pages.py)
+        self.pages = pages
         self.supersessions = supersessions
         self.materiality = materiality
         self.tiers = tiers
@@ -435,6 +439,13 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
         rep, other = first[0][0], second[0][0]
         build.comparisons += 1
         verdict = compare_facts(rep, other)
+        apart: Apart | None = None
+        if emit.pages is not None and verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
+            apart = _namesakes(first, second, emit)
+            if apart is not None and not apart.together:
+                verdict = PairVerdict(
+                    Relation.COMPATIBLE, Rule.NAMESAKES, f"{apart.reason} ({verdict.reason})"
+                )
         if restates_differently(verdict):
             disagreeing[(i, j)] = verdict  # replaced versions: see _supersession_pairs
         if verdict.relation not in (Relation.CONFLICT, Relation.AMBIGUOUS):
@@ -443,11 +454,35 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
         same_slot = slots.of[i] is not None and slots.of[i] == slots.of[j]
         for x in values[i]:
             for y in values[j]:
+                if apart is not None:  # some pages are namesakes: edges between the others
+                    _between_pages(x, y, apart.together, verdict, emit, build, claim_key)
+                    continue
                 _disagreement(x, y, verdict, emit, build, claim_key, relation=not same_slot)
     for slot_rows in slots.large:
         _slot_edges(slot_rows, emit, build, claim_key)
     if emit.supersessions and (disagreeing or slots.large):
         _supersession_pairs(groups, disagreeing, emit, claim_key, slots.of)
+
+
+def _namesakes(
+    first: list[list[ClaimFacts]], second: list[list[ClaimFacts]], emit: _Emitter
+) -> Apart | None:
+    """The pages of two disagreeing groups told apart (``pages.PageEvidence.namesakes``):
+    "The average household size was 2.22." on a page of one town and "... 2.83." on a page
+    of its namesake, cut from the middle of two census sections, or "Hale was born in 1869."
+    on the pages titled "Andrew Hale (Royal Navy officer)" and "Edmund Hale (bishop)". A page
+    that replaces the other (lineage or register) restates it: that stays the supersession
+    it is, never namesakes."""
+    assert emit.pages is not None
+    xs = [f for origin in first for f in origin]
+    ys = [f for origin in second for f in origin]
+    apart = emit.pages.namesakes(xs, ys)
+    if apart is not None and emit.supersessions:
+        versions_x = {f.version_id: f for f in xs}.values()
+        versions_y = {f.version_id: f for f in ys}.values()
+        if any(_supersession(x, y, emit.supersessions) for x in versions_x for y in versions_y):
+            return None
+    return apart
 
 
 def _disagreement(
@@ -483,6 +518,44 @@ def _disagreement(
         emit.starred.add(group.id)
         for member in group.members[1:]:
             emit.pair(member, anchor, verdict, claim_key)
+
+
+def _between_pages(
+    x: ValueGroup,
+    y: ValueGroup,
+    together: tuple[tuple[str, str], ...],
+    verdict: PairVerdict,
+    emit: _Emitter,
+    build: EdgeBuild,
+    claim_key: str,
+) -> None:
+    """Two disagreeing value groups some of whose pages are namesakes: claim edges join only
+    pages not told apart, each page's first claim of the group to the first page of the other
+    group it stays with (a star as ``_disagreement`` makes, linear in the pages; a page's
+    other claims meet its first by the group's own edges). The relation row stays the
+    groups' one dispute for readers: a page not told apart from either side keeps both in
+    question."""
+    first_x: dict[str, ClaimFacts] = {}
+    for facts in x.members:
+        first_x.setdefault(facts.source_id, facts)
+    first_y: dict[str, ClaimFacts] = {}
+    for facts in y.members:
+        first_y.setdefault(facts.source_id, facts)
+    partner: dict[tuple[int, str], str] = {}  # (side, page) -> its first page on the other
+    for a, b in together:
+        if a in first_x and b in first_y:
+            partner.setdefault((0, a), b)
+            partner.setdefault((1, b), a)
+    if not partner:
+        return
+    stored = relate(emit.generation, x, y, verdict, emit.mates, emit.materiality, emit.tiers)
+    if stored is not None:
+        build.relations.append(stored)
+    for (side, page), other in partner.items():
+        if side == 0:
+            emit.pair(first_x[page], first_y[other], verdict, claim_key)
+        else:
+            emit.pair(first_x[other], first_y[page], verdict, claim_key)
 
 
 # A slot with more builder groups than this is joined for review routing by its extremes
@@ -752,12 +825,14 @@ def build_edges(
     build = EdgeBuild(generation=generation)
     claims = list(claims)
     links = link_entities(claims)
+    pages = PageEvidence(claims, links.name_of)
     emit = _Emitter(
         generation,
         supersessions or _NO_SUPERSESSIONS,
         materiality or _DEFAULT_MATERIALITY,
         tiers or {},
         build,
+        pages,
     )
     blocks: dict[str, list[ClaimFacts]] = defaultdict(list)
     coarse: dict[str, list[ClaimFacts]] = defaultdict(list)

@@ -34,6 +34,7 @@ class Rule:
     MULTI_VALUED = "multi_valued"  # a predicate that can hold several labels at once
     SCOPE = "scope"  # different (or one-sided) scope qualifiers
     TIME = "time"  # disjoint (or one-sided) effective time
+    NAMESAKES = "namesakes"  # unnamed claims of pages about two things (pages.py)
     REPORTED_SPEECH = "reported_speech"
     MODALITY = "modality"  # a fact against a norm; an obligation implies a permission
     # ambiguous
