@@ -58,13 +58,20 @@ def unnamed(facts: ClaimFacts) -> bool:
 
 def evidence_pages(claims: Iterable[ClaimFacts]) -> set[str]:
     """The pages whose claims ``PageEvidence`` reads for ``claims``: those of unnamed claims
-    in a key stated by two pages or more. An incremental recompute loads their other claims
-    as the evidence, so it tells the pages apart as a full build does."""
+    in a key where two pages or more state differing values. An incremental recompute loads
+    their other claims as the evidence, so it tells the pages apart as a full build does."""
     sources: dict[str, set[str]] = defaultdict(set)
+    values: dict[str, set[tuple[object, ...]]] = defaultdict(set)
     for facts in claims:
         if unnamed(facts) and facts.source_id:
             sources[facts.claim_key].add(facts.source_id)
-    return {source for found in sources.values() if len(found) > 1 for source in found}
+            values[facts.claim_key].add(value_key(facts))
+    return {
+        source
+        for key, found in sources.items()
+        if len(found) > 1 and len(values[key]) > 1
+        for source in found
+    }
 
 
 def page_facts(claims: Iterable[ClaimFacts]) -> dict[str, Stated]:
