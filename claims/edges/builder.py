@@ -455,7 +455,9 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
         for x in values[i]:
             for y in values[j]:
                 if apart is not None:  # some pages are namesakes: edges between the others
-                    _between_pages(x, y, apart.together, verdict, emit, build, claim_key)
+                    _between_pages(
+                        x, y, apart.together, verdict, emit, build, claim_key, not same_slot
+                    )
                     continue
                 _disagreement(x, y, verdict, emit, build, claim_key, relation=not same_slot)
     for slot_rows in slots.large:
@@ -528,13 +530,14 @@ def _between_pages(
     emit: _Emitter,
     build: EdgeBuild,
     claim_key: str,
+    relation: bool,
 ) -> None:
     """Two disagreeing value groups some of whose pages are namesakes: claim edges join only
     pages not told apart, each page's first claim of the group to the first page of the other
     group it stays with (a star as ``_disagreement`` makes, linear in the pages; a page's
     other claims meet its first by the group's own edges). The relation row stays the
-    groups' one dispute for readers: a page not told apart from either side keeps both in
-    question."""
+    groups' one dispute for readers (none for two groups of one slot, as there): a page not
+    told apart from either side keeps both in question."""
     first_x: dict[str, ClaimFacts] = {}
     for facts in x.members:
         first_x.setdefault(facts.source_id, facts)
@@ -548,9 +551,10 @@ def _between_pages(
             partner.setdefault((1, b), a)
     if not partner:
         return
-    stored = relate(emit.generation, x, y, verdict, emit.mates, emit.materiality, emit.tiers)
-    if stored is not None:
-        build.relations.append(stored)
+    if relation:
+        stored = relate(emit.generation, x, y, verdict, emit.mates, emit.materiality, emit.tiers)
+        if stored is not None:
+            build.relations.append(stored)
     for (side, page), other in partner.items():
         if side == 0:
             emit.pair(first_x[page], first_y[other], verdict, claim_key)

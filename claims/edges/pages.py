@@ -31,6 +31,7 @@ the other side. The builder asks this of two disagreeing value groups of one key
 ``compatible`` by rule ``namesakes``; when some are, the claim edges join only the pages
 that are not (docs/EDGES.md, "Namesake pages told apart").
 """
+
 from __future__ import annotations
 
 import re
