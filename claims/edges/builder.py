@@ -40,7 +40,7 @@ from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.entities import EntityLinks, link_entities
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess, is_high_risk
-from claims.edges.pages import Apart, PageEvidence
+from claims.edges.pages import Apart, GroupPages, PageEvidence
 from claims.edges.similarity import similar_key_pairs
 from claims.edges.supersession import SupersessionIndex
 from claims.edges.value_groups import (
@@ -434,6 +434,7 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     ]
     slots = _slots(groups, values, emit, build)
     disagreeing: dict[tuple[int, int], PairVerdict] = {}
+    group_pages: dict[int, GroupPages | None] = {}  # read once per group, when it disagrees
     for i, j in _comparable_pairs(groups, slots.large_of):
         first, second = groups[i], groups[j]
         rep, other = first[0][0], second[0][0]
@@ -441,7 +442,12 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
         verdict = compare_facts(rep, other)
         apart: Apart | None = None
         if emit.pages is not None and verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
-            apart = _namesakes(first, second, emit)
+            for index in (i, j):
+                if index not in group_pages:
+                    group_pages[index] = emit.pages.group_pages(
+                        f for origin in groups[index] for f in origin
+                    )
+            apart = _namesakes(first, second, (group_pages[i], group_pages[j]), emit)
             if apart is not None and not apart.together:
                 verdict = PairVerdict(
                     Relation.COMPATIBLE, Rule.NAMESAKES, f"{apart.reason} ({verdict.reason})"
@@ -467,7 +473,10 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
 
 
 def _namesakes(
-    first: list[list[ClaimFacts]], second: list[list[ClaimFacts]], emit: _Emitter
+    first: list[list[ClaimFacts]],
+    second: list[list[ClaimFacts]],
+    pages: tuple[GroupPages | None, GroupPages | None],
+    emit: _Emitter,
 ) -> Apart | None:
     """The pages of two disagreeing groups told apart (``pages.PageEvidence.namesakes``):
     "The average household size was 2.22." on a page of one town and "... 2.83." on a page
@@ -476,13 +485,14 @@ def _namesakes(
     that replaces the other (lineage or register) restates it: that stays the supersession
     it is, never namesakes."""
     assert emit.pages is not None
-    xs = [f for origin in first for f in origin]
-    ys = [f for origin in second for f in origin]
-    apart = emit.pages.namesakes(xs, ys)
+    x, y = pages
+    if x is None or y is None:
+        return None
+    apart = emit.pages.namesakes(x, y)
     if apart is not None and emit.supersessions:
-        versions_x = {f.version_id: f for f in xs}.values()
-        versions_y = {f.version_id: f for f in ys}.values()
-        if any(_supersession(x, y, emit.supersessions) for x in versions_x for y in versions_y):
+        versions_x = {f.version_id: f for origin in first for f in origin}.values()
+        versions_y = {f.version_id: f for origin in second for f in origin}.values()
+        if any(_supersession(a, b, emit.supersessions) for a in versions_x for b in versions_y):
             return None
     return apart
 

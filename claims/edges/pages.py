@@ -145,6 +145,15 @@ _WORDS = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True)
+class GroupPages:
+    """The pages a value group's claims come from, and those whose claims are about their
+    page (name no entity, or the page's title for short)."""
+
+    pages: tuple[str, ...]
+    about_page: frozenset[str]
+
+
+@dataclass(frozen=True)
 class Apart:
     """Two disagreeing groups' pages told apart: why (the first pair told apart), and the
     pairs of pages that are not (the conflict stands between those only)."""
@@ -197,24 +206,33 @@ class PageEvidence:
         title = self._titles.get(facts.source_id)
         return title is not None and short_form(facts.entity or "", title)
 
-    def namesakes(self, xs: Iterable[ClaimFacts], ys: Iterable[ClaimFacts]) -> Apart | None:
+    def group_pages(self, claims: Iterable[ClaimFacts]) -> GroupPages | None:
+        """The pages of one value group and those of them whose claims here are about their
+        page, or None when the group spans more than ``MAX_PAGE_PAIRS`` pages (it then stays
+        one dispute with every group). Read once per group of a block."""
+        pages: set[str] = set()
+        own_name: set[str] = set()
+        for facts in claims:
+            pages.add(facts.source_id)
+            if len(pages) > MAX_PAGE_PAIRS:
+                return None
+            if facts.source_id not in own_name and not self._about_its_page(facts):
+                own_name.add(facts.source_id)
+        return GroupPages(tuple(sorted(pages)), frozenset(pages - own_name))
+
+    def namesakes(self, x: GroupPages, y: GroupPages) -> Apart | None:
         """The pages of two disagreeing groups told apart (see module), or None when no pair
         of them is, or when there are more than ``MAX_PAGE_PAIRS`` pairs of pages to judge
         (the groups then stay one dispute). A page whose claim here names an entity of its
         own (not its page's subject for short) is judged by that name: it stays with every
         page of the other side."""
-        xs, ys = list(xs), list(ys)
-        left = sorted({f.source_id for f in xs})
-        right = sorted({f.source_id for f in ys})
-        if len(left) * len(right) > MAX_PAGE_PAIRS:
+        if len(x.pages) * len(y.pages) > MAX_PAGE_PAIRS:
             return None
-        about_page = {f.source_id for f in (*xs, *ys)} - {
-            f.source_id for f in (*xs, *ys) if not self._about_its_page(f)
-        }
+        about_page = x.about_page | y.about_page
         reason: str | None = None
         together: list[tuple[str, str]] = []
-        for a in left:
-            for b in right:
+        for a in x.pages:
+            for b in y.pages:
                 judged = a != b and a in about_page and b in about_page
                 why = self.apart(a, b) if judged and a and b else None
                 if why is None:
