@@ -58,21 +58,25 @@ def unnamed(facts: ClaimFacts) -> bool:
 
 
 def evidence_pages(claims: Iterable[ClaimFacts]) -> set[str]:
-    """The pages whose claims ``PageEvidence`` reads for ``claims``: those of unnamed claims
-    in a key where two pages or more state differing values. An incremental recompute loads
-    their other claims as the evidence, so it tells the pages apart as a full build does."""
-    sources: dict[str, set[str]] = defaultdict(set)
-    values: dict[str, set[tuple[object, ...]]] = defaultdict(set)
+    """The pages whose claims ``PageEvidence`` may read for ``claims``: those of the builder
+    groups (claims of one key with one ``signature``) that can meet a group of another value
+    of their key within ``MAX_PAGE_PAIRS`` pairs of pages; groups spread wider stay one
+    dispute unread. An incremental recompute loads these pages' other claims as the
+    evidence (facts and titles), so it tells pages apart as a full build does."""
+    groups: dict[str, dict[tuple[object, ...], set[str]]] = defaultdict(lambda: defaultdict(set))
     for facts in claims:
-        if unnamed(facts) and facts.source_id:
-            sources[facts.claim_key].add(facts.source_id)
-            values[facts.claim_key].add(value_key(facts))
-    return {
-        source
-        for key, found in sources.items()
-        if len(found) > 1 and len(values[key]) > 1
-        for source in found
-    }
+        if facts.source_id:
+            groups[facts.claim_key][facts.signature].add(facts.source_id)
+    found: set[str] = set()
+    for by_value in groups.values():
+        if len(by_value) < 2:
+            continue
+        sizes = sorted(len(pages) for pages in by_value.values())
+        for pages in by_value.values():
+            other = sizes[1] if len(pages) == sizes[0] else sizes[0]  # the smallest other
+            if len(pages) * other <= MAX_PAGE_PAIRS:
+                found |= pages
+    return found
 
 
 def page_facts(claims: Iterable[ClaimFacts]) -> dict[str, Stated]:
