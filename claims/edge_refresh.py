@@ -63,9 +63,10 @@ class EdgeReport:
     value_groups: int = 0
     group_relations: int = 0
     slot_groups: int = 0
-    # Claim keys of every claim the recompute loaded (the touched keys and the near-miss
-    # blocks around them): whatever is derived from edges may have changed there. None
-    # after a full recompute.
+    # Claim keys of the blocks the recompute evaluated (the touched keys and the keys of the
+    # near-miss blocks around them): whatever is derived from edges may have changed there,
+    # nowhere else. Claims loaded only as evidence (a namesake's other claims, a page's
+    # other claims) form no block here and are not in it. None after a full recompute.
     touched_keys: set[str] | None = None
 
     def as_metadata(self) -> dict[str, object]:
@@ -355,8 +356,22 @@ def recompute_edges(
         value_groups=len({m.value_group_id for m in build.members}),
         group_relations=len(build.relations),
         slot_groups=len(build.slots),
-        touched_keys=None if claim_keys is None else {f.claim_key for f in facts} | set(keys or ()),
+        touched_keys=None if keys is None else _evaluated_keys(facts, keys, coarse or set()),
     )
+
+
+def _evaluated_keys(
+    facts: Sequence[ClaimFacts], keys: Collection[str], coarse: Collection[str]
+) -> set[str]:
+    """The claim keys whose stored edges and value groups a recompute of ``keys`` (and of the
+    near-miss blocks ``coarse``) may have changed: those keys, and the keys of the claims of
+    those near-miss blocks. Not the keys of claims loaded only as evidence: "Limit 250." on
+    the page of an edited "Leave 25." is read to tell the pages apart (edges/pages.py), but
+    no edge of the limit's key is re-evaluated, so its statuses and review items are left
+    alone (a page's other claims are hundreds of keys the next steps would recompute)."""
+    found = set(keys)
+    found.update(f.claim_key for f in facts if f.coarse_key and f.coarse_key in coarse)
+    return found
 
 
 def keys_touched_by_version(session: Session, source_version_id: str, generation: str) -> set[str]:

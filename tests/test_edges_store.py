@@ -134,6 +134,9 @@ def test_incremental_recompute_equals_full_recompute(engine: Engine) -> None:
     # the leave block, and page a's other claim: the leave claims name no entity and differ,
     # so the pages' other facts are the evidence whether they are namesakes (edges/pages.py)
     assert incremental.claims == 3
+    # ... read only: the limit's key is not re-evaluated, so the steps after the edges
+    # (statuses, review items) are not told it changed
+    assert incremental.touched_keys == {"annual leave|days"}
     after_incremental = [s[:6] for s in snapshot(engine)]
     with transaction(engine) as session:
         full = recompute_edges(session, GEN)
