@@ -16,7 +16,7 @@ from claims.extraction.name_spellings import spelling_key, spelling_keys
 from claims.models import Requester
 from retrieval.answer import answer
 from retrieval.candidates import NAME_PART, entity_fit
-from retrieval.contract import AnswerStatus
+from retrieval.contract import Answer, AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
 from retrieval_cases import load_documents  # noqa: E402
@@ -40,21 +40,21 @@ def test_a_name_spelt_otherwise_fits_as_part_of_the_name() -> None:
     assert entity_fit("devatha", "devika (1941 film)") == 0.0
 
 
+MUSICIAN = {"doc01": "Kanhaiya Vashisth (1931 – 2004) was an Indian sarangi player and teacher."}
+
+
+def _asked_about(engine: Engine, name: str) -> Answer:
+    load_documents(engine, MUSICIAN)
+    return answer(engine, f"What is the primary instrument played by {name}?", ANYONE)
+
+
 def test_a_question_with_another_spelling_finds_the_page(engine: Engine) -> None:
-    load_documents(
-        engine,
-        {"doc01": "Kanhaiya Vashisth (1931 – 2004) was an Indian sarangi player and teacher."},
-    )
-    result = answer(engine, "What is the primary instrument played by Kanhaiya Vashist?", ANYONE)
+    result = _asked_about(engine, "Kanhaiya Vashist")
     # before: "kanhaiya vashist" fitted no claim and the answer was not_found
     assert result.status is AnswerStatus.ANSWERED, result.reason
     assert result.value == "sarangi"
 
 
 def test_near_miss_a_name_of_other_letters_is_not_found(engine: Engine) -> None:
-    load_documents(
-        engine,
-        {"doc01": "Kanhaiya Vashisth (1931 – 2004) was an Indian sarangi player and teacher."},
-    )
-    result = answer(engine, "What is the primary instrument played by Kanhaiya Varma?", ANYONE)
+    result = _asked_about(engine, "Kanhaiya Varma")
     assert result.status is AnswerStatus.NOT_FOUND, result.reason
