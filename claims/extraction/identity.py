@@ -215,6 +215,12 @@ def identity_words() -> IdentityWords:
 _NAME_TOKEN = re.compile(r"\w+(?:[-.'][\w]+)*\.?|,")
 
 
+def phrase_tokens(phrase: str) -> tuple[str, ...]:
+    """A lexicon phrase as the tokenizer splits text: at spaces, and around a hyphen, which
+    is a token of its own ("first-class debut" -> ("first", "-", "class", "debut"))."""
+    return tuple(phrase.replace("-", " - ").split())
+
+
 def name_tokens(text: str) -> list[str]:
     """The words of a name as written, lowercase, the way the tokenizer splits claim text:
     "P-9" stays one word, "Winston-Salem" is two; commas are kept as words ("Springfield,
@@ -234,9 +240,7 @@ def fold_name(words: Sequence[str], stopwords: frozenset[str]) -> str:
     function words dropped ("a kind of hush" names "kind hush"), the commas of
     "Springfield, Illinois" kept; "" when no word is left."""
     kept = [
-        w
-        for k, w in enumerate(words)
-        if w not in stopwords or _opens_name(words, k, stopwords)
+        w for k, w in enumerate(words) if w not in stopwords or _opens_name(words, k, stopwords)
     ] or list(words)
     # an initial or a two-letter name part is no inflected word ("M." is not "am")
     folded = [w if w == "," or len(w) <= 2 else lemma(w) for w in kept]

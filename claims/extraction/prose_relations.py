@@ -45,7 +45,7 @@ import numpy
 from spacy.attrs import SENT_START
 from spacy.tokens import Doc
 
-from claims.extraction.identity import fold_name, name_tokens
+from claims.extraction.identity import fold_name, name_tokens, phrase_tokens
 from claims.extraction.resources import read_yaml, resources
 from claims.extraction.value_kinds import NO_QUANTITY, plain_statement
 from claims.ids import stable_id_maker
@@ -145,12 +145,12 @@ def _words() -> _Words:
     natives = _phrases(data["natives"], "natives")
     rank_verbs = sorted(_phrases(data["ranks"]["verbs"], "ranks.verbs"), key=len, reverse=True)
     ranks = sorted(
-        (tuple(str(r).replace("-", " - ").split()) for r in data["ranks"]["names"]),
+        (phrase_tokens(str(r)) for r in data["ranks"]["names"]),
         key=len,
         reverse=True,
     )
     positions = sorted(
-        (tuple(str(p).replace("-", " - ").split()) for p in data["positions"]),
+        (phrase_tokens(str(p)) for p in data["positions"]),
         key=len,
         reverse=True,
     )

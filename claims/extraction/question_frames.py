@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from claims.extraction.identity import attribute_lexicon, fold_name, lemma
+from claims.extraction.identity import attribute_lexicon, fold_name, lemma, phrase_tokens
 from claims.extraction.resources import read_yaml, resources
 from claims.extraction.value_kinds import lexicon as value_kinds
 
@@ -146,7 +146,7 @@ def match_frame(question: str) -> FrameMatch | None:
         elif frame.attribute:
             attribute = _attribute(frame.attribute.split())
         elif groups.get("event"):
-            attribute = events[tuple(groups["event"].replace("-", " - ").split())]
+            attribute = events[phrase_tokens(groups["event"])]
         elif groups.get("attribute"):
             attribute = _attribute(groups["attribute"].split())
         else:

@@ -20,6 +20,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
+from claims.extraction.identity import phrase_tokens
 from claims.extraction.keys import fold_word
 from claims.extraction.resources import read_yaml
 from claims.models import Bound, EffectiveTime, Polarity, TimeGranularity
@@ -119,8 +120,7 @@ def lexicon() -> Lexicon:
     kinds = read_yaml("value_kinds.yaml")
     antonyms = read_yaml("antonyms.yaml")
     events = {
-        # split at hyphens as the tokenizer splits "first-class" and "co-founded"
-        tuple(str(p).replace("-", " - ").split()): str(event)
+        phrase_tokens(str(p)): str(event)
         for event, phrases in kinds["events"].items()
         for p in phrases
     }
