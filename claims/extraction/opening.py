@@ -697,12 +697,8 @@ def _strip_nationality(words_: list[str], words: _Words) -> list[str]:
 
 def _sport(words_: Sequence[str], words: _Words) -> str | None:
     lemmas = [lemma(w) for w in words_ if any(ch.isalpha() for ch in w)]
-    for phrase, sport in words.sports:
-        n = len(phrase)
-        for k in range(len(lemmas) - n + 1):
-            if tuple(lemmas[k : k + n]) == phrase:
-                return sport
-    return None
+    found = _phrases_in(lemmas, words.sports)
+    return found[0][2] if found else None
 
 
 def _is_language(word: str, words: _Words) -> bool:
@@ -781,28 +777,44 @@ def _rank_and_instruments(
     organist")."""
     ends = [k for k in range(len(lower)) if k + 1 == len(lower) or lower[k + 1] in _PART_ENDS]
     for k in ends:
-        for rank in military_ranks():
-            n = len(rank)
-            if rank in _GENERIC_RANKS:
-                continue
-            if k + 1 >= n and tuple(lower[k + 1 - n : k + 1]) == rank:
-                start, end = toks[phrase[k + 1 - n]].idx, toks[phrase[k]].end
-                opening.labels.append(
-                    Label("rank", _as_written(toks, phrase, k + 1 - n, k), start, end)
-                )
-                break
-        else:
-            continue
-        break
-    lemmas = [lemma(w) for w in lower]
+        n = _rank_ending_at(lower, k)
+        if n:
+            first = k + 1 - n
+            value = " ".join(toks[phrase[j]].text for j in range(first, k + 1))
+            opening.labels.append(
+                Label("rank", value, toks[phrase[first]].idx, toks[phrase[k]].end)
+            )
+            break
     named: set[str] = set()
-    for instrument_words, instrument in words.instruments:
-        n = len(instrument_words)
-        for k in range(len(lemmas) - n + 1):
-            if tuple(lemmas[k : k + n]) == instrument_words and instrument not in named:
-                named.add(instrument)
-                start, end = toks[phrase[k]].idx, toks[phrase[k + n - 1]].end
-                opening.labels.append(Label("instrument", instrument, start, end))
+    for k, n, instrument in _phrases_in([lemma(w) for w in lower], words.instruments):
+        if instrument not in named:
+            named.add(instrument)
+            start, end = toks[phrase[k]].idx, toks[phrase[k + n - 1]].end
+            opening.labels.append(Label("instrument", instrument, start, end))
+
+
+def _rank_ending_at(lower: Sequence[str], k: int) -> int:
+    """How many words the longest rank ending at word ``k`` has (0: none); a rank word that
+    names a kind of officer ("general") is none."""
+    for rank in military_ranks():
+        n = len(rank)
+        if rank not in _GENERIC_RANKS and k + 1 >= n and tuple(lower[k + 1 - n : k + 1]) == rank:
+            return n
+    return 0
+
+
+def _phrases_in(
+    lemmas: Sequence[str], table: Sequence[tuple[tuple[str, ...], str]]
+) -> list[tuple[int, int, str]]:
+    """Where the phrases of ``table`` (lemma tuples -> label, longest first) stand in
+    ``lemmas``: (first word, length, label), in the table's order."""
+    found = []
+    for phrase, label in table:
+        n = len(phrase)
+        found += [
+            (k, n, label) for k in range(len(lemmas) - n + 1) if tuple(lemmas[k : k + n]) == phrase
+        ]
+    return found
 
 
 def _title_rank(opening: Opening, toks: Sequence[_Tok], copula: int) -> None:
@@ -827,10 +839,6 @@ def _title_rank(opening: Opening, toks: Sequence[_Tok], copula: int) -> None:
                 value = " ".join(toks[k + j].text for j in range(n))
                 opening.labels.append(Label("rank", value, toks[k].idx, toks[k + n - 1].end))
                 return
-
-
-def _as_written(toks: Sequence[_Tok], phrase: list[int], first: int, last: int) -> str:
-    return " ".join(toks[phrase[k]].text for k in range(first, last + 1))
 
 
 def _party(opening: Opening, toks: Sequence[_Tok], phrase: list[int], words: _Words) -> None:
@@ -1069,48 +1077,7 @@ def opening_claims(
                     "claim_key": f"{opening.entity} {claim.attribute}",
                 }
             )
-        elif (
-            in_opening
-            and claim.entity
-            and claim.entity != opening.entity
-            and claim.claim_key.startswith(claim.entity)
-            and claim.claim_key != claim.entity  # "X X is a Y" read whole: no attribute
-            and claim.attribute != claim.entity
-            and _extends_a_name(claim.entity, opening)
-        ):
-            # "Every Mother Counts (album) Every Mother Counts (sometimes subtitled "Songs
-            # Inspired by ...") is a compilation album, released ... on 1 January 2010": the
-            # sentence parser read the title and its brackets as one long name ("mother
-            # count album sometime subtitle song inspire"); the opening knows the subject
-            claim = claim.model_copy(
-                update={
-                    "entity": opening.entity,
-                    "claim_key": opening.entity + claim.claim_key[len(claim.entity) :],
-                }
-            )
-        elif (
-            claim.entity in opening.aliases
-            and claim.entity != opening.entity
-            and claim.claim_key.startswith(claim.entity)
-        ):
-            # "Blue Lake Township" in an article titled "Blue Lake Township, Kalkaska County,
-            # Michigan" is that township: the title tells it from its namesakes
-            claim = claim.model_copy(
-                update={
-                    "entity": opening.entity,
-                    "claim_key": opening.entity + claim.claim_key[len(claim.entity) :],
-                }
-            )
-        elif (
-            claim.entity
-            and opening.person
-            and not opening.late
-            and claim.claim_key.startswith(claim.entity + " ")
-            and _ends_the_name(claim.entity, opening.entity)
-        ):
-            # "Oscroft made his first-class debut ... in 1834" on the page of "John Oscroft
-            # (cricketer, born 1807)": a biography names its subject by the surname after
-            # the first mention, and the title tells this Oscroft from his namesakes
+        elif claim.entity and _names_the_subject(claim, claim.entity, opening, in_opening):
             claim = claim.model_copy(
                 update={
                     "entity": opening.entity,
@@ -1126,6 +1093,39 @@ def opening_claims(
     if "political party" in labelled:
         parties = [c for c in parties if not s0 <= c.span.start < s1]
     return _inserted(_inserted(ordered, parties), boxed)
+
+
+def _names_the_subject(claim: Claim, entity: str, opening: Opening, in_opening: bool) -> bool:
+    """Whether ``claim``'s entity (``entity``, another name than the subject's key) names
+    the opening's subject, so the claim is keyed by the subject:
+
+    * "Every Mother Counts (album) Every Mother Counts (sometimes subtitled "Songs Inspired
+      by ...") is a compilation album, released ... on 1 January 2010": in the opening, the
+      sentence parser read the title and its brackets as one long name ("mother count album
+      sometime subtitle song inspire") (``_extends_a_name``; "X X is a Y" read whole, with
+      no attribute, is not);
+    * "Blue Lake Township" in an article titled "Blue Lake Township, Kalkaska County,
+      Michigan" is that township: the title tells it from its namesakes (an alias);
+    * "Oscroft made his first-class debut ... in 1834" on the page of "John Oscroft
+      (cricketer, born 1807)": a biography names its subject by the surname after the first
+      mention (``_ends_the_name``), and the title tells this Oscroft from his namesakes."""
+    if entity == opening.entity or not claim.claim_key.startswith(entity):
+        return False
+    if (
+        in_opening
+        and claim.claim_key != entity
+        and claim.attribute != entity
+        and _extends_a_name(entity, opening)
+    ):
+        return True
+    if entity in opening.aliases:
+        return True
+    return (
+        opening.person
+        and not opening.late
+        and claim.claim_key.startswith(entity + " ")
+        and _ends_the_name(entity, opening.entity)
+    )
 
 
 def _ends_the_name(entity: str, subject: str) -> bool:
