@@ -548,12 +548,7 @@ def _between_pages(
     other claims meet its first by the group's own edges). The relation row stays the
     groups' one dispute for readers (none for two groups of one slot, as there): a page not
     told apart from either side keeps both in question."""
-    first_x: dict[str, ClaimFacts] = {}
-    for facts in x.members:
-        first_x.setdefault(facts.source_id, facts)
-    first_y: dict[str, ClaimFacts] = {}
-    for facts in y.members:
-        first_y.setdefault(facts.source_id, facts)
+    first_x, first_y = _first_per_page(x), _first_per_page(y)
     partner: dict[tuple[int, str], str] = {}  # (side, page) -> its first page on the other
     for a, b in together:
         if a in first_x and b in first_y:
@@ -570,6 +565,14 @@ def _between_pages(
             emit.pair(first_x[page], first_y[other], verdict, claim_key)
         else:
             emit.pair(first_x[other], first_y[page], verdict, claim_key)
+
+
+def _first_per_page(group: ValueGroup) -> dict[str, ClaimFacts]:
+    """Each page's first claim of a value group."""
+    first: dict[str, ClaimFacts] = {}
+    for facts in group.members:
+        first.setdefault(facts.source_id, facts)
+    return first
 
 
 # A slot with more builder groups than this is joined for review routing by its extremes
