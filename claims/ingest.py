@@ -541,10 +541,10 @@ def ingest(
         files = [f for f in files if (f.source_id, f.sha256) not in erased]
     if register is not None:
         stored = repository.ids()
-        register.check_references(stored | {f.source_id for f in files})
+        ingesting = {f.source_id for f in files}
         report.register = str(register.path)
         report.register_entries = len(register.entries)
-        report.register_changed = apply_register(session, register)
+        report.register_changed = apply_register(session, register, ingesting=ingesting)
         # A new source the register does not list gets the register's default groups, so
         # "restricted unless said otherwise" also covers files the owner forgot to list.
         unlisted = {f.source_id for f in files} - stored - register.source_ids

@@ -101,13 +101,31 @@ class Register:
                 )
 
 
-def apply_register(session: Session, register: Register) -> list[str]:
+def check_register_references(
+    session: Session, register: Register, ingesting: Collection[str] = ()
+) -> None:
+    """The one reference check of every command that reads a register (ingest, run, the
+    sensor, the ``source_register`` asset): each ``supersedes`` must name a source of the
+    register, of the store, or among the files being ingested (``ingesting``), else
+    ``RegisterError`` naming the file, line and field, and nothing is written."""
+    from claims.store.sources import SourceRepository
+
+    register.check_references(SourceRepository(session).ids() | set(ingesting))
+
+
+def apply_register(
+    session: Session, register: Register, *, ingesting: Collection[str] = ()
+) -> list[str]:
     """Write every entry's trusted metadata to the store; returns the ids that changed.
 
-    Each change is appended to the audit log (action ``register.apply``, before and after),
+    Checks the register's references first (``check_register_references``; ``ingesting``
+    are the source ids of the files stored along with it): a ``supersedes`` naming a
+    source that exists nowhere raises ``RegisterError`` before anything is written, never
+    a phantom source. Each change is appended to the audit log (action ``register.apply``, before and after),
     in the same transaction. Sources the register does not list keep what they had:
     removing an entry never clears metadata (mark a source ``withdrawn`` instead).
     """
+    check_register_references(session, register, ingesting)
     return _apply(session, register, [entry.source for entry in register.entries.values()])
 
 

@@ -32,7 +32,7 @@ from claims.ingest import (
     stat_path,
 )
 from claims.models import SourceVersion
-from claims.register import Register, apply_register, load_register
+from claims.register import Register, apply_register, check_register_references, load_register
 from claims.store.sources import (
     FileStat,
     file_stats,
@@ -47,6 +47,7 @@ __all__ = [
     "CorpusFile",
     "CorpusScan",
     "apply_register",
+    "check_register",
     "file_sha256",
     "load_register",
     "record_stats",
@@ -201,6 +202,20 @@ def scan(
         key = version_key(source_id, sha)
         corpus.files[key] = CorpusFile(key, source_id, rejected.path, sha, str(rejected), None)
     return corpus
+
+
+def source_ids(corpus: CorpusScan) -> set[str]:
+    """The source ids of every file the scan found, good or bad (a ``supersedes`` may name
+    a file that is being ingested along with the register)."""
+    return {f.source_id for f in corpus.files.values()}
+
+
+def check_register(session: Session, corpus: CorpusScan) -> None:
+    """The register check of ``claims ingest`` for the pipeline (``claims run``, the sensor,
+    the ``source_register`` asset): raises ``RegisterError`` naming file, line and field if
+    a ``supersedes`` names a source that is neither registered, stored nor scanned."""
+    if corpus.register is not None:
+        check_register_references(session, corpus.register, source_ids(corpus))
 
 
 def recorded_stats(session: Session) -> dict[str, FileStat]:

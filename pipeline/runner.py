@@ -110,6 +110,7 @@ def run_pipeline(
     # store lacks versions it remembers (a deleted or replaced store).
     remembered = remembered_versions(instance)
     with store.transaction() as session:
+        corpus.check_register(session, scan)  # the register ingest rejects stops here too
         lacking = store_progress(session, scan, generation)
         gap = store_gap(session, [k for keys in remembered.values() for k in keys], scan)
         # files read again but unchanged (touched, racy): not read next time

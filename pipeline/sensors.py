@@ -51,6 +51,8 @@ def build_sources_sensor(
             records = corpus.recorded_stats(session)
         try:
             scan = corpus.scan(paths, register_path, records)
+            with store.transaction() as session:
+                corpus.check_register(session, scan)
         except ClaimLedgerError as error:  # a broken register: say so, request nothing
             return dg.SkipReason(f"cannot read the sources: {error}")
         generation, _ = extractor.generation()

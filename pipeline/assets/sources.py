@@ -22,9 +22,15 @@ def source_register(store: ClaimStore, sources: SourcesResource) -> dg.Materiali
     register_path = sources.register_path()
     if register_path is None:
         return dg.MaterializeResult(metadata={"register": "none configured", "sources": 0})
-    register = corpus.load_register(register_path)
-    with store.transaction() as session:
-        changed = corpus.apply_register(session, register)
+    paths = sources.sources_paths()
+    scan = corpus.pinned_scan(paths, register_path)  # `claims run` planned from this one
+    if scan is None:
+        with store.transaction() as session:
+            records = corpus.recorded_stats(session)
+        scan = corpus.scan([p for p in paths if p.exists()], register_path, records)
+    register = scan.register or corpus.load_register(register_path)
+    with store.transaction() as session:  # a supersedes naming no source: nothing written
+        changed = corpus.apply_register(session, register, ingesting=corpus.source_ids(scan))
     return dg.MaterializeResult(
         metadata={
             "register": dg.MetadataValue.path(str(register_path)),
