@@ -17,12 +17,14 @@ from urllib.parse import quote, urlsplit
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from claims.errors import AuthError, ClaimLedgerError, InputError
 from claims.models import DismissReason, ReviewState
 from claims.settings import Settings
+from claims.shown_text import show_hidden_characters
 from claims.store import make_engine, transaction
 from claims.tables import AuthorityPolicyRow
 from review import audit, queue
@@ -68,12 +70,23 @@ def _age(opened: datetime | None, now: datetime) -> str:
     return f"{hours:.0f} h" if hours < 48 else f"{hours / 24:.0f} d"
 
 
+def shown_in_html(value: Any) -> Any:
+    """What a template prints for ``value``: document text with its bidi controls and
+    zero-width characters shown as ``<U+XXXX>`` (claims/shown_text.py), escaped after."""
+    if isinstance(value, Markup):  # already HTML: the code goes in escaped
+        return Markup(show_hidden_characters(str(value)).replace("<U+", "&lt;U+"))
+    if isinstance(value, str):
+        return show_hidden_characters(value)
+    return value
+
+
 def create_router(settings: Settings) -> APIRouter:
     """The reviewer UI under /review, on the store and reviewers file of ``settings``."""
     reviewers = ReviewersFileWatcher(settings.resolved_reviewers_file)
     templates = Environment(
         loader=FileSystemLoader(HERE / "templates"),
         autoescape=select_autoescape(["html"], default=True),
+        finalize=shown_in_html,  # bidi controls and zero-width characters as <U+XXXX>
     )
     engines: dict[str, Engine] = {}
 
