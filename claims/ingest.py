@@ -32,6 +32,7 @@ from claims.files import foreign_encoding, read_bounded, real_path, sha256_of_re
 from claims.ids import sha256_hex
 from claims.register import Register, apply_default_groups, apply_register, source_id_problem
 from claims.retention import erased_pairs, skip_message
+from claims.source_bounds import SourceBounds
 from claims.store.sources import FileStat, NewVersion, SourceRepository
 
 MEDIA_TYPES = {".txt": "text/plain", ".md": "text/markdown"}
@@ -217,8 +218,12 @@ def scan_sources(
     *,
     max_source_bytes: int | None = None,
     records: Mapping[str, FileStat] | None = None,
+    bounds: SourceBounds | None = None,
 ) -> SourceScan:
     """Read and validate every ``.txt``/``.md`` file under ``paths`` (no store access).
+
+    ``bounds`` (default: the settings' ``SourceBounds``) rejects, unread, a file whose
+    links lead outside the folder being ingested or into the store's own data.
 
     A directory is walked recursively (hidden entries and other extensions are skipped) and
     is the root its files' ids are relative to; a file named directly gets its stem as id.
@@ -233,16 +238,22 @@ def scan_sources(
     the change time cannot be set back by a user, so only a clock set back could do that.
     """
     limit = max_source_bytes if max_source_bytes is not None else _default_max_bytes()
+    bounds = bounds if bounds is not None else SourceBounds.from_settings()
     scan = SourceScan()
     seen: set[str] = set()
     for given in paths:
         given = Path(given)
+        folder = str(real_path(given)) if given.is_dir() else None
         for file, root, resolved, recorded_as in _candidates(given, scan):
             if resolved in seen:
                 continue
             seen.add(resolved)
             taken_ns = time.time_ns()
-            status = _regular_status(file)
+            status = _regular_status(file)  # not a regular file: reading it says what it is
+            problem = bounds.problem(file, folder, resolved) if status is not None else None
+            if problem is not None:  # never read, not even to hash it
+                scan.rejected.append(_refused(file, problem, root, register))
+                continue
             if records and status is not None:
                 record = records.get(recorded_as)
                 unchanged = _unchanged_file(file, root, register, record, status, limit)
@@ -488,6 +499,16 @@ def _rejection(
         source_id = None
     # Never hash a pipe or a device: a rejected special file has no checksum.
     return RejectedFile(path, message, line, source_id, sha256_of_regular_file(path))
+
+
+def _refused(
+    path: Path, reason: str, root: Path | None, register: Register | None
+) -> RejectedFile:
+    try:
+        source_id: str | None = _source_id(path, root, register)
+    except InputError:
+        source_id = None
+    return RejectedFile(path, reason, None, source_id, None)
 
 
 def _rejection_message(rejected: Sequence[RejectedFile], *, ingested: int | None) -> str:

@@ -25,6 +25,12 @@ class Settings(BaseSettings):
     max_source_bytes: int = Field(
         5 * 1024 * 1024, description="Largest source file accepted by ingest, in bytes."
     )
+    follow_outside_links: bool = Field(
+        False,
+        description="Read a symbolic link in a sources folder whose target is outside that "
+        "folder (default: such a link is a per-file error). The store's own data folder is "
+        "never read either way.",
+    )
     spacy_model: str | None = Field(
         None, description="Name of an installed trained spaCy pipeline to improve extraction."
     )
@@ -59,6 +65,17 @@ class Settings(BaseSettings):
     @property
     def resolved_access_file(self) -> Path:
         return self.access_file if self.access_file is not None else self.data_dir / "access.yaml"
+
+    def protected_paths(self) -> list[Path]:
+        """What ingest never reads as a source, through any path or link: the data folder,
+        the reviewers and access files, and a SQLite store's file."""
+        paths = [self.data_dir, self.resolved_access_file]
+        if self.resolved_reviewers_file is not None:
+            paths.append(self.resolved_reviewers_file)
+        url = self.resolved_database_url
+        if url.startswith("sqlite:///") and not url.endswith(":memory:"):
+            paths.append(Path(url.removeprefix("sqlite:///").split("?", 1)[0]))
+        return paths
 
     @property
     def resolved_database_url(self) -> str:

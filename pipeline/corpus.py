@@ -32,6 +32,7 @@ from claims.ingest import (
     stat_path,
 )
 from claims.models import SourceVersion
+from claims.source_bounds import SourceBounds
 from claims.register import Register, apply_register, check_register_references, load_register
 from claims.store.sources import (
     FileStat,
@@ -168,14 +169,19 @@ def scan(
     paths: Sequence[Path],
     register_path: Path | None,
     records: Mapping[str, FileStat] | None = None,
+    *,
+    follow_outside_links: bool = False,
 ) -> CorpusScan:
     """Read and validate every source file under ``paths`` (no store access) whose status
-    differs from its entry in ``records`` (``recorded_stats``; None or empty: every file)."""
+    differs from its entry in ``records`` (``recorded_stats``; None or empty: every file).
+    A link leading outside its folder is a bad file unless ``follow_outside_links`` (or
+    CLAIMS_FOLLOW_OUTSIDE_LINKS); the store's own files are never read."""
     found = pinned_scan(paths, register_path)
     if found is not None:
         return found
     register = load_register(register_path) if register_path is not None else None
-    result = scan_sources(paths, register, records=records)
+    bounds = SourceBounds.from_settings(follow_outside_links)
+    result = scan_sources(paths, register, records=records, bounds=bounds)
     corpus = CorpusScan(
         register=register,
         records=records or {},

@@ -175,6 +175,12 @@ class SourcesResource(dg.ConfigurableResource):
     register_file: str = Field(
         "", description="Source register YAML; empty means no register (env CLAIMS_REGISTER_FILE)."
     )
+    follow_outside_links: bool = Field(
+        False,
+        description="Read symbolic links whose target is outside the sources folder (env "
+        "CLAIMS_FOLLOW_OUTSIDE_LINKS=true also allows them). The store's own files are "
+        "never read.",
+    )
 
     def sources_paths(self) -> list[Path]:
         return [

@@ -104,7 +104,12 @@ def run_pipeline(
     # (full_graph) reads and hashes every file again, and records what it found.
     with store.transaction() as session:
         records = {} if full_graph else corpus.recorded_stats(session)
-    scan = corpus.scan(sources.sources_paths(), sources.register_path(), records)
+    scan = corpus.scan(
+        sources.sources_paths(),
+        sources.register_path(),
+        records,
+        follow_outside_links=sources.follow_outside_links,
+    )
     generation, _ = extractor.generation()
     # What is done is the store's to say; Dagster's history only feeds the note that the
     # store lacks versions it remembers (a deleted or replaced store).

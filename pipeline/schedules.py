@@ -41,7 +41,16 @@ def build_reconciliation_schedule(settings: PipelineSettings) -> dg.ScheduleDefi
         with store.transaction() as session:  # files unchanged since stored are not read
             records = corpus.recorded_stats(session)
         try:
-            scan = corpus.scan(paths, sources.register_path(), records) if paths else None
+            scan = (
+                corpus.scan(
+                    paths,
+                    sources.register_path(),
+                    records,
+                    follow_outside_links=sources.follow_outside_links,
+                )
+                if paths
+                else None
+            )
         except ClaimLedgerError as error:
             context.log.error(f"cannot read the sources: {error}")
             scan = None

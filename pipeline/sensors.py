@@ -50,7 +50,9 @@ def build_sources_sensor(
         with store.transaction() as session:  # files unchanged since stored are not read
             records = corpus.recorded_stats(session)
         try:
-            scan = corpus.scan(paths, register_path, records)
+            scan = corpus.scan(
+                paths, register_path, records, follow_outside_links=sources.follow_outside_links
+            )
             with store.transaction() as session:
                 corpus.check_register(session, scan)
         except ClaimLedgerError as error:  # a broken register: say so, request nothing

@@ -12,6 +12,7 @@ from claimledger.cli.app import app, console, engine, err_console, settings
 from claims.errors import ConcurrencyError, InputError
 from claims.ingest import IngestReport, ingest, rejection_error, scan_sources
 from claims.register import load_register
+from claims.source_bounds import SourceBounds
 from claims.store import transaction
 
 
@@ -32,6 +33,12 @@ def ingest_command(
         "-k",
         help="Ingest the valid files even if some are bad; still exits non-zero if any is.",
     ),
+    follow_outside_links: bool = typer.Option(
+        False,
+        "--follow-outside-links",
+        help="Read symbolic links whose target is outside the folder being ingested "
+        "(default: a per-file error). The store's own data folder is never read.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Store new versions of the given files (same bytes again: nothing happens).
@@ -44,7 +51,12 @@ def ingest_command(
     if not paths and register_path is None:
         raise InputError("name files or directories to ingest, or a register with --register")
     register = load_register(register_path) if register_path is not None else None
-    scan = scan_sources(paths or [], register, max_source_bytes=settings().max_source_bytes)
+    scan = scan_sources(
+        paths or [],
+        register,
+        max_source_bytes=settings().max_source_bytes,
+        bounds=SourceBounds.from_settings(follow_outside_links),
+    )
     if not keep_going:
         scan.raise_for_rejected()
     store = engine()

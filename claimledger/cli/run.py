@@ -78,6 +78,12 @@ def run(
         help="Authority policy to apply before routing conflicts (default: CLAIMS_POLICY_FILE; "
         "neither: the active policy, else the built-in one where every conflict needs a person).",
     ),
+    follow_outside_links: bool = typer.Option(
+        False,
+        "--follow-outside-links",
+        help="Read symbolic links whose target is outside the sources folder (default: a "
+        "per-file error). The store's own data folder is never read.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Run the whole pipeline in-process (ingest, extract, edges) and print a summary.
@@ -88,7 +94,14 @@ def run(
     warnings.filterwarnings("ignore", module="dagster")  # beta/preview notices, not for users
     sources_paths, register_path = _sources(paths, register)
     with _policy_setting(policy):
-        _run(sources_paths, register_path, full=full, no_wait=no_wait, as_json=as_json)
+        _run(
+            sources_paths,
+            register_path,
+            full=full,
+            no_wait=no_wait,
+            as_json=as_json,
+            follow_outside_links=follow_outside_links,
+        )
 
 
 @contextmanager
@@ -120,6 +133,7 @@ def _run(
     full: bool,
     no_wait: bool,
     as_json: bool,
+    follow_outside_links: bool = False,
 ) -> None:
     from claimledger.cli.startup import loading
 
@@ -134,6 +148,7 @@ def _run(
     sources = SourcesResource(
         sources_dir=environment["CLAIMS_SOURCES_DIR"],
         register_file=environment["CLAIMS_REGISTER_FILE"],
+        follow_outside_links=follow_outside_links,
     )
     extractor = ExtractorResource()
     columns = (
@@ -251,6 +266,12 @@ def ui(
     register: Path | None = typer.Option(None, "--register", help="Source register YAML."),
     host: str = typer.Option("127.0.0.1", "--host"),
     port: int = typer.Option(3000, "--port"),
+    follow_outside_links: bool = typer.Option(
+        False,
+        "--follow-outside-links",
+        help="Read symbolic links whose target is outside the sources folder (default: a "
+        "per-file error). The store's own data folder is never read.",
+    ),
 ) -> None:
     """Start Dagster's UI and daemon (`dagster dev`) on this project's code location."""
     from pipeline.instance import dagster_home
@@ -266,6 +287,8 @@ def ui(
         "DAGSTER_HOME": str(home),
         **_pipeline_environment(sources_paths, register_path),
     }
+    if follow_outside_links:  # the sensor's and the runs' SourcesResource read it
+        environment["CLAIMS_FOLLOW_OUTSIDE_LINKS"] = "true"
     console.print(f"dagster dev on http://{host}:{port} (DAGSTER_HOME={home})")
     os.chdir(PROJECT_ROOT)
     os.execvpe(

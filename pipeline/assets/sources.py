@@ -27,7 +27,12 @@ def source_register(store: ClaimStore, sources: SourcesResource) -> dg.Materiali
     if scan is None:
         with store.transaction() as session:
             records = corpus.recorded_stats(session)
-        scan = corpus.scan([p for p in paths if p.exists()], register_path, records)
+        scan = corpus.scan(
+            [p for p in paths if p.exists()],
+            register_path,
+            records,
+            follow_outside_links=sources.follow_outside_links,
+        )
     register = scan.register or corpus.load_register(register_path)
     with store.transaction() as session:  # a supersedes naming no source: nothing written
         changed = corpus.apply_register(session, register, ingesting=corpus.source_ids(scan))
@@ -65,7 +70,9 @@ def source_versions(
     if scan is None:
         with store.transaction() as session:
             records = corpus.recorded_stats(session)
-        scan = corpus.scan(paths, register_path, records)
+        scan = corpus.scan(
+            paths, register_path, records, follow_outside_links=sources.follow_outside_links
+        )
     files = scan.in_shards(shards)
     good = [f for f in files if f.error is None]
     generation, _ = extractor.generation()
