@@ -55,3 +55,11 @@ class AuthError(ClaimLedgerError):
 
     exit_code = 5
     http_status = 401
+
+
+class StorageFullError(ClaimLedgerError):
+    """The disk (or the database server's disk) holding the store is full; the command's
+    unfinished transaction was rolled back, so the store is as it was before it."""
+
+    exit_code = 6
+    http_status = 507
