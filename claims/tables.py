@@ -431,6 +431,19 @@ class AuditEventRow(Base):
     row_hash: Mapped[str] = mapped_column(String(64))
 
 
+class AuditCheckpointRow(Base):
+    """The audit chain's head at a moment: (row count, head hash), for an operator to export
+    and compare later (``claims audit checkpoints --json``, ``verify --expect``)."""
+
+    __tablename__ = "audit_checkpoints"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(TS)
+    rows: Mapped[int] = mapped_column(Integer)
+    head_hash: Mapped[str] = mapped_column(String(64))
+    written_by: Mapped[str] = mapped_column(String(256))
+
+
 class ReviewSessionRow(Base):
     """A logged-in reviewer's web session; the cookie holds a token whose sha256 is the id.
 

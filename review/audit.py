@@ -4,7 +4,9 @@ This module only ever inserts into ``audit_events`` and reads from it. Nothing i
 base updates or deletes an audit row (a test scans the sources for it); migration 0002
 adds database triggers that refuse UPDATE and DELETE on the table, and 0006 one that
 refuses ``INSERT OR REPLACE`` on SQLite. Each row is hash-chained to the one before
-(``claims.audit_chain``); ``verify`` walks the chain and checks the triggers are in place.
+(``claims.audit_chain``); ``verify`` walks the chain, checks the triggers are exactly the
+migrations' (``review.audit_triggers``) and that the chain passes through every checkpoint
+(``review.audit_checkpoints``) and any head kept elsewhere.
 """
 
 from __future__ import annotations
@@ -18,13 +20,12 @@ from sqlalchemy import Connection, select, text
 from sqlalchemy.orm import Session
 
 from claims import audit_log
-from claims.audit_chain import GENESIS, digest_of
+from claims.audit_chain import GENESIS, canonical_moment, digest_of
 from claims.models import AuditEvent
 from claims.tables import AuditEventRow
+from review.audit_checkpoints import all_checkpoints
+from review.audit_triggers import trigger_problems
 
-# The triggers that make the table append-only, per dialect (migrations 0002 and 0006).
-SQLITE_TRIGGERS = ("audit_events_no_update", "audit_events_no_delete", "audit_events_no_replace")
-POSTGRES_TRIGGERS = ("audit_events_no_change", "audit_events_no_truncate")
 VERIFY_BATCH = 2000
 MAX_REPORTED = 50
 
@@ -96,9 +97,11 @@ def _to_event(row: AuditEventRow) -> AuditEvent:
 
 @dataclass
 class ChainReport:
-    """What ``verify`` found: rows checked and every problem, in table order."""
+    """What ``verify`` found: rows checked, the head hash, and every problem in table order."""
 
     rows: int = 0
+    head_hash: str = GENESIS
+    checkpoints: int = 0  # stored checkpoints compared with the chain
     problems: list[str] = field(default_factory=list)
     more_problems: int = 0  # beyond MAX_REPORTED, counted but not listed
 
@@ -112,18 +115,51 @@ class ChainReport:
         else:
             self.more_problems += 1
 
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "rows": self.rows,
+            "head_hash": self.head_hash,
+            "checkpoints_checked": self.checkpoints,
+            "problems": self.problems,
+            "more_problems": self.more_problems,
+        }
 
-def verify(conn: Connection) -> ChainReport:
-    """Check the append-only triggers and the hash chain of every audit row.
+
+@dataclass(frozen=True)
+class ExpectedHead:
+    """A head kept elsewhere: the chain must pass through ``head_hash`` (after exactly
+    ``rows`` rows when given); ``rows`` alone: the chain must hold at least that many."""
+
+    head_hash: str | None = None
+    rows: int | None = None
+    label: str = "the expected head"
+
+
+def verify(conn: Connection, *, expect: ExpectedHead | None = None) -> ChainReport:
+    """Check the append-only triggers, the hash chain of every audit row, the stored
+    checkpoints and ``expect`` (a head kept elsewhere).
 
     Finds an edited row (its hash no longer matches its content), a deleted, inserted or
-    replaced row (the next row's ``prev_hash`` does not match), and a dropped or disabled
-    trigger. Deleting the newest rows leaves an intact shorter chain: compare ``rows``
-    (or the last hash) with a figure kept elsewhere to notice that.
+    replaced row (the next row's ``prev_hash`` does not match), a trigger that is not
+    exactly the migrations' (dropped, disabled, ``WHEN 0``, another body), and a chain
+    rewritten from some row on or cut short (a checkpoint's or the expected head is no
+    longer in it). Without a head kept elsewhere, a chain rewritten whole by someone who
+    also rewrote the checkpoints is still consistent: export them (docs/REVIEW.md).
     """
     report = ChainReport()
-    for name in _missing_triggers(conn):
-        report.add(f"trigger {name} is missing or disabled: the table is no longer append-only")
+    for problem in trigger_problems(conn):
+        report.add(problem)
+    anchors = [
+        ExpectedHead(c.head_hash, c.rows, f"checkpoint of {canonical_moment(c.at)}")
+        for c in all_checkpoints(conn)
+    ]
+    report.checkpoints = len(anchors)
+    if expect is not None:
+        anchors.append(expect)
+    at_count = {a.rows: a for a in anchors if a.rows is not None and a.head_hash is not None}
+    wanted = {a.head_hash.lower() for a in anchors if a.rows is None and a.head_hash}
+    seen_heads: set[str] = set()
     previous_hash, previous_id = GENESIS, None
     for row in _rows(conn):
         report.rows += 1
@@ -136,8 +172,34 @@ def verify(conn: Connection) -> ChainReport:
             )
         if row.row_hash != digest_of(row, row.prev_hash or ""):
             report.add(f"{where}: its content was changed after it was written")
+        anchor = at_count.get(report.rows)
+        if anchor is not None and anchor.head_hash is not None:
+            if row.row_hash != anchor.head_hash.lower():
+                report.add(
+                    f"{where}: {anchor.label} says the chain's row {report.rows} ends in "
+                    f"{anchor.head_hash}, it ends in {row.row_hash}: the log was rewritten"
+                )
+        if row.row_hash in wanted:
+            seen_heads.add(row.row_hash)
         previous_hash, previous_id = row.row_hash, row.id
+    report.head_hash = previous_hash
+    _check_lengths(report, anchors, wanted - seen_heads)
     return report
+
+
+def _check_lengths(report: ChainReport, anchors: list[ExpectedHead], unseen: set[str]) -> None:
+    """Heads the chain never passed through, and anchors beyond its end."""
+    for anchor in anchors:
+        if anchor.rows is not None and anchor.rows > report.rows:
+            report.add(
+                f"{anchor.label} counts {anchor.rows} rows, the log holds {report.rows}: rows "
+                "were deleted from its end"
+            )
+        elif anchor.rows is None and anchor.head_hash and anchor.head_hash.lower() in unseen:
+            report.add(
+                f"{anchor.label} {anchor.head_hash} is not in the chain: the log was rewritten "
+                "from some row on (or the hash is from another store)"
+            )
 
 
 def _rows(conn: Connection) -> Iterator[Any]:
@@ -152,26 +214,3 @@ def _rows(conn: Connection) -> Iterator[Any]:
             return
         yield from rows
         last = rows[-1].id
-
-
-def _missing_triggers(conn: Connection) -> list[str]:
-    """Append-only triggers that are gone, disabled, or no longer refuse anything (a
-    trigger of the same name whose body was replaced counts as missing)."""
-    if conn.dialect.name == "postgresql":
-        rows = conn.execute(
-            text(
-                "SELECT t.tgname, p.prosrc FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
-                "WHERE t.tgrelid = 'audit_events'::regclass AND NOT t.tgisinternal "
-                "AND t.tgenabled <> 'D'"
-            )
-        ).all()
-        present = {name for name, body in rows if "RAISE EXCEPTION" in " ".join(body.split())}
-        return [name for name in POSTGRES_TRIGGERS if name not in present]
-    rows = conn.execute(
-        text(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
-            "AND tbl_name = 'audit_events'"
-        )
-    ).all()
-    present = {name for name, sql in rows if "RAISE(ABORT" in "".join(sql.upper().split())}
-    return [name for name in SQLITE_TRIGGERS if name not in present]

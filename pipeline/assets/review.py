@@ -7,6 +7,7 @@ from pipeline.assets.ownership import OWNERS
 from pipeline.changes import ROUTING_KINDS, changes_since
 from pipeline.collector import with_fewer_collections
 from pipeline.resources import ClaimStore, configured_policy_file
+from review import audit_checkpoints
 from review.metrics import review_metrics
 from review.policy import policy_for_routing
 from review.routing import route
@@ -33,7 +34,8 @@ CONSUMER = "review_queue"  # its cursor row in the store's change feed
     "policy version and stay visible as resolved. Reopens decisions that new source versions, "
     "withdrawn winners or a policy change undermine. Only the claim keys whose edges or "
     "sources changed since the last routing are routed again (all of them after a full edge "
-    "evaluation or a policy change). Metadata carries the review metrics.",
+    "evaluation or a policy change). Metadata carries the review metrics and the audit chain's "
+    "head (a checkpoint is stored too).",
 )
 @with_fewer_collections
 def review_queue(
@@ -49,6 +51,9 @@ def review_queue(
         report = route(session, policy, claim_keys=changes.keys)
         changes.acknowledge(session)  # with the routing it did, in one transaction
         metrics = review_metrics(session, policy)
+        # the audit chain's head after this routing, kept in the store and in Dagster's
+        # event log: a copy outside the store anchors `claims audit verify --expect`
+        anchor = audit_checkpoints.write(session, by="pipeline")
     context.log.info(
         f"{changes.mode} routing: {report.conflict_sets} conflict sets under policy "
         f"{policy.stamp}: {len(report.opened)} opened, {len(report.auto_resolved)} "
@@ -67,5 +72,7 @@ def review_queue(
             "items_by_state": dg.MetadataValue.json(by_state),
             "open_high_risk_by_predicate": dg.MetadataValue.md("\n".join(table)),
             "reopened_items": dg.MetadataValue.json(report.reopened),
+            "audit_rows": anchor.rows,
+            "audit_head_hash": anchor.head_hash,
         }
     )
