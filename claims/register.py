@@ -121,9 +121,9 @@ def apply_register(
     Checks the register's references first (``check_register_references``; ``ingesting``
     are the source ids of the files stored along with it): a ``supersedes`` naming a
     source that exists nowhere raises ``RegisterError`` before anything is written, never
-    a phantom source. Each change is appended to the audit log (action ``register.apply``, before and after),
-    in the same transaction. Sources the register does not list keep what they had:
-    removing an entry never clears metadata (mark a source ``withdrawn`` instead).
+    a phantom source. Each change is appended to the audit log (action ``register.apply``,
+    before and after), in the same transaction. Sources the register does not list keep
+    what they had: removing an entry never clears metadata (mark a source ``withdrawn``).
     """
     check_register_references(session, register, ingesting)
     return _apply(session, register, [entry.source for entry in register.entries.values()])

@@ -7,16 +7,23 @@ extraction marks, value-group memberships and the ``claim_status`` rows of its c
 What depended on those claims is taken apart the same way:
 
 - edges between an erased claim and any other reference the claim (a foreign key), so they
-  are deleted; value-group relations whose group lost every member are retired (kept, as
-  they hold no text of the source) unless their reason quotes it, then deleted;
+  are deleted; value-group relations of every group that lost a member are retired (kept
+  as history) with their reason withheld (``WITHHELD``): a reason was written from the
+  erased claims (their words, scope, values); the next run derives the relations of what
+  is left anew, reviving a relation that still holds with a fresh reason (the keys are in
+  the change feed);
 - review items that included an erased claim are deleted with their resolutions: a
   resolution's rationale is a reviewer's free text that may quote the source, and the
   item's remaining conflict (if any) is opened again by the next routing, for a decision
   made without the erased evidence. The audit log keeps their history by id.
 
 The source row itself stays (its register metadata is the register's, not the document's),
-so the register can keep naming it. The claim keys the source stated are recorded in the
-change feed, so the edge builder, review routing and the status read model recompute them.
+so the register can keep naming it. The claim keys the source stated that other claims
+still hold are recorded in the change feed, so the edge builder, review routing and the
+status read model recompute them; a key only the source stated (made of its words) leaves
+the change feed altogether, as nothing is left to recompute. ``Erasure.traces`` lists the
+strings other stores may hold about the source (quotes, claim ids, those keys, version
+checksums, file paths): ``pipeline.forget`` removes Dagster's records that name them.
 
 The audit log keeps a tombstone (action ``source.erase``): who, when, why, the review items
 and resolutions affected, the sha256 and size of each erased version, counts; no text. The
@@ -43,6 +50,7 @@ from claims.store.changes import CLAIMS, EDGES, record_changes
 from claims.store.search import FTS_TABLE
 from claims.tables import (
     AuditEventRow,
+    ClaimKeyChangeRow,
     ClaimRow,
     ClaimStatusRow,
     EdgeRow,
@@ -61,6 +69,7 @@ from claims.tables import (
 )
 
 ERASE = "source.erase"
+WITHHELD = "withheld: reasoned from a source that was erased"
 READMIT = "source.readmit"
 ENTITY = "source"
 
@@ -83,6 +92,9 @@ class Erasure:
     review_items: list[str] = field(default_factory=list)
     resolutions: list[dict[str, Any]] = field(default_factory=list)  # id, item, method, outcome
     audit_id: int | None = None
+    gone_keys: set[str] = field(default_factory=set)  # keys no claim holds any more
+    # what else may hold text of the source (Dagster's run history): never stored here
+    traces: list[str] = field(default_factory=list, repr=False)
 
     def tombstone(self) -> dict[str, Any]:
         """The audit row's ``after``: who/when/why live in the row's own columns."""
@@ -166,6 +178,7 @@ def erase(
         {"number": number, "sha256": sha, "size_bytes": size} for _, number, sha, size in versions
     ]
     version_ids = [vid for vid, *_ in versions]
+    erasure.traces = _version_traces(session, version_ids)
     claim_rows = session.execute(
         select(ClaimRow.id, ClaimRow.claim_key, ClaimRow.quote).where(
             or_(ClaimRow.source_id == source_id, ClaimRow.source_version_id.in_(version_ids))
@@ -175,18 +188,21 @@ def erase(
     quotes = [quote for _, _, quote in claim_rows if quote]
     erasure.claims = len(claim_ids)
     erasure.claim_keys = {key for _, key, _ in claim_rows}
+    erasure.traces += [*claim_ids, *quotes]
 
     _drop_review_items(session, claim_ids, erasure)
     _drop_edges(session, claim_ids, erasure)
-    _drop_value_groups(session, claim_ids, quotes, erasure)
+    _drop_value_groups(session, claim_ids, erasure)
     _drop_claims(session, claim_ids, version_ids)
     _drop_versions(session, version_ids)
     _purge_search_index(session)
+    _forget_gone_keys(session, erasure)
 
-    # Whatever read these keys recomputes them: the edge builder (claims), then routing and
-    # the status read model (edges), in every generation.
-    record_changes(session, erasure.claim_keys, CLAIMS)
-    record_changes(session, erasure.claim_keys, EDGES)
+    # Whatever read the keys left recomputes them: the edge builder (claims), then routing
+    # and the status read model (edges), in every generation.
+    left = erasure.claim_keys - erasure.gone_keys
+    record_changes(session, left, CLAIMS)
+    record_changes(session, left, EDGES)
     row = audit_log.append(
         session,
         at=erasure.at,
@@ -338,9 +354,7 @@ def _drop_edges(session: Session, claim_ids: Collection[str], erasure: Erasure) 
         erasure.edges_deleted += int(result.rowcount or 0)  # type: ignore[attr-defined]
 
 
-def _drop_value_groups(
-    session: Session, claim_ids: Collection[str], quotes: list[str], erasure: Erasure
-) -> None:
+def _drop_value_groups(session: Session, claim_ids: Collection[str], erasure: Erasure) -> None:
     groups: set[str] = set()
     for chunk in _chunks(claim_ids):
         groups.update(
@@ -367,33 +381,49 @@ def _drop_value_groups(
         session.execute(
             delete(ValueGroupSlotRow).where(ValueGroupSlotRow.value_group_id.in_(chunk))
         )
-        relations = session.execute(
-            select(ValueGroupRelationRow.id, ValueGroupRelationRow.reason).where(
-                or_(
-                    ValueGroupRelationRow.left_group_id.in_(chunk),
-                    ValueGroupRelationRow.right_group_id.in_(chunk),
-                )
-            )
+    # Every relation of a group that lost a member was reasoned from the erased claims.
+    for chunk in _chunks(groups):
+        touches = or_(
+            ValueGroupRelationRow.left_group_id.in_(chunk),
+            ValueGroupRelationRow.right_group_id.in_(chunk),
+        )
+        session.execute(
+            update(ValueGroupRelationRow)
+            .where(touches, ValueGroupRelationRow.retired_at.is_(None))
+            .values(retired_at=erasure.at)
+        )
+        result = session.execute(
+            update(ValueGroupRelationRow).where(touches).values(reason=WITHHELD)
+        )
+        erasure.relations_retired += int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+def _version_traces(session: Session, version_ids: list[str]) -> list[str]:
+    """Version ids, checksums and file paths of the erased versions."""
+    traces: list[str] = []
+    for chunk in _chunks(version_ids):
+        rows = session.execute(
+            select(
+                SourceVersionRow.id, SourceVersionRow.sha256, SourceVersionRow.origin_path
+            ).where(SourceVersionRow.id.in_(chunk))
         ).all()
-        quoting = {rid for rid, reason in relations if _quotes_any(reason or "", quotes)}
-        retire = [rid for rid, _ in relations if rid not in quoting]
-        for ids in _chunks(quoting):
-            session.execute(delete(ValueGroupRelationRow).where(ValueGroupRelationRow.id.in_(ids)))
-        for ids in _chunks(retire):
+        traces += [text for row in rows for text in row if text]
+    return traces
+
+
+def _forget_gone_keys(session: Session, erasure: Erasure) -> None:
+    """Keys no claim holds any more leave the change feed (they are the source's words)."""
+    held: set[str] = set()
+    for chunk in _chunks(erasure.claim_keys):
+        held.update(
             session.execute(
-                update(ValueGroupRelationRow)
-                .where(
-                    ValueGroupRelationRow.id.in_(ids), ValueGroupRelationRow.retired_at.is_(None)
-                )
-                .values(retired_at=erasure.at)
-            )
-        erasure.relations_deleted += len(quoting)
-        erasure.relations_retired += len(retire)
-
-
-def _quotes_any(reason: str, quotes: list[str]) -> bool:
-    """Whether ``reason`` carries a quote of the source (or a long part of one)."""
-    return any(quote in reason or (len(reason) >= 24 and reason in quote) for quote in quotes)
+                select(ClaimRow.claim_key).where(ClaimRow.claim_key.in_(chunk)).distinct()
+            ).scalars()
+        )
+    erasure.gone_keys = erasure.claim_keys - held
+    for chunk in _chunks(erasure.gone_keys):
+        session.execute(delete(ClaimKeyChangeRow).where(ClaimKeyChangeRow.claim_key.in_(chunk)))
+    erasure.traces += sorted(erasure.gone_keys)
 
 
 def _drop_claims(session: Session, claim_ids: Collection[str], version_ids: list[str]) -> None:

@@ -32,8 +32,8 @@ from claims.ingest import (
     stat_path,
 )
 from claims.models import SourceVersion
-from claims.source_bounds import SourceBounds
 from claims.register import Register, apply_register, check_register_references, load_register
+from claims.source_bounds import SourceBounds
 from claims.store.sources import (
     FileStat,
     file_stats,

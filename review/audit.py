@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select, text
+from sqlalchemy import Connection, select
 from sqlalchemy.orm import Session
 
 from claims import audit_log
@@ -173,12 +173,11 @@ def verify(conn: Connection, *, expect: ExpectedHead | None = None) -> ChainRepo
         if row.row_hash != digest_of(row, row.prev_hash or ""):
             report.add(f"{where}: its content was changed after it was written")
         anchor = at_count.get(report.rows)
-        if anchor is not None and anchor.head_hash is not None:
-            if row.row_hash != anchor.head_hash.lower():
-                report.add(
-                    f"{where}: {anchor.label} says the chain's row {report.rows} ends in "
-                    f"{anchor.head_hash}, it ends in {row.row_hash}: the log was rewritten"
-                )
+        if anchor is not None and row.row_hash != (anchor.head_hash or "").lower():
+            report.add(
+                f"{where}: {anchor.label} says the chain's row {report.rows} ends in "
+                f"{anchor.head_hash}, it ends in {row.row_hash}: the log was rewritten"
+            )
         if row.row_hash in wanted:
             seen_heads.add(row.row_hash)
         previous_hash, previous_id = row.row_hash, row.id

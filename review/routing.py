@@ -289,8 +289,8 @@ def _higher_tier_wins(
         winners=tuple(top),
         rationale=(
             f"rule {rule_id}: tier '{best_tier}' outranks '{runner_up}' in policy "
-            f"{policy.policy_id} {policy.stamp}; the conflict is not material and "
-            f"'{conflict.claim_key}' is not a high-risk predicate"
+            f"{policy.policy_id} {policy.stamp}; the conflict is not material and its "
+            "claim key is not a high-risk predicate"
         ),
     )
 

@@ -52,7 +52,9 @@ def _claims(args: list[str], data_dir: Path) -> subprocess.CompletedProcess[str]
 def _notes(folder: Path, lines: int) -> Path:
     folder.mkdir(parents=True)
     (folder / "quotas.txt").write_text(
-        "\n".join(f"The storage quota of team {i} is {i % 97 + 3} gigabytes." for i in range(lines)),
+        "\n".join(
+            f"The storage quota of team {i} is {i % 97 + 3} gigabytes." for i in range(lines)
+        ),
         encoding="utf-8",
     )
     return folder
@@ -100,7 +102,8 @@ def test_claims_run_on_a_full_disk_says_so_and_exits_non_zero(
     assert result.returncode == FULL_EXIT, result.stderr[-3000:]
     assert "Traceback" not in result.stderr
     # SQLite says "disk I/O error" when the journal cannot grow: named as most likely full
-    assert re.search(r"error: (the disk is full|a disk I/O error \(most often a full disk)", result.stderr)
+    said = r"error: (the disk is full|a disk I/O error \(most often a full disk)"
+    assert re.search(said, result.stderr)
     assert "could not be written" in result.stderr and "bytes free of" in result.stderr
     database = data_dir / "claims.db"
     if database.exists():

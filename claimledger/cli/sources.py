@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import json
 from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
 
-from claimledger.cli.app import app, console, engine, err_console
+from claimledger.cli.app import app, console, engine, err_console, settings
 from claimledger.cli.policy import _actor as audit_actor
-from claims.retention import erase, erased_versions, readmit
+from claims.retention import Erasure, erase, erased_versions, readmit
 from claims.store import transaction
 from claims.store.locks import run_lock
+
+if TYPE_CHECKING:
+    from pipeline.forget import Forgotten
 
 sources_app = typer.Typer(
     help="Inspect stored sources and their versions; erase a source on request.",
@@ -119,8 +123,15 @@ def erase_source(
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         store.dispose()
+    forgotten = _forget_in_dagster(erasure)
     if as_json:
-        print(json.dumps(erasure.to_dict(), indent=2, ensure_ascii=False))
+        payload = erasure.to_dict()
+        payload["dagster"] = (
+            {"runs_deleted": forgotten.runs, "rows": forgotten.rows, "warnings": forgotten.warnings}
+            if forgotten is not None
+            else None
+        )
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
         return
     versions = ", ".join(f"v{v['number']} {v['sha256'][:12]}" for v in erasure.versions)
     print(f"erased source {source}: {len(erasure.versions)} versions ({versions})")
@@ -134,8 +145,35 @@ def erase_source(
         f"  {len(erasure.review_items)} review items and {len(erasure.resolutions)} resolutions "
         f"removed; {len(erasure.claim_keys)} claim keys recomputed"
     )
+    if forgotten is not None:
+        print(f"  Dagster history: {forgotten.summary()}")
+        for warning in forgotten.warnings:
+            err_console.print(f"warning: {warning}")
     print(f"  tombstone: audit event {erasure.audit_id} by {who}")
     print(f"  a run skips this file until `claims sources readmit {source} --reason TEXT`")
+
+
+def _forget_in_dagster(erasure: Erasure) -> Forgotten | None:
+    """Remove the runs and events of Dagster's storage that name or quote the erased source
+    (pipeline/forget.py): the instance of DAGSTER_HOME, else the one `claims run` keeps in
+    the data folder; None when there is neither."""
+    import os
+    from pathlib import Path
+
+    home = Path(os.environ["DAGSTER_HOME"]) if os.environ.get("DAGSTER_HOME") else None
+    home = home or settings().data_dir / "dagster"
+    if not (home / "dagster.yaml").exists():
+        return None
+    import dagster as dg
+
+    from pipeline.forget import compact_sqlite_files, forget_erased
+    from pipeline.instance import read_dagster_migrations_once
+
+    read_dagster_migrations_once()
+    with dg.DagsterInstance.from_config(str(home.resolve())) as instance:
+        forgotten = forget_erased(instance, erasure)
+    compact_sqlite_files(home, forgotten)
+    return forgotten
 
 
 def _no_run() -> AbstractContextManager[None]:
