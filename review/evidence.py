@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from claims.lookalikes import lookalike_note
 from claims.models import AuditEvent, Claim, Resolution, ReviewItem
 from claims.store import row_to_claim
 from claims.tables import ClaimRow, SourceGrantRow, SourceRow, SourceVersionRow
@@ -56,6 +57,12 @@ class Side:
         return self.source_title or self.source_id
 
     @property
+    def lookalike_note(self) -> str:
+        """Empty, or what in the quote is not what it looks like (mixed scripts inside a
+        word, invisible characters): claims/lookalikes.py."""
+        return lookalike_note(self.quote)
+
+    @property
     def access_text(self) -> str:
         groups = ", ".join(self.access_groups)
         return f"visible to {groups} only" if groups else "public"
@@ -64,6 +71,7 @@ class Side:
         data = {k: v for k, v in self.__dict__.items() if k != "claim"}
         data["claim_id"] = self.claim.id
         data["access_text"] = self.access_text
+        data["lookalike_note"] = self.lookalike_note
         return data
 
 

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from claims.edges.materiality import MaterialitySettings
 from claims.errors import NotFoundError, PolicyError
+from claims.lookalikes import fold_key
 from claims.models import AuthorityPolicyVersion
 from claims.store.changes import record_policy_applied
 from claims.tables import AuthorityPolicyRow
@@ -166,9 +167,15 @@ class AuthorityPolicy(_Strict):
             return None
 
     def high_risk_pattern(self, claim_key: str) -> str | None:
-        """The first high-risk pattern matching ``claim_key`` (exact key or glob), or None."""
+        """The first high-risk pattern matching ``claim_key`` (exact key or glob), or None.
+
+        Both sides are compared with look-alike letters and invisible characters folded
+        (``claims.lookalikes``), as claim keys are made: a Cyrillic letter in a key or a
+        pattern does not let a predicate escape its rule."""
+        key = fold_key(claim_key)
         for pattern in self.high_risk_predicates:
-            if pattern == claim_key or fnmatch.fnmatchcase(claim_key, pattern):
+            folded = fold_key(pattern)
+            if pattern == claim_key or folded == key or fnmatch.fnmatchcase(key, folded):
                 return pattern
         return None
 

@@ -130,6 +130,8 @@ def _print_view(view: ItemView) -> None:
         if side.policy_note:
             console.print(f"  policy: {side.policy_note}")
         console.print(f'  "{side.quote}"')
+        if side.lookalike_note:
+            console.print(f"  note: {side.lookalike_note}")
     if view.resolution:
         _print_decision(view)
 

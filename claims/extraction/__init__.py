@@ -24,9 +24,11 @@ from claims.errors import InputError  # noqa: E402
 from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY  # noqa: E402
 from claims.extraction.generation import current_generation  # noqa: E402
 from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline  # noqa: E402
-from claims.extraction.question import QuestionFrame, parse_question  # noqa: E402
+from claims.extraction.question import QuestionFrame  # noqa: E402
+from claims.extraction.question import parse_question as _parse_question  # noqa: E402
 from claims.extraction.supersession import SupersessionMention, find_supersession_mentions  # noqa: E402
-from claims.models import Claim  # noqa: E402
+from claims.lookalikes import Folded, fold_key, fold_lookalikes  # noqa: E402
+from claims.models import Claim, Span  # noqa: E402
 from claims.settings import get_settings  # noqa: E402
 
 if TYPE_CHECKING:
@@ -67,16 +69,40 @@ def claims_with(
     source_version_id: str | None,
     document_subject: str | None,
 ) -> list[Claim]:
-    """``extract`` on a given pipeline (``build_pipeline``), its limits already checked."""
-    doc = nlp.make_doc(text)
+    """``extract`` on a given pipeline (``build_pipeline``), its limits already checked.
+
+    The pipeline reads the text with look-alike letters and invisible characters folded
+    (``claims.lookalikes``), so keys, attributes and entities do not split on them; each
+    claim's spans and quote are then those of ``text`` itself.
+    """
+    reading = fold_lookalikes(text)
+    doc = nlp.make_doc(reading.text)
     doc.user_data[SOURCE_ID] = source_id
     doc.user_data[SOURCE_VERSION_ID] = source_version_id
-    doc.user_data[TEXT_KEY] = text
-    doc.user_data[SUBJECT_KEY] = document_subject
+    doc.user_data[TEXT_KEY] = reading.text
+    doc.user_data[SUBJECT_KEY] = fold_key(document_subject) if document_subject else None
     for _, component in nlp.pipeline:
         doc = component(doc)
     claims: list[Claim] = doc._.claims or []
+    if reading.changed:
+        claims = [_exact(claim, text, reading) for claim in claims]
     return claims
+
+
+def _exact(claim: Claim, text: str, reading: Folded) -> Claim:
+    """``claim`` with its spans and quote in the original ``text`` (it was read folded)."""
+    start, end = reading.original_span(claim.span.start, claim.span.end)
+    update: dict[str, object] = {"span": Span(start=start, end=end), "quote": text[start:end]}
+    if claim.value_span is not None:
+        v_start, v_end = reading.original_span(claim.value_span.start, claim.value_span.end)
+        update["value_span"] = Span(start=v_start, end=v_end)
+    return claim.model_copy(update=update)
+
+
+def parse_question(text: str) -> QuestionFrame:
+    """The claim key, coarse key, scope, residual qualifiers and time a question asks about,
+    read with look-alike letters and invisible characters folded, as sources are."""
+    return _parse_question(fold_key(text))
 
 
 __all__ = [

@@ -16,8 +16,12 @@ _ROOTS = (Path(__file__).parent, Path(__file__).parent.parent / "units")
 _SUFFIXES = {".py", ".yaml", ".yml", ".txt", ".jsonl", ".json"}
 
 
+# outside the package but read by it: the folding of look-alike text (its table is data here)
+_ALSO = (Path(__file__).parent.parent / "lookalikes.py",)
+
+
 def _files() -> list[Path]:
-    files = []
+    files = list(_ALSO)
     for root in _ROOTS:
         for path in root.rglob("*"):
             if path.is_file() and path.suffix in _SUFFIXES and "__pycache__" not in path.parts:
