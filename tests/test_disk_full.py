@@ -108,3 +108,28 @@ def test_claims_run_on_a_full_disk_says_so_and_exits_non_zero(
     database = data_dir / "claims.db"
     if database.exists():
         _versions(database)  # whatever was committed is a consistent store
+
+
+def test_a_full_store_disk_under_a_roomy_dagster_home_fails_the_run_with_the_message(
+    small_disk: Path, tmp_path: Path
+) -> None:
+    # The claim store alone on the small disk: the run's steps fail on it, Dagster's own
+    # history (in the data folder, elsewhere) is written fine; the summary still prints.
+    data_dir = tmp_path / ".claims"
+    environment = {
+        **os.environ,
+        "CLAIMS_DATA_DIR": str(data_dir),
+        "CLAIMS_DATABASE_URL": f"sqlite:///{small_disk / 'claims.db'}",
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "claimledger", "run", str(_notes(tmp_path / "big", 30_000))],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=environment,
+    )
+    assert result.returncode == FULL_EXIT, result.stderr[-3000:]
+    assert "Traceback" not in result.stderr
+    assert f"{small_disk / 'claims.db'} (SQLite)" in result.stderr
+    assert "could not be written" in result.stderr and "bytes free of" in result.stderr
+    _versions(small_disk / "claims.db")  # consistent: what was committed, nothing half

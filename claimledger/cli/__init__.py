@@ -4,10 +4,9 @@ its commands runs (claimledger/cli/lazy.py: ``COMMANDS`` names them)."""
 from __future__ import annotations
 
 import gc
-import os
 import sys
 
-from claimledger.cli.app import app
+from claimledger.cli.app import app, storage_full_error
 from claimledger.cli.startup import owns_process
 from claims.errors import ClaimLedgerError
 
@@ -29,7 +28,7 @@ def main() -> None:
         err_console.print(f"[bold red]error:[/] {escape(str(error))}", markup=True, highlight=False)
         sys.exit(error.exit_code)
     except Exception as error:
-        full = _storage_full(error)
+        full = storage_full_error(error)
         if full is None:
             raise
         from claimledger.cli.app import err_console
@@ -43,22 +42,6 @@ def main() -> None:
             # 1-2 s of CPU after a `claims run`. Frozen objects are skipped; their memory
             # goes back with the process (docs/PIPELINE.md, "Session 8").
             gc.freeze()
-
-
-def _storage_full(error: Exception) -> ClaimLedgerError | None:
-    """A full disk as ``StorageFullError`` naming the store and its free space (exit 6),
-    instead of a database driver's traceback; None for every other error."""
-    from pathlib import Path
-
-    from claimledger.cli.app import settings, store_label
-    from claims.store.disk_full import storage_full
-
-    data_dir = settings().data_dir.absolute()
-    folders = [data_dir, data_dir / "dagster", Path(os.environ.get("DAGSTER_HOME", data_dir))]
-    url = settings().resolved_database_url
-    if url.startswith("sqlite:///"):
-        folders.insert(0, Path(url.removeprefix("sqlite:///").split("?", 1)[0]).absolute().parent)
-    return storage_full(error, store=store_label().removeprefix("store "), folders=folders)
 
 
 __all__ = ["app", "main"]

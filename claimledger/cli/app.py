@@ -16,6 +16,7 @@ from claimledger.cli.safe_text import strip_terminal_controls
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from claims.errors import ClaimLedgerError
     from claims.settings import Settings
 
 # The settings and the store are imported by the commands that use them (the settings
@@ -152,3 +153,20 @@ def empty_store_note(store: Engine) -> str | None:
         f"{store_label()} is empty: no sources yet. `claims run PATH` reads documents into it; "
         "set CLAIMS_DATA_DIR or CLAIMS_DATABASE_URL to use another store"
     )
+
+
+def storage_full_error(error: BaseException) -> ClaimLedgerError | None:
+    """A full disk as ``StorageFullError`` naming the store and the free space where the
+    command writes (exit 6), instead of a database driver's traceback; None for every other
+    error (claims/store/disk_full.py)."""
+    import os
+    from pathlib import Path
+
+    from claims.store.disk_full import storage_full
+
+    data_dir = settings().data_dir.absolute()
+    folders = [data_dir, data_dir / "dagster", Path(os.environ.get("DAGSTER_HOME", data_dir))]
+    url = settings().resolved_database_url
+    if url.startswith("sqlite:///"):
+        folders.insert(0, Path(url.removeprefix("sqlite:///").split("?", 1)[0]).absolute().parent)
+    return storage_full(error, store=store_label().removeprefix("store "), folders=folders)

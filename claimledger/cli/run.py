@@ -15,7 +15,14 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from claimledger.cli.app import app, console, err_console, print_table, settings
+from claimledger.cli.app import (
+    app,
+    console,
+    err_console,
+    print_table,
+    settings,
+    storage_full_error,
+)
 from claims.errors import ClaimLedgerError, InputError
 from claims.settings import get_settings
 from claims.store.locks import run_lock
@@ -205,6 +212,10 @@ def _summarize(store, extractor, outcome, *, as_json: bool = False) -> None:  # 
         print(json.dumps(_summary_json(summary, outcome, generation, status), indent=2))
     else:
         _print_summary(summary, outcome, generation, status)
+    for failure in outcome.failures:  # a step that met a full disk: say it once, exit 6
+        full = storage_full_error(RuntimeError(failure.message))
+        if full is not None:
+            raise full
     if outcome.failures:
         code = 2 if any(f.what not in ("graph", "register") for f in outcome.failures) else 1
         raise typer.Exit(code)
