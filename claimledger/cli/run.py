@@ -288,6 +288,10 @@ def ui(
     from pipeline.instance import dagster_home
 
     sources_paths, register_path = _sources(paths, register)
+    if register_path is not None:  # a broken register: said now, not by the sensor later
+        from claims.register import load_register
+
+        load_register(register_path)
     home = dagster_home(settings().data_dir)
     workspace = PROJECT_ROOT / "workspace.yaml"
     if not workspace.exists():
