@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import dagster as dg
-from sqlalchemy import Connection, String, Text, inspect, select, update
+from sqlalchemy import Connection, String, Text, inspect
 from sqlalchemy import MetaData as SqlMetaData
 from sqlalchemy import Table as SqlTable
 
@@ -71,9 +71,37 @@ def traces_of(erasure: Erasure) -> list[str]:
     return sorted((found | escaped) - {""}, key=len, reverse=True)
 
 
+REGEX_TRACES = 1500  # above this, compiling one alternation costs seconds
+GRAM = 16  # long traces are found by their first GRAM characters, then confirmed
+_WORD_START = re.compile(r"(?<!\w)\w|(?<=\\[ntr])\w")  # a word, also after a JSON \n
+
+
 def _matcher(traces: Iterable[str]) -> Callable[[str], bool]:
-    pattern = re.compile("|".join(re.escape(t) for t in traces))
-    return lambda text: pattern.search(text) is not None
+    """Whether a text holds any of ``traces``: one regular expression for a few hundred; for
+    a source of thousands of claims, short traces by expression and long ones by a set of
+    their first characters slid over the text (linear, no compile cost)."""
+    every = list(traces)
+    if len(every) <= REGEX_TRACES:
+        pattern = re.compile("|".join(re.escape(t) for t in every))
+        return lambda text: pattern.search(text) is not None
+    slid = [t for t in every if len(t) >= GRAM and _WORD_START.match(t)]
+    short = sorted(set(every) - set(slid))
+    by_gram: dict[str, list[str]] = {}
+    for trace in slid:
+        by_gram.setdefault(trace[:GRAM], []).append(trace)
+    few = re.compile("|".join(re.escape(t) for t in short)) if short else None
+
+    def matches(text: str) -> bool:
+        if few is not None and few.search(text) is not None:
+            return True
+        for start in _WORD_START.finditer(text):  # a long trace begins a word
+            at = start.start()
+            found = by_gram.get(text[at : at + GRAM])
+            if found and any(text.startswith(trace, at) for trace in found):
+                return True
+        return False
+
+    return matches
 
 
 def forget_erased(instance: dg.DagsterInstance, erasure: Erasure) -> Forgotten:
@@ -96,6 +124,18 @@ def forget_erased(instance: dg.DagsterInstance, erasure: Erasure) -> Forgotten:
             for table, row in list(_matching_rows(conn, matches)):
                 _remove(conn, table, row, matches)
                 done.rows[table.name] = done.rows.get(table.name, 0) + 1
+    return done
+
+
+def forget_in_home(home: Path, erasure: Erasure) -> Forgotten:
+    """``forget_erased`` on the Dagster instance of ``home`` (its ``dagster.yaml``), then
+    ``compact_sqlite_files``."""
+    from pipeline.instance import read_dagster_migrations_once
+
+    read_dagster_migrations_once()
+    with dg.DagsterInstance.from_config(str(home.resolve())) as instance:
+        done = forget_erased(instance, erasure)
+    compact_sqlite_files(home, done)
     return done
 
 
@@ -148,7 +188,7 @@ def _matching_rows(conn: Connection, matches: Callable[[str], bool]) -> Iterator
         texts = [c for c in table.c if isinstance(c.type, String | Text)]
         if not texts:
             continue
-        for row in conn.execute(select(table)):
+        for row in conn.execute(table.select()):
             mapping = row._mapping
             if any(isinstance(mapping[c.name], str) and matches(mapping[c.name]) for c in texts):
                 yield table, row
@@ -165,7 +205,7 @@ def _remove(conn: Connection, table: Any, row: Any, matches: Callable[[str], boo
             if isinstance(mapping[c.name], str) and matches(mapping[c.name]) and c.nullable
         }
         if cleared:
-            conn.execute(update(table).where(*where).values(**cleared))
+            conn.execute(table.update().where(*where).values(**cleared))
             return
     conn.execute(table.delete().where(*where))
 

@@ -124,3 +124,16 @@ def test_erasing_a_source_leaves_no_text_in_the_store_or_dagster(
     else:
         hits += _postgres_hits(migrated_url)
     assert hits == []
+
+
+@pytest.mark.parametrize("count", [10, 4000])
+def test_traces_are_found_in_dagster_text_for_small_and_large_sources(count: int) -> None:
+    from pipeline.forget import _matcher
+
+    quotes = [f"The locker fee of floor {i} is {i % 13 + 2} EUR." for i in range(count)]
+    matches = _matcher([*quotes, '"letter"', "| letter |"])
+    assert matches('{"preview": "| letter | fee | The locker fee of floor 7 is 9 EUR. |"}')
+    assert matches('{"text": "first line\\nThe locker fee of floor 3 is 5 EUR."}')
+    assert matches('{"source": "letter"}')
+    assert not matches('{"preview": "| filing | fee | The locker fee of floor 7 is 10 EUR. |"}')
+    assert not matches('{"source": "letters"}')

@@ -164,16 +164,9 @@ def _forget_in_dagster(erasure: Erasure) -> Forgotten | None:
     home = home or settings().data_dir / "dagster"
     if not (home / "dagster.yaml").exists():
         return None
-    import dagster as dg
+    from pipeline.forget import forget_in_home
 
-    from pipeline.forget import compact_sqlite_files, forget_erased
-    from pipeline.instance import read_dagster_migrations_once
-
-    read_dagster_migrations_once()
-    with dg.DagsterInstance.from_config(str(home.resolve())) as instance:
-        forgotten = forget_erased(instance, erasure)
-    compact_sqlite_files(home, forgotten)
-    return forgotten
+    return forget_in_home(home, erasure)
 
 
 def _no_run() -> AbstractContextManager[None]:
