@@ -6,8 +6,9 @@ lists the claim keys it touched, ``source_versions`` names version keys (source 
 checksum), checks name files. ``forget_erased`` looks for the erasure's traces (quotes and
 their preview form, claim and version ids, checksums, file paths, keys only the source
 stated, the source id as a value) in every text column of every table of the run, event
-log and schedule storages, deletes each run that a matching row belongs to (its events
-with it, through ``DagsterInstance.delete_run``), clears a matching latest-materialization
+log and schedule storages (and in the runs' captured stdout/stderr files), deletes each run
+that a matching row or log belongs to (its events and logs with it,
+``DagsterInstance.delete_run``), clears a matching latest-materialization
 cache on ``asset_keys`` (Dagster reads the event log instead), deletes any other matching
 row (sensor ticks, check executions), and compacts Dagster's SQLite files so no deleted
 page keeps the bytes. Run history is not the record of progress (the store is): a deleted
@@ -115,6 +116,7 @@ def forget_erased(instance: dg.DagsterInstance, erasure: Erasure) -> Forgotten:
             for table, row in _matching_rows(conn, matches):
                 if "run_id" in table.c and row._mapping["run_id"]:
                     runs.add(str(row._mapping["run_id"]))
+    runs |= _runs_in_compute_logs(instance, matches)
     for run_id in sorted(runs):
         instance.delete_run(run_id)
         _delete_compute_logs(instance, run_id, done)
@@ -208,6 +210,19 @@ def _remove(conn: Connection, table: Any, row: Any, matches: Callable[[str], boo
             conn.execute(table.update().where(*where).values(**cleared))
             return
     conn.execute(table.delete().where(*where))
+
+
+def _runs_in_compute_logs(instance: dg.DagsterInstance, matches: Callable[[str], bool]) -> set[str]:
+    """Runs whose captured stdout/stderr files (the local compute log manager's folder, one
+    folder per run) name the source."""
+    base = getattr(instance.compute_log_manager, "_base_dir", None)
+    if not base or not Path(base).is_dir():
+        return set()
+    found = set()
+    for path in Path(base).rglob("*"):
+        if path.is_file() and matches(path.read_text("utf-8", errors="replace")):
+            found.add(path.relative_to(base).parts[0])
+    return found
 
 
 def _delete_compute_logs(instance: dg.DagsterInstance, run_id: str, done: Forgotten) -> None:

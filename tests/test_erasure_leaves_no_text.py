@@ -83,6 +83,19 @@ def _file_hits(folder: Path) -> list[str]:
     ]
 
 
+def _captured_log_quoting_the_letter(home: Path) -> None:
+    """What a step run by `claims ui` leaves: its stdout/stderr captured in a file of the
+    run's folder (the in-process `claims run` captures none)."""
+    import dagster as dg
+
+    with dg.DagsterInstance.from_config(str(home)) as instance:
+        (run,) = instance.get_runs(limit=1)
+        base = Path(instance.compute_log_manager._base_dir)  # noqa: SLF001
+    log = base / run.run_id / "compute_logs" / "claims.err"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text("warning: The Qwzpatient headcount is 40 people.\n", encoding="utf-8")
+
+
 def test_erasing_a_source_leaves_no_text_in_the_store_or_dagster(
     migrated_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -99,6 +112,7 @@ def test_erasing_a_source_leaves_no_text_in_the_store_or_dagster(
         conflicts = runner.invoke(app, ["conflicts"])
         assert MARKER in conflicts.output.lower()  # the reason quotes it before the erase
 
+        _captured_log_quoting_the_letter(data_dir / "dagster")
         erased = runner.invoke(app, ["sources", "erase", "letter", "--reason", "a request"])
         assert erased.exit_code == 0, erased.output
         assert "Dagster history: " in erased.output
