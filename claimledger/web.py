@@ -7,13 +7,18 @@ request-body ceiling (``claimledger.limits``).
 from __future__ import annotations
 
 import gc
-from collections.abc import AsyncIterator
+import html
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sqlalchemy.exc import DBAPIError
 
 from claimledger.limits import BodyLimit
 from claims.settings import Settings, get_settings
+from claims.store.disk_full import storage_full
 from retrieval.http import create_router as retrieval_router
 from review.web import create_router as review_router
 
@@ -42,4 +47,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(review_router(settings))
     app.include_router(retrieval_router(settings))
     app.add_middleware(BodyLimit)
+    handler = _storage_full_handler(settings)
+    app.add_exception_handler(DBAPIError, handler)
+    app.add_exception_handler(OSError, handler)
     return app
+
+
+def _storage_full_handler(
+    settings: Settings,
+) -> Callable[[Request, Exception], Awaitable[Response]]:
+    """A full disk under a request: 507 with what happened and what to do (the request's
+    transaction was rolled back), as HTML on the reviewer pages and JSON on the API; any
+    other database or OS error goes on to the server's 500 as before."""
+
+    async def handle(request: Request, error: Exception) -> Response:
+        url = settings.resolved_database_url
+        folders = [settings.data_dir.absolute()]
+        if url.startswith("sqlite:///"):
+            database = Path(url.removeprefix("sqlite:///").split("?", 1)[0])
+            folders.insert(0, database.absolute().parent)
+        full = storage_full(error, store="the claim store", folders=folders)
+        if full is None:
+            raise error
+        message = f"{full}. Nothing of this request was saved."
+        if request.url.path.startswith("/review"):
+            return HTMLResponse(
+                f"<!doctype html><title>Storage full</title><p>{html.escape(message)}</p>",
+                status_code=full.http_status,
+            )
+        body = {"error": {"code": "storage_full", "message": message}}
+        return JSONResponse(body, status_code=full.http_status)
+
+    return handle

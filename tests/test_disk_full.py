@@ -133,3 +133,35 @@ def test_a_full_store_disk_under_a_roomy_dagster_home_fails_the_run_with_the_mes
     assert f"{small_disk / 'claims.db'} (SQLite)" in result.stderr
     assert "could not be written" in result.stderr and "bytes free of" in result.stderr
     _versions(small_disk / "claims.db")  # consistent: what was committed, nothing half
+
+
+def test_a_reviewer_page_on_a_full_disk_answers_507_with_the_message(small_disk: Path) -> None:
+    from fastapi.testclient import TestClient
+    from review_ledger import FIXTURES, routed_ledger
+
+    from claimledger.web import create_app
+    from claims.settings import Settings
+    from claims.store import make_engine
+    from tests.store_template import upgrade
+
+    url = f"sqlite:///{small_disk / 'claims.db'}"
+    upgrade(url)
+    engine = make_engine(url)
+    routed_ledger(engine)
+    engine.dispose()
+    filler = small_disk / "filler.bin"
+    filler.write_bytes(b"\0" * shutil.disk_usage(small_disk).free)  # not one page left
+    settings = Settings(database_url=url, reviewers_file=FIXTURES / "reviewers.yaml")
+    with TestClient(create_app(settings)) as client:
+        page = client.get("/review/login")
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+        assert token is not None
+        response = client.post(  # a login writes its session row
+            "/review/login",
+            data={"username": "alice", "password": "correct horse", "csrf_token": token[1]},
+        )
+    assert response.status_code == 507, response.text[:500]
+    assert "the disk is full" in response.text or "disk I/O error" in response.text
+    assert "Nothing of this request was saved" in response.text
+    filler.unlink()
+    _versions(small_disk / "claims.db")  # intact
