@@ -247,13 +247,13 @@ def scan_sources(
         for file, root, resolved, recorded_as in _candidates(given, scan):
             if resolved in seen:
                 continue
-            seen.add(resolved)
             taken_ns = time.time_ns()
             status = _regular_status(file)  # not a regular file: reading it says what it is
             problem = bounds.problem(file, folder, resolved) if status is not None else None
-            if problem is not None:  # never read, not even to hash it
-                scan.rejected.append(_refused(file, problem, root, register))
-                continue
+            if problem is not None:  # never read, not even to hash it; the target named
+                scan.rejected.append(_refused(file, problem, root, register))  # on its own
+                continue  # way (another folder given) is still read
+            seen.add(resolved)
             if records and status is not None:
                 record = records.get(recorded_as)
                 unchanged = _unchanged_file(file, root, register, record, status, limit)

@@ -147,3 +147,13 @@ def test_claims_run_fails_the_outside_link_alone_and_runs_the_rest(tmp_path: Pat
     stored = _stored_text(data_dir)
     assert "holiday" in [source_id for source_id, _ in stored]
     assert all("only-the-store-knows-this" not in text for _, text in stored)
+
+
+def test_the_target_of_a_refused_link_is_read_when_its_own_folder_is_given(
+    tmp_path: Path,
+) -> None:
+    sources, data_dir, outside = _layout(tmp_path)
+    scan = scan_sources([sources, outside.parent], bounds=SourceBounds.of(False, [data_dir]))
+    assert "holiday" in [f.source_id for f in scan.files]  # from elsewhere/, as itself
+    assert [f.path for f in scan.files if f.source_id == "holiday"] == [outside]
+    assert "holiday.txt" in {r.path.name for r in scan.rejected}  # the link still refused
