@@ -106,7 +106,7 @@ def run_regression(
 ) -> RegressionReport:
     """Run every case through ``extract`` and the pipeline's edge rules."""
     from claims.edges.builder import refine
-    from claims.edges.check import RELATION_OF_KIND
+    from claims.check import RELATION_OF_KIND
     from claims.edges.compare import compare_facts
     from claims.edges.facts import facts_from_claim
     from claims.edges.verdict import RELATION_RANK

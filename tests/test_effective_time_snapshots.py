@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.models import Relation
 
 

@@ -7,7 +7,7 @@ opening reader knows the subject is "harbour lights (album)" (claims/extraction/
 
 from __future__ import annotations
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract
 from claims.models import Relation
 
