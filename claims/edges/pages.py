@@ -170,12 +170,19 @@ class PageEvidence:
     """Pages' facts and titles, and which pairs of pages are told apart (each judged once).
 
     ``one_entity`` names the entity a titled subject is one with (``entities.link_entities``:
-    a page retitled with the value it swapped is its original's copy, not a namesake)."""
+    a page retitled with the value it swapped is its original's copy, not a namesake).
+    ``judged`` says which pages the judge may tell apart: those of the reference profile
+    (encyclopedia pages); office documents about one thing that disagree on many figures are
+    never namesakes, so by default no page is judged."""
 
     def __init__(
-        self, claims: Iterable[ClaimFacts], one_entity: Callable[[str], str] = str
+        self,
+        claims: Iterable[ClaimFacts],
+        one_entity: Callable[[str], str] = str,
+        judged: Callable[[str], bool] = lambda _source: False,
     ) -> None:
         claims = list(claims)
+        self._judged = judged
         self._pages = page_facts(claims)
         self._titles = page_titles(claims)
         self._one_entity = one_entity
@@ -189,6 +196,8 @@ class PageEvidence:
         return self._apart[pair]
 
     def _judge(self, a: str, b: str) -> str | None:
+        if not (self._judged(a) and self._judged(b)):
+            return None
         ta, tb = self._titles.get(a), self._titles.get(b)
         if ta and tb and ta != tb and self._one_entity(ta) != self._one_entity(tb):
             return f"namesakes: {a} is titled {ta!r} and {b} {tb!r}"
