@@ -33,7 +33,7 @@ from spacy.tokens import Doc, Span
 
 from claims.extraction.affiliation import party_mentions
 from claims.extraction.disambiguation import entry_labels
-from claims.extraction.identity import fold_name, is_name, lemma, name_tokens
+from claims.extraction.identity import fold_name, is_edition, is_name, lemma, name_tokens
 from claims.extraction.infobox import (
     Field,
     box_subject,
@@ -466,8 +466,9 @@ def _read_sentence(sent: Span, text: str, mentions: Mentions) -> Opening | None:
     entity = fold_name(name_tokens(name), stopwords)
     if not entity:
         return None
-    if disambiguation:
-        # kept as written (lowercase): it tells two things of one name apart
+    if disambiguation and not is_edition(disambiguation):
+        # kept as written (lowercase): it tells two things of one name apart (an edition's
+        # date or number does not: "Travel Policy (2023)" is the travel policy again)
         inner = " ".join(name_tokens(disambiguation)).replace(" ,", ",")
         entity = f"{entity} ({inner})" if inner else entity
     aliases = {entity.split(" (")[0]}
