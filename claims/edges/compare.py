@@ -154,6 +154,21 @@ def listed_values(
     return verdict
 
 
+# rules by which two different values both hold (one contains, bounds or rounds the other)
+_BY_LOGIC = frozenset({Rule.ELABORATION, Rule.PRECISION, Rule.RANGE, Rule.BOUND})
+_FIGURE = re.compile(r"\d[\d,.]*")
+
+
+def one_sentence_revised(a: ClaimFacts, b: ClaimFacts) -> bool:
+    """Two sources' sentences that are one sentence but for their figures (a near copy with
+    a figure changed: never an agreement on that figure)."""
+    return (
+        a.source_id != b.source_id
+        and a.quote_norm != b.quote_norm
+        and _FIGURE.sub("#", a.quote_norm) == _FIGURE.sub("#", b.quote_norm)
+    )
+
+
 def _near_miss(
     inner: PairVerdict, a: ClaimFacts, b: ClaimFacts, match: AttributeMatch
 ) -> PairVerdict:
@@ -221,6 +236,15 @@ def _statements(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     if outcome.state == INCOMPARABLE:
         return PairVerdict(Relation.AMBIGUOUS, outcome.rule, outcome.reason)
     if outcome.state == COMPATIBLE:
+        if outcome.rule in _BY_LOGIC and one_sentence_revised(a, b):
+            # "more than 100 people" / "more than 50 people" in one sentence copied with
+            # its figure changed: both hold by logic, but the copy changed what it states
+            return PairVerdict(
+                Relation.AMBIGUOUS,
+                Rule.REVISION,
+                f"one sentence with its figure changed ({a.shown} vs {b.shown}): "
+                f"{outcome.reason}",
+            )
         return PairVerdict(Relation.COMPATIBLE, outcome.rule, outcome.reason)
     one_sided_scope = (
         _one_sided_scope(a, b) if a.scope or b.scope or a.residual or b.residual else ""

@@ -42,6 +42,7 @@ class Rule:
     KIND = "kind"  # a quantity against a label
     # structure
     KEY = "key"  # different claim keys (near miss on the coarse key)
+    REVISION = "revision"  # a near copy of a sentence with its figure changed
     CLONE = "clone"  # the same sentence under several source ids: one origin
     SAME_SOURCE = "same_source"  # agreement inside one source id is not corroboration
     LINEAGE = "lineage"  # a newer version of the same source id replaces the older
