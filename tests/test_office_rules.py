@@ -285,3 +285,19 @@ def test_sentences_of_one_arithmetic_story_stay_below_one_percent_conflicts() ->
     pairs = story_pairs(150)
     conflicts = [p for p in pairs if check_texts(*p).relation is Relation.CONFLICT]
     assert len(conflicts) / len(pairs) < 0.01, (len(conflicts), conflicts[:5])
+
+
+def test_a_near_copy_that_changes_a_bound_is_never_an_agreement() -> None:
+    # both hold by logic, but one sentence copied with its figure changed states another one
+    result = check_texts(
+        "# Retail update\n\nThe chain operates more than 40 stores in Portugal.",
+        "# Retail update\n\nThe chain operates more than 55 stores in Portugal.",
+    )
+    (pair,) = result.pairs
+    assert (pair.relation, pair.rule) == (Relation.AMBIGUOUS, "revision"), pair.reason
+    # the same two bounds worded apart are two sources describing: both hold
+    apart = check_texts(
+        "The chain operates more than 40 stores in Portugal.",
+        "In Portugal the chain now runs more than 55 stores, most of them in Lisbon.",
+    )
+    assert all(p.relation is not Relation.CONFLICT for p in apart.pairs)
