@@ -277,10 +277,6 @@ def story_pairs(count: int) -> list[tuple[str, str]]:
     return pairs[:count]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: 'had 17' and 'has 12 now' are read as one time and one key (a third of pairs)",
-)
 def test_sentences_of_one_arithmetic_story_stay_below_one_percent_conflicts() -> None:
     pairs = story_pairs(150)
     conflicts = [p for p in pairs if check_texts(*p).relation is Relation.CONFLICT]
@@ -301,3 +297,14 @@ def test_a_near_copy_that_changes_a_bound_is_never_an_agreement() -> None:
         "In Portugal the chain now runs more than 55 stores, most of them in Lisbon.",
     )
     assert all(p.relation is not Relation.CONFLICT for p in apart.pairs)
+
+
+def test_two_past_states_or_two_tenses_without_now_still_conflict() -> None:
+    # the story rules are narrow: a move is keyed by its verb, and only a stated "now"
+    # against a past state is two times
+    assert check_texts("Ana had 9 apples.", "Ana had 12 apples.").relation is Relation.CONFLICT
+    assert check_texts("Ana gave 7 apples to Tom.", "Ana gave 5 apples to Tom.").relation is (
+        Relation.CONFLICT
+    )
+    moved = check_texts("Ana had 9 apples.", "Ana has 2 apples now.")
+    assert (moved.relation, moved.rule) == (Relation.AMBIGUOUS, "time")

@@ -159,6 +159,27 @@ _BY_LOGIC = frozenset({Rule.ELABORATION, Rule.PRECISION, Rule.RANGE, Rule.BOUND}
 _FIGURE = re.compile(r"\d[\d,.]*")
 
 
+# "now", "currently", "today": the time of writing (docs/EXTRACTION.md, deictic times)
+_NOW = frozenset({"now", "currently", "today", "at present", "presently", "nowadays"})
+# a past tense of "have" or "be": a state that held before ("Ana had 9 apples")
+_PAST_STATE = frozenset({"had", "was", "were"})
+
+
+def _then_and_now(a: ClaimFacts, b: ClaimFacts) -> str:
+    """Why two undated statements of a state are at two times, or "": one says it holds now,
+    the other that it held ("Ana had 9 apples" / "Ana has 2 apples now": the count may have
+    changed between). Only a stated "now" against a past tense: two undated statements
+    in two tenses ("the rating was 65%" / "the rating is 63%") stay one time."""
+    for x, y in ((a, b), (b, a)):
+        if (
+            x.time_text.casefold() in _NOW
+            and not y.time_text
+            and y.predicate.split(" ")[0] in _PAST_STATE
+        ):
+            return f"one side states {x.time_text!r}, the other a past state ({y.predicate!r})"
+    return ""
+
+
 def one_sentence_revised(a: ClaimFacts, b: ClaimFacts) -> bool:
     """Two sources' sentences that are one sentence but for their figures (a near copy with
     a figure changed: never an agreement on that figure)."""
@@ -262,6 +283,11 @@ def _statements(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
                 Relation.AMBIGUOUS,
                 Rule.TIME,
                 f"effective time stated on one side only ({_time_side(a, b)}); {outcome.reason}",
+            )
+        then_and_now = _then_and_now(a, b)
+        if then_and_now:
+            return PairVerdict(
+                Relation.AMBIGUOUS, Rule.TIME, f"{then_and_now}; {outcome.reason}"
             )
         return PairVerdict(Relation.CONFLICT, outcome.rule, outcome.reason)
     if outcome.state == AGREE:
