@@ -211,11 +211,6 @@ def _near_miss(
     )
 
 
-def same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
-    """Two claims compared as values of one claim key (``a``, ``b`` in ``ordered`` order)."""
-    return _same_key(a, b)
-
-
 def _same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     if a.reported != b.reported:
         return PairVerdict(
