@@ -158,3 +158,21 @@ def test_check_reports_what_claims_run_stores_between_the_two_files(
         engine.dispose()
     assert store  # each pair shares a figure: the comparison is not of two empty sets
     assert checked(left, right) == store
+
+
+def test_a_row_written_before_entity_refs_reads_back_with_its_entity_as_the_name() -> None:
+    from types import SimpleNamespace
+
+    from claims.store.claims import entity_ref_of
+
+    old = SimpleNamespace(
+        entity="devata (1941 film)", entity_name=None, entity_qualifier=None, entity_local_to=None
+    )
+    ref = entity_ref_of(old)
+    assert ref is not None
+    assert (ref.name, ref.qualifier, ref.local_to, ref.text) == (
+        "devata (1941 film)",
+        None,
+        None,
+        "devata (1941 film)",
+    )

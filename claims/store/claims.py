@@ -131,7 +131,9 @@ def entity_ref_of(row: Any) -> EntityRef | None:
                 "local_to": row.entity_local_to,
             },
         )
-    return trusted(EntityRef, {"name": row.entity}) if row.entity else None
+    if not row.entity:
+        return None
+    return trusted(EntityRef, {"name": row.entity, "qualifier": None, "local_to": None})
 
 
 def row_to_claim(row: ClaimRow) -> Claim:
