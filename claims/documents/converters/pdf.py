@@ -1,0 +1,303 @@
+"""``.pdf`` to Markdown-flavoured text, with pypdfium2 (PDFium).
+
+Pages in order, one ``\\f`` line between pages; on a page, text in PDFium's reading order
+(the order the page draws its text runs: a single column top to bottom, a LaTeX two-column
+page column by column). Runs on one baseline make a line. Lines set in a font clearly
+larger than the body text are headings (the largest size ``#``, the next ``##``...);
+lines starting with a bullet (``•``, ``-``, ``–``, ``▪``...) or a small number (``3.``,
+``2)``) are list items, nested by how far their bullet is indented; other lines are joined
+into paragraphs, a wrapped line (one reaching the right margin) with a space and a short
+line (``Weight: 1.2 kg``) with a line break; a wider gap than the line spacing ends a
+paragraph. Ruled tables become pipe tables (``pdf_tables``).
+
+Refused with a per-file error: encrypted PDFs (a password is needed to open them), PDFs
+with no text layer (scans: run OCR first) and damaged or truncated files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from claims.documents.converters.markdown_text import MarkdownWriter
+from claims.documents.converters.pdf_tables import RuledTable, find_tables
+from claims.errors import InputError
+
+NAME = "pdf"
+VERSION = "1"
+LIBRARY = "pypdfium2"
+
+# bullets as PDFs draw them: round, square, Symbol/Wingdings private-use glyphs, dashes
+_BULLET = re.compile(
+    r"^([\u2022\u25e6\u25aa\u25cf\u25cb\u25a0\u2023\u2043\u00b7\uf0b7\uf0a7*\-\u2013])\s+"
+)
+_NUMBERED = re.compile(r"^\(?(\d{1,2})[.)]\s+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")
+_SOFT_HYPHEN = "\u00ad"
+
+
+def _clean(text: str) -> str:
+    """A run's text on one line; PDFium's end-of-line hyphen (``\\x02``) kept as a soft one."""
+    text = text.replace("\x02", _SOFT_HYPHEN)
+    return " ".join(_CONTROL.sub("", text).split())
+
+
+_HEADING_RATIO = 1.18  # a line this much larger than the body text is a heading
+
+
+@dataclass
+class _Line:
+    text: str
+    left: float
+    right: float
+    top: float
+    bottom: float
+    size: float
+    runs: int = 1  # text runs joined into this line
+
+    @property
+    def height(self) -> float:
+        return max(self.top - self.bottom, 1.0)
+
+
+@dataclass
+class _Page:
+    items: list[_Line | RuledTable]
+
+
+def convert(data: bytes, path: Path) -> str:
+    import pypdfium2 as pdfium  # imported on first use
+    import pypdfium2.raw as pdfium_c
+
+    try:
+        document = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as error:
+        raise _open_error(error, path) from None
+    try:
+        pages = [_read_page(document[i], pdfium_c) for i in range(len(document))]
+    finally:
+        document.close()
+    lines = [item for page in pages for item in page.items if isinstance(item, _Line)]
+    if not lines and not any(page.items for page in pages):
+        raise InputError(
+            f"no text layer: none of the {len(pages)} page(s) holds text (a scan or images "
+            "only); run OCR first (for example `ocrmypdf in.pdf out.pdf`) and ingest its output",
+            location=str(path),
+        )
+    return _render(pages, _Layout.of(lines))
+
+
+def _open_error(error: Exception, path: Path) -> InputError:
+    message = str(error)
+    if "password" in message.lower():
+        return InputError(
+            "the PDF is encrypted (it needs a password to open); save a copy without the "
+            "password (print to PDF from a viewer that has it open) and ingest that",
+            location=str(path),
+        )
+    return InputError(
+        "the PDF is damaged or truncated, or not a PDF (PDFium: "
+        f"{message.split('PDFium: ')[-1].rstrip(').')}); download or export it again",
+        location=str(path),
+    )
+
+
+def _read_page(page: Any, pdfium_c: Any) -> _Page:
+    textpage = page.get_textpage()
+    try:
+        tables = find_tables(page, textpage, pdfium_c.FPDF_PAGEOBJ_PATH)
+        items: list[_Line | RuledTable] = []
+        placed: set[int] = set()
+        for i in range(textpage.count_rects()):
+            left, bottom, right, top = textpage.get_rect(i)
+            x, y = (left + right) / 2, (bottom + top) / 2
+            table = next((t for t in tables if t.holds(x, y)), None)
+            if table is not None:
+                if id(table) not in placed:
+                    placed.add(id(table))
+                    items.append(table)
+                continue
+            text = _clean(str(textpage.get_text_bounded(left, bottom, right, top)))
+            if not text:
+                continue
+            index = textpage.get_index(min(left + 1, x), y, 2, 2)
+            found = index is not None and index >= 0
+            size = float(pdfium_c.FPDFText_GetFontSize(textpage.raw, index)) if found else 0.0
+            _add_run(items, _Line(text, left, right, top, bottom, size or (top - bottom)))
+        for line in items:  # PDFium spaces a line's runs better than their gaps tell
+            if isinstance(line, _Line) and line.runs > 1:
+                whole = textpage.get_text_bounded(line.left, line.bottom, line.right, line.top)
+                whole = _clean(str(whole))
+                line.text = whole or line.text
+        items += [t for t in tables if id(t) not in placed and any(any(r) for r in t.rows)]
+        return _Page(items)
+    finally:
+        textpage.close()
+        page.close()
+
+
+def _add_run(items: list[_Line | RuledTable], run: _Line) -> None:
+    """A text run joins the line before it when it continues that line's baseline."""
+    last = items[-1] if items else None
+    if (
+        isinstance(last, _Line)
+        and abs((last.top + last.bottom) - (run.top + run.bottom)) / 2 < 0.5 * last.height
+        and run.left >= last.right - 1
+    ):
+        gap = run.left - last.right
+        last.text += (" " if gap > 0.15 * run.height else "") + run.text
+        last.right, last.top = run.right, max(last.top, run.top)
+        last.bottom, last.size = min(last.bottom, run.bottom), max(last.size, run.size)
+        last.runs += 1
+        return
+    items.append(run)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What the document's lines say about its typography: body size, heading sizes,
+    where the text column's right edge is."""
+
+    body: float
+    heading_sizes: tuple[float, ...]
+    left: float
+    right: float
+
+    @classmethod
+    def of(cls, lines: list[_Line]) -> _Layout:
+        if not lines:
+            return cls(0.0, (), 0.0, 0.0)
+        weights: Counter[float] = Counter()
+        for line in lines:
+            weights[round(line.size * 2) / 2] += len(line.text)
+        body = weights.most_common(1)[0][0]
+        larger = {
+            round(line.size * 2) / 2
+            for line in lines
+            if line.size >= body * _HEADING_RATIO and len(line.text) <= 200
+        }
+        return cls(
+            body,
+            tuple(sorted(larger, reverse=True)),
+            min(line.left for line in lines),
+            max(line.right for line in lines),
+        )
+
+    def heading_level(self, line: _Line) -> int | None:
+        size = round(line.size * 2) / 2
+        if size in self.heading_sizes and len(line.text) <= 200:
+            return min(self.heading_sizes.index(size) + 1, 6)
+        return None
+
+    def wraps(self, line: _Line) -> bool:
+        """Whether ``line`` runs to the right margin (its paragraph goes on after it)."""
+        return line.right >= self.right - 0.12 * (self.right - self.left)
+
+
+class _Paragraphs:
+    """Lines gathered into headings, list items and paragraphs, written in order."""
+
+    def __init__(self, writer: MarkdownWriter, layout: _Layout) -> None:
+        self.writer, self.layout = writer, layout
+        self.text = ""
+        self.lines: list[_Line] = []  # the open paragraph's lines
+        self.kind: str | None = None  # "paragraph", "item"
+        self.item: tuple[int, int | None] = (0, None)
+        self.last: _Line | None = None
+        self.bullets: list[float] = []  # left edges of the open list's bullets, by depth
+
+    def flush(self) -> None:
+        if self.kind == "paragraph":
+            self.writer.paragraph(self._joined())
+        elif self.kind == "item":
+            self.writer.list_item(self.text.replace(_SOFT_HYPHEN, ""), *self.item)
+        self.kind, self.text, self.lines = None, "", []
+
+    def _joined(self) -> str:
+        """The paragraph's lines: a wrapped line joined to the next with a space (or
+        nothing after a hyphen), a line that ends short kept as a line of its own."""
+        lines = self.lines
+        widest = max(line.right for line in lines)
+        left = min(line.left for line in lines)
+        text = lines[0].text
+        for before, line in zip(lines, lines[1:], strict=False):
+            wrapped = self.layout.wraps(before) or (
+                len(lines) > 2
+                and before.right >= widest - 0.12 * (widest - left)
+                and line.text[:1].islower()
+            )
+            if wrapped and text.endswith(_SOFT_HYPHEN):
+                text = text[:-1] + line.text
+            else:
+                text += (" " if wrapped else "\n") + line.text
+        return text.replace(_SOFT_HYPHEN, "")
+
+    def end_list(self) -> None:
+        self.flush()
+        self.bullets = []
+        self.writer.end_list()
+
+    def add(self, line: _Line) -> None:
+        level = self.layout.heading_level(line)
+        if level is not None:
+            self.end_list()
+            self.writer.heading(level, line.text)
+            self.last = None
+            return
+        marker = _BULLET.match(line.text) or _NUMBERED.match(line.text)
+        if marker:
+            self.flush()
+            number = int(marker.group(1)) if marker.re is _NUMBERED else None
+            self.item = (self._depth(line.left), number)
+            self.kind, self.text = "item", line.text[marker.end() :]
+        elif self.kind is not None and self._continues(line):
+            if self.kind == "item":
+                hyphen = self.text.endswith(_SOFT_HYPHEN)
+                self.text = self.text.removesuffix(_SOFT_HYPHEN) + ("" if hyphen else " ")
+                self.text += line.text
+            else:
+                self.lines.append(line)
+        else:
+            if self.kind == "item" or (self.bullets and line.left <= self.bullets[0] + 1):
+                self.end_list()
+            self.flush()
+            self.kind, self.lines = "paragraph", [line]
+        self.last = line
+
+    def _continues(self, line: _Line) -> bool:
+        last = self.last
+        if last is None:
+            return False
+        gap = last.bottom - line.top
+        if gap > 0.8 * last.height or gap < -last.height:  # a blank line, or another column
+            return False
+        if self.kind == "item":
+            return line.left > self.bullets[-1] + 2 if self.bullets else False
+        return abs(line.left - last.left) < 3 * last.height or line.left > last.left
+
+    def _depth(self, left: float) -> int:
+        while self.bullets and left < self.bullets[-1] - 2:
+            self.bullets.pop()
+        if not self.bullets or left > self.bullets[-1] + 2:
+            self.bullets.append(left)
+        return len(self.bullets) - 1
+
+
+def _render(pages: list[_Page], layout: _Layout) -> str:
+    writer = MarkdownWriter()
+    for number, page in enumerate(pages):
+        if number:
+            writer.page_break()
+        gather = _Paragraphs(writer, layout)
+        for item in page.items:
+            if isinstance(item, RuledTable):
+                gather.end_list()
+                gather.last = None
+                writer.table(item.rows)
+            else:
+                gather.add(item)
+        gather.end_list()
+    return writer.text()
