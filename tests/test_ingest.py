@@ -374,10 +374,12 @@ def test_file_over_the_size_limit_is_named_and_nothing_is_written(
 def test_unsupported_or_missing_path_named_directly_is_rejected(
     store_url: str, corpus: Path, run_cli, tmp_path: Path
 ) -> None:
+    sheet = tmp_path / "figures.xlsx"  # a type claims does not read
+    sheet.write_bytes(b"PK\x03\x04 not read")
     before = store_state(store_url)
-    result = run_cli("ingest", corpus, BAD / "report.pdf", tmp_path / "nowhere")
+    result = run_cli("ingest", corpus, sheet, tmp_path / "nowhere")
     assert result.code == 2
-    assert f"{BAD / 'report.pdf'}: unsupported file type '.pdf'" in result.err
+    assert f"{sheet}: unsupported file type '.xlsx'" in result.err
     assert f"{tmp_path / 'nowhere'}: no such file or directory" in result.err
     assert store_state(store_url) == before
 

@@ -35,6 +35,8 @@ class NewVersion:
     media_type: str = "text/plain"
     origin_path: str | None = None
     label: str | None = None
+    converter: str = "utf-8-text"  # what made ``text`` from ``raw`` (claims/documents)
+    converter_version: str = "1"
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ def row_to_version(row: SourceVersionRow) -> SourceVersion:
         origin_path=row.origin_path,
         text=row.text,
         ingested_at=row.ingested_at,
+        converter=row.converter,
+        converter_version=row.converter_version,
     )
 
 
@@ -341,6 +345,8 @@ class SourceRepository:
                     origin_path=item.origin_path,
                     text=item.text,
                     ingested_at=now,
+                    converter=item.converter,
+                    converter_version=item.converter_version,
                 )
             )
             decided.append((vid, item.source_id, number, digest, True))

@@ -46,7 +46,9 @@ _FORMATS: dict[str, _Format] = {
     ".txt": _Format("text/plain", "plain", "text file", _TEXT_HINT),
     ".md": _Format("text/markdown", "plain", "Markdown file", _TEXT_HINT),
     ".docx": _Format(
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        # the registered type (...officedocument.wordprocessingml.document) is 71
+        # characters, over the store's 64: the short form other tools use too
+        "application/docx",
         "docx",
         "Word (.docx) file",
         "open it in Word or LibreOffice and save it again as .docx",
