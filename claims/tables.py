@@ -109,6 +109,9 @@ class SourceVersionRow(Base):
     # what made ``text`` from the file's bytes: a newer one re-derives it (docs/INGEST.md)
     converter: Mapped[str] = mapped_column(String(64), server_default="utf-8-text")
     converter_version: Mapped[str] = mapped_column(String(128), server_default="1")
+    # sha256 of a converted ``text`` (None when the text is the file's UTF-8 bytes, which
+    # ``sha256`` covers): the integrity check compares the text with it
+    text_sha256: Mapped[str | None] = mapped_column(String(64))
 
 
 class SourceFileStatRow(Base):

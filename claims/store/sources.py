@@ -21,6 +21,15 @@ from claims.tables import (
 )
 
 
+def converted_text_sha256(converter: str, text: str) -> str | None:
+    """The checksum a converted version's text is checked against (None: the text is the
+    file's own UTF-8, which the version's ``sha256`` covers)."""
+    return None if converter == PLAIN_TEXT else sha256_hex(text.encode("utf-8"))
+
+
+PLAIN_TEXT = "utf-8-text"  # the converter of .txt and .md (claims.documents.converters.plain)
+
+
 def version_id(source_id: str, sha256: str) -> str:
     return stable_id("sv", source_id, sha256)
 
@@ -347,6 +356,7 @@ class SourceRepository:
                     ingested_at=now,
                     converter=item.converter,
                     converter_version=item.converter_version,
+                    text_sha256=converted_text_sha256(item.converter, item.text),
                 )
             )
             decided.append((vid, item.source_id, number, digest, True))
