@@ -69,6 +69,11 @@ BINARY_MEDIA_TYPES = frozenset(
 )
 
 
+def known_media_type(media_type: str) -> bool:
+    """Whether a converter reads this media type (a stored version's ``media_type``)."""
+    return any(f.media_type == media_type for f in _FORMATS.values())
+
+
 def media_type_for(path: Path | str) -> str | None:
     """The media type a file of this name is stored as; None for a type not read."""
     return MEDIA_TYPES.get(Path(path).suffix.lower())
