@@ -47,28 +47,46 @@ def convert(data: bytes, path: Path) -> str:
     document = docx.Document(io.BytesIO(data))
     writer = MarkdownWriter()
     numbering = _Numbering(document)
+    styles = _style_names(document)
     blocks = list(document.iter_inner_content())
     # With a Title paragraph, "Heading 1" is a section under it: ## as in Markdown.
-    shift = int(any(not hasattr(b, "rows") and _style(b).lower() == "title" for b in blocks))
+    shift = int(
+        any(not hasattr(b, "rows") and _style(b, styles).lower() == "title" for b in blocks)
+    )
     for block in blocks:
         if hasattr(block, "rows"):
             writer.table(_table_rows(block))
             numbering.reset()
         else:
-            _paragraph(writer, block, numbering, shift)
+            _paragraph(writer, block, numbering, shift, _style(block, styles))
     return writer.text()
 
 
-def _style(paragraph: Any) -> str:
+def _style_names(document: Any) -> dict[str, str]:
+    """Style id -> style name, read once (python-docx looks a style up by a linear search
+    per paragraph, most of the time a large document took)."""
+    names: dict[str, str] = {}
     try:
-        return str(paragraph.style.name or "").strip() if paragraph.style is not None else ""
-    except (KeyError, AttributeError):  # a style id the styles part does not define
-        return ""
+        root = document.styles.element
+    except (KeyError, AttributeError, NotImplementedError):  # no styles part
+        return names
+    for style in root.findall(f"{_W}style"):
+        name = style.find(f"{_W}name")
+        if name is not None:
+            names[style.get(f"{_W}styleId", "")] = name.get(f"{_W}val", "")
+    return names
 
 
-def _paragraph(writer: MarkdownWriter, paragraph: Any, numbering: _Numbering, shift: int) -> None:
+def _style(paragraph: Any, names: dict[str, str]) -> str:
+    """The paragraph's style name ("heading 1", "List Bullet"...; "" for the default)."""
+    style_id = paragraph._p.style
+    return names.get(style_id, "").strip() if style_id else ""
+
+
+def _paragraph(
+    writer: MarkdownWriter, paragraph: Any, numbering: _Numbering, shift: int, style: str
+) -> None:
     text = paragraph.text
-    style = _style(paragraph)
     heading = _HEADING.match(style)
     if heading or style.lower() == "title":
         writer.heading(int(heading.group(1)) + shift if heading else 1, text)
