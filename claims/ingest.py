@@ -149,6 +149,7 @@ class IngestReport:
     register_changed: list[str] = field(default_factory=list)
     # files skipped because their source was erased with these bytes (claims/retention.py)
     erased: list[str] = field(default_factory=list)
+    not_read: list[str] = field(default_factory=list)  # files of a type claims does not read
 
     @property
     def sources(self) -> int:
@@ -180,6 +181,8 @@ class IngestReport:
             text += f"; {len(self.rejected)} rejected"
         if self.erased:
             text += f"; {len(self.erased)} skipped (source erased)"
+        if self.not_read:
+            text += f"; {len(self.not_read)} not read (type)"
         return text
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,6 +195,7 @@ class IngestReport:
                 for r in self.rejected
             ],
             "erased": self.erased,
+            "not_read": self.not_read,
             "register": (
                 {
                     "path": self.register,
@@ -511,15 +515,17 @@ def ingest(
     register: Register | None = None,
     *,
     rejected: Sequence[RejectedFile] = (),
+    not_read: Sequence[Path] = (),
 ) -> IngestReport:
     """Store ``files`` (and apply ``register``) inside the caller's transaction.
 
     Raises ``RegisterError`` before writing anything if a ``supersedes`` names a source that
     is neither in the register, nor stored, nor among ``files``. ``rejected`` is carried into
-    the report unchanged so one report describes the whole command.
+    the report unchanged so one report describes the whole command, and so is ``not_read``
+    (the scan's files of types not read).
     """
     repository = SourceRepository(session)
-    report = IngestReport(rejected=list(rejected))
+    report = IngestReport(rejected=list(rejected), not_read=[str(p) for p in not_read])
     # An erased source stays out until readmitted: the same bytes are skipped, said so.
     erased = erased_pairs(session)
     if erased:

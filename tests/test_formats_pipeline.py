@@ -89,3 +89,4 @@ def test_a_folder_of_only_unread_types_fails_and_a_stray_one_does_not(
     result = CliRunner().invoke(app, ["run", str(mixed)])
     assert result.exit_code == 0, result.output
     assert "files not read (type)\t1 (.png 1)" in result.output
+
