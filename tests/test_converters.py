@@ -244,3 +244,22 @@ def test_unreadable_files_get_a_clear_error_naming_the_file(
     }[data]
     with pytest.raises(InputError, match=message):
         convert(payload, tmp_path / name)
+
+
+def test_pdf_page_numbers_in_the_margin_are_not_text(tmp_path: Path) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)  # the footer stands in the bottom margin
+    for number, line in enumerate(("Annual leave: 25 days", "Sick leave: 10 days"), start=1):
+        pdf.add_page()
+        pdf.set_font("Helvetica", "", 11)
+        pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(0, 6, "12 days of carry-over", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_y(-15)
+        pdf.cell(0, 6, f"Page {number} of 2", align="C")
+    text = _convert(bytes(pdf.output()), "numbered.pdf", tmp_path)
+    assert text == (
+        "Annual leave: 25 days\n12 days of carry-over\n\n\f\n\n"
+        "Sick leave: 10 days\n12 days of carry-over\n"
+    )

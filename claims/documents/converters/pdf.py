@@ -46,6 +46,11 @@ def _clean(text: str) -> str:
 
 
 _HEADING_RATIO = 1.18  # a line this much larger than the body text is a heading
+# a page number in the top or bottom margin: "7", "- 7 -", "Page 7", "7 of 12", "7/12"
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?[-\u2013(]?\s*\d{1,4}\s*[-\u2013)]?(?:\s*(?:of|/)\s*\d{1,4})?$", re.I
+)
+_MARGIN = 0.15  # of the page height: where page numbers stand (LaTeX sets them high)
 
 
 @dataclass
@@ -66,6 +71,7 @@ class _Line:
 @dataclass
 class _Page:
     items: list[_Line | RuledTable]
+    width: float = 0.0
 
 
 def convert(data: bytes, path: Path) -> str:
@@ -87,7 +93,7 @@ def convert(data: bytes, path: Path) -> str:
             "only); run OCR first (for example `ocrmypdf in.pdf out.pdf`) and ingest its output",
             location=str(path),
         )
-    return _render(pages, _Layout.of(lines))
+    return _render(pages, _Layout.of(lines, max(page.width for page in pages)))
 
 
 def _open_error(error: Exception, path: Path) -> InputError:
@@ -133,10 +139,18 @@ def _read_page(page: Any, pdfium_c: Any) -> _Page:
                 whole = _clean(str(whole))
                 line.text = whole or line.text
         items += [t for t in tables if id(t) not in placed and any(any(r) for r in t.rows)]
-        return _Page(items)
+        width, height = page.get_size()
+        return _Page([item for item in items if not _page_number(item, height)], width)
     finally:
         textpage.close()
         page.close()
+
+
+def _page_number(item: _Line | RuledTable, height: float) -> bool:
+    """A page number standing alone in the top or bottom margin (not text of the page)."""
+    if not isinstance(item, _Line) or not _PAGE_NUMBER.match(item.text):
+        return False
+    return item.bottom < _MARGIN * height or item.top > (1 - _MARGIN) * height
 
 
 def _add_run(items: list[_Line | RuledTable], run: _Line) -> None:
@@ -167,7 +181,9 @@ class _Layout:
     right: float
 
     @classmethod
-    def of(cls, lines: list[_Line]) -> _Layout:
+    def of(cls, lines: list[_Line], page_width: float) -> _Layout:
+        """``page_width``: a text column's right edge is taken to mirror its left margin,
+        so that in a document of short lines the longest is not taken for a full one."""
         if not lines:
             return cls(0.0, (), 0.0, 0.0)
         weights: Counter[float] = Counter()
@@ -179,12 +195,9 @@ class _Layout:
             for line in lines
             if line.size >= body * _HEADING_RATIO and len(line.text) <= 200
         }
-        return cls(
-            body,
-            tuple(sorted(larger, reverse=True)),
-            min(line.left for line in lines),
-            max(line.right for line in lines),
-        )
+        left = min(line.left for line in lines)
+        right = max(max(line.right for line in lines), page_width - left)
+        return cls(body, tuple(sorted(larger, reverse=True)), left, right)
 
     def heading_level(self, line: _Line) -> int | None:
         size = round(line.size * 2) / 2
