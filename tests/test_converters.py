@@ -263,3 +263,20 @@ def test_pdf_page_numbers_in_the_margin_are_not_text(tmp_path: Path) -> None:
         "Annual leave: 25 days\n12 days of carry-over\n\n\f\n\n"
         "Sick leave: 10 days\n12 days of carry-over\n"
     )
+
+
+def test_claims_extract_reads_a_word_file_through_its_converter(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from claimledger.cli import app
+
+    path = tmp_path / "terms.docx"
+    path.write_bytes(write.docx_bytes([("paragraph", "The notice period is 30 days.")]))
+    result = CliRunner().invoke(app, ["extract", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert '"quote": "The notice period is 30 days."' in result.output
+    damaged = tmp_path / "cut.pdf"
+    damaged.write_bytes(b"%PDF-1.7\n1 0 obj")
+    result = CliRunner().invoke(app, ["extract", str(damaged)])
+    assert isinstance(result.exception, InputError)  # the entry point prints it, exit 2
+    assert "cut.pdf: the PDF is damaged or truncated" in str(result.exception)
