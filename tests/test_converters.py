@@ -280,3 +280,41 @@ def test_claims_extract_reads_a_word_file_through_its_converter(tmp_path: Path) 
     result = CliRunner().invoke(app, ["extract", str(damaged)])
     assert isinstance(result.exception, InputError)  # the entry point prints it, exit 2
     assert "cut.pdf: the PDF is damaged or truncated" in str(result.exception)
+
+
+def test_docx_reads_tracked_insertions_content_controls_and_rows_merged_down(
+    tmp_path: Path,
+) -> None:
+    import io
+
+    import docx
+    from docx.oxml import parse_xml
+
+    ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    document = docx.Document()
+    paragraph = document.add_paragraph("The notice period is ")
+    paragraph._p.append(
+        parse_xml(f'<w:del {ns} w:id="1" w:author="a"><w:r><w:delText>60</w:delText></w:r></w:del>')
+    )
+    paragraph._p.append(
+        parse_xml(f'<w:ins {ns} w:id="2" w:author="a"><w:r><w:t>30 days.</w:t></w:r></w:ins>')
+    )
+    document.element.body.insert(
+        -1,
+        parse_xml(
+            f"<w:sdt {ns}><w:sdtContent><w:p><w:r><w:t>Warranty: 2 years</w:t></w:r></w:p>"
+            "</w:sdtContent></w:sdt>"
+        ),
+    )
+    table = document.add_table(rows=3, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "Group", "Amount"
+    table.cell(1, 0).merge(table.cell(2, 0)).text = "Current liabilities"
+    table.cell(1, 1).text, table.cell(2, 1).text = "4.1", "2.7"
+    out = io.BytesIO()
+    document.save(out)
+    text = _convert(out.getvalue(), "tracked.docx", tmp_path)
+    assert text == (
+        "The notice period is 30 days.\n\nWarranty: 2 years\n\n"
+        "| Group | Amount |\n|---|---|\n"
+        "| Current liabilities | 4.1 |\n| Current liabilities | 2.7 |\n"
+    )
