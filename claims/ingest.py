@@ -257,7 +257,8 @@ def scan_sources(
             status = _regular_status(file)
             if records and status is not None:
                 record = records.get(recorded_as)
-                unchanged = _unchanged_file(file, root, register, record, status, limit)
+                file_limit = _file_limit(file, limit)[0]
+                unchanged = _unchanged_file(file, root, register, record, status, file_limit)
                 if unchanged is not None:
                     scan.known.append(unchanged)
                     continue
@@ -280,10 +281,11 @@ def read_known_file(file: KnownFile, *, max_source_bytes: int | None = None) -> 
     the next scan sees it as changed."""
     limit = max_source_bytes if max_source_bytes is not None else _default_max_bytes()
     try:
-        data = read_bounded(file.path, limit, setting="CLAIMS_MAX_SOURCE_BYTES")
+        file_limit, setting = _file_limit(file.path, limit)
+        data = read_bounded(file.path, file_limit, setting=setting)
         if sha256_hex(data) != file.sha256:
             return None
-        converted = convert(data, file.path)
+        converted = _bounded(convert(data, file.path), limit, file.path)
     except InputError:
         return None
     return _source_file(file.source_id, file.path, data, converted, file.record)
@@ -376,8 +378,10 @@ def read_source_file(
         )
     # Regular files only, never more than limit + 1 bytes: a named pipe, a link to a device
     # or a link loop is a per-file error, not a hang or an exhausted memory (claims/files.py).
-    data = read_bounded(path, limit, setting="CLAIMS_MAX_SOURCE_BYTES")
-    converted = convert(data, path)  # .txt/.md: the UTF-8 text; others: converted
+    file_limit, setting = _file_limit(path, limit)
+    data = read_bounded(path, file_limit, setting=setting)
+    # .txt/.md: the UTF-8 text; others: converted, their text within the text limit
+    converted = _bounded(convert(data, path), limit, path)
     source_id = _source_id(path, root, register)
     return _source_file(source_id, path, data, converted, None)
 
@@ -498,6 +502,31 @@ def rejection_error(report: IngestReport) -> InputError | None:
     if not report.rejected:
         return None
     return InputError(_rejection_message(report.rejected, ingested=len(report.files)))
+
+
+def _file_limit(path: Path, text_limit: int) -> tuple[int, str]:
+    """The most bytes a file of this type may have, and the setting that says so: a .docx,
+    .pdf or .html file's own limit (images and markup are most of their bytes)."""
+    if path.suffix.lower() in _DOCUMENT_SUFFIXES:
+        from claims.settings import get_settings
+
+        return get_settings().max_document_bytes, "CLAIMS_MAX_DOCUMENT_BYTES"
+    return text_limit, "CLAIMS_MAX_SOURCE_BYTES"
+
+
+_DOCUMENT_SUFFIXES = frozenset({".docx", ".pdf", ".html", ".htm"})
+
+
+def _bounded(converted: Converted, text_limit: int, path: Path) -> Converted:
+    """``converted`` if its text is within the text limit, else ``InputError``."""
+    size = len(converted.text.encode("utf-8"))
+    if converted.converter != "utf-8-text" and size > text_limit:
+        raise InputError(
+            f"the file's text is {size} bytes, over the limit of {text_limit} bytes "
+            "(CLAIMS_MAX_SOURCE_BYTES); split the document or raise the limit",
+            location=str(path),
+        )
+    return converted
 
 
 def _default_max_bytes() -> int:

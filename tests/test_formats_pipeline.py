@@ -90,3 +90,35 @@ def test_a_folder_of_only_unread_types_fails_and_a_stray_one_does_not(
     assert result.exit_code == 0, result.output
     assert "files not read (type)\t1 (.png 1)" in result.output
 
+
+
+def test_documents_have_their_own_file_limit_and_their_text_the_text_limit(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from claims.ingest import scan_sources
+    from claims.settings import get_settings
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    pdf = write.pdf_bytes(HANDBOOK)
+    (folder / "handbook.pdf").write_bytes(pdf)
+    (folder / "notes.txt").write_text("The notice period is 30 days.\n" * 40)
+    monkeypatch.setenv("CLAIMS_MAX_DOCUMENT_BYTES", str(len(pdf) + 10))
+    get_settings.cache_clear()
+    try:
+        # the PDF's bytes are over the text limit, its text is not: read
+        scan = scan_sources([folder], max_source_bytes=len(pdf) // 2)
+        assert [f.source_id for f in scan.files] == ["handbook"]
+        assert "notes.txt" in str(scan.rejected[0]) and "CLAIMS_MAX_SOURCE_BYTES" in str(
+            scan.rejected[0]
+        )
+        # its text over the text limit: rejected, saying which limit
+        scan = scan_sources([folder / "handbook.pdf"], max_source_bytes=40)
+        assert "the file's text is" in str(scan.rejected[0])
+        assert "(CLAIMS_MAX_SOURCE_BYTES); split the document" in str(scan.rejected[0])
+        monkeypatch.setenv("CLAIMS_MAX_DOCUMENT_BYTES", str(len(pdf) - 1))
+        get_settings.cache_clear()
+        scan = scan_sources([folder / "handbook.pdf"])
+        assert "CLAIMS_MAX_DOCUMENT_BYTES" in str(scan.rejected[0])
+    finally:
+        get_settings.cache_clear()
