@@ -318,3 +318,23 @@ def test_docx_reads_tracked_insertions_content_controls_and_rows_merged_down(
         "| Group | Amount |\n|---|---|\n"
         "| Current liabilities | 4.1 |\n| Current liabilities | 2.7 |\n"
     )
+
+
+def test_html_tables_that_lay_out_a_page_are_read_as_its_blocks(tmp_path: Path) -> None:
+    page = (
+        "<table><tr><td><h1>Benefits</h1><p>Annual leave: 25 days.</p>"
+        "<p>Sick leave: 10 days.</p></td>"
+        "<td><table><tr><th>Plan</th><th>Price</th></tr><tr><td>Pro</td><td>$29</td></tr>"
+        "</table></td></tr></table>"
+    )
+    text = _convert(page.encode(), "layout.html", tmp_path)
+    assert text == (
+        "# Benefits\n\nAnnual leave: 25 days.\n\nSick leave: 10 days.\n\n"
+        "| Plan | Price |\n|---|---|\n| Pro | $29 |\n"
+    )
+
+
+def test_text_lines_that_read_as_markdown_breaks_or_markers_are_escaped(tmp_path: Path) -> None:
+    page = "<p>Totals<br>---<br>+ 4 new hires<br>12) carried over</p>"
+    text = _convert(page.encode(), "breaks.html", tmp_path)
+    assert text == "Totals\n\\---\n\\+ 4 new hires\n12\\) carried over\n"

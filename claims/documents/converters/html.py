@@ -122,6 +122,12 @@ class _Walker:
             self.writer.end_list()
             self._list(node, 0)
             self.writer.end_list()
+        elif tag == "table" and _layout_table(node):
+            self.flush()  # a table that lays out a page: its cells are the page's blocks
+            for cell in node.iter("td", "th"):
+                if _nearest_table(cell) is node:
+                    self.block(cell)
+                    self.flush()
         elif tag == "table":
             self.flush()
             self._table(node)
@@ -182,6 +188,33 @@ class _Walker:
             self.writer.paragraph(_inline_text(caption))
         rows, heads = _grid(node)
         self.writer.table(rows, heads)
+
+
+_LAYOUT_CONTENT = {"table", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "pre"}
+
+
+def _nearest_table(node: Any) -> Any:
+    parent = node.getparent()
+    while parent is not None and _tag(parent) != "table":
+        parent = parent.getparent()
+    return parent
+
+
+def _layout_table(table: Any) -> bool:
+    """Whether ``table`` lays out a page (old intranet pages, e-mail exports) rather than
+    holding data: a cell holds a table, a heading, a list or several paragraphs, or the
+    table has a single column."""
+    widths = []
+    for row, _ in _rows(table):
+        cells = [c for c in row if _tag(c) in {"td", "th"}]
+        widths.append(sum(max(1, _int(c.get("colspan"), 1)) for c in cells))
+        for cell in cells:
+            inner = [n for n in cell.iterdescendants() if isinstance(n.tag, str)]
+            if any(_tag(n) in _LAYOUT_CONTENT for n in inner):
+                return True
+            if sum(1 for n in inner if _tag(n) in {"p", "div"}) >= 2:
+                return True
+    return bool(widths) and max(widths) == 1
 
 
 def _int(value: str | None, default: int) -> int:

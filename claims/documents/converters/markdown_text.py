@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 PAGE_BREAK = "\f"
 # markup a line of ordinary text must not start with
-_MARKER = re.compile(r"^(#|[-*+](?=\s|$)|>|\||`{3}|~{3}|={3,}\s*$)")
+_MARKER = re.compile(r"^(#|[-*+](?=\s|$)|>|\||`{3}|~{3}|[=_]{2,}\s*$|[-*](?:\s*[-*]){2,}\s*$)")
 _ORDERED = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 
