@@ -338,3 +338,20 @@ def test_text_lines_that_read_as_markdown_breaks_or_markers_are_escaped(tmp_path
     page = "<p>Totals<br>---<br>+ 4 new hires<br>12) carried over</p>"
     text = _convert(page.encode(), "breaks.html", tmp_path)
     assert text == "Totals\n\\---\n\\+ 4 new hires\n12\\) carried over\n"
+
+
+def test_pdf_bullets_as_word_draws_them_nest_by_indent(tmp_path: Path) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 11)
+    for indent, line in ((0, "- Entitlements"), (8, "o Annual leave: 25 days"), (0, "- Travel")):
+        pdf.set_x(pdf.l_margin + indent)
+        pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(6)
+    pdf.cell(0, 6, "o is not a bullet outside a list.", new_x="LMARGIN", new_y="NEXT")
+    text = _convert(bytes(pdf.output()), "bullets.pdf", tmp_path)
+    assert text == (
+        "- Entitlements\n  - Annual leave: 25 days\n- Travel\n\no is not a bullet outside a list.\n"
+    )

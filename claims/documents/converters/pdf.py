@@ -32,8 +32,10 @@ LIBRARY = "pypdfium2"
 
 # bullets as PDFs draw them: round, square, Symbol/Wingdings private-use glyphs, dashes
 _BULLET = re.compile(
-    r"^([\u2022\u25e6\u25aa\u25cf\u25cb\u25a0\u2023\u2043\u00b7\uf0b7\uf0a7*\-\u2013])\s+"
+    r"^([\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u25c6\u25ba\u2023\u2043\u00b7"
+    r"\u27a2\u2713\u2756\uf0b7\uf0a7\uf0d8\uf076*\-\u2013])\s+"
 )
+_SUB_BULLET = re.compile(r"^(o)\s+")  # Word's second-level bullet (Courier New "o")
 _NUMBERED = re.compile(r"^\(?(\d{1,2})[.)]\s+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")
 _SOFT_HYPHEN = "\u00ad"
@@ -261,6 +263,8 @@ class _Paragraphs:
             self.last = None
             return
         marker = _BULLET.match(line.text) or _NUMBERED.match(line.text)
+        if not marker and self.bullets and line.left > self.bullets[0] + 2:
+            marker = _SUB_BULLET.match(line.text)  # only inside a list, indented
         if marker:
             self.flush()
             number = int(marker.group(1)) if marker.re is _NUMBERED else None
