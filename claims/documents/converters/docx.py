@@ -29,6 +29,7 @@ NAME = "docx"
 VERSION = "1"
 LIBRARY = "python-docx"
 
+_MAX_UNPACKED = 512 * 1024 * 1024  # a "zip bomb" is refused before it is unpacked
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # a compound file: encrypted .docx or .doc
 _HEADING = re.compile(r"^heading\s*(\d)$", re.IGNORECASE)
 _LIST_STYLE = re.compile(r"^list\s+(bullet|number)\s*(\d)?$", re.IGNORECASE)
@@ -56,6 +57,14 @@ def convert(data: bytes, path: Path) -> str:
         raise InputError(
             "the file is not a .docx package (not a ZIP file: truncated or damaged?); "
             "open it in Word or LibreOffice and save it again as .docx",
+            location=str(path),
+        )
+    with zipfile.ZipFile(io.BytesIO(data)) as package:
+        unpacked = sum(item.file_size for item in package.infolist())
+    if unpacked > _MAX_UNPACKED:
+        raise InputError(
+            f"the .docx package unpacks to {unpacked} bytes, over the {_MAX_UNPACKED} this "
+            "reader opens; split the document",
             location=str(path),
         )
     import docx  # python-docx: imported on first use

@@ -16,6 +16,7 @@ from typing import Any
 _THIN = 2.5  # points: thinner than this, a path is a rule
 _NEAR = 2.0  # points: rule positions this close are one grid line
 _MAX_SEGMENTS = 800  # a page with more drawn parts is a drawing, not a table
+_MAX_GRID = 60  # rows or columns: more distinct rule positions is a chart, not a table
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def _positions(values: list[float]) -> list[float]:
 def _table(rules: list[_Rule], textpage: Any) -> RuledTable | None:
     xs = _positions([r.at for r in rules if not r.horizontal])
     ys = _positions([r.at for r in rules if r.horizontal])[::-1]  # top first
-    if len(xs) < 3 or len(ys) < 3:
+    if not 3 <= len(xs) <= _MAX_GRID or not 3 <= len(ys) <= _MAX_GRID:
         return None
     verticals = [r for r in rules if not r.horizontal]
     rows: list[list[str]] = []
