@@ -3,6 +3,7 @@ converter, unreadable ones named per file, types not read counted and named."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -62,7 +63,11 @@ def test_documents_in_every_format_are_stored_as_their_converted_text(
     assert "- Sick leave: 10 days per year\n- Parental leave: 16 weeks" in text
     assert versions["prices"][1] == "html"
     assert "| Pro | $29 |" in versions["prices"][3]
-    assert versions["sheet"][1:3] == ("pdf", versions["sheet"][2])
+    assert versions["sheet"][1] == "pdf"
+    listing = CliRunner().invoke(app, ["sources", "list", "--json"])
+    shown = {s["id"]: s["versions"][0] for s in json.loads(listing.output)}
+    assert (shown["handbook"]["converter"], shown["prices"]["converter"]) == ("docx", "html")
+    assert shown["sheet"]["converter_version"] == versions["sheet"][2]
     with sqlite3.connect(cli_env / "claims.db") as db:
         claims = db.execute(
             "SELECT v.source_id, count(*) FROM claims c "

@@ -20,14 +20,13 @@ from claims.tables import (
     SourceVersionRow,
 )
 
+PLAIN_TEXT = "utf-8-text"  # the converter of .txt and .md (claims.documents.converters.plain)
+
 
 def converted_text_sha256(converter: str, text: str) -> str | None:
     """The checksum a converted version's text is checked against (None: the text is the
     file's own UTF-8, which the version's ``sha256`` covers)."""
     return None if converter == PLAIN_TEXT else sha256_hex(text.encode("utf-8"))
-
-
-PLAIN_TEXT = "utf-8-text"  # the converter of .txt and .md (claims.documents.converters.plain)
 
 
 def version_id(source_id: str, sha256: str) -> str:
@@ -72,6 +71,8 @@ class VersionInfo:
     media_type: str
     origin_path: str | None
     ingested_at: datetime
+    converter: str = PLAIN_TEXT  # what made the version's text from its bytes
+    converter_version: str = "1"
 
 
 def _trusted_fields(source: Source) -> tuple[object, ...]:
@@ -401,9 +402,11 @@ class SourceRepository:
             SourceVersionRow.media_type,
             SourceVersionRow.origin_path,
             SourceVersionRow.ingested_at,
+            SourceVersionRow.converter,
+            SourceVersionRow.converter_version,
         ).order_by(SourceVersionRow.source_id, SourceVersionRow.number)
         for row in self.session.execute(stmt):
-            index.setdefault(row.source_id, []).append(VersionInfo(*row))
+            index.setdefault(row.source_id, []).append(VersionInfo(**row._asdict()))
         return index
 
     def count_versions(self) -> int:
