@@ -57,7 +57,11 @@ REPORTS: dict[str, Report] = {
         ("paragraph", "Revenue grew 18% in 2024 to $4.2 million."),
         (
             "table",
-            [["Item", "2024", "2023"], ["Revenue", "4.2", "3.6"], ["Operating costs", "3.1", "2.9"]],
+            [
+                ["Item", "2024", "2023"],
+                ["Revenue", "4.2", "3.6"],
+                ["Operating costs", "3.1", "2.9"],
+            ],
         ),
         ("paragraph", "The company employed 212 people at the end of 2024."),
     ],
