@@ -88,7 +88,11 @@ def docx_bytes(report: Sequence[Block]) -> bytes:
     return out.getvalue()
 
 
-def pdf_bytes(report: Sequence[Block], *, encrypt_with: str | None = None) -> bytes:
+def pdf_bytes(
+    report: Sequence[Block], *, encrypt_with: str | None = None, table_rules: str = "ALL"
+) -> bytes:
+    """``table_rules``: fpdf2's ``borders_layout`` ("ALL": a ruled grid; "NONE",
+    "HORIZONTAL_LINES": tables drawn without column rules, as financial statements are)."""
     from fpdf import FPDF
 
     pdf = FPDF()
@@ -112,7 +116,7 @@ def pdf_bytes(report: Sequence[Block], *, encrypt_with: str | None = None) -> by
             pdf.ln(4)
         elif kind == "table":
             pdf.set_font("Helvetica", "", 11)
-            with pdf.table() as table:
+            with pdf.table(borders_layout=table_rules) as table:
                 for row in block[1]:
                     cells = table.row()
                     for value in row:

@@ -355,3 +355,36 @@ def test_pdf_bullets_as_word_draws_them_nest_by_indent(tmp_path: Path) -> None:
     assert text == (
         "- Entitlements\n  - Annual leave: 25 days\n- Travel\n\no is not a bullet outside a list.\n"
     )
+
+
+@pytest.mark.parametrize("rules", ["NONE", "HORIZONTAL_LINES"])
+def test_pdf_tables_drawn_without_column_rules_are_read_from_aligned_text(
+    tmp_path: Path, rules: str
+) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 10)
+    pdf.multi_cell(0, 6, "Amounts in millions", new_x="LMARGIN", new_y="NEXT")
+    rows = [
+        ["", "2024", "2023"],
+        ["Current liabilities", "", ""],
+        ["Trade payables", "4.1", "3.6"],
+        ["Accruals", "(0.7)", "1.2"],
+    ]
+    with pdf.table(borders_layout=rules, text_align=("LEFT", "RIGHT", "RIGHT")) as table:
+        for row in rows:
+            cells = table.row()
+            for value in row:
+                cells.cell(value)
+    pdf.ln(4)
+    for line in ("Weight: 1.2 kg", "Price: $149"):
+        pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+    text = _convert(bytes(pdf.output()), "statement.pdf", tmp_path)
+    assert text == (
+        "Amounts in millions\n\n"
+        "|  | 2024 | 2023 |\n|---|---|---|\n| Current liabilities |  |  |\n"
+        "| Trade payables | 4.1 | 3.6 |\n| Accruals | (0.7) | 1.2 |\n\n"
+        "Weight: 1.2 kg\nPrice: $149\n"
+    )

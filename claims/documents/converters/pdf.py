@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from claims.documents.converters.markdown_text import MarkdownWriter
-from claims.documents.converters.pdf_tables import RuledTable, find_tables
+from claims.documents.converters.pdf_tables import RuledTable, find_tables, text_tables
 from claims.errors import InputError
 
 NAME = "pdf"
@@ -52,6 +52,7 @@ _HEADING_RATIO = 1.18  # a line this much larger than the body text is a heading
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s+)?[-\u2013(]?\s*\d{1,4}\s*[-\u2013)]?(?:\s*(?:of|/)\s*\d{1,4})?$", re.I
 )
+_CELL_GAP = 1.2  # line heights: a wider gap between two runs of a line separates columns
 _MARGIN = 0.15  # of the page height: where page numbers stand (LaTeX sets them high)
 
 
@@ -64,6 +65,9 @@ class _Line:
     bottom: float
     size: float
     runs: int = 1  # text runs joined into this line
+    # the line's parts apart by a wide gap (columns of a table drawn without rules):
+    # [left, right, text]; one part for an ordinary line
+    cells: list[list[Any]] = field(default_factory=list)
 
     @property
     def height(self) -> float:
@@ -134,15 +138,20 @@ def _read_page(page: Any, pdfium_c: Any) -> _Page:
             index = textpage.get_index(min(left + 1, x), y, 2, 2)
             found = index is not None and index >= 0
             size = float(pdfium_c.FPDFText_GetFontSize(textpage.raw, index)) if found else 0.0
-            _add_run(items, _Line(text, left, right, top, bottom, size or (top - bottom)))
+            run = _Line(text, left, right, top, bottom, size or (top - bottom))
+            run.cells = [[left, right, text]]
+            _add_run(items, run)
         for line in items:  # PDFium spaces a line's runs better than their gaps tell
             if isinstance(line, _Line) and line.runs > 1:
                 whole = textpage.get_text_bounded(line.left, line.bottom, line.right, line.top)
-                whole = _clean(str(whole))
-                line.text = whole or line.text
+                line.text = _clean(str(whole)) or line.text
+                for cell in line.cells if len(line.cells) > 1 else ():
+                    bounded = textpage.get_text_bounded(cell[0], line.bottom, cell[1], line.top)
+                    cell[2] = _clean(str(bounded)) or cell[2]
         items += [t for t in tables if id(t) not in placed and any(any(r) for r in t.rows)]
         width, height = page.get_size()
-        return _Page([item for item in items if not _page_number(item, height)], width)
+        kept = [item for item in items if not _page_number(item, height)]
+        return _Page(text_tables(kept, _Line), width)
     finally:
         textpage.close()
         page.close()
@@ -165,6 +174,11 @@ def _add_run(items: list[_Line | RuledTable], run: _Line) -> None:
     ):
         gap = run.left - last.right
         last.text += (" " if gap > 0.15 * run.height else "") + run.text
+        if gap >= _CELL_GAP * run.height:
+            last.cells.append([run.left, run.right, run.text])
+        else:
+            last.cells[-1][1] = run.right
+            last.cells[-1][2] += (" " if gap > 0.15 * run.height else "") + run.text
         last.right, last.top = run.right, max(last.top, run.top)
         last.bottom, last.size = min(last.bottom, run.bottom), max(last.size, run.size)
         last.runs += 1

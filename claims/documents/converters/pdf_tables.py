@@ -1,15 +1,22 @@
-"""Ruled tables on a PDF page, found from the page's drawn lines and cell rectangles.
+"""Tables on a PDF page: ruled ones from the page's drawn lines and cell rectangles, and
+tables drawn without rules from lines whose parts stand in the same columns.
 
 A table is a cluster of touching horizontal and vertical rules (a thin path, or the edges of
 a cell's rectangle) with at least two rows and two columns. Its grid is the distinct rule
 positions; a cell's text is the page text inside it. Where a row has no vertical rule at a
 column edge the cells on both sides are one merged cell, whose text is repeated in each
-column it spans. Tables without vertical rules are not found here: their rows stay text
-lines (docs/INGEST.md, "PDF").
+column it spans.
+
+A table without vertical rules (only horizontal ones, or none: most financial statements)
+is found from its text instead (``text_tables``): at least three consecutive lines, each
+split by wide gaps into two or more parts, whose parts fall into the same columns (the
+columns are the union of the parts' spans); a line of one part in the first column between
+such rows is a group row (``Current liabilities``). Anything less regular stays text lines.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,3 +156,83 @@ def _ruled(xs: list[float], ys: list[float], verticals: list[_Rule]) -> bool:
 def _cell_text(textpage: Any, left: float, bottom: float, right: float, top: float) -> str:
     text = textpage.get_text_bounded(left + 0.5, bottom + 0.5, right - 0.5, top - 0.5)
     return " ".join(str(text).split())
+
+
+_MIN_ROWS = 3  # lines of two or more parts a table drawn without rules needs
+_ROW_GAP = 2.5  # line heights: rows of one table stand closer than this
+
+
+def text_tables(items: Sequence[Any], line_type: Any) -> list[Any]:
+    """``items`` (a page's lines and ruled tables in reading order) with each run of lines
+    that forms a table drawn without rules replaced by one ``RuledTable``. A line has
+    ``cells`` ([left, right, text] parts), ``top``, ``bottom`` and ``height``."""
+    out: list[Any] = []
+    i = 0
+    while i < len(items):
+        end = _table_run(items, i, line_type)
+        table = _aligned_table(items[i:end]) if end - i >= _MIN_ROWS else None
+        if table is None:
+            out.append(items[i])
+            i += 1
+            continue
+        out.append(table)
+        i = end
+    return out
+
+
+def _table_run(items: Sequence[Any], start: int, line_type: Any) -> int:
+    """The end of the run of table-like lines starting at ``start`` (``start`` if none)."""
+    if not isinstance(items[start], line_type) or len(items[start].cells) < 2:
+        return start
+    end = start + 1
+    while end < len(items):
+        line, before = items[end], items[end - 1]
+        if not isinstance(line, line_type):
+            break
+        if before.bottom - line.top > _ROW_GAP * before.height or line.top > before.top:
+            break  # a wide gap, or back up the page (another column)
+        if len(line.cells) < 2:
+            following = items[end + 1] if end + 1 < len(items) else None
+            grouped = (
+                isinstance(following, line_type)
+                and len(following.cells) >= 2
+                and line.cells[0][0] <= items[start].cells[0][0] + 2 * line.height
+            )
+            if not grouped:
+                break
+        end += 1
+    return end
+
+
+def _aligned_table(lines: Sequence[Any]) -> RuledTable | None:
+    """The rows of ``lines`` when their parts fall into the same columns, else None."""
+    spans: list[list[float]] = []
+    for line in lines:
+        for left, right, _ in line.cells if len(line.cells) > 1 else ():
+            overlapping = [s for s in spans if left <= s[1] and right >= s[0]]
+            merged = [
+                min([left, *(s[0] for s in overlapping)]),
+                max([right, *(s[1] for s in overlapping)]),
+            ]
+            spans = [s for s in spans if s not in overlapping] + [merged]
+    spans.sort()
+    if len(spans) < 2:
+        return None
+    rows: list[list[str]] = []
+    for line in lines:
+        row = [""] * len(spans)
+        for left, right, text in line.cells:
+            column = next((k for k, s in enumerate(spans) if left <= s[1] and right >= s[0]), 0)
+            if row[column]:
+                return None  # two parts of one line in one column: not aligned
+            row[column] = text
+        rows.append(row)
+    if sum(1 for line in lines if len(line.cells) > 1) < _MIN_ROWS:
+        return None
+    return RuledTable(
+        min(s[0] for s in spans),
+        min(line.bottom for line in lines),
+        max(s[1] for s in spans),
+        max(line.top for line in lines),
+        rows,
+    )
