@@ -388,3 +388,26 @@ def test_pdf_tables_drawn_without_column_rules_are_read_from_aligned_text(
         "| Trade payables | 4.1 | 3.6 |\n| Accruals | (0.7) | 1.2 |\n\n"
         "Weight: 1.2 kg\nPrice: $149\n"
     )
+
+
+def test_pdf_prose_in_two_columns_drawn_line_by_line_is_not_a_table(tmp_path: Path) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 10)
+    left = [
+        "Our support desk answers within four hours",
+        "on working days and within a day otherwise,",
+        "and every answer names the engineer on call.",
+    ]
+    right = [
+        "Spare parts leave the warehouse the same day",
+        "when they are ordered before noon, and the",
+        "courier brings them within two working days.",
+    ]
+    for a, b in zip(left, right, strict=True):
+        pdf.cell(90, 6, a)
+        pdf.cell(90, 6, b, new_x="LMARGIN", new_y="NEXT")
+    text = _convert(bytes(pdf.output()), "columns.pdf", tmp_path)
+    assert "|" not in text

@@ -8,7 +8,8 @@ lines starting with a bullet (``•``, ``-``, ``–``, ``▪``...) or a small nu
 ``2)``) are list items, nested by how far their bullet is indented; other lines are joined
 into paragraphs, a wrapped line (one reaching the right margin) with a space and a short
 line (``Weight: 1.2 kg``) with a line break; a wider gap than the line spacing ends a
-paragraph. Ruled tables become pipe tables (``pdf_tables``).
+paragraph. Tables become pipe tables (``pdf_tables``): ruled ones from their rules, and
+tables drawn without column rules from lines whose parts stand in the same columns.
 
 Refused with a per-file error: encrypted PDFs (a password is needed to open them), PDFs
 with no text layer (scans: run OCR first) and damaged or truncated files.

@@ -160,6 +160,7 @@ def _cell_text(textpage: Any, left: float, bottom: float, right: float, top: flo
 
 _MIN_ROWS = 3  # lines of two or more parts a table drawn without rules needs
 _ROW_GAP = 2.5  # line heights: rows of one table stand closer than this
+_MAX_CELL_WORDS = 6  # words per cell on average: more is prose in columns, not a table
 
 
 def text_tables(items: Sequence[Any], line_type: Any) -> list[Any]:
@@ -229,6 +230,9 @@ def _aligned_table(lines: Sequence[Any]) -> RuledTable | None:
         rows.append(row)
     if sum(1 for line in lines if len(line.cells) > 1) < _MIN_ROWS:
         return None
+    filled = [cell for row in rows for cell in row if cell]
+    if sum(len(cell.split()) for cell in filled) > _MAX_CELL_WORDS * len(filled):
+        return None  # lines of prose side by side (two columns drawn line by line)
     return RuledTable(
         min(s[0] for s in spans),
         min(line.bottom for line in lines),
