@@ -230,9 +230,11 @@ def scan_sources(
     max_source_bytes: int | None = None,
     records: Mapping[str, FileStat] | None = None,
 ) -> SourceScan:
-    """Read and validate every ``.txt``/``.md`` file under ``paths`` (no store access).
+    """Read and validate (and convert) every file of a type claims reads under ``paths``
+    (no store access).
 
-    A directory is walked recursively (hidden entries and other extensions are skipped) and
+    A directory is walked recursively (hidden entries are skipped, files of other types are
+    listed in ``not_read``) and
     is the root its files' ids are relative to; a file named directly gets its stem as id.
     A file reached twice is read once (the first way it was reached names it). Two files
     that would get the same source id are both rejected.
