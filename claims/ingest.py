@@ -30,7 +30,9 @@ from typing import Any, NamedTuple
 from sqlalchemy.orm import Session
 
 from claims.documents.converters import MEDIA_TYPES, SUFFIXES, Converted, convert
-from claims.documents.converters.plain import decode_source_text
+from claims.documents.converters.plain import (
+    decode_source_text as decode_source_text,  # re-exported: the .txt/.md rules
+)
 from claims.errors import InputError
 from claims.files import read_bounded, real_path, sha256_of_regular_file
 from claims.ids import sha256_hex
@@ -38,7 +40,6 @@ from claims.register import Register, apply_default_groups, apply_register, sour
 from claims.retention import erased_pairs, skip_message
 from claims.store.sources import FileStat, NewVersion, SourceRepository
 
-__all__ = ["MEDIA_TYPES", "decode_source_text"]  # besides the names defined here
 _VISIBLE_CONTROLS = {
     **{code: f"\\x{code:02x}" for code in [*range(32), 127]},
     ord("\n"): "\\n",
