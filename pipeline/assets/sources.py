@@ -79,14 +79,14 @@ def source_versions(
         for file in (f for f in good if f.key in redo):
             source = file.load()  # read now if it was taken from its record; None: changed
             if source is not None:
-                done = rederive(
+                outcome = rederive(
                     session,
                     version_id(source.source_id, source.sha256),
                     source.text,
                     source.converter,
                     source.converter_version,
                 )
-                rederived += done is not None
+                rederived += int(outcome is not None)
         stored: dict[str, list[str]] = {shard: [] for shard in shards}
         for _, source_id, sha in version_checksums(session):
             if (shard := shard_of(source_id)) in stored:
