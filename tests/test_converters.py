@@ -411,3 +411,10 @@ def test_pdf_prose_in_two_columns_drawn_line_by_line_is_not_a_table(tmp_path: Pa
         pdf.cell(90, 6, b, new_x="LMARGIN", new_y="NEXT")
     text = _convert(bytes(pdf.output()), "columns.pdf", tmp_path)
     assert "|" not in text
+
+
+def test_pdf_run_text_spells_ligatures_and_keeps_line_end_hyphens_soft() -> None:
+    from claims.documents.converters.pdf import _clean
+
+    assert _clean("the \ufb01nal of\ufb01ce  draft") == "the final office draft"
+    assert _clean("docu\x02") == "docu\u00ad"  # joined without the hyphen when it wraps

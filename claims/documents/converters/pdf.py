@@ -42,9 +42,14 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")
 _SOFT_HYPHEN = "\u00ad"
 
 
+_LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi",
+                            "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"})  # fmt: skip
+
+
 def _clean(text: str) -> str:
-    """A run's text on one line; PDFium's end-of-line hyphen (``\\x02``) kept as a soft one."""
-    text = text.replace("\x02", _SOFT_HYPHEN)
+    """A run's text on one line; PDFium's end-of-line hyphen (``\\x02``) kept as a soft one,
+    typographic ligatures (``ﬁ``) as their letters, so words are spelled as typed."""
+    text = text.replace("\x02", _SOFT_HYPHEN).translate(_LIGATURES)
     return " ".join(_CONTROL.sub("", text).split())
 
 
