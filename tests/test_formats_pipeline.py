@@ -28,8 +28,7 @@ PRICES = [
 def _versions(data_dir: Path) -> dict[str, tuple[str, str, str, str]]:
     with sqlite3.connect(data_dir / "claims.db") as db:
         rows = db.execute(
-            "SELECT source_id, media_type, converter, converter_version, text "
-            "FROM source_versions"
+            "SELECT source_id, media_type, converter, converter_version, text FROM source_versions"
         ).fetchall()
     return {row[0]: row[1:] for row in rows}
 
@@ -94,7 +93,6 @@ def test_a_folder_of_only_unread_types_fails_and_a_stray_one_does_not(
     result = CliRunner().invoke(app, ["run", str(mixed)])
     assert result.exit_code == 0, result.output
     assert "files not read (type)\t1 (.png 1)" in result.output
-
 
 
 def test_documents_have_their_own_file_limit_and_their_text_the_text_limit(
