@@ -418,3 +418,18 @@ def test_pdf_run_text_spells_ligatures_and_keeps_line_end_hyphens_soft() -> None
 
     assert _clean("the \ufb01nal of\ufb01ce  draft") == "the final office draft"
     assert _clean("docu\x02") == "docu\u00ad"  # joined without the hyphen when it wraps
+
+
+def test_html_superscripts_are_powers_or_footnote_marks_never_digits_of_a_figure(
+    tmp_path: Path,
+) -> None:
+    page = (
+        "<p>Revenue was $4.2<sup>3</sup> million.</p>"
+        "<p>The office has 120 m<sup>2</sup> of floor space.</p>"
+        "<p>The cell holds 10<sup>6</sup> bacteria per <b>ml</b>.</p>"
+    )
+    text = _convert(page.encode(), "notes.html", tmp_path)
+    assert text == (
+        "Revenue was $4.2 million.\n\nThe office has 120 m\u00b2 of floor space.\n\n"
+        "The cell holds 10^6 bacteria per ml.\n"
+    )

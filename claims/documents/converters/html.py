@@ -136,6 +136,8 @@ class _Walker:
             self.writer.paragraph(node.text_content())
         elif tag == "br":
             self._inline.append(_LINE_BREAK)
+        elif tag == "sup":
+            self._inline.append(_superscript(node, "".join(self._inline[-3:])))
         elif tag == "dl":
             self.flush()
             self._definitions(node)
@@ -217,6 +219,24 @@ def _layout_table(table: Any) -> bool:
     return bool(widths) and max(widths) == 1
 
 
+_FOOTNOTE_MARK = re.compile(r"^[0-9a-z*\u2020\u2021\u00a7]{1,3}$", re.IGNORECASE)
+_POWERS = {"2": "\u00b2", "3": "\u00b3"}
+
+
+def _superscript(node: Any, before: str) -> str:
+    """A ``sup``'s text as it reads inline: a unit's power after a letter (``m²``), a power
+    of ten after ``10`` (``10^6``), nothing for a footnote mark (``4.2<sup>3</sup>`` must
+    not read as 4.23), else its text."""
+    text = " ".join(node.text_content().split())
+    if text in _POWERS and before[-1:].isalpha():
+        return _POWERS[text]
+    if before.endswith("10") and re.fullmatch(r"[-\u2212]?\d{1,3}", text):
+        return "^" + text
+    if _FOOTNOTE_MARK.match(text):
+        return ""
+    return text
+
+
 def _int(value: str | None, default: int) -> int:
     try:
         return int(value) if value is not None else default
@@ -236,6 +256,8 @@ def _inline_text(node: Any, stop: frozenset[str] | set[str] = frozenset()) -> st
             tag = _tag(child)
             if tag == "br":
                 parts.append("\n")
+            elif tag == "sup":
+                parts.append(_superscript(child, "".join(parts[-3:])))
             elif tag and tag not in _SKIP and tag not in stop and not _hidden(child):
                 if tag in _BLOCKS or _HEADING.match(tag):
                     parts.append(" ")
