@@ -433,3 +433,26 @@ def test_html_superscripts_are_powers_or_footnote_marks_never_digits_of_a_figure
         "Revenue was $4.2 million.\n\nThe office has 120 m\u00b2 of floor space.\n\n"
         "The cell holds 10^6 bacteria per ml.\n"
     )
+
+
+def test_pdf_running_headers_and_footers_are_not_text(tmp_path: Path) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    figures = ("Annual leave: 25 days", "Sick leave: 10 days", "Parental leave: 16 weeks")
+    for number, line in enumerate(figures, start=1):
+        pdf.add_page()
+        pdf.set_font("Helvetica", "", 9)
+        pdf.set_y(8)
+        pdf.cell(0, 5, "Staff handbook 2025 - internal", align="C")
+        pdf.set_y(30)
+        pdf.set_font("Helvetica", "", 11)
+        pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_y(-15)
+        pdf.set_font("Helvetica", "", 9)
+        pdf.cell(0, 5, f"Revision {number}", align="C")  # differs only by its number
+    text = _convert(bytes(pdf.output()), "handbook.pdf", tmp_path)
+    assert text == (
+        "Annual leave: 25 days\n\n\f\n\nSick leave: 10 days\n\n\f\n\nParental leave: 16 weeks\n"
+    )

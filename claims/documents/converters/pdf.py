@@ -84,6 +84,7 @@ class _Line:
 class _Page:
     items: list[_Line | RuledTable]
     width: float = 0.0
+    height: float = 0.0
 
 
 def convert(data: bytes, path: Path) -> str:
@@ -98,6 +99,7 @@ def convert(data: bytes, path: Path) -> str:
         pages = [_read_page(document[i], pdfium_c) for i in range(len(document))]
     finally:
         document.close()
+    _drop_running_lines(pages)
     lines = [item for page in pages for item in page.items if isinstance(item, _Line)]
     if not lines and not any(page.items for page in pages):
         raise InputError(
@@ -157,10 +159,43 @@ def _read_page(page: Any, pdfium_c: Any) -> _Page:
         items += [t for t in tables if id(t) not in placed and any(any(r) for r in t.rows)]
         width, height = page.get_size()
         kept = [item for item in items if not _page_number(item, height)]
-        return _Page(text_tables(kept, _Line), width)
+        return _Page(text_tables(kept, _Line), width, height)
     finally:
         textpage.close()
         page.close()
+
+
+_RUNNING_PAGES = 3  # a running header or footer shows on at least this many pages...
+_RUNNING_SHARE = 0.5  # ...and on at least this share of them
+
+
+def _drop_running_lines(pages: list[_Page]) -> None:
+    """Running headers and footers (the same line in the top or bottom margin of most
+    pages, numbers aside: ``Acme handbook 2025 - page 3``) are not text of the pages."""
+    if len(pages) < _RUNNING_PAGES:
+        return
+    seen: Counter[str] = Counter()
+    for page in pages:
+        seen.update({_running_key(i) for i in page.items if _in_margin(i, page.height)})
+    need = max(_RUNNING_PAGES, _RUNNING_SHARE * len(pages))
+    running = {key for key, count in seen.items() if count >= need}
+    if running:
+        for page in pages:
+            page.items = [
+                i
+                for i in page.items
+                if not (_in_margin(i, page.height) and _running_key(i) in running)
+            ]
+
+
+def _running_key(item: _Line | RuledTable) -> str:
+    return re.sub(r"\d+", "#", item.text.lower()) if isinstance(item, _Line) else ""
+
+
+def _in_margin(item: _Line | RuledTable, height: float) -> bool:
+    return isinstance(item, _Line) and (
+        item.bottom < _MARGIN * height or item.top > (1 - _MARGIN) * height
+    )
 
 
 def _page_number(item: _Line | RuledTable, height: float) -> bool:
