@@ -456,3 +456,9 @@ def test_pdf_running_headers_and_footers_are_not_text(tmp_path: Path) -> None:
     assert text == (
         "Annual leave: 25 days\n\n\f\n\nSick leave: 10 days\n\n\f\n\nParental leave: 16 weeks\n"
     )
+
+
+def test_pdf_empty_pages_keep_their_page_break(tmp_path: Path) -> None:
+    report = [("paragraph", "Annual leave: 25 days."), ("page",), ("page",)]
+    text = _convert(write.pdf_bytes(report), "blank.pdf", tmp_path)
+    assert text == "Annual leave: 25 days.\n\n\f\n\n\f\n"  # page 3 is where it was

@@ -114,9 +114,7 @@ class MarkdownWriter:
 
     def text(self) -> str:
         """The rendered text, ending with one newline (empty when nothing was written)."""
-        blocks = list(self._blocks)
-        while blocks and blocks[-1] == PAGE_BREAK:  # a trailing empty page adds nothing
-            blocks.pop()
+        blocks = list(self._blocks)  # every page break kept: page numbers count them
         return "\n\n".join(blocks) + "\n" if blocks else ""
 
 

@@ -179,13 +179,12 @@ def _drop_running_lines(pages: list[_Page]) -> None:
         seen.update({_running_key(i) for i in page.items if _in_margin(i, page.height)})
     need = max(_RUNNING_PAGES, _RUNNING_SHARE * len(pages))
     running = {key for key, count in seen.items() if count >= need}
-    if running:
-        for page in pages:
-            page.items = [
-                i
-                for i in page.items
-                if not (_in_margin(i, page.height) and _running_key(i) in running)
-            ]
+    for page in pages:
+        kept = [
+            i for i in page.items if not (_in_margin(i, page.height) and _running_key(i) in running)
+        ]
+        if kept:  # a page holding nothing else keeps its line: it is the page's text
+            page.items = kept
 
 
 def _running_key(item: _Line | RuledTable) -> str:
