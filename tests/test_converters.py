@@ -462,3 +462,29 @@ def test_pdf_empty_pages_keep_their_page_break(tmp_path: Path) -> None:
     report = [("paragraph", "Annual leave: 25 days."), ("page",), ("page",)]
     text = _convert(write.pdf_bytes(report), "blank.pdf", tmp_path)
     assert text == "Annual leave: 25 days.\n\n\f\n\n\f\n"  # page 3 is where it was
+
+
+def test_pdf_short_bold_lines_at_body_size_are_headings_under_the_larger_ones(
+    tmp_path: Path,
+) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 18)
+    pdf.cell(0, 10, "Benefits guide", new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(4)
+    for bold, line in (
+        (True, "Leave and absence"),
+        (False, "Annual leave: 25 days"),
+        (True, "Total: 40 days"),
+        (False, "Every request goes through the portal."),
+    ):
+        pdf.set_font("Helvetica", "B" if bold else "", 11)
+        pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(4)
+    text = _convert(bytes(pdf.output()), "guide.pdf", tmp_path)
+    assert text == (
+        "# Benefits guide\n\n## Leave and absence\n\nAnnual leave: 25 days\n\n"
+        "Total: 40 days\n\nEvery request goes through the portal.\n"
+    )

@@ -17,6 +17,7 @@ with no text layer (scans: run OCR first) and damaged or truncated files.
 
 from __future__ import annotations
 
+import ctypes
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -58,6 +59,9 @@ _HEADING_RATIO = 1.18  # a line this much larger than the body text is a heading
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s+)?[-\u2013(]?\s*\d{1,4}\s*[-\u2013)]?(?:\s*(?:of|/)\s*\d{1,4})?$", re.I
 )
+_BOLD = 600  # font weight from which a run is bold
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+_BOLD_HEADING = re.compile(r"^[^\d$%]*[^\W\d_)\]]$")  # no figure in it, no final stop or colon
 _CELL_GAP = 1.2  # line heights: a wider gap between two runs of a line separates columns
 _MARGIN = 0.15  # of the page height: where page numbers stand (LaTeX sets them high)
 
@@ -71,6 +75,7 @@ class _Line:
     bottom: float
     size: float
     runs: int = 1  # text runs joined into this line
+    bold: bool = False  # every run of the line is set in a bold font
     # the line's parts apart by a wide gap (columns of a table drawn without rules):
     # [left, right, text]; one part for an ordinary line
     cells: list[list[Any]] = field(default_factory=list)
@@ -147,6 +152,7 @@ def _read_page(page: Any, pdfium_c: Any) -> _Page:
             found = index is not None and index >= 0
             size = float(pdfium_c.FPDFText_GetFontSize(textpage.raw, index)) if found else 0.0
             run = _Line(text, left, right, top, bottom, size or (top - bottom))
+            run.bold = found and _bold(textpage, index, pdfium_c)
             run.cells = [[left, right, text]]
             _add_run(items, run)
         for line in items:  # PDFium spaces a line's runs better than their gaps tell
@@ -197,6 +203,17 @@ def _in_margin(item: _Line | RuledTable, height: float) -> bool:
     )
 
 
+def _bold(textpage: Any, index: int, pdfium_c: Any) -> bool:
+    """Whether the character's font is bold: its weight, or (the standard fonts have no
+    weight) its name (``Helvetica-Bold``, ``Arial,BoldItalic``, ``Inter-SemiBold``)."""
+    if int(pdfium_c.FPDFText_GetFontWeight(textpage.raw, index)) >= _BOLD:
+        return True
+    name = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    pdfium_c.FPDFText_GetFontInfo(textpage.raw, index, name, 128, ctypes.byref(flags))
+    return bool(_BOLD_NAME.search(name.value.decode("latin-1")))
+
+
 def _page_number(item: _Line | RuledTable, height: float) -> bool:
     """A page number standing alone in the top or bottom margin (not text of the page)."""
     if not isinstance(item, _Line) or not _PAGE_NUMBER.match(item.text):
@@ -222,6 +239,7 @@ def _add_run(items: list[_Line | RuledTable], run: _Line) -> None:
         last.right, last.top = run.right, max(last.top, run.top)
         last.bottom, last.size = min(last.bottom, run.bottom), max(last.size, run.size)
         last.runs += 1
+        last.bold = last.bold and run.bold
         return
     items.append(run)
 
@@ -256,9 +274,19 @@ class _Layout:
         return cls(body, tuple(sorted(larger, reverse=True)), left, right)
 
     def heading_level(self, line: _Line) -> int | None:
+        """A larger size's rank; a short bold line at the body's size (no figure in it, no
+        final stop or colon) one level under the sized headings."""
         size = round(line.size * 2) / 2
         if size in self.heading_sizes and len(line.text) <= 200:
             return min(self.heading_sizes.index(size) + 1, 6)
+        text = line.text
+        if (
+            line.bold
+            and len(text) <= 80
+            and _BOLD_HEADING.match(text)
+            and not (_BULLET.match(text) or _NUMBERED.match(text))
+        ):
+            return min(len(self.heading_sizes) + 1, 6)
         return None
 
     def wraps(self, line: _Line) -> bool:
