@@ -488,3 +488,16 @@ def test_pdf_short_bold_lines_at_body_size_are_headings_under_the_larger_ones(
         "# Benefits guide\n\n## Leave and absence\n\nAnnual leave: 25 days\n\n"
         "Total: 40 days\n\nEvery request goes through the portal.\n"
     )
+
+
+def test_pdf_pages_that_open_alike_keep_their_headings_and_text(tmp_path: Path) -> None:
+    report: list[tuple[object, ...]] = []
+    for number in range(1, 5):
+        if number > 1:
+            report.append(("page",))
+        report.append(("heading", 2, f"Pump P-{number}00"))
+        report.append(("paragraph", f"The P-{number}00 pump weighs {17 + number} kg."))
+    text = _convert(write.pdf_bytes(report), "catalogue.pdf", tmp_path)
+    assert [p.strip() for p in text.split("\f")] == [
+        f"# Pump P-{n}00\n\nThe P-{n}00 pump weighs {17 + n} kg." for n in range(1, 5)
+    ]

@@ -176,31 +176,52 @@ _RUNNING_SHARE = 0.5  # ...and on at least this share of them
 
 
 def _drop_running_lines(pages: list[_Page]) -> None:
-    """Running headers and footers (the same line in the top or bottom margin of most
-    pages, numbers aside: ``Acme handbook 2025 - page 3``) are not text of the pages."""
+    """Running headers and footers are not text of the pages: the topmost or bottommost
+    line of a page, in its top or bottom margin, set no larger than the body text, that
+    (numbers aside: ``Acme handbook 2025 - page 3``) is the same on at least half of the
+    pages, and on three or more. A page holding nothing else keeps it."""
     if len(pages) < _RUNNING_PAGES:
         return
-    seen: Counter[str] = Counter()
-    for page in pages:
-        seen.update({_running_key(i) for i in page.items if _in_margin(i, page.height)})
+    body = _body_size([i for page in pages for i in page.items if isinstance(i, _Line)])
+    candidates = [_running_candidates(page, body) for page in pages]
+    seen: Counter[str] = Counter(key for found in candidates for key in set(found.values()))
     need = max(_RUNNING_PAGES, _RUNNING_SHARE * len(pages))
     running = {key for key, count in seen.items() if count >= need}
-    for page in pages:
-        kept = [
-            i for i in page.items if not (_in_margin(i, page.height) and _running_key(i) in running)
-        ]
-        if kept:  # a page holding nothing else keeps its line: it is the page's text
+    for page, found in zip(pages, candidates, strict=True):
+        drop = {index for index, key in found.items() if key in running}
+        kept = [item for index, item in enumerate(page.items) if index not in drop]
+        if drop and kept:
             page.items = kept
 
 
-def _running_key(item: _Line | RuledTable) -> str:
-    return re.sub(r"\d+", "#", item.text.lower()) if isinstance(item, _Line) else ""
+def _running_candidates(page: _Page, body: float) -> dict[int, str]:
+    """Index -> key of the page's topmost line in its top margin and bottommost line in its
+    bottom margin, when set no larger than the body text and apart from the page's other
+    lines by more than a line's height (a page's first line of text is not a header)."""
+    lines = [(i, item) for i, item in enumerate(page.items) if isinstance(item, _Line)]
+    if len(lines) < 2:
+        return {}
+    by_top = sorted(lines, key=lambda pair: -pair[1].top)
+    (first, head), (_, below) = by_top[0], by_top[1]
+    (last, foot), (_, above) = by_top[-1], by_top[-2]
+    found: dict[int, _Line] = {}
+    if head.top > (1 - _MARGIN) * page.height and head.bottom - below.top > 1.5 * head.height:
+        found[first] = head
+    if foot.bottom < _MARGIN * page.height and above.bottom - foot.top > 1.5 * foot.height:
+        found[last] = foot
+    return {
+        index: re.sub(r"\d+", "#", line.text.lower())
+        for index, line in found.items()
+        if len(line.text) <= 100 and line.size <= body + 0.5
+    }
 
 
-def _in_margin(item: _Line | RuledTable, height: float) -> bool:
-    return isinstance(item, _Line) and (
-        item.bottom < _MARGIN * height or item.top > (1 - _MARGIN) * height
-    )
+def _body_size(lines: list[_Line]) -> float:
+    """The most common font size, weighted by characters."""
+    weights: Counter[float] = Counter()
+    for line in lines:
+        weights[round(line.size * 2) / 2] += len(line.text)
+    return weights.most_common(1)[0][0] if weights else 0.0
 
 
 def _bold(textpage: Any, index: int, pdfium_c: Any) -> bool:
@@ -260,10 +281,7 @@ class _Layout:
         so that in a document of short lines the longest is not taken for a full one."""
         if not lines:
             return cls(0.0, (), 0.0, 0.0)
-        weights: Counter[float] = Counter()
-        for line in lines:
-            weights[round(line.size * 2) / 2] += len(line.text)
-        body = weights.most_common(1)[0][0]
+        body = _body_size(lines)
         larger = {
             round(line.size * 2) / 2
             for line in lines
