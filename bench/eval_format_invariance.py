@@ -4,7 +4,8 @@
 
 Writes a handful of office documents of our own (a handbook with bulleted entitlements, a
 price list with a table and a sales paragraph, a datasheet with label lines under product
-headings, a financial summary with a year table, a policy with numbered steps) in the four
+headings, a financial summary with a year table, a five-page catalogue whose pages open
+alike, a policy) in the four
 formats with the test writers (tests/document_writers.py: python-docx, fpdf2), converts
 each (``claims.documents.converters``), extracts its claims (``claims.extraction``) and
 compares every format's claims with the Markdown file's, as a multiset of (claim key,
@@ -64,6 +65,16 @@ REPORTS: dict[str, Report] = {
             ],
         ),
         ("paragraph", "The company employed 212 people at the end of 2024."),
+    ],
+    "catalogue": [  # one product a page: pages that open alike (not running headers)
+        block
+        for number in range(1, 6)
+        for block in (
+            *((("page",),) if number > 1 else ()),
+            ("heading", 2, f"Pump P-{number}00"),
+            ("paragraph", f"The P-{number}00 pump weighs {17 + number} kg."),
+            ("items", [f"Rated flow: {100 + 20 * number} L/min", f"Price: ${800 + 100 * number}"]),
+        )
     ],
     "travel-policy": [
         ("heading", 1, "Travel policy"),
