@@ -501,3 +501,26 @@ def test_pdf_pages_that_open_alike_keep_their_headings_and_text(tmp_path: Path) 
     assert [p.strip() for p in text.split("\f")] == [
         f"# Pump P-{n}00\n\nThe P-{n}00 pump weighs {17 + n} kg." for n in range(1, 5)
     ]
+
+
+@pytest.mark.parametrize("name", ["report.html", "report.docx", "report.pdf"])
+def test_any_cut_or_corruption_of_a_file_is_read_or_a_clear_error(
+    renderings: dict[str, bytes], name: str, tmp_path: Path
+) -> None:
+    import random
+
+    data = renderings[name]
+    rng = random.Random(30)
+    variants = [data[: rng.randrange(1, len(data))] for _ in range(12)]
+    for _ in range(12):  # a few bytes overwritten in the middle of the file
+        spoiled = bytearray(data)
+        for _ in range(8):
+            spoiled[rng.randrange(len(spoiled))] = rng.randrange(256)
+        variants.append(bytes(spoiled))
+    for variant in variants:
+        try:
+            converted = convert(variant, tmp_path / name)
+        except InputError as error:
+            assert str(error).startswith(str(tmp_path / name))
+        else:
+            assert converted.text.strip()
