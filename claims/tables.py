@@ -241,7 +241,7 @@ class ClaimRow(Base):
     span_end: Mapped[int] = mapped_column(Integer)
     value_start: Mapped[int | None] = mapped_column(Integer)
     value_end: Mapped[int | None] = mapped_column(Integer)
-    # the entity as data (claims.models.EntityRef; null on rows written before 0017)
+    # the entity as data (claims.models.EntityRef; null on rows written before 0018)
     entity_name: Mapped[str | None] = mapped_column(KEY)
     entity_qualifier: Mapped[str | None] = mapped_column(KEY)
     entity_local_to: Mapped[str | None] = mapped_column(SOURCE_ID)

@@ -121,7 +121,7 @@ def claim_to_row(claim: Claim, *, now: datetime | None = None) -> ClaimRow:
 
 
 def entity_ref_of(row: Any) -> EntityRef | None:
-    """The stored entity reference (a row written before 0017 holds the entity as its name)."""
+    """The stored entity reference (a row written before 0018 holds the entity as its name)."""
     if row.entity_name is not None:
         return trusted(
             EntityRef,

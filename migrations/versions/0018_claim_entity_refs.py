@@ -4,8 +4,8 @@ The readable ``entity`` ("devata (1941 film)", "frederick groves (in doc03)") st
 was; these columns hold its parts so that nothing parses the parentheses back. Rows written
 before this revision keep nulls and read back with their entity as the name.
 
-Revision ID: 0017
-Revises: 0016
+Revision ID: 0018
+Revises: 0017
 Create Date: 2026-12-07
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0017"
-down_revision: str | None = "0016"
+revision: str = "0018"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
