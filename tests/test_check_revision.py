@@ -16,8 +16,8 @@ from claims.models import Relation
 
 def test_a_revised_sentence_aligns_and_its_changed_figures_are_the_changes() -> None:
     alignment = align(
-        "The music video had more than 275 million views as of June 8, 2017.",
-        "The music video had more than 280 million views as of June 13, 2017.",
+        "The launch clip drew more than 275 million plays as of June 8, 2017.",
+        "The launch clip drew more than 280 million plays as of June 13, 2017.",
     )
     assert alignment.revision
     assert [(c.left_text, c.right_text) for c in alignment.changes] == [
@@ -62,8 +62,8 @@ def test_one_date_written_the_other_way_round_is_no_change() -> None:
 
 def test_a_figure_added_next_to_kept_words_is_no_change() -> None:
     alignment = align(
-        "Massachusetts had 525 cases and two deaths.",
-        "Massachusetts had 525 cases, 61 hospitalizations and two deaths.",
+        "Dorset had 525 cases and two deaths.",
+        "Dorset had 525 cases, 61 admissions and two deaths.",
     )
     assert alignment.revision
     assert not alignment.changes
@@ -227,8 +227,8 @@ def test_revisions_that_are_not_one_slot_changed(left: str, right: str, expected
             "bound revised: more than 1000 members -> more than 5000 members",
         ),
         (
-            "The council has banned gatherings of more than 100 people in the old town.",
-            "The council has banned gatherings of more than 50 people in the old town.",
+            "The town council forbids meetings of more than 100 people in the old square.",
+            "The town council forbids meetings of more than 50 people in the old square.",
             "bound revised: more than 100 people -> more than 50 people",
         ),
         (
@@ -395,8 +395,8 @@ def test_one_entity_read_two_ways_in_a_revised_sentence_is_one_slot() -> None:
 
 def test_a_figure_revised_with_the_words_around_it_is_ambiguous() -> None:
     relation, rule, reason = both_ways(
-        "The film received mixed reviews and was a commercial success, grossing over $400 million.",
-        "The film received mixed reviews but was a box office success, grossing over "
+        "The sequel drew lukewarm notices and sold well, taking in over $400 million.",
+        "The sequel drew lukewarm notices but sold strongly, taking in over "
         "$415.2 million.",
     )
     assert relation is Relation.AMBIGUOUS, reason

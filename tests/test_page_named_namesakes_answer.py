@@ -95,32 +95,32 @@ def test_a_page_named_subject_of_another_name_stays_out(engine: Engine) -> None:
 
 # --- the latest value of each namesake the question does not tell apart
 
-BROWN = (
-    "Lawrence, Brown County, Wisconsin Lawrence is a town in Brown County in the U.S. state "
-    "of Wisconsin. The population was 4,284 as of the 2010 census, up from 1,548 at the 2000 "
+OSTROW = (
+    "Haverly, Ostrow County, Vermont Haverly is a town in Ostrow County in the U.S. state "
+    "of Vermont. The population was 3,917 in the 2010 census, up from 1,206 in the 2000 "
     "census."
 )
-RUSK = (
-    "Lawrence, Rusk County, Wisconsin Lawrence is a town in Rusk County, Wisconsin, United "
-    "States. The population was 240 at the 2000 census."
+TAMSIN = (
+    "Haverly, Tamsin County, Vermont Haverly is a town in Tamsin County, Vermont, United "
+    "States. The population was 318 at the 2000 census."
 )
 
 
 def test_a_namesakes_older_census_is_its_own_latest_value_not_history(engine: Engine) -> None:
-    load_documents(engine, {"doc01": BROWN, "doc02": RUSK})
-    result = answer(engine, "What is the population of Lawrence, Wisconsin?", ANYONE)
+    load_documents(engine, {"doc01": OSTROW, "doc02": TAMSIN})
+    result = answer(engine, "What is the population of Haverly, Vermont?", ANYONE)
     # two towns the ledger tells apart: each town's own latest value, per town
     assert result.status is AnswerStatus.ANSWERED, result.reason
     assert result.value is None
-    assert _sides(result) == {"4284": ["doc01"], "240": ["doc02"]}
-    assert "rusk county" in result.reason and "brown county" in result.reason
+    assert _sides(result) == {"3917": ["doc01"], "318": ["doc02"]}
+    assert "tamsin county" in result.reason and "ostrow county" in result.reason
 
 
 def test_one_towns_older_census_stays_history_beside_its_newer_one(engine: Engine) -> None:
-    load_documents(engine, {"doc01": BROWN, "doc02": RUSK})
-    result = answer(engine, "What is the population of Lawrence, Brown County, Wisconsin?", ANYONE)
+    load_documents(engine, {"doc01": OSTROW, "doc02": TAMSIN})
+    result = answer(engine, "What is the population of Haverly, Ostrow County, Vermont?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
-    assert result.value == 4284
+    assert result.value == 3917
     assert result.citations == ["doc01"]
 
 
