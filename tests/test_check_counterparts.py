@@ -40,8 +40,8 @@ WORDED_APART = [
 LISTED_ELSEWHERE = [
     pytest.param(
         "The documentary grossed more than $6 million worldwide.",
-        "The documentary grossed $1.2 million in the United States and $5.3 million in other "
-        "territories, for a worldwide total of $6.5 million.",
+        "The documentary grossed $1.2 million at home and $5.3 million abroad, for a "
+        "worldwide total of $6.5 million.",
         id="worldwide-total-listed-last",
     ),
     pytest.param(

@@ -56,7 +56,7 @@ def test_a_name_whose_word_was_derived_another_way_is_one_entity() -> None:
     relation, _, reason = both_ways(
         "The review aggregator website CritiCount gives the series an approval rating of "
         "64 % , based on 22 reviews .",
-        "On review aggregation website CritiCount , the series has an approval rating of "
+        "On review aggregation website CritiCount , the series carries a score of "
         "71 % , based on 22 reviews .",
     )
     assert relation is Relation.CONFLICT, reason
@@ -65,9 +65,9 @@ def test_a_name_whose_word_was_derived_another_way_is_one_entity() -> None:
 
 def test_a_name_the_revision_shortened_is_one_entity() -> None:
     relation, _, reason = both_ways(
-        "On the review aggregation website CritiCount , the series holds an approval rating "
+        "On the review aggregation website CritiCount , the series carries a score "
         "of 64 % based on 118 reviews .",
-        "On CritiCount the series holds an approval rating of 64 % based on 121 reviews .",
+        "On CritiCount the series carries a score of 64 % based on 121 reviews .",
     )
     # the descriptor before the name is no part of the entity (keys.named_after_descriptor),
     # so both texts name one site outright and the changed count is a conflict

@@ -169,10 +169,10 @@ def test_a_few_words_inside_a_longer_text_are_not_a_revision() -> None:
 
 
 def test_a_date_revised_with_the_name_shortened_is_one_slot() -> None:
-    # the revision dropped the first name: the extractor keys "eddie guerrero" and "guerrero"
+    # the revision dropped the first name: the extractor keys "nils brodeur" and "brodeur"
     relation, _, reason = both_ways(
-        "Eddie Guerrero was found dead in his hotel room on 13 November 2005.",
-        "Guerrero was found dead in his hotel room on 14 November 2005.",
+        "Nils Brodeur was found unconscious in his cabin on 13 November 2005.",
+        "Brodeur was found unconscious in his cabin on 14 November 2005.",
     )
     assert relation in SLOT, reason
 
