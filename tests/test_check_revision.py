@@ -396,8 +396,7 @@ def test_one_entity_read_two_ways_in_a_revised_sentence_is_one_slot() -> None:
 def test_a_figure_revised_with_the_words_around_it_is_ambiguous() -> None:
     relation, rule, reason = both_ways(
         "The sequel drew lukewarm notices and sold well, taking in over $400 million.",
-        "The sequel drew lukewarm notices but sold strongly, taking in over "
-        "$415.2 million.",
+        "The sequel drew lukewarm notices but sold strongly, taking in over $415.2 million.",
     )
     assert relation is Relation.AMBIGUOUS, reason
     assert rule == Rule.REVISION

@@ -53,7 +53,6 @@ ALBUM_COPY = ALBUM_MENU + "Quiet Harbour is an album by Neil Young. It was relea
 ALBUM_NAMESAKE = ALBUM_MENU + "Quiet Harbour is an album by Neil Young. It was released in 1983."
 
 
-
 def _conflicts_between(engine: Engine, documents: dict[str, str], a: str, b: str) -> list[str]:
     """Store ``documents``, recompute every edge; the reasons of the live conflicts
     between sources ``a`` and ``b``."""

@@ -67,7 +67,8 @@ def test_two_tellings_of_one_act_with_moved_dates_conflict(before: str, after: s
 
 def test_the_same_act_dated_more_and_less_precisely_is_no_conflict() -> None:
     result = check_texts(
-        "In 2011, his niece gave birth to triplets.", "In June 2011, his niece gave birth to triplets."
+        "In 2011, his niece gave birth to triplets.",
+        "In June 2011, his niece gave birth to triplets.",
     )
     assert result.relation.value != "conflict", result.reason
 

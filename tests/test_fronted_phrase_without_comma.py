@@ -30,6 +30,4 @@ def test_a_site_fronted_without_a_comma_is_the_site_of_the_rating() -> None:
 
 
 def test_a_name_and_its_noun_without_an_article_stay_one_phrase() -> None:
-    assert keys("At the Brightwater plant the line produces 400 cars a day.") == {
-        "brightwater car"
-    }
+    assert keys("At the Brightwater plant the line produces 400 cars a day.") == {"brightwater car"}

@@ -161,10 +161,9 @@ def test_two_films_of_one_name_are_two_entities_not_a_conflict(engine: Engine) -
     _load(
         engine,
         {
-            "film-1941": "Kalyani (1941 film) Kalyani is a 1941 Telugu family drama film directed by "
-            "R. Subba Rao.",
-            "film-1978": "Kalyani (1978 film) Kalyani is a 1978 Hindi film directed by "
-            "K. Mohan.",
+            "film-1941": "Kalyani (1941 film) Kalyani is a 1941 Telugu family drama film "
+            "directed by R. Subba Rao.",
+            "film-1978": "Kalyani (1978 film) Kalyani is a 1978 Hindi film directed by K. Mohan.",
         },
     )
     result = answer(engine, 'What is the language of the film "Kalyani"?', ANYONE)
