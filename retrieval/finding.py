@@ -216,8 +216,8 @@ def named_entities(
 ) -> dict[str, str | None]:
     """The entity each claim is about: the one it names, else (it names none, or only what
     the thing is: "the house") its page's subject when that is the asked entity's name. The
-    question knows which entity it asks about: "Built in 1912, it was added to the National
-    Register" on the page titled "Douglas County Courthouse (Nebraska)" is about that
+    question knows which entity it asks about: "Built in 1912, it was added to the county
+    roll" on the page titled "Harlow Courthouse (Nebraska)" is about that
     courthouse, though the sentence names nothing. A page about something else leaves the
     claim unnamed (unknown, not excluded)."""
     named = claim_entities(conn, [c.id for c in claims])
@@ -274,7 +274,7 @@ def as_their_pages_name_them(
 def named_in_passing(
     conn: Connection, claims: list[ClaimFact], named: dict[str, str | None]
 ) -> set[str]:
-    """The named claims whose page's first words name something else only: "The building
+    """The named claims whose page's first words name something else only: "The granary
     was restored and became the Museum of X in 1955" on a page cut from the middle (its
     first claims name "the building"). Like a bare name on an untitled page, no title tells
     that museum from its titled namesakes, so it fits no better than they do (read by
@@ -508,8 +508,8 @@ def _titles_agreeing_with_the_best(
     """A titled name ("X (disambiguation)") that states the value a best-fitting claim
     states is the same thing under its page's title (``fit`` and ``named`` updated in place):
     its claims fit as well and are named as the best claim's entity. A scraped copy of an
-    article reads its subject bare ("WCMA ( 1600 kHz , is an AM radio station broadcasting
-    a Spanish Tropical format") and outranks the article "WCMA (AM)" that states the same
+    article reads its subject bare ("KWLT ( 1340 kHz , is an AM station broadcasting a
+    Classic Country format") and outranks the article "KWLT (AM)" that states the same
     format; a second copy of that article stating another format is then a side of the
     answer, not a namesake set aside. Only a name made of the best claim's name and a
     bracket is read so (a titled namesake with a value of its own stays aside, and one that
@@ -705,9 +705,9 @@ def edge_held(
     ambiguous edge) that answer the question too: the same attribute as the claim they
     dispute, a value of the asked kind, in the asked scope and time, not superseded, and
     about the asked entity as far as the ledger knows (naming it, naming nothing, or on a
-    page about it). They were read under another key or page ("The mill was last worked for
-    trade in 1955" on a page cut from an article, with no title, that mentions Beacon Mill,
-    beside "Beacon Mill, Benenden" of 1921): the answer names them as sides instead of
+    page about it). They were read under another key or page ("The mill was last worked
+    commercially in 1955" on a page cut from an article, with no title, that mentions Corran
+    Mill, beside "Corran Mill, Haddleby" of 1921): the answer names them as sides instead of
     answering one value the ledger itself holds in doubt. Only edges among the visible
     claims are read (``group`` is narrowed), so a hidden claim never adds a side."""
     ids = {c.id for c in chosen}
@@ -768,7 +768,7 @@ def edge_held(
     # a claim about nothing the ledger can name (a sentence naming nothing on a page naming
     # nothing; or, beside an answer naming nothing, any claim) counts only when its page is a
     # copy of the page it disputes (they share sentences word for word, numbers included):
-    # "The mill was last worked for trade in 1955" in a copy of the Beacon Mill article is
+    # "The mill was last worked commercially in 1955" in a copy of the Corran Mill article is
     # about the mill; "there were 3,292 people" on another town's page of one name is not,
     # nor is "The Q1 dividend was 15 cents" beside Moallu's dividend
     unsure = [c for c in others if not about[c.id] or floor == 0.0]

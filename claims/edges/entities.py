@@ -22,7 +22,7 @@ page's subject ``E`` of the same base name are one entity when their pages
 
 When the pages agree on one telling attribute only and differ on one, they are one entity
 still if they state the differing one in a sentence written word for word but for the value
-("It was built about 1835, and is a two-story frame dwelling ..." / "... about 1935, ..."):
+("The barn was raised around 1840 and has a slate roof ..." / "... around 1904 ..."):
 the copy wrote its value into the article's sentence.
 
 An agreement on one calendar day (both pages: died 17 August 1930) weighs ``DAY_WEIGHT``
@@ -73,7 +73,7 @@ MIN_RETITLED_AGREEING = 3
 # not searched, which keeps the work linear (the pairs of a block grow with its square).
 MAX_BLOCK_ENTITIES = 32
 # Least words of a sentence two titled pages write alike, value and all, for it to tell that
-# one copies the other ("It educates around 75 students in grades 7-12.")
+# one copies the other ("It teaches about 75 pupils in grades 7-12.")
 MIN_SHARED_WORDS = 8
 # Most words a copy may change in a sentence it otherwise writes as the article does (the
 # value: "28 September 1981" / "1 April 1975")
@@ -369,8 +369,8 @@ def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
 
 def _copied_sentence(x: list[ClaimFacts], y: list[ClaimFacts], attribute: str) -> bool:
     """Whether two subjects' pages state ``attribute`` in one sentence written word for word
-    but for the value ("It was built about 1835, and is a two-story frame dwelling with a
-    one-story wing ..." / "... about 1935, ..."): at least ``MIN_SHARED_WORDS`` words alike
+    but for the value ("The barn was raised around 1840 and has a slate roof over a stone
+    byre ..." / "... around 1904 ..."): at least ``MIN_SHARED_WORDS`` words alike
     around at most ``MAX_SWAPPED_WORDS`` that differ on each side. Only the few claims of
     one attribute of two subjects are compared."""
     xs = {f.quote_norm for f in x if f.attribute == attribute}
@@ -455,11 +455,11 @@ def _retitled_copies(
     """Two titled subjects of one name that are one page copied and retitled: their pages
     agree on at least ``MIN_RETITLED_AGREEING`` telling facts, one of them a date or an
     amount, or write one sentence of ``MIN_SHARED_WORDS`` words alike (``sentences``: "It
-    educates around 75 students in grades 7-12." on both pages, where every other fact is a
+    teaches about 75 pupils in grades 7-12." on both pages, where every other fact is a
     label or the swapped value); they differ on one attribute only, and each title's
-    disambiguator writes its own page's value of that attribute ("george horner (died 1677)"
-    / "(died 1777)"; "war music (slim the mobster album)" / "(jay z album)"), or the value
-    begins with it ("grace academy (fulton)" located in "Fulton, Illinois, USA"): the copy
+    disambiguator writes its own page's value of that attribute ("harold fenwick (died 1677)"
+    / "(died 1777)"; "long shadows (mara quill album)" / "(the tin herons album)"), or the value
+    begins with it ("larkspur academy (ashby)" located in "Ashby, Illinois, USA"): the copy
     rewrote its title with the value it swapped."""
     found: list[tuple[str, str, Evidence]] = []
     names = sorted(retitled)

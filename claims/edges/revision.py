@@ -2,7 +2,7 @@
 
 When ``claims check`` gets two near-identical texts (``alignment.Alignment.revision``), a
 number that changed in an aligned position is the revision asserting a different value for
-one slot: "has more than 275 million views as of June 8" / "has more than 280 million views
+one slot: "drew more than 275 million plays as of June 8" / "drew more than 280 million plays
 as of June 13". The rules here pair the claims whose values sit in the same changed span
 (``aligned_pairs``) and judge them as one slot (``judge_revision``), whatever their claim
 keys say: the words around the figure are the same words in both texts, so a key that came
@@ -148,11 +148,11 @@ def one_slot(x: ClaimFacts, y: ClaimFacts, alignment: Alignment | None = None) -
 def _one_name(a: str, b: str, alignment: Alignment) -> bool:
     """Whether two entities of one revised sentence are one name read two ways: every word
     of both stands in both texts, or (session 9) they share a word and no change of the
-    revision replaced a word of one name by a word of the other ("review aggregator website
-    Rotten Tomatoes" / "On review aggregation website Rotten Tomatoes", "On review
-    aggregation website Rotten Tomatoes gives the film" / "On Rotten Tomatoes the film has":
+    revision replaced a word of one name by a word of the other ("review aggregator site
+    CritiCount" / "On review aggregation site CritiCount", "On review aggregation site
+    CritiCount gives the show" / "On CritiCount the show has":
     words the revision reworded, added or dropped around one name). "K2" -> "K3" and
-    "Reina" -> "Van Der Sar" are changes that rename the subject: two entities."""
+    "Lind" -> "Van Der Berg" are changes that rename the subject: two entities."""
     if _kept_words(a, b, alignment):
         return True
     words_a, words_b = set(a.split()), set(b.split())

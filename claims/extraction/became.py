@@ -1,6 +1,6 @@
 """A thing that became a named institution on a date: when the institution began.
 
-"The building was restored and became the Museum of the Macedonian Struggle in 1980" says
+"The granary was restored and became the Museum of Harbour Trades in 1984" says
 when the museum was founded, although its verb is no founding verb and its subject is the
 building: the sentence parser reads the date as the building's (or no one's). This reader
 takes the name after the verb ("became", "was converted into", ...) as the claim's entity
