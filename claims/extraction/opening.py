@@ -266,7 +266,7 @@ def _subject_words(
                 # men": the words before the comma are fronted before the sentence's own
                 # subject, a pronoun, so the page names no subject here
                 return None
-            break  # ", also known as Vestri," / ", popularly known as Alla Rakha,"
+            break  # ", also known as Hvolsfell," / ", popularly known as Bina Tal,"
         if word in (",", ".") or word in _QUOTES or word in _DASHES:
             kept.append(i)
             continue
