@@ -1,8 +1,8 @@
 """A subject known only as named in one page, read beside the namesakes a question finds
 (issue 13, session 11: the misinfo claim that fits the slot but is not cited).
 
-A scraped page whose subject is read late, with no title ("Walter John Price (in doc02)"),
-cannot be told from the question's other candidates ("Walter Price" of another page, also
+A scraped page whose subject is read late, with no title ("Walter John Brice (in doc02)"),
+cannot be told from the question's other candidates ("Walter Brice" of another page, also
 read late): when its value differs, ``conflict`` names both; beside a page about exactly
 the asked name, or under another name, it stays out and the answer stays one value."""
 
@@ -39,25 +39,25 @@ def test_a_page_named_subject_with_a_middle_name_and_another_date_is_a_side(
     load_documents(
         engine,
         {
-            "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
-            "doc02": _page("Walter John Price", "15 October 1930", "2001", "an English footballer"),
+            "doc01": _page("Walter Brice", "13 August 1896", "1970", "an English footballer"),
+            "doc02": _page("Walter John Brice", "15 October 1930", "2001", "an English footballer"),
         },
     )
-    result = answer(engine, "When was Walter Price born?", ANYONE)
+    result = answer(engine, "When was Walter Brice born?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT
     assert _sides(result) == {"1896-08-13": ["doc01"], "1930-10-15": ["doc02"]}
-    assert "walter john price (in doc02)" in result.reason  # both are named
+    assert "walter john brice (in doc02)" in result.reason  # both are named
 
 
 def test_a_page_named_subject_stating_the_same_date_keeps_one_answer(engine: Engine) -> None:
     load_documents(
         engine,
         {
-            "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
-            "doc02": _page("Walter John Price", "13 August 1896", "1970", "a footballer"),
+            "doc01": _page("Walter Brice", "13 August 1896", "1970", "an English footballer"),
+            "doc02": _page("Walter John Brice", "13 August 1896", "1970", "a footballer"),
         },
     )
-    result = answer(engine, "When was Walter Price born?", ANYONE)
+    result = answer(engine, "When was Walter Brice born?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
     assert result.value == "1896-08-13"
     assert sorted(result.citations) == ["doc01", "doc02"]
@@ -67,13 +67,13 @@ def test_beside_a_page_opening_with_exactly_the_asked_name_it_stays_out(engine: 
     load_documents(
         engine,
         {
-            "doc01": "Walter Price ( 13 August 1896 \u2013 1970 ) was an English footballer.",
+            "doc01": "Walter Brice ( 13 August 1896 \u2013 1970 ) was an English footballer.",
             "doc02": _page(
-                "Walter John Price", "15 October 1930", "2001", "a Welsh rugby union player"
+                "Walter John Brice", "15 October 1930", "2001", "a Welsh rugby union player"
             ),
         },
     )
-    result = answer(engine, "When was Walter Price born?", ANYONE)
+    result = answer(engine, "When was Walter Brice born?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
     assert result.value == "1896-08-13"
     assert result.citations == ["doc01"]
@@ -83,11 +83,11 @@ def test_a_page_named_subject_of_another_name_stays_out(engine: Engine) -> None:
     load_documents(
         engine,
         {
-            "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
-            "doc02": _page("Walter Pryce", "15 October 1930", "2001", "an English footballer"),
+            "doc01": _page("Walter Brice", "13 August 1896", "1970", "an English footballer"),
+            "doc02": _page("Walter Bryce", "15 October 1930", "2001", "an English footballer"),
         },
     )
-    result = answer(engine, "When was Walter Price born?", ANYONE)
+    result = answer(engine, "When was Walter Brice born?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
     assert result.value == "1896-08-13"
     assert result.citations == ["doc01"]
@@ -129,12 +129,12 @@ def test_hidden_page_named_subjects_never_crowd_a_visible_one_out(engine: Engine
     # before the visible one: the bound is counted over what the requester may see, so the
     # answer equals the answer over the visible pages alone (issue 13, point 3)
     hidden = {
-        f"doc{n:02d}": _page("Walter Albert Price", "2 May 1950", "2010", "an English footballer")
+        f"doc{n:02d}": _page("Walter Albert Brice", "2 May 1950", "2010", "an English footballer")
         for n in range(2, 2 + MAX_PAGE_NAMED + 2)
     }
     visible = {
-        "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
-        "doc99": _page("Walter John Price", "15 October 1930", "2001", "an English footballer"),
+        "doc01": _page("Walter Brice", "13 August 1896", "1970", "an English footballer"),
+        "doc99": _page("Walter John Brice", "15 October 1930", "2001", "an English footballer"),
     }
     documents = {**visible, **hidden}
     load_case(
@@ -142,7 +142,7 @@ def test_hidden_page_named_subjects_never_crowd_a_visible_one_out(engine: Engine
         {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
         groups={doc: ["board"] for doc in hidden},
     )
-    result = answer(engine, "When was Walter Price born?", ANYONE)
+    result = answer(engine, "When was Walter Brice born?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT
     assert _sides(result) == {"1896-08-13": ["doc01"], "1930-10-15": ["doc99"]}
     assert "albert" not in result.reason and "1950" not in result.model_dump_json()
@@ -158,7 +158,7 @@ def test_visible_keys_leaves_out_keys_whose_claims_are_all_hidden(engine: Engine
             "documents": [
                 {
                     "id": "open",
-                    "text": _page("Walter Price", "13 August 1896", "1970", "a footballer"),
+                    "text": _page("Walter Brice", "13 August 1896", "1970", "a footballer"),
                 },
                 {"id": "board", "text": _page("Walter Bell", "2 May 1950", "2010", "a footballer")},
             ],
@@ -167,9 +167,9 @@ def test_visible_keys_leaves_out_keys_whose_claims_are_all_hidden(engine: Engine
         groups={"board": ["board"]},
     )
     generation, _ = current_generation()
-    keys = {"walter price (in open) born", "walter bell (in board) born"}
+    keys = {"walter brice (in open) born", "walter bell (in board) born"}
     with engine.connect() as conn:
         assert visible_keys(conn, keys, generation=generation, groups=[]) == {
-            "walter price (in open) born"
+            "walter brice (in open) born"
         }
         assert visible_keys(conn, keys, generation=generation, groups=["board"]) == keys
