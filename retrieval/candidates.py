@@ -206,8 +206,8 @@ def _entity_fit(asked: str | None, stated: str | None) -> float:
         return SHORT_NAME
     named = _without_trailing_kinds(want)
     if named and named != want and named == have:
-        # "washington street station" for "washington street", "the Danger Mouse TV
-        # series" for "danger mouse": the words after the name say what kind of thing it is
+        # "washington street station" for "washington street", "the Night Owls TV
+        # series" for "night owls": the words after the name say what kind of thing it is
         return NAME_PART
     return _name_part(want, stated)
 

@@ -325,7 +325,7 @@ def one_page(claims: Sequence[Claim], source: str) -> list[Claim]:
     that page, so the extractor tags it with the source (``opening_claims``: "Anna Nicole
     Smith (in left)"), which keeps two pages' namesakes apart in a store. The two texts of
     ``claims check`` are read as two versions of one page (session 9): a subject found in
-    either is one entity, so the tag is dropped on both sides and "Anna Nicole Smith" born
+    either is one entity, so the tag is dropped on both sides and a stage name born
     1968 / 1967 is one slot."""
     tag = f" (in {source})"
     out = []

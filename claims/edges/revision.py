@@ -136,8 +136,8 @@ def one_slot(x: ClaimFacts, y: ClaimFacts, alignment: Alignment | None = None) -
     never two named entities ("the K2 weighs 450 g" / "the K3 weighs 620 g": the revision
     changed what the sentence is about).
 
-    Two entities whose words both texts hold are one entity read two ways ("Harry Brown" /
-    "Rotten Tomatoes collected ... Harry Brown"): the revision did not change them, the
+    Two entities whose words both texts hold are one entity read two ways ("Quiet Harbour" /
+    "Rotten Tomatoes collected ... Quiet Harbour"): the revision did not change them, the
     extractor's reading of the changed sentence did."""
     named_apart = x.entity and y.entity and x.entity != y.entity
     if named_apart and (alignment is None or not _one_name(x.entity, y.entity, alignment)):
@@ -402,7 +402,7 @@ def revised_dates(
 def _one_event(x: Claim, y: Claim, alignment: Alignment) -> bool:
     """Whether two date claims of one revised sentence date one event: one claim key, or
     (session 8) attributes in the same or similar band of ``similarity`` whose entities
-    are not two names the revision changed ("Eddie Guerrero was found dead on 13
+    are not two names the revision changed ("Nils Brodeur was found unconscious on 13
     November" / "Guerrero was found dead on 14 November": the extractor read the key
     twice, with and without the first name; "born" / "born" under two spellings of a
     name both texts hold)."""

@@ -13,7 +13,7 @@ sentence whose subject is a name or "he"/"she" and that has one of these shapes 
 * ``member of the <Party>``, ``joined the <Party>`` (capitalised words before the party
   word belong to its name: "the Quebec Liberal Party");
 * ``<Party> <title> <Name>`` anywhere in a sentence, as news prose writes it ("Democratic
-  Sen. Jack Tate", "Labour MP Jo Reed"; titles of ``party_titles``): of that name.
+  Sen. Elena Brandt", "Labour MP Jo Reed"; titles of ``party_titles``): of that name.
 
 The party is written with a capital ("a liberal thinker" names none) and must be a party
 word of ``data/opening.yaml`` (``parties``). A name as subject is the claim's entity
@@ -162,7 +162,7 @@ def _titled_pattern(parties: tuple[tuple[str, ...], ...]) -> re.Pattern[str]:
 
 
 def _titled_mentions(text: str, parties: tuple[tuple[str, ...], ...]) -> list[PartyMention]:
-    """ "Democratic Sen. Jack Tate": the party a title's holder is named with."""
+    """ "Democratic Sen. Elena Brandt": the party a title's holder is named with."""
     if not parties or not any(f"{t} " in text for t in _party_titles()):
         return []  # most pages name no office title: skipped at substring speed
     stopwords = resources().stopwords

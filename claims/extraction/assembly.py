@@ -959,8 +959,8 @@ def _lead_ins() -> _LeadIns:
 
 
 def _drop_comma_lead_in(roles: Roles, first: int, end: int) -> None:
-    """ "Born in Houghton County, Michigan, Dunn attended ...", "A graduate of Williams
-    College, he was elected ...", "As of the 1991 census, Kaliganj had ...": the opening
+    """ "Born in Lorne County, Ohio, Hale attended ...", "A graduate of Marston
+    College, he was elected ...", "As of the 1991 census, Larwice had ...": the opening
     (lead_ins.yaml) runs to the last comma before the first verb, copula or value, and is
     not the subject; its dates and scope words stay."""
     lower, role = roles.lower, roles.role
@@ -1966,7 +1966,7 @@ class _DocAssembly:
             if (len(rest) == 1 and lower[rest[0]] in _SUBJECT_PRONOUNS) or any(
                 roles.word(i)[:1].isupper() and lower[i] not in _ARTICLES for i in rest
             ):
-                # "It *originally* ran from ...", "Danger Mouse first aired ...": how, not
+                # "It *originally* ran from ...", "Night Owls first aired ...": how, not
                 # who; "The station officially opened" keeps its words (two pages' bare
                 # "station" would share one key)
                 subject.pop()
@@ -1999,7 +1999,7 @@ class _DocAssembly:
         entity: list[str] = []
         named = [i for i in head if roles.word(i)[:1].isupper()]
         if named and named[-1] == head[-1] and named[0] != head[0]:
-            # "The movie Collateral Beauty", "Musician Thundercat": the name, not its class
+            # "The movie Paper Kites", "Musician Ansel Ware": the name, not its class
             head = head[head.index(named[0]) :]
         for i in head:
             w = fold_word(lower[i])
@@ -2159,7 +2159,7 @@ class _DocAssembly:
         thing: list[str] = []
         for i in idxs[hit[1] :]:
             if role[i] in (SEP, PREP) or len(thing) == 4:
-                break  # "married actor David Lansbury, the nephew of ...": the object ends
+                break  # "married actor Pieter Hollis, the nephew of ...": the object ends
             if role[i] in content:
                 thing.append(fold_word(lower[i]))
         return [w for w in subject if w], [hit[2], *[w for w in thing if w]]
@@ -2726,7 +2726,7 @@ def _month_day(words: Sequence[str], months: dict[str, int]) -> str:
 
 def _after_name_bracket(roles: Roles, a: int, i: int) -> bool:
     """Whether token ``i`` sits in brackets opened right after a capitalised word ("Anna
-    Pavlova (January 23, 1885)", "Kajol (born Kajol Mukerji; 5 August 1974)")."""
+    Pavlova (January 23, 1885)", "Mira (born Mira Dastur; 5 August 1974)")."""
     for k in range(i - 1, max(a, i - 12) - 1, -1):
         if roles.lower[k] in (")", "]"):
             return False

@@ -87,7 +87,7 @@ def _name_end(text: str, start: int, end: int, joins: frozenset[str]) -> tuple[i
 def _institution(words: Sequence[str], heads: frozenset[str]) -> bool:
     lower = [w.lower() for w in words]
     before_of = lower[: lower.index("of")] if "of" in lower else lower
-    # "Museum of the Macedonian Struggle", "Leeds School of Art", "Kastoria Folk Museum";
+    # "Museum of Harbour Trades", "Marston School of Art", "Haddleby Folk Museum";
     # not "Director of the British Museum" (a post at an institution)
     return bool(before_of) and before_of[-1] in heads
 

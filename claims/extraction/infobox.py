@@ -39,7 +39,7 @@ from claims.models import EffectiveTime, TimeGranularity, ValueKind
 # two field names further apart than this are not one box
 MAX_FIELD_GAP = 150
 # a box has at least this many different field names (two capitalised words of a title
-# that happen to be field names, "Every Mother Counts", are no box)
+# that happen to be field names, "Harbour Songs", are no box)
 MIN_BOX_NAMES = 3
 # the longest name a box's naming field gives its subject, in words
 MAX_NAME_WORDS = 8
@@ -134,7 +134,7 @@ _PROSE_BEFORE = frozenset(
 def read_fields(text: str, mentions: Mentions) -> tuple[list[Field], list[tuple[int, int]]]:
     """The fields of ``text``'s boxes, and the boxes' character ranges: runs of at least
     three different field names each within a short stretch of the last ("Every Mother
-    Counts ... Every Mother Counts" is a title twice, not a box), and lone "Name: value"
+    Songs ... Harbour Songs" is a title twice, not a box), and lone "Name: value"
     lines."""
     lex = _lexicon()
     names = _field_names(text, lex)
@@ -178,7 +178,7 @@ def box_subject(text: str) -> tuple[str, int, int] | None:
             if match.group("name") not in lex.subject_fields:
                 continue
             nxt = names[k + 1].start() if k + 1 < len(names) else len(text)
-            # the name ends at a bracket ("Montagu Stopford (English)": its language)
+            # the name ends at a bracket ("Arthur Penrose (English)": its language)
             bracket = text.find("(", match.end())
             stop = min(nxt, _line_end(text, match), len(text) if bracket < 0 else bracket)
             # the whole stretch up to the next field name: a title or an ordinal may
@@ -264,7 +264,7 @@ def is_reference_date(quote: str) -> bool:
 
 def _field_names(text: str, lex: _Lexicon) -> list[re.Match[str]]:
     """The field names of ``text``, in order. A name right after a label field's name is
-    that field's value ("Architect (s) Father Manuel Corripio": a priest, not a "Father"
+    that field's value ("Architect (s) Father Anselm Brook": a priest, not a "Father"
     field); a name after an article or a possessive is a word of a sentence."""
     names: list[re.Match[str]] = []
     ends = [at for at in (text.find(marker) for marker in lex.end_matter) if at >= 0]

@@ -283,7 +283,7 @@ def _subject_words(
 
 def _split_title(tokens: Sequence[str], kept: list[int]) -> int | None:
     """Where the page title ends and the sentence's own subject begins; None when the name
-    is not repeated. In order: the name written twice ("Nick Hill | Nick Hill"), the
+    is not repeated. In order: the name written twice ("Nick Ashford | Nick Ashford"), the
     sentence repeating the start of a longer title ("Ashby Township, Lorne County,
     Ohio | Ashby Township"), the two parts ending with the same word ("Corwin
     T. Hale | Major General Corwin Tobias Hale")."""
@@ -305,8 +305,8 @@ def _split_title(tokens: Sequence[str], kept: list[int]) -> int | None:
 def _names_something(tokens: Sequence[str], kept: list[int]) -> bool:
     """Whether the words before the copula are a name, not a sentence's capitalised first
     word ("Contractors are paid ...", "There were 40 people ...", "Thanks, the notice period
-    is ..."): a word no dictionary knows ("Pilzno"), or a capital past the first word ("Nick
-    Hill", "The Man Who Never Was")."""
+    is ..."): a word no dictionary knows ("Lesko"), or a capital past the first word ("Nick
+    Ashford", "The Girl Who Stayed")."""
     words = [tokens[i] for i in kept if tokens[i][:1].isalnum()]
     function_words = resources().stopwords
     if not words or (words[0].lower() in function_words and words[0].lower() not in _ARTICLES):
@@ -335,7 +335,7 @@ def _text_of(text: str, toks: Sequence[_Tok], a: int, b: int) -> str:
 
 def _copula_at(toks: Sequence[_Tok], words: _Words) -> int | None:
     """The copula after the subject, at the top level, near the start; written in lower
-    case ("The Man Who Never Was" is a title, not its verb)."""
+    case ("The Girl Who Stayed" is a title, not its verb)."""
     depth = 0
     for i, tok in enumerate(toks[: MAX_SUBJECT_TOKENS + 1]):
         if tok.text in _OPEN:
@@ -416,7 +416,7 @@ def _late_subject_starts(doc: Doc, sent: Span) -> list[int]:
             or (doc[start].lower_ in words.connectors and not _is_capitalised(doc[start].text))
         ):
             start += 1
-        # "Certifications References A Kind of Hush is ...": section headings run into the
+        # "Certifications References A Hold of Light is ...": section headings run into the
         # name; a capitalised article inside the run starts the name
         start = next((k for k in range(start + 1, c) if doc[k].text in ("A", "An", "The")), start)
         named = [t for t in doc[start:name_end] if t.text[:1].isalnum()]
@@ -730,7 +730,7 @@ def _phrase_labels(
     work = words.works.get(head)
     by_genre = False
     if work is None and not person and head in words.genre_heads and disambiguation:
-        # "Inner Sanctum (1948 film) ... is a 1948 American romantic comedy": the title's
+        # "Paper Kites (2009 film) ... is a 2009 Irish romantic comedy": the title's
         # disambiguation names the medium, the description ends with the genre's noun
         work = words.works.get(lemma(name_tokens(disambiguation)[-1].casefold()))
         by_genre = work is not None
@@ -1044,7 +1044,7 @@ def opening_claims(
         return _inserted(_inserted(claims, parties), boxed)
     if opening.late and source_id:
         # no title tells this subject from its namesakes: it is known as named in this page
-        # only (two pages' "Frederick Groves" may be a footballer and a politician), so its
+        # only (two pages' "Frederick Dunmore" may be a footballer and a politician), so its
         # claims conflict with no other page's; a question naming it finds it beside the
         # titled articles of that name, and names both when they disagree
         opening.entity = f"{opening.entity} (in {source_id})"
@@ -1104,11 +1104,11 @@ def _names_the_subject(claim: Claim, entity: str, opening: Opening, in_opening: 
       sentence parser read the title and its brackets as one long name ("harbour song album
       sometime subtitle tune gather") (``_extends_a_name``; "X X is a Y" read whole, with
       no attribute, is not);
-    * "Blue Lake Township" in an article titled "Blue Lake Township, Kalkaska County,
+    * "Ashby Township" in an article titled "Ashby Township, Lorne County,
       Michigan" is that township: the title tells it from its namesakes (an alias);
-    * "Oscroft made his first-class debut ... in 1834" on the page of "John Oscroft
+    * "Ashby made his first-class debut ... in 1911" on the page of "Tom Ashby
       (cricketer, born 1807)": a biography names its subject by the surname after the first
-      mention (``_ends_the_name``), and the title tells this Oscroft from his namesakes."""
+      mention (``_ends_the_name``), and the title tells this Ashby from his namesakes."""
     if entity == opening.entity or not claim.claim_key.startswith(entity):
         return False
     if (
@@ -1210,9 +1210,9 @@ def _heading_subject(text: str, source_id: str | None = None) -> Opening | None:
 
 def _named_in_box(text: str, source_id: str | None) -> Opening | None:
     """The subject of a box on a page with no opening, no title and no heading, as the box
-    names it ("Name in native language Montagu Stopford", "Full name Wang Peng"). Known as
+    names it ("Name in native language Arthur Penrose", "Full name Lin Daiwei"). Known as
     named in this page only, like a late opening's subject: no title tells it from its
-    namesakes (two footballers named Wang Peng), so its fields conflict with no other
+    namesakes (two footballers named Lin Daiwei), so its fields conflict with no other
     page's, and a question naming it finds it beside the titled articles of that name."""
     found = box_subject(text)
     if found is None:
@@ -1227,7 +1227,7 @@ def _named_in_box(text: str, source_id: str | None) -> Opening | None:
     return Opening(entity=entity, name=name, sentence=(start, end), aliases=aliases)
 
 
-# "A Kind of Hush ( album ) - Wikipedia": a saved page's title names its subject
+# "A Hold of Light ( album ) - Wikipedia": a saved page's title names its subject
 _PAGE_TITLE = re.compile(
     r"\s*(?P<title>[^\n]{2,120}?)\s+[-\u2013|]\s+(?:Simple English )?"
     r"(?:Wikipedia|Wikiwand|Wikidata|Wikimedia Commons)\b"
@@ -1250,7 +1250,7 @@ def _title_subject(text: str) -> Opening | None:
 
 
 def _titled(title: str, start: int, end: int) -> Opening | None:
-    """A page title ("Kind of Hush (album)") as the page's subject."""
+    """A page title ("Hold of Light (album)") as the page's subject."""
     name, _, rest = title.partition("(")
     stopwords = resources().stopwords
     entity = fold_name(name_tokens(name.strip()), stopwords)
@@ -1380,8 +1380,8 @@ class _ClaimMaker:
         key = f"{entity} {label.attribute}"
         value: str = label.value
         if label.kind is ValueKind.CATEGORICAL:
-            # a page tokenised with spaces around its marks: "Council Bluffs , Iowa" is
-            # "Council Bluffs, Iowa"
+            # a page tokenised with spaces around its marks: "Marston , Vermont" is
+            # "Marston, Vermont"
             value = _SPACE_BEFORE_MARK.sub(r"\1", _SPACE_AFTER_BRACKET.sub(r"\1", value))
         value_span = (
             trusted(CharSpan, {"start": label.start, "end": label.end})

@@ -322,9 +322,9 @@ class _Reader:
                 k += 1
                 last = k
                 if word.endswith(".") and self.lower[k - 1].rstrip(".") in w.suffixes:
-                    break  # "Hilario Davide Jr. Born in ...": a suffix ends the name
+                    break  # "Tomas Reyes Jr. Born in ...": a suffix ends the name
                 # "J." of "Charles J. Dunn" (not "Jr." or a sentence's last full stop:
-                # "... Hilario Davide Jr. Born in Cebu City" is where the name ends)
+                # "... Tomas Reyes Jr. Born in Manila" is where the name ends)
                 if k < end - 1 and self.word(k) == "." and len(word) == 1:
                     k += 1
                 continue
@@ -379,9 +379,9 @@ class _Reader:
             a > start
             and self.word(a - 1) != ","
             and self.lower[a - 1] not in self.stop
-            and not self.word(a - 1)[:1].isdigit()  # "On 1 March 1944 Paul Schultz was"
+            and not self.word(a - 1)[:1].isdigit()  # "On 1 March 1944 Corwin Hale was"
         ):
-            return None  # "coach Urban Meyer": a name inside a phrase, not a subject
+            return None  # "coach Dale Pruitt": a name inside a phrase, not a subject
         return self._named(a, j + 1)
 
     def _named(self, a: int, b: int) -> tuple[str | None, int]:
@@ -431,8 +431,8 @@ class _Reader:
 
     def value(self, i: int, end: int, *, skip: int = 3) -> tuple[int, int] | None:
         """The name a tie points to, from index ``i``: lowercase descriptors and
-        nationalities skipped ("former Chief Justice, Hilario Davide Jr.", "both kings
-        Shepseskaf and Userkaf", "architect Leila Ross Wilburn", "English band Placebo")."""
+        nationalities skipped ("retired Chief Justice, Tomas Reyes Jr.", "both kings
+        Sneferu and Djedef", "architect Edith Marlow Crane", "English band Tin Herons")."""
         w = self.w
         k = i
         while (
@@ -458,8 +458,8 @@ class _Reader:
             and self.lower[b] not in w.name_joins
         ):
             return None  # "the Byzantine aristocrat": an adjective, not a name
-        # "former Chief Justice, Hilario Davide Jr.", "the Lord of Valona, John Komnenos
-        # Asen", "the despot of Epirus, John II Orsini": a title, then the name after a comma
+        # "retired Chief Justice, Tomas Reyes Jr.", "the Lord of Harwick, Osric
+        # Aldred", "the duke of Veskar, Rainald II Corvin": a title, then the name after a comma
         office = any(self.lower[x] in w.titles for x in range(k, b)) or (
             k > i and self.lower[k - 1] == "of"
         )
@@ -583,14 +583,14 @@ class _Reader:
         if not parts:
             return None
         # a capitalised "Born" / "A native" inside a sentence is a sentence start the
-        # splitter missed ("... Davide Jr. Born in Cebu City ..."): read as a lead-in
+        # splitter missed ("... Reyes Jr. Born in Manila ..."): read as a lead-in
         lead = (
             first == sent.start
             or self.cap(first)
             or (first == sent.start + 1 and self.lower[sent.start] in ("a", "an"))
         )
         if lead:
-            # "Born in Houghton County, Michigan, Dunn lived ...": the subject follows
+            # "Born in Lorne County, Ohio, Hale lived ...": the subject follows
             if stop < sent.end and self.word(stop - 1) == "," and self.lower[stop] in _PRONOUNS:
                 subject: str | None = None
             elif len(parts) >= 2 and stop < sent.end and not self.cap(stop):
@@ -625,7 +625,7 @@ class _Reader:
         return None
 
     def team_sport(self, sent: _Sent, k: int, length: int) -> Relation | None:
-        """ "he was a member of the Florida Gators football teams"."""
+        """ "he was a member of the Ridgeport Owls football teams"."""
         start = k
         while start > sent.start and self.lower[start - 1] in ("a", "an", "the"):
             start -= 1
@@ -687,7 +687,7 @@ class _Reader:
         return self._relation(sent, subject[0], "format", at + 1, end)
 
     def rank(self, sent: _Sent, k: int, length: int) -> Relation | None:
-        """ "Schultz was promoted to lieutenant general", "he was promoted to
+        """ "Hale was promoted to lieutenant general", "he was promoted to
         Generalmajor": the first rank after the verb, of the name or pronoun before it."""
         at = k + length
         subject = self.subject_before(k, sent.start)

@@ -145,7 +145,7 @@ class _Sentence:
             and self.lower[k] in _NAME_JOINERS
             and (not _is_capital(self.tokens[k][0]) or self.lower[k] == "the")
         ):
-            k += 1  # "Van Der Sar" keeps its particles; "The Boxtrolls" is "Boxtrolls"
+            k += 1  # "Van Der Berg" keeps its particles; "The Tin Herons" is "Tin Herons"
         return (k, i) if k < i else None
 
     def holder(self, span: tuple[int, int] | None) -> tuple[str, int, int] | None:
