@@ -468,7 +468,7 @@ def _closest_of_each(
     asked_words: set[str],
 ) -> list[ClaimFact]:
     """``closest`` for each of the namesakes a question does not tell apart: a qualifier
-    one page states ("a member of the Varsenian royal family, was born on 15 July 1922")
+    one page states ("a member of the Varsenian royal family, was born on 3 September 1921")
     narrows that page's claims, not its namesake's, whose plain "was born in Lyon, on 10
     March 1919" would otherwise set it aside across two things. Claims naming none of them
     are read together."""

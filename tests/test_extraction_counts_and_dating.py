@@ -88,7 +88,7 @@ def test_a_metric_defined_in_words_is_no_claim_but_its_figure_is() -> None:
         ("Nine Baltic provinces have yet to file a return.", 9, "provinces"),
         ("The club has won two National Championships in hurling.", 2, "Championships"),
         ("The first fourteen home Premier League games will be played at Wembley.", 14, "games"),
-        ("Arsenal played in eighteen successive UEFA Champions League seasons.", 18, "seasons"),
+        ("Halden Rovers played in eighteen successive Northern League seasons.", 18, "seasons"),
     ],
 )
 def test_a_written_number_counts_the_noun_after_its_describing_words(

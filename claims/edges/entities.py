@@ -41,8 +41,8 @@ attribute, and each title's disambiguator writes its own page's value of it ("ge
 (docs/EDGES.md, "One entity across pages", has the figures behind the thresholds).
 
 A page-local subject is also compared with the subjects of the names it writes more or less
-fully ("film choorian (in doc02)" beside "choorian (1998 film)", "edmund maurice burke
-roche, 4th baron fermoy (in doc03)" beside "maurice roche, 4th baron fermoy"): one name's
+fully ("film kalyani (in doc02)" beside "kalyani (1998 film)", "arthur james
+penrose, 3rd baron wexcombe (in doc03)" beside "arthur penrose, 3rd baron wexcombe"): one name's
 words stand in the other's in order and both end with one word (``_join_fuller_names``).
 
 The links only widen which claims the builder compares (``builder._linked_block``): the
@@ -251,7 +251,7 @@ def _blocks(
 def _join_fuller_names(blocks: dict[str, dict[str, list[ClaimFacts]]], local: set[str]) -> None:
     """Put each page-local subject also into the blocks of the names it writes more or less
     fully: a page cut elsewhere names its subject with a kind word or furniture before the
-    title ("film choorian (in doc02)" beside "choorian (1998 film)"), with the full name of
+    title ("film kalyani (in doc02)" beside "kalyani (1998 film)"), with the full name of
     which the title is the short form ("edmund maurice burke roche, 4th baron fermoy (in
     doc03)" beside "maurice roche, 4th baron fermoy"), or shorter ("walter price (in doc05)"
     beside "walter john price (in doc03)"). The two names end with one word and the words of

@@ -643,7 +643,7 @@ def _read_identity(
         and attr_words[-1] == "population"
         and _age_bounded(roles, res, attr_idx[0])
     ):
-        # "This Upazila's eighteen up population is 87,404", "the 18+ population": the
+        # "This Upazila's eighteen up population is 101,300", "the 18+ population": the
         # count of an age group, not the population (not even a wider key of it, which
         # a population question would read)
         attr_words = ["age", "group"]
@@ -1887,7 +1887,7 @@ class _DocAssembly:
                 bare = q.unit is None and q.bound is Bound.EXACT and q.low is None
                 next_month = i + 1 < b and lower[i + 1] in self.res.months
                 if bare and (month or next_month) and not day and q.value in range(1, 32):
-                    day = int(q.value)  # "on February 14 , 1542", "on 14 February 1542"
+                    day = int(q.value)  # "on March 3 , 1547", "on 3 March 1547"
                     used.append(cast(int, info[i]))
                     continue
                 if bare and q.value == int(q.value) and 1000 <= q.value <= 2100:
@@ -1895,7 +1895,7 @@ class _DocAssembly:
                     used.append(cast(int, info[i]))
                 break
             if role[i] == LABEL and lower[i].isdigit() and 1000 <= int(lower[i]) <= 2100:
-                year_q = int(lower[i])  # "on 14 February 1542": the year read as a label
+                year_q = int(lower[i])  # "on 3 March 1547": the year read as a label
                 break
             if role[i] == TIME:
                 t = mentions.times[cast(int, info[i])]
