@@ -6,7 +6,7 @@ sequel as "On Rotten Tomatoes, the sequel has ..." does (claims/extraction/assem
 
 from __future__ import annotations
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract
 from claims.models import Relation
 
