@@ -14,6 +14,7 @@ Public surface:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from claims.extraction.spacy_import import import_spacy
@@ -23,7 +24,10 @@ import_spacy()  # first, before any module of the package imports spaCy: without
 from claims.errors import InputError  # noqa: E402
 from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY  # noqa: E402
 from claims.extraction.generation import current_generation  # noqa: E402
-from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline  # noqa: E402
+from claims.documents.model import Document  # noqa: E402
+from claims.documents.structure import read_structure  # noqa: E402
+from claims.extraction.pipeline import BLOCK_STARTS, SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline  # noqa: E402
+from claims.extraction.readers import ReadContext, read_blocks  # noqa: E402
 from claims.extraction.question import QuestionFrame, parse_question  # noqa: E402
 from claims.extraction.supersession import SupersessionMention, find_supersession_mentions  # noqa: E402
 from claims.models import Claim  # noqa: E402
@@ -39,8 +43,14 @@ def extract(
     source_id: str | None = None,
     source_version_id: str | None = None,
     document_subject: str | None = None,
+    media_type: str = "text/markdown",
 ) -> list[Claim]:
     """Every claim in ``text``, in document order, with spans into ``text`` itself.
+
+    The text is read by its structure first (``claims.documents.structure``): headings,
+    paragraphs, list items, label lines, FAQ questions and tables each go to their reader,
+    and every claim carries the ``locator`` of its block. ``media_type`` "text/plain" also
+    reads a short line between blank lines as a heading.
 
     ``document_subject`` is what the document is about (its register title): a sentence
     that says "it", "we" or "the company" states a claim about the entity it names. Without
@@ -57,7 +67,7 @@ def extract(
             f"text has {len(text)} characters, more than the extractor's limit of "
             f"{nlp.max_length}; split the source into smaller files"
         )
-    return claims_with(nlp, text, source_id, source_version_id, document_subject)
+    return claims_with(nlp, text, source_id, source_version_id, document_subject, media_type)
 
 
 def claims_with(
@@ -66,13 +76,48 @@ def claims_with(
     source_id: str | None,
     source_version_id: str | None,
     document_subject: str | None,
+    media_type: str = "text/markdown",
 ) -> list[Claim]:
     """``extract`` on a given pipeline (``build_pipeline``), its limits already checked."""
+    document = read_structure(text, media_type)
+    subject = document_subject if document_subject is not None else document.title
+
+    def run(other: str) -> list[Claim]:
+        # the sentence reader on a rewritten text (label lines), same provenance and subject
+        return _sentence_claims(nlp, other, source_id, source_version_id, subject, ())
+
+    prose = _sentence_claims(
+        nlp, text, source_id, source_version_id, document_subject,
+        _unit_starts(document),
+    )  # fmt: skip
+    context = ReadContext(
+        document, nlp, run, source_id, source_version_id, current_generation()[0]
+    )
+    return read_blocks(context, prose)
+
+
+def _unit_starts(document: Document) -> list[int]:
+    """Where every block and the line it stands on start: each ends the unit before it."""
+    text = document.text
+    starts = {b.start for b in document.blocks}
+    starts.update(text.rfind("\n", 0, b.start) + 1 for b in document.blocks)
+    return sorted(starts)
+
+
+def _sentence_claims(
+    nlp: Language,
+    text: str,
+    source_id: str | None,
+    source_version_id: str | None,
+    document_subject: str | None,
+    block_starts: Sequence[int],
+) -> list[Claim]:
     doc = nlp.make_doc(text)
     doc.user_data[SOURCE_ID] = source_id
     doc.user_data[SOURCE_VERSION_ID] = source_version_id
     doc.user_data[TEXT_KEY] = text
     doc.user_data[SUBJECT_KEY] = document_subject
+    doc.user_data[BLOCK_STARTS] = block_starts
     for _, component in nlp.pipeline:
         doc = component(doc)
     claims: list[Claim] = doc._.claims or []
