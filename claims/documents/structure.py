@@ -200,7 +200,7 @@ def _read_at(scan: _Scan, lines: list[_Line], i: int, plain_titles: bool) -> int
         _title(scan, start, start + len(bold.group("inner").rstrip()), _sub_level(scan))
         return i + 1
     label = _label(line)
-    if label is not None:
+    if label is not None and not _continued(lines, i):
         scan.add(BlockKind.LABEL_LINE, line.content_start, line.content_end, label=label)
         return i + 1
     if plain_titles and _title_line(lines, i):
@@ -270,6 +270,8 @@ def _label(line: _Line) -> str | None:
         return None
     label = m.group("label").strip().strip("*_").strip()
     words = label.split()
+    if not label[:1].isupper():
+        return None  # labels are written capitalised; "the rules: ..." is a wrapped line
     if not words or len(words) > _MAX_LABEL_WORDS:
         return None
     if any(w.lower().strip(",.;") in _CLAUSE_WORDS for w in words):
@@ -277,6 +279,14 @@ def _label(line: _Line) -> str | None:
     if any(ch in label for ch in ".;!?()[]\"") or label.startswith(("http", "www")):
         return None
     return label
+
+
+def _continued(lines: list[_Line], i: int) -> bool:
+    """Whether the line after ``i`` carries on its sentence (hard-wrapped prose: the next
+    line starts lowercase and opens no block), which makes a "Label: ..." line prose."""
+    if i + 1 >= len(lines) or lines[i + 1].blank or _starts_block(lines, i + 1):
+        return False
+    return lines[i + 1].text.lstrip()[:1].islower()
 
 
 def _title_line(lines: list[_Line], i: int) -> bool:

@@ -97,11 +97,10 @@ def claims_with(
 
 
 def _unit_starts(document: Document) -> list[int]:
-    """Where every block and the line it stands on start: each ends the unit before it."""
+    """Where the line of every block starts: each ends the unit before it (a heading's or
+    list item's marker stays with its line, as the sentence reader expects)."""
     text = document.text
-    starts = {b.start for b in document.blocks}
-    starts.update(text.rfind("\n", 0, b.start) + 1 for b in document.blocks)
-    return sorted(starts)
+    return sorted({text.rfind("\n", 0, b.start) + 1 for b in document.blocks})
 
 
 def _sentence_claims(
