@@ -239,6 +239,8 @@ class ClaimRow(Base):
     # the row of claim_quotes holding this quote; set by a trigger on insert (migration 0010)
     quote_id: Mapped[int | None] = mapped_column(Integer, index=True)
     confidence: Mapped[float] = mapped_column(Float)
+    # where the claim stands in the original file (claims.documents.Locator.to_dict())
+    locator: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(TS)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from claims.documents.model import Locator
 from claims.models import (
     Bound,
     Claim,
@@ -71,6 +72,7 @@ def claim_to_values(claim: Claim, *, now: datetime | None = None) -> dict[str, A
         value_end=claim.value_span.end if claim.value_span else None,
         quote=claim.quote,
         confidence=claim.confidence,
+        locator=claim.locator.to_dict() if claim.locator is not None else None,
         created_at=claim.created_at or now or datetime.now(UTC),
     )
 
@@ -83,10 +85,10 @@ CLAIM_COLUMNS = (
     "canonical_low", "canonical_high", "canonical_unit", "dimension", "polarity", "modality",
     "scope", "scope_residual", "time_start", "time_end", "time_granularity", "time_text",
     "reported_speech", "span_start", "span_end", "value_start", "value_end", "quote",
-    "confidence", "created_at",
+    "confidence", "locator", "created_at",
 )  # fmt: skip
 _ID, _VERSION, _GENERATION, _KIND = 0, 1, 3, 10
-_QUOTE, _CREATED_AT = len(CLAIM_COLUMNS) - 3, len(CLAIM_COLUMNS) - 1
+_QUOTE, _CREATED_AT = CLAIM_COLUMNS.index("quote"), len(CLAIM_COLUMNS) - 1
 _WRITE_COLUMNS = (*CLAIM_COLUMNS, "quote_id")
 
 
@@ -161,8 +163,13 @@ def row_to_claim(row: ClaimRow) -> Claim:
         ),
         quote=row.quote,
         confidence=row.confidence,
+        locator=_locator(row.locator),
         created_at=row.created_at,
     )
+
+
+def _locator(stored: dict[str, Any] | None) -> Locator | None:
+    return Locator.from_dict(stored) if stored else None
 
 
 def stored_claim(row: Any) -> Claim:
@@ -223,6 +230,7 @@ def stored_claim(row: Any) -> Claim:
             "value_span": value_span,
             "quote": row.quote,
             "confidence": row.confidence,
+            "locator": _locator(getattr(row, "locator", None)),
             "created_at": row.created_at,
         },
     )
