@@ -222,6 +222,11 @@ class EffectiveTime(_Model):
     end: date | None = None
     granularity: TimeGranularity | None = None
     text: str | None = Field(None, description="The words that stated the time.")
+    year_inferred: bool = Field(
+        False,
+        description="The text gave no year (\"by March 31\"): it was taken from the document's "
+        "own date or the register's effective date.",
+    )
 
     @property
     def is_known(self) -> bool:
@@ -298,7 +303,7 @@ class Claim(_Model):
 
     @field_serializer("locator")
     def _locator_fields(self, locator: Locator | None) -> dict[str, object] | None:
-        # only the fields that are set: "p. 3 > Leave > item 2" reads as {page, heading_path, list_item}
+        # only the fields that are set: "p. 3 > Leave > item 2" is {page, heading_path, list_item}
         return locator.to_dict() if locator is not None else None
 
     @model_validator(mode="after")

@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -230,6 +231,8 @@ class ClaimRow(Base):
     time_end: Mapped[date | None] = mapped_column(Date)
     time_granularity: Mapped[str | None] = mapped_column(String(16))
     time_text: Mapped[str | None] = mapped_column(Text)
+    # the text gave no year: it came from the document's date or the register (issue 30)
+    time_year_inferred: Mapped[bool] = mapped_column(Boolean, server_default=false())
     reported_speech: Mapped[bool] = mapped_column(Boolean, default=False)
     span_start: Mapped[int] = mapped_column(Integer)
     span_end: Mapped[int] = mapped_column(Integer)

@@ -84,8 +84,14 @@ def test_an_attribution_with_nothing_after_it_gives_no_claim() -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, len(OFFICE_TEXT)), st.integers(0, 400), st.sampled_from(["text/markdown", "text/plain"]))
-def test_any_cut_of_office_text_reads_without_error(start: int, length: int, media_type: str) -> None:
+@given(
+    st.integers(0, len(OFFICE_TEXT)),
+    st.integers(0, 400),
+    st.sampled_from(["text/markdown", "text/plain"]),
+)
+def test_any_cut_of_office_text_reads_without_error(
+    start: int, length: int, media_type: str
+) -> None:
     _ok(OFFICE_TEXT[start : start + length], media_type)
 
 

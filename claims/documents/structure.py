@@ -30,19 +30,26 @@ STRUCTURE_VERSION = "1"
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$|^ {0,3}(#{1,6})[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_BULLET = re.compile(r"^([ \t]*)([-*+\u2022\u00b7\u25aa\u2023\u25e6\u25cb\u25cf\u25a0\u25a1\u25ba\u2013\u2014]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+(?=\S)")
+_BULLET = re.compile(
+    r"^([ \t]*)"
+    r"([-*+\u2022\u00b7\u25aa\u2023\u25e6\u25cb\u25cf\u25a0\u25a1\u25ba\u2013\u2014]|\d{1,3}[.)]|[a-zA-Z][.)])"
+    r"[ \t]+(?=\S)"
+)
 _RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _BOLD_LINE = re.compile(r"^[ \t]*(\*\*|__)(?P<inner>[^*_\n].*?)\1[ \t]*$")
 _QA_PREFIX = re.compile(r"^(?:Q|Question)[ \t]*[:.)][ \t]*", re.IGNORECASE)
 _ANSWER_PREFIX = re.compile(r"^(?:A|Answer)[ \t]*[:.)][ \t]+", re.IGNORECASE)
 # "Annual leave: 25 days", "**Weight:** 21 kg", "**Weight**: 21 kg"
 _LABEL = re.compile(
-    r"^(?P<open>\*\*|__)?(?P<label>[^\W\d_][^:\n|]{0,59}?)(?:(?P=open))?[ \t]*:(?:(?P=open))?[ \t]+(?P<value>\S.*)$"
+    r"^(?P<open>\*\*|__)?(?P<label>[^\W\d_][^:\n|]{0,59}?)(?:(?P=open))?"
+    r"[ \t]*:(?:(?P=open))?[ \t]+(?P<value>\S.*)$"
 )
 # words that make the stretch before a colon a clause ("The rule is simple: ..."), no label
 _CLAUSE_WORDS = frozenset(
-    "is are was were be been am has have had will would can could must should shall may "
-    "might do does did i we you he she they it this that these those there here".split()
+    (  # noqa: SIM905
+        "is are was were be been am has have had will would can could must should shall may "
+        "might do does did i we you he she they it this that these those there here"
+    ).split()
 )
 _CAPTION = re.compile(
     r"^\(.*\)$|^(?:table|note|notes|source|sources)\b|^(?:all )?(?:amounts|figures|prices|values)\b"
@@ -98,7 +105,12 @@ class _Scan:
         return titles + ((self.question,) if self.question else ())
 
     def add(
-        self, kind: BlockKind, start: int, end: int, label: str | None = None, table: Table | None = None
+        self,
+        kind: BlockKind,
+        start: int,
+        end: int,
+        label: str | None = None,
+        table: Table | None = None,
     ) -> Block:
         paragraph = None
         if kind in (BlockKind.PARAGRAPH, BlockKind.LABEL_LINE, BlockKind.QUESTION):
@@ -139,7 +151,9 @@ def read_structure(
     i = 0
     while i < len(lines):
         i = _read_at(scan, lines, i, plain_titles)
-    title = next((scan.text[b.start : b.end] for b in scan.blocks if b.kind is BlockKind.HEADING), None)
+    title = next(
+        (scan.text[b.start : b.end] for b in scan.blocks if b.kind is BlockKind.HEADING), None
+    )
     return Document(
         text=text,
         blocks=tuple(scan.blocks),
@@ -179,11 +193,11 @@ def _read_at(scan: _Scan, lines: list[_Line], i: int, plain_titles: bool) -> int
     atx = _ATX.match(line.text)
     if atx:
         return _heading(scan, line, i, atx)
-    if i + 1 < len(lines) and _SETEXT.match(lines[i + 1].text) and not _BULLET.match(line.text):
-        if not stripped.startswith("|"):
-            level = 1 if lines[i + 1].text.strip().startswith("=") else 2
-            _title(scan, line.content_start, line.content_end, level)
-            return i + 2
+    setext = i + 1 < len(lines) and _SETEXT.match(lines[i + 1].text)
+    if setext and not _BULLET.match(line.text) and not stripped.startswith("|"):
+        level = 1 if lines[i + 1].text.strip().startswith("=") else 2
+        _title(scan, line.content_start, line.content_end, level)
+        return i + 2
     if stripped.startswith("|"):
         read = _table(scan, lines, i)
         if read is not None:
@@ -232,7 +246,13 @@ def _title(scan: _Scan, start: int, end: int, level: int) -> None:
         return
     scan.open_heading(level, title)
     scan.blocks.append(
-        Block(BlockKind.HEADING, start, end, Locator(page=scan.page(start), heading_path=scan.path()), level=level)
+        Block(
+            BlockKind.HEADING,
+            start,
+            end,
+            Locator(page=scan.page(start), heading_path=scan.path()),
+            level=level,
+        )
     )
     scan.list_counts.clear()
 
@@ -276,7 +296,7 @@ def _label(line: _Line) -> str | None:
         return None
     if any(w.lower().strip(",.;") in _CLAUSE_WORDS for w in words):
         return None
-    if any(ch in label for ch in ".;!?()[]\"") or label.startswith(("http", "www")):
+    if any(ch in label for ch in '.;!?()[]"') or label.startswith(("http", "www")):
         return None
     return label
 
@@ -323,7 +343,9 @@ def _paragraph(scan: _Scan, lines: list[_Line], i: int) -> int:
             break
         j += 1
     start, end = lines[i].content_start, lines[j - 1].content_end
-    kind = BlockKind.CAPTION if j == i + 1 and _caption_beside_table(lines, i) else BlockKind.PARAGRAPH
+    kind = (
+        BlockKind.CAPTION if j == i + 1 and _caption_beside_table(lines, i) else BlockKind.PARAGRAPH
+    )
     scan.add(kind, start, end)
     return j
 
@@ -358,11 +380,18 @@ def _list_item(scan: _Scan, lines: list[_Line], i: int, bullet: re.Match[str]) -
     j = i + 1
     while j < len(lines):  # continuation lines: indented, no marker of their own
         nxt = lines[j]
-        if nxt.blank or _BULLET.match(nxt.text) or not nxt.text[:1].isspace() or _starts_block(lines, j):
+        if (
+            nxt.blank
+            or _BULLET.match(nxt.text)
+            or not nxt.text[:1].isspace()
+            or _starts_block(lines, j)
+        ):
             break
         j += 1
     end = lines[j - 1].content_end
-    label = _label(_Line(start, lines[i].end, scan.text[start : lines[i].end])) if j == i + 1 else None
+    label = (
+        _label(_Line(start, lines[i].end, scan.text[start : lines[i].end])) if j == i + 1 else None
+    )
     counts = dict(scan.list_counts)
     scan.blocks.append(
         Block(

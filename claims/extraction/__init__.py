@@ -15,20 +15,28 @@ Public surface:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import TYPE_CHECKING
 
 from claims.extraction.spacy_import import import_spacy
 
 import_spacy()  # first, before any module of the package imports spaCy: without its CLI
 
+from claims.documents.model import Document  # noqa: E402
+from claims.documents.structure import read_structure  # noqa: E402
 from claims.errors import InputError  # noqa: E402
 from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY  # noqa: E402
 from claims.extraction.generation import current_generation  # noqa: E402
-from claims.documents.model import Document  # noqa: E402
-from claims.documents.structure import read_structure  # noqa: E402
-from claims.extraction.pipeline import BLOCK_STARTS, SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline  # noqa: E402
-from claims.extraction.readers import ReadContext, read_blocks  # noqa: E402
+from claims.extraction.office_prose import office_claims  # noqa: E402
+from claims.extraction.pipeline import (  # noqa: E402
+    BLOCK_STARTS,
+    SOURCE_ID,
+    SOURCE_VERSION_ID,
+    build_pipeline,
+    get_pipeline,
+)
 from claims.extraction.question import QuestionFrame, parse_question  # noqa: E402
+from claims.extraction.readers import ReadContext, read_blocks  # noqa: E402
 from claims.extraction.supersession import SupersessionMention, find_supersession_mentions  # noqa: E402
 from claims.models import Claim  # noqa: E402
 from claims.settings import get_settings  # noqa: E402
@@ -44,13 +52,16 @@ def extract(
     source_version_id: str | None = None,
     document_subject: str | None = None,
     media_type: str = "text/markdown",
+    document_date: date | None = None,
 ) -> list[Claim]:
     """Every claim in ``text``, in document order, with spans into ``text`` itself.
 
     The text is read by its structure first (``claims.documents.structure``): headings,
     paragraphs, list items, label lines, FAQ questions and tables each go to their reader,
     and every claim carries the ``locator`` of its block. ``media_type`` "text/plain" also
-    reads a short line between blank lines as a heading.
+    reads a short line between blank lines as a heading. ``document_date`` (the register's
+    effective date) gives a year to dates written without one when the document states no
+    date of its own.
 
     ``document_subject`` is what the document is about (its register title): a sentence
     that says "it", "we" or "the company" states a claim about the entity it names. Without
@@ -67,7 +78,9 @@ def extract(
             f"text has {len(text)} characters, more than the extractor's limit of "
             f"{nlp.max_length}; split the source into smaller files"
         )
-    return claims_with(nlp, text, source_id, source_version_id, document_subject, media_type)
+    return claims_with(
+        nlp, text, source_id, source_version_id, document_subject, media_type, document_date
+    )
 
 
 def claims_with(
@@ -77,6 +90,7 @@ def claims_with(
     source_version_id: str | None,
     document_subject: str | None,
     media_type: str = "text/markdown",
+    document_date: date | None = None,
 ) -> list[Claim]:
     """``extract`` on a given pipeline (``build_pipeline``), its limits already checked."""
     document = read_structure(text, media_type)
@@ -90,10 +104,8 @@ def claims_with(
         nlp, text, source_id, source_version_id, document_subject,
         _unit_starts(document),
     )  # fmt: skip
-    context = ReadContext(
-        document, nlp, run, source_id, source_version_id, current_generation()[0]
-    )
-    return read_blocks(context, prose)
+    context = ReadContext(document, nlp, run, source_id, source_version_id, current_generation()[0])
+    return office_claims(read_blocks(context, prose), document, document_date)
 
 
 def _unit_starts(document: Document) -> list[int]:

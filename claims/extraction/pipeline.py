@@ -65,7 +65,10 @@ if not Doc.has_extension("cues"):
 
 
 # a number, a unit symbol, a full stop, then a line break or a capitalised word
-_UNIT_STOP = re.compile(r"\d[ \u00a0]?(?P<unit>[A-Za-z\u00b5\u03bc\u00b0/]{1,6})\.(?:[ \t]*\n\s*|[ \t]+)(?=[A-Z0-9\"'(])")
+_UNIT_STOP = re.compile(
+    r"\d[ \u00a0]?(?P<unit>[A-Za-z\u00b5\u03bc\u00b0/]{1,6})\."
+    r"(?:[ \t]*\n\s*|[ \t]+)(?=[A-Z0-9\"'(])"
+)
 
 _OPENERS = frozenset("([{\"'\u201c\u2018\u00ab")
 

@@ -65,6 +65,7 @@ def claim_to_values(claim: Claim, *, now: datetime | None = None) -> dict[str, A
         time_end=claim.time.end,
         time_granularity=claim.time.granularity.value if claim.time.granularity else None,
         time_text=claim.time.text,
+        time_year_inferred=claim.time.year_inferred,
         reported_speech=claim.reported_speech,
         span_start=claim.span.start,
         span_end=claim.span.end,
@@ -84,8 +85,8 @@ CLAIM_COLUMNS = (
     "low", "high", "bound", "approximate", "precision", "unit", "canonical_value",
     "canonical_low", "canonical_high", "canonical_unit", "dimension", "polarity", "modality",
     "scope", "scope_residual", "time_start", "time_end", "time_granularity", "time_text",
-    "reported_speech", "span_start", "span_end", "value_start", "value_end", "quote",
-    "confidence", "locator", "created_at",
+    "time_year_inferred", "reported_speech", "span_start", "span_end", "value_start",
+    "value_end", "quote", "confidence", "locator", "created_at",
 )  # fmt: skip
 _ID, _VERSION, _GENERATION, _KIND = 0, 1, 3, 10
 _QUOTE, _CREATED_AT = CLAIM_COLUMNS.index("quote"), len(CLAIM_COLUMNS) - 1
@@ -153,6 +154,7 @@ def row_to_claim(row: ClaimRow) -> Claim:
             end=row.time_end,
             granularity=row.time_granularity,
             text=row.time_text,
+            year_inferred=bool(row.time_year_inferred),
         ),
         reported_speech=row.reported_speech,
         span=Span(start=row.span_start, end=row.span_end),
@@ -187,6 +189,7 @@ def stored_claim(row: Any) -> Claim:
             "end": row.time_end,
             "granularity": TimeGranularity(row.time_granularity) if row.time_granularity else None,
             "text": row.time_text,
+            "year_inferred": bool(getattr(row, "time_year_inferred", False)),
         },
     )
     value_span = (

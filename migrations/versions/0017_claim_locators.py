@@ -1,4 +1,5 @@
-"""Claim locators: where each claim stands in the original file.
+"""Claim locators (where each claim stands in the original file), and a flag on a claim's
+time whose year the text did not give.
 
 A JSON object with the set fields of ``claims.documents.Locator`` (page, heading path,
 paragraph, list item, table, row, column and their headers); NULL for claims extracted
@@ -23,8 +24,12 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     with op.batch_alter_table("claims") as batch:
         batch.add_column(sa.Column("locator", sa.JSON(), nullable=True))
+        batch.add_column(
+            sa.Column("time_year_inferred", sa.Boolean(), server_default=sa.false(), nullable=False)
+        )
 
 
 def downgrade() -> None:
     with op.batch_alter_table("claims") as batch:
+        batch.drop_column("time_year_inferred")
         batch.drop_column("locator")

@@ -36,7 +36,12 @@ def with_questions(
     for claim in claims:
         block = block_of(claim)
         path = block.locator.heading_path if block is not None else ()
-        if block is None or block.kind is BlockKind.QUESTION or not path or not path[-1].endswith("?"):
+        if (
+            block is None
+            or block.kind is BlockKind.QUESTION
+            or not path
+            or not path[-1].endswith("?")
+        ):
             out.append(claim)
             continue
         out.append(_answered(claim, path[-1]))

@@ -26,7 +26,9 @@ from claims.models import Claim
 _MAX_VALUE_WORDS = 8
 # a value that opens a clause of its own is prose, not a label's value
 _CLAUSE_OPENERS = frozenset(
-    "the a an this that these those it we you they he she i our your their there if when".split()
+    (  # noqa: SIM905
+        "the a an this that these those it we you they he she i our your their there if when"
+    ).split()
 )
 _SEPARATOR = re.compile(r"\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*")
 # a heading that names a thing: a model code, a name with digits or capitals inside a word
@@ -49,7 +51,11 @@ def label_value(text: str, block: Block) -> tuple[int, int] | None:
     if not label or at < 0:
         return None
     after = at + len(label)
-    sep = _SEPARATOR.match(line, after) if line[after : after + 3].strip("*_ ").startswith(":") else None
+    sep = (
+        _SEPARATOR.match(line, after)
+        if line[after : after + 3].strip("*_ ").startswith(":")
+        else None
+    )
     if sep is None:
         return None
     start = block.start + sep.end()
@@ -113,7 +119,9 @@ def label_line_claims(context: ReadContext, blocks: list[Block]) -> tuple[list[C
             continue
         line = lines[k]
         shift = line.value_start - line.at
-        if vs is not None and not (line.at <= vs.start and vs.end <= line.at + line.value_end - line.value_start):
+        if vs is not None and not (
+            line.at <= vs.start and vs.end <= line.at + line.value_end - line.value_start
+        ):
             continue  # read from the label words, not from the value
         claims.append(moved_claim(context, claim, line.block, shift))
     return claims, {line.block.start for line in lines}

@@ -54,7 +54,9 @@ def lead_in_scope(context: ReadContext, lead_in: Block) -> dict[str, str]:
     scope: dict[str, str] = {}
     doubled: set[str] = set()
     # the longest phrase wins, as in a sentence: "full-time employees" is no "employees"
-    matches = sorted((m for m in doc._.cues or [] if m[2] == "SCOPE"), key=lambda m: (m[0], m[0] - m[1]))
+    matches = sorted(
+        (m for m in doc._.cues or [] if m[2] == "SCOPE"), key=lambda m: (m[0], m[0] - m[1])
+    )
     taken = -1
     for start, end, _, ident in matches:
         if start < taken:
