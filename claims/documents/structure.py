@@ -66,6 +66,7 @@ class _Line:
     start: int  # offset of the line's first character (after any form feed)
     end: int  # offset of its end (before the newline)
     text: str  # text[start:end]
+    page_break: bool = False  # a form feed stands before the line's text
 
     @property
     def blank(self) -> bool:
@@ -175,7 +176,7 @@ def _lines(text: str) -> list[_Line]:
         while start < end and text[start] == "\f":
             start += 1  # a page break before the line's text
         line_end = end - 1 if end > start and text[end - 1] == "\r" else end
-        lines.append(_Line(start, line_end, text[start:line_end]))
+        lines.append(_Line(start, line_end, text[start:line_end], start > pos))
         if nl < 0:
             break
         pos = nl + 1
@@ -214,6 +215,9 @@ def _read_at(scan: _Scan, lines: list[_Line], i: int, plain_titles: bool) -> int
         _title(scan, start, start + len(bold.group("inner").rstrip()), _sub_level(scan))
         return i + 1
     label = _label(line)
+    if label is not None and plain_titles and not any(c.isdigit() for c in stripped):
+        if _title_line(lines, i):  # "Northwind Studio: People Handbook" alone: a title
+            label = None
     if label is not None and not _continued(lines, i):
         scan.add(BlockKind.LABEL_LINE, line.content_start, line.content_end, label=label)
         return i + 1
@@ -363,7 +367,7 @@ def _starts_block(lines: list[_Line], j: int) -> bool:
         or _label(line) is not None
         or _ANSWER_PREFIX.match(stripped)
         or (j + 1 < len(lines) and _SETEXT.match(lines[j + 1].text) and stripped)
-        or "\f" in text
+        or line.page_break
     )
 
 
