@@ -68,7 +68,9 @@ def test_counts_of_people_are_one_dimension_whatever_noun_counts_them() -> None:
     staff = _one("The company has 212 employees.")
     people = _one("The company employs more than 200 people.")
     assert staff.dimension == people.dimension == "people"
-    report = check_texts("The company has 212 employees.", "The company employs more than 200 people.")
+    report = check_texts(
+        "The company has 212 employees.", "The company employs more than 200 people."
+    )
     assert "different dimensions" not in report.reason and report.relation.value != "conflict"
     fewer = check_texts("The company has 212 employees.", "The company employs 150 people.")
     assert fewer.relation.value == "conflict"

@@ -215,9 +215,9 @@ def _read_at(scan: _Scan, lines: list[_Line], i: int, plain_titles: bool) -> int
         _title(scan, start, start + len(bold.group("inner").rstrip()), _sub_level(scan))
         return i + 1
     label = _label(line)
-    if label is not None and plain_titles and not any(c.isdigit() for c in stripped):
-        if _title_line(lines, i):  # "Northwind Studio: People Handbook" alone: a title
-            label = None
+    digits = any(c.isdigit() for c in stripped)
+    if label is not None and plain_titles and not digits and _title_line(lines, i):
+        label = None  # "Northwind Studio: People Handbook" alone between blank lines: a title
     if label is not None and not _continued(lines, i):
         scan.add(BlockKind.LABEL_LINE, line.content_start, line.content_end, label=label)
         return i + 1
