@@ -22,14 +22,15 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("claims") as batch:
-        batch.add_column(sa.Column("locator", sa.JSON(), nullable=True))
-        batch.add_column(
-            sa.Column("time_year_inferred", sa.Boolean(), server_default=sa.false(), nullable=False)
-        )
+    # plain ADD COLUMN (SQLite and PostgreSQL both have it): a batch copy of the claims
+    # table would drop its quote triggers (migrations 0010 and 0013)
+    op.add_column("claims", sa.Column("locator", sa.JSON(), nullable=True))
+    op.add_column(
+        "claims",
+        sa.Column("time_year_inferred", sa.Boolean(), server_default=sa.false(), nullable=False),
+    )
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("claims") as batch:
-        batch.drop_column("time_year_inferred")
-        batch.drop_column("locator")
+    op.drop_column("claims", "time_year_inferred")
+    op.drop_column("claims", "locator")
