@@ -36,7 +36,8 @@ from claims.extraction.pipeline import (  # noqa: E402
     get_pipeline,
 )
 from claims.extraction.question import QuestionFrame, parse_question  # noqa: E402
-from claims.extraction.readers import ReadContext, read_blocks  # noqa: E402
+from claims.extraction.readers import ReadContext, prose_text, read_blocks  # noqa: E402
+from claims.extraction.readers.label_lines import rewrite_label_lines  # noqa: E402
 from claims.extraction.supersession import SupersessionMention, find_supersession_mentions  # noqa: E402
 from claims.models import Claim  # noqa: E402
 from claims.settings import get_settings  # noqa: E402
@@ -94,18 +95,16 @@ def claims_with(
 ) -> list[Claim]:
     """``extract`` on a given pipeline (``build_pipeline``), its limits already checked."""
     document = read_structure(text, media_type)
-    subject = document_subject if document_subject is not None else document.title
-
-    def run(other: str) -> list[Claim]:
-        # the sentence reader on a rewritten text (label lines), same provenance and subject
-        return _sentence_claims(nlp, other, source_id, source_version_id, subject, ())
-
-    prose = _sentence_claims(
-        nlp, text, source_id, source_version_id, document_subject,
+    # one pass of the sentence reader: the prose (other readers' blocks blanked), then the
+    # label lines rewritten as sentences, after a blank line (readers.label_lines)
+    prose = prose_text(document)
+    rewritten = rewrite_label_lines(text, document.blocks, len(prose) + 2)
+    read = _sentence_claims(
+        nlp, prose + "\n\n" + rewritten.text, source_id, source_version_id, document_subject,
         _unit_starts(document),
     )  # fmt: skip
-    context = ReadContext(document, nlp, run, source_id, source_version_id, current_generation()[0])
-    return office_claims(read_blocks(context, prose), document, document_date)
+    context = ReadContext(document, nlp, source_id, source_version_id, current_generation()[0])
+    return office_claims(read_blocks(context, read, rewritten), document, document_date)
 
 
 def _unit_starts(document: Document) -> list[int]:

@@ -223,7 +223,7 @@ class SentenceComponent:
         new line or a capital): the tokenizer keeps "s." as one token (an abbreviation of
         its exceptions), so no stop token marks it. A regular expression over the text
         finds the few candidates; the unit lexicon confirms the symbol."""
-        text = doc.text
+        text = doc.user_data.get(TEXT_KEY) or doc.text  # Doc.text joins every token
         if "." not in text:
             return []
         seams = [

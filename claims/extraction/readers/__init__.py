@@ -8,10 +8,11 @@ how the claims of each part of a document are read.
 - FAQ answers: ``faq`` (an answer that names no attribute takes its question's);
 - tables: ``table_dispatch`` (the one point a table reader plugs into).
 
-Public surface: ``read_blocks`` (every claim of a document, with its locator), ``ReadContext``.
+Public surface: ``read_blocks`` (every claim of a document, with its locator), ``prose_text``
+(the text the sentence reader reads: other readers' blocks blanked), ``ReadContext``.
 """
 
 from claims.extraction.readers.context import ReadContext
-from claims.extraction.readers.dispatch import read_blocks
+from claims.extraction.readers.dispatch import prose_text, read_blocks
 
-__all__ = ["ReadContext", "read_blocks"]
+__all__ = ["ReadContext", "prose_text", "read_blocks"]

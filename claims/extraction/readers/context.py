@@ -12,18 +12,13 @@ from claims.ids import stable_id_maker
 if TYPE_CHECKING:
     from spacy.language import Language
 
-    from claims.models import Claim
-
 
 @dataclass
 class ReadContext:
-    """One document being read: ``run(text)`` is the sentence reader on another text (the
-    same pipeline, the same provenance), which the label-line reader feeds with rewritten
-    lines."""
+    """One document being read: its structure, the pipeline, the claims' provenance."""
 
     document: Document
     nlp: Language
-    run: Callable[[str], list[Claim]]
     source_id: str | None
     source_version_id: str | None
     generation: str

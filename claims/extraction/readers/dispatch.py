@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
-from claims.documents.model import Block, BlockKind
+from claims.documents.model import Block, BlockKind, Document
 from claims.extraction.readers.context import ReadContext
 from claims.extraction.readers.faq import with_questions
-from claims.extraction.readers.label_lines import label_line_claims
+from claims.extraction.readers.label_lines import Rewritten, label_line_claims, label_value
 from claims.extraction.readers.lists import lead_ins, with_lead_ins
 from claims.extraction.readers.table_dispatch import table_claims
 from claims.models import Claim
@@ -17,10 +18,42 @@ from claims.models import Claim
 _NOT_PROSE = (BlockKind.TABLE, BlockKind.CAPTION, BlockKind.QUESTION)
 
 
-def read_blocks(context: ReadContext, prose: list[Claim]) -> list[Claim]:
-    """``prose`` (the sentence reader's claims over the whole text) routed by block: claims
-    of label lines and tables come from their own readers, list items take their lead-in's
-    scope, FAQ answers their question's subject; every claim gets its block's locator."""
+def prose_text(document: Document) -> str:
+    """The document's text with the blocks other readers read (tables, captions, label
+    lines) blanked out, character for character (offsets stay those of the text), so the
+    sentence reader does not spend its time on text whose claims it would not give."""
+    text = document.text
+    blanked: list[tuple[int, int]] = []
+    for block in document.blocks:
+        if block.kind in (BlockKind.TABLE, BlockKind.CAPTION) or (
+            block.label is not None and label_value(text, block) is not None
+        ):
+            blanked.append((block.start, block.end))
+    if not blanked:
+        return text
+    parts: list[str] = []
+    at = 0
+    for start, end in blanked:
+        parts.append(text[at:start])
+        parts.append(_BLANK.sub(" ", text[start:end]))
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+_BLANK = re.compile(r"[^\n]")
+
+
+def read_blocks(context: ReadContext, read: list[Claim], rewritten: Rewritten) -> list[Claim]:
+    """The sentence reader's claims ``read`` over ``prose_text`` followed by the rewritten
+    label lines, routed by block: claims of label lines and tables come from their own
+    readers, list items take their lead-in's scope, FAQ answers their question's subject;
+    every claim gets its block's locator."""
+    prose = [c for c in read if c.span.start < rewritten.offset]
+    labelled = label_line_claims(
+        context, rewritten, [c for c in read if c.span.start >= rewritten.offset]
+    )
+    replaced = rewritten.starts
     blocks = context.document.blocks
     starts = [b.start for b in blocks]
 
@@ -34,7 +67,6 @@ def read_blocks(context: ReadContext, prose: list[Claim]) -> list[Claim]:
         anchor = claim.value_span.start if claim.value_span is not None else claim.span.start
         return block_at(anchor)
 
-    labelled, replaced = label_line_claims(context, list(blocks))
     leads = {lead.start for lead in lead_ins(context).values()}
     kept: list[Claim] = []
     for claim in prose:
@@ -46,7 +78,11 @@ def read_blocks(context: ReadContext, prose: list[Claim]) -> list[Claim]:
             continue
         if block.start in leads and claim.value_span is None:
             continue  # "Full-time employees are entitled to:" states nothing until its items
-        kept.append(claim.model_copy(update={"locator": block.locator}))
+        update: dict[str, object] = {"locator": block.locator}
+        quote = context.text[claim.span.start : claim.span.end]
+        if quote != claim.quote:
+            update["quote"] = quote  # a sentence that ran up to a blanked block
+        kept.append(claim.model_copy(update=update))
     tables = [c for b in blocks if b.kind is BlockKind.TABLE for c in table_claims(context, b)]
     claims = kept + labelled + tables
     claims.sort(key=lambda c: c.span.start)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from claims.documents.model import Block, BlockKind
@@ -87,13 +88,27 @@ def _spoken_label(label: str) -> str:
     return " ".join(w if _NAMED.search(w) else w.lower() for w in label.split())
 
 
-def label_line_claims(context: ReadContext, blocks: list[Block]) -> tuple[list[Claim], set[int]]:
-    """The claims of the label lines among ``blocks``, and the starts of the blocks read
-    here (their prose claims are replaced)."""
-    text = context.text
+@dataclass(frozen=True)
+class Rewritten:
+    """The label lines of a document rewritten as sentences, one text, and where each
+    line's value stands in it (offsets counted from ``offset``, where the text is read)."""
+
+    text: str
+    lines: tuple[_Line, ...]
+    offset: int = 0
+
+    @property
+    def starts(self) -> set[int]:
+        """The starts of the blocks read here (their prose claims are replaced)."""
+        return {line.block.start for line in self.lines}
+
+
+def rewrite_label_lines(text: str, blocks: Sequence[Block], offset: int = 0) -> Rewritten:
+    """Every label line among ``blocks`` whose value is no clause, as the sentence a person
+    would say; the text is meant to be read at ``offset`` (after the document's own)."""
     parts: list[str] = []
     lines: list[_Line] = []
-    length = 0
+    length = offset
     for block in blocks:
         if block.label is None or block.kind not in (BlockKind.LABEL_LINE, BlockKind.LIST_ITEM):
             continue
@@ -107,21 +122,26 @@ def label_line_claims(context: ReadContext, blocks: list[Block]) -> tuple[list[C
         lines.append(_Line(block, value[0], value[1], length + len(prefix)))
         parts.append(sentence)
         length += len(sentence)
-    if not lines:
-        return [], set()
-    rewritten = "".join(parts)
-    starts = [line.at for line in lines]
+    return Rewritten("".join(parts), tuple(lines), offset)
+
+
+def label_line_claims(context: ReadContext, rewritten: Rewritten, read: list[Claim]) -> list[Claim]:
+    """The claims ``read`` from the rewritten lines, moved back onto the document's lines:
+    evidence the line, value span the value's own characters."""
+    if not rewritten.lines:
+        return []
+    starts = [line.at for line in rewritten.lines]
     claims: list[Claim] = []
-    for claim in context.run(rewritten):
+    for claim in read:
         vs = claim.value_span
         k = bisect_right(starts, (vs.start if vs is not None else claim.span.start)) - 1
         if k < 0:
             continue
-        line = lines[k]
+        line = rewritten.lines[k]
         shift = line.value_start - line.at
         if vs is not None and not (
             line.at <= vs.start and vs.end <= line.at + line.value_end - line.value_start
         ):
             continue  # read from the label words, not from the value
         claims.append(moved_claim(context, claim, line.block, shift))
-    return claims, {line.block.start for line in lines}
+    return claims
