@@ -72,6 +72,9 @@ def test_a_topic_heading_names_no_entity_but_a_product_code_does() -> None:
     assert topic.entity is None and topic.claim_key == "notice period"
     (product,) = extract("## Aero X2\n\nWeight: 900 g\n")
     assert product.claim_key == "aero x2 weight"
+    # the kind of document is no part of the thing it describes
+    (sheet,) = extract("# Aero X2 datasheet\n\nWeight: 900 g\n")
+    assert sheet.claim_key == "aero x2 weight"
 
 
 def test_a_label_whose_value_is_a_clause_is_read_as_prose() -> None:

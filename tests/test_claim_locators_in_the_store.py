@@ -66,3 +66,17 @@ def test_claims_run_stores_locators_and_conflicts_json_shows_them(
     assert entries, listed.output
     sides = [entries[0]["left"], entries[0]["right"]]
     assert {s["locator"]["heading_path"][-1] for s in sides} == {"P-200"}
+
+    queue = runner.invoke(app, ["review", "list", "--json"])
+    assert queue.exit_code == 0, queue.output
+    items = [i for i in json.loads(queue.output) if i["claim_key"] == "p-200 weight"]
+    assert items, queue.output
+    shown = runner.invoke(app, ["review", "show", items[0]["id"], "--json"])
+    assert shown.exit_code == 0, shown.output
+    wheres = {side["where"] for side in json.loads(shown.output)["sides"]}
+    assert wheres == {
+        "Pump catalogue 2025 > P-200 > paragraph 1",
+        "Pump catalogue 2026 > P-200 > paragraph 1",
+    }
+    text = runner.invoke(app, ["review", "show", items[0]["id"]])
+    assert "where: Pump catalogue 2025 > P-200 > paragraph 1" in text.output

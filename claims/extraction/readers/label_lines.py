@@ -18,10 +18,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from claims.documents.model import Block, BlockKind
 from claims.extraction.readers.context import ReadContext
 from claims.extraction.readers.relocate import moved_claim
+from claims.extraction.resources import read_yaml
 from claims.models import Claim
 
 _MAX_VALUE_WORDS = 8
@@ -76,10 +78,23 @@ def heading_entity(path: tuple[str, ...]) -> str | None:
     for title in reversed(path):
         if title.endswith("?"):
             continue
-        words = title.split()
-        if 0 < len(words) <= 4 and _NAMED.search(title):
-            return title
+        name = _without_document_kind(title)
+        words = name.split()
+        if 0 < len(words) <= 4 and _NAMED.search(name):
+            return name
     return None
+
+
+@lru_cache(maxsize=1)
+def _document_kinds() -> re.Pattern[str]:
+    kinds = sorted((str(k) for k in read_yaml("office_prose.yaml")["document_kinds"]), key=len)
+    alternatives = "|".join(re.escape(k) for k in reversed(kinds))
+    return re.compile(rf"[\s:,-]+(?:{alternatives})\s*$", re.IGNORECASE)
+
+
+def _without_document_kind(title: str) -> str:
+    """"Aero X2 datasheet" -> "Aero X2": the kind of document is no part of the thing."""
+    return _document_kinds().sub("", title).strip()
 
 
 def _spoken_label(label: str) -> str:
