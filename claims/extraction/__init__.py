@@ -99,10 +99,10 @@ def claims_with(
     # label lines rewritten as sentences, after a blank line (readers.label_lines)
     prose = prose_text(document)
     rewritten = rewrite_label_lines(text, document.blocks, len(prose) + 2)
+    whole = prose + "\n\n" + rewritten.text if rewritten.lines else prose
     read = _sentence_claims(
-        nlp, prose + "\n\n" + rewritten.text, source_id, source_version_id, document_subject,
-        _unit_starts(document),
-    )  # fmt: skip
+        nlp, whole, source_id, source_version_id, document_subject, _unit_starts(document)
+    )
     context = ReadContext(document, nlp, source_id, source_version_id, current_generation()[0])
     return office_claims(read_blocks(context, read, rewritten), document, document_date)
 

@@ -51,8 +51,8 @@ def label_value(text: str, block: Block) -> tuple[int, int] | None:
     line = text[block.start : block.end]
     label = block.label or ""
     at = line.find(label)
-    if not label or at < 0:
-        return None
+    if not label or at < 0 or label.lower() in _field_names():
+        return None  # no label line, or a page's field ("Born: 3 March 1841"): infobox.py
     after = at + len(label)
     sep = (
         _SEPARATOR.match(line, after)
@@ -83,6 +83,13 @@ def heading_entity(path: tuple[str, ...]) -> str | None:
         if 0 < len(words) <= 4 and _NAMED.search(name):
             return name
     return None
+
+
+@lru_cache(maxsize=1)
+def _field_names() -> frozenset[str]:
+    """Field names the field-line reader (claims.extraction.infobox) reads with the page's
+    subject and its own value kinds: a label line of one of them stays with it."""
+    return frozenset(str(name).lower() for name in read_yaml("infobox.yaml")["fields"])
 
 
 @lru_cache(maxsize=1)
