@@ -50,6 +50,12 @@ def test_a_catalogue_section_of_label_lines_gives_one_key_per_line_under_its_pro
     assert weight.locator is not None and weight.locator.heading_path == ("Pump catalogue", "P-200")
 
 
+def test_a_datasheet_noise_level_is_a_sound_level_not_a_word_of_the_key() -> None:
+    claims = _keyed(extract("## P-200\n\nNoise: 45 dB\nWeight: 21 kg\n"))
+    assert claims["p-200 noise"].unit == "dB"
+    assert claims["p-200 noise"].dimension == "sound level"
+
+
 def test_label_lines_on_consecutive_lines_are_two_units() -> None:
     claims = _keyed(extract("## P-9 router\n\nWeight: 1.2 kg\nPrice: $149\n"))
     assert claims["p-9 router weight"].unit == "kg"
