@@ -27,10 +27,7 @@ REPORT = [
 
 
 def _facts(claims: list[Claim]) -> list[tuple[object, ...]]:
-    return sorted(
-        (c.claim_key, c.value, c.unit, tuple(sorted(c.scope.items())))
-        for c in claims
-    )
+    return sorted((c.claim_key, c.value, c.unit, tuple(sorted(c.scope.items()))) for c in claims)
 
 
 def _converted(suffix: str, data: bytes, tmp_path: Path) -> list[Claim]:
