@@ -44,11 +44,13 @@ def with_questions(
         ):
             out.append(claim)
             continue
-        out.append(_answered(claim, path[-1]))
+        out.append(answered(claim, path[-1]))
     return out
 
 
-def _answered(claim: Claim, question: str) -> Claim:
+def answered(claim: Claim, question: str) -> Claim:
+    """``claim`` completed from ``question``: its attribute when the claim names none, its
+    entity when the claim names none, its scope where the claim states none."""
     entity, attribute, scope = _frame(question)
     update: dict[str, object] = {}
     unknown = claim.claim_key.startswith("unknown:") or not claim.attribute
