@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from claims.documents.model import Block, BlockKind
 from claims.extraction.readers.context import ReadContext
-from claims.models import Claim
+from claims.models import Claim, EntityRef
 
 
 @lru_cache(maxsize=256)
@@ -59,6 +59,7 @@ def answered(claim: Claim, question: str) -> Claim:
         update["coarse_key"] = attribute.split()[-1]
     if claim.entity is None and entity:
         update["entity"] = entity
+        update["entity_ref"] = EntityRef(name=entity)
     extra = {k: v for k, v in scope.items() if k not in claim.scope}
     if extra:
         update["scope"] = {**claim.scope, **extra}
