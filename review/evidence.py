@@ -72,6 +72,9 @@ class Side:
         data["claim_id"] = self.claim.id
         data["access_text"] = self.access_text
         data["lookalike_note"] = self.lookalike_note
+        locator = self.claim.locator
+        data["locator"] = locator.to_dict() if locator is not None else None
+        data["where"] = locator.describe() if locator is not None else None
         return data
 
 
