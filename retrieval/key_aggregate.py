@@ -174,7 +174,8 @@ _RELATIONS = statement(
 )
 _SLOTS = statement(
     "SELECT value_group_id, slot_id, claim_key, value, tier_rank, high_risk, threshold, "
-    "tier_gap, low, high FROM value_group_slots WHERE generation = :g AND claim_key = :k"
+    "tier_gap, low, high, statement FROM value_group_slots "
+    "WHERE generation = :g AND claim_key = :k"
 )
 
 
@@ -332,7 +333,7 @@ def aggregate_status_of_key(
     listed = _page(read, rows, summary, offset, limit)
     facts.update(read.loader.claims_by_ids(sorted({c for c, _ in listed} - facts.keys())))
     slots = {
-        r[0]: SlotGroup(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7], r[8], r[9])
+        r[0]: SlotGroup(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7], r[8], r[9], r[10])
         for r in read.run(_SLOTS)
     }
     _relate(groups, relations, slots, facts)

@@ -601,8 +601,8 @@ def _slots(
         signature = slot_signature(first)
         if signature is None:
             continue
-        if any(emit.lists_values(facts) for origin in origins for facts in origin):
-            continue  # one of several values listed in a sentence: listed_values decides
+        if not all(_lists_within(facts, signature, emit) for origin in origins for facts in origin):
+            continue  # listed with values of another shape: listed_values decides pairwise
         by_slot[slot_id(emit.generation, first.claim_key, signature)].append(index)
     of: list[str | None] = [None] * len(groups)
     large_of: list[str | None] = [None] * len(groups)
@@ -632,6 +632,7 @@ def _slots(
                             settings.tier_gap_resolvable,
                             None if point else first.lo,
                             None if point else first.hi,
+                            _statement(first, emit),
                         ),
                     )
                 )
@@ -641,6 +642,24 @@ def _slots(
             for index in indices:
                 large_of[index] = slot
     return _Slots(of, large_of, large)
+
+
+def _lists_within(facts: ClaimFacts, signature: tuple[object, ...], emit: _Emitter) -> bool:
+    """Whether a claim may join a slot as far as its sentence goes: stated alone, or listed
+    with other exact points of the same slot ("The timeout is 3, 5 or 8 ms.": the slot rule
+    reads the list as a set, ``value_groups._listed_disagreements``)."""
+    if not emit.lists_values(facts):
+        return True
+    return signature[0] == "point" and all(
+        slot_signature(mate) == signature for mate in emit.mates(facts)
+    )
+
+
+def _statement(facts: ClaimFacts, emit: _Emitter) -> str | None:
+    """The listing sentence of a slot row's claims (None: a value stated alone)."""
+    if not emit.lists_values(facts):
+        return None
+    return "st_" + edge_id(emit.generation, "statement", facts.version_id, facts.quote_norm)[5:]
 
 
 def _slot_edges(

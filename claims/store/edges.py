@@ -568,4 +568,5 @@ def _slot_columns() -> tuple[Any, ...]:
         c.tier_gap,
         c.low,
         c.high,
+        c.statement,
     )
