@@ -64,6 +64,8 @@ class EdgeReport:
     updated: int = 0
     revived: int = 0
     retired: int = 0
+    # of the retired edges, those deleted at once (history read from value groups)
+    compacted: int = 0
     unchanged: int = 0
     version_supersessions: int = 0
     value_groups: int = 0
@@ -89,6 +91,7 @@ class EdgeReport:
             "updated": self.updated,
             "revived": self.revived,
             "retired": self.retired,
+            "compacted": self.compacted,
             "unchanged": self.unchanged,
             "version_supersessions": self.version_supersessions,
             "value_groups": self.value_groups,
@@ -327,7 +330,9 @@ def recompute_edges(
 ) -> EdgeReport:
     """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
 
-    Identical re-runs change no row; edges no longer produced are retired, not deleted.
+    Identical re-runs change no row; edges no longer produced are retired, not deleted,
+    except those inside one claim key whose history readers take from the value groups
+    (``EdgeRepository._forget``).
     """
     facts, keys, coarse, over_cap = _load(session, generation, claim_keys)
     source_ids = sorted({f.source_id for f in facts})
@@ -378,6 +383,7 @@ def recompute_edges(
         updated=sync.updated,
         revived=sync.revived,
         retired=sync.retired,
+        compacted=sync.compacted,
         unchanged=sync.unchanged,
         version_supersessions=len(index.rows),
         value_groups=len({m.value_group_id for m in build.members}),
