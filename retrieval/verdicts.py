@@ -62,6 +62,9 @@ class Verdict:
     review_item_id: str | None = None
     reasons: list[str] = field(default_factory=list)
     _marks: set[ConflictStatus] = field(default_factory=set)
+    # ambiguity from the claim's own key (or an item marked ambiguous), not only from a
+    # similar key: a resolution of the claim's own conflict wins over the latter
+    _ambiguous_in_key: bool = False
 
     @property
     def related(self) -> set[str]:
@@ -146,8 +149,13 @@ def evaluate(group: EvidenceGroup) -> dict[str, Verdict]:
     for edge in relation_edges(group, live):
         _apply_edge(edge, verdicts, index)
     for verdict in verdicts.values():
+        marks = verdict._marks
+        if ConflictStatus.RESOLVED in marks and not verdict._ambiguous_in_key:
+            # a similar key's ambiguity does not undo the decision of the claim's own
+            # conflict (issue 31.13); the ambiguous partners stay listed
+            marks.discard(ConflictStatus.AMBIGUOUS)
         verdict.status = next(
-            s for s in _CLAIM_PRECEDENCE if s in verdict._marks or s is ConflictStatus.NONE
+            s for s in _CLAIM_PRECEDENCE if s in marks or s is ConflictStatus.NONE
         )
     return verdicts
 
@@ -277,8 +285,10 @@ def _apply_edge(edge: EdgeFact, verdicts: dict[str, Verdict], index: _GroupIndex
             verdict.review_item_id = item.id if item else None
         return
     if edge.kind == "ambiguous" or (resolution is not None and resolution.outcome == "ambiguous"):
+        in_key = left.claim.claim_key == right.claim.claim_key or edge.kind != "ambiguous"
         for verdict, other in pair:
             verdict._marks.add(ConflictStatus.AMBIGUOUS)
+            verdict._ambiguous_in_key |= in_key
             verdict.ambiguous_with.add(other)
             verdict.reasons.append(edge.reason)
         return

@@ -29,7 +29,7 @@ from sqlalchemy import and_, func, not_, or_, select
 from sqlalchemy.orm import Session
 
 from claims.ids import stable_id
-from claims.models import ResolutionMethod, ReviewState
+from claims.models import DismissReason, ResolutionMethod, ReviewState
 from claims.store.changes import record_review_changes
 from claims.tables import (
     AuditEventRow,
@@ -93,7 +93,9 @@ class RoutingReport:
     reopened: dict[str, str] = field(default_factory=dict)
     released_deferrals: list[str] = field(default_factory=list)
     # Unresolved items none of whose claims is in a live conflict set any more (edges
-    # retired, or a new extractor generation): left for a person to dismiss, never closed.
+    # retired: a corrected document, or a new extractor generation): closed by this pass,
+    # dismissed with reason ``evidence_changed`` by ``router`` (audited); they reopen when
+    # their conflict comes back.
     orphaned: list[str] = field(default_factory=list)
     # Items whose set reappeared under a new extractor generation (same evidence spans).
     carried_over: list[str] = field(default_factory=list)
@@ -388,7 +390,52 @@ def route(
                 report.auto_resolved.append(row.id)
     opening.write(session)
     report.orphaned = _orphaned(session, sets, claim_keys, opened_now)
+    for item_id in report.orphaned:
+        _close_without_conflict(session, item_id, policy, now)
     return report
+
+
+EVIDENCE_CHANGED = "evidence changed: none of the item's claims is in a live conflict any more"
+
+
+def _close_without_conflict(
+    session: Session, item_id: str, policy: AuthorityPolicy, now: datetime
+) -> None:
+    """Dismiss an item whose conflict no longer exists (a corrected and re-run document, a
+    replaced version): audited as ``router``'s decision with reason ``evidence_changed``;
+    a deferral or a reviewer's lock ends with it. It reopens if the conflict comes back
+    (``_check_closed_item``)."""
+    row = ReviewItemRepository(session).row(item_id)
+    change_item(
+        session,
+        row,
+        actor=ROUTER_ACTOR,
+        action="item.dismissed",
+        changes={
+            "state": ReviewState.DISMISSED.value,
+            "assignee": None,
+            "lock_expires_at": None,
+            "deferred_until": None,
+            "policy_version": policy.stamp,
+        },
+        now=now,
+        policy_version=policy.stamp,
+        detail={"reason": DismissReason.EVIDENCE_CHANGED.value},
+    )
+    record_resolution(
+        session,
+        item_id=row.id,
+        item_revision=row.revision,
+        method=ResolutionMethod.RULE,
+        outcome=ReviewState.DISMISSED,
+        winners=[],
+        rationale=EVIDENCE_CHANGED,
+        evidence=[],
+        decided_by=ROUTER_ACTOR,
+        policy_version=policy.stamp,
+        dismiss_reason=DismissReason.EVIDENCE_CHANGED,
+        now=now,
+    )
 
 
 @dataclass
@@ -642,6 +689,17 @@ def _check_closed_item(
     if resolution is None:
         return
     reason: str | None = None
+    if resolution.dismiss_reason is DismissReason.EVIDENCE_CHANGED:
+        reopen(
+            session,
+            row.id,
+            actor,
+            reason="the conflict is back",
+            now=now,
+            policy_version=policy.stamp,
+        )
+        report.reopened[row.id] = "the conflict is back"
+        return
     withdrawn = _withdrawn_winners(session, resolution.winner_claim_ids)
     if withdrawn:
         reason = f"winning source withdrawn: {', '.join(withdrawn)}"
