@@ -340,6 +340,9 @@ class ValueGroupSlotRow(Base):
     high: Mapped[float | None] = mapped_column(Float)
     # the sentence listing this value with others of the slot; NULL: stated alone (0017)
     statement: Mapped[str | None] = mapped_column(ID)
+    # slots of one key differing only in dimension share a family (0017)
+    family: Mapped[str | None] = mapped_column(ID)
+    dimension: Mapped[str] = mapped_column(String(64), server_default="")
 
 
 # --------------------------------------------------------------------------- review

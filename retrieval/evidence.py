@@ -432,7 +432,7 @@ _RELATIONS = _pair(
 )
 _SLOTS = _pair(
     "SELECT value_group_id, slot_id, claim_key, value, tier_rank, high_risk, threshold, "
-    "tier_gap, low, high, statement FROM value_group_slots "
+    "tier_gap, low, high, statement, family, dimension FROM value_group_slots "
     "WHERE generation = :g AND claim_key IN :keys",
     c5=_flag,
 )

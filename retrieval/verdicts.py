@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from claims.edges.value_groups import SlotGroup, slot_disagreements
+from claims.edges.value_groups import SlotGroup, family_disagreements, slot_disagreements
 from claims.models import ConflictStatus
 from retrieval.evidence import (
     ClaimFact,
@@ -214,6 +214,7 @@ def _slot_edges(group: EvidenceGroup, members: dict[str, list[str]]) -> Iterator
         row = group.slots.get(group_id)
         if row is not None:
             by_slot.setdefault(row.slot_id, []).append(row)
+    yield from _family_edges(group, members, [r for rows in by_slot.values() for r in rows])
     for _slot, rows in sorted(by_slot.items()):
         if len(rows) < 2:
             continue
@@ -231,6 +232,34 @@ def _slot_edges(group: EvidenceGroup, members: dict[str, list[str]]) -> Iterator
                     reason,
                     material,
                 )
+
+
+def _family_edges(
+    group: EvidenceGroup, members: dict[str, list[str]], rows: list[SlotGroup]
+) -> Iterator[EdgeFact]:
+    """Ambiguities between slots of one family (a unit stated on one side only, two
+    dimensions: ``value_groups.family_disagreements``), from the groups this requester
+    sees: each group's members meet the first visible member of the lowest and highest
+    group of the other slot it is ambiguous with."""
+    for x, y in family_disagreements(rows):
+        left, right = members[x.value_group_id], members[y.value_group_id]
+        anchor = group.claims[right[0]]
+        reason = family_reason(group.claims[left[0]], anchor)
+        for claim_id in left:
+            yield EdgeFact(
+                f"{x.value_group_id}:{y.value_group_id}:{claim_id}",
+                "ambiguous",
+                claim_id,
+                anchor.id,
+                "unit",
+                reason,
+                None,
+            )
+
+
+def family_reason(left: ClaimFact, right: ClaimFact) -> str:
+    """The reason of an ambiguity between two slots of one family."""
+    return f"{_shown(left)} vs {_shown(right)}: the units differ or one side states none (unit)"
 
 
 def _relation_edge(relation: RelationFact, left: str, right: str, reason: str) -> EdgeFact:

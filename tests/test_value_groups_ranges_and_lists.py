@@ -19,7 +19,12 @@ from sqlalchemy import Engine, text
 
 from claims.edges import MaterialitySettings, facts_from_claim
 from claims.edges.materiality import assess
-from claims.edges.value_groups import SlotGroup, points_apart, slot_disagreements
+from claims.edges.value_groups import (
+    SlotGroup,
+    family_disagreements,
+    points_apart,
+    slot_disagreements,
+)
 from claims.models import Requester
 from retrieval.status import status_of_key
 
@@ -167,3 +172,70 @@ def test_the_listed_slot_rule_gives_what_every_pair_would(
         ]
         assert bool(pairs) == (x.value_group_id in found), (x, found)
         assert any(pairs) == any(found.get(x.value_group_id, ()))
+
+
+def test_lists_with_the_unit_on_the_last_value_store_rows_linear_in_the_claims(
+    engine: Engine,
+) -> None:
+    # "N, N+1 or N+2 seconds": the extractor gives the unit to the last value only, so each
+    # line holds values of two slots (no unit, seconds) that differ only in dimension; every
+    # pair across them is ambiguous. They form one family of slots, decided by value.
+    lines = [f"The retry window is {n}, {n + 1} or {n + 2} seconds." for n in range(0, 1200, 4)]
+    store_notes(engine, [("ops/lists", "Retry windows\n\n" + "\n".join(lines) + "\n", [])])
+    key, claims = _one_key(engine)
+    assert claims == 900
+    assert _count(engine, "SELECT count(*) FROM value_group_relations") == 0
+    families = f"SELECT count(DISTINCT family) FROM value_group_slots WHERE claim_key = '{key}'"
+    assert _count(engine, families) == 1
+    assert _count(engine, "SELECT count(*) FROM edges WHERE retired_at IS NULL") < 5 * claims
+
+
+FAMILY = st.lists(
+    st.tuples(
+        st.sampled_from(["", "time"]),  # the slot: no unit, or seconds
+        st.sampled_from([1.0, 2.0, 5.0, 9.0]),
+        st.sampled_from([None, "s1", "s2"]),  # the listing sentence, if any
+    ),
+    min_size=1,
+    max_size=9,
+    unique_by=lambda t: (t[0], t[1], t[2]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=FAMILY)
+def test_the_family_rule_gives_what_every_pair_would(
+    rows: list[tuple[str, float, str | None]],
+) -> None:
+    # Across two slots of a family every pair is ambiguous (compare._quantities: a unit on
+    # one side only), except equal values (one side has no unit: they agree) and two
+    # values of one sentence (listed_values). Each group must be found ambiguous exactly
+    # when some group of the other slot is, and only with such groups.
+    groups = [
+        SlotGroup(
+            f"g{n}",
+            f"slot-{dim or 'none'}",
+            "window",
+            value,
+            None,
+            False,
+            0.05,
+            1,
+            statement=sentence,
+            family="fam",
+            dimension=dim,
+        )
+        for n, (dim, value, sentence) in enumerate(rows)
+    ]
+
+    def ambiguous(x: SlotGroup, y: SlotGroup) -> bool:
+        same_sentence = x.statement is not None and x.statement == y.statement
+        return x.slot_id != y.slot_id and not same_sentence and x.value != y.value
+
+    found: dict[str, set[str]] = {}
+    for x, y in family_disagreements(groups):
+        assert ambiguous(x, y), (x, y)
+        found.setdefault(x.value_group_id, set()).add(y.value_group_id)
+    for x in groups:
+        expected = any(ambiguous(x, y) for y in groups)
+        assert (x.value_group_id in found) == expected, (x, found)

@@ -48,6 +48,8 @@ from claims.edges.value_groups import (
     GroupRelation,
     SlotGroup,
     ValueGroup,
+    family_disagreements,
+    family_id,
     is_unknown_key,
     relate,
     slot_disagreements,
@@ -435,7 +437,7 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     slots = _slots(groups, values, emit, build)
     disagreeing: dict[tuple[int, int], PairVerdict] = {}
     group_pages: dict[int, GroupPages | None] = {}  # read once per group, when it disagrees
-    for i, j in _comparable_pairs(groups, slots.large_of):
+    for i, j in _comparable_pairs(groups, slots.large_of, slots.family_of):
         first, second = groups[i], groups[j]
         rep, other = first[0][0], second[0][0]
         build.comparisons += 1
@@ -458,6 +460,8 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
             emit.pair(rep, other, verdict, claim_key)
             continue
         same_slot = slots.of[i] is not None and slots.of[i] == slots.of[j]
+        # two slots of one family: readers decide them by value_groups.family_disagreements
+        same_slot |= slots.family_of[i] is not None and slots.family_of[i] == slots.family_of[j]
         for x in values[i]:
             for y in values[j]:
                 if apart is not None:  # some pages are namesakes: edges between the others
@@ -468,6 +472,8 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
                 _disagreement(x, y, verdict, emit, build, claim_key, relation=not same_slot)
     for slot_rows in slots.large:
         _slot_edges(slot_rows, emit, build, claim_key)
+    if len(slots.large) > 1:
+        _family_edges([row for rows in slots.large for row in rows], emit, build, claim_key)
     if emit.supersessions and (disagreeing or slots.large):
         _supersession_pairs(groups, disagreeing, emit, claim_key, slots.of)
 
@@ -586,6 +592,7 @@ class _Slots:
     of: list[str | None]  # builder group -> its slot (None: not in a slot of 2+ groups)
     large_of: list[str | None]  # the same, only for slots above SLOT_PAIRWISE_LIMIT
     large: list[list[tuple[ValueGroup, SlotGroup]]]
+    family_of: list[str | None]  # builder group -> its slot's family (value_groups)
 
 
 def _slots(
@@ -596,6 +603,7 @@ def _slots(
 ) -> _Slots:
     """The slots of a block (``value_groups.slot_signature``) and their ``SlotGroup`` rows."""
     by_slot: dict[str, list[int]] = defaultdict(list)
+    family: dict[str, str] = {}
     for index, origins in enumerate(groups):
         first = origins[0][0]
         signature = slot_signature(first)
@@ -603,8 +611,11 @@ def _slots(
             continue
         if not all(_lists_within(facts, signature, emit) for origin in origins for facts in origin):
             continue  # listed with values of another shape: listed_values decides pairwise
-        by_slot[slot_id(emit.generation, first.claim_key, signature)].append(index)
+        slot = slot_id(emit.generation, first.claim_key, signature)
+        by_slot[slot].append(index)
+        family[slot] = family_id(emit.generation, first.claim_key, signature)
     of: list[str | None] = [None] * len(groups)
+    family_of: list[str | None] = [None] * len(groups)
     large_of: list[str | None] = [None] * len(groups)
     large: list[list[tuple[ValueGroup, SlotGroup]]] = []
     settings = emit.materiality
@@ -615,6 +626,7 @@ def _slots(
         high_risk = is_high_risk(groups[indices[0]][0][0], settings)
         for index in indices:
             of[index] = slot
+            family_of[index] = family[slot]
             for value in values[index]:
                 first = value.members[0]
                 point = first.lo == first.hi  # else an approximate value's interval
@@ -633,6 +645,8 @@ def _slots(
                             None if point else first.lo,
                             None if point else first.hi,
                             _statement(first, emit),
+                            family[slot],
+                            first.dimension or "",
                         ),
                     )
                 )
@@ -641,7 +655,24 @@ def _slots(
             large.append(rows)
             for index in indices:
                 large_of[index] = slot
-    return _Slots(of, large_of, large)
+    return _Slots(of, large_of, large, family_of)
+
+
+def _family_edges(
+    members: list[tuple[ValueGroup, SlotGroup]], emit: _Emitter, build: EdgeBuild, claim_key: str
+) -> None:
+    """Claim edges between large slots of one family (a unit stated on one side only, two
+    dimensions): each group meets the lowest and highest group of the other slot it is
+    ambiguous with (``value_groups.family_disagreements``), never every pair."""
+    value_of = {row.value_group_id: value for value, row in members}
+    for x, y in family_disagreements([row for _, row in members]):
+        vx, vy = value_of[x.value_group_id], value_of[y.value_group_id]
+        build.comparisons += 1
+        verdict = compare_facts(vx.members[0], vy.members[0])
+        if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
+            _disagreement(vx, vy, verdict, emit, build, claim_key, relation=False)
+        else:
+            emit.pair(vx.members[0], vy.members[0], verdict, claim_key)
 
 
 def _lists_within(facts: ClaimFacts, signature: tuple[object, ...], emit: _Emitter) -> bool:
@@ -651,8 +682,13 @@ def _lists_within(facts: ClaimFacts, signature: tuple[object, ...], emit: _Emitt
     if not emit.lists_values(facts):
         return True
     return signature[0] == "point" and all(
-        slot_signature(mate) == signature for mate in emit.mates(facts)
+        _same_family(slot_signature(mate), signature) for mate in emit.mates(facts)
     )
+
+
+def _same_family(x: tuple[object, ...] | None, y: tuple[object, ...]) -> bool:
+    """Two slot signatures equal but for the dimension (``value_groups.family_id``)."""
+    return x is not None and x[:5] == y[:5] and x[6:] == y[6:]
 
 
 def _statement(facts: ClaimFacts, emit: _Emitter) -> str | None:
@@ -685,7 +721,9 @@ MAX_SUBSET_WORDS = 8
 
 
 def _comparable_pairs(
-    groups: list[list[list[ClaimFacts]]], large_slot: Sequence[str | None] | None = None
+    groups: list[list[list[ClaimFacts]]],
+    large_slot: Sequence[str | None] | None = None,
+    family: Sequence[str | None] | None = None,
 ) -> list[tuple[int, int]]:
     """Pairs of groups (i < j) whose qualifier words may describe one scope.
 
@@ -706,9 +744,23 @@ def _comparable_pairs(
         tag = large_slot[index] if large_slot and large_slot[index] is not None else index
         tagged.setdefault(tag, []).append(index)
     units = list(tagged.values())
+
+    def one_family(u: int, v: int) -> bool:
+        # two large slots of one family: value_groups.family_disagreements joins them
+        i, j = units[u][0], units[v][0]
+        return (
+            large_slot is not None
+            and family is not None
+            and large_slot[i] is not None
+            and large_slot[j] is not None
+            and family[i] is not None
+            and family[i] == family[j]
+        )
+
     return sorted(
         (i, j) if i < j else (j, i)
         for u, v in _comparable_units(groups, units)
+        if not one_family(u, v)
         for i in units[u]
         for j in units[v]
     )

@@ -615,4 +615,6 @@ def _slot_columns() -> tuple[Any, ...]:
         c.low,
         c.high,
         c.statement,
+        c.family,
+        c.dimension,
     )
