@@ -63,6 +63,8 @@ class PipelineRun:
     graph_metadata: dict[str, Any] = field(default_factory=dict)
     step_seconds: dict[str, float] = field(default_factory=dict)  # summed over the runs
     store_gap: str | None = None  # a note: the store lacked versions Dagster remembers
+    # documents whose claims claims.document_bounds bounded: one line each, naming the file
+    bounded: list[str] = field(default_factory=list)
 
     def record(self, result: dg.ExecuteInProcessResult) -> None:
         for event in result.all_events:
@@ -178,6 +180,15 @@ def run_pipeline(
         notify(outcome.versions_processed, total, batch.reason if batch else "graph")
         for event in result.get_asset_materialization_events():
             materialization = event.materialization
+            if materialization.asset_key == dg.AssetKey("claims"):
+                entry = materialization.metadata.get("bounded_documents")
+                notes = entry.value if entry is not None else None
+                if isinstance(notes, dict):  # the same metadata on each shard's event
+                    outcome.bounded += [
+                        str(notes[key])
+                        for key in sorted(notes)
+                        if notes[key] not in outcome.bounded
+                    ]
             if materialization.asset_key == dg.AssetKey("claim_edges"):
                 outcome.graph_metadata = {
                     key: value.value for key, value in materialization.metadata.items()
