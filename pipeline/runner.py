@@ -22,6 +22,7 @@ from claims.planning import VersionRef
 from claims.retention import skip_message
 from pipeline import corpus
 from pipeline.assets import graph_asset_keys
+from pipeline.assets.review import MAX_ITEMS_PER_SOURCE
 from pipeline.collector import fewer_collections
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SHARDS, shard_of
@@ -188,6 +189,16 @@ def run_pipeline(
                         str(notes[key])
                         for key in sorted(notes)
                         if notes[key] not in outcome.bounded
+                    ]
+            if materialization.asset_key == dg.AssetKey("review_queue"):
+                entry = materialization.metadata.get("held_back_by_source")
+                held = entry.value if entry is not None else None
+                if isinstance(held, dict):
+                    outcome.bounded += [
+                        f"{source}: {count} conflict sets not opened as review items in this "
+                        f"run (at most {MAX_ITEMS_PER_SOURCE} new items per source and run); "
+                        "the next run opens them"
+                        for source, count in sorted(held.items())
                     ]
             if materialization.asset_key == dg.AssetKey("claim_edges"):
                 outcome.graph_metadata = {

@@ -99,6 +99,11 @@ class RoutingReport:
     orphaned: list[str] = field(default_factory=list)
     # Items whose set reappeared under a new extractor generation (same evidence spans).
     carried_over: list[str] = field(default_factory=list)
+    # New conflict sets not opened as items this pass because a source already opened
+    # ``max_items_per_source`` (source id -> sets held back) and their claim keys, which
+    # the pipeline records as changed again so the next pass routes them
+    held_back: dict[str, int] = field(default_factory=dict)
+    held_back_keys: set[str] = field(default_factory=set)
 
     def as_metadata(self) -> dict[str, int | str]:
         return {
@@ -112,6 +117,7 @@ class RoutingReport:
             "released_deferrals": len(self.released_deferrals),
             "orphaned": len(self.orphaned),
             "carried_over": len(self.carried_over),
+            "held_back": sum(self.held_back.values()),
         }
 
 
@@ -250,6 +256,18 @@ def rule_decision(
     return None
 
 
+def _sources_of(session: Session, claim_ids: Iterable[str]) -> dict[str, str]:
+    """Claim id -> its source id."""
+    ids = sorted(set(claim_ids))
+    found: dict[str, str] = {}
+    for start in range(0, len(ids), 500):
+        stmt = select(ClaimRow.id, ClaimRow.source_id).where(
+            ClaimRow.id.in_(ids[start : start + 500])
+        )
+        found.update((c, source) for c, source in session.execute(stmt))
+    return found
+
+
 def _tiers_of(session: Session, claim_ids: Iterable[str]) -> dict[str, tuple[str | None, bool]]:
     """Claim id -> (authority tier of its source, source withdrawn?)."""
     ids = sorted(set(claim_ids))
@@ -306,6 +324,7 @@ def route(
     *,
     now: datetime | None = None,
     claim_keys: Collection[str] | None = None,
+    max_items_per_source: int | None = None,
 ) -> RoutingReport:
     """Bring review items in line with the live conflict edges and ``policy`` (idempotent).
 
@@ -313,7 +332,9 @@ def route(
     Routing acts as ``router``; an item a reviewer has acted on is never decided by rule.
     ``claim_keys`` limits the pass to those keys (the pipeline passes the keys whose edges
     changed since it last routed); ``None`` routes every key. Due deferrals are released
-    either way.
+    either way. ``max_items_per_source`` bounds the new items one source opens in a pass
+    (issue 31.11: one pasted export opened 840); the sets over it are held back
+    (``RoutingReport.held_back``) for the next pass.
     """
     actor = ROUTER_ACTOR
     now = now or datetime.now(UTC)
@@ -333,6 +354,8 @@ def route(
     live = {c for s in sets for c in s.claim_ids}
     opened_now: set[str] = set()
     opening = _Opening()
+    sources_of = _sources_of(session, live) if max_items_per_source is not None else {}
+    opened_by_source: dict[str, int] = defaultdict(int)
 
     for conflict in sets:
         material, risk = set_risk(conflict, policy)
@@ -345,6 +368,17 @@ def route(
             row = predecessor
             _carry_over(session, row, conflict, members, now, report)
         elif not matches:
+            sources = {sources_of[c] for c in conflict.claim_ids if c in sources_of}
+            if max_items_per_source is not None and any(
+                opened_by_source[source] >= max_items_per_source for source in sources
+            ):
+                for source in sources:
+                    if opened_by_source[source] >= max_items_per_source:
+                        report.held_back[source] = report.held_back.get(source, 0) + 1
+                report.held_back_keys.add(conflict.claim_key)
+                continue
+            for source in sources:
+                opened_by_source[source] += 1
             row = _open_item(session, conflict, policy, risk, high_risk, actor, now, opening)
             by_key[conflict.claim_key].append(row)
             members[row.id] = sorted(conflict.claim_ids)

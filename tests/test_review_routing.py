@@ -242,9 +242,9 @@ def test_an_item_whose_conflict_is_gone_closes_itself_and_reopens_when_it_return
             .where(AuditEventRow.entity_id == item.id)
             .order_by(AuditEventRow.id.desc())
         ).all()
-        assert any(
-            a.actor == "router" and a.action == "item.dismissed" for a in audited
-        ), [(a.actor, a.action) for a in audited]
+        assert any(a.actor == "router" and a.action == "item.dismissed" for a in audited), [
+            (a.actor, a.action) for a in audited
+        ]
     with transaction(engine) as session:  # a second pass leaves the closed item alone
         assert route(session, active_policy(session)).orphaned == []
     with transaction(engine) as session:  # the conflict is back
@@ -331,3 +331,37 @@ def test_a_resolution_wins_over_ambiguity_from_a_similar_key(engine: Engine) -> 
         assert status_of_claim(engine, claim_id, everyone).status is ConflictStatus.RESOLVED
     (other,) = touched - mine  # the similar key's claim itself stays ambiguous
     assert status_of_claim(engine, other, everyone).status is ConflictStatus.AMBIGUOUS
+
+
+def test_one_source_opens_a_bounded_number_of_items_per_pass(engine: Engine) -> None:
+    # A pasted export disagrees with the notices of twelve halls: twelve conflict sets,
+    # each with a claim of the export. At most five new items per source and pass; the rest
+    # are held back, named by source, and opened by the next passes.
+    from note_store import store_notes
+
+    from claims.store import GenerationRepository
+
+    policy = load_policy(FIXTURES / "policy.yaml")
+    halls = "Alder Birch Cedar Dogwood Elm Fir Gorse Hazel Ivy Juniper Larch Maple".split()
+    export = "\n".join(f"The {n} hall deposit is {100 + i} EUR." for i, n in enumerate(halls))
+    notices = [
+        (f"market/hall-{i}", f"Hall notice\n\nThe {n} hall deposit is {300 + i} EUR.\n", [])
+        for i, n in enumerate(halls)
+    ]
+    generation = store_notes(
+        engine, [("market/export", "Export\n\n" + export + "\n", [])] + notices
+    )
+    with transaction(engine) as session:
+        GenerationRepository(session).promote(generation, {})
+        apply_policy(session, policy, actor="admin")
+    opened = []
+    for _ in range(4):
+        with transaction(engine) as session:
+            report = route(session, policy, max_items_per_source=5)
+        opened.append(len(report.opened))
+        if len(report.opened) == 5:
+            assert report.held_back.get("market/export") == 12 - sum(opened)
+            assert len(report.held_back_keys) == 12 - sum(opened)
+    assert opened == [5, 5, 2, 0]
+    with transaction(engine) as session:
+        assert session.scalar(select(func.count()).select_from(ReviewItemRow)) == 12
