@@ -342,7 +342,20 @@ def test_one_source_opens_a_bounded_number_of_items_per_pass(engine: Engine) -> 
     from claims.store import GenerationRepository
 
     policy = load_policy(FIXTURES / "policy.yaml")
-    halls = "Alder Birch Cedar Dogwood Elm Fir Gorse Hazel Ivy Juniper Larch Maple".split()
+    halls = [
+        "Alder",
+        "Birch",
+        "Cedar",
+        "Dogwood",
+        "Elm",
+        "Fir",
+        "Gorse",
+        "Hazel",
+        "Ivy",
+        "Juniper",
+        "Larch",
+        "Maple",
+    ]
     export = "\n".join(f"The {n} hall deposit is {100 + i} EUR." for i, n in enumerate(halls))
     notices = [
         (f"market/hall-{i}", f"Hall notice\n\nThe {n} hall deposit is {300 + i} EUR.\n", [])
