@@ -115,7 +115,9 @@ def erase_source(
     try:
         # not in the middle of a run: it could be extracting the very version being erased
         with _no_run(), transaction(store) as session:
-            erasure = erase(session, source, reason=reason, actor=who, progress=_progress)
+            # the steps on stderr for a person; --json is for scripts: the result alone
+            steps = None if as_json else _progress
+            erasure = erase(session, source, reason=reason, actor=who, progress=steps)
             # the read model of the affected keys, now rather than at the next run
             build_claim_status(session.connection(), erasure.claim_keys)
         if store.dialect.name == "sqlite":
