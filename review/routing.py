@@ -45,6 +45,7 @@ from review.items import CLOSED_STATES, ReviewItemRepository, as_utc, snapshot
 from review.policy import AuthorityPolicy, RuleKind
 from review.queue import SYSTEM_ACTOR, change_item, release_due_deferrals, reopen
 from review.resolutions import current_resolution, record_resolution, supersede_current
+from review.self_closing import close_without_conflict, sources_of_claims
 
 ROUTER_ACTOR = "router"
 # A rule's decision follows from the policy with certainty; what it is worth is the
@@ -256,18 +257,6 @@ def rule_decision(
     return None
 
 
-def _sources_of(session: Session, claim_ids: Iterable[str]) -> dict[str, str]:
-    """Claim id -> its source id."""
-    ids = sorted(set(claim_ids))
-    found: dict[str, str] = {}
-    for start in range(0, len(ids), 500):
-        stmt = select(ClaimRow.id, ClaimRow.source_id).where(
-            ClaimRow.id.in_(ids[start : start + 500])
-        )
-        found.update((c, source) for c, source in session.execute(stmt))
-    return found
-
-
 def _tiers_of(session: Session, claim_ids: Iterable[str]) -> dict[str, tuple[str | None, bool]]:
     """Claim id -> (authority tier of its source, source withdrawn?)."""
     ids = sorted(set(claim_ids))
@@ -354,7 +343,7 @@ def route(
     live = {c for s in sets for c in s.claim_ids}
     opened_now: set[str] = set()
     opening = _Opening()
-    sources_of = _sources_of(session, live) if max_items_per_source is not None else {}
+    sources_of = sources_of_claims(session, live) if max_items_per_source is not None else {}
     opened_by_source: dict[str, int] = defaultdict(int)
 
     for conflict in sets:
@@ -425,51 +414,8 @@ def route(
     opening.write(session)
     report.orphaned = _orphaned(session, sets, claim_keys, opened_now)
     for item_id in report.orphaned:
-        _close_without_conflict(session, item_id, policy, now)
+        close_without_conflict(session, item_id, policy, now, actor=ROUTER_ACTOR)
     return report
-
-
-EVIDENCE_CHANGED = "evidence changed: none of the item's claims is in a live conflict any more"
-
-
-def _close_without_conflict(
-    session: Session, item_id: str, policy: AuthorityPolicy, now: datetime
-) -> None:
-    """Dismiss an item whose conflict no longer exists (a corrected and re-run document, a
-    replaced version): audited as ``router``'s decision with reason ``evidence_changed``;
-    a deferral or a reviewer's lock ends with it. It reopens if the conflict comes back
-    (``_check_closed_item``)."""
-    row = ReviewItemRepository(session).row(item_id)
-    change_item(
-        session,
-        row,
-        actor=ROUTER_ACTOR,
-        action="item.dismissed",
-        changes={
-            "state": ReviewState.DISMISSED.value,
-            "assignee": None,
-            "lock_expires_at": None,
-            "deferred_until": None,
-            "policy_version": policy.stamp,
-        },
-        now=now,
-        policy_version=policy.stamp,
-        detail={"reason": DismissReason.EVIDENCE_CHANGED.value},
-    )
-    record_resolution(
-        session,
-        item_id=row.id,
-        item_revision=row.revision,
-        method=ResolutionMethod.RULE,
-        outcome=ReviewState.DISMISSED,
-        winners=[],
-        rationale=EVIDENCE_CHANGED,
-        evidence=[],
-        decided_by=ROUTER_ACTOR,
-        policy_version=policy.stamp,
-        dismiss_reason=DismissReason.EVIDENCE_CHANGED,
-        now=now,
-    )
 
 
 @dataclass
