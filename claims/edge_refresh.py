@@ -196,8 +196,8 @@ _CONVERT: dict[str, Any] = {
 def _read_columns(table: Any) -> list[Any]:
     out: list[Any] = []
     for column in table.c:
-        if column.name == "created_at":
-            out.append(null().label("created_at"))
+        if column.name in ("created_at", "locator"):
+            out.append(null().label(column.name))  # facts never look at either
         elif column.name in _CONVERT:
             out.append(type_coerce(column, Text).label(column.name))
         else:
@@ -327,12 +327,15 @@ def recompute_edges(
     claim_keys: set[str] | None = None,
     *,
     materiality: MaterialitySettings | None = None,
+    namesake_sources: Collection[str] = (),
 ) -> EdgeReport:
     """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
 
+    ``namesake_sources``: the sources read as reference pages (``build_edges``).
+
     Identical re-runs change no row; edges no longer produced are retired, not deleted,
-    except those inside one claim key whose history readers take from the value groups
-    (``EdgeRepository._forget``).
+    except those inside one claim key that were only rewired
+    (``EdgeRepository._forget_rewired``).
     """
     facts, keys, coarse, over_cap = _load(session, generation, claim_keys)
     source_ids = sorted({f.source_id for f in facts})
@@ -352,6 +355,7 @@ def recompute_edges(
         tiers=tiers,
         keys=keys,
         coarse_keys=coarse,
+        namesake_sources=namesake_sources,
     )
     scope: set[str] | None = None
     ended: set[str] = set()

@@ -66,6 +66,8 @@ class PipelineRun:
     store_gap: str | None = None  # a note: the store lacked versions Dagster remembers
     # documents whose claims claims.document_bounds bounded: one line each, naming the file
     bounded: list[str] = field(default_factory=list)
+    files_found: int = 0  # files of a type claims reads, good or bad
+    not_read: list[str] = field(default_factory=list)  # files of other types, by path
 
     def record(self, result: dg.ExecuteInProcessResult) -> None:
         for event in result.all_events:
@@ -128,7 +130,12 @@ def run_pipeline(
         for f in scan.good
         if VersionRef(f.source_id, f.sha256) in erased
     ]
-    outcome = PipelineRun(plan=plan, store_gap=gap.message() if gap else None)
+    outcome = PipelineRun(
+        plan=plan,
+        store_gap=gap.message() if gap else None,
+        files_found=len(scan.files) + len(plan.unkeyed),
+        not_read=list(scan.not_read),
+    )
     total = plan.versions
     notify = progress or (lambda done, of, label: None)
 

@@ -9,8 +9,8 @@ disagreement from the values with each list read as a set. NULL for a value stat
 5 ms": two values carry no unit) share a ``family`` and keep their ``dimension``: readers
 decide the ambiguity between them from the values too (NULL / '' before).
 
-Revision ID: 0017
-Revises: 0016
+Revision ID: 0020
+Revises: 0019
 Create Date: 2026-12-07
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0017"
-down_revision: str | None = "0016"
+revision: str = "0020"
+down_revision: str | None = "0019"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
