@@ -24,7 +24,6 @@ from claims.edges.compare import compare_facts
 from claims.edges.entities import link_candidates
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.edges.materiality import MaterialitySettings
-from claims.edges.pages import evidence_pages
 from claims.edges.similarity import attribute_words
 from claims.edges.supersession import (
     RegisterSupersedes,
@@ -33,6 +32,7 @@ from claims.edges.supersession import (
     supersession_candidate,
 )
 from claims.edges.value_groups import UNKNOWN_KEY_PREFIX
+from claims.reference.pages import evidence_pages
 from claims.store.claims import stored_claim
 from claims.store.edges import EdgeRepository, SupersessionRepository, ValueGroupRepository
 from claims.store.sources import SourceRepository
@@ -237,7 +237,7 @@ def _load(
             session, generation, ClaimRow.entity.in_(evidence[start : start + _CHUNK])
         ):
             by_id[facts.id] = facts
-    # claims naming no entity from pages told apart are no conflict (claims/edges/pages.py):
+    # claims naming no entity from pages told apart are no conflict (claims/reference/pages.py):
     # the pages' other claims are that evidence
     pages = sorted(evidence_pages(by_id.values()))
     for start in range(0, len(pages), _CHUNK):

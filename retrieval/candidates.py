@@ -34,9 +34,7 @@ from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
-from claims.extraction.given_names import is_given_name, name_forms, same_given_name
 from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word
-from claims.extraction.name_spellings import spelling_keys
 from claims.extraction.question_frames import (
     answering_attributes,
     entity_references,
@@ -45,6 +43,8 @@ from claims.extraction.question_frames import (
     name_suffixes,
     standing_in_for,
 )
+from claims.reference.given_names import is_given_name, name_forms, same_given_name
+from claims.reference.name_spellings import spelling_keys
 from claims.store.batches import batches
 from claims.store.search import search_quotes, visible_claims_condition
 from claims.units.counted import singular
@@ -70,7 +70,7 @@ ANSWERING_ATTRIBUTE = 0.9
 STANDING_IN_ATTRIBUTE = 0.6
 _NAME_SEPARATORS = (" ", ",", " (")
 _NAME_WORD = re.compile(r"[^\W_]+")
-# the mark of a subject known only as named in one page (claims/extraction/opening.py)
+# the mark of a subject known only as named in one page (claims/reference/opening.py)
 NAMED_IN_PAGE = re.compile(r" \(in [^()]+\)$")
 
 
@@ -165,7 +165,7 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
     illinois", "harry parke" -> "harry parke footballer"); a shorter reference made of the
     asked name's words and ending with its last word ("general bryan" -> "bryan", the way a
     text names its subject after the first mention). A name spelt otherwise in Latin letters
-    ("devatha" for "devata (1941 film)", ``claims.extraction.name_spellings``) fits as well
+    ("devatha" for "devata (1941 film)", ``claims.reference.name_spellings``) fits as well
     as its spelling would, at most as part of the name.
     """
     fit = _entity_fit(asked, stated)

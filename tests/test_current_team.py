@@ -1,4 +1,4 @@
-"""The one team a player is with, read from prose (claims/extraction/prose_relations.py,
+"""The one team a player is with, read from prose (claims/reference/prose_relations.py,
 ``current_team``): "who currently plays for the Atlanta Hawks", "He last played for Leeds
 United" are keyed ``team``, so a revision that moves the player to another team is one
 slot with another value. A career's "played for" and a national side are not his team."""

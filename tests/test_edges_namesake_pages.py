@@ -2,7 +2,7 @@
 sections of two villages of one name, cut from the middle so that no claim names the village,
 state every figure of the template differently; two titled pages of two officers of one
 surname both say when "Hale" was born. A copy of one page with its value swapped (and what
-follows from it) still conflicts with its original (claims/edges/pages.py).
+follows from it) still conflicts with its original (claims/reference/pages.py).
 
 Real extraction and the real edge builder; the census fragments start mid-sentence, the way
 a page cut from the middle of an article does."""
@@ -14,8 +14,8 @@ from sqlalchemy import Engine
 
 from claims.edges.builder import build_edges
 from claims.edges.facts import ClaimFacts, facts_from_claim
-from claims.edges.pages import short_form
 from claims.extraction import extract
+from claims.reference.pages import short_form
 
 # two villages of one name, the same census template with their own figures
 NORTH = (

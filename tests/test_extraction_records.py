@@ -1,4 +1,4 @@
-"""Records and superlatives as claims (claims/extraction/records.py, session 11): the record
+"""Records and superlatives as claims (claims/reference/records.py, session 11): the record
 is the slot, its holder the value. Two versions of a sentence naming two holders of one
 record are one slot (a conflict); one holder restated corroborates; a record never meets a
 claim of another kind by its words. Every sentence is our own.

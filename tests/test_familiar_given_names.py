@@ -1,7 +1,7 @@
 """A given name in its familiar form (issue 13, session 15): the question writes "Nicholas
 Hill" or "Richard Walsh", the page the person is known by "Nick Hill" or "Rick Walsh". The
 pairs of a name and its familiar forms come from the ``nicknames`` package
-(claims/extraction/given_names.py); retrieval reads the familiar forms from the entity index
+(claims/reference/given_names.py); retrieval reads the familiar forms from the entity index
 and fits them as part of the full name (retrieval/candidates.py)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from claims.extraction.given_names import forms_of, name_forms, same_given_name
 from claims.models import Requester
+from claims.reference.given_names import forms_of, name_forms, same_given_name
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 

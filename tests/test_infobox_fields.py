@@ -1,4 +1,4 @@
-"""Infobox and data-sheet fields (claims.extraction.infobox): a field is read as a claim of
+"""Infobox and data-sheet fields (claims.reference.infobox): a field is read as a claim of
 the page's subject, and page furniture around it never becomes an entity or a value. Read
 by the real extraction and asked through ``answer``."""
 

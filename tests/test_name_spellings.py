@@ -2,7 +2,7 @@
 "Allah Rakha" or the film "Devatha", the page is "Alla Rakha" or "Devata (1941 film)". The
 romanisation's optional letters (an "h" of aspiration after a stop, a final "h" after a
 vowel, a doubled letter) are dropped from words no English dictionary knows
-(claims/extraction/name_spellings.py), and retrieval fits such a name as part of the name
+(claims/reference/name_spellings.py), and retrieval fits such a name as part of the name
 (retrieval/candidates.py, ``entity_fit``)."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from claims.extraction.name_spellings import spelling_key, spelling_keys
 from claims.models import Requester
+from claims.reference.name_spellings import spelling_key, spelling_keys
 from retrieval.answer import answer
 from retrieval.candidates import NAME_PART, entity_fit
 from retrieval.contract import Answer, AnswerStatus

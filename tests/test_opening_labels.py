@@ -1,5 +1,5 @@
 """The opening sentence of a reference article: its subject and the labels it states
-(claims.extraction.opening), read by the real extraction and asked through ``answer``."""
+(claims.reference.opening), read by the real extraction and asked through ``answer``."""
 
 from __future__ import annotations
 

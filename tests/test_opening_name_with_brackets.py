@@ -2,7 +2,7 @@
 title's brackets in it (session 14): "Harbour Lights (album) Harbour Lights (sometimes
 subtitled "Songs from the Coast") is a compilation album, released by Tidewater Records on
 3 March 2009" gave the release date to "harbour light album sometime subtitle song"; the
-opening reader knows the subject is "harbour lights (album)" (claims/extraction/opening.py
+opening reader knows the subject is "harbour lights (album)" (claims/reference/opening.py
 ``_extends_a_name``). A longer name in a later sentence is another thing."""
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ next one, a Wikidata page with no label)."""
 from __future__ import annotations
 
 from claims.extraction import extract
-from claims.extraction.page_footer import footer_title
 from claims.models import Claim
+from claims.reference.page_footer import footer_title
 
 
 def _claims(text: str, source_id: str = "doc07") -> list[Claim]:

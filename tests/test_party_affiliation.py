@@ -1,4 +1,4 @@
-"""A person's political party stated later in an article (claims.extraction.affiliation),
+"""A person's political party stated later in an article (claims.reference.affiliation),
 read by the real extraction and asked through ``answer``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Relations an article states in running prose (claims.extraction.prose_relations): family
+"""Relations an article states in running prose (claims.reference.prose_relations): family
 ties, birthplaces, a sport, a designer and a cast, and the career events a biography dates;
 read by the real extraction and asked through ``answer``. Each class is checked both ways:
 the tie stated of the page's subject answers, the same words about another person do not."""

@@ -2,7 +2,7 @@
 States Navy rear admiral and maritime lawyer" states a rank, and so does the title before a
 person's name in the opening ("Brigadier General Paul Keane (1908 - 1987) was ...");
 "was an Indian tabla player" and "is a singer, pianist and organist" state the instruments
-played (claims/extraction/opening.py, ``_rank_and_instruments``, ``_title_rank``). A rank
+played (claims/reference/opening.py, ``_rank_and_instruments``, ``_title_rank``). A rank
 word inside a part of the occupation ("a major league pitcher", "a general manager") or one
 that names a kind of officer ("a German general") is no rank; a musician's several
 instruments are no conflict."""

@@ -1,7 +1,7 @@
 """A biography names its subject by the surname after the first mention (issue 13, session
 15): on the page of "Tom Ledbury (cricketer, born 1875)", "Ledbury made his first-class
 debut in 1898" is about that Ledbury, whom the title tells from his namesakes
-(claims/extraction/opening.py, ``_ends_the_name``); so is a middle name the person is
+(claims/reference/opening.py, ``_ends_the_name``); so is a middle name the person is
 known by ("Reinhold married ..." on the page of Carl Reinhold Asch). Before, both
 namesakes' pages keyed the claim "ledbury debut" and a question about either got a
 conflict of the two."""

@@ -40,7 +40,6 @@ from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.entities import EntityLinks, link_entities
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess, is_high_risk
-from claims.edges.pages import Apart, GroupPages, PageEvidence
 from claims.edges.similarity import similar_key_pairs
 from claims.edges.supersession import SupersessionIndex
 from claims.edges.value_groups import (
@@ -58,6 +57,7 @@ from claims.edges.value_groups import (
 )
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
+from claims.reference.pages import Apart, GroupPages, PageEvidence
 
 NEAR_MISS_PREFIX = "~"
 # A coarse key shared by more distinct claim keys than this is too generic to say two keys

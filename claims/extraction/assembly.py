@@ -40,11 +40,8 @@ from claims.extraction.identity import (
 from claims.extraction.keys import basis_count, fold_text, fold_word, named_after_descriptor
 from claims.extraction.markers import scan_markers
 from claims.extraction.mentions import Mentions, QuantityMention, TimeMention
-from claims.extraction.prose_relations import relation_claims, with_relations
 from claims.extraction.resources import Resources, read_yaml
 from claims.extraction.sentence_cache import IdRecorder, SentenceCache
-from claims.extraction.stance import ATTRIBUTE as STANCE_ATTRIBUTE
-from claims.extraction.stance import stance_lexicon, stance_of
 from claims.extraction.value_kinds import (
     NO_QUANTITY,
     find_phrase,
@@ -64,6 +61,9 @@ from claims.models import (
     ValueKind,
 )
 from claims.models import Span as CharSpan
+from claims.reference.prose_relations import relation_claims, with_relations
+from claims.reference.stance import ATTRIBUTE as STANCE_ATTRIBUTE
+from claims.reference.stance import stance_lexicon, stance_of
 from claims.trusted import trusted
 from claims.units.counted import counted_unit
 from claims.units.normalize import conversion

@@ -29,15 +29,15 @@ from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix
 from claims.errors import InputError
 from claims.extraction.abbreviations import abbreviation_claims
 from claims.extraction.assembly import TEXT_KEY, ClaimAssembler
-from claims.extraction.became import became_claims
-from claims.extraction.captions import caption_spans
 from claims.extraction.generation import current_generation
 from claims.extraction.mentions import Mentions, MentionScanner
-from claims.extraction.opening import opening_claims
-from claims.extraction.prose_relations import with_relations
-from claims.extraction.records import record_claims, with_records
 from claims.extraction.resources import glued_opener_pattern, read_yaml, resources
 from claims.ids import stable_id_maker
+from claims.reference.became import became_claims
+from claims.reference.captions import caption_spans
+from claims.reference.opening import opening_claims
+from claims.reference.prose_relations import with_relations
+from claims.reference.records import record_claims, with_records
 
 SOURCE_ID = "claims.source_id"
 SOURCE_VERSION_ID = "claims.source_version_id"
@@ -208,7 +208,7 @@ class SentenceComponent:
 
     def _caption_starts(self, doc: Doc) -> list[int]:
         """A caption in square brackets is a sentence of its own, and so is what follows
-        it (``claims.extraction.captions``)."""
+        it (``claims.reference.captions``)."""
         return _tokens_starting_at(doc, [edge for span in caption_spans(doc.text) for edge in span])
 
     def _glued_starts(self, doc: Doc) -> list[int]:
@@ -329,7 +329,7 @@ class AssemblerComponent:
         source_id, version_id = doc.user_data.get(SOURCE_ID), doc.user_data.get(SOURCE_VERSION_ID)
         claims = self.assembler(doc, mentions, source_id, version_id)
         text = doc.user_data.get(TEXT_KEY) or doc.text
-        # records and their holders: "X is the largest ..." (claims.extraction.records);
+        # records and their holders: "X is the largest ..." (claims.reference.records);
         # before the opening reader, which puts a page's subject on them as on every claim
         # naming no entity, so two pages' "the largest city is ..." are two scopes
         records = record_claims(
@@ -361,7 +361,7 @@ class AssemblerComponent:
             self.assembler.generation,
         )
         claims = with_relations(claims, defined) if defined else claims
-        # a reference article's opening: its subject and labels (claims.extraction.opening)
+        # a reference article's opening: its subject and labels (claims.reference.opening)
         doc._.claims = opening_claims(
             doc, text, mentions, claims, source_id, version_id, self.assembler.generation
         )

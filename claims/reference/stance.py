@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from claims.extraction.keys import fold_word
-from claims.extraction.resources import read_yaml
+from claims.reference.resources import read_yaml
 
 ATTRIBUTE = "reception"
 
