@@ -34,7 +34,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.entities import EntityLinks, link_entities
@@ -57,7 +57,7 @@ from claims.edges.value_groups import (
 )
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
-from claims.reference.pages import Apart, GroupPages, PageEvidence
+from claims.profiles import NO_JUDGES, EdgeJudges, NamesakeJudge
 
 NEAR_MISS_PREFIX = "~"
 # A coarse key shared by more distinct claim keys than this is too generic to say two keys
@@ -269,10 +269,11 @@ class _Emitter:
         materiality: MaterialitySettings,
         tiers: Mapping[str, str | None],
         build: EdgeBuild,
-        pages: PageEvidence | None = None,
+        pages: NamesakeJudge | None = None,
     ) -> None:
         self.generation = generation
-        # what each page states, to tell namesake pages of one template apart (pages.py)
+        # what each page states, to tell namesake pages of one template apart (the
+        # profile's judge: claims/reference/pages.py)
         self.pages = pages
         self.supersessions = supersessions
         self.materiality = materiality
@@ -434,13 +435,13 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     ]
     slots = _slots(groups, values, emit, build)
     disagreeing: dict[tuple[int, int], PairVerdict] = {}
-    group_pages: dict[int, GroupPages | None] = {}  # read once per group, when it disagrees
+    group_pages: dict[int, Any] = {}  # read once per group, when it disagrees
     for i, j in _comparable_pairs(groups, slots.large_of):
         first, second = groups[i], groups[j]
         rep, other = first[0][0], second[0][0]
         build.comparisons += 1
         verdict = compare_facts(rep, other)
-        apart: Apart | None = None
+        apart: Any = None
         if emit.pages is not None and verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
             for index in (i, j):
                 if index not in group_pages:
@@ -475,10 +476,10 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
 def _namesakes(
     first: list[list[ClaimFacts]],
     second: list[list[ClaimFacts]],
-    pages: tuple[GroupPages | None, GroupPages | None],
+    pages: tuple[Any, Any],
     emit: _Emitter,
-) -> Apart | None:
-    """The pages of two disagreeing groups told apart (``pages.PageEvidence.namesakes``):
+) -> Any:
+    """The pages of two disagreeing groups told apart (the profile's ``namesakes`` judge):
     "The average household size was 2.22." on a page of one town and "... 2.83." on a page
     of its namesake, cut from the middle of two census sections, or "Hale was born in 1869."
     on the pages titled "Andrew Hale (Royal Navy officer)" and "Edmund Hale (bishop)". A page
@@ -832,17 +833,20 @@ def build_edges(
     tiers: Mapping[str, str | None] | None = None,
     keys: Collection[str] | None = None,
     coarse_keys: Collection[str] | None = None,
+    judges: EdgeJudges = NO_JUDGES,
 ) -> EdgeBuild:
     """Every edge among ``claims``, blocked by claim key (and coarse key for near misses).
 
     ``keys`` / ``coarse_keys`` restrict which blocks are evaluated (an incremental
     recompute passes the keys a new source version touches); ``None`` means all.
+    ``judges`` are the profiles' (``claims.profiles.judges_for``): the reference profile's
+    tells namesake pages apart; the office profile lends none.
     Deterministic: the same claims give the same edges with the same ids.
     """
     build = EdgeBuild(generation=generation)
     claims = list(claims)
     links = link_entities(claims)
-    pages = PageEvidence(claims, links.name_of)
+    pages = judges.namesake_pages(claims, links.name_of) if judges.namesake_pages else None
     emit = _Emitter(
         generation,
         supersessions or _NO_SUPERSESSIONS,

@@ -2,12 +2,12 @@
 
 Public surface:
 
-- ``extract(text, *, source_id=None, source_version_id=None, document_subject=None)``
-  ``-> list[Claim]``
+- ``extract(text, *, source_id=None, source_version_id=None, document_subject=None,
+  profile=None) -> list[Claim]`` (``profile``: a name of ``claims.profiles``; None: office)
 - ``current_generation() -> (generation id, "gen-<8hex>")``
 - ``parse_question(text) -> QuestionFrame`` (claim_key, coarse_key, scope, residual, time)
 - ``find_supersession_mentions(text) -> list[SupersessionMention]``
-- ``get_pipeline(model=None)`` / ``build_pipeline(model=None)``: the spaCy ``Language``;
+- ``get_pipeline(model=None, profile="office")`` / ``build_pipeline(...)``: the spaCy ``Language``;
   ``nlp(text)._.claims`` holds the claims; ``claims_with(nlp, text, ...)`` is ``extract``
   on a given pipeline.
 """
@@ -27,6 +27,7 @@ from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID, build_pipel
 from claims.extraction.question import QuestionFrame, parse_question  # noqa: E402
 from claims.extraction.supersession import SupersessionMention, find_supersession_mentions  # noqa: E402
 from claims.models import Claim  # noqa: E402
+from claims.profiles import DEFAULT_PROFILE  # noqa: E402
 from claims.settings import get_settings  # noqa: E402
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ def extract(
     source_id: str | None = None,
     source_version_id: str | None = None,
     document_subject: str | None = None,
+    profile: str | None = None,
 ) -> list[Claim]:
     """Every claim in ``text``, in document order, with spans into ``text`` itself.
 
@@ -46,12 +48,15 @@ def extract(
     that says "it", "we" or "the company" states a claim about the entity it names. Without
     it, the text's first Markdown heading or title line serves.
 
+    ``profile`` names the readers to add to the core (``claims.profiles``): None or
+    ``office`` reads with the core alone, ``reference`` adds the encyclopedia-page readers.
+
     Raises ``InputError`` only for input that cannot be text at all (not a ``str``) or is
     larger than the pipeline's limit.
     """
     if not isinstance(text, str):
         raise InputError(f"expected text (str), got {type(text).__name__}")
-    nlp = get_pipeline(get_settings().spacy_model)
+    nlp = get_pipeline(get_settings().spacy_model, profile or DEFAULT_PROFILE)
     if len(text) > nlp.max_length:
         raise InputError(
             f"text has {len(text)} characters, more than the extractor's limit of "

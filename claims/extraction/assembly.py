@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from functools import lru_cache
@@ -61,9 +61,7 @@ from claims.models import (
     ValueKind,
 )
 from claims.models import Span as CharSpan
-from claims.reference.prose_relations import relation_claims, with_relations
-from claims.reference.stance import ATTRIBUTE as STANCE_ATTRIBUTE
-from claims.reference.stance import stance_lexicon, stance_of
+from claims.profiles import StanceReading
 from claims.trusted import trusted
 from claims.units.counted import counted_unit
 from claims.units.normalize import conversion
@@ -196,7 +194,13 @@ def _word_role(vocab: Vocab, orth: int, res: Resources) -> tuple[str, int]:
     return low, CONTENT
 
 
-def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Roles:
+def assign_roles(
+    doc: Doc,
+    mentions: Mentions,
+    res: Resources,
+    text: str,
+    stance: StanceReading | None = None,
+) -> Roles:
     n = len(doc)
     role = [-1] * n
     info: list[object] = [None] * n
@@ -298,8 +302,8 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
                 if lower[k] == "and" and role[k + 1] == VALUE:
                     # "... 13,665 are men and 11,373 are women": each part is an item
                     role[k] = SEP
-    poles = stance_lexicon().poles
-    if n > 2 and not poles.keys().isdisjoint(lower):
+    poles = stance.poles() if stance is not None else {}
+    if n > 2 and poles and not poles.keys().isdisjoint(lower):
         for i in range(1, n - 1):
             # "mixed to positive reviews": one stance between two poles, no preposition
             if lower[i] == "to" and role[i] == PREP and _between_poles(lower, i, poles):
@@ -319,7 +323,7 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
     return Roles(role, info, starts, ends, lower, text)
 
 
-def _between_poles(lower: list[str], i: int, poles: dict[str, str]) -> bool:
+def _between_poles(lower: list[str], i: int, poles: Mapping[str, str]) -> bool:
     """Whether token ``i`` stands between two stance words ("mixed to positive",
     "mixed-to-negative"), hyphens skipped."""
     before, after = i - 1, i + 1
@@ -1174,29 +1178,48 @@ class ClaimAssembler:
     """Builds ``Claim`` objects for a processed doc (safe to share between threads: each
     doc gets its own ``_DocAssembly`` holding that doc's text and roles)."""
 
-    def __init__(self, res: Resources, generation: str, cache: bool = True) -> None:
+    def __init__(
+        self,
+        res: Resources,
+        generation: str,
+        stance: StanceReading | None = None,
+        cache: bool = True,
+    ) -> None:
         self.res = res
         self.generation = generation
+        self.stance = stance  # the profile's reading of how a work was received, if any
         # sentences already read give their claims again (claims.extraction.sentence_cache)
         self.sentences = SentenceCache(VALUE, TIME) if cache else None
 
     def __call__(
         self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
     ) -> list[Claim]:
-        assembly = _DocAssembly(self.res, self.generation, self.sentences)
-        return assembly(doc, mentions, source_id, source_version_id)
+        return self.read(doc, mentions, source_id, source_version_id)[0]
+
+    def read(
+        self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
+    ) -> tuple[list[Claim], Roles]:
+        """The doc's claims and the token roles they were read from."""
+        assembly = _DocAssembly(self.res, self.generation, self.sentences, self.stance)
+        claims = assembly(doc, mentions, source_id, source_version_id)
+        return claims, assembly._roles
 
 
 class _DocAssembly:
     """The claims of one doc; lives for one call."""
 
     def __init__(
-        self, res: Resources, generation: str, sentences: SentenceCache | None = None
+        self,
+        res: Resources,
+        generation: str,
+        sentences: SentenceCache | None = None,
+        stance: StanceReading | None = None,
     ) -> None:
         self.res = res
         self.generation = generation
         self._text = ""
         self._sentences = sentences
+        self._stance = stance
 
     def __call__(
         self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
@@ -1208,7 +1231,7 @@ class _DocAssembly:
         self._subject: str | None = doc.user_data.get(SUBJECT_KEY)
         self._document_entity: str | None = None
         self._document_read = False  # the title is read once, when a claim needs it
-        roles = assign_roles(doc, mentions, self.res, self._text)
+        roles = assign_roles(doc, mentions, self.res, self._text, self._stance)
         self._roles = roles
         claims: list[Claim] = []
         cache = self._sentences
@@ -1272,12 +1295,7 @@ class _DocAssembly:
                 )
             if key is not None and cache is not None:
                 cache.store(key, s0, s1, claims[first:], ids)
-        # ties stated in passing: "the son of ...", "born in ..." (prose_relations.py)
-        prose = relation_claims(
-            doc, self._text, roles.lower, roles.idx, roles.end,
-            source_id, source_version_id, self.generation,
-        )  # fmt: skip
-        return with_relations(claims, prose)
+        return claims
 
     def _entity(self, frame: Frame) -> str | None:
         """The claim's entity: the one its words name, else the document's own subject when
@@ -1749,13 +1767,14 @@ class _DocAssembly:
             frame.residual = residual
             predicate = frame.action_text
             confidence = 0.7
-            stance = stance_of(attribute_words) if not as_property else None
-            if stance is not None:
+            reading = self._stance
+            stance = reading.stance_of(attribute_words) if reading and not as_property else None
+            if stance is not None and reading is not None:
                 # "The film received mixed reviews": how it was received is the value
                 kind = ValueKind.CATEGORICAL
                 value = stance.value
-                attribute_words = [STANCE_ATTRIBUTE]
-                drop = set(stance.rest) | stance_lexicon().evaluators
+                attribute_words = [reading.attribute]
+                drop = set(stance.rest) | reading.evaluators()
                 frame.residual = [w for w in frame.residual if w not in drop]
                 confidence = 0.6
         elif frame.pivot_kind == "copula" and frame.subject and frame.predicate_text:
