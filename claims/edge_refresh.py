@@ -32,10 +32,10 @@ from claims.edges.supersession import (
     supersession_candidate,
 )
 from claims.edges.value_groups import UNKNOWN_KEY_PREFIX
-from claims.reference.pages import evidence_pages
+from claims.profiles import EdgeJudges, judges_for
 from claims.store.claims import stored_claim
 from claims.store.edges import EdgeRepository, SupersessionRepository, ValueGroupRepository
-from claims.store.sources import SourceRepository
+from claims.store.sources import SourceRepository, profiles_in_use
 from claims.tables import ClaimRow, SourceRow, SourceVersionRow, VersionSupersessionRow
 
 _CHUNK = 500
@@ -197,7 +197,7 @@ def _read_columns(table: Any) -> list[Any]:
 
 
 def _load(
-    session: Session, generation: str, claim_keys: Collection[str] | None
+    session: Session, generation: str, claim_keys: Collection[str] | None, judges: EdgeJudges
 ) -> tuple[list[ClaimFacts], set[str] | None, set[str] | None]:
     """The claims to evaluate plus the exact-key and coarse-key blocks in scope."""
     if claim_keys is None:
@@ -237,9 +237,9 @@ def _load(
             session, generation, ClaimRow.entity.in_(evidence[start : start + _CHUNK])
         ):
             by_id[facts.id] = facts
-    # claims naming no entity from pages told apart are no conflict (claims/reference/pages.py):
-    # the pages' other claims are that evidence
-    pages = sorted(evidence_pages(by_id.values()))
+    # claims naming no entity from pages told apart are no conflict (the reference profile's
+    # judge, claims/reference/pages.py): the pages' other claims are that evidence
+    pages = sorted(judges.evidence_pages(by_id.values())) if judges.evidence_pages else []
     for start in range(0, len(pages), _CHUNK):
         for facts in _claims_where(
             session, generation, ClaimRow.source_id.in_(pages[start : start + _CHUNK])
@@ -301,12 +301,16 @@ def recompute_edges(
     claim_keys: set[str] | None = None,
     *,
     materiality: MaterialitySettings | None = None,
+    judges: EdgeJudges | None = None,
 ) -> EdgeReport:
     """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
 
     Identical re-runs change no row; edges no longer produced are retired, not deleted.
+    ``judges``: the profiles' (None: those of the profiles the store's sources use).
     """
-    facts, keys, coarse = _load(session, generation, claim_keys)
+    if judges is None:
+        judges = judges_for(profiles_in_use(session))
+    facts, keys, coarse = _load(session, generation, claim_keys, judges)
     source_ids = sorted({f.source_id for f in facts})
     index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
     tiers: dict[str, str | None] = {}
@@ -324,6 +328,7 @@ def recompute_edges(
         tiers=tiers,
         keys=keys,
         coarse_keys=coarse,
+        judges=judges,
     )
     scope: set[str] | None = None
     if keys is not None:

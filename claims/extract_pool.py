@@ -65,6 +65,7 @@ class VersionText:
     source_id: str
     version_id: str
     document_subject: str | None = None
+    profile: str | None = None  # None: the extractor's default (claims.profiles)
 
 
 @dataclass
@@ -131,6 +132,8 @@ def extract_one(version: VersionText, extract: object) -> Extracted:
         kwargs = {"source_id": version.source_id, "source_version_id": version.version_id}
         if version.document_subject is not None:
             kwargs["document_subject"] = version.document_subject
+        if version.profile is not None:
+            kwargs["profile"] = version.profile
         found: list[Claim] = extract(version.text, **kwargs)  # type: ignore[operator]
         rows = [claim_row(claim) for claim in found]
         mentions = bool(find_supersession_mentions(version.text))

@@ -308,12 +308,20 @@ def _with_counterparts(
     return out
 
 
-def check_texts(left_text: str, right_text: str) -> CheckResult:
+def check_texts(left_text: str, right_text: str, profile: str | None = None) -> CheckResult:
     """Extract both texts as two sources and compare their claims."""
     from claims.extraction import extract
 
-    left = extract(left_text, source_id=LEFT_SOURCE, source_version_id=f"{LEFT_SOURCE}@check")
-    right = extract(right_text, source_id=RIGHT_SOURCE, source_version_id=f"{RIGHT_SOURCE}@check")
+    # both texts are read with one profile (claims.profiles; None: office)
+    left = extract(
+        left_text, source_id=LEFT_SOURCE, source_version_id=f"{LEFT_SOURCE}@check", profile=profile
+    )
+    right = extract(
+        right_text,
+        source_id=RIGHT_SOURCE,
+        source_version_id=f"{RIGHT_SOURCE}@check",
+        profile=profile,
+    )
     left, right = one_page(left, LEFT_SOURCE), one_page(right, RIGHT_SOURCE)
     return check_claims(left, right, align(left_text, right_text))
 

@@ -12,7 +12,9 @@ from pathlib import Path
 
 from claims.ids import stable_id
 
-_ROOTS = (Path(__file__).parent, Path(__file__).parent.parent / "units")
+# the extractor, the units, and the profiles' readers (claims/profiles, claims/reference)
+_CLAIMS = Path(__file__).parent.parent
+_ROOTS = (Path(__file__).parent, _CLAIMS / "units", _CLAIMS / "profiles", _CLAIMS / "reference")
 _SUFFIXES = {".py", ".yaml", ".yml", ".txt", ".jsonl", ".json"}
 
 

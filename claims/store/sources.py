@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Connection, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from claims.ids import sha256_hex, stable_id
@@ -392,6 +392,28 @@ class SourceRepository:
 
     def count_versions(self) -> int:
         return self.session.scalar(select(func.count()).select_from(SourceVersionRow)) or 0
+
+
+def record_profiles(session: Session, profiles: Mapping[str, str]) -> int:
+    """Store the profile each source's claims are read with (source id -> profile name);
+    returns how many sources changed profile."""
+    changed = 0
+    for chunk in batches(sorted(profiles)):
+        query = select(SourceRow.id, SourceRow.profile).where(SourceRow.id.in_(chunk))
+        for source_id, stored in session.execute(query).all():
+            if stored != profiles[source_id]:
+                session.execute(
+                    update(SourceRow)
+                    .where(SourceRow.id == source_id)
+                    .values(profile=profiles[source_id])
+                )
+                changed += 1
+    return changed
+
+
+def profiles_in_use(executor: Session | Connection) -> set[str]:
+    """The profiles the store's sources are read with."""
+    return set(executor.execute(select(SourceRow.profile).distinct()).scalars())
 
 
 def register_titles(session: Session, source_ids: set[str]) -> dict[str, str]:

@@ -4,6 +4,7 @@ import inspect
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import dagster as dg
@@ -19,12 +20,14 @@ from claims.extract_pool import (
 )
 from claims.models import Claim
 from claims.planning import compare
+from claims.profiles import DEFAULT_PROFILE
+from claims.register import register_as_on_disk
 from claims.run_summary import claims_preview, count_table
 from claims.store import ClaimRepository, GenerationRepository
 from claims.store.bulk_load import indexes_deferred, load_pays
 from claims.store.changes import mark_extracted, record_version_changes
 from claims.store.claims import claim_from_row, row_kind
-from claims.store.sources import register_titles
+from claims.store.sources import record_profiles, register_titles
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.sources import source_versions
@@ -64,10 +67,15 @@ def claims(
         ]
         versions = corpus.versions_for_keys(session, pending)
         titles = register_titles(session, {v.source_id for v in versions.values()})
+        # the readers each source is read with (the register's profile choices), stored
+        # with the source so the edge builder and retrieval take that profile's judges
+        profiles = _profiles(extractor, {v.source_id for v in versions.values()})
+        record_profiles(session, profiles)
         # a load large against what the store holds builds the claims indexes once, at the
         # end (claims.store.bulk_load); its writes wait for the whole run's extraction
         bulk = load_pays(session, len(versions))
     takes_subject = _takes_document_subject(extract)
+    takes_profile = _takes_profile(extract)
     kinds: Counter[str] = Counter()
     written = _Written()
     preview: list[Claim] = []
@@ -82,6 +90,7 @@ def claims(
             versions[key].source_id,
             versions[key].id,
             titles.get(versions[key].source_id) if takes_subject else None,
+            profiles[versions[key].source_id] if takes_profile else None,
         )
         for key in sorted(versions)
     ]
@@ -150,6 +159,23 @@ def claims(
             "preview": dg.MetadataValue.md(claims_preview(preview)),
         }
     )
+
+
+def _profiles(extractor: ExtractorResource, source_ids: set[str]) -> dict[str, str]:
+    """Each source's profile by the register (the office profile without one)."""
+    if not extractor.register_file:
+        return dict.fromkeys(source_ids, DEFAULT_PROFILE)
+    register = register_as_on_disk(Path(extractor.register_file).expanduser())
+    return {source_id: register.profile_for(source_id) for source_id in source_ids}
+
+
+def _takes_profile(extract: Callable[..., list[Claim]]) -> bool:
+    """Whether a (possibly custom) extractor accepts ``profile`` (claims.profiles)."""
+    try:
+        parameters = inspect.signature(extract).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "profile" for p in parameters)
 
 
 def _takes_document_subject(extract: Callable[..., list[Claim]]) -> bool:
