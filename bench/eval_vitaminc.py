@@ -21,6 +21,7 @@ the misses by class.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import sys
@@ -177,20 +178,20 @@ class Tally:
         }
 
 
-def revision_pairs(rows: list[dict[str, Any]]) -> list[tuple[str, str, bool]]:
-    """(before, after, only_numbers_changed) for distinct evidence of one case whose numbers
-    differ; each unordered pair once."""
+def revision_pairs(rows: list[dict[str, Any]]) -> list[tuple[str, str, bool, str]]:
+    """(before, after, only_numbers_changed, case id) for distinct evidence of one case whose
+    numbers differ; each unordered pair once."""
     by_case: dict[str, list[str]] = defaultdict(list)
     for row in rows:
         texts = by_case[row["case_id"]]
         if row["evidence"] not in texts:
             texts.append(row["evidence"])
     pairs = []
-    for texts in by_case.values():
+    for case, texts in by_case.items():
         for a, b in combinations(texts[:MAX_EVIDENCE_PER_CASE], 2):
             if Counter(common.numbers_in(a)) == Counter(common.numbers_in(b)):
                 continue
-            pairs.append((a, b, common.mask_numbers(a) == common.mask_numbers(b)))
+            pairs.append((a, b, common.mask_numbers(a) == common.mask_numbers(b), case))
     return pairs
 
 
@@ -231,30 +232,41 @@ def main() -> None:
     cli.add_argument(
         "--misses", type=Path, default=None, help="write the revision pairs not in one slot here"
     )
+    common.profile_option(cli, "reference")
     args = cli.parse_args()
     common.quiet_warnings()
     rows = common.read_jsonl(args.data, args.limit)
     code = common.describe_code()
-    from claims.edges.check import check_texts
+    from claims.edges import check
+
+    # a commit before profiles reads with every reader on
+    takes_profile = "profile" in inspect.signature(check.check_texts).parameters
+
+    def check_texts(left: str, right: str) -> Any:
+        if takes_profile:
+            return check.check_texts(left, right, args.profile)
+        return check.check_texts(left, right)
 
     clock = common.Clock()
     common.header("VitaminC real dev through claims check", args.data, len(rows), code)
-    by_label = {
-        "REFUTES": Tally("REFUTES", ("conflict",)),
-        "SUPPORTS": Tally("SUPPORTS", ("conflict",)),
-        "NOT ENOUGH INFO": Tally("NOT ENOUGH INFO", ("conflict",)),
-    }
+    print(f"profile: {args.profile if takes_profile else '(the code has no profiles)'}")
+    by_label = _label_tallies()
+    parts = {part: _label_tallies() for part in common.PARTS}  # the stable split
     for done, row in enumerate(rows, start=1):
         result = check_texts(row["claim"], row["evidence"])
         by_label[row["label"]].add(row["claim"], row["evidence"], result, args.examples)
+        part = parts[common.dev_part(row["unique_id"])]
+        part[row["label"]].add(row["claim"], row["evidence"], result, 0)
         common.progress(done, len(rows), 2000, "rows")
     pairs = revision_pairs(rows)
     revisions = Tally("revision pairs", SLOT)
     only_numbers = Tally("revision pairs, only numbers changed", SLOT)
+    part_revisions = {part: Tally(f"revision pairs, {part}", SLOT) for part in common.PARTS}
     misses: list[dict[str, Any]] = []
-    for done, (a, b, numbers_only) in enumerate(pairs, start=1):
+    for done, (a, b, numbers_only, case) in enumerate(pairs, start=1):
         result = check_texts(a, b)
         revisions.add(a, b, result, args.examples)
+        part_revisions[common.dev_part(case)].add(a, b, result, 0)
         if args.misses and result.relation.value not in SLOT:
             misses.append(miss_record(a, b, numbers_only, result))
         if numbers_only:
@@ -280,6 +292,13 @@ def main() -> None:
             ">= 0.98",
         )
     )
+    for part in common.PARTS:
+        p_ref, p_sup = parts[part]["REFUTES"], parts[part]["SUPPORTS"]
+        p_rev = part_revisions[part]
+        print(f"\n{part} part (sha256 of the item id {'even' if part == 'tuning' else 'odd'}):")
+        print(common.target_line("REFUTES called conflict", p_ref.hits, p_ref.total, ">= 0.30"))
+        print(common.target_line("SUPPORTS called conflict", p_sup.hits, p_sup.total, "<= 0.03"))
+        print(common.target_line("revision pairs in one slot", p_rev.hits, p_rev.total, ">= 0.85"))
     nei_conflict = common.rate(nei.hits, nei.total)
     print(
         f"  info NOT ENOUGH INFO called conflict: {nei.hits}/{nei.total} = "
@@ -316,8 +335,25 @@ def main() -> None:
             "not_enough_info": nei.figures(),
             "revision_pairs": revisions.figures(),
             "revision_pairs_only_numbers": only_numbers.figures(),
+            "profile": args.profile,
+            "parts": {
+                part: {
+                    "refutes": parts[part]["REFUTES"].figures(),
+                    "supports": parts[part]["SUPPORTS"].figures(),
+                    "revision_pairs": part_revisions[part].figures(),
+                }
+                for part in common.PARTS
+            },
         },
     )
+
+
+def _label_tallies() -> dict[str, Tally]:
+    return {
+        "REFUTES": Tally("REFUTES", ("conflict",)),
+        "SUPPORTS": Tally("SUPPORTS", ("conflict",)),
+        "NOT ENOUGH INFO": Tally("NOT ENOUGH INFO", ("conflict",)),
+    }
 
 
 if __name__ == "__main__":

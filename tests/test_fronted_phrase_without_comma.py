@@ -1,6 +1,6 @@
 """A phrase a preposition opens before the subject ends at the subject's article, with or
 without its comma: "On Rotten Tomatoes the film has a rating of 56%" names the site and the
-film as "On Rotten Tomatoes, the film has ..." does (claims/extraction/assembly.py,
+film as "On Rotten Tomatoes, the film has ..." does (claims/extraction/frames.py,
 ``_noun_phrase``). Without the comma the site and the film had been read as one name
 ("rotten tomato film"), another entity than the comma's wording."""
 
