@@ -112,6 +112,8 @@ class ClaimAssembler:
         assembly = DocAssembly(self.res, self.generation, self.sentences, self.stance)
         claims = assembly(doc, mentions, source_id, source_version_id)
         return claims, assembly._roles
+
+
 class DocAssembly:
     """The claims of one doc; lives for one call."""
 
@@ -189,8 +191,8 @@ class DocAssembly:
             when = effective_time(self._text, times) if times else _UNKNOWN_TIME
             if non_latin:
                 claims.extend(
-                    non_latin_claims(self, 
-                        doc, sent, mentions, qlo, qhi, when, source_id, source_version_id
+                    non_latin_claims(
+                        self, doc, sent, mentions, qlo, qhi, when, source_id, source_version_id
                     )
                 )
                 continue
@@ -250,7 +252,7 @@ class DocAssembly:
         if TIME in clause_roles or VALUE in clause_roles:
             # "The club was established in 1871": the date is the event's value, and the
             # clause's other claims no longer hold "in 1871"
-            event = event_date(self, 
+            event = event_date(self,
                 doc, sent, a, b, roles, mentions, clause_start, reported_at is not None,
                 source_id, source_version_id,
             )  # fmt: skip
@@ -263,55 +265,96 @@ class DocAssembly:
         if not values:
             if events:
                 return events
-            claim = statement_claims(self, 
-                doc,
-                sent,
-                a,
-                b,
-                roles,
-                mentions,
-                when,
-                clause_start,
-                reported_at is not None,
-                source_id,
-                source_version_id,
-            )
-            if (
-                claim is not None
-                and claim.kind is ValueKind.CATEGORICAL
-                and "metric" in claim.scope
-            ):
-                # "Median age is the middle age of the population": a metric (median,
-                # mean, p99) measures a number; worded, the sentence defines the metric
-                claim = None
-            out_claims = [claim] if claim else []
-            if (
-                claim is not None
-                and claim.kind is ValueKind.CATEGORICAL
-                and _predicate_shape(roles, a, b) == "class"
-            ):
-                # "The seminar is a prerequisite": also the property its negation denies
-                prop = statement_claims(self, 
-                    doc, sent, a, b, roles, mentions, when, clause_start,
-                    reported_at is not None, source_id, source_version_id, as_property=True,
-                )  # fmt: skip
-                out_claims += [prop] if prop else []
-            direction = direction_claim(self, 
-                doc, sent, a, b, roles, mentions, when, clause_start, reported_at is not None,
+            return self._worded_clause(
+                doc, sent, a, b, roles, mentions, when, clause_start, clause_roles,
+                reported_at, source_id, source_version_id,
+            )  # fmt: skip
+        return events + self._valued_clause(
+            doc, sent, a, b, roles, mentions, when, clause_start, values,
+            reported_at, source_id, source_version_id,
+        )  # fmt: skip
+
+    def _worded_clause(
+        self,
+        doc: Doc,
+        sent: Span,
+        a: int,
+        b: int,
+        roles: Roles,
+        mentions: Mentions,
+        when: EffectiveTime,
+        clause_start: int,
+        clause_roles: list[int],
+        reported_at: int | None,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> list[Claim]:
+        """The claims of a clause that states no value: a label or a statement, the property
+        a class sentence implies, a direction, or a dated act."""
+        claim = statement_claims(
+            self,
+            doc,
+            sent,
+            a,
+            b,
+            roles,
+            mentions,
+            when,
+            clause_start,
+            reported_at is not None,
+            source_id,
+            source_version_id,
+        )
+        if claim is not None and claim.kind is ValueKind.CATEGORICAL and "metric" in claim.scope:
+            # "Median age is the middle age of the population": a metric (median,
+            # mean, p99) measures a number; worded, the sentence defines the metric
+            claim = None
+        out_claims = [claim] if claim else []
+        if (
+            claim is not None
+            and claim.kind is ValueKind.CATEGORICAL
+            and _predicate_shape(roles, a, b) == "class"
+        ):
+            # "The seminar is a prerequisite": also the property its negation denies
+            prop = statement_claims(self,
+                doc, sent, a, b, roles, mentions, when, clause_start,
+                reported_at is not None, source_id, source_version_id, as_property=True,
+            )  # fmt: skip
+            out_claims += [prop] if prop else []
+        direction = direction_claim(self,
+            doc, sent, a, b, roles, mentions, when, clause_start, reported_at is not None,
+            source_id, source_version_id,
+        )  # fmt: skip
+        if direction is not None:
+            # "Attrition went up in May": the direction is the value
+            return [direction]
+        if not out_claims and TIME in clause_roles:
+            # "In June 2011, his wife gave birth to twins": a dated act with no other
+            # value; its date is what the sentence states
+            dated = dated_act(self,
+                doc, sent, a, b, roles, mentions, clause_start, reported_at is not None,
                 source_id, source_version_id,
             )  # fmt: skip
-            if direction is not None:
-                # "Attrition went up in May": the direction is the value
-                return [direction]
-            if not out_claims and TIME in clause_roles:
-                # "In June 2011, his wife gave birth to twins": a dated act with no other
-                # value; its date is what the sentence states
-                dated = dated_act(self, 
-                    doc, sent, a, b, roles, mentions, clause_start, reported_at is not None,
-                    source_id, source_version_id,
-                )  # fmt: skip
-                return [dated] if dated is not None else []
-            return out_claims
+            return [dated] if dated is not None else []
+        return out_claims
+
+    def _valued_clause(
+        self,
+        doc: Doc,
+        sent: Span,
+        a: int,
+        b: int,
+        roles: Roles,
+        mentions: Mentions,
+        when: EffectiveTime,
+        clause_start: int,
+        values: list[int],
+        reported_at: int | None,
+        source_id: str | None,
+        source_version_id: str | None,
+    ) -> list[Claim]:
+        """One claim per value of a clause, list items sharing the key the first one named."""
+        role, info = roles.role, roles.info
         span = self._evidence(doc, sent, clause_start, b)
         contexts = [
             _without_comparisons(roles, idxs, qi)
@@ -382,8 +425,8 @@ class DocAssembly:
                 frame.key_words = _joined(frame.entity_words, frame.attribute_words)
                 frame.predicate = moved
             out.append(
-                quantity_claim(self, 
-                    doc, q, frame, value_when, span, reported, source_id, source_version_id
+                quantity_claim(
+                    self, doc, q, frame, value_when, span, reported, source_id, source_version_id
                 )
             )
             if frame.attribute_words and qi not in bases:
@@ -393,7 +436,7 @@ class DocAssembly:
                 # "of whom 35,048 were men and 31,411 women": the first item said what it
                 # counts, so the noun after the next one is that item's own, not shared
                 previous_states_own = _states_own_predicate(roles, idxs, qi)
-        return events + _share_list_qualifiers(out, self._text)
+        return _share_list_qualifiers(out, self._text)
 
     @staticmethod
     def _after_attribution(roles: Roles, a: int, b: int) -> int:
@@ -492,17 +535,3 @@ class DocAssembly:
         while end > start and text[end - 1].isspace():
             end -= 1
         return trusted(CharSpan, {"start": start, "end": end})
-
-
-
-
-
-
-
-
-
-
-
-
-
-

@@ -46,6 +46,8 @@ from claims.trusted import trusted
 from claims.units.counted import counted_unit
 
 _UNCOUNTED = ("time", "data", "percent", "mass", "length", "volume", "area", "temperature")
+
+
 def _counts_things(dimension: str | None) -> bool:
     """True for counted units (tokens, API calls, "members"), not measures or money."""
     if dimension is None:
@@ -56,10 +58,14 @@ def _counts_things(dimension: str | None) -> bool:
         and not head.isupper()
         and head not in ("frequency", "power", "dosage")
     )
+
+
 def _list_item_unit(q: QuantityMention) -> str | None:
     """The unit that makes values items of one list ("16 GB, 32 GB and 64 GB": GB; a
     scale word is part of the number, so "£950m and £1.2bn" share £)."""
     return (q.unit_key or q.unit or "").casefold() or None
+
+
 def _words_only_after(roles: Roles, idxs: Sequence[int], qi: int) -> bool:
     """Whether a list item's context has words after its value and none before it (the
     item starts at its separator: "and 64 GB versions"), so whatever it names is the
@@ -78,6 +84,8 @@ def _words_only_after(roles: Roles, idxs: Sequence[int], qi: int) -> bool:
         start -= 1
     # the item follows a separator ("," "and" "or"), so it is not the list's first
     return start >= 0 and role[start] == SEP
+
+
 def _states_own_predicate(roles: Roles, idxs: Sequence[int], qi: int) -> bool:
     """Whether a list item's value is followed by a copula ("13,665 are men"): the item
     says what it counts, so its words name no noun shared with the list's other items."""
@@ -88,9 +96,13 @@ def _states_own_predicate(roles: Roles, idxs: Sequence[int], qi: int) -> bool:
     while at < len(idxs) and role[idxs[at]] == VALUE and info[idxs[at]] == qi:
         at += 1
     return at < len(idxs) and role[idxs[at]] == PIVOT
+
+
 # What stands between two items of one list: a comma, semicolon or slash and a
 # coordinating "and" / "or" ("£12, £15 and £20"; a currency sign is in the value's span).
 _LIST_JOINER = re.compile(r"\s*(?:[,;/]\s*)?(?:(?:and|or)\s+)?", re.IGNORECASE)
+
+
 def _share_list_qualifiers(claims: list[Claim], text: str) -> list[Claim]:
     """Items of one list share what the sentence says once for all of them: "Parking
     permits at the Leeds office cost £12, £15 and £20 a month" states the office and the
@@ -129,6 +141,8 @@ def _share_list_qualifiers(claims: list[Claim], text: str) -> list[Claim]:
             claim.scope = dict(scope)
             claim.scope_residual = list(residual)
     return claims
+
+
 def _contrasted_pair(run: list[Claim], text: str) -> bool:
     """Two values joined by a comma and a conjunction are two statements, not a list of
     two ("The notice period is 30 days, and 60 days in the first year": the year is the
@@ -140,6 +154,8 @@ def _contrasted_pair(run: list[Claim], text: str) -> bool:
     assert first is not None and second is not None
     between = text[first.end : second.start]
     return "," in between and re.search(r"\b(?:and|or)\b", between, re.IGNORECASE) is not None
+
+
 @lru_cache(maxsize=1)
 def _comparison_phrases() -> dict[str, list[tuple[str, ...]]]:
     """The comparison idioms of ``data/comparisons.yaml`` by first word, longest first."""
@@ -154,6 +170,8 @@ def _comparison_phrases() -> dict[str, list[tuple[str, ...]]]:
     for phrases in by_first.values():
         phrases.sort(key=len, reverse=True)
     return by_first
+
+
 def _without_comparisons(roles: Roles, idxs: list[int], qi: int) -> list[int]:
     """A value's context without a comparison idiom after the value and its benchmark
     ("£1.2bn, in line with the plan": the plan is no scope of the revenue), up to the
@@ -179,6 +197,8 @@ def _without_comparisons(roles: Roles, idxs: list[int], qi: int) -> list[int]:
                 return idxs
             return idxs[:k] + idxs[end:]
     return idxs
+
+
 def _fronted_place(role: list[int], lead: Sequence[int]) -> bool:
     """A lead-in that is one prepositional phrase naming a place or a source ("On Rotten
     Tomatoes", "In the United States"): no time, value or verb in it, a content word."""
@@ -186,6 +206,8 @@ def _fronted_place(role: list[int], lead: Sequence[int]) -> bool:
         return False
     kinds = {role[i] for i in lead}
     return CONTENT in kinds and not kinds & {TIME, VALUE, VERB, PIVOT, MODAL, NEG}
+
+
 def _has_subject(roles: Roles, own: Sequence[int]) -> bool:
     """Whether an item's own words before its value include a content word (a subject);
     a relative clause (", which assigns a rating out of 100") has none of its own."""
@@ -198,6 +220,8 @@ def _has_subject(roles: Roles, own: Sequence[int]) -> bool:
         if role[i] == CONTENT:
             return True
     return False
+
+
 def _basis_counts(
     roles: Roles, a: int, values: Sequence[int], mentions: Mentions, contexts: list[list[int]]
 ) -> dict[int, str]:
@@ -216,6 +240,8 @@ def _basis_counts(
         for idxs in contexts:
             idxs[:] = [i for i in idxs if i not in phrase]
     return out
+
+
 def _key_basis_count(frame: Frame, counted: str, figure: Frame | None) -> None:
     """A basis count is keyed by what it counts, under the entity of the figure it rests
     on (the value before it), never as that figure ("123 reviews" is no rating)."""
@@ -227,25 +253,35 @@ def _key_basis_count(frame: Frame, counted: str, figure: Frame | None) -> None:
         frame.entity_words = list(figure.entity_words)
         frame.entity_ref = figure.entity_ref
     frame.key_words = _joined(frame.entity_words, frame.attribute_words)
+
+
 def _counted_dimension(q: QuantityMention) -> str | None:
     """``count:<noun>`` when a value counts a plain noun ("200 households"), else None."""
     if q.unit_key or not q.unit:
         return None
     entry = counted_unit(q.unit)
     return entry.dimension if entry is not None else None
+
+
 def _claim(**fields: Any) -> Claim:
     """A ``Claim`` from every one of its fields (see ``claims.trusted``); a claim that names
     no entity or attribute (other scripts: the key is the folded text) states its key."""
     fields.setdefault("entity", None)
     fields.setdefault("attribute", fields["claim_key"])
     return trusted(Claim, fields)
+
+
 _UNKNOWN_TIME = EffectiveTime()
+
+
 def _copy_time(when: EffectiveTime) -> EffectiveTime:
     """A claim's own copy of its sentence's time (claims are mutable models)."""
     return trusted(
         EffectiveTime,
         {"start": when.start, "end": when.end, "granularity": when.granularity, "text": when.text},
     )
+
+
 def _hyphen_compound(roles: Roles, i: int) -> bool:
     """Whether token ``i`` ends a hyphenated word ("Irish-born", "state-owned")."""
     return (
@@ -254,9 +290,13 @@ def _hyphen_compound(roles: Roles, i: int) -> bool:
         and roles.end[i - 1] == roles.idx[i]
         and roles.end[i - 2] == roles.idx[i - 1]
     )
+
+
 def _name_ends(roles: Roles, previous: int, i: int) -> bool:
     """A lowercase word right after a capitalised one ends a name ("Choir gave")."""
     return roles.word(previous)[:1].isupper() and not roles.word(i)[:1].isupper()
+
+
 def _month_day(words: Sequence[str], months: dict[str, int]) -> str:
     """ISO 8601 month-day ("--04-13") of a time expression naming a month and a day
     ("April 13", "13th April"), else ""."""
@@ -269,6 +309,8 @@ def _month_day(words: Sequence[str], months: dict[str, int]) -> str:
     except ValueError:
         return ""
     return f"--{month:02d}-{days[0]:02d}"
+
+
 def _after_name_bracket(roles: Roles, a: int, i: int) -> bool:
     """Whether token ``i`` sits in brackets opened right after a capitalised word ("Anna
     Pavlova (January 23, 1885)", "Kajol (born Kajol Mukerji; 5 August 1974)")."""
@@ -278,10 +320,14 @@ def _after_name_bracket(roles: Roles, a: int, i: int) -> bool:
         if roles.lower[k] in ("(", "["):
             return k > a and roles.word(k - 1)[:1].isupper()
     return False
+
+
 def _first_pivot_acts(roles: Roles, a: int, b: int) -> bool:
     """Whether the clause's first pivot is a possession or action verb (not a copula)."""
     first = next(i for i in range(a, b) if roles.role[i] == PIVOT)
     return roles.info[first] != "copula"
+
+
 def _label_shaped(roles: Roles, a: int, b: int, allow_time: bool = False) -> bool:
     """Whether a copula clause has the shape "X is <label>" (a short subject, a few
     content words after the verb, no value, time or comparison). ``allow_time``: a
@@ -302,11 +348,15 @@ def _label_shaped(roles: Roles, a: int, b: int, allow_time: bool = False) -> boo
             for i in after
         )
     )
+
+
 _COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 # "the 1994 Miss Universe pageant", "their 2019 acquisition": a year after these words
 # begins a name or describes a noun; "in 2009 Smith joined" dates the act
 _NAME_DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their", "our"})
 _ITEM_LEADS = frozenset({"with", "including", "plus"})  # ", with a total of 24 million"
+
+
 def _event_value(t: TimeMention, month: int, day: int) -> str:
     """The ISO value of an event's date; "after 1987" is open-ended ("1988-01-01/")."""
     assert t.first is not None and t.last is not None
@@ -328,6 +378,8 @@ def _event_value(t: TimeMention, month: int, day: int) -> str:
     if t.role == "until":
         return f"/{last.isoformat()}"
     return iso_value(first, last, granularity)
+
+
 def _passive_action(roles: Roles, idxs: Sequence[int]) -> tuple[list[str], list[str]] | None:
     """(verb + object, agent words) of "X is [not] <participle> by Y", else None."""
     role, lower = roles.role, roles.lower
@@ -352,8 +404,12 @@ def _passive_action(roles: Roles, idxs: Sequence[int]) -> tuple[list[str], list[
             return None
         return [fold_word(lower[i]), *subject], agent
     return None
+
+
 _CONTRAST_WORDS = frozenset({"other", "remaining"})
 _PARTICLE_WORDS = frozenset({"on", "off"})
+
+
 def _with_particle(roles: Roles, idxs: Sequence[int], action: list[str]) -> list[str]:
     """ "switched off" keeps its particle when the pair is in the antonym lexicon, so it
     is "switch on" denied rather than "switch" affirmed."""
@@ -366,6 +422,8 @@ def _with_particle(roles: Roles, idxs: Sequence[int], action: list[str]) -> list
                 return [*phrase.split(), *action[1:]]
             break
     return action
+
+
 def _action_with_verb(roles: Roles, idxs: Sequence[int], frame: Frame) -> list[str]:
     """The action words of a polarity claim, led by its verb however the clause was split:
     "approved the extension", "did not approve the extension" and "rejected the
@@ -384,6 +442,8 @@ def _action_with_verb(roles: Roles, idxs: Sequence[int], frame: Frame) -> list[s
         if r in (NEG, MODAL, PIVOT, SEP):
             break  # the verb is right before the action; the subject lies beyond these
     return words
+
+
 def _predicate_shape(roles: Roles, a: int, b: int) -> str:
     """What a copula's predicate states: "property" (an adjective or participle: "is
     transferable", "is taught in English"), "class" (an indefinite noun: "is a
@@ -401,6 +461,8 @@ def _predicate_shape(roles: Roles, a: int, b: int) -> str:
             return "label"  # a name ("English", "Delaware") after the copula
         return "property" if is_property_word(lower[i]) else "label"
     return "label"
+
+
 def _pivot_char(roles: Roles, a: int, b: int) -> int:
     for i in range(a, b):
         if roles.role[i] in (PIVOT, MODAL):

@@ -44,6 +44,8 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
         if b > a:
             bounded.append((a, b))
     return bounded
+
+
 def _joined_clauses(roles: Roles, a: int, b: int) -> list[tuple[int, int]]:
     """ "The gmina covers an area of 165 km2, and its total population is 17,289 (out of
     which the population of Pilzno amounts to 4,411)": each clause with its own subject
@@ -73,9 +75,13 @@ def _joined_clauses(roles: Roles, a: int, b: int) -> list[tuple[int, int]]:
                     break
     parts.append((start, b))
     return [(x, y) for x, y in parts if y > x]
+
+
 @lru_cache(maxsize=1)
 def _trailing_openers() -> frozenset[str]:
     return frozenset(str(w) for w in read_yaml("sentences.yaml")["trailing_clauses"])
+
+
 def _trailing_clause(roles: Roles, a: int, b: int) -> list[tuple[int, int]]:
     """ "Nearly 3,000 people were killed, which did not stop the city's growth": a clause
     after a comma and "which" / "but" / "although" (sentences.yaml) that holds no value of
@@ -93,7 +99,11 @@ def _trailing_clause(roles: Roles, a: int, b: int) -> list[tuple[int, int]]:
                 return [(a, b)]  # the trailing clause states a value: read as before
             return [(a, i)]
     return [(a, b)]
+
+
 MAX_STATEMENT_CHARS = 200  # a longer unmarked sentence of another script is prose, not a claim
+
+
 def _plain_statement(sentence: str) -> bool:
     """Whether an unmarked sentence of another script is short enough to state one fact
     (two words or more, ends with a full stop, no question mark)."""
@@ -105,6 +115,8 @@ def _plain_statement(sentence: str) -> bool:
         and "?" not in text
         and "\u061f" not in text
     )
+
+
 def _is_non_latin(text: str) -> bool:
     if text.isascii():
         return False

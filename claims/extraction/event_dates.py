@@ -88,7 +88,85 @@ def event_date(
     if hit is None:
         return None
     p0, p1, event = a + hit[0], a + hit[1], hit[2]
-    taken = None
+    taken, year_q, used, stepped, month, day = _date_after(asm, roles, mentions, p1, b)
+    if taken is None and year_q < 0 and all(role[i] in (PUNCT, STOP) for i in range(p1, b)):
+        # "In November 2018, her third daughter was born.": the date opens the clause
+        for i in range(a, p0):
+            if role[i] == TIME:
+                t = mentions.times[cast(int, info[i])]
+                if t.first is not None and t.last is not None and t.role != "deictic":
+                    taken = cast(int, info[i])
+                break
+    if taken is None and year_q < 0:
+        return None
+    if taken is not None:
+        t = mentions.times[taken]
+        value = _event_value(t, month, day)
+        if tuple(lower[p0:p1]) in lex.run_starts:
+            if t.role not in ("range", "from"):
+                # "The bus ran from Leeds to York in 1950": no run's dates; "existed from
+                # 1861 until 2008" is read as a start and an end, the start its date
+                return None
+            assert t.first is not None  # "ran from 1 April 1975 to 19 March 1992"
+            value = iso_value(t.first, t.first, t.granularity)
+    elif tuple(lower[p0:p1]) in lex.run_starts:
+        return None
+    else:
+        year = year_q
+        value = iso_value(date(year, 1, 1), date(year, 12, 31), TimeGranularity.YEAR)
+        if month:
+            value = f"{year:04d}-{month:02d}" + (f"-{day:02d}" if day else "")
+    head, quals = _event_subject(asm, roles, a, b, p0, p1)
+    attribute = [event]
+    entity: list[str] = []
+    named = [i for i in head if roles.word(i)[:1].isupper()]
+    if named and named[-1] == head[-1] and named[0] != head[0]:
+        # "The movie Collateral Beauty", "Musician Thundercat": the name, not its class
+        head = head[head.index(named[0]) :]
+    for i in head:
+        w = fold_word(lower[i])
+        if w not in entity and w not in asm.res.generic_heads:
+            entity.append(w)
+    negated = False
+    for k, i in enumerate(range(a, b)):
+        if role[i] == NEG and not (k and role[i - 1] == NEG):
+            negated = not negated
+    residual = [fold_word(lower[i]) for i in quals]
+    return (
+        value_claim(
+            asm,
+            doc,
+            sent,
+            a,
+            b,
+            clause_start,
+            ValueKind.DATE,
+            entity,
+            attribute,
+            value,
+            event,
+            negated,
+            residual,
+            time_without(asm, sent, mentions, -1 if taken is None else taken),
+            reported,
+            0.75,
+            source_id,
+            source_version_id,
+            subject=_text(roles, head),
+        ),  # fmt: skip
+        -1 if taken is None else taken,
+        (used if year_q >= 0 else []) + stepped,
+    )
+
+
+def _date_after(
+    asm: DocAssembly, roles: Roles, mentions: Mentions, p1: int, b: int
+) -> tuple[int | None, int, list[int], list[int], int, int]:
+    """The date after an event predicate ending at token ``p1``: (the time mention taken or
+    None, a bare year or -1, the bare numbers the date is made of, the spans that step from
+    another moment, a month, a day)."""
+    role, info, lower = roles.role, roles.info, roles.lower
+    taken: int | None = None
     year_q = -1
     used: list[int] = []  # bare numbers the date is made of (day, year)
     stepped: list[int] = []  # spans of time that step from another moment ("later")
@@ -140,33 +218,15 @@ def event_date(
             day = int(lower[i])
         elif role[i] in (VALUE, MODAL) or (role[i] == SEP and lower[i] != ","):
             break
-    if taken is None and year_q < 0 and all(role[i] in (PUNCT, STOP) for i in range(p1, b)):
-        # "In November 2018, her third daughter was born.": the date opens the clause
-        for i in range(a, p0):
-            if role[i] == TIME:
-                t = mentions.times[cast(int, info[i])]
-                if t.first is not None and t.last is not None and t.role != "deictic":
-                    taken = cast(int, info[i])
-                break
-    if taken is None and year_q < 0:
-        return None
-    if taken is not None:
-        t = mentions.times[taken]
-        value = _event_value(t, month, day)
-        if tuple(lower[p0:p1]) in lex.run_starts:
-            if t.role not in ("range", "from"):
-                # "The bus ran from Leeds to York in 1950": no run's dates; "existed from
-                # 1861 until 2008" is read as a start and an end, the start its date
-                return None
-            assert t.first is not None  # "ran from 1 April 1975 to 19 March 1992"
-            value = iso_value(t.first, t.first, t.granularity)
-    elif tuple(lower[p0:p1]) in lex.run_starts:
-        return None
-    else:
-        year = year_q
-        value = iso_value(date(year, 1, 1), date(year, 12, 31), TimeGranularity.YEAR)
-        if month:
-            value = f"{year:04d}-{month:02d}" + (f"-{day:02d}" if day else "")
+    return taken, year_q, used, stepped, month, day
+
+
+def _event_subject(
+    asm: DocAssembly, roles: Roles, a: int, b: int, p0: int, p1: int
+) -> tuple[list[int], list[int]]:
+    """The head and qualifier tokens of the subject of the event at ``p0:p1``."""
+    role, lower = roles.role, roles.lower
+    lex = lexicon()
     copula = next((i for i in range(a, p0) if lower[i] in _COPULAS), p0)
     # "Guadalajara was *officially* founded": the subject ends at the copula
     subject = [i for i in range(a, copula) if role[i] not in (PUNCT, NEG, MODAL)]
@@ -221,46 +281,7 @@ def event_date(
                     break
                 after.append(i)
             head, _ = _head(lower, role, after)
-    attribute = [event]
-    entity: list[str] = []
-    named = [i for i in head if roles.word(i)[:1].isupper()]
-    if named and named[-1] == head[-1] and named[0] != head[0]:
-        # "The movie Collateral Beauty", "Musician Thundercat": the name, not its class
-        head = head[head.index(named[0]) :]
-    for i in head:
-        w = fold_word(lower[i])
-        if w not in entity and w not in asm.res.generic_heads:
-            entity.append(w)
-    negated = False
-    for k, i in enumerate(range(a, b)):
-        if role[i] == NEG and not (k and role[i - 1] == NEG):
-            negated = not negated
-    residual = [fold_word(lower[i]) for i in quals]
-    return (
-        value_claim(
-            asm,
-            doc,
-            sent,
-            a,
-            b,
-            clause_start,
-            ValueKind.DATE,
-            entity,
-            attribute,
-            value,
-            event,
-            negated,
-            residual,
-            time_without(asm, sent, mentions, -1 if taken is None else taken),
-            reported,
-            0.75,
-            source_id,
-            source_version_id,
-            subject=_text(roles, head),
-        ),  # fmt: skip
-        -1 if taken is None else taken,
-        (used if year_q >= 0 else []) + stepped,
-    )
+    return head, quals
 
 
 def relative_span(asm: DocAssembly, roles: Roles, mentions: Mentions, i: int, b: int) -> int:
@@ -367,7 +388,7 @@ def dated_act(
         kind, value, taken = ValueKind.CATEGORICAL, yearless, yearless_at
     else:
         kind, value = ValueKind.DATE, _event_value(mentions.times[taken], 0, 0)
-    return value_claim(asm, 
+    return value_claim(asm,
         doc, sent, a, b, clause_start, kind, entity_words, attribute, value,
         frame.verb or "date", frame.negated, list(frame.residual),
         time_without(asm, sent, mentions, taken), reported, 0.5,

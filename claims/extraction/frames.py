@@ -67,6 +67,8 @@ class Frame:
     attribute_words: list[str] = field(default_factory=list)
     entity_ref: bool = False  # "it", "we", "the company": the document's subject
     verb: str | None = None  # lemma of an action pivot ("lasts" -> "last")
+
+
 def read_frame(
     doc: Doc,
     roles: Roles,
@@ -91,6 +93,8 @@ def read_frame(
                 _WORDLESS_FRAMES[key] = known
         return _fresh(known)
     return _read_frame(doc, roles, idxs, res, times, dated)
+
+
 # Token roles that give a frame nothing to read: no MODAL, PIVOT, NEG or VERB (so no
 # pivot and no predicate), no SCOPE, LABEL or TIME (so neither ``info``, ``times`` nor the
 # text between tokens is read), no content word or preposition (so no head, entity or
@@ -102,6 +106,8 @@ def read_frame(
 _WORDLESS = frozenset({VALUE, PUNCT, SEP})
 _WORDLESS_KEPT = 1024
 _WORDLESS_FRAMES: dict[tuple[int, tuple[int, ...], tuple[str, ...]], Frame] = {}
+
+
 def _wordless_forms(roles: Roles, idxs: Sequence[int]) -> tuple[str, ...]:
     """The lowercase forms a wordless frame depends on. A value written without letters
     ("57279", "917.68", "1,200") is read only by comparisons with words ("of", "there")
@@ -118,7 +124,11 @@ def _wordless_forms(roles: Roles, idxs: Sequence[int]) -> tuple[str, ...]:
             for i in idxs
         ]
     )
+
+
 _LETTER = re.compile(r"[^\W\d_]")  # every character str.isalpha() accepts (and a few marks)
+
+
 def _fresh(frame: Frame) -> Frame:
     """A copy of a kept frame whose lists and scope the caller may change."""
     return replace(
@@ -131,16 +141,13 @@ def _fresh(frame: Frame) -> Frame:
         entity_words=list(frame.entity_words),
         attribute_words=list(frame.attribute_words),
     )
-def _read_frame(
-    doc: Doc,
-    roles: Roles,
-    idxs: Sequence[int],
-    res: Resources,
-    times: Sequence[TimeMention],
-    dated: bool = False,
-) -> Frame:
+
+
+def _find_pivot(frame: Frame, roles: Roles, idxs: Sequence[int]) -> tuple[int, bool]:
+    """Where the clause splits into subject and predicate (the position in ``idxs``, -1:
+    nowhere) and whether a statement verb split it; the modal, pivot kind and negation go
+    on ``frame``."""
     role, info = roles.role, roles.info
-    frame = Frame()
     pivot = -1
     for k, i in enumerate(idxs):
         r = role[i]
@@ -172,13 +179,19 @@ def _read_frame(
         verb_pivot = pivot != -1
         frame.pivot_kind = "verb" if verb_pivot else None
     frame.pivot_found = pivot != -1
-    if pivot == -1:
-        subject_side: Sequence[int] = idxs
-        predicate_side: Sequence[int] = ()
-    else:
-        subject_side = idxs[:pivot]
-        after = idxs[pivot:] if verb_pivot else idxs[pivot + 1 :]
-        predicate_side = [i for i in after if role[i] not in (PIVOT, MODAL)]
+    return pivot, verb_pivot
+
+
+def _read_scope(
+    frame: Frame,
+    roles: Roles,
+    idxs: Sequence[int],
+    predicate_side: Sequence[int],
+    times: Sequence[TimeMention],
+) -> dict[int, int]:
+    """The clause's scope, labels and times on ``frame``; returns the tokens whose role is
+    read otherwise here (a party word in the object is content)."""
+    role, info = roles.role, roles.info
     # A party word in the object ("never shares *customer* data") is content, not scope:
     # parties scope a claim when they are its subject or follow a preposition.
     override: dict[int, int] = {}
@@ -213,6 +226,28 @@ def _read_frame(
             t = times[cast(int, info[i])]
             if t.scope is not None:
                 frame.scope.setdefault(*t.scope)
+    return override
+
+
+def _read_frame(
+    doc: Doc,
+    roles: Roles,
+    idxs: Sequence[int],
+    res: Resources,
+    times: Sequence[TimeMention],
+    dated: bool = False,
+) -> Frame:
+    role, info = roles.role, roles.info
+    frame = Frame()
+    pivot, verb_pivot = _find_pivot(frame, roles, idxs)
+    if pivot == -1:
+        subject_side: Sequence[int] = idxs
+        predicate_side: Sequence[int] = ()
+    else:
+        subject_side = idxs[:pivot]
+        after = idxs[pivot:] if verb_pivot else idxs[pivot + 1 :]
+        predicate_side = [i for i in after if role[i] not in (PIVOT, MODAL)]
+    override = _read_scope(frame, roles, idxs, predicate_side, times)
     subj_head, subj_quals = _head(roles.lower, role, subject_side, override)
     pred_head, pred_quals = _head(roles.lower, role, predicate_side, override)
     case = "subject"  # where the attribute comes from (see _read_identity)
@@ -273,6 +308,8 @@ def _read_frame(
         roles, [i for i in predicate_side if role[i] in (CONTENT, SCOPE, STOP, PREP)]
     )
     return frame
+
+
 def _read_identity(
     frame: Frame,
     roles: Roles,
@@ -377,7 +414,11 @@ def _read_identity(
         | set(frame.key_words)
         | set(named_by_subject)
     )
+
+
 _AGE_BOUNDS = frozenset({"up", "plus", "+", "over", "above", "older"})
+
+
 def _age_bounded(roles: Roles, res: Resources, i: int) -> bool:
     """Whether the words before token ``i`` bound an age: "eighteen up", "18+", "65 and over"."""
     lower = roles.lower
@@ -392,10 +433,14 @@ def _age_bounded(roles: Roles, res: Resources, i: int) -> bool:
         or before.isdigit()
         or res.number_words.fullmatch(before) is not None
     )
+
+
 def _joined(entity: Sequence[str], attribute: Sequence[str]) -> list[str]:
     out = list(entity)
     out += [w for w in attribute if w not in out]
     return out
+
+
 def fallback_attribute(frame: Frame, counted: Sequence[str]) -> list[str]:
     """The attribute of a claim whose words name none: the verb with what it counts
     ("employs 250 people": headcount), the verb, then the counted thing."""
@@ -408,6 +453,8 @@ def fallback_attribute(frame: Frame, counted: Sequence[str]) -> list[str]:
     if counted:
         return lex.canonical(list(counted))
     return [verb] if verb else []
+
+
 def _is_named(roles: Roles, i: int) -> bool:
     """A token that names a thing: an identifier ("P-9", "X200"), a capitalised word no
     dictionary knows ("Lakeview", "Acme"), or an acronym."""
@@ -422,11 +469,15 @@ def _is_named(roles: Roles, i: int) -> bool:
     if r not in (CONTENT, VERB):
         return False
     return is_name(roles.word(i))
+
+
 def _existential(roles: Roles, side: Sequence[int]) -> bool:
     """Whether a subject side is only "there" ("There were 12 cases in ..."), besides
     times, punctuation and stopwords."""
     words = [i for i in side if roles.role[i] in (CONTENT, VERB, SCOPE, LABEL)]
     return not words and any(roles.lower[i] == "there" for i in side)
+
+
 def _noun_phrase(roles: Roles, side: Sequence[int]) -> list[int]:
     """Content and name tokens of ``side`` up to its first preposition or separator."""
     out: list[int] = []
@@ -442,6 +493,8 @@ def _noun_phrase(roles: Roles, side: Sequence[int]) -> list[int]:
         if r in (CONTENT, VERB) or (r == LABEL and roles.info[i] is None):
             out.append(i)
     return out
+
+
 def _owner(roles: Roles, res: Resources, side: Sequence[int]) -> list[int]:
     """The owner's tokens before a possessive ("the P-9 router's battery"); a generic
     owner ("the interactive assistant's") or a reference ("the company's") names none."""
@@ -453,6 +506,8 @@ def _owner(roles: Roles, res: Resources, side: Sequence[int]) -> list[int]:
     if any(roles.lower[i] in references for i in owner):
         return []
     return [i for i in owner if roles.lower[i] not in res.generic_heads]
+
+
 def _named_part(
     roles: Roles, side: Sequence[int], attr_idx: Sequence[int], verb: str | None
 ) -> list[int]:
@@ -478,6 +533,8 @@ def _named_part(
             first -= 1
         return region[first:]
     return region[: last + 1]
+
+
 def _of_name(
     roles: Roles, side: Sequence[int], preposition: str = "of", *, inside_names: bool = True
 ) -> list[int]:
@@ -495,6 +552,8 @@ def _of_name(
         if any(_is_named(roles, j) for j in phrase):
             return phrase
     return []
+
+
 def _of_phrase(roles: Roles, idxs: Sequence[int], *, after_head: bool) -> list[int]:
     """The content words after "of" that name what is measured: after a measure head
     ("the number *of employees*") or after the value ("25 days *of annual leave*")."""
@@ -523,12 +582,20 @@ def _of_phrase(roles: Roles, idxs: Sequence[int], *, after_head: bool) -> list[i
         if words and fold_word(roles.lower[words[-1]]) not in attribute_lexicon().reference_points:
             return words
     return []
+
+
 _ARTICLES = frozenset({"the", "a", "an"})
 _PARTICLES = frozenset({"off", "out"})
+
+
 def _after_possessive(roles: Roles, side: Sequence[int]) -> Sequence[int]:
     poss = [k for k, i in enumerate(side) if roles.role[i] == POSS]
     return side[poss[-1] + 1 :] if poss else side
+
+
 _RELATIVES = frozenset({"which", "who", "whom", "whose", "that", "where", "when"})
+
+
 def _head(
     lower: list[str], role: list[int], side: Sequence[int], override: dict[int, int] | None = None
 ) -> tuple[list[int], list[int]]:
@@ -559,6 +626,8 @@ def _head(
         elif r in (CONTENT, VERB):
             (quals if in_quals else head).append(i)
     return head, quals
+
+
 def _name_of_phrase(roles: Roles, side: Sequence[int]) -> dict[int, int]:
     """Roles that read a name's of-phrase as the name (an override for ``_head``): in "The
     University of Leeds was founded in 1904" and "The Museum of Rural Life opened in 1982"

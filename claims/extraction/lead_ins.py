@@ -45,12 +45,16 @@ def drop_lead_ins(roles: Roles, first: int, end: int) -> None:
     if "," in lower[first:end]:
         _drop_comma_lead_in(roles, first, end)
         _drop_fronted_before_pronoun(roles, first, end)
+
+
 @dataclass(frozen=True)
 class _LeadIns:
     openers: tuple[tuple[str, ...], ...]
     source_openers: tuple[tuple[str, ...], ...]
     sources: frozenset[str]
     firsts: frozenset[str]
+
+
 @lru_cache(maxsize=1)
 def _lead_ins() -> _LeadIns:
     data = read_yaml("lead_ins.yaml")
@@ -71,6 +75,8 @@ def _lead_ins() -> _LeadIns:
         sources=frozenset(str(w).casefold() for w in data.get("sources") or ()),
         firsts=frozenset(p[0] for p in openers + source_openers),
     )
+
+
 def _drop_comma_lead_in(roles: Roles, first: int, end: int) -> None:
     """ "Born in Houghton County, Michigan, Dunn attended ...", "A graduate of Williams
     College, he was elected ...", "As of the 1991 census, Kaliganj had ...": the opening
@@ -101,6 +107,8 @@ def _drop_comma_lead_in(roles: Roles, first: int, end: int) -> None:
     for j in range(first, comma + 1):
         if role[j] in _LEAD_IN_WORDS:
             role[j] = STOP
+
+
 def _drop_fronted_before_pronoun(roles: Roles, first: int, end: int) -> None:
     """ "The Central Statistical Agency in 2005, it had an estimated total population of
     5,000", "Alongside Narsarsuaq Airport, it is one of only two civilian airports": a
@@ -121,11 +129,15 @@ def _drop_fronted_before_pronoun(roles: Roles, first: int, end: int) -> None:
             if role[j] in _LEAD_IN_WORDS:
                 role[j] = STOP
         return
+
+
 _CLAIMING = frozenset({PIVOT, MODAL, VERB, NEG, VALUE})
 _ACTING = frozenset({PIVOT, MODAL, VERB, NEG})  # "it had", "he was", "she did not"
 _OWN_CLAUSE = frozenset({PIVOT, MODAL, NEG})  # a fronted part stating its own claim
 # what a greeting or lead-in loses (its scope, label and time words are kept)
 _LEAD_IN_WORDS = frozenset({CONTENT, VERB, PIVOT, STOP, POSS, PREP, SEP})
+
+
 def _drop_salutation(
     roles: Roles, first: int, end: int, phrases: tuple[tuple[str, ...], ...]
 ) -> None:
@@ -143,6 +155,8 @@ def _drop_salutation(
             if role[k] in _LEAD_IN_WORDS or role[k] == SCOPE:
                 role[k] = STOP
         return
+
+
 def _drop_colon_lead_in(roles: Roles, first: int, end: int) -> None:
     lower, role = roles.lower, roles.role
     for k in range(first, end):

@@ -25,6 +25,8 @@ class QuantityMention:
     unit_key: str | None = None  # the lexicon surface to normalise with
     number_word: bool = False
     modifier: tuple[int, int] | None = None  # "vacation" in "1.5 vacation days": content
+
+
 @dataclass(slots=True)
 class TimeMention:
     start: int
@@ -34,6 +36,8 @@ class TimeMention:
     granularity: TimeGranularity | None
     role: str = "during"  # at / from / after / until / before / during / range / deictic
     scope: tuple[str, str] | None = None  # a quarter also scopes the claim {period: q1}
+
+
 @dataclass(slots=True)
 class LabelMention:
     """An identifier or label containing digits (p50, Section 4.2, FY2024): not a quantity."""
@@ -41,6 +45,8 @@ class LabelMention:
     start: int
     end: int
     scope: tuple[str, str] | None = None
+
+
 @dataclass(slots=True)
 class Mentions:
     quantities: list[QuantityMention] = field(default_factory=list)

@@ -17,6 +17,8 @@ def _is_hour(number: str) -> bool:
         and 1 <= int(hours) <= 12
         and (not minutes or (len(minutes) == 2 and int(minutes) < 60))
     )
+
+
 def _lost_exponent_of_size(times_ten: re.Match[str], value: float) -> bool:
     """Whether "x10NN" after ``value`` is a size's other side, not a power of ten whose
     superscript was lost: scientific notation writes a mantissa below ten ("3.7 × 106"),
@@ -24,6 +26,8 @@ def _lost_exponent_of_size(times_ten: re.Match[str], value: float) -> bool:
     written = times_ten.group(0)
     plain = "^" not in written and "**" not in written and times_ten.group(2).isascii()
     return plain and abs(value) >= 10
+
+
 def _is_counted_unit(surface: str) -> bool:
     """Whether a lexicon unit is a counted noun ("users", "staff"): a word whose dimension
     is what it counts, not a measure ("km", "GB", "percent" have other canonical units or
@@ -36,11 +40,17 @@ def _is_counted_unit(surface: str) -> bool:
         and entry.dimension == entry.canonical_unit
         and entry.dimension not in ("percent", "dosage")
     )
+
+
 def _is_count(dimension: str) -> bool:
     return "/" not in dimension and not dimension.isupper()
+
+
 def _is_ratio(surface: str) -> bool:
     entry = lookup(surface)
     return entry is not None and entry.dimension in ("percent", "dosage")
+
+
 def _is_time(surface: str) -> bool:
     entry = lookup(surface)
     return entry is not None and entry.dimension == "time"

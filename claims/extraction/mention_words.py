@@ -12,9 +12,7 @@ from claims.extraction.resources import read_yaml
 # "p < .001", "r = .64": a decimal without its leading zero, after a space or a sign. A
 # thousands group is three digits and no more: "1989,2013" (two years glued by a comma in
 # scraped text) is two numbers, not 1,989,201 and a 3
-_NUMBER = re.compile(
-    r"[0-9]+(?:,[0-9]{3}(?![0-9]))*(?:\.[0-9]+)?|(?<=[ =<>~(])\.[0-9]+(?![0-9.])"
-)
+_NUMBER = re.compile(r"[0-9]+(?:,[0-9]{3}(?![0-9]))*(?:\.[0-9]+)?|(?<=[ =<>~(])\.[0-9]+(?![0-9.])")
 _EXPONENT = re.compile(r"[eE][+-]?[0-9]{1,6}(?![A-Za-z0-9])")
 _POWER = re.compile(r"(?:\^[0-9]{1,6})+")
 _JOINER = re.compile(r"[ \t]{0,2}(?:-[ \t]?)?")
@@ -23,16 +21,22 @@ _RANGE_SEP = re.compile(r"\s*(?:-|–|—|\bto\b|\band\b)\s*(?:US\$|\$|€|£|¥
 _LETTERS = re.compile(r"[A-Za-z]+")
 _LETTERS_END = re.compile(r"[A-Za-z_]+$")
 _BETWEEN = re.compile(r"(?:^|(?<=[^A-Za-z]))(between|from)\s+$", re.IGNORECASE)
+
+
 def _range_word(separator: str) -> str:
     """The word of a range separator without the second value's currency sign: "£15 and
     £20" is joined by "and" (two list items, not a range) as much as "15 and 20" is."""
     return separator.strip().lower().rstrip("$€£¥").removesuffix("us").strip()
+
+
 _WORD = re.compile(r"[A-Za-z]+")
 # A label word ends in a letter, "." ("No."), "§" or "#"; anything else before a number
 # cannot be one, so the dictionary lookup is skipped.
 _LABEL_TAILS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.§#")
 _NONSPACE = re.compile(r"\S+")
 _OPENERS = "([{\"'\u201c\u2018"
+
+
 def phrase_before(
     folded: str, pos: int, table: dict[str, str] | frozenset[str], max_words: int = 4
 ) -> tuple[str, int] | None:
@@ -60,7 +64,11 @@ def phrase_before(
         if phrase in table:
             return phrase, start
     return None
+
+
 _LAST_WORDS: dict[int, tuple[object, frozenset[str]]] = {}
+
+
 def _last_words(table: dict[str, str] | frozenset[str]) -> frozenset[str]:
     """The last words of a phrase table's phrases (cached; the entry keeps the table alive,
     so its id cannot be reused by another table)."""
@@ -69,10 +77,14 @@ def _last_words(table: dict[str, str] | frozenset[str]) -> frozenset[str]:
         entry = (table, frozenset(phrase.split()[-1] for phrase in table if phrase.split()))
         _LAST_WORDS[id(table)] = entry
     return entry[1]
+
+
 # A pattern that cannot match without this character is not run over text lacking it.
 _REQUIRED_LITERAL = {"cjk": "年", "iso": "-"}
 _WORD_LED = frozenset({"mdy", "my", "q", "qw", "h"})
 _DAY_BEFORE = re.compile(r"[0-3]?[0-9](?:st|nd|rd|th)?(?:\s+of)?\s+$", re.IGNORECASE)
+
+
 def _rank_pattern() -> tuple[re.Pattern[str], dict[str, int]]:
     """A rank after a copula or a ranking verb (numbers.yaml ``ordinal_words``,
     ``rank_copulas``, ``rank_verbs``, ``rank_owners``): group ``ord`` is the ordinal."""
@@ -92,7 +104,11 @@ def _rank_pattern() -> tuple[re.Pattern[str], dict[str, int]]:
         re.IGNORECASE,
     )
     return pattern, words
+
+
 _RANK, _ORDINAL_WORDS = _rank_pattern()
+
+
 def _chart_pattern() -> tuple[re.Pattern[str], dict[str, int]]:
     """A chart position after a charting verb ("peaked at number 52", "debuted at # 14",
     "is ranked No. 2"; numbers.yaml ``chart_verbs``, ``chart_markers``): group ``ord`` is
@@ -111,6 +127,8 @@ def _chart_pattern() -> tuple[re.Pattern[str], dict[str, int]]:
         re.IGNORECASE,
     )
     return pattern, words
+
+
 _CHART, _CHART_WORDS = _chart_pattern()
 _CHART_HINT = re.compile(r"#|(?<![a-z])n(?:umber|o\.)", re.IGNORECASE)
 _DIGIT_ORDINAL = re.compile(r"[0-9](?:st|nd|rd|th)(?![A-Za-z])")
@@ -201,6 +219,8 @@ _YEAR_WORDS = frozenset(
     ]
 )
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.'-]*)\s*$")
+
+
 def _time_words() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """(a dating source after a time, one before it, a month-alone connective before a
     month), from time.yaml's ``dating_sources`` and ``month_connectives``."""
@@ -213,16 +233,22 @@ def _time_words() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         re.compile(rf"(?<![A-Za-z])(?:{sources})[ \t]+(?:of|in|for)[ \t]+$", re.IGNORECASE),
         re.compile(rf"(?<![A-Za-z])(?:{joined})[ \t]+(?:the[ \t]+)?$", re.IGNORECASE),
     )
+
+
 _SOURCE_AFTER, _SOURCE_BEFORE, _MONTH_CONNECTIVE = _time_words()
 _MONTH_ABBREVIATIONS = frozenset(
     ["jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]
 )
 _DIGIT_AFTER = re.compile(r"\s*(?:the\s+)?[0-9]")
+
+
 @dataclass(frozen=True, slots=True)
 class _CountedWords:
     plurals: frozenset[str]
     never: frozenset[str]
     describing: frozenset[str]
+
+
 def _counted_words() -> _CountedWords:
     data = read_yaml("numbers.yaml").get("counted_nouns") or {}
     return _CountedWords(
@@ -230,11 +256,17 @@ def _counted_words() -> _CountedWords:
         frozenset(str(w) for w in data.get("never", [])),
         frozenset(str(w) for w in data.get("describing", [])),
     )
+
+
 _COUNTED_DATA = _counted_words()
+
+
 @dataclass(frozen=True, slots=True)
 class _VagueAmounts:
     amounts: dict[str, tuple[float, float]]  # "hundreds" -> (100, 1000)
     pattern: re.Pattern[str]
+
+
 def _vague_amounts() -> _VagueAmounts:
     data = read_yaml("numbers.yaml").get("vague_amounts") or {}
     amounts = {str(k): (float(v[0]), float(v[1])) for k, v in data.items()}
@@ -244,6 +276,8 @@ def _vague_amounts() -> _VagueAmounts:
         re.IGNORECASE,
     )
     return _VagueAmounts(amounts, pattern)
+
+
 _VAGUE = _vague_amounts()
 # Numbers that are not the asserted value (issue 12 point 5): references, list numbers,
 # more labels of a labelled list, days of the month, coordinates, numbers inside names.

@@ -52,6 +52,7 @@ from claims.extraction.number_context import (
     score_end,
 )
 from claims.extraction.quantity_units import _apply_power, _parse_number, _unit_after, _unit_at
+from claims.extraction.resources import Resources
 from claims.models import Bound
 from claims.units.lexicon import currency_for_prefix, lookup
 
@@ -65,118 +66,9 @@ def number_mention(
     res = scanner.res
     s, e = m.start(), m.end()
     prev = folded[s - 1] if s else ""
-    # Glued to Latin letters before: p50, IPv4, FY2024, Q1, COVID-19, ISO-9001 -> a label.
-    if prev.isascii() and (prev.isalpha() or prev == "_"):
-        word = _LETTERS_END.search(folded, max(0, s - 12), s)
-        start = word.start() if word else s - 1
-        scanner._label(folded, start, label_end(scanner, folded, e), occupied, out)
+    if _read_as_no_value(scanner, folded, s, e, prev, occupied, out):
         return
-    if prev in "-–" and s >= 2 and occupied[s - 2] and folded[s - 2].isalnum():
-        # "TRA-1–60": the rest of a label
-        scanner._label(folded, s, label_end(scanner, folded, e), occupied, out)
-        return
-    if prev == "-" and s >= 2 and folded[s - 2].isascii() and folded[s - 2].isalpha():
-        scanner._label(folded, s, label_end(scanner, folded, e), occupied, out)
-        return
-    size = size_mention(scanner, folded, s, e)
-    if size is not None:
-        out.quantities.append(size)
-        occupied[size.cue_start : size.end] = b"\x01" * (size.end - size.cue_start)
-        return
-    # "(1)", "alert(1)": an enumeration or an argument, not a measurement
-    if prev == "(" and folded[e : e + 1] == ")":
-        scanner._label(folded, s, e, occupied, out)
-        return
-    # Dotted or timed numbers (4.2.1, 10.0.0.1, 10:30, 3/4): identifiers or times, not values.
-    if (
-        e < len(folded) - 1
-        and folded[e] in ".:/"
-        and folded[e + 1].isdigit()
-        and not rating(folded, s, e)  # "6.3/10" is a rating, read with its scale
-    ):
-        scanner._label(folded, s, label_end(scanner, folded, e), occupied, out)
-        return
-    day = month_day_at(scanner, folded, s, e)
-    if day is not None and occupied[day[1] - 1]:
-        # "7 and 8 May 2019": the second day is already a dated time; the first opens it
-        if open_dated_range(folded, s, e, out, occupied):
-            return
-        day = None
-    if day is not None:
-        # "on 3 May", "By April 6": a day of the month without a year is a time without
-        # dates (it names when, never what); it stays out of values and keys
-        role, connective = scanner.times._role(folded, day[0])
-        start = day[0] if role == "during" or occupied[connective] else connective
-        out.times.append(TimeMention(start, day[1], None, None, None, "deictic"))
-        occupied[start : day[1]] = b"\x01" * (day[1] - start)
-        return
-    clock = _CLOCK.match(folded, e) if _is_hour(folded[s:e]) else None
-    if clock is not None:
-        # "at 8 pm", "7.30pm", "4 P.M. EST": a time of day, which says when and never
-        # what (a time without dates, like "3 May"), so it stays out of keys and scope
-        out.times.append(TimeMention(s, clock.end(), None, None, None, "deictic"))
-        occupied[s : clock.end()] = b"\x01" * (clock.end() - s)
-        return
-    incidental = incidental_span(scanner, folded, s, e, prev)
-    if incidental is not None:
-        scanner._label(folded, incidental[0], incidental[1], occupied, out)
-        return
-    before = folded[s - 2 : s] if s >= 2 else folded[:s]
-    label = (
-        phrase_before(folded, s, res.numbers.label_words, 2)
-        if before.strip()
-        and before.rstrip()[-1:] in _LABEL_TAILS
-        and _TIMES_AFTER.match(folded, e) is None  # "won the title 29 times": how often
-        else None
-    )
-    if label is not None:
-        # "phases 3, 5, and 7", "Figs. 2 and 3": the whole list is labels
-        end = label_end(scanner, folded, e)
-        more = _LIST_MORE.match(folded, end)
-        while more is not None and not occupied[more.start(1)]:
-            end = label_end(scanner, folded, more.end(1))
-            more = _LIST_MORE.match(folded, end)
-        scanner._label(folded, label[1], end, occupied, out)
-        return
-    score = score_end(scanner, folded, s, e)
-    if score is not None:
-        scanner._label(folded, s, score, occupied, out)
-        return
-    value = _parse_number(m.group(0))
-    end = e
-    # sign
-    start = s
-    if prev and prev in "+-" and (s < 2 or not folded[s - 2].isalnum()):
-        start = s - 1
-        if prev == "-":
-            value = -value
-    # currency written before
-    currency = None
-    cur = res.currency_prefix.search(folded, max(0, start - 5), start)
-    if cur is not None:
-        currency = currency_for_prefix(cur.group(0).strip())
-        if currency is not None:
-            start = cur.start()
-    # exponent / power
-    exp = _EXPONENT.match(folded, end)
-    if exp is not None:
-        value = float(m.group(0).replace(",", "") + exp.group(0))
-        end = exp.end()
-    else:
-        power = _POWER.match(folded, end)
-        if power is not None:
-            value = _apply_power(value, power.group(0))
-            end = power.end()
-        else:
-            times_ten = _TIMES_TEN.match(folded, end)
-            if times_ten is not None and _lost_exponent_of_size(times_ten, value):
-                times_ten = None  # "1920x1080 pixels": a size, not 1920 × 10^80
-            if times_ten is not None:
-                # "1×10−5", "3.7 × 106" (a superscript lost in copying: 10^6)
-                digits = times_ten.group(2).translate(_SUPERSCRIPTS)
-                sign = -1 if times_ten.group(1) else 1
-                value = value * 10.0 ** (sign * int(digits))
-                end = times_ten.end()
+    value, start, end, currency = _written_value(res, folded, m, prev)
     if not math.isfinite(value):
         scanner._label(folded, start, end, occupied, out)
         return  # 1e400, 10^10^10: not a usable number; nothing is claimed
@@ -195,38 +87,9 @@ def number_mention(
     if not glued_ok:
         scanner._label(folded, start, label_end(scanner, folded, end), occupied, out)
         return
-    # range
-    low = high = None
-    bound = Bound.EXACT
-    cue_start = start
-    spread = plus_minus(folded, end, value)
-    rng = _RANGE_SEP.match(folded, end) if spread is None else None
-    if spread is not None:
-        low, high, end = spread
-        bound = Bound.RANGE
-    elif rng is not None:
-        sep = _range_word(folded[end : rng.end()])
-        between = _BETWEEN.search(folded, max(0, start - 12), start)
-        if sep != "and" or (between and between.group(1).lower() == "between"):
-            # "−27.2 to −23.1‰": the second number may carry its own sign
-            negative = folded[rng.end() : rng.end() + 1] == "-" and sep != "-"
-            m2 = _NUMBER.match(folded, rng.end() + negative)
-            if m2 is not None and not occupied[m2.start()]:
-                hi_raw = _parse_number(m2.group(0)) * (-1 if negative else 1)
-                hi_end, scale, _ = magnitude(scanner, folded, m2.end(), 1.0, currency is not None)
-                hi = hi_raw * scale
-                lo = value
-                if scale != 1.0 and lo == plain and abs(lo) <= abs(hi_raw):
-                    # "24 to 32 million": one scale word for both ends ("500 to 2
-                    # million" keeps 500, which is no smaller end of 2)
-                    lo = lo * scale
-                if lo > hi and lo < 0 and hi < 0:
-                    lo, hi = hi, lo  # "−25.9 to −26.5‰" spans the same values
-                if lo <= hi and math.isfinite(hi):
-                    low, high, bound = lo, hi, Bound.RANGE
-                    end = hi_end
-                    if between is not None:
-                        start = cue_start = between.start()
+    low, high, bound, start, cue_start, end = _range_after(
+        scanner, folded, start, end, value, plain, currency is not None, occupied
+    )
     # unit
     unit_text: str | None = None
     unit_key: str | None = None
@@ -272,45 +135,11 @@ def number_mention(
                 unit_text = f"{unit_text} per {den.group(0)}"
                 end = den.end()
     else:
-        # letters glued after the number that are no unit: 3rd, 10b, 9001abc -> a label
-        if (
-            not glued_word
-            and end < len(folded)
-            and ((folded[end].isascii() and folded[end].isalpha()) or _GREEK.match(folded[end]))
-        ):
-            scanner._label(folded, start, label_end(scanner, folded, end), occupied, out)
+        counted = _after_bare_number(scanner, folded, start, end, value, low, glued_word)
+        if isinstance(counted, int):  # the number is part of a label ending there
+            scanner._label(folded, start, counted, occupied, out)
             return
-        if (
-            low is None
-            and (
-                is_name_number(scanner, folded, start, end)
-                or lead_name_number(scanner, folded, start, end, value)
-            )
-            and phrase_before(folded, start, res.numbers.bound_cues) is None
-        ):
-            scanner._label(folded, start, end, occupied, out)
-            return
-        # "12 members", "2000 widgets": the counted noun is the unit as written (a
-        # glued word opens the next piece of text and counts nothing)
-        counted = None if glued_word else _COUNTED.match(folded, end)
-        if counted is not None:
-            noun = counted.group(1)
-            described = (
-                _unit_after(res, folded, counted.end())
-                if folded[counted.end() : counted.end() + 1] == " "
-                and noun not in res.stopwords
-                and noun not in res.prepositions
-                else None
-            )
-            if described is not None:
-                # "1.5 vacation days": the word describes a known unit
-                modifier = (counted.start(1), counted.end())
-                end, unit_text = described
-                unit_key = unit_text
-            else:
-                what = counted_after(scanner, folded, end, value)
-                if what is not None:
-                    end, unit_text, modifier = what
+        end, unit_text, unit_key, modifier = counted
     # bounds and approximations written before the value
     bound, approximate, cue_start = cues_before(scanner, folded, cue_start, bound)
     after = res.bound_after.match(folded, end)
@@ -332,6 +161,245 @@ def number_mention(
     )
     out.quantities.append(q)
     occupied[cue_start:end] = b"\x01" * (end - cue_start)
+
+
+def _after_bare_number(
+    scanner: MentionScanner,
+    folded: str,
+    start: int,
+    end: int,
+    value: float,
+    low: float | None,
+    glued_word: bool,
+) -> int | tuple[int, str | None, str | None, tuple[int, int] | None]:
+    """What follows a number with no unit and no currency: (end, unit as written, unit key,
+    describing word) of a counted noun ("12 members", "1.5 vacation days"), or, when the
+    number is part of a label ("3rd", "Windows 11"), where that label ends."""
+    res = scanner.res
+    unit_text: str | None = None
+    unit_key: str | None = None
+    modifier: tuple[int, int] | None = None
+    # letters glued after the number that are no unit: 3rd, 10b, 9001abc -> a label
+    if (
+        not glued_word
+        and end < len(folded)
+        and ((folded[end].isascii() and folded[end].isalpha()) or _GREEK.match(folded[end]))
+    ):
+        return label_end(scanner, folded, end)
+    if (
+        low is None
+        and (
+            is_name_number(scanner, folded, start, end)
+            or lead_name_number(scanner, folded, start, end, value)
+        )
+        and phrase_before(folded, start, res.numbers.bound_cues) is None
+    ):
+        return end
+    # "12 members", "2000 widgets": the counted noun is the unit as written (a
+    # glued word opens the next piece of text and counts nothing)
+    counted = None if glued_word else _COUNTED.match(folded, end)
+    if counted is not None:
+        noun = counted.group(1)
+        described = (
+            _unit_after(res, folded, counted.end())
+            if folded[counted.end() : counted.end() + 1] == " "
+            and noun not in res.stopwords
+            and noun not in res.prepositions
+            else None
+        )
+        if described is not None:
+            # "1.5 vacation days": the word describes a known unit
+            modifier = (counted.start(1), counted.end())
+            end, unit_text = described
+            unit_key = unit_text
+        else:
+            what = counted_after(scanner, folded, end, value)
+            if what is not None:
+                end, unit_text, modifier = what
+    return end, unit_text, unit_key, modifier
+
+
+def _read_as_no_value(
+    scanner: MentionScanner,
+    folded: str,
+    s: int,
+    e: int,
+    prev: str,
+    occupied: bytearray,
+    out: Mentions,
+) -> bool:
+    """Whether the number at ``s:e`` was read as something other than a value (a label, a
+    size, a day of the month, a time of day, a score), its mention added."""
+    res = scanner.res
+    # Glued to Latin letters before: p50, IPv4, FY2024, Q1, COVID-19, ISO-9001 -> a label.
+    if prev.isascii() and (prev.isalpha() or prev == "_"):
+        word = _LETTERS_END.search(folded, max(0, s - 12), s)
+        start = word.start() if word else s - 1
+        scanner._label(folded, start, label_end(scanner, folded, e), occupied, out)
+        return True
+    if prev in "-–" and s >= 2 and occupied[s - 2] and folded[s - 2].isalnum():
+        # "TRA-1–60": the rest of a label
+        scanner._label(folded, s, label_end(scanner, folded, e), occupied, out)
+        return True
+    if prev == "-" and s >= 2 and folded[s - 2].isascii() and folded[s - 2].isalpha():
+        scanner._label(folded, s, label_end(scanner, folded, e), occupied, out)
+        return True
+    size = size_mention(scanner, folded, s, e)
+    if size is not None:
+        out.quantities.append(size)
+        occupied[size.cue_start : size.end] = b"\x01" * (size.end - size.cue_start)
+        return True
+    # "(1)", "alert(1)": an enumeration or an argument, not a measurement
+    if prev == "(" and folded[e : e + 1] == ")":
+        scanner._label(folded, s, e, occupied, out)
+        return True
+    # Dotted or timed numbers (4.2.1, 10.0.0.1, 10:30, 3/4): identifiers or times, not values.
+    if (
+        e < len(folded) - 1
+        and folded[e] in ".:/"
+        and folded[e + 1].isdigit()
+        and not rating(folded, s, e)  # "6.3/10" is a rating, read with its scale
+    ):
+        scanner._label(folded, s, label_end(scanner, folded, e), occupied, out)
+        return True
+    day = month_day_at(scanner, folded, s, e)
+    if day is not None and occupied[day[1] - 1]:
+        # "7 and 8 May 2019": the second day is already a dated time; the first opens it
+        if open_dated_range(folded, s, e, out, occupied):
+            return True
+        day = None
+    if day is not None:
+        # "on 3 May", "By April 6": a day of the month without a year is a time without
+        # dates (it names when, never what); it stays out of values and keys
+        role, connective = scanner.times._role(folded, day[0])
+        start = day[0] if role == "during" or occupied[connective] else connective
+        out.times.append(TimeMention(start, day[1], None, None, None, "deictic"))
+        occupied[start : day[1]] = b"\x01" * (day[1] - start)
+        return True
+    clock = _CLOCK.match(folded, e) if _is_hour(folded[s:e]) else None
+    if clock is not None:
+        # "at 8 pm", "7.30pm", "4 P.M. EST": a time of day, which says when and never
+        # what (a time without dates, like "3 May"), so it stays out of keys and scope
+        out.times.append(TimeMention(s, clock.end(), None, None, None, "deictic"))
+        occupied[s : clock.end()] = b"\x01" * (clock.end() - s)
+        return True
+    incidental = incidental_span(scanner, folded, s, e, prev)
+    if incidental is not None:
+        scanner._label(folded, incidental[0], incidental[1], occupied, out)
+        return True
+    before = folded[s - 2 : s] if s >= 2 else folded[:s]
+    label = (
+        phrase_before(folded, s, res.numbers.label_words, 2)
+        if before.strip()
+        and before.rstrip()[-1:] in _LABEL_TAILS
+        and _TIMES_AFTER.match(folded, e) is None  # "won the title 29 times": how often
+        else None
+    )
+    if label is not None:
+        # "phases 3, 5, and 7", "Figs. 2 and 3": the whole list is labels
+        end = label_end(scanner, folded, e)
+        more = _LIST_MORE.match(folded, end)
+        while more is not None and not occupied[more.start(1)]:
+            end = label_end(scanner, folded, more.end(1))
+            more = _LIST_MORE.match(folded, end)
+        scanner._label(folded, label[1], end, occupied, out)
+        return True
+    score = score_end(scanner, folded, s, e)
+    if score is not None:
+        scanner._label(folded, s, score, occupied, out)
+        return True
+    return False
+
+
+def _written_value(
+    res: Resources, folded: str, m: re.Match[str], prev: str
+) -> tuple[float, int, int, str | None]:
+    """(value, start, end, currency) of the number ``m`` with its sign, the currency written
+    before it and an exponent or power after it."""
+    s, e = m.start(), m.end()
+    value = _parse_number(m.group(0))
+    end = e
+    # sign
+    start = s
+    if prev and prev in "+-" and (s < 2 or not folded[s - 2].isalnum()):
+        start = s - 1
+        if prev == "-":
+            value = -value
+    # currency written before
+    currency = None
+    cur = res.currency_prefix.search(folded, max(0, start - 5), start)
+    if cur is not None:
+        currency = currency_for_prefix(cur.group(0).strip())
+        if currency is not None:
+            start = cur.start()
+    # exponent / power
+    exp = _EXPONENT.match(folded, end)
+    if exp is not None:
+        value = float(m.group(0).replace(",", "") + exp.group(0))
+        end = exp.end()
+    else:
+        power = _POWER.match(folded, end)
+        if power is not None:
+            value = _apply_power(value, power.group(0))
+            end = power.end()
+        else:
+            times_ten = _TIMES_TEN.match(folded, end)
+            if times_ten is not None and _lost_exponent_of_size(times_ten, value):
+                times_ten = None  # "1920x1080 pixels": a size, not 1920 × 10^80
+            if times_ten is not None:
+                # "1×10−5", "3.7 × 106" (a superscript lost in copying: 10^6)
+                digits = times_ten.group(2).translate(_SUPERSCRIPTS)
+                sign = -1 if times_ten.group(1) else 1
+                value = value * 10.0 ** (sign * int(digits))
+                end = times_ten.end()
+    return value, start, end, currency
+
+
+def _range_after(
+    scanner: MentionScanner,
+    folded: str,
+    start: int,
+    end: int,
+    value: float,
+    plain: float,
+    money: bool,
+    occupied: bytearray,
+) -> tuple[float | None, float | None, Bound, int, int, int]:
+    """(low, high, bound, start, cue start, end) of a range the value opens ("24 to 32
+    million", "between 5 and 7", "3 ± 0.2"); no range: (None, None, EXACT, ...)."""
+    low: float | None = None
+    high: float | None = None
+    bound = Bound.EXACT
+    cue_start = start
+    spread = plus_minus(folded, end, value)
+    rng = _RANGE_SEP.match(folded, end) if spread is None else None
+    if spread is not None:
+        low, high, end = spread
+        bound = Bound.RANGE
+    elif rng is not None:
+        sep = _range_word(folded[end : rng.end()])
+        between = _BETWEEN.search(folded, max(0, start - 12), start)
+        if sep != "and" or (between and between.group(1).lower() == "between"):
+            # "−27.2 to −23.1‰": the second number may carry its own sign
+            negative = folded[rng.end() : rng.end() + 1] == "-" and sep != "-"
+            m2 = _NUMBER.match(folded, rng.end() + negative)
+            if m2 is not None and not occupied[m2.start()]:
+                hi_raw = _parse_number(m2.group(0)) * (-1 if negative else 1)
+                hi_end, scale, _ = magnitude(scanner, folded, m2.end(), 1.0, money)
+                hi = hi_raw * scale
+                lo = value
+                if scale != 1.0 and lo == plain and abs(lo) <= abs(hi_raw):
+                    # "24 to 32 million": one scale word for both ends ("500 to 2
+                    # million" keeps 500, which is no smaller end of 2)
+                    lo = lo * scale
+                if lo > hi and lo < 0 and hi < 0:
+                    lo, hi = hi, lo  # "−25.9 to −26.5‰" spans the same values
+                if lo <= hi and math.isfinite(hi):
+                    low, high, bound = lo, hi, Bound.RANGE
+                    end = hi_end
+                    if between is not None:
+                        start = cue_start = between.start()
+    return low, high, bound, start, cue_start, end
 
 
 def cues_before(

@@ -21,6 +21,8 @@ def _unit_at(res: Resources, folded: str, pos: int) -> re.Match[str] | None:
     if b is None:
         return a
     return a if a.end() >= b.end() else b
+
+
 def _unit_after(res: Resources, folded: str, pos: int) -> tuple[int, str] | None:
     """(end, unit surface) of a unit written after a number ending at ``pos``, with "per X"."""
     joiner = _JOINER.match(folded, pos)
@@ -44,7 +46,11 @@ def _unit_after(res: Resources, folded: str, pos: int) -> tuple[int, str] | None
             if lookup(combined) is not None:
                 return den.end(), folded[start : den.end()]
     return end, surface
+
+
 _UNIT_EXPONENT = re.compile(r"\^?-?[1-4](?![0-9A-Za-z])|⁻?[¹²³⁴]")
+
+
 def _powered_unit(res: Resources, folded: str, start: int, end: int) -> tuple[int, str] | None:
     """(end, surface) of a unit written with powers, as science writes it: "cm-3",
     "m s-1", "g cm-3", "Mg ha-1 yr-1" (the minus sign is already folded to "-")."""
@@ -67,8 +73,12 @@ def _powered_unit(res: Resources, folded: str, start: int, end: int) -> tuple[in
     if not powered or lookup(folded[start:pos]) is None:
         return None
     return pos, folded[start:pos]
+
+
 def _parse_number(text: str) -> float:
     return float(text.replace(",", ""))
+
+
 def _apply_power(base: float, chain: str) -> float:
     """Right-associative ``base^a^b`` in floats; anything past float range is ``inf``."""
     exponents = [float(x) for x in chain.split("^") if x]
@@ -79,6 +89,8 @@ def _apply_power(base: float, chain: str) -> float:
         return float(base**value)
     except OverflowError:
         return math.inf
+
+
 def _number_words_value(res: Resources, text: str) -> float | None:
     vocab = res.numbers
     key = " ".join(text.lower().replace("-", " ").split())

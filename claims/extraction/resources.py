@@ -211,14 +211,8 @@ def glued_opener_pattern() -> str:
     return rf"{_GLUE_NUMBER}(?=(?:{_alternation(openers)})(?![A-Za-z]))"
 
 
-@lru_cache(maxsize=1)
-def resources() -> Resources:
-    """The compiled data files (cached per process)."""
-    numbers = read_yaml("numbers.yaml")
-    time = read_yaml("time.yaml")
-    words = read_yaml("words.yaml")
-    scope = read_yaml("scope.yaml")
-
+def _number_vocabulary(numbers: dict[str, Any]) -> NumberVocabulary:
+    """Number words, magnitudes and bound phrases of data/numbers.yaml."""
     bounds_before = {
         str(p).lower(): bound for bound, ps in numbers["bounds_before"].items() for p in ps
     }
@@ -226,7 +220,7 @@ def resources() -> Resources:
         str(p).lower(): bound for bound, ps in numbers["bounds_after"].items() for p in ps
     }
     approximations = frozenset(str(p).lower() for p in numbers["approximations"])
-    vocab = NumberVocabulary(
+    return NumberVocabulary(
         units_words=dict(numbers["units_words"]),
         tens_words=dict(numbers["tens_words"]),
         scale_words=dict(numbers["scale_words"]),
@@ -243,6 +237,19 @@ def resources() -> Resources:
         label_words=frozenset(str(w).lower() for w in numbers["label_words"]),
         bound_cues=frozenset(bounds_before) | approximations,
     )
+
+
+@lru_cache(maxsize=1)
+def resources() -> Resources:
+    """The compiled data files (cached per process)."""
+    numbers = read_yaml("numbers.yaml")
+    time = read_yaml("time.yaml")
+    words = read_yaml("words.yaml")
+    scope = read_yaml("scope.yaml")
+
+    vocab = _number_vocabulary(numbers)
+    bounds_before, bounds_after = vocab.bounds_before, vocab.bounds_after
+    approximations = vocab.approximations
     connectives = {str(p).lower(): role for role, ps in time["connectives"].items() for p in ps}
     unit_insensitive, unit_sensitive = _unit_patterns()
     prefixes = list(lexicon().currency_prefixes)

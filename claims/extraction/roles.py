@@ -62,6 +62,8 @@ _MODALITY = {
     "option": Modality.OPTION,
     "statement": Modality.STATEMENT,
 }
+
+
 @dataclass(slots=True)
 class Roles:
     """Per-token roles for one doc (filled once, read by every claim), with the token
@@ -77,6 +79,8 @@ class Roles:
 
     def word(self, i: int) -> str:
         return self.text[self.idx[i] : self.end[i]]
+
+
 _CLAIM_ROLES = frozenset({MODAL, NEG, PIVOT, VERB})
 _POS_VERB = spacy.symbols.VERB
 _CUE_ROLES = {
@@ -91,6 +95,8 @@ _CUE_ROLES = {
 _LEXEMES: dict[tuple[int, int], tuple[Vocab, Resources, dict[int, tuple[str, int]]]] = {}
 _POSSESSIVES = ("'s", "'", "\u2019s")
 _UNIT_HINTS = ("per", "in")
+
+
 def _lexeme_table(vocab: Vocab, res: Resources) -> dict[int, tuple[str, int]]:
     """Per (vocab, resources) cache orth -> (lowercase form, role the word has when no
     mention or cue claims it). Reading lexeme attributes for every token through
@@ -100,6 +106,8 @@ def _lexeme_table(vocab: Vocab, res: Resources) -> dict[int, tuple[str, int]]:
     if entry is None or entry[0] is not vocab or entry[1] is not res:
         entry = _LEXEMES[(id(vocab), id(res))] = (vocab, res, {})
     return entry[2]
+
+
 def _word_role(vocab: Vocab, orth: int, res: Resources) -> tuple[str, int]:
     lex = vocab[orth]
     low = lex.lower_
@@ -114,6 +122,8 @@ def _word_role(vocab: Vocab, orth: int, res: Resources) -> tuple[str, int]:
     if low in res.stopwords or lex.like_num:
         return low, STOP
     return low, CONTENT
+
+
 def assign_roles(
     doc: Doc,
     mentions: Mentions,
@@ -121,9 +131,9 @@ def assign_roles(
     text: str,
     stance: StanceReading | None = None,
 ) -> Roles:
+    """Every token's role, in passes: mentions (values, times, labels), cue phrases, the
+    words' own roles, then the readings that look at neighbours."""
     n = len(doc)
-    role = [-1] * n
-    info: list[object] = [None] * n
     if n:
         arr = doc.to_array(["IDX", "LENGTH", "ORTH"])
         starts = arr[:, 0].tolist()
@@ -138,27 +148,52 @@ def assign_roles(
             if rows[k] is None:
                 rows[k] = lexemes[orth] = _word_role(doc.vocab, orth, res)
     lower = [row[0] for row in rows]  # type: ignore[index]
+    roles = Roles([-1] * n, [None] * n, starts, ends, lower, text)
+    _mark_mentions(roles, mentions)
+    _mark_cues(roles, doc._.cues or [])
+    _mark_words(roles, rows, res)  # type: ignore[arg-type]
+    _mark_in_context(roles, stance)
+    if n and doc.has_annotation("POS"):
+        # A trained pipeline (CLAIMS_SPACY_MODEL) tags verbs the lexicons do not know:
+        # they split subject from action like the statement verbs of cues.yaml.
+        pos = doc.to_array(["POS"]).tolist()
+        role = roles.role
+        for i in range(n):
+            if role[i] == CONTENT and pos[i] == _POS_VERB:
+                role[i] = VERB
+    return roles
 
-    def mark(start: int, end: int, r: int, data: object) -> None:
-        i = max(0, bisect_left(starts, start) - 1)
-        while i < n and starts[i] < end:
-            if ends[i] > start and role[i] == -1:
-                role[i] = r
-                info[i] = data
-            i += 1
 
+def _mark(roles: Roles, start: int, end: int, r: int, data: object) -> None:
+    """Give the tokens of characters ``start:end`` that have no role yet role ``r``."""
+    starts, ends, role, info = roles.idx, roles.end, roles.role, roles.info
+    n = len(role)
+    i = max(0, bisect_left(starts, start) - 1)
+    while i < n and starts[i] < end:
+        if ends[i] > start and role[i] == -1:
+            role[i] = r
+            info[i] = data
+        i += 1
+
+
+def _mark_mentions(roles: Roles, mentions: Mentions) -> None:
+    starts, role, info = roles.idx, roles.role, roles.info
+    n = len(role)
     for qi, q in enumerate(mentions.quantities):
-        mark(q.cue_start, q.end, VALUE, qi)
+        _mark(roles, q.cue_start, q.end, VALUE, qi)
         if q.modifier is not None:  # the describing word stays content ("vacation")
             i = bisect_left(starts, q.modifier[0])
             while i < n and starts[i] < q.modifier[1]:
                 role[i], info[i] = -1, None
                 i += 1
     for ti, tm in enumerate(mentions.times):
-        mark(tm.start, tm.end, TIME, ti)
+        _mark(roles, tm.start, tm.end, TIME, ti)
     for lab in mentions.labels:
-        mark(lab.start, lab.end, LABEL, lab.scope)
-    cues: list[tuple[int, int, str, str]] = doc._.cues or []
+        _mark(roles, lab.start, lab.end, LABEL, lab.scope)
+
+
+def _mark_cues(roles: Roles, cues: list[tuple[int, int, str, str]]) -> None:
+    role, info, lower = roles.role, roles.info, roles.lower
     # longest first at each start, so "shall not" wins over "shall"
     for start, end, label, ident in sorted(cues, key=lambda c: (c[0], c[0] - c[1])):
         if role[start:end].count(-1) != end - start:
@@ -169,7 +204,8 @@ def assign_roles(
         data: object
         if label == "SCOPE":
             dim, _, value = ident.partition("=")
-            r, data = SCOPE, (dim, value or text[starts[start] : ends[end - 1]].lower())
+            written = roles.text[roles.idx[start] : roles.end[end - 1]].lower()
+            r, data = SCOPE, (dim, value or written)
         elif label in _CUE_ROLES:
             r, data = _CUE_ROLES[label], ident
         else:
@@ -177,6 +213,7 @@ def assign_roles(
         for i in range(start, end):
             role[i] = r
             info[i] = data
+    n = len(role)
     for i in range(n - 1):
         # "reached No. 5": the abbreviation of "number", no negation ("no 24-hour support"
         # without the full stop stays one)
@@ -187,14 +224,27 @@ def assign_roles(
             role[i], info[i] = STOP, None
             if role[i + 1] == NEG:  # the full stop of "No." read with it
                 role[i + 1], info[i + 1] = STOP, None
+
+
+def _mark_words(roles: Roles, rows: list[tuple[str, int]], res: Resources) -> None:
+    """The tokens no mention or cue took get their word's own role."""
+    role, lower = roles.role, roles.lower
+    n = len(role)
     units = res.unit_words
     for i, row in enumerate(rows):
         if role[i] != -1:
             continue
-        r = role[i] = row[1]  # type: ignore[index]
+        r = role[i] = row[1]
         # "per share", "in days": a unit named after a preposition is a unit hint
         if r == PREP and i + 1 < n and lower[i] in _UNIT_HINTS and lower[i + 1] in units:
             role[i + 1] = UNIT
+
+
+def _mark_in_context(roles: Roles, stance: StanceReading | None) -> None:
+    """Roles read from the neighbours: a name opened by "New", a breakdown after "of
+    whom", "to" between two stance poles, an antonym lexicon verb."""
+    role, info, lower, starts, text = roles.role, roles.info, roles.lower, roles.idx, roles.text
+    n = len(role)
     for i in range(n - 1):
         if (
             role[i] == STOP
@@ -233,14 +283,8 @@ def assign_roles(
         # "The museum declines card payments": an antonym lexicon verb states like "accepts"
         if role[i] == CONTENT and lower[i] in verb_forms:
             role[i] = VERB
-    if n and doc.has_annotation("POS"):
-        # A trained pipeline (CLAIMS_SPACY_MODEL) tags verbs the lexicons do not know:
-        # they split subject from action like the statement verbs of cues.yaml.
-        pos = doc.to_array(["POS"]).tolist()
-        for i in range(n):
-            if role[i] == CONTENT and pos[i] == _POS_VERB:
-                role[i] = VERB
-    return Roles(role, info, starts, ends, lower, text)
+
+
 def _between_poles(lower: list[str], i: int, poles: Mapping[str, str]) -> bool:
     """Whether token ``i`` stands between two stance words ("mixed to positive",
     "mixed-to-negative"), hyphens skipped."""
@@ -250,12 +294,16 @@ def _between_poles(lower: list[str], i: int, poles: Mapping[str, str]) -> bool:
     if after < len(lower) - 1 and lower[after] == "-":
         after += 1
     return lower[before] in poles and lower[after] in poles
+
+
 def _text(roles: Roles, idxs: Sequence[int]) -> str | None:
     if not idxs:
         return None
     text, idx, end = roles.text, roles.idx, roles.end
     # subject and predicate are matched (high-risk phrases): no invisible characters
     return clean(" ".join([text[idx[i] : end[i]] for i in idxs]).lower())
+
+
 def _corrects_another(roles: Roles, idxs: Sequence[int], k: int) -> bool:
     """ "lasts 10 hours, not the figure we quoted": a negation right after a comma that
     follows the clause's value, with no value after it, corrects something else."""
@@ -266,6 +314,8 @@ def _corrects_another(roles: Roles, idxs: Sequence[int], k: int) -> bool:
         and any(role[j] == VALUE for j in idxs[:k])
         and not any(role[j] == VALUE for j in idxs[k:])
     )
+
+
 _BREAKDOWN = frozenset({"whom", "which"})  # "of whom 2,500 were men"
 # "in May", "since May": the month, not the modal "may"
 _MONTH_PREPOSITIONS = frozenset(

@@ -203,7 +203,7 @@ def direction_claim(
                        asm.res, mentions.times)  # fmt: skip
     residual = [fold_word(lower[i]) for i in quals]
     residual += [w for w in frame.residual if w not in entity and w not in residual]
-    return value_claim(asm, 
+    return value_claim(asm,
         doc, sent, a, b, clause_start, ValueKind.CATEGORICAL, entity, ["change"],
         direction, " ".join(phrase), False, residual, when, reported, 0.6,
         source_id, source_version_id, subject=_text(roles, head), scope=frame.scope,

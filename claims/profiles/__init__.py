@@ -165,9 +165,7 @@ def profile_named(name: str | None = None) -> Profile:
     name = name or DEFAULT_PROFILE
     target = _REGISTRY.get(name)
     if target is None:
-        raise UnknownProfile(
-            f"unknown profile {name!r}; use one of: {', '.join(PROFILE_NAMES)}"
-        )
+        raise UnknownProfile(f"unknown profile {name!r}; use one of: {', '.join(PROFILE_NAMES)}")
     module, _, attribute = target.partition(":")
     profile: Profile = getattr(importlib.import_module(module), attribute)
     return profile

@@ -60,7 +60,7 @@ class RecordReader:
 
 
 class BecameReader:
-    """"The building became the Museum of X in 1980": when the museum began."""
+    """ "The building became the Museum of X in 1980": when the museum began."""
 
     def __call__(self, doc: Doc) -> Doc:
         at = claim_context(doc)
