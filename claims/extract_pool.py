@@ -66,6 +66,7 @@ class VersionText:
     version_id: str
     document_subject: str | None = None
     profile: str | None = None  # None: the extractor's default (claims.profiles)
+    generation: str | None = None  # None: the extractor's own (current_generation)
 
 
 @dataclass
@@ -134,6 +135,8 @@ def extract_one(version: VersionText, extract: object) -> Extracted:
             kwargs["document_subject"] = version.document_subject
         if version.profile is not None:
             kwargs["profile"] = version.profile
+        if version.generation is not None:
+            kwargs["generation"] = version.generation
         found: list[Claim] = extract(version.text, **kwargs)  # type: ignore[operator]
         rows = [claim_row(claim) for claim in found]
         mentions = bool(find_supersession_mentions(version.text))

@@ -170,6 +170,10 @@ class ExtractorResource(dg.ConfigurableResource):
         mark = stable_id("p", rules)[-6:]
         return stable_id("gen", gen_id, "profiles", rules), f"{label}+profiles-{mark}"
 
+    def generation_of_code(self) -> str:
+        """The generation id of the extractor alone, without the register's choices."""
+        return self._extractor_generation()[0]
+
     def _extractor_generation(self) -> tuple[str, str]:
         from claims.extraction import current_generation
 

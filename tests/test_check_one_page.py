@@ -4,11 +4,18 @@ named in either is one entity, and a name the revision only reworded stays one n
 
 from __future__ import annotations
 
+from functools import partial
+
 from check_pairs import both_ways
 
-from claims.edges.check import LEFT_SOURCE, check_texts, one_page
-from claims.extraction import extract
+from claims.edges.check import LEFT_SOURCE, one_page
+from claims.edges.check import check_texts as check_any
+from claims.extraction import extract as extract_any
 from claims.models import Relation
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+check_texts = partial(check_any, profile="reference")
 
 # a page cut below its furniture: the subject is read late, with no title to tell it from
 # its namesakes on other pages

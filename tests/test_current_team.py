@@ -5,9 +5,15 @@ slot with another value. A career's "played for" and a national side are not his
 
 from __future__ import annotations
 
-from claims.edges.check import check_texts
-from claims.extraction import extract
+from functools import partial
+
+from claims.edges.check import check_texts as check_any
+from claims.extraction import extract as extract_any
 from claims.models import Relation
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+check_texts = partial(check_any, profile="reference")
 
 
 def teams(text: str) -> dict[str | None, str]:

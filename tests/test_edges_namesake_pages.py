@@ -9,13 +9,20 @@ a page cut from the middle of an article does."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from edge_stores import live_conflicts, recompute, recompute_touched, store_documents
 from sqlalchemy import Engine
 
-from claims.edges.builder import build_edges
+from claims.edges.builder import build_edges as build_any
 from claims.edges.facts import ClaimFacts, facts_from_claim
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
+from claims.profiles import profile_named
 from claims.reference.pages import short_form
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+build_edges = partial(build_any, judges=profile_named("reference").edge_judges)
 
 # two villages of one name, the same census template with their own figures
 NORTH = (

@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
 from claims.models import ValueKind
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
 
 
 def _quantities(text: str) -> list:

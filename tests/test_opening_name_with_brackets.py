@@ -7,9 +7,15 @@ opening reader knows the subject is "harbour lights (album)" (claims/reference/o
 
 from __future__ import annotations
 
-from claims.edges.check import check_texts
-from claims.extraction import extract
+from functools import partial
+
+from claims.edges.check import check_texts as check_any
+from claims.extraction import extract as extract_any
 from claims.models import Relation
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+check_texts = partial(check_any, profile="reference")
 
 OPENING = (
     'Harbour Lights (album) Harbour Lights (sometimes subtitled "Songs from the Coast, '

@@ -6,10 +6,15 @@ caption is a sentence of its own, and furniture no claim is read from
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
 from claims.reference.captions import caption_spans
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
 
 
 def _keys(text: str) -> list[tuple[str, object]]:

@@ -10,19 +10,25 @@ instruments are no conflict."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine
 
-from claims.edges.check import check_texts
-from claims.extraction import extract
+from claims.edges.check import check_texts as check_any
+from claims.extraction import extract as extract_any
 from claims.models import Relation, Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+check_texts = partial(check_any, profile="reference")
+load_documents = partial(load_documents_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 

@@ -23,7 +23,13 @@ import_spacy()  # first, before any module of the package imports spaCy: without
 from claims.errors import InputError  # noqa: E402
 from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY  # noqa: E402
 from claims.extraction.generation import current_generation  # noqa: E402
-from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline  # noqa: E402
+from claims.extraction.pipeline import (  # noqa: E402
+    GENERATION,
+    SOURCE_ID,
+    SOURCE_VERSION_ID,
+    build_pipeline,
+    get_pipeline,
+)
 from claims.extraction.question import QuestionFrame, parse_question  # noqa: E402
 from claims.extraction.supersession import SupersessionMention, find_supersession_mentions  # noqa: E402
 from claims.models import Claim  # noqa: E402
@@ -41,6 +47,7 @@ def extract(
     source_version_id: str | None = None,
     document_subject: str | None = None,
     profile: str | None = None,
+    generation: str | None = None,
 ) -> list[Claim]:
     """Every claim in ``text``, in document order, with spans into ``text`` itself.
 
@@ -50,6 +57,8 @@ def extract(
 
     ``profile`` names the readers to add to the core (``claims.profiles``): None or
     ``office`` reads with the core alone, ``reference`` adds the encyclopedia-page readers.
+    ``generation`` is the generation the claims are made in (None: ``current_generation``;
+    the pipeline gives the one that includes the register's profile choices).
 
     Raises ``InputError`` only for input that cannot be text at all (not a ``str``) or is
     larger than the pipeline's limit.
@@ -62,7 +71,7 @@ def extract(
             f"text has {len(text)} characters, more than the extractor's limit of "
             f"{nlp.max_length}; split the source into smaller files"
         )
-    return claims_with(nlp, text, source_id, source_version_id, document_subject)
+    return claims_with(nlp, text, source_id, source_version_id, document_subject, generation)
 
 
 def claims_with(
@@ -71,9 +80,12 @@ def claims_with(
     source_id: str | None,
     source_version_id: str | None,
     document_subject: str | None,
+    generation: str | None = None,
 ) -> list[Claim]:
     """``extract`` on a given pipeline (``build_pipeline``), its limits already checked."""
     doc = nlp.make_doc(text)
+    if generation is not None:
+        doc.user_data[GENERATION] = generation
     doc.user_data[SOURCE_ID] = source_id
     doc.user_data[SOURCE_VERSION_ID] = source_version_id
     doc.user_data[TEXT_KEY] = text

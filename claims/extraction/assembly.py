@@ -106,10 +106,17 @@ class ClaimAssembler:
         return self.read(doc, mentions, source_id, source_version_id)[0]
 
     def read(
-        self, doc: Doc, mentions: Mentions, source_id: str | None, source_version_id: str | None
+        self,
+        doc: Doc,
+        mentions: Mentions,
+        source_id: str | None,
+        source_version_id: str | None,
+        generation: str | None = None,
     ) -> tuple[list[Claim], Roles]:
-        """The doc's claims and the token roles they were read from."""
-        assembly = DocAssembly(self.res, self.generation, self.sentences, self.stance)
+        """The doc's claims (made in ``generation``, by default the assembler's) and the token
+        roles they were read from."""
+        generation = generation or self.generation
+        assembly = DocAssembly(self.res, generation, self.sentences, self.stance)
         claims = assembly(doc, mentions, source_id, source_version_id)
         return claims, assembly._roles
 
@@ -177,7 +184,9 @@ class DocAssembly:
                     t_starts, entity,
                 )  # fmt: skip
                 if key is not None:
-                    again = cache.replay(key, s0, ids, source_id, source_version_id)
+                    again = cache.replay(
+                        key, s0, ids, source_id, source_version_id, self.generation
+                    )
                     if again is not None:
                         claims.extend(again)
                         continue

@@ -363,8 +363,10 @@ class AssemblerComponent:
         if mentions is None:
             mentions = Mentions()
         source_id, version_id = doc.user_data.get(SOURCE_ID), doc.user_data.get(SOURCE_VERSION_ID)
-        doc.user_data[GENERATION] = self.assembler.generation
-        doc._.claims, doc._.roles = self.assembler.read(doc, mentions, source_id, version_id)
+        generation = doc.user_data.setdefault(GENERATION, self.assembler.generation)
+        doc._.claims, doc._.roles = self.assembler.read(
+            doc, mentions, source_id, version_id, generation
+        )
         return doc
 
 

@@ -17,11 +17,11 @@ DATA_DIR = Path(__file__).parent / "data"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def read_yaml(name: str, directory: Path = DATA_DIR) -> dict[str, Any]:
+def read_yaml(name: str, directory: Path | None = None) -> dict[str, Any]:
     """A data file (of ``directory``, the extractor's by default), refusing YAML 1.1
     booleans: an unquoted ``on`` or ``no`` in a word list would silently become True/False
     and drop out of the vocabulary."""
-    path = directory / name
+    path = (directory or DATA_DIR) / name
     # the C loader when PyYAML has it: these files are read at every start, and the pure
     # Python loader cost more than a second of each `claims run` (profiled)
     data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)

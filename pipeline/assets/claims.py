@@ -75,7 +75,9 @@ def claims(
         # end (claims.store.bulk_load); its writes wait for the whole run's extraction
         bulk = load_pays(session, len(versions))
     takes_subject = _takes_document_subject(extract)
-    takes_profile = _takes_profile(extract)
+    takes_profile = _accepts(extract, "profile")
+    takes_generation = _accepts(extract, "generation")
+    own_generation = extractor.generation_of_code()
     kinds: Counter[str] = Counter()
     written = _Written()
     preview: list[Claim] = []
@@ -91,6 +93,8 @@ def claims(
             versions[key].id,
             titles.get(versions[key].source_id) if takes_subject else None,
             profiles[versions[key].source_id] if takes_profile else None,
+            # the run's generation holds the register's profile choices (docs/REGISTER.md)
+            generation if takes_generation and generation != own_generation else None,
         )
         for key in sorted(versions)
     ]
@@ -169,13 +173,14 @@ def _profiles(extractor: ExtractorResource, source_ids: set[str]) -> dict[str, s
     return {source_id: register.profile_for(source_id) for source_id in source_ids}
 
 
-def _takes_profile(extract: Callable[..., list[Claim]]) -> bool:
-    """Whether a (possibly custom) extractor accepts ``profile`` (claims.profiles)."""
+def _accepts(extract: Callable[..., list[Claim]], name: str) -> bool:
+    """Whether a (possibly custom) extractor takes the keyword ``name`` (``profile``,
+    ``generation``)."""
     try:
         parameters = inspect.signature(extract).parameters.values()
     except (TypeError, ValueError):
         return False
-    return any(p.name == "profile" for p in parameters)
+    return any(p.name == name for p in parameters)
 
 
 def _takes_document_subject(extract: Callable[..., list[Claim]]) -> bool:
