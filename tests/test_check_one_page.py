@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from check_pairs import both_ways
+from check_pairs import both_ways as both_ways_any
 
 from claims.edges.check import LEFT_SOURCE, one_page
 from claims.edges.check import check_texts as check_any
@@ -16,6 +16,7 @@ from claims.models import Relation
 # reference articles (encyclopedia pages): read and judged with the reference profile
 extract = partial(extract_any, profile="reference")
 check_texts = partial(check_any, profile="reference")
+both_ways = partial(both_ways_any, profile="reference")
 
 # a page cut below its furniture: the subject is read late, with no title to tell it from
 # its namesakes on other pages

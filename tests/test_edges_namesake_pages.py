@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from edge_stores import live_conflicts, recompute, recompute_touched, store_documents
+from edge_stores import live_conflicts, recompute, recompute_touched
+from edge_stores import store_documents as store_documents_any
 from sqlalchemy import Engine
 
 from claims.edges.builder import build_edges as build_any
@@ -21,6 +22,7 @@ from claims.profiles import profile_named
 from claims.reference.pages import short_form
 
 # reference articles (encyclopedia pages): read and judged with the reference profile
+store_documents = partial(store_documents_any, profile="reference")
 extract = partial(extract_any, profile="reference")
 build_edges = partial(build_any, judges=profile_named("reference").edge_judges)
 
