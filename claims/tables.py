@@ -63,7 +63,7 @@ class SourceRow(Base):
     updated_at: Mapped[datetime] = mapped_column(TS)
     # the profile its claims were read with (claims.profiles): the edge builder and
     # retrieval take the judges of the profiles a store's sources use
-    profile: Mapped[str] = mapped_column(String(32), default="office", server_default="office")
+    profile: Mapped[str] = mapped_column(String(32), server_default="office")
 
 
 class SourceGrantRow(Base):

@@ -22,10 +22,11 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from claims.edges.facts import ClaimFacts
+# the edge builder's claim facts (claims.edges.facts.ClaimFacts): named here only as data,
+# so that this package imports nothing of the edges (they import it)
+ClaimFacts = Any
 
 DEFAULT_PROFILE = "office"
 # profile name -> "module:attribute" of its Profile object, imported on first use
