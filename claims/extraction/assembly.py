@@ -85,7 +85,7 @@ from claims.trusted import trusted
 
 class ClaimAssembler:
     """Builds ``Claim`` objects for a processed doc (safe to share between threads: each
-    doc gets its own ``_DocAssembly`` holding that doc's text and roles)."""
+    doc gets its own ``DocAssembly`` holding that doc's text and roles)."""
 
     def __init__(
         self,
