@@ -80,3 +80,45 @@ def test_office_claims_are_the_same_under_both_profiles_for_plain_figures() -> N
     reference = {(c.claim_key, c.value) for c in extract(OFFICE_NOTE, profile="reference")}
     assert ("notice period", 30.0) in office
     assert ("notice period", 30.0) in reference
+
+
+HANDBOOK_2023 = """The notice period is 30 days. The probation period is 6 months.
+Annual leave is 25 days. The travel allowance is EUR 40 per day.
+The home office budget is EUR 500. Parental leave is 16 weeks.
+"""
+HANDBOOK_2024 = """The notice period is 60 days. The probation period is 3 months.
+Annual leave is 28 days. The travel allowance is EUR 55 per day.
+The home office budget is EUR 800. Parental leave is 16 weeks.
+"""
+
+
+def _conflicting_keys(judges: object) -> set[str]:
+    from claims.edges.builder import build_edges
+    from claims.edges.facts import facts_from_claim
+    from claims.models import EdgeKind
+
+    facts = [
+        facts_from_claim(claim)
+        for source, text in (("hr/2023", HANDBOOK_2023), ("hr/2024", HANDBOOK_2024))
+        for claim in extract(text, source_id=source, source_version_id=f"{source}@1")
+    ]
+    build = build_edges(facts, generation="gen-test", judges=judges)  # type: ignore[arg-type]
+    by_id = {f.id: f for f in facts}
+    return {
+        by_id[edge.left_claim_id].claim_key
+        for edge in build.edges
+        if edge.kind == EdgeKind.CONFLICTS
+    }
+
+
+def test_two_office_documents_differing_on_five_figures_give_five_conflicts() -> None:
+    office = _conflicting_keys(profile_named("office").edge_judges)
+    assert len(office) == 5
+    assert "parental leave" not in office  # the one figure they agree on
+
+
+def test_the_namesake_page_judge_is_lent_only_by_the_reference_profile() -> None:
+    assert not profile_named("office").edge_judges
+    assert profile_named("reference").edge_judges
+    # the judge tells two pages that differ on most figures apart as namesakes
+    assert _conflicting_keys(profile_named("reference").edge_judges) == set()
