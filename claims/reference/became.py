@@ -143,4 +143,3 @@ def became_claims(
                 )
             )
     return claims
-
