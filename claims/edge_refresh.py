@@ -35,7 +35,7 @@ from claims.edges.value_groups import UNKNOWN_KEY_PREFIX
 from claims.profiles import EdgeJudges, judges_for
 from claims.store.claims import stored_claim
 from claims.store.edges import EdgeRepository, SupersessionRepository, ValueGroupRepository
-from claims.store.sources import SourceRepository, profiles_in_use
+from claims.store.sources import SourceRepository, profiles_in_use, sources_judged_as_pages
 from claims.tables import ClaimRow, SourceRow, SourceVersionRow, VersionSupersessionRow
 
 _CHUNK = 500
@@ -302,14 +302,20 @@ def recompute_edges(
     *,
     materiality: MaterialitySettings | None = None,
     judges: EdgeJudges | None = None,
+    namesake_sources: Collection[str] | None = None,
 ) -> EdgeReport:
     """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
+
+    ``namesake_sources``: the sources read as reference pages (``build_edges``; None: the
+    store's sources whose profile lends a namesake judge).
 
     Identical re-runs change no row; edges no longer produced are retired, not deleted.
     ``judges``: the profiles' (None: those of the profiles the store's sources use).
     """
     if judges is None:
         judges = judges_for(profiles_in_use(session))
+    if namesake_sources is None:
+        namesake_sources = sources_judged_as_pages(session) if judges else ()
     facts, keys, coarse = _load(session, generation, claim_keys, judges)
     source_ids = sorted({f.source_id for f in facts})
     index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
@@ -329,6 +335,7 @@ def recompute_edges(
         keys=keys,
         coarse_keys=coarse,
         judges=judges,
+        namesake_sources=namesake_sources,
     )
     scope: set[str] | None = None
     if keys is not None:

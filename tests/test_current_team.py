@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from claims.edges.check import check_texts as check_any
+from claims.check import check_texts as check_any
 from claims.extraction import extract as extract_any
 from claims.models import Relation
 

@@ -213,7 +213,7 @@ def test_how_a_work_was_received_is_one_attribute_with_a_pole_as_value(
 
 
 def test_opposite_receptions_conflict_and_synonyms_agree() -> None:
-    from claims.edges.check import check_texts as check_any
+    from claims.check import check_texts as check_any
     from claims.models import Relation
 
     check_texts = partial(check_any, profile="reference")  # how a work was received

@@ -10,8 +10,8 @@ from functools import partial
 
 import pytest
 
+from claims.check import check_texts as check_any
 from claims.edges.builder import build_edges as build_any
-from claims.edges.check import check_texts as check_any
 from claims.edges.facts import facts_from_claim
 from claims.extraction import extract as extract_any
 from claims.models import Claim, Relation, ValueKind

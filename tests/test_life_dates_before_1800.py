@@ -11,7 +11,7 @@ from functools import partial
 
 import pytest
 
-from claims.edges.check import check_texts as check_any
+from claims.check import check_texts as check_any
 from claims.extraction import extract as extract_any
 from claims.models import Relation
 

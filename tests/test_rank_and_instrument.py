@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from claims.edges.check import check_texts as check_any
+from claims.check import check_texts as check_any
 from claims.extraction import extract as extract_any
 from claims.models import Relation, Requester
 from retrieval.answer import answer

@@ -61,7 +61,7 @@ def check(
     Runs exactly the pipeline's extraction and edge rules. The top-level relation is the
     strongest pair: conflict > ambiguous > corroboration > compatible > unrelated.
     """
-    from claims.edges.check import check_texts
+    from claims.check import check_texts
     from claims.profiles import UnknownProfile, profile_named
 
     try:

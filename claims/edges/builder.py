@@ -834,19 +834,28 @@ def build_edges(
     keys: Collection[str] | None = None,
     coarse_keys: Collection[str] | None = None,
     judges: EdgeJudges = NO_JUDGES,
+    namesake_sources: Collection[str] = (),
 ) -> EdgeBuild:
     """Every edge among ``claims``, blocked by claim key (and coarse key for near misses).
 
     ``keys`` / ``coarse_keys`` restrict which blocks are evaluated (an incremental
     recompute passes the keys a new source version touches); ``None`` means all.
     ``judges`` are the profiles' (``claims.profiles.judges_for``): the reference profile's
-    tells namesake pages apart; the office profile lends none.
+    tells namesake pages apart; the office profile lends none. ``namesake_sources`` are the
+    sources read as reference pages, the only ones that judge may tell apart; office documents
+    (the default) are never namesakes: two documents about one thing that disagree on k
+    figures give k conflicts.
     Deterministic: the same claims give the same edges with the same ids.
     """
     build = EdgeBuild(generation=generation)
     claims = list(claims)
     links = link_entities(claims)
-    pages = judges.namesake_pages(claims, links.name_of) if judges.namesake_pages else None
+    named = frozenset(namesake_sources)
+    pages = (
+        judges.namesake_pages(claims, links.name_of, named.__contains__)
+        if judges.namesake_pages and named
+        else None
+    )
     emit = _Emitter(
         generation,
         supersessions or _NO_SUPERSESSIONS,

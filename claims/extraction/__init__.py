@@ -22,7 +22,10 @@ import_spacy()  # first, before any module of the package imports spaCy: without
 
 from claims.errors import InputError  # noqa: E402
 from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY  # noqa: E402
+from claims.extraction.entity_refs import reading as reading_entity_refs  # noqa: E402
+from claims.extraction.entity_refs import with_refs as with_entity_refs  # noqa: E402
 from claims.extraction.generation import current_generation  # noqa: E402
+from claims.extraction.person_names import reading as reading_person_names  # noqa: E402
 from claims.extraction.pipeline import (  # noqa: E402
     GENERATION,
     SOURCE_ID,
@@ -90,9 +93,10 @@ def claims_with(
     doc.user_data[SOURCE_VERSION_ID] = source_version_id
     doc.user_data[TEXT_KEY] = text
     doc.user_data[SUBJECT_KEY] = document_subject
-    for _, component in nlp.pipeline:
-        doc = component(doc)
-    claims: list[Claim] = doc._.claims or []
+    with reading_person_names(text), reading_entity_refs():
+        for _, component in nlp.pipeline:
+            doc = component(doc)
+        claims: list[Claim] = with_entity_refs(doc._.claims or [])
     return claims
 
 

@@ -15,6 +15,7 @@ from claims.extraction.frames import fallback_attribute, read_frame
 from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.lead_ins import drop_lead_ins
 from claims.extraction.mentions import Mentions
+from claims.extraction.person_names import reading as reading_person_names
 from claims.extraction.pipeline import get_pipeline
 from claims.extraction.question_frames import FrameMatch, match_frame
 from claims.extraction.resources import Resources, resources
@@ -43,7 +44,14 @@ class QuestionFrame:
 
 
 def parse_question(text: str) -> QuestionFrame:
-    """The claim key, coarse key, scope, residual qualifiers and time a question asks about."""
+    """The claim key, coarse key, scope, residual qualifiers and time a question asks about.
+
+    Person names are keyed as written, as the documents' are (``person_names``)."""
+    with reading_person_names(text):
+        return _parse_question(text)
+
+
+def _parse_question(text: str) -> QuestionFrame:
     res = resources()
     nlp = get_pipeline(get_settings().spacy_model)
     with nlp.select_pipes(disable=["claim_assembler"]):

@@ -78,11 +78,15 @@ class NamesakeJudge(Protocol):
 
 @dataclass(frozen=True)
 class EdgeJudges:
-    """What a profile lends the edge builder. ``namesake_pages(claims, name_of)`` builds the
-    judge of one edge build; ``evidence_pages(claims)`` names the sources whose other claims
-    an incremental rebuild must read for it."""
+    """What a profile lends the edge builder. ``namesake_pages(claims, name_of, judged)``
+    builds the judge of one edge build (``judged``: whether a source is a page it may
+    judge); ``evidence_pages(claims)`` names the sources whose other claims an incremental
+    rebuild must read for it."""
 
-    namesake_pages: Callable[[list[ClaimFacts], Callable[[str], str]], NamesakeJudge] | None = None
+    namesake_pages: (
+        Callable[[list[ClaimFacts], Callable[[str], str], Callable[[str], bool]], NamesakeJudge]
+        | None
+    ) = None
     evidence_pages: Callable[[Iterable[ClaimFacts]], set[str]] | None = None
 
     def __bool__(self) -> bool:

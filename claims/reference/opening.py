@@ -31,7 +31,8 @@ from typing import Any
 
 from spacy.tokens import Doc, Span
 
-from claims.extraction.identity import fold_name, is_name, lemma, name_tokens
+from claims.extraction.entity_refs import qualified
+from claims.extraction.identity import fold_name, is_edition, is_name, lemma, name_tokens
 from claims.extraction.mentions import Mentions, TimeMention
 from claims.extraction.question_frames import name_suffixes
 from claims.extraction.resources import resources
@@ -467,10 +468,11 @@ def _read_sentence(sent: Span, text: str, mentions: Mentions) -> Opening | None:
     entity = fold_name(name_tokens(name), stopwords)
     if not entity:
         return None
-    if disambiguation:
-        # kept as written (lowercase): it tells two things of one name apart
+    if disambiguation and not is_edition(disambiguation):
+        # kept as written (lowercase): it tells two things of one name apart (an edition's
+        # date or number does not: "Travel Policy (2023)" is the travel policy again)
         inner = " ".join(name_tokens(disambiguation)).replace(" ,", ",")
-        entity = f"{entity} ({inner})" if inner else entity
+        entity = qualified(entity, inner) if inner else entity
     aliases = {entity.split(" (")[0]}
     own = [i for i in kept if split is not None and i >= split]
     if own:
@@ -1048,7 +1050,7 @@ def opening_claims(
         # only (two pages' "Frederick Groves" may be a footballer and a politician), so its
         # claims conflict with no other page's; a question naming it finds it beside the
         # titled articles of that name, and names both when they disagree
-        opening.entity = f"{opening.entity} (in {source_id})"
+        opening.entity = qualified(opening.entity, local_to=source_id)
     boxed = _field_claims(fields, opening, made)
     s0, s1 = opening.sentence
     labelled = {label.attribute for label in opening.labels}
@@ -1200,7 +1202,7 @@ def _heading_subject(text: str, source_id: str | None = None) -> Opening | None:
         return None
     aliases = frozenset({entity})
     if chrome and source_id:
-        entity = f"{entity} (in {source_id})"
+        entity = qualified(entity, local_to=source_id)
     return Opening(
         entity=entity,
         name=name,
@@ -1224,7 +1226,7 @@ def _named_in_box(text: str, source_id: str | None) -> Opening | None:
         return None
     aliases = frozenset({entity, entity.split(",")[0]})
     if source_id:
-        entity = f"{entity} (in {source_id})"
+        entity = qualified(entity, local_to=source_id)
     return Opening(entity=entity, name=name, sentence=(start, end), aliases=aliases)
 
 
@@ -1260,7 +1262,7 @@ def _titled(title: str, start: int, end: int) -> Opening | None:
     aliases = {entity, entity.split(",")[0]}
     inner = " ".join(name_tokens(rest.rsplit(")", 1)[0])).replace(" ,", ",") if rest else ""
     if inner:
-        entity = f"{entity} ({inner})"
+        entity = qualified(entity, inner)
     return Opening(
         entity=entity,
         name=name.strip(),
@@ -1282,7 +1284,7 @@ def _headed_box(text: str, source_id: str | None) -> Opening | None:
         return None
     aliases = frozenset({entity})
     if source_id:
-        entity = f"{entity} (in {source_id})"
+        entity = qualified(entity, local_to=source_id)
     return Opening(entity=entity, name=name, sentence=(start, end), aliases=aliases)
 
 
@@ -1300,7 +1302,7 @@ def _wikidata_subject(text: str, source_id: str | None) -> Opening | None:
         return None
     aliases = frozenset({entity})
     if source_id:
-        entity = f"{entity} (in {source_id})"
+        entity = qualified(entity, local_to=source_id)
     return Opening(
         entity=entity, name=label.title, sentence=(label.start, label.end), aliases=aliases
     )

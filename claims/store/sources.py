@@ -435,6 +435,18 @@ def profiles_in_use(executor: Session | Connection) -> set[str]:
     return set(executor.execute(select(SourceRow.profile).distinct()).scalars())
 
 
+def sources_judged_as_pages(session: Session) -> set[str]:
+    """The sources read with a profile that lends the edge builder a namesake-page judge
+    (``claims.profiles``: the reference profile's pages)."""
+    from claims.profiles import profile_named
+
+    judging = sorted(p for p in profiles_in_use(session) if profile_named(p).edge_judges)
+    if not judging:
+        return set()
+    query = select(SourceRow.id).where(SourceRow.profile.in_(judging))
+    return set(session.execute(query).scalars())
+
+
 def register_titles(session: Session, source_ids: set[str]) -> dict[str, str]:
     """Register titles of these sources (sources without a title are absent)."""
     titles: dict[str, str] = {}
