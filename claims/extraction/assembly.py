@@ -257,6 +257,8 @@ class DocAssembly:
             start = self._after_attribution(roles, a, b)
             if VALUE not in role[a:start]:
                 a = start  # a value inside the attribution itself keeps the whole clause
+            if a >= b:
+                return []  # "According to the 2010 census," with nothing reported after it
         events: list[Claim] = []
         if TIME in clause_roles or VALUE in clause_roles:
             # "The club was established in 1871": the date is the event's value, and the

@@ -70,6 +70,8 @@ def statement_claims(
     as_property: bool = False,
 ) -> Claim | None:
     role = roles.role
+    if a >= b:
+        return None  # an empty clause states nothing
     present = set(role[a:b])
     if roles.lower[b - 1] == "?" or role[a] == WH:
         return None  # a question states nothing ("which"/"when" inside a clause is fine)
