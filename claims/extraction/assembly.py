@@ -317,7 +317,7 @@ class DocAssembly:
             source_version_id,
         )
         if claim is not None and claim.kind is ValueKind.CATEGORICAL and "metric" in claim.scope:
-            # "Median age is the middle age of the population": a metric (median,
+            # "Median age is the age that splits the residents in half": a metric (median,
             # mean, p99) measures a number; worded, the sentence defines the metric
             claim = None
         out_claims = [claim] if claim else []
@@ -340,7 +340,7 @@ class DocAssembly:
             # "Attrition went up in May": the direction is the value
             return [direction]
         if not out_claims and TIME in clause_roles:
-            # "In June 2011, his wife gave birth to twins": a dated act with no other
+            # "In June 2011, his niece gave birth to triplets": a dated act with no other
             # value; its date is what the sentence states
             dated = dated_act(self,
                 doc, sent, a, b, roles, mentions, clause_start, reported_at is not None,
@@ -401,7 +401,7 @@ class DocAssembly:
                 # "533 people, 200 households and 150 families": each item counts its own
                 # thing, so it is keyed by what it counts, not by the first item's key
                 and (counts is None or previous_count is None or counts == previous_count)
-                # "of whom 2,500 were men and 2,400 women": likewise after a first item
+                # "of whom 2,300 were men and 2,500 women": likewise after a first item
                 # that said what it counts
                 and not (previous_states_own and q.unit)
             ):
@@ -444,7 +444,7 @@ class DocAssembly:
                 previous = frame
                 previous_count = counts
                 previous_unit = _list_item_unit(q)
-                # "of whom 35,048 were men and 31,411 women": the first item said what it
+                # "of whom 9,307 were men and 9,105 women": the first item said what it
                 # counts, so the noun after the next one is that item's own, not shared
                 previous_states_own = _states_own_predicate(roles, idxs, qi)
         return _share_list_qualifiers(out, self._text)
@@ -504,7 +504,7 @@ class DocAssembly:
         for qi in values:
             own = sorted(plain[owner[qi]] + value_tokens[owner[qi], qi])
             if own and self._roles.lower[own[0]] in _ITEM_LEADS and owner[qi]:
-                # ", with an average rating of 6.3/10": the item's lead word is no
+                # ", with a mean rating of 7.4/10": the item's lead word is no
                 # preposition of a head, the rating is what the item states
                 own = own[1:]
             if len(own) > 2 * CONTEXT_RADIUS:

@@ -313,7 +313,7 @@ def _month_day(words: Sequence[str], months: dict[str, int]) -> str:
 
 def _after_name_bracket(roles: Roles, a: int, i: int) -> bool:
     """Whether token ``i`` sits in brackets opened right after a capitalised word ("Anna
-    Pavlova (January 23, 1885)", "Kajol (born Kajol Mukerji; 5 August 1974)")."""
+    Pavlova (January 23, 1885)", "Mira (born Mira Dastur; 5 August 1974)")."""
     for k in range(i - 1, max(a, i - 12) - 1, -1):
         if roles.lower[k] in (")", "]"):
             return False

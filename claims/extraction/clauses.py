@@ -47,10 +47,10 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
 
 
 def _joined_clauses(roles: Roles, a: int, b: int) -> list[tuple[int, int]]:
-    """ "The gmina covers an area of 165 km2, and its total population is 17,289 (out of
-    which the population of Pilzno amounts to 4,411)": each clause with its own subject
+    """ "The gmina covers an area of 120 km2, and its total population is 15,800 (out of
+    which the population of Lesko Dolne amounts to 6,200)": each clause with its own subject
     and copula states its own value; read as one, the first clause's words named every
-    value's attribute ("gmina cover area" = 4,411). A clause starts after ", and" when a
+    value's attribute ("gmina cover area" = 6,200). A clause starts after ", and" when a
     copula or verb comes before the next value, and at a bracket opening "out of which"
     / "of which"."""
     lower, role = roles.lower, roles.role

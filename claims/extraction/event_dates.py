@@ -90,7 +90,7 @@ def event_date(
     p0, p1, event = a + hit[0], a + hit[1], hit[2]
     taken, year_q, used, stepped, month, day = _date_after(asm, roles, mentions, p1, b)
     if taken is None and year_q < 0 and all(role[i] in (PUNCT, STOP) for i in range(p1, b)):
-        # "In November 2018, her third daughter was born.": the date opens the clause
+        # "In March 2017, their second son was born.": the date opens the clause
         for i in range(a, p0):
             if role[i] == TIME:
                 t = mentions.times[cast(int, info[i])]
@@ -107,7 +107,7 @@ def event_date(
                 # "The bus ran from Leeds to York in 1950": no run's dates; "existed from
                 # 1861 until 2008" is read as a start and an end, the start its date
                 return None
-            assert t.first is not None  # "ran from 1 April 1975 to 19 March 1992"
+            assert t.first is not None  # "ran from 2 May 1976 to 14 June 1990"
             value = iso_value(t.first, t.first, t.granularity)
     elif tuple(lower[p0:p1]) in lex.run_starts:
         return None
@@ -121,7 +121,7 @@ def event_date(
     entity: list[str] = []
     named = [i for i in head if roles.word(i)[:1].isupper()]
     if named and named[-1] == head[-1] and named[0] != head[0]:
-        # "The movie Collateral Beauty", "Musician Thundercat": the name, not its class
+        # "The movie Paper Kites", "Musician Ansel Ware": the name, not its class
         head = head[head.index(named[0]) :]
     for i in head:
         w = fold_word(lower[i])
@@ -172,8 +172,8 @@ def _date_after(
     stepped: list[int] = []  # spans of time that step from another moment ("later")
     skip_to = -1
     month = day = 0
-    # "was established *in 1871*", "born on 3 May"; past a place ("began performances at
-    # the Signature Theatre, Arlington, Virginia on 4 October 2016") a verb ends the search
+    # "was established *in 1871*", "born on 3 May"; past a place ("began its run at
+    # the Lantern Playhouse, Marston, Vermont on 4 October 2016") a verb ends the search
     for i in range(p1, min(b, p1 + EVENT_DATE_REACH)):
         if i <= skip_to:
             continue
@@ -191,7 +191,7 @@ def _date_after(
             bare = q.unit is None and q.bound is Bound.EXACT and q.low is None
             next_month = i + 1 < b and lower[i + 1] in asm.res.months
             if bare and (month or next_month) and not day and q.value in range(1, 32):
-                day = int(q.value)  # "on February 14 , 1542", "on 14 February 1542"
+                day = int(q.value)  # "on March 3 , 1547", "on 3 March 1547"
                 used.append(cast(int, info[i]))
                 continue
             if bare and q.value == int(q.value) and 1000 <= q.value <= 2100:
@@ -199,7 +199,7 @@ def _date_after(
                 used.append(cast(int, info[i]))
             break
         if role[i] == LABEL and lower[i].isdigit() and 1000 <= int(lower[i]) <= 2100:
-            year_q = int(lower[i])  # "on 14 February 1542": the year read as a label
+            year_q = int(lower[i])  # "on 3 March 1547": the year read as a label
             break
         if role[i] == TIME:
             t = mentions.times[cast(int, info[i])]
@@ -252,7 +252,7 @@ def _event_subject(
         if (len(rest) == 1 and lower[rest[0]] in _SUBJECT_PRONOUNS) or any(
             roles.word(i)[:1].isupper() and lower[i] not in _ARTICLES for i in rest
         ):
-            # "It *originally* ran from ...", "Danger Mouse first aired ...": how, not
+            # "It *originally* ran from ...", "Night Owls first aired ...": how, not
             # who; "The station officially opened" keeps its words (two pages' bare
             # "station" would share one key)
             subject.pop()
@@ -266,9 +266,9 @@ def _event_subject(
         subject = subject[-1:]
     head, quals = _head(lower, role, subject, _name_of_phrase(roles, subject))
     if not head and copula == p0:
-        # "Founded in 1997 in South Africa, the Cape Wine Academy introduced ...": the
+        # "Founded in 1994 in Norway, the Fjordline Cooking School introduced ...": the
         # subject follows the participle phrase (not after "He was elected in 1954 to
-        # represent Hancock County, Ohio": "He" is the subject, the page's)
+        # represent Lorne County, Ohio": "He" is the subject, the page's)
         comma = next((i for i in range(p1, b) if lower[i] == ","), None)
         if comma is not None:
             after: list[int] = []
@@ -312,8 +312,8 @@ def dated_act(
     source_id: str | None,
     source_version_id: str | None,
 ) -> Claim | None:
-    """ "In June 2011, his wife gave birth to twins", "The format change was revealed on
-    March 11, 2009": a clause with no value and no listed event predicate that dates
+    """ "In June 2011, his niece gave birth to triplets", "The new timetable was revealed
+    on March 11, 2009": a clause with no value and no listed event predicate that dates
     what it tells. The date is the value of the act the clause's words name (its key
     read as for any clause, the time words left out), so two tellings of the act
     with different dates compare; the clause's other time expressions stay its time.
@@ -374,7 +374,7 @@ def dated_act(
     entity_words = entity.split(" ") if entity else []
     attribute = [w for w in frame.attribute_words if w not in entity_words]
     if not attribute:
-        # "On April 12, 1992, Sheedy married actor David Lansbury": the name, the
+        # "On April 12, 1992, Varga married actor Pieter Hollis": the name, the
         # event verb and its object read as one name; split them at the event
         entity_words, attribute = event_split(asm, roles, idxs)
     if not attribute:
@@ -410,7 +410,7 @@ def event_split(asm: DocAssembly, roles: Roles, idxs: Sequence[int]) -> tuple[li
     thing: list[str] = []
     for i in idxs[hit[1] :]:
         if role[i] in (SEP, PREP) or len(thing) == 4:
-            break  # "married actor David Lansbury, the nephew of ...": the object ends
+            break  # "married actor Pieter Hollis, the nephew of ...": the object ends
         if role[i] in content:
             thing.append(fold_word(lower[i]))
     return [w for w in subject if w], [hit[2], *[w for w in thing if w]]

@@ -356,7 +356,7 @@ def _read_identity(
             entity_idx = _named_part(roles, subject_side, attr_idx, frame.verb)
     if not entity_idx and case != "actor":  # "the population of Lakeview"
         # a dated act's capitalised "X of Y" is where the act happened ("was listed on the
-        # National Register of Historic Places in 1983"), not what it is about
+        # Provincial Register of Heritage Buildings in 1983"), not what it is about
         entity_idx = _of_name(roles, subject_side) or _of_name(
             roles, predicate_side, inside_names=not dated
         )
@@ -385,7 +385,7 @@ def _read_identity(
         and attr_words[-1] == "population"
         and _age_bounded(roles, res, attr_idx[0])
     ):
-        # "This Upazila's eighteen up population is 87,404", "the 18+ population": the
+        # "This Upazila's eighteen up population is 101,300", "the 18+ population": the
         # count of an age group, not the population (not even a wider key of it, which
         # a population question would read)
         attr_words = ["age", "group"]
@@ -552,8 +552,8 @@ def _of_name(
 ) -> list[int]:
     """A named thing after "of" in the subject ("the population *of Lakeview*"), or after
     another ``preposition``. Without ``inside_names`` an "of" right after a capitalised
-    word is skipped: in a dated predicate ("was listed on the National Register *of*
-    Historic Places in 1983", "graduated from the University of Oxford in 1990") it joins
+    word is skipped: in a dated predicate ("was listed on the Provincial Register *of*
+    Heritage Buildings in 1983", "graduated from the University of Leeds in 1990") it joins
     one name, the place the sentence mentions, not the thing it is about."""
     for k, i in enumerate(side):
         if roles.lower[i] != preposition:

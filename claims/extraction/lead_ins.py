@@ -78,8 +78,8 @@ def _lead_ins() -> _LeadIns:
 
 
 def _drop_comma_lead_in(roles: Roles, first: int, end: int) -> None:
-    """ "Born in Houghton County, Michigan, Dunn attended ...", "A graduate of Williams
-    College, he was elected ...", "As of the 1991 census, Kaliganj had ...": the opening
+    """ "Born in Lorne County, Ohio, Hale attended ...", "A graduate of Marston
+    College, he was elected ...", "As of the 1991 census, Larwice had ...": the opening
     (lead_ins.yaml) runs to the last comma before the first verb, copula or value, and is
     not the subject; its dates and scope words stay."""
     lower, role = roles.lower, roles.role
@@ -110,8 +110,8 @@ def _drop_comma_lead_in(roles: Roles, first: int, end: int) -> None:
 
 
 def _drop_fronted_before_pronoun(roles: Roles, first: int, end: int) -> None:
-    """ "The Central Statistical Agency in 2005, it had an estimated total population of
-    5,000", "Alongside Narsarsuaq Airport, it is one of only two civilian airports": a
+    """ "The Parish Ledger in 2011, it had an estimated total population of 4,800",
+    "Beside Kellmoor Field, it is one of just two public airfields": a
     phrase fronted before a comma and a subject pronoun that acts ("it had", "he served")
     describes or places the pronoun, which is the sentence's subject (the page's); the
     phrase's nouns are not. Its dates, values and scope words stay. A fronted part with its

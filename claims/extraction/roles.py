@@ -261,7 +261,7 @@ def _mark_in_context(roles: Roles, stance: StanceReading | None) -> None:
             if role[i + 1] == SCOPE:
                 role[i + 1], info[i + 1] = CONTENT, None
     for i in range(n - 2):
-        # "a total population of 25,038 of whom 13,665 are men and 11,373 are women": the
+        # "a total population of 18,412 of whom 9,307 are men and 9,105 are women": the
         # breakdown after "of whom" / "of which" is a list of its own, each item counting
         # its own part, not more of the total
         if lower[i] == "of" and lower[i + 1] in _BREAKDOWN and role[i + 2] == VALUE:
@@ -270,7 +270,7 @@ def _mark_in_context(roles: Roles, stance: StanceReading | None) -> None:
                 if lower[k] in (".", ";"):
                     break
                 if lower[k] == "and" and role[k + 1] == VALUE:
-                    # "... 13,665 are men and 11,373 are women": each part is an item
+                    # "... 9,307 are men and 9,105 are women": each part is an item
                     role[k] = SEP
     poles = stance.poles() if stance is not None else {}
     if n > 2 and poles and not poles.keys().isdisjoint(lower):
