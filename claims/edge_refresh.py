@@ -24,7 +24,6 @@ from claims.edges.compare import compare_facts
 from claims.edges.entities import link_candidates
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.edges.materiality import MaterialitySettings
-from claims.edges.pages import evidence_pages
 from claims.edges.similarity import attribute_words
 from claims.edges.supersession import (
     RegisterSupersedes,
@@ -33,9 +32,10 @@ from claims.edges.supersession import (
     supersession_candidate,
 )
 from claims.edges.value_groups import UNKNOWN_KEY_PREFIX
+from claims.profiles import EdgeJudges, judges_for
 from claims.store.claims import stored_claim
 from claims.store.edges import EdgeRepository, SupersessionRepository, ValueGroupRepository
-from claims.store.sources import SourceRepository
+from claims.store.sources import SourceRepository, profiles_in_use, sources_judged_as_pages
 from claims.tables import (
     ClaimRow,
     EdgeRow,
@@ -217,7 +217,9 @@ class _Scope(NamedTuple):
     over_cap: set[str]
 
 
-def _load(session: Session, generation: str, claim_keys: Collection[str] | None) -> _Scope:
+def _load(
+    session: Session, generation: str, claim_keys: Collection[str] | None, judges: EdgeJudges
+) -> _Scope:
     """The claims to evaluate plus the exact-key and coarse-key blocks in scope."""
     if claim_keys is None:
         return _Scope(_claims_where(session, generation), None, None, set())
@@ -256,9 +258,9 @@ def _load(session: Session, generation: str, claim_keys: Collection[str] | None)
             session, generation, ClaimRow.entity.in_(evidence[start : start + _CHUNK])
         ):
             by_id[facts.id] = facts
-    # claims naming no entity from pages told apart are no conflict (claims/edges/pages.py):
-    # the pages' other claims are that evidence
-    pages = sorted(evidence_pages(by_id.values()))
+    # claims naming no entity from pages told apart are no conflict (the reference profile's
+    # judge, claims/reference/pages.py): the pages' other claims are that evidence
+    pages = sorted(judges.evidence_pages(by_id.values())) if judges.evidence_pages else []
     for start in range(0, len(pages), _CHUNK):
         for facts in _claims_where(
             session, generation, ClaimRow.source_id.in_(pages[start : start + _CHUNK])
@@ -327,17 +329,24 @@ def recompute_edges(
     claim_keys: set[str] | None = None,
     *,
     materiality: MaterialitySettings | None = None,
-    namesake_sources: Collection[str] = (),
+    judges: EdgeJudges | None = None,
+    namesake_sources: Collection[str] | None = None,
 ) -> EdgeReport:
     """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
 
-    ``namesake_sources``: the sources read as reference pages (``build_edges``).
+    ``namesake_sources``: the sources read as reference pages (``build_edges``; None: the
+    store's sources whose profile lends a namesake judge).
 
     Identical re-runs change no row; edges no longer produced are retired, not deleted,
     except those inside one claim key that were only rewired
     (``EdgeRepository._forget_rewired``).
+    ``judges``: the profiles' (None: those of the profiles the store's sources use).
     """
-    facts, keys, coarse, over_cap = _load(session, generation, claim_keys)
+    if judges is None:
+        judges = judges_for(profiles_in_use(session))
+    if namesake_sources is None:
+        namesake_sources = sources_judged_as_pages(session) if judges else ()
+    facts, keys, coarse, over_cap = _load(session, generation, claim_keys, judges)
     source_ids = sorted({f.source_id for f in facts})
     index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
     tiers: dict[str, str | None] = {}
@@ -355,6 +364,7 @@ def recompute_edges(
         tiers=tiers,
         keys=keys,
         coarse_keys=coarse,
+        judges=judges,
         namesake_sources=namesake_sources,
     )
     scope: set[str] | None = None

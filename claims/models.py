@@ -150,6 +150,8 @@ class Source(_Model):
 
     id: str
     title: str | None = None
+    # the readers it is read with (claims.profiles); None: the register's folder or default
+    profile: str | None = None
     authority_tier: str | None = None
     access_groups: list[str] = Field(
         default_factory=list, description="Groups that may see it; empty means public."

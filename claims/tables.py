@@ -62,6 +62,9 @@ class SourceRow(Base):
     withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(TS)
     updated_at: Mapped[datetime] = mapped_column(TS)
+    # the profile its claims were read with (claims.profiles): the edge builder and
+    # retrieval take the judges of the profiles a store's sources use
+    profile: Mapped[str] = mapped_column(String(32), server_default="office")
 
 
 class SourceGrantRow(Base):

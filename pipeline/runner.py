@@ -97,6 +97,14 @@ def run_pipeline(
     from pipeline.definitions import build_definitions
 
     extractor = extractor or ExtractorResource(extractor="")
+    if sources.register_file and not extractor.register_file:
+        # the register's profile choices are part of the generation (docs/REGISTER.md)
+        extractor = ExtractorResource(
+            extractor=extractor.extractor,
+            workers=extractor.workers,
+            pool_min_versions=extractor.pool_min_versions,
+            register_file=sources.register_file,
+        )
     store.prepare()
     resources: Mapping[str, Any] = {"store": store, "sources": sources, "extractor": extractor}
     job = build_definitions(resources).resolve_job_def(CLAIMS_PIPELINE)

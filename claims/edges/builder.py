@@ -34,13 +34,12 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.entities import EntityLinks, link_entities
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
-from claims.edges.pages import Apart, GroupPages, PageEvidence
 from claims.edges.similarity import similar_key_pairs
 from claims.edges.slot_edges import (
     between_pages,
@@ -59,6 +58,7 @@ from claims.edges.value_groups import (
 )
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
+from claims.profiles import NO_JUDGES, EdgeJudges, NamesakeJudge
 
 NEAR_MISS_PREFIX = "~"
 # A coarse key shared by more distinct claim keys than this is too generic to say two keys
@@ -270,10 +270,11 @@ class _Emitter:
         materiality: MaterialitySettings,
         tiers: Mapping[str, str | None],
         build: EdgeBuild,
-        pages: PageEvidence | None = None,
+        pages: NamesakeJudge | None = None,
     ) -> None:
         self.generation = generation
-        # what each page states, to tell namesake pages of one template apart (pages.py)
+        # what each page states, to tell namesake pages of one template apart (the
+        # profile's judge: claims/reference/pages.py)
         self.pages = pages
         self.supersessions = supersessions
         self.materiality = materiality
@@ -435,13 +436,13 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
     ]
     slots = block_slots(groups, values, emit, build)
     disagreeing: dict[tuple[int, int], PairVerdict] = {}
-    group_pages: dict[int, GroupPages | None] = {}  # read once per group, when it disagrees
+    group_pages: dict[int, Any] = {}  # read once per group, when it disagrees
     for i, j in _comparable_pairs(groups, slots.large_of, slots.family_of):
         first, second = groups[i], groups[j]
         rep, other = first[0][0], second[0][0]
         build.comparisons += 1
         verdict = compare_facts(rep, other)
-        apart: Apart | None = None
+        apart: Any = None
         if emit.pages is not None and verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
             for index in (i, j):
                 if index not in group_pages:
@@ -480,10 +481,10 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
 def _namesakes(
     first: list[list[ClaimFacts]],
     second: list[list[ClaimFacts]],
-    pages: tuple[GroupPages | None, GroupPages | None],
+    pages: tuple[Any, Any],
     emit: _Emitter,
-) -> Apart | None:
-    """The pages of two disagreeing groups told apart (``pages.PageEvidence.namesakes``):
+) -> Any:
+    """The pages of two disagreeing groups told apart (the profile's ``namesakes`` judge):
     "The average household size was 2.22." on a page of one town and "... 2.83." on a page
     of its namesake, cut from the middle of two census sections, or "Hale was born in 1869."
     on the pages titled "Andrew Hale (Royal Navy officer)" and "Edmund Hale (bishop)". A page
@@ -690,22 +691,29 @@ def build_edges(
     tiers: Mapping[str, str | None] | None = None,
     keys: Collection[str] | None = None,
     coarse_keys: Collection[str] | None = None,
+    judges: EdgeJudges = NO_JUDGES,
     namesake_sources: Collection[str] = (),
 ) -> EdgeBuild:
     """Every edge among ``claims``, blocked by claim key (and coarse key for near misses).
 
     ``keys`` / ``coarse_keys`` restrict which blocks are evaluated (an incremental
     recompute passes the keys a new source version touches); ``None`` means all.
-    ``namesake_sources`` are the sources read as reference pages, which the namesake judge
-    (``pages.py``) may tell apart; office documents (the default) are never namesakes: two
-    documents about one thing that disagree on k figures give k conflicts.
+    ``judges`` are the profiles' (``claims.profiles.judges_for``): the reference profile's
+    tells namesake pages apart; the office profile lends none. ``namesake_sources`` are the
+    sources read as reference pages, the only ones that judge may tell apart; office documents
+    (the default) are never namesakes: two documents about one thing that disagree on k
+    figures give k conflicts.
     Deterministic: the same claims give the same edges with the same ids.
     """
     build = EdgeBuild(generation=generation)
     claims = list(claims)
     links = link_entities(claims)
     named = frozenset(namesake_sources)
-    pages = PageEvidence(claims, links.name_of, named.__contains__) if named else None
+    pages = (
+        judges.namesake_pages(claims, links.name_of, named.__contains__)
+        if judges.namesake_pages and named
+        else None
+    )
     emit = _Emitter(
         generation,
         supersessions or _NO_SUPERSESSIONS,

@@ -4,6 +4,7 @@ import inspect
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import dagster as dg
@@ -20,12 +21,14 @@ from claims.extract_pool import (
 )
 from claims.models import Claim
 from claims.planning import compare
+from claims.profiles import DEFAULT_PROFILE
+from claims.register import register_as_on_disk
 from claims.run_summary import claims_preview, count_table
 from claims.store import ClaimRepository, GenerationRepository
 from claims.store.bulk_load import indexes_deferred, load_pays
 from claims.store.changes import mark_extracted, record_version_changes
 from claims.store.claims import CLAIM_COLUMNS, claim_from_row, row_kind
-from claims.store.sources import register_dates, register_titles
+from claims.store.sources import record_profiles, register_dates, register_titles
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.sources import source_versions
@@ -65,11 +68,18 @@ def claims(
         ]
         versions = corpus.versions_for_keys(session, pending)
         titles = register_titles(session, {v.source_id for v in versions.values()})
+        # the readers each source is read with (the register's profile choices), stored
+        # with the source so the edge builder and retrieval take that profile's judges
+        profiles = _profiles(extractor, {v.source_id for v in versions.values()})
+        record_profiles(session, profiles)
         dates = register_dates(session, {v.source_id for v in versions.values()})
         # a load large against what the store holds builds the claims indexes once, at the
         # end (claims.store.bulk_load); its writes wait for the whole run's extraction
         bulk = load_pays(session, len(versions))
     takes_subject = _takes_document_subject(extract)
+    takes_profile = _accepts(extract, "profile")
+    takes_generation = _accepts(extract, "generation")
+    own_generation = extractor.generation_of_code()
     kinds: Counter[str] = Counter()
     written = _Written()
     preview: list[Claim] = []
@@ -88,6 +98,9 @@ def claims(
             # only the built-in extractor reads by structure and infers years
             None if extractor.extractor else _structure_media_type(versions[key].media_type),
             None if extractor.extractor else dates.get(versions[key].source_id),
+            profiles[versions[key].source_id] if takes_profile else None,
+            # the run's generation holds the register's profile choices (docs/REGISTER.md)
+            generation if takes_generation and generation != own_generation else None,
         )
         for key in sorted(versions)
     ]
@@ -178,6 +191,24 @@ def _span_start(row: tuple[Any, ...]) -> int:
 
 def _claim_key(row: tuple[Any, ...]) -> str:
     return str(row[_CLAIM_KEY])
+
+
+def _profiles(extractor: ExtractorResource, source_ids: set[str]) -> dict[str, str]:
+    """Each source's profile by the register (the office profile without one)."""
+    if not extractor.register_file:
+        return dict.fromkeys(source_ids, DEFAULT_PROFILE)
+    register = register_as_on_disk(Path(extractor.register_file).expanduser())
+    return {source_id: register.profile_for(source_id) for source_id in source_ids}
+
+
+def _accepts(extract: Callable[..., list[Claim]], name: str) -> bool:
+    """Whether a (possibly custom) extractor takes the keyword ``name`` (``profile``,
+    ``generation``)."""
+    try:
+        parameters = inspect.signature(extract).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == name for p in parameters)
 
 
 def _structure_media_type(media_type: str) -> str:
