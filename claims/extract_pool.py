@@ -70,6 +70,8 @@ class VersionText:
     # lines), and the register's effective date (the year of dates written without one)
     media_type: str | None = None
     document_date: date | None = None
+    profile: str | None = None  # None: the extractor's default (claims.profiles)
+    generation: str | None = None  # None: the extractor's own (current_generation)
 
 
 @dataclass
@@ -136,6 +138,10 @@ def extract_one(version: VersionText, extract: object) -> Extracted:
         kwargs = {"source_id": version.source_id, "source_version_id": version.version_id}
         if version.document_subject is not None:
             kwargs["document_subject"] = version.document_subject
+        if version.profile is not None:
+            kwargs["profile"] = version.profile
+        if version.generation is not None:
+            kwargs["generation"] = version.generation
         if version.media_type is not None:
             kwargs["media_type"] = version.media_type
         if version.document_date is not None:

@@ -114,6 +114,8 @@ class DismissReason(StrEnum):
     DIFFERENT_TIME = "different_time"
     DIFFERENT_DEFINITION = "different_definition"
     EXTRACTION_ERROR = "extraction_error"
+    # routing closes an item with it when no live conflict holds its claims any more
+    EVIDENCE_CHANGED = "evidence_changed"
 
 
 class ResolutionMethod(StrEnum):
@@ -148,6 +150,8 @@ class Source(_Model):
 
     id: str
     title: str | None = None
+    # the readers it is read with (claims.profiles); None: the register's folder or default
+    profile: str | None = None
     authority_tier: str | None = None
     access_groups: list[str] = Field(
         default_factory=list, description="Groups that may see it; empty means public."

@@ -15,6 +15,7 @@ the shape where the answer now names a second side, and a near miss that stays o
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -24,10 +25,15 @@ from retrieval.answer import answer
 from retrieval.contract import Answer, AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_case, load_documents  # noqa: E402
+from retrieval_cases import load_case as load_case_any  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any
 
 from claims.store import make_engine  # noqa: E402
 from claims.store.migrate import upgrade  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+load_documents = partial(load_documents_any, profile="reference")
+load_case = partial(load_case_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 ARCHIVE = Requester(principal="ada", groups=["archive"])

@@ -1,13 +1,19 @@
-"""The one team a player is with, read from prose (claims/extraction/prose_relations.py,
+"""The one team a player is with, read from prose (claims/reference/prose_relations.py,
 ``current_team``): "who currently plays for the Ridgeport Hawks", "He last played for Leeds
 United" are keyed ``team``, so a revision that moves the player to another team is one
 slot with another value. A career's "played for" and a national side are not his team."""
 
 from __future__ import annotations
 
-from claims.check import check_texts
-from claims.extraction import extract
+from functools import partial
+
+from claims.check import check_texts as check_any
+from claims.extraction import extract as extract_any
 from claims.models import Relation
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+check_texts = partial(check_any, profile="reference")
 
 
 def teams(text: str) -> dict[str | None, str]:

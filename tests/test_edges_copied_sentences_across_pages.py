@@ -10,10 +10,17 @@ scraped pages do (a menu before the first sentence, so no title names the subjec
 
 from __future__ import annotations
 
-from claims.edges.builder import build_edges
+from functools import partial
+
+from claims.edges.builder import build_edges as build_any
 from claims.edges.entities import link_entities
 from claims.edges.facts import ClaimFacts, facts_from_claim
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
+from claims.profiles import profile_named
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+build_edges = partial(build_any, judges=profile_named("reference").edge_judges)
 
 MENU = "Contents History Architecture References External links "
 FULTON = (

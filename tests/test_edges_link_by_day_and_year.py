@@ -18,14 +18,26 @@ menu, as scraped pages do, so no title names their subject.
 
 from __future__ import annotations
 
-from edge_stores import facts_of as _facts
-from edge_stores import live_conflicts, recompute, store_documents
+from functools import partial
+
+from edge_stores import facts_of as facts_of_any
+from edge_stores import live_conflicts, recompute
+from edge_stores import store_documents as store_documents_any
 from sqlalchemy import Engine
 
-from claims.edge_refresh import keys_touched_by_version, recompute_edges
+from claims.edge_refresh import keys_touched_by_version
+from claims.edge_refresh import recompute_edges as recompute_any
 from claims.edges.entities import link_entities
-from claims.extraction import current_generation, extract
+from claims.extraction import current_generation
+from claims.extraction import extract as extract_any
+from claims.profiles import profile_named
 from claims.store import ClaimRepository, SourceRepository, transaction
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+_facts = partial(facts_of_any, profile="reference")
+store_documents = partial(store_documents_any, profile="reference")
+extract = partial(extract_any, profile="reference")
+recompute_edges = partial(recompute_any, judges=profile_named("reference").edge_judges)
 
 MENU = "Contents Early life Career References External links "
 ARTICLE = (

@@ -2,20 +2,29 @@
 sections of two villages of one name, cut from the middle so that no claim names the village,
 state every figure of the template differently; two titled pages of two officers of one
 surname both say when "Hale" was born. A copy of one page with its value swapped (and what
-follows from it) still conflicts with its original (claims/edges/pages.py).
+follows from it) still conflicts with its original (claims/reference/pages.py).
 
 Real extraction and the real edge builder; the census fragments start mid-sentence, the way
 a page cut from the middle of an article does."""
 
 from __future__ import annotations
 
-from edge_stores import live_conflicts, recompute, recompute_touched, store_documents
+from functools import partial
+
+from edge_stores import live_conflicts, recompute, recompute_touched
+from edge_stores import store_documents as store_documents_any
 from sqlalchemy import Engine
 
-from claims.edges.builder import build_edges
+from claims.edges.builder import build_edges as build_any
 from claims.edges.facts import ClaimFacts, facts_from_claim
-from claims.edges.pages import short_form
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
+from claims.profiles import profile_named
+from claims.reference.pages import short_form
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+store_documents = partial(store_documents_any, profile="reference")
+extract = partial(extract_any, profile="reference")
+build_edges = partial(build_any, judges=profile_named("reference").edge_judges)
 
 # two villages of one name, the same census template with their own figures
 NORTH = (

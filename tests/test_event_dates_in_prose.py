@@ -7,8 +7,13 @@ near miss kept apart."""
 
 from __future__ import annotations
 
-from claims.extraction import extract
+from functools import partial
+
+from claims.extraction import extract as extract_any
 from claims.models import Claim, ValueKind
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
 
 
 def _dates(text: str, attribute: str) -> list[tuple[str | None, str]]:

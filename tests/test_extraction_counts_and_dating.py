@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
 from claims.models import ValueKind
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
 
 
 def _quantities(text: str) -> list:
@@ -208,8 +213,10 @@ def test_how_a_work_was_received_is_one_attribute_with_a_pole_as_value(
 
 
 def test_opposite_receptions_conflict_and_synonyms_agree() -> None:
-    from claims.check import check_texts
+    from claims.check import check_texts as check_any
     from claims.models import Relation
+
+    check_texts = partial(check_any, profile="reference")  # how a work was received
 
     opposite = check_texts(
         "The revival received positive reviews from critics.",

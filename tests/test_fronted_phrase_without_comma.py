@@ -1,6 +1,6 @@
 """A phrase a preposition opens before the subject ends at the subject's article, with or
 without its comma: "On Rotten Tomatoes the sequel has a rating of 56%" names the site and the
-sequel as "On Rotten Tomatoes, the sequel has ..." does (claims/extraction/assembly.py,
+sequel as "On Rotten Tomatoes, the sequel has ..." does (claims/extraction/frames.py,
 ``_noun_phrase``). Without the comma the site and the film had been read as one name
 ("rotten tomato sequel"), another entity than the comma's wording."""
 

@@ -1,21 +1,26 @@
-"""Infobox and data-sheet fields (claims.extraction.infobox): a field is read as a claim of
+"""Infobox and data-sheet fields (claims.reference.infobox): a field is read as a claim of
 the page's subject, and page furniture around it never becomes an entity or a value. Read
 by the real extraction and asked through ``answer``."""
 
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Engine, text
 
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
 from claims.models import Claim, Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents as _load  # noqa: E402
+from retrieval_cases import load_documents as load_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+_load = partial(load_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 

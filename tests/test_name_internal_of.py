@@ -6,8 +6,13 @@ in the subject still names the thing measured ("the population of Lakeview")."""
 
 from __future__ import annotations
 
-from claims.extraction import extract
+from functools import partial
+
+from claims.extraction import extract as extract_any
 from claims.models import Claim, ValueKind
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
 
 
 def _dates(text: str) -> list[tuple[str | None, str, str]]:

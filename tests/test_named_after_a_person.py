@@ -7,17 +7,33 @@ Mill" is not "Harlow Mill"), and a bare surname never takes every person of that
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
+import pytest
 from sqlalchemy import Engine
 
 from claims.models import Requester
+from claims.profiles import profile_named
 from retrieval.answer import answer
 from retrieval.candidates import NAME_PART, entity_fit
 from retrieval.contract import AnswerStatus
+from retrieval.name_forms import names_read_as
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+load_documents = partial(load_documents_any, profile="reference")
+
+
+@pytest.fixture(autouse=True)
+def _names_read_as_reference_pages() -> Iterator[None]:
+    """Names matched as the reference profile matches them (familiar forms, spellings)."""
+    with names_read_as(profile_named("reference").name_forms):
+        yield
+
 
 ANYONE = Requester(principal="anyone", groups=[])
 

@@ -118,14 +118,18 @@ def test_a_dated_title_running_into_the_first_sentence_makes_no_second_entity(
             f"The daily meal allowance is {allowance} EUR."
         )
 
-    result = check_texts(policy(2023, 40), policy(2024, 45))
-    conflicts = [p for p in result.pairs if p.relation is Relation.CONFLICT]
-    assert len(conflicts) == 1, result.reason
-    assert conflicts[0].left.entity == conflicts[0].right.entity == "expense policy"
+    for profile, entity in (("office", None), ("reference", "expense policy")):
+        # office: the claims name no entity on either side (no opening reader places the
+        # title); reference: the opening reader names the title without its edition
+        result = check_texts(policy(2023, 40), policy(2024, 45), profile)
+        conflicts = [p for p in result.pairs if p.relation is Relation.CONFLICT]
+        assert len(conflicts) == 1, result.reason
+        assert conflicts[0].left.entity == conflicts[0].right.entity == entity
 
 
 def test_a_bracket_that_tells_two_things_apart_still_does() -> None:
-    claims = extract("Harbour Mill (1904 building) Harbour Mill is a flour mill in Leith.")
+    text = "Harbour Mill (1904 building) Harbour Mill is a flour mill in Leith."
+    claims = extract(text, profile="reference")  # an opening names the page's subject
     assert {c.entity for c in claims} == {"harbour mill (1904 building)"}
 
 
@@ -173,7 +177,8 @@ def test_a_job_title_opening_with_a_rank_word_is_no_rank(text: str) -> None:
 
 
 def test_a_rank_reached_is_still_read() -> None:
-    ranks = [c.value for c in extract("Karl Weber was promoted to colonel in 1939.")]
+    text = "Karl Weber was promoted to colonel in 1939."
+    ranks = [c.value for c in extract(text, profile="reference")]  # ranks: reference pages
     assert "colonel" in ranks
 
 

@@ -1,21 +1,26 @@
 """The opening sentence of a reference article: its subject and the labels it states
-(claims.extraction.opening), read by the real extraction and asked through ``answer``."""
+(claims.reference.opening), read by the real extraction and asked through ``answer``."""
 
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine
 
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
 from claims.models import Claim, Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents as _load  # noqa: E402
+from retrieval_cases import load_documents as load_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+_load = partial(load_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 

@@ -7,9 +7,14 @@ next one, a Wikidata page with no label)."""
 
 from __future__ import annotations
 
-from claims.extraction import extract
-from claims.extraction.page_footer import footer_title
+from functools import partial
+
+from claims.extraction import extract as extract_any
 from claims.models import Claim
+from claims.reference.page_footer import footer_title
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
 
 
 def _claims(text: str, source_id: str = "doc07") -> list[Claim]:

@@ -9,6 +9,7 @@ the asked name, or under another name, it stays out and the answer stays one val
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -18,7 +19,12 @@ from retrieval.answer import MAX_PAGE_NAMED, answer
 from retrieval.contract import Answer, AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_case, load_documents  # noqa: E402
+from retrieval_cases import load_case as load_case_any  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+load_documents = partial(load_documents_any, profile="reference")
+load_case = partial(load_case_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 MENU = "Contents Early life Career References External links "

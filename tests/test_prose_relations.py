@@ -1,4 +1,4 @@
-"""Relations an article states in running prose (claims.extraction.prose_relations): family
+"""Relations an article states in running prose (claims.reference.prose_relations): family
 ties, birthplaces, a sport, a designer and a cast, and the career events a biography dates;
 read by the real extraction and asked through ``answer``. Each class is checked both ways:
 the tie stated of the page's subject answers, the same words about another person do not."""
@@ -6,17 +6,23 @@ the tie stated of the page's subject answers, the same words about another perso
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Engine
 
-from claims.extraction import extract, parse_question
+from claims.extraction import extract as extract_any
+from claims.extraction import parse_question
 from claims.models import Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents as _load  # noqa: E402
+from retrieval_cases import load_documents as load_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+_load = partial(load_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 

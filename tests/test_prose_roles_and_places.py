@@ -5,8 +5,13 @@ on the name, a located clause that is no appositive)."""
 
 from __future__ import annotations
 
-from claims.extraction import extract
+from functools import partial
+
+from claims.extraction import extract as extract_any
 from claims.models import Claim
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
 
 
 def _label(text: str, attribute: str) -> list[tuple[str | None, str]]:

@@ -2,7 +2,7 @@
 States Coast Guard rear admiral and shipping lawyer" states a rank, and so does the title before a
 person's name in the opening ("Brigadier General Paul Keane (1908 - 1987) was ...");
 "was an Indian tabla player" and "is a singer, pianist and organist" state the instruments
-played (claims/extraction/opening.py, ``_rank_and_instruments``, ``_title_rank``). A rank
+played (claims/reference/opening.py, ``_rank_and_instruments``, ``_title_rank``). A rank
 word inside a part of the occupation ("a major league pitcher", "a general manager") or one
 that names a kind of officer ("a German general") is no rank; a musician's several
 instruments are no conflict."""
@@ -10,19 +10,25 @@ instruments are no conflict."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine
 
-from claims.check import check_texts
-from claims.extraction import extract
+from claims.check import check_texts as check_any
+from claims.extraction import extract as extract_any
 from claims.models import Relation, Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+check_texts = partial(check_any, profile="reference")
+load_documents = partial(load_documents_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 

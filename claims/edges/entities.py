@@ -1,7 +1,7 @@
 """One entity across pages: a subject named only inside its page joins a namesake it agrees with.
 
 The extractor names a page's subject "<name> (in <source>)" when nothing tells it from its
-namesakes: no title, the name read late in the page (``claims/extraction/opening.py``). Such
+namesakes: no title, the name read late in the page (``claims/reference/opening.py``). Such
 a subject conflicts with no other page, which keeps two footballers of one name apart, but
 it also keeps apart a copy of an article and the article itself ("kind hush (in doc03)" and
 "kind hush (album)"), so a swapped value between them is never seen.

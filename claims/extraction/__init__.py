@@ -2,12 +2,12 @@
 
 Public surface:
 
-- ``extract(text, *, source_id=None, source_version_id=None, document_subject=None)``
-  ``-> list[Claim]``
+- ``extract(text, *, source_id=None, source_version_id=None, document_subject=None,
+  profile=None) -> list[Claim]`` (``profile``: a name of ``claims.profiles``; None: office)
 - ``current_generation() -> (generation id, "gen-<8hex>")``
 - ``parse_question(text) -> QuestionFrame`` (claim_key, coarse_key, scope, residual, time)
 - ``find_supersession_mentions(text) -> list[SupersessionMention]``
-- ``get_pipeline(model=None)`` / ``build_pipeline(model=None)``: the spaCy ``Language``;
+- ``get_pipeline(model=None, profile="office")`` / ``build_pipeline(...)``: the spaCy ``Language``;
   ``nlp(text)._.claims`` holds the claims; ``claims_with(nlp, text, ...)`` is ``extract``
   on a given pipeline.
 """
@@ -33,6 +33,7 @@ from claims.extraction.office_prose import office_claims  # noqa: E402
 from claims.extraction.person_names import reading as reading_person_names  # noqa: E402
 from claims.extraction.pipeline import (  # noqa: E402
     BLOCK_STARTS,
+    GENERATION,
     SOURCE_ID,
     SOURCE_VERSION_ID,
     build_pipeline,
@@ -45,6 +46,7 @@ from claims.extraction.readers.label_lines import rewrite_label_lines  # noqa: E
 from claims.extraction.supersession import SupersessionMention, find_supersession_mentions  # noqa: E402
 from claims.lookalikes import Folded, fold_key, fold_lookalikes  # noqa: E402
 from claims.models import Claim, Span  # noqa: E402
+from claims.profiles import DEFAULT_PROFILE  # noqa: E402
 from claims.settings import get_settings  # noqa: E402
 
 if TYPE_CHECKING:
@@ -57,6 +59,8 @@ def extract(
     source_id: str | None = None,
     source_version_id: str | None = None,
     document_subject: str | None = None,
+    profile: str | None = None,
+    generation: str | None = None,
     media_type: str = "text/markdown",
     document_date: date | None = None,
 ) -> list[Claim]:
@@ -73,19 +77,31 @@ def extract(
     that says "it", "we" or "the company" states a claim about the entity it names. Without
     it, the text's first Markdown heading or title line serves.
 
+    ``profile`` names the readers to add to the core (``claims.profiles``): None or
+    ``office`` reads with the core alone, ``reference`` adds the encyclopedia-page readers.
+    ``generation`` is the generation the claims are made in (None: ``current_generation``;
+    the pipeline gives the one that includes the register's profile choices).
+
     Raises ``InputError`` only for input that cannot be text at all (not a ``str``) or is
     larger than the pipeline's limit.
     """
     if not isinstance(text, str):
         raise InputError(f"expected text (str), got {type(text).__name__}")
-    nlp = get_pipeline(get_settings().spacy_model)
+    nlp = get_pipeline(get_settings().spacy_model, profile or DEFAULT_PROFILE)
     if len(text) > nlp.max_length:
         raise InputError(
             f"text has {len(text)} characters, more than the extractor's limit of "
             f"{nlp.max_length}; split the source into smaller files"
         )
     return claims_with(
-        nlp, text, source_id, source_version_id, document_subject, media_type, document_date
+        nlp,
+        text,
+        source_id,
+        source_version_id,
+        document_subject,
+        media_type,
+        document_date,
+        generation=generation,
     )
 
 
@@ -97,8 +113,11 @@ def claims_with(
     document_subject: str | None,
     media_type: str = "text/markdown",
     document_date: date | None = None,
+    *,
+    generation: str | None = None,
 ) -> list[Claim]:
-    """``extract`` on a given pipeline (``build_pipeline``), its limits already checked.
+    """``extract`` on a given pipeline (``build_pipeline``), its limits already checked;
+    the claims made in ``generation`` (None: ``current_generation``).
 
     Every reader reads the text with look-alike letters and invisible characters folded
     (``claims.lookalikes``), so keys, attributes and entities do not split on them; each
@@ -106,17 +125,23 @@ def claims_with(
     """
     reading = fold_lookalikes(text)
     folded = reading.text
-    subject = fold_key(document_subject) if document_subject else None
     document = read_structure(folded, media_type)
     # one pass of the sentence reader: the prose (other readers' blocks blanked), then the
     # label lines rewritten as sentences, after a blank line (readers.label_lines)
     prose = prose_text(document)
     rewritten = rewrite_label_lines(folded, document.blocks, len(prose) + 2)
     whole = prose + "\n\n" + rewritten.text if rewritten.lines else prose
+    generation = generation or current_generation()[0]
     read = _sentence_claims(
-        nlp, whole, source_id, source_version_id, subject, _unit_starts(document)
+        nlp,
+        whole,
+        source_id,
+        source_version_id,
+        fold_key(document_subject) if document_subject else None,
+        _unit_starts(document),
+        generation,
     )
-    context = ReadContext(document, nlp, source_id, source_version_id, current_generation()[0])
+    context = ReadContext(document, nlp, source_id, source_version_id, generation)
     claims = office_claims(read_blocks(context, read, rewritten), document, document_date)
     if reading.changed:
         claims = [_exact(claim, text, reading) for claim in claims]
@@ -153,8 +178,10 @@ def _sentence_claims(
     source_version_id: str | None,
     document_subject: str | None,
     block_starts: Sequence[int],
+    generation: str,
 ) -> list[Claim]:
     doc = nlp.make_doc(text)
+    doc.user_data[GENERATION] = generation
     doc.user_data[SOURCE_ID] = source_id
     doc.user_data[SOURCE_VERSION_ID] = source_version_id
     doc.user_data[TEXT_KEY] = text

@@ -14,7 +14,9 @@ from pathlib import Path
 
 from claims.ids import stable_id
 
-_ROOTS = (Path(__file__).parent, Path(__file__).parent.parent / "units")
+# the extractor, the units, and the profiles' readers (claims/profiles, claims/reference)
+_CLAIMS = Path(__file__).parent.parent
+_ROOTS = (Path(__file__).parent, _CLAIMS / "units", _CLAIMS / "profiles", _CLAIMS / "reference")
 # the structure reader and its model (not the converters: a converter's own name and
 # version stamp the text it makes, claims/documents/converters)
 _DOCUMENTS = Path(__file__).parent.parent / "documents"

@@ -10,22 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from claims.extraction.assembly import (
-    PUNCT,
-    UNIT,
-    WH,
-    assign_roles,
-    drop_lead_ins,
-    fallback_attribute,
-    read_frame,
-)
 from claims.extraction.effective_time import effective_time
+from claims.extraction.frames import fallback_attribute, read_frame
 from claims.extraction.keys import fold_text, fold_word
+from claims.extraction.lead_ins import drop_lead_ins
 from claims.extraction.mentions import Mentions
 from claims.extraction.person_names import reading as reading_person_names
 from claims.extraction.pipeline import get_pipeline
 from claims.extraction.question_frames import FrameMatch, match_frame
 from claims.extraction.resources import Resources, resources
+from claims.extraction.roles import PUNCT, UNIT, WH, assign_roles
 from claims.models import EffectiveTime
 from claims.settings import get_settings
 from claims.units.normalize import conversion

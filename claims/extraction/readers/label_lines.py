@@ -19,6 +19,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from claims.documents.model import Block, BlockKind
 from claims.extraction.readers.context import ReadContext
@@ -87,9 +88,12 @@ def heading_entity(path: tuple[str, ...]) -> str | None:
 
 @lru_cache(maxsize=1)
 def _field_names() -> frozenset[str]:
-    """Field names the field-line reader (claims.extraction.infobox) reads with the page's
-    subject and its own value kinds: a label line of one of them stays with it."""
-    return frozenset(str(name).lower() for name in read_yaml("infobox.yaml")["fields"])
+    """Field names the field-line reader (the reference profile's claims/reference/infobox.py)
+    reads with the page's subject and its own value kinds: a label line of one of them stays
+    with it. (Read from that profile's data file by path, importing nothing of it; to come
+    from the profile itself, as its other readers do.)"""
+    fields = read_yaml("infobox.yaml", Path(__file__).parents[2] / "reference" / "data")
+    return frozenset(str(name).lower() for name in fields["fields"])
 
 
 @lru_cache(maxsize=1)

@@ -31,7 +31,8 @@ from functools import lru_cache
 from spacy.tokens import Doc, Span
 
 from claims.extraction.identity import fold_name, name_tokens
-from claims.extraction.resources import read_yaml, resources
+from claims.extraction.resources import resources
+from claims.reference.resources import read_yaml
 
 MAX_SUBJECT_WORDS = 5
 _PRONOUNS = frozenset({"he", "she"})

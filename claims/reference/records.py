@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from claims.extraction.resources import read_yaml
 from claims.extraction.value_kinds import NO_QUANTITY, plain_statement
 from claims.models import Claim, ValueKind
 from claims.models import Span as CharSpan
+from claims.reference.resources import read_yaml
 from claims.trusted import trusted
 
 CONFIDENCE = 0.6  # a record read from the shape of one sentence, below an opening's labels

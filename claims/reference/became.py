@@ -25,10 +25,11 @@ from functools import lru_cache
 from claims.extraction.identity import fold_name, name_tokens
 from claims.extraction.mentions import TimeMention
 from claims.extraction.phrase_claims import phrase_claim
-from claims.extraction.resources import read_yaml, resources
+from claims.extraction.resources import resources
 from claims.extraction.value_kinds import iso_value
 from claims.ids import stable_id_maker
 from claims.models import Claim, ValueKind
+from claims.reference.resources import read_yaml
 
 CONFIDENCE = 0.65  # read from a phrase in passing, as the prose relations
 MAX_NAME_WORDS = 10

@@ -31,30 +31,11 @@ from typing import Any
 
 from spacy.tokens import Doc, Span
 
-from claims.extraction.affiliation import party_mentions
-from claims.extraction.disambiguation import entry_labels
 from claims.extraction.entity_refs import qualified
 from claims.extraction.identity import fold_name, is_edition, is_name, lemma, name_tokens
-from claims.extraction.infobox import (
-    Field,
-    box_subject,
-    furniture,
-    header_subject,
-    in_block,
-    is_reference_date,
-    read_fields,
-)
 from claims.extraction.mentions import Mentions, TimeMention
-from claims.extraction.page_footer import (
-    address_spans,
-    description_labels,
-    footer_labels,
-    footer_title,
-    wikidata_label,
-)
-from claims.extraction.prose_relations import military_ranks
 from claims.extraction.question_frames import name_suffixes
-from claims.extraction.resources import read_yaml, resources
+from claims.extraction.resources import resources
 from claims.extraction.value_kinds import NO_QUANTITY, iso_value, plain_statement
 from claims.ids import stable_id_maker
 from claims.models import (
@@ -66,6 +47,26 @@ from claims.models import (
 from claims.models import (
     Span as CharSpan,
 )
+from claims.reference.affiliation import party_mentions
+from claims.reference.disambiguation import entry_labels
+from claims.reference.infobox import (
+    Field,
+    box_subject,
+    furniture,
+    header_subject,
+    in_block,
+    is_reference_date,
+    read_fields,
+)
+from claims.reference.page_footer import (
+    address_spans,
+    description_labels,
+    footer_labels,
+    footer_title,
+    wikidata_label,
+)
+from claims.reference.prose_relations import military_ranks
+from claims.reference.resources import read_yaml
 from claims.trusted import trusted
 
 MAX_SUBJECT_TOKENS = 40  # a name before the copula longer than this is not a name

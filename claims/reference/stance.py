@@ -4,12 +4,13 @@ attribute `reception` (data/stance.yaml), so "mixed reviews" on another side con
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from claims.extraction.keys import fold_word
-from claims.extraction.resources import read_yaml
+from claims.profiles import Stance
+from claims.reference.resources import read_yaml
 
 ATTRIBUTE = "reception"
 
@@ -20,12 +21,6 @@ class StanceLexicon:
     nouns: frozenset[str]  # folded evaluation nouns
     degree: frozenset[str]  # folded degree words
     evaluators: frozenset[str]  # folded words of who evaluated ("critics")
-
-
-@dataclass(frozen=True, slots=True)
-class Stance:
-    value: str  # "positive", "negative", "mixed"
-    rest: list[str]  # the action's other words (the verb), minus the stance and its noun
 
 
 @lru_cache(maxsize=1)
@@ -68,3 +63,19 @@ def stance_of(words: Sequence[str]) -> Stance | None:
     skip = set(lex.poles) | lex.degree | lex.nouns | lex.evaluators | {"to", "and", "or"}
     rest = [w for w in words if w not in skip]
     return Stance("-".join(found), rest)
+
+
+class StanceWords:
+    """The stance reading the reference profile lends the sentence reader
+    (``claims.profiles.StanceReading``)."""
+
+    attribute = ATTRIBUTE
+
+    def poles(self) -> Mapping[str, str]:
+        return stance_lexicon().poles
+
+    def evaluators(self) -> frozenset[str]:
+        return stance_lexicon().evaluators
+
+    def stance_of(self, words: Sequence[str]) -> Stance | None:
+        return stance_of(words)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from claims.extraction.identity import lemma
-from claims.extraction.resources import read_yaml
+from claims.reference.resources import read_yaml
 
 MAX_NAME_WORDS = 6
 _WORD = re.compile(r"[\w'’.&-]+")

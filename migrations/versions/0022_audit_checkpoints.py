@@ -4,8 +4,8 @@
 --json`` exports them; ``claims audit verify`` checks each against the chain, and
 ``verify --expect HASH`` checks a head kept elsewhere (docs/REVIEW.md, "Anchoring the chain").
 
-Revision ID: 0020
-Revises: 0019
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-12-07
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0020"
-down_revision: str | None = "0019"
+revision: str = "0022"
+down_revision: str | None = "0021"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -19,7 +19,7 @@ name the page's subject, so this module reads:
 * the **Wikidata label**: the item's name between the language's name and its description,
   before "Statements"; the description's maker ("album by Harbour Lights": artist).
 
-``claims.extraction.opening`` makes the claims: the footer title is the page's subject as
+``claims.reference.opening`` makes the claims: the footer title is the page's subject as
 a page title is, and the Wikidata label names its statements' subject as a box's naming
 field does (known as named in that page: a label has no disambiguation). Words live in
 ``data/page_footer.yaml`` and ``data/opening.yaml``.
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from claims.extraction.identity import lemma
-from claims.extraction.resources import read_yaml
+from claims.reference.resources import read_yaml
 
 _ADDRESS = re.compile(
     r"index\.php\s*\?\s*title\s*=\s*(?P<title>[^&\"`\n]{1,200}?)\s*&\s*(?:amp;\s*)?"

@@ -46,11 +46,12 @@ from spacy.attrs import SENT_START
 from spacy.tokens import Doc
 
 from claims.extraction.identity import fold_name, name_tokens, phrase_tokens
-from claims.extraction.resources import read_yaml, resources
+from claims.extraction.resources import resources
 from claims.extraction.value_kinds import NO_QUANTITY, plain_statement
 from claims.ids import stable_id_maker
 from claims.models import Claim, ValueKind
 from claims.models import Span as CharSpan
+from claims.reference.resources import read_yaml
 from claims.trusted import trusted
 
 CONFIDENCE = 0.65  # read from a phrase in passing, below an opening's labels (0.7)

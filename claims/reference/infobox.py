@@ -20,7 +20,7 @@ seat pilzno area sq mi"). This module reads the fields instead:
   parser's claims whose value sits in a block are replaced by the fields (page furniture
   never becomes an entity or a value).
 
-The field claims are about the page's subject (``claims.extraction.opening`` places them).
+The field claims are about the page's subject (``claims.reference.opening`` places them).
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
-from claims.extraction.captions import caption_spans
 from claims.extraction.mentions import Mentions
-from claims.extraction.resources import read_yaml
 from claims.extraction.value_kinds import iso_value
 from claims.models import EffectiveTime, TimeGranularity, ValueKind
+from claims.reference.captions import caption_spans
+from claims.reference.resources import read_yaml
 
 # two field names further apart than this are not one box
 MAX_FIELD_GAP = 150
