@@ -69,15 +69,9 @@ def run_conflicts(folder: Path) -> list[tuple[str, str]]:
     return [(a, b) for a, b in rows]
 
 
-LABEL_LINES = pytest.param(
-    "label lines",
-    marks=pytest.mark.xfail(
-        strict=True, reason="label lines are read by f2's structure reader, not on this branch"
-    ),
-)
 
 
-@pytest.mark.parametrize("form", ["prose", "bullet list", LABEL_LINES])
+@pytest.mark.parametrize("form", ["prose", "bullet list", "label lines"])
 @pytest.mark.parametrize("differing", [1, 2, 3, 4, 5, 6])
 def test_two_handbooks_disagreeing_on_k_of_six_figures_give_k_conflicts(
     cli_env: Path, tmp_path: Path, differing: int, form: str
@@ -89,8 +83,11 @@ def test_two_handbooks_disagreeing_on_k_of_six_figures_give_k_conflicts(
     conflicts = run_conflicts(folder)
     assert len(conflicts) == differing, conflicts
     # each conflict is one changed figure, stated on both sides
-    for label, sentence, first, other, _unit in FIGURES[:differing]:
-        stated = {sentence.format(first), sentence.format(other)}
+    for label, sentence, first, other, unit in FIGURES[:differing]:
+        if form == "label lines":
+            stated = {f"{label}: {first} {unit}", f"{label}: {other} {unit}"}
+        else:
+            stated = {sentence.format(first), sentence.format(other)}
         assert any({a.lstrip("- "), b.lstrip("- ")} == stated for a, b in conflicts), (
             label,
             conflicts,
