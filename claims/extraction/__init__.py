@@ -20,11 +20,13 @@ from claims.extraction.spacy_import import import_spacy
 
 import_spacy()  # first, before any module of the package imports spaCy: without its CLI
 
+from claims.documents.model import BlockKind, Document  # noqa: E402
 from claims.errors import InputError  # noqa: E402
 from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY  # noqa: E402
 from claims.extraction.generation import current_generation  # noqa: E402
 from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline  # noqa: E402
 from claims.extraction.question import QuestionFrame, parse_question  # noqa: E402
+from claims.extraction.readers import blank_tables, read_table, table_document  # noqa: E402
 from claims.extraction.supersession import SupersessionMention, find_supersession_mentions  # noqa: E402
 from claims.models import Claim  # noqa: E402
 from claims.settings import get_settings  # noqa: E402
@@ -67,16 +69,61 @@ def claims_with(
     source_version_id: str | None,
     document_subject: str | None,
 ) -> list[Claim]:
-    """``extract`` on a given pipeline (``build_pipeline``), its limits already checked."""
-    doc = nlp.make_doc(text)
+    """``extract`` on a given pipeline (``build_pipeline``), its limits already checked.
+
+    Markdown pipe tables are read by the table reader (``claims.extraction.readers``); the
+    sentence reader sees the text with the tables blanked out (same offsets)."""
+    tables = table_document(text, document_subject)
+    prose = blank_tables(text, tables) if tables is not None else text
+    doc = nlp.make_doc(prose)
     doc.user_data[SOURCE_ID] = source_id
     doc.user_data[SOURCE_VERSION_ID] = source_version_id
-    doc.user_data[TEXT_KEY] = text
+    doc.user_data[TEXT_KEY] = prose
     doc.user_data[SUBJECT_KEY] = document_subject
     for _, component in nlp.pipeline:
         doc = component(doc)
     claims: list[Claim] = doc._.claims or []
-    return claims
+    if tables is None:
+        return claims
+    return _with_table_claims(claims, tables, source_id, source_version_id)
+
+
+def _with_table_claims(
+    claims: list[Claim],
+    document: Document,
+    source_id: str | None,
+    source_version_id: str | None,
+) -> list[Claim]:
+    """The sentence reader's claims and every table's, in document order."""
+    generation = current_generation()[0]
+    read: list[Claim] = []
+    number = 0
+    for block in document.blocks:
+        if block.kind == BlockKind.TABLE:
+            number += 1
+            read += [
+                item.claim
+                for item in read_table(
+                    document,
+                    block,
+                    table_number=number,
+                    source_id=source_id,
+                    source_version_id=source_version_id,
+                    generation=generation,
+                )
+            ]
+    merged: list[Claim] = []
+    pending = iter(read)
+    table_claim = next(pending, None)
+    for claim in claims:  # the sentence reader's order is kept; table claims slot in by offset
+        while table_claim is not None and table_claim.span.start < claim.span.start:
+            merged.append(table_claim)
+            table_claim = next(pending, None)
+        merged.append(claim)
+    if table_claim is not None:
+        merged.append(table_claim)
+    merged.extend(pending)
+    return merged
 
 
 __all__ = [
