@@ -120,7 +120,7 @@ def gold_of(rows: list[list[str]]) -> Gold:
         row = rows[r]
         label = row[0].strip()
         values = [t.strip() for t in row[1:]]
-        if label and all(v in ("", "—", "-", "–") for v in values):
+        if label and not any(values):
             group = label
             continue
         if group:
@@ -178,7 +178,7 @@ def _words(claim: Any) -> set[str]:
 
 def score_reading(context: dict[str, Any], tally: Tally, keep: int) -> None:
     from claims.extraction import extract
-    from claims.extraction.readers.table_phrases import read_phrase
+    from claims.extraction.readers.table_phrases import named_part, read_phrase
 
     rows = context["table"]["table"]
     width = max(len(r) for r in rows)
@@ -206,10 +206,10 @@ def score_reading(context: dict[str, Any], tally: Tally, keep: int) -> None:
         tally.read += 1
         tally.attribute_total += 1
         words = _words(claim)
-        want = set(read_phrase(rows[r][0]).words) if rows[r][0].strip() else set()
+        want = set(read_phrase(named_part(rows[r][0])).words) if rows[r][0].strip() else set()
         group = gold.groups.get(r)
         if group:
-            want |= set(read_phrase(group).words)
+            want |= set(read_phrase(named_part(group)).words)
         if want <= words:
             tally.attribute_ok += 1
         else:

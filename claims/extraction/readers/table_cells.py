@@ -64,9 +64,13 @@ class CellValue:
 
 _BRACKETED = re.compile(r"^\(\s*([^()]*\d[^()]*)\s*\)$")
 # a currency symbol parted from its number by spaces ("$  1,452.4"), or before a bracket
+_BRACKETED_PERCENT = re.compile(r"^\(\s*[\d.,]+\s*\)\s*%$")
 _SPACED_SYMBOL = re.compile(r"([$€£¥])\s+(?=[\d(])")
-_FOOTNOTE = re.compile(r"\s*(?:\(\d\)|\[\d+\]|\*+)$")
+# a footnote mark after a figure ("1,200 (1)", "35[2]", "12*"), never the figure itself ("(7)")
+_FOOTNOTE = re.compile(r"(?<=[\d%)])\s*(?:\(\d\)|\[\d+\]|\*+)$")
+_LETTER_SPACED = re.compile(r"^\d(?: \d){2,}$")  # "2 0 1 8": a PDF's letter-spaced year
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_WORDY = re.compile(r"[^\W\d_]{2,}")  # a word of two letters or more
 
 
 @lru_cache(maxsize=1)
@@ -86,6 +90,9 @@ def read_cell(text: str) -> CellValue | None:
     if no_value(raw) or not any(c.isdigit() for c in raw):
         return None
     lead = text.index(raw[0])
+    if _LETTER_SPACED.match(raw):
+        raw_digits = raw.replace(" ", "")
+        return None if _YEAR.match(raw_digits) else read_cell(raw_digits)
     body = _FOOTNOTE.sub("", raw)
     bracketed = False
     symbol = ""
@@ -94,6 +101,8 @@ def read_cell(text: str) -> CellValue | None:
     match = _BRACKETED.match(body)
     if match:
         body, bracketed = match.group(1), True
+    elif _BRACKETED_PERCENT.match(body):
+        body, bracketed = body[1:].replace(")", "", 1), True  # "(38)%"
     body = symbol + body
     cleaned = _SPACED_SYMBOL.sub(r"\1", body)
     if _YEAR.match(cleaned):
@@ -102,6 +111,9 @@ def read_cell(text: str) -> CellValue | None:
     if not quantities:
         return None
     q: QuantityMention = quantities[0]
+    rest = cleaned[: q.cue_start] + " " + cleaned[q.end :]
+    if _WORDY.search(rest) or any(c.isdigit() for c in rest):
+        return None  # words or numbers beside it: a label ("Member aged 65", "2019 over 2018")
     sign = -1.0 if bracketed and q.value > 0 else 1.0
     low = q.low * sign if q.low is not None else None
     high = q.high * sign if q.high is not None else None
@@ -135,7 +147,7 @@ _TEXT_SCALE = re.compile(
 # in a header or caption any scale word counts ("US$ million", "Number of shares (thousands)")
 _HEADER_SCALE = re.compile(rf"\b{_SCALE_WORD}\b", re.IGNORECASE)
 _ABBREVIATED_SCALE = re.compile(
-    rf"(?:{_CURRENCY_MARK})\s?'?\s?(000s?|m|mn|mio|bn|k)(?![\w])|'000s?\b|\(000s?\)|\b000s\b",
+    rf"(?:{_CURRENCY_MARK})\s?['‘’]?\s?(000s?|m|mn|mio|bn|k)(?![\w])|['‘’]000s?\b|\(000s?\)|\b000s\b",
     re.IGNORECASE,
 )
 _ABBREVIATIONS = {"000": 1e3, "000s": 1e3, "k": 1e3, "m": 1e6, "mn": 1e6, "mio": 1e6, "bn": 1e9}
@@ -153,7 +165,7 @@ def scale_in(text: str, *, header: bool) -> float | None:
         word = next(g for g in match.groups() if g)
         return scales.get(word.lower())
     abbreviated = _ABBREVIATED_SCALE.search(text)
-    if abbreviated and (header or "(" in text or "'" in text):
+    if abbreviated and (header or any(mark in text for mark in "('‘’")):
         unit = (abbreviated.group(1) or "000").lower()
         return _ABBREVIATIONS.get(unit, 1e3)
     return None

@@ -21,6 +21,11 @@ from claims.extraction.readers.table_cells import no_value, read_cell, table_wor
 from claims.extraction.readers.table_phrases import clean_header, named_part, raw_words, read_phrase
 from claims.models import EffectiveTime
 
+# words that only say a header is a time ("Year ended", "Fiscal", "As of")
+TIME_WORDS = frozenset(
+    "year years yr fy end ended ending fiscal month months quarter period date week as of at "
+    "on day for the".split()
+)
 _MODEL_CODE = re.compile(r"^(?=.*[a-z])(?=.*\d)[a-z0-9][a-z0-9\-./]*$", re.IGNORECASE)
 
 
@@ -109,17 +114,23 @@ def _label_column(grid: tuple[tuple[str, ...], ...], header_rows: int) -> int | 
 def _header_rows(
     grid: tuple[tuple[str, ...], ...], stated: int, label_column: int | None
 ) -> int:
-    """The stated header rows, and the body rows after them that are headers in fact:
-    no label, no figure (a row of years, of "%" or "€m" under them)."""
+    """The stated header rows, and the rows after them up to the first row holding a
+    figure: a row of years under "Years ended", a row of "%" or "€m", a row "(in millions)
+    | 2019 | 2018". Rows with a label and no value just before the figures are group rows."""
     start = 0 if label_column is None else label_column + 1
-    count = stated
-    while count < len(grid) - 1:
-        row = grid[count]
-        if label_column is not None and row[label_column].strip():
+    first = next(
+        (r for r in range(stated, len(grid)) if any(_figure(t) for t in grid[r][start:])),
+        None,
+    )
+    if first is None:
+        return stated  # no figure at all: nothing to read, headers as stated
+    count = first
+    while count > stated:
+        row = grid[count - 1]
+        labelled = label_column is not None and row[label_column].strip()
+        if not (labelled and not any(t.strip() for t in row[start:])):
             break
-        if any(_figure(text) for text in row[start:]) or not any(t.strip() for t in row[start:]):
-            break
-        count += 1
+        count -= 1
     return count
 
 
@@ -167,7 +178,7 @@ def _groups(
         row = grid[r]
         label = row[label_column].strip()
         values = [t for c, t in enumerate(row) if c != label_column]
-        if label and all(no_value(t) for t in values):
+        if label and not any(t.strip() for t in values):
             group_rows.add(r)
             current = clean_header(label) or None
             continue
@@ -194,7 +205,10 @@ def _rows_are_time(
 def _is_time(label: str) -> bool:
     """A header that is a time and nothing else ("2019", "FY2020", "31 March 2021")."""
     reading = read_phrase(label)
-    return reading.time is not None and not reading.words
+    if reading.time is None:
+        return False
+    stated = set(raw_words(reading.time.text or ""))
+    return all(w in stated or w in TIME_WORDS for w in reading.words)
 
 
 def _entity_rows(
@@ -210,8 +224,9 @@ def _entity_rows(
     row headers are model codes ("P-200", "X1")."""
     if label_column is None:
         return False
-    if set(raw_words(corner)) & table_words().entity_kinds:
-        return True
+    corner_words = raw_words(named_part(corner))
+    if 0 < len(corner_words) <= 2 and set(corner_words) & table_words().entity_kinds:
+        return True  # "Plan", "Model", "Product name"; not "Employee stock purchase plan"
     if any(t is not None for t in column_times) or group_rows:
         return False
     labels = [row[label_column].strip() for row in grid[header_rows:] if row[label_column].strip()]

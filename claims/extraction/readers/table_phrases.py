@@ -21,6 +21,7 @@ from claims.extraction.pipeline import get_pipeline
 from claims.extraction.resources import resources
 from claims.models import EffectiveTime
 from claims.settings import get_settings
+from claims.units.normalize import conversion
 
 _FOOTNOTE = re.compile(r"\s*(?:\(\d{1,2}\)|\[\d{1,2}\]|\*+)\s*$")
 _GLUED_FOOTNOTE = re.compile(r"(?<=[a-z\)])\d$")  # "gains1": a footnote number glued on
@@ -29,15 +30,29 @@ _WORD = re.compile(r"[^\W_][\w'\-./&]*")
 
 # words of a header that only say how its numbers are written, never what they are
 _UNIT_WORDS = re.compile(
-    r"\([^()]*\)|(?:us\$|[$€£¥])\s?'?\s?(?:000s?|m|mn|bn|k)?(?![\w])|'000s?|%"
+    r"(?:us\$|hk\$|[$€£¥]|\b(?:usd|eur|gbp|rmb|cny|chf|jpy|aud|cad|inr)\b)\s?['‘’]?\s?"
+    r"(?:000s?|m|mn|bn|k|millions?|thousands?|billions?)?(?![\w])|['‘’]000s?|%"
     r"|\b(?:in\s+)?(?:thousands?|millions?|billions?|percent|per cent)\b",
     re.IGNORECASE,
 )
+_BRACKET = re.compile(r"\(([^()]*)\)")
+_LETTER_SPACED = re.compile(r"\b\d(?: \d){2,}\b")  # "2 0 1 8": a PDF's letter-spaced year
+
+
+def _unit_bracket(match: re.Match[str]) -> str:
+    """A bracket that states a unit, scale or footnote goes; other words in it stay."""
+    inner = match.group(1)
+    rest = _UNIT_WORDS.sub(" ", inner).strip(" ,.;:-")
+    if not rest or rest.isdigit() or conversion(rest) is not None or rest.lower() in ("in", "of"):
+        return " "
+    return f" {inner} "
 
 
 def named_part(header: str) -> str:
     """A header without the words that only say how its figures are written ("(in
-    millions)", "%", "$'000"): what the figures are, and when."""
+    millions)", "%", "$'000", "(kg)"): what the figures are, and when."""
+    header = _LETTER_SPACED.sub(lambda m: m.group().replace(" ", ""), header)
+    header = _BRACKET.sub(_unit_bracket, header)
     return " ".join(_UNIT_WORDS.sub(" ", header).split())
 
 
@@ -85,15 +100,23 @@ def read_phrase(text: str) -> PhraseReading:
     attribute = [w for w in frame.attribute_words if w]
     attribute += [w for w in frame.residual if w and w not in attribute]
     entity = [w for w in frame.entity_words if w]
-    # one stated time only: "2019 vs. 2018" compares two years and dates neither
-    time = effective_time(text, mentions.times) if len(mentions.times) == 1 else None
-    if not entity and not attribute and not frame.scope:
-        # "Other", "Granted": words the frame reader keeps for no key are still the row's name
-        stop = res.stopwords
-        attribute = [lemma(w) for w in _WORD.findall(text.lower()) if w not in stop]
-        attribute = [w for w in attribute if w and not w.isdigit()]
+    # one dated time only: "2019 vs. 2018" compares two years and dates neither
+    dated = [t for t in mentions.times if t.first is not None and t.last is not None]
+    time = effective_time(text, dated) if len(dated) == 1 else None
+    stop = res.stopwords
+    content = [lemma(w) for w in _WORD.findall(text.lower()) if w not in stop]
+    content = [w for w in content if w and not w.isdigit()]
+    kept = set(entity) | set(attribute)
+    kept |= {w for v in frame.scope.values() for w in str(v).replace("_", " ").split()}
+    kept |= set(raw_words(time.text or "")) if time is not None else set()
+    if content and 2 * sum(1 for w in content if w in kept) < len(content):
+        # "Other", "Member aged 65 (...)": the frame reader kept too few of the header's
+        # words for a key; the header's own content words name the row
+        attribute = [w for w in content if w not in entity and w not in kept or w in attribute]
         if not attribute and time is None:
             attribute = [w for w in raw_words(text) if not w.isdigit()]
+    elif not entity and not attribute and not frame.scope and time is None:
+        attribute = [w for w in raw_words(text) if not w.isdigit()]
     return PhraseReading(tuple(entity), tuple(attribute), dict(frame.scope), time)
 
 

@@ -28,10 +28,10 @@ from claims.extraction.readers.table_cells import (
     scale_in,
     table_words,
 )
-from claims.extraction.readers.table_layout import TableLayout, lay_out
+from claims.extraction.readers.table_layout import TIME_WORDS, TableLayout, lay_out
 from claims.extraction.readers.table_phrases import (
     PhraseReading,
-    named_part as _named_part,
+    named_part,
     raw_words,
     read_phrase,
 )
@@ -42,11 +42,6 @@ from claims.trusted import trusted
 from claims.units.normalize import conversion
 
 CONFIDENCE = 0.85
-_TIME_WORDS = frozenset(
-    "year years yr fy end ended ending fiscal month months quarter period date week as of at "
-    "on day".split()
-)
-
 
 @dataclass(frozen=True)
 class TableClaim:
@@ -196,8 +191,8 @@ def _claim_fields(
     row, column = cell.row, cell.column
     row_label = layout.label(row)
     column_header = layout.column_headers[column]
-    column_reading = read_phrase(_named_part(column_header))
-    row_reading = read_phrase(_named_part(row_label))
+    column_reading = read_phrase(named_part(column_header))
+    row_reading = read_phrase(named_part(row_label))
     group = layout.groups[row]
     entity = context.entity
     scope: dict[str, str] = {}
@@ -209,7 +204,7 @@ def _claim_fields(
     elif layout.entity_rows:
         # the row names the thing: an entity ("P-200"), or a scope ("Pro" plan), as the
         # same words in a sentence would ("The Pro plan costs $29": no entity, tier pro)
-        named = read_phrase(_named_part(f"{row_label} {layout.corner}".strip()))
+        named = read_phrase(named_part(f"{row_label} {layout.corner}".strip()))
         if named.entity_words:
             entity = " ".join(named.entity_words)
         elif named.scope:
@@ -217,13 +212,15 @@ def _claim_fields(
         else:
             entity = " ".join(raw_words(row_label)) or entity
         scope.update(named.scope)
-        attribute = list(_column_words(column_reading))
+        attribute = _corner_words(layout) + [
+            w for w in _column_words(column_reading) if w not in _corner_words(layout)
+        ]
         scope.update(column_reading.scope)
         time = time or row_reading.time
     else:
         attribute = list(row_reading.words)
         if group:
-            attribute += [w for w in read_phrase(_named_part(group)).words if w not in attribute]
+            attribute += [w for w in read_phrase(named_part(group)).words if w not in attribute]
         attribute += [w for w in _column_words(column_reading) if w not in attribute]
         scope.update(row_reading.scope)
         scope.update(column_reading.scope)
@@ -258,8 +255,16 @@ def _column_words(reading: PhraseReading) -> tuple[str, ...]:
     kept = [w for w in reading.words if w not in words.value_headers]
     if reading.time is not None:
         stated = set(raw_words(reading.time.text or ""))
-        kept = [w for w in kept if w not in _TIME_WORDS and w not in stated]
+        kept = [w for w in kept if w not in TIME_WORDS and w not in stated]
     return tuple(kept)
+
+
+def _corner_words(layout: TableLayout) -> list[str]:
+    """What the corner header says beside the kind of thing its rows name: "Revenue by
+    country" over rows of countries is revenue."""
+    kinds = table_words().entity_kinds
+    words = read_phrase(named_part(layout.corner)).words if layout.corner else ()
+    return [w for w in words if w not in kinds and w not in ("by", "per")]
 
 
 def _unit(
