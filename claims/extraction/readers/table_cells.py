@@ -24,6 +24,7 @@ class TableWords:
     entity_kinds: frozenset[str]
     total_words: frozenset[str]
     not_money: frozenset[str]
+    money: frozenset[str]
     no_value: frozenset[str]
     scales: dict[str, float]
     currencies: dict[str, str]
@@ -41,6 +42,7 @@ def table_words() -> TableWords:
         entity_kinds=words("entity_kinds"),
         total_words=words("total_words"),
         not_money=words("not_money_words"),
+        money=words("money_words"),
         no_value=words("no_value"),
         scales={str(k).lower(): float(v) for k, v in data["scales"].items()},
         currencies={str(k).lower(): str(v) for k, v in data["currencies"].items()},
@@ -208,3 +210,8 @@ def per_item(text: str) -> bool:
     """A header of figures per share or per unit: money, but never scaled ("in millions,
     except per share data")."""
     return bool(re.search(r"\bper\s+(?:share|unit|employee|person|member|user|seat)\b", text, re.I))
+
+
+def names_money(text: str) -> bool:
+    """A header naming money ("Monthly price", "Revenue", "Fees")."""
+    return bool(set(re.findall(r"[a-z]+", text.lower())) & table_words().money)

@@ -21,6 +21,7 @@ from claims.extraction.identity import title_entity
 from claims.extraction.readers.table_cells import (
     CellValue,
     currency_in,
+    names_money,
     not_money,
     per_item,
     percent_in,
@@ -59,6 +60,7 @@ class TableContext:
     scale: float | None  # "in millions" -> 1e6
     currency: str | None  # "USD"
     financial: bool  # bracketed figures are negative
+    statement: bool  # a financial statement (scaled or by year): plain numbers are money
 
 
 def read_table(
@@ -117,8 +119,8 @@ def _context(document: Document, block: Block, layout: TableLayout) -> TableCont
     currency = currency_in(caption or "") or currency_in(layout.corner)
     if currency is None and above:
         currency = currency_in(above)
-    if currency is None:
-        currency = _cells_currency(layout)
+    in_cells = _cells_currency(layout)
+    currency = currency or in_cells
     timed = any(t is not None for t in layout.column_times) or layout.rows_are_time
     entity = None
     for heading in reversed(block.locator.heading_path):
@@ -127,7 +129,8 @@ def _context(document: Document, block: Block, layout: TableLayout) -> TableCont
             break
     if entity is None and document.title:
         entity = title_entity(document.title, resources().stopwords)
-    return TableContext(entity, scale, currency, bool(scale or currency or timed))
+    statement = bool(scale or timed)
+    return TableContext(entity, scale, currency, statement or bool(in_cells), statement)
 
 
 def _text_above(document: Document, block: Block) -> str:
@@ -291,7 +294,7 @@ def _unit(
             return currency, currency
     if any(not_money(h) for h in headers):
         return None, None
-    if context.currency:
+    if context.currency and (context.statement or any(names_money(h) for h in headers)):
         return context.currency, context.currency
     return None, None
 
