@@ -321,9 +321,7 @@ def _value_spans(url: str) -> dict[str, tuple[str, int, int]]:
     try:
         with engine.connect() as conn:
             rows = conn.execute(
-                select(
-                    ClaimRow.id, ClaimRow.source_id, ClaimRow.value_start, ClaimRow.value_end
-                )
+                select(ClaimRow.id, ClaimRow.source_id, ClaimRow.value_start, ClaimRow.value_end)
             ).all()
     finally:
         engine.dispose()
@@ -394,7 +392,9 @@ def main() -> None:
     contexts = json.loads(common.require(args.data).read_text(encoding="utf-8"))
     parts = ("tuning", "check") if args.part == "both" else (args.part,)
     code = common.describe_code()
-    common.header("TAT-QA reports as Markdown (tables read as claims)", args.data, len(contexts), code)
+    common.header(
+        "TAT-QA reports as Markdown (tables read as claims)", args.data, len(contexts), code
+    )
     print("formats: Markdown only (the HTML and DOCX converters are not on this branch)")
     clock = common.Clock()
     figures: dict[str, Any] = {}

@@ -175,9 +175,7 @@ def test_claims_quote_the_row_and_point_at_the_cell() -> None:
 def test_every_figure_of_a_table_is_one_claim_with_its_own_slot() -> None:
     _, claims = _read("annual_results.md")
     assert len(claims) == 16  # 8 figure rows x 2 years; the two group rows hold none
-    slots = {
-        (c.claim.claim_key, tuple(c.claim.scope_residual), c.claim.time.start) for c in claims
-    }
+    slots = {(c.claim.claim_key, tuple(c.claim.scope_residual), c.claim.time.start) for c in claims}
     assert len(slots) == len(claims)
 
 

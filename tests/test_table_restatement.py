@@ -45,7 +45,9 @@ def _live_edges(url: str) -> list[dict[str, object]]:
 
 def test_a_restated_table_figure_is_the_one_conflict_between_two_copies(tmp_path: Path) -> None:
     report = (TABLES / "annual_results.md").read_text(encoding="utf-8")
-    restated = report.replace("| Accrued expenses              | 88.1 ", "| Accrued expenses              | 95.1 ")
+    restated = report.replace(
+        "| Accrued expenses              | 88.1 ", "| Accrued expenses              | 95.1 "
+    )
     assert restated != report
     corpus = tmp_path / "corpus"
     corpus.mkdir()

@@ -25,6 +25,7 @@ class TableWords:
     total_words: frozenset[str]
     not_money: frozenset[str]
     money: frozenset[str]
+    time_words: frozenset[str]
     no_value: frozenset[str]
     scales: dict[str, float]
     currencies: dict[str, str]
@@ -43,6 +44,7 @@ def table_words() -> TableWords:
         total_words=words("total_words"),
         not_money=words("not_money_words"),
         money=words("money_words"),
+        time_words=words("time_header_words"),
         no_value=words("no_value"),
         scales={str(k).lower(): float(v) for k, v in data["scales"].items()},
         currencies={str(k).lower(): str(v) for k, v in data["currencies"].items()},
@@ -201,9 +203,7 @@ def not_money(text: str) -> bool:
     """A header whose numbers count or compare rather than price (see tables.yaml)."""
     lowered = text.lower()
     words = set(re.findall(r"[a-z%]+", lowered))
-    return any(
-        (w in words) if " " not in w else (w in lowered) for w in table_words().not_money
-    )
+    return any((w in words) if " " not in w else (w in lowered) for w in table_words().not_money)
 
 
 def per_item(text: str) -> bool:

@@ -17,15 +17,10 @@ import re
 from dataclasses import dataclass
 
 from claims.documents.model import Table
-from claims.extraction.readers.table_cells import no_value, read_cell, table_words
+from claims.extraction.readers.table_cells import read_cell, table_words
 from claims.extraction.readers.table_phrases import clean_header, named_part, raw_words, read_phrase
 from claims.models import EffectiveTime
 
-# words that only say a header is a time ("Year ended", "Fiscal", "As of")
-TIME_WORDS = frozenset(
-    "year years yr fy end ended ending fiscal month months quarter period date week as of at "
-    "on day for the".split()
-)
 _MODEL_CODE = re.compile(r"^(?=.*[a-z])(?=.*\d)[a-z0-9][a-z0-9\-./]*$", re.IGNORECASE)
 
 
@@ -72,7 +67,8 @@ def lay_out(table: Table) -> TableLayout:
     ).strip()
     groups, group_rows = _groups(grid, header_rows, label_column)
     column_times = tuple(
-        read_phrase(named_part(h)).time if c >= start and h else None for c, h in enumerate(column_headers)
+        read_phrase(named_part(h)).time if c >= start and h else None
+        for c, h in enumerate(column_headers)
     )
     rows_are_time = _rows_are_time(grid, header_rows, label_column)
     entity_rows = _entity_rows(grid, header_rows, label_column, corner, column_times, group_rows)
@@ -111,9 +107,7 @@ def _label_column(grid: tuple[tuple[str, ...], ...], header_rows: int) -> int | 
     return None if figures * 2 > len(body) else 0
 
 
-def _header_rows(
-    grid: tuple[tuple[str, ...], ...], stated: int, label_column: int | None
-) -> int:
+def _header_rows(grid: tuple[tuple[str, ...], ...], stated: int, label_column: int | None) -> int:
     """The stated header rows, and the rows after them up to the first row holding a
     figure: a row of years under "Years ended", a row of "%" or "€m", a row "(in millions)
     | 2019 | 2018". Rows with a label and no value just before the figures are group rows."""
@@ -139,7 +133,7 @@ def _column_headers(
 ) -> tuple[str, ...]:
     """Each column's header texts, top to bottom. A header row with one text over several
     value columns ("Years ended December 31") heads them all; a text in a row above other
-    header rows heads the empty cells to its right ("2019" over "Amount" and "%").""" 
+    header rows heads the empty cells to its right ("2019" over "Amount" and "%")."""
     columns = len(grid[0]) if grid else 0
     parts: list[list[str]] = [[] for _ in range(columns)]
     for r in range(header_rows):
@@ -208,7 +202,7 @@ def _is_time(label: str) -> bool:
     if reading.time is None:
         return False
     stated = set(raw_words(reading.time.text or ""))
-    return all(w in stated or w in TIME_WORDS for w in reading.words)
+    return all(w in stated or w in table_words().time_words for w in reading.words)
 
 
 def _entity_rows(

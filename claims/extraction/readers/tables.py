@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from claims.documents.model import Block, BlockKind, Document, Locator, TableCell
@@ -29,7 +30,7 @@ from claims.extraction.readers.table_cells import (
     scale_in,
     table_words,
 )
-from claims.extraction.readers.table_layout import TIME_WORDS, TableLayout, lay_out
+from claims.extraction.readers.table_layout import TableLayout, lay_out
 from claims.extraction.readers.table_phrases import (
     PhraseReading,
     named_part,
@@ -43,6 +44,7 @@ from claims.trusted import trusted
 from claims.units.normalize import conversion
 
 CONFIDENCE = 0.85
+
 
 @dataclass(frozen=True)
 class TableClaim:
@@ -229,8 +231,9 @@ def _claim_fields(
         scope.update(column_reading.scope)
         time = time or row_reading.time
     if value.negative_brackets and not context.financial:
-        value = replace(value, value=-value.value, low=value.high and -value.high,
-                        high=value.low and -value.low)
+        value = replace(
+            value, value=-value.value, low=value.high and -value.high, high=value.low and -value.low
+        )
     unit, unit_key = _unit(layout, context, value, row_label, column_header, group)
     scale = _scale(context, value, unit_key, row_label, column_header)
     start, end = _row_span(text, cell)
@@ -258,7 +261,7 @@ def _column_words(reading: PhraseReading) -> tuple[str, ...]:
     kept = [w for w in reading.words if w not in words.value_headers]
     if reading.time is not None:
         stated = set(raw_words(reading.time.text or ""))
-        kept = [w for w in kept if w not in TIME_WORDS and w not in stated]
+        kept = [w for w in kept if w not in words.time_words and w not in stated]
     return tuple(kept)
 
 
@@ -331,7 +334,7 @@ def _row_span(text: str, cell: TableCell) -> tuple[int, int]:
 
 def _build(
     fields: _Fields,
-    claim_id: object,
+    claim_id: Callable[..., str],
     source_id: str | None,
     source_version_id: str | None,
     generation: str,
@@ -358,8 +361,7 @@ def _build(
             high_c = high * entry.factor + entry.offset
     start, end = fields.span
     v_start, v_end = fields.value_span
-    make_id = claim_id  # stable_id_maker's function
-    ident = make_id(start, end, v_start, v_end, ValueKind.QUANTITY.value, key)  # type: ignore[operator]
+    ident = claim_id(start, end, v_start, v_end, ValueKind.QUANTITY.value, key)
     return trusted(
         Claim,
         {
@@ -446,9 +448,7 @@ def _qualifiers(
 def _nested(word_sets: list[tuple[str, ...]]) -> bool:
     """Whether some two of the qualifier word lists are equal or one holds the other."""
     sets = [set(w) for w in word_sets]
-    return any(
-        a <= b or b <= a for i, a in enumerate(sets) for b in sets[i + 1 :]
-    )
+    return any(a <= b or b <= a for i, a in enumerate(sets) for b in sets[i + 1 :])
 
 
 def _slot(claim: Claim) -> tuple[object, ...]:
