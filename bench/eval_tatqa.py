@@ -159,6 +159,7 @@ class Tally:
     planted_found: int = 0
     planted_ambiguous: int = 0
     invented: int = 0
+    invented_by: Counter[str] = field(default_factory=Counter)  # table-table, prose-table...
     misses: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
 
@@ -286,8 +287,13 @@ def score_restatement(context: dict[str, Any], tally: Tally, keep: int, tmp: Pat
             ambiguous = True
         else:
             tally.invented += 1
+            sides = sorted(
+                "table" if str(q).startswith("|") else "prose"
+                for q in (edge["left_quote"], edge["right_quote"])
+            )
+            tally.invented_by["-".join(sides)] += 1
             tally.example(
-                f"invented {edge['kind']} between the copies",
+                f"invented {edge['kind']} between the copies ({'-'.join(sides)})",
                 f"{uid[:8]}: {edge['left_key']!r} / {edge['right_key']!r}: {edge['reason'][:140]}",
                 keep,
             )
@@ -364,6 +370,8 @@ def report(name: str, tally: Tally, keep: int) -> dict[str, Any]:
             f"{tally.invented:>6}/{tally.reports:<6} = {per_report:.3f}   (target <= 0.05)"
         )
         print(f"       planted linked as ambiguous only: {tally.planted_ambiguous}")
+        sides = ", ".join(f"{k} {v}" for k, v in sorted(tally.invented_by.items()))
+        print(f"       invented edges by the quotes' sides: {sides or 'none'}")
     for line in common.counter_lines("misses by class", tally.misses, tally.cells):
         print(line)
     for cls, shown in tally.examples.items():
@@ -377,6 +385,7 @@ def report(name: str, tally: Tally, keep: int) -> dict[str, Any]:
         "time": [tally.time_ok, tally.time_total],
         "planted": [tally.planted_found, tally.planted],
         "invented": tally.invented,
+        "invented_by": dict(tally.invented_by),
         "reports": tally.reports,
         "misses": dict(tally.misses),
     }

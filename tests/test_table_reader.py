@@ -7,6 +7,8 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from claims.documents.model import Block, BlockKind, Document, Locator
 from claims.documents.pipe_tables import parse_pipe_table
@@ -200,3 +202,54 @@ def test_odd_cells_never_raise() -> None:
     claims = extract(text)
     values = sorted(c.value for c in claims if isinstance(c.value, float))
     assert all(math.isfinite(v) for v in values)
+
+
+_CELLS = st.sampled_from(
+    [
+        "",
+        "—",
+        "n/a",
+        "None",
+        "(3.1)",
+        "$(1,200)",
+        "(38)%",
+        "$  1,452.4",
+        "12%",
+        "1.1 kW",
+        "3-5",
+        "2019",
+        "2 0 1 8",
+        "FY2020",
+        "Years ended December 31,",
+        "(in millions)",
+        "$'000",
+        "Total",
+        "Current liabilities",
+        "Pro",
+        "P-200",
+        "Value",
+        "1e400",
+        "\\|",
+        "·",
+        "٣٠",
+        "Member aged 65",
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(min_value=1, max_value=4).flatmap(
+        lambda width: st.lists(
+            st.lists(_CELLS, min_size=width, max_size=width), min_size=2, max_size=7
+        )
+    )
+)
+def test_any_table_reads_without_error_and_quotes_its_rows(rows: list[list[str]]) -> None:
+    lines = ["| " + " | ".join(r) + " |" for r in rows]
+    lines.insert(1, "|" + "---|" * len(rows[0]))
+    text = "# Report\n\nFigures below (in thousands):\n\n" + "\n".join(lines) + "\n"
+    for claim in extract(text):
+        assert text[claim.span.start : claim.span.end] == claim.quote
+        for number in (claim.value, claim.canonical_value):
+            assert not isinstance(number, float) or math.isfinite(number)

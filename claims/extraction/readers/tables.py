@@ -372,7 +372,10 @@ def _build(
             "subject": fields.subject,
             "predicate": fields.predicate,
             "claim_key": key,
-            "coarse_key": attribute.split(" ")[-1],
+            # the attribute class is the whole attribute: the rows of a table are different
+            # attributes by its layout ("Deferred tax assets" and "Net deferred tax assets"),
+            # never near misses of one another; the same attribute still meets its sentences
+            "coarse_key": attribute,
             "entity": fields.entity if attribute_words else None,
             "attribute": attribute,
             "kind": ValueKind.QUANTITY,
