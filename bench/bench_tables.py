@@ -7,8 +7,9 @@ with a scale note and a table of N line items (default 12) by three years, and t
 figures written as one sentence per cell ("Trade payables 3 were $412.5 million in 2024.").
 Both sets go through ``claims.extraction.extract`` in this one process (pipeline built
 before the clock starts; with ``--repeat K`` the best of K runs, caches warm after the
-first, so K=1 is the fair figure); printed: claims per set, seconds, and the ratio table / prose. A report's
-headers differ per report, so the header reading cache does not make later reports free.
+first, so K=1 is the fair figure); printed: claims per set, seconds, and the ratio
+table / prose. A report's headers differ per report, so the header reading cache does not
+make later reports free.
 """
 
 from __future__ import annotations
