@@ -13,6 +13,8 @@ import re
 from claims.documents.model import Block, BlockKind, Document, Locator
 from claims.documents.pipe_tables import is_separator_row, parse_pipe_table
 
+# a pipe table's separator row somewhere in the text: one regex pass before any line loop
+_SEPARATOR_LINE = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*\|[ \t:|-]*$", re.MULTILINE)
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
@@ -32,7 +34,7 @@ def _lines(text: str) -> list[tuple[int, int]]:
 def table_document(text: str, title: str | None = None) -> Document | None:
     """A Document holding the text's headings, the paragraph before each pipe table and
     the tables, or None when the text has no pipe table (the common case, checked first)."""
-    if "|" not in text or "-" not in text:
+    if "|" not in text or _SEPARATOR_LINE.search(text) is None:
         return None
     lines = _lines(text)
     blocks: list[Block] = []
