@@ -227,6 +227,12 @@ def _claim_fields(
         if group:
             attribute += [w for w in read_phrase(named_part(group)).words if w not in attribute]
         attribute += [w for w in _column_words(column_reading) if w not in attribute]
+        if not attribute:
+            # a row that names only a scope ("UK" -> region uk): the corner says what the
+            # rows' figures are ("Revenue by country"), else the row's own words do
+            attribute = _corner_words(layout) or list(raw_words(row_label))
+        if not row_label.strip():
+            attribute.append("total")  # a row without a label under figures sums them
         scope.update(row_reading.scope)
         scope.update(column_reading.scope)
         time = time or row_reading.time
