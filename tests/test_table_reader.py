@@ -15,7 +15,7 @@ from claims.documents.pipe_tables import parse_pipe_table
 from claims.edges.check import check_texts
 from claims.extraction import extract
 from claims.extraction.readers import TableClaim, read_table
-from claims.models import Relation
+from claims.models import Claim, Relation
 
 TABLES = Path(__file__).parent / "fixtures" / "tables"
 
@@ -253,3 +253,11 @@ def test_any_table_reads_without_error_and_quotes_its_rows(rows: list[list[str]]
         assert text[claim.span.start : claim.span.end] == claim.quote
         for number in (claim.value, claim.canonical_value):
             assert not isinstance(number, float) or math.isfinite(number)
+
+
+def test_table_claims_are_valid_models_as_built() -> None:
+    for name in ("price_list.md", "spec_sheet.md", "annual_results.md"):
+        _, claims = _read(name)
+        for item in claims:
+            claim = item.claim
+            assert Claim.model_validate(claim.model_dump()) == claim
