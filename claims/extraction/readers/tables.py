@@ -33,6 +33,7 @@ from claims.extraction.readers.table_cells import (
 from claims.extraction.readers.table_layout import TableLayout, lay_out
 from claims.extraction.readers.table_phrases import (
     PhraseReading,
+    clean_header,
     named_part,
     raw_words,
     read_phrase,
@@ -202,8 +203,10 @@ def _claim_fields(
     entity = context.entity
     scope: dict[str, str] = {}
     time = layout.column_times[column]
+    stated_by = f"column {clean_header(column_header)}"
     if layout.rows_are_time:
         time = read_phrase(row_label).time
+        stated_by = f"row {clean_header(row_label)}"
         attribute = list(_column_words(column_reading))
         scope.update(column_reading.scope)
     elif layout.entity_rows:
@@ -221,9 +224,14 @@ def _claim_fields(
             w for w in _column_words(column_reading) if w not in _corner_words(layout)
         ]
         scope.update(column_reading.scope)
-        time = time or row_reading.time
+        if time is None:
+            time, stated_by = row_reading.time, f"row {clean_header(row_label)}"
     else:
         attribute = list(row_reading.words)
+        if not attribute and row_reading.scope:
+            # a row naming only a scope ("Canada" under "Americas"): its words stay in the
+            # attribute too, or it would share the group's total row's key ("Total Americas")
+            attribute = list(raw_words(named_part(row_label)))
         if group:
             attribute += [w for w in read_phrase(named_part(group)).words if w not in attribute]
         attribute += [w for w in _column_words(column_reading) if w not in attribute]
@@ -235,7 +243,8 @@ def _claim_fields(
             attribute.append("total")  # a row without a label under figures sums them
         scope.update(row_reading.scope)
         scope.update(column_reading.scope)
-        time = time or row_reading.time
+        if time is None:
+            time, stated_by = row_reading.time, f"row {clean_header(row_label)}"
     if value.negative_brackets and not context.financial:
         value = replace(
             value, value=-value.value, low=value.high and -value.high, high=value.low and -value.low
@@ -247,7 +256,7 @@ def _claim_fields(
         entity=entity,
         attribute=attribute,
         scope=scope,
-        time=time or EffectiveTime(),
+        time=_stated_time(time, stated_by),
         value=value,
         unit=unit,
         unit_key=unit_key,
@@ -269,6 +278,15 @@ def _column_words(reading: PhraseReading) -> tuple[str, ...]:
         stated = set(raw_words(reading.time.text or ""))
         kept = [w for w in kept if w not in words.time_words and w not in stated]
     return tuple(kept)
+
+
+def _stated_time(time: EffectiveTime | None, header: str) -> EffectiveTime:
+    """The claim's time, its words naming the header that states it ("column 2019", "row
+    Balance as of December 31, 2019"): a table's dated rows or columns are a series laid out
+    side by side, never one running figure updated "as of" a later date."""
+    if time is None:
+        return EffectiveTime()
+    return time.model_copy(update={"text": header})
 
 
 def _corner_words(layout: TableLayout) -> list[str]:
@@ -413,11 +431,12 @@ def _build(
 
 
 def _told_apart(claims: list[TableClaim], layout: TableLayout) -> list[TableClaim]:
-    """Cells of one table that the headers do not tell apart (same key, scope, time and
-    dimension) are different facts all the same ("Total sales" and "Sales" both read as
-    revenue; "Percentage of revenue" under each product): each gets qualifier words from
-    its row label (and the label of the row it details when the labels are equal), or
-    from its column header, and its row or column number when words still nest. Decided
+    """Cells of one table that the headers do not tell apart (same key, scope and time)
+    are different facts all the same ("Total sales" and "Sales" both read as revenue;
+    "Percentage of revenue" under each product; "Change" over an amount and a percent):
+    each gets qualifier words from its row label (and the label of the row it details when
+    the labels are equal), or from its column header, then the kind of figure (its
+    dimension), and its row or column number when words still nest. Decided
     from the layout alone, never from values, so a copy with a changed figure keys alike."""
     for axis in ("row", "column"):
         slots: dict[tuple[object, ...], list[TableClaim]] = defaultdict(list)
@@ -428,6 +447,10 @@ def _told_apart(claims: list[TableClaim], layout: TableLayout) -> list[TableClai
             if len(places) < 2:
                 continue
             words = {place: _qualifiers(layout, place, axis, members) for place in places}
+            if _nested(list(words.values())):
+                # "Change" over an amount and a percent column: the kind of figure tells them
+                kinds = {_place(m.locator, axis): m.claim.dimension or "number" for m in members}
+                words = {p: w + (kinds[p],) for p, w in words.items()}
             if _nested(list(words.values())):
                 words = {p: w + (f"{axis} {p}",) for p, w in words.items()}
             for item in members:
@@ -467,7 +490,6 @@ def _slot(claim: Claim) -> tuple[object, ...]:
         tuple(claim.scope_residual),
         claim.time.start,
         claim.time.end,
-        claim.dimension,
     )
 
 
