@@ -169,8 +169,10 @@ class SourceVersion(_Model):
     size_bytes: int
     media_type: str = "text/plain"
     origin_path: str | None = None
-    text: str
+    text: str = Field(description="The file converted to Markdown-flavoured text.")
     ingested_at: datetime | None = None
+    converter: str = "utf-8-text"
+    converter_version: str = "1"
 
 
 class SourceVersionSupersession(_Model):

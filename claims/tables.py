@@ -104,8 +104,14 @@ class SourceVersionRow(Base):
     size_bytes: Mapped[int] = mapped_column(Integer)
     media_type: Mapped[str] = mapped_column(String(64))
     origin_path: Mapped[str | None] = mapped_column(Text)
-    text: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(Text)  # the converter's output (claims/documents)
     ingested_at: Mapped[datetime] = mapped_column(TS, index=True)
+    # what made ``text`` from the file's bytes: a newer one re-derives it (docs/INGEST.md)
+    converter: Mapped[str] = mapped_column(String(64), server_default="utf-8-text")
+    converter_version: Mapped[str] = mapped_column(String(128), server_default="1")
+    # sha256 of a converted ``text`` (None when the text is the file's UTF-8 bytes, which
+    # ``sha256`` covers): the integrity check compares the text with it
+    text_sha256: Mapped[str | None] = mapped_column(String(64))
 
 
 class SourceFileStatRow(Base):
@@ -297,9 +303,7 @@ class ValueGroupRelationRow(Base):
     """
 
     __tablename__ = "value_group_relations"
-    __table_args__ = (
-        Index("ix_value_group_relations_generation_key", "generation", "claim_key"),
-    )
+    __table_args__ = (Index("ix_value_group_relations_generation_key", "generation", "claim_key"),)
 
     id: Mapped[str] = mapped_column(ID, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
@@ -532,6 +536,7 @@ class ClaimStatusRow(Base):
     superseded_by_version_id: Mapped[str | None] = mapped_column(ID)
     policy_version: Mapped[str | None] = mapped_column(String(128))
     computed_at: Mapped[datetime] = mapped_column(TS)
+
 
 # Every audit row is hash-chained to the previous one as it is inserted (an ORM hook).
 from claims import audit_chain as _audit_chain  # noqa: E402,F401

@@ -79,8 +79,7 @@ def _across_keys(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
         return PairVerdict(
             Relation.UNRELATED,
             Rule.KEY,
-            f"a record's holder and a claim of another kind: {a.claim_key!r} vs "
-            f"{b.claim_key!r}",
+            f"a record's holder and a claim of another kind: {a.claim_key!r} vs {b.claim_key!r}",
         )
     match = match_attributes(a.attribute, b.attribute)
     if match.band == DIFFERENT:
@@ -373,7 +372,7 @@ def _dates(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
 
 
 def _direction_against_change(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome | None:
-    """"attrition went up" against "attrition fell 2%": the direction of the number decides."""
+    """ "attrition went up" against "attrition fell 2%": the direction of the number decides."""
     pair = {a.kind: a, b.kind: b}
     label, amount = pair.get("categorical"), pair.get("quantity")
     if label is None or amount is None or label.label not in ("up", "down"):
@@ -385,9 +384,7 @@ def _direction_against_change(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome | No
         return ValueOutcome(
             COMPATIBLE, Rule.ELABORATION, f"elaboration: {amount.shown} says how far {moved}"
         )
-    return ValueOutcome(
-        INCOMPATIBLE, Rule.DIRECTION, f"direction: {label.shown} vs {amount.shown}"
-    )
+    return ValueOutcome(INCOMPATIBLE, Rule.DIRECTION, f"direction: {label.shown} vs {amount.shown}")
 
 
 def _close(x: float, y: float) -> bool:

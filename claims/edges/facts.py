@@ -214,7 +214,7 @@ CHANGE_DIRECTIONS = ("up", "down")
 
 
 def change_direction(claim: Claim) -> str:
-    """"up" or "down" for a change ("sales dropped 7%": key "... change", predicate "down")."""
+    """ "up" or "down" for a change ("sales dropped 7%": key "... change", predicate "down")."""
     if claim.predicate in CHANGE_DIRECTIONS and claim.claim_key.endswith("change"):
         return str(claim.predicate)
     return ""

@@ -143,9 +143,7 @@ def _framed(
     scope = {
         dim: value
         for dim, value in scope.items()
-        if not (
-            set(value.replace("_", " ").split()) <= set(entity_words) & capitalised
-        )
+        if not (set(value.replace("_", " ").split()) <= set(entity_words) & capitalised)
     }
     stated = {w for value in scope.values() for w in value.replace("_", " ").split()}
     entity_words = [w for w in entity_words if w not in stated] or entity_words
