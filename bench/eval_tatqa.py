@@ -94,6 +94,75 @@ def render(context: dict[str, Any], rows: list[list[str]] | None = None) -> tupl
     return out, offsets
 
 
+def _report_blocks(context: dict[str, Any], rows: list[list[str]]) -> list[tuple[str, Any]]:
+    paragraphs = [p["text"] for p in sorted(context["paragraphs"], key=lambda p: p["order"])]
+    blocks: list[tuple[str, Any]] = [("heading", "Annual report")]
+    blocks += [("paragraph", " ".join(p.split())) for p in paragraphs[:1]]
+    blocks.append(("table", [[" ".join(c.split()) for c in row] for row in rows]))
+    blocks += [("paragraph", " ".join(p.split())) for p in paragraphs[1:]]
+    return blocks
+
+
+def _html(blocks: list[tuple[str, Any]]) -> bytes:
+    from html import escape
+
+    body = []
+    for kind, content in blocks:
+        if kind == "heading":
+            body.append(f"<h1>{escape(content)}</h1>")
+        elif kind == "paragraph":
+            body.append(f"<p>{escape(content)}</p>")
+        else:
+            head, *rest = content
+            th = "".join(f"<th>{escape(c)}</th>" for c in head)
+            trs = "".join(
+                "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rest
+            )
+            body.append(f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>")
+    page = '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Report</title></head>'
+    return (page + "<body>" + "\n".join(body) + "</body></html>").encode()
+
+
+def _docx(blocks: list[tuple[str, Any]]) -> bytes:
+    import io
+
+    import docx  # python-docx, the dev extra
+
+    document = docx.Document()
+    for kind, content in blocks:
+        if kind == "heading":
+            document.add_heading(content, level=1)
+        elif kind == "paragraph":
+            document.add_paragraph(content)
+        else:
+            table = document.add_table(rows=len(content), cols=len(content[0]))
+            for r, row in enumerate(content):
+                for c, cell in enumerate(row):
+                    table.cell(r, c).text = cell
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def render_as(
+    fmt: str, context: dict[str, Any], rows: list[list[str]]
+) -> tuple[str, dict[tuple[int, int], tuple[int, int]]]:
+    """The report converted from ``fmt`` (html, docx) by the project's converters, and the
+    offsets of its table's cells in the converted text (row, column as in ``rows``)."""
+    from claims.documents.converters import convert
+    from claims.extraction.readers import table_document
+
+    blocks = _report_blocks(context, rows)
+    data = _html(blocks) if fmt == "html" else _docx(blocks)
+    text = convert(data, Path(f"report.{fmt}")).text
+    offsets: dict[tuple[int, int], tuple[int, int]] = {}
+    document = table_document(text)
+    if document is not None:
+        table = next(b.table for b in document.blocks if b.table is not None)
+        offsets = {(c.row, c.column): (c.start, c.end) for c in table.cells}
+    return text, offsets
+
+
 # --------------------------------------------------------------------------- gold
 
 
@@ -177,14 +246,14 @@ def _words(claim: Any) -> set[str]:
     return words
 
 
-def score_reading(context: dict[str, Any], tally: Tally, keep: int) -> None:
+def score_reading(context: dict[str, Any], tally: Tally, keep: int, fmt: str = "md") -> None:
     from claims.extraction import extract
     from claims.extraction.readers.table_phrases import named_part, read_phrase
 
     rows = context["table"]["table"]
     width = max(len(r) for r in rows)
     rows = [list(r) + [""] * (width - len(r)) for r in rows]
-    text, offsets = render(context)
+    text, offsets = render(context) if fmt == "md" else render_as(fmt, context, rows)
     claims = extract(text, source_id="report")
     by_cell: dict[tuple[int, int], Any] = {}
     for claim in claims:
@@ -395,6 +464,13 @@ def main() -> None:
     p = common.parser(__doc__.splitlines()[0], "tatqa/tatqa_dataset_dev.json")
     p.add_argument("--part", choices=("tuning", "check", "both"), default="both")
     p.add_argument("--no-restatement", action="store_true")
+    p.add_argument(
+        "--format",
+        choices=("md", "html", "docx"),
+        default="md",
+        help="render each report as this format and read it through the converters "
+        "(html, docx: reading figures only; the restatement is run on Markdown)",
+    )
     args = p.parse_args()
     common.prefer_working_directory()
     common.quiet_warnings()
@@ -404,7 +480,7 @@ def main() -> None:
     common.header(
         "TAT-QA reports as Markdown (tables read as claims)", args.data, len(contexts), code
     )
-    print("formats: Markdown only (the HTML and DOCX converters are not on this branch)")
+    print(f"format: {args.format}")
     clock = common.Clock()
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="tatqa-eval-") as tmp:
@@ -414,8 +490,8 @@ def main() -> None:
                 chosen = chosen[: args.limit]
             tally = Tally()
             for number, context in enumerate(chosen, start=1):
-                score_reading(context, tally, args.examples)
-                if not args.no_restatement:
+                score_reading(context, tally, args.examples, args.format)
+                if not args.no_restatement and args.format == "md":
                     score_restatement(context, tally, args.examples, Path(tmp) / part)
                 common.progress(number, len(chosen), 10, part)
             figures[part] = report(f"{part} part ({len(chosen)} reports)", tally, args.examples)
