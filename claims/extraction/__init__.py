@@ -23,7 +23,10 @@ import_spacy()  # first, before any module of the package imports spaCy: without
 from claims.documents.model import BlockKind, Document  # noqa: E402
 from claims.errors import InputError  # noqa: E402
 from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY  # noqa: E402
+from claims.extraction.entity_refs import reading as reading_entity_refs  # noqa: E402
+from claims.extraction.entity_refs import with_refs as with_entity_refs  # noqa: E402
 from claims.extraction.generation import current_generation  # noqa: E402
+from claims.extraction.person_names import reading as reading_person_names  # noqa: E402
 from claims.extraction.pipeline import SOURCE_ID, SOURCE_VERSION_ID, build_pipeline, get_pipeline  # noqa: E402
 from claims.extraction.question import QuestionFrame, parse_question  # noqa: E402
 from claims.extraction.readers import blank_tables, read_table, table_document  # noqa: E402
@@ -80,9 +83,10 @@ def claims_with(
     doc.user_data[SOURCE_VERSION_ID] = source_version_id
     doc.user_data[TEXT_KEY] = prose
     doc.user_data[SUBJECT_KEY] = document_subject
-    for _, component in nlp.pipeline:
-        doc = component(doc)
-    claims: list[Claim] = doc._.claims or []
+    with reading_person_names(prose), reading_entity_refs():
+        for _, component in nlp.pipeline:
+            doc = component(doc)
+        claims: list[Claim] = with_entity_refs(doc._.claims or [])
     if tables is None:
         return claims
     return _with_table_claims(claims, tables, source_id, source_version_id)

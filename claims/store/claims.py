@@ -14,6 +14,7 @@ from claims.models import (
     Bound,
     Claim,
     EffectiveTime,
+    EntityRef,
     Modality,
     Polarity,
     Span,
@@ -69,6 +70,9 @@ def claim_to_values(claim: Claim, *, now: datetime | None = None) -> dict[str, A
         span_end=claim.span.end,
         value_start=claim.value_span.start if claim.value_span else None,
         value_end=claim.value_span.end if claim.value_span else None,
+        entity_name=claim.entity_ref.name if claim.entity_ref else None,
+        entity_qualifier=claim.entity_ref.qualifier if claim.entity_ref else None,
+        entity_local_to=claim.entity_ref.local_to if claim.entity_ref else None,
         quote=claim.quote,
         confidence=claim.confidence,
         created_at=claim.created_at or now or datetime.now(UTC),
@@ -82,8 +86,8 @@ CLAIM_COLUMNS = (
     "low", "high", "bound", "approximate", "precision", "unit", "canonical_value",
     "canonical_low", "canonical_high", "canonical_unit", "dimension", "polarity", "modality",
     "scope", "scope_residual", "time_start", "time_end", "time_granularity", "time_text",
-    "reported_speech", "span_start", "span_end", "value_start", "value_end", "quote",
-    "confidence", "created_at",
+    "reported_speech", "span_start", "span_end", "value_start", "value_end",
+    "entity_name", "entity_qualifier", "entity_local_to", "quote", "confidence", "created_at",
 )  # fmt: skip
 _ID, _VERSION, _GENERATION, _KIND = 0, 1, 3, 10
 _QUOTE, _CREATED_AT = len(CLAIM_COLUMNS) - 3, len(CLAIM_COLUMNS) - 1
@@ -116,6 +120,22 @@ def claim_to_row(claim: Claim, *, now: datetime | None = None) -> ClaimRow:
     return ClaimRow(**claim_to_values(claim, now=now))
 
 
+def entity_ref_of(row: Any) -> EntityRef | None:
+    """The stored entity reference (a row written before 0018 holds the entity as its name)."""
+    if row.entity_name is not None:
+        return trusted(
+            EntityRef,
+            {
+                "name": row.entity_name,
+                "qualifier": row.entity_qualifier,
+                "local_to": row.entity_local_to,
+            },
+        )
+    if not row.entity:
+        return None
+    return trusted(EntityRef, {"name": row.entity, "qualifier": None, "local_to": None})
+
+
 def row_to_claim(row: ClaimRow) -> Claim:
     value: float | str | None = row.value_number if row.value_number is not None else row.value_text
     return Claim(
@@ -128,6 +148,7 @@ def row_to_claim(row: ClaimRow) -> Claim:
         claim_key=row.claim_key,
         coarse_key=row.coarse_key,
         entity=row.entity,
+        entity_ref=entity_ref_of(row),
         attribute=row.attribute or row.claim_key,
         kind=ValueKind(row.kind),
         value=value,
@@ -199,6 +220,7 @@ def stored_claim(row: Any) -> Claim:
             "claim_key": row.claim_key,
             "coarse_key": row.coarse_key,
             "entity": row.entity,
+            "entity_ref": entity_ref_of(row),
             "attribute": row.attribute or row.claim_key,
             "kind": ValueKind(row.kind),
             "value": value,

@@ -40,7 +40,7 @@ from claims.extraction.readers.table_phrases import (
 )
 from claims.extraction.resources import resources
 from claims.ids import stable_id_maker
-from claims.models import Bound, Claim, EffectiveTime, Polarity, Span, ValueKind
+from claims.models import Bound, Claim, EffectiveTime, EntityRef, Polarity, Span, ValueKind
 from claims.trusted import trusted
 from claims.units.normalize import conversion
 
@@ -401,6 +401,9 @@ def _build(
             # never near misses of one another; the same attribute still meets its sentences
             "coarse_key": attribute,
             "entity": fields.entity if attribute_words else None,
+            "entity_ref": EntityRef(name=fields.entity)
+            if attribute_words and fields.entity
+            else None,
             "attribute": attribute,
             "kind": ValueKind.QUANTITY,
             "value": number,
