@@ -1,11 +1,13 @@
 """TAT-QA dev contexts rendered as reports and read back: table cells as claims, restatements.
 
     python bench/eval_tatqa.py [TATQA_JSON] [--part tuning|check|both] [--limit N]
-                               [--no-restatement] [--json OUT]
+                               [--format md|html|docx] [--no-restatement] [--json OUT]
 
 Each context (a table and the paragraphs around it) is rendered as a Markdown report: a
 title line, the first paragraph, the table as a pipe table (its first row the header row),
-then the other paragraphs. The contexts are split by a stable hash of the table's uid
+then the other paragraphs; with ``--format html`` or ``docx`` the same report is written
+as that format and read through ``claims.documents.converters`` (reading figures only).
+The contexts are split by a stable hash of the table's uid
 (sha256, even = tuning, odd = check); both parts are reported apart.
 
 Figures (issue 30 targets), over the numeric cells of the tables (a cell whose text is a
