@@ -242,9 +242,10 @@ def measeval_parts(root: Path, limit: int | None) -> dict[str, Any]:
 
 def vitaminc_negation(path: Path, limit: int | None) -> dict[str, Any]:
     from claims.extraction import extract, get_pipeline, syntax
-    from claims.extraction.assembly import assign_roles, read_frame
+    from claims.extraction.frames import read_frame
     from claims.extraction.mentions import Mentions
     from claims.extraction.resources import resources
+    from claims.extraction.roles import assign_roles
     from claims.models import Modality, Polarity
 
     rows = [r for r in common.read_jsonl(path, limit) if r["label"] in ("REFUTES", "SUPPORTS")]

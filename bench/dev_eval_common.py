@@ -9,6 +9,7 @@ which ``claims`` package they loaded and its git commit so a figure is never mis
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -69,6 +70,26 @@ def parser(description: str, default_name: str) -> argparse.ArgumentParser:
     p.add_argument("--json", dest="json_out", type=Path, default=None, help="write figures here")
     p.add_argument("--examples", type=int, default=3, help="examples printed per failure class")
     return p
+
+
+# The stable split of every dev set (issue 29): rules are tuned on one part and checked on
+# the other, and both parts' figures are reported.
+PARTS = ("tuning", "check")
+
+
+def dev_part(item_id: object) -> str:
+    """``tuning`` when the sha256 of the item id (as text) is even, else ``check``."""
+    digest = hashlib.sha256(str(item_id).encode("utf-8")).digest()
+    return PARTS[digest[-1] % 2]
+
+
+def profile_option(p: argparse.ArgumentParser, default: str) -> None:
+    """``--profile NAME``: the readers the items are read with (claims.profiles)."""
+    p.add_argument(
+        "--profile",
+        default=default,
+        help=f"the profile the items are read with (default: {default}; docs/EXTRACTION.md)",
+    )
 
 
 def require(path: Path) -> Path:

@@ -250,6 +250,7 @@ def main() -> None:
         if len(examples[cls]) < args.examples:
             examples[cls].append(line)
 
+    parts: dict[str, Counter[str]] = {part: Counter() for part in common.PARTS}
     for done, (doc_id, text, tsv) in enumerate(docs, start=1):
         gold = read_gold(tsv) if tsv else []
         pred = predicted_spans(text)
@@ -259,6 +260,12 @@ def main() -> None:
         exact += sum((p.start, p.end) in gold_exact for p in pred)
         pairs = match_overlap(gold, pred)
         matched += len(pairs)
+        parts[common.dev_part(doc_id)].update(
+            gold=len(gold),
+            predicted=len(pred),
+            exact=sum((p.start, p.end) in gold_exact for p in pred),
+            matched=len(pairs),
+        )
         got_g = {(g.start, g.end) for g, _ in pairs}
         got_p = {(p.start, p.end) for _, p in pairs}
         for g in gold:
@@ -312,6 +319,19 @@ def main() -> None:
         f"{unit_right}/{units_scored} = {common.shown(common.rate(unit_right, units_scored))}"
         f" (wrong {unit_wrong}, no unit predicted {unit_missing})"
     )
+    for name, part in parts.items():
+        p_exact = f1(
+            common.rate(part["exact"], part["predicted"]), common.rate(part["exact"], part["gold"])
+        )
+        p_overlap = f1(
+            common.rate(part["matched"], part["predicted"]),
+            common.rate(part["matched"], part["gold"]),
+        )
+        print(
+            f"  {name} part (sha256 of the paragraph id {'even' if name == 'tuning' else 'odd'}):"
+            f" exact F1 {common.shown(p_exact)}, overlap F1 {common.shown(p_overlap)}, precision "
+            f"{part['matched']}/{part['predicted']}"
+        )
     print("\n-- missed gold spans by kind (overlapping kinds; rate = share of that kind missed)")
     for kind, count in gold_by_kind.most_common():
         print(
@@ -335,6 +355,7 @@ def main() -> None:
             "seconds": clock.seconds(),
             "gold_spans": n_gold,
             "predicted_spans": n_pred,
+            "parts": {name: dict(part) for name, part in parts.items()},
             "exact": {
                 "matches": exact,
                 "precision": precision_exact,

@@ -290,6 +290,14 @@ def print_report(report: OfficeReport) -> None:
     print(f"  planted non-conflicts held   {n_held}/{n_non}")
     print(f"  invented conflicts           {len(report.invented)}")
     print(f"  questions answered right     {n_ok}/{n_q}")
+    for part in common.PARTS:  # the stable split (sha256 of an item's id, or its question)
+        conf = [o.ok for o in report.conflicts if common.dev_part(o.planted.id) == part]
+        held = [o.ok for o in report.non_conflicts if common.dev_part(o.planted.id) == part]
+        asked = [q.ok for q in report.questions if common.dev_part(q.question) == part]
+        print(
+            f"  {part} part: conflicts found {sum(conf)}/{len(conf)}, non-conflicts held "
+            f"{sum(held)}/{len(held)}, questions right {sum(asked)}/{len(asked)}"
+        )
 
 
 def main() -> None:

@@ -311,10 +311,12 @@ def main() -> None:
         help="print every (correct, misinfo) pair whose class begins with CLASS ('b: keys"
         " differ (entity'), with the two sources and the keys of the claims stating each value",
     )
+    common.profile_option(cli, "reference")
     args = cli.parse_args()
     common.quiet_warnings()
     rows = common.read_jsonl(args.data, args.limit)
     code = common.describe_code()
+    profile_register = _profile_register(args.profile)
     from claims.extraction import parse_question
     from claims.extraction.question_frames import answering_attributes
     from claims.models import Requester
@@ -324,6 +326,9 @@ def main() -> None:
 
     clock = common.Clock()
     common.header("RAMDocs dev through the pipeline and claims ask", args.data, len(rows), code)
+    print(f"profile: {args.profile if profile_register else '(the code has no profiles)'}")
+    # the stable split: the item id is the question (a RAMDocs row has no id field)
+    parts: dict[str, Counter[str]] = {part: Counter() for part in common.PARTS}
     reader = Requester(principal="dev-eval", groups=[])
     status: Counter[str] = Counter()
     outcome: Counter[str] = Counter()
@@ -373,7 +378,11 @@ def main() -> None:
                 database = kept or Path(tmp) / "claims.db"
                 for stale in [database, *database.parent.glob(database.name + "-*")]:
                     stale.unlink(missing_ok=True)
-                run = common.run_corpus(folder, None, database, strict=False)
+                register = None
+                if profile_register:  # every document read with the asked profile
+                    register = Path(tmp) / "register.yaml"
+                    register.write_text(profile_register, encoding="utf-8")
+                run = common.run_corpus(folder, register, database, strict=False)
                 url, run_failures = run.url, run.failures
                 if finished is not None:
                     finished.write_text(json.dumps(run_failures))
@@ -513,6 +522,7 @@ def main() -> None:
             triaged(f"conflict missed ({result.status.value}): the misinfo value", cls, row, shown)
 
         # --- the edges between documents
+        before_pairs = (pairs_cm, pairs_cm_conflict, pairs_cc, pairs_cc_conflict)
         linked: dict[frozenset[str], set[str]] = defaultdict(set)
         for edge in edges:
             if edge["left_source"] != edge["right_source"]:
@@ -550,6 +560,19 @@ def main() -> None:
                         row,
                         f"{by_source[a]['answer']!r} vs {by_source[b]['answer']!r}",
                     )
+        part = parts[common.dev_part(row["question"])]
+        answered = result.status.value == "answered"
+        part.update(
+            questions=1,
+            gold=answered and gold_answer,
+            other=answered and not gold_answer,
+            not_found=result.status.value == "not_found",
+            with_misinfo=has_misinfo,
+            conflict_both=has_misinfo and result.status.value == "conflict" and both,
+        )
+        after_pairs = (pairs_cm, pairs_cm_conflict, pairs_cc, pairs_cc_conflict)
+        for name, was, now in zip(PAIR_FIGURES, before_pairs, after_pairs, strict=True):
+            part[name] += now - was
         record.update(question_key=question_key, claims=len(n_claims), edges=len(edges))
         asked = question_class(getattr(frame, "attribute", None) or question_key)
         outcome_of = result.status.value
@@ -596,6 +619,9 @@ def main() -> None:
             "<= 0.03",
         )
     )
+    for name, part in parts.items():
+        print(f"\n{name} part (sha256 of the question {'even' if name == 'tuning' else 'odd'}):")
+        print("\n".join(_part_lines(part)))
     print()
     print("\n".join(common.counter_lines("answer status", status, total)))
     print("\n".join(common.counter_lines("failure classes", classes, total)))
@@ -651,8 +677,50 @@ def main() -> None:
             "triage": {table: dict(counts) for table, counts in triage.items()},
             "question_classes": {k: dict(v) for k, v in by_class.items()},
             "per_question": results,
+            "profile": args.profile if profile_register else None,
+            "parts": {name: dict(part) for name, part in parts.items()},
         },
     )
+
+
+PAIR_FIGURES = ("pairs_cm", "pairs_cm_conflict", "pairs_cc", "pairs_cc_conflict")
+
+
+def _profile_register(profile: str) -> str | None:
+    """A register reading every document with ``profile``, or None when the measured code
+    has no profiles (a commit before them: every reader on)."""
+    try:
+        import claims.profiles  # noqa: F401
+    except ImportError:
+        return None
+    return f"tiers: [dev]\ndefault_profile: {profile}\nsources: {{}}\n"
+
+
+def _part_lines(part: Counter[str]) -> list[str]:
+    n = part["questions"]
+    return [
+        common.target_line("answered with a gold answer", part["gold"], n, ">= 0.35"),
+        common.target_line("answered with another value", part["other"], n, "<= 0.03"),
+        common.target_line("not_found", part["not_found"], n, "<= 0.30"),
+        common.target_line(
+            "conflict citing correct and misinfo sides (misinfo questions)",
+            part["conflict_both"],
+            part["with_misinfo"],
+            ">= 0.50",
+        ),
+        common.target_line(
+            "correct+misinfo document pair: conflicts edge",
+            part["pairs_cm_conflict"],
+            part["pairs_cm"],
+            ">= 0.60",
+        ),
+        common.target_line(
+            "two correct documents, different answers: conflicts edge",
+            part["pairs_cc_conflict"],
+            part["pairs_cc"],
+            "<= 0.03",
+        ),
+    ]
 
 
 if __name__ == "__main__":

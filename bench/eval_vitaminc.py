@@ -22,6 +22,7 @@ the misses by class.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import re
 import sys
@@ -285,11 +286,21 @@ def main() -> None:
     cli.add_argument(
         "--misses", type=Path, default=None, help="write the revision pairs not in one slot here"
     )
+    common.profile_option(cli, "reference")
     args = cli.parse_args()
     common.quiet_warnings()
     rows = common.read_jsonl(args.data, args.limit)
     code = common.describe_code()
-    from claims.check import check_texts
+    from claims import check
+
+    # the pages are reference articles (claims.profiles); a commit before profiles reads
+    # with every reader on
+    takes_profile = "profile" in inspect.signature(check.check_texts).parameters
+
+    def check_texts(left: str, right: str) -> Any:
+        if takes_profile:
+            return check.check_texts(left, right, args.profile)
+        return check.check_texts(left, right)
 
     clock = common.Clock()
     common.header("VitaminC real dev through claims check", args.data, len(rows), code)

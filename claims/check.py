@@ -24,6 +24,7 @@ from claims.edges.value_groups import is_unknown_key
 from claims.edges.verdict import RELATION_RANK, Rule
 from claims.ids import sha256_hex
 from claims.models import Claim, EdgeKind, Relation
+from claims.profiles import profile_named
 from claims.store.claims import CLAIM_COLUMNS, claim_row, stored_claim
 from claims.store.sources import version_id
 
@@ -49,6 +50,7 @@ def claim_summary(claim: Claim) -> dict[str, Any]:
         "time": claim.time.text,
         "reported_speech": claim.reported_speech,
         "quote": claim.quote,
+        "locator": claim.locator.to_dict() if claim.locator is not None else None,
     }
 
 
@@ -118,15 +120,20 @@ def as_stored(claim: Claim) -> Claim:
     return stored_claim(SimpleNamespace(**dict(zip(CLAIM_COLUMNS, claim_row(claim), strict=True))))
 
 
-def check_claims(left: Sequence[Claim], right: Sequence[Claim], generation: str) -> CheckResult:
-    """The edges the store's builder draws between the claims of two one-document corpora."""
+def check_claims(
+    left: Sequence[Claim], right: Sequence[Claim], generation: str, profile: str | None = None
+) -> CheckResult:
+    """The edges the store's builder draws between the claims of two one-document corpora,
+    both read with ``profile`` (its judges apply to both, as the store applies them)."""
     left = [as_stored(c) for c in left]
     right = [as_stored(c) for c in right]
     by_id = {c.id: c for c in [*left, *right]}
     on_left = {c.id for c in left}
     facts = [facts_from_claim(c) for c in by_id.values() if not is_unknown_key(c.claim_key)]
     facts.sort(key=lambda f: f.id)  # the order the recompute reads them in
-    build = build_edges(facts, generation=generation)
+    judges = profile_named(profile).edge_judges
+    pages = (LEFT_SOURCE, RIGHT_SOURCE) if judges else ()
+    build = build_edges(facts, generation=generation, judges=judges, namesake_sources=pages)
     pairs = [
         _report(edge, by_id, on_left)
         for edge in build.edges
@@ -170,16 +177,21 @@ def text_version_id(source_id: str, text: str) -> str:
     return version_id(source_id, sha256_hex(text.encode("utf-8")))
 
 
-def check_texts(left_text: str, right_text: str) -> CheckResult:
-    """Extract both texts as two sources and report the edges the store would draw."""
+def check_texts(left_text: str, right_text: str, profile: str | None = None) -> CheckResult:
+    """Extract both texts as two sources read with ``profile`` (None: office) and report the
+    edges the store would draw."""
     from claims.extraction import current_generation, extract
 
     left = extract(
-        left_text, source_id=LEFT_SOURCE, source_version_id=text_version_id(LEFT_SOURCE, left_text)
+        left_text,
+        source_id=LEFT_SOURCE,
+        source_version_id=text_version_id(LEFT_SOURCE, left_text),
+        profile=profile,
     )
     right = extract(
         right_text,
         source_id=RIGHT_SOURCE,
         source_version_id=text_version_id(RIGHT_SOURCE, right_text),
+        profile=profile,
     )
-    return check_claims(left, right, current_generation()[0])
+    return check_claims(left, right, current_generation()[0], profile)

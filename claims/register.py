@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -26,11 +26,13 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from claims import audit_log
 from claims.errors import RegisterError
 from claims.models import Source, SupersedesRef
+from claims.profiles import DEFAULT_PROFILE, PROFILE_NAMES, known_profile
 from claims.yaml_files import one_line, read_config_text, reject_tags
 
-TOP_LEVEL_KEYS = ("tiers", "default_access_groups", "sources")
+TOP_LEVEL_KEYS = ("tiers", "default_access_groups", "default_profile", "profiles", "sources")
 ENTRY_KEYS = (
     "title",
+    "profile",
     "tier",
     "access_groups",
     "supersedes",
@@ -64,6 +66,35 @@ class Register:
     tiers: tuple[str, ...]
     default_access_groups: tuple[str, ...] = ()
     entries: dict[str, RegisterEntry] = field(default_factory=dict)
+    default_profile: str = DEFAULT_PROFILE
+    # (folder of source ids ending in "/", profile), the longest folder first
+    folder_profiles: tuple[tuple[str, str], ...] = ()
+
+    def profile_for(self, source_id: str) -> str:
+        """The profile a source is read with: its entry's ``profile``, else that of the
+        longest folder of ``profiles`` holding it, else ``default_profile``."""
+        entry = self.entries.get(source_id)
+        if entry is not None and entry.source.profile:
+            return entry.source.profile
+        for folder, profile in self.folder_profiles:
+            if source_id.startswith(folder):
+                return profile
+        return self.default_profile
+
+    @cached_property
+    def profile_rules(self) -> str:
+        """The register's profile choices as one stable string ("" when it makes none): part
+        of the extractor generation, so changing a choice re-derives the claims."""
+        rules = []
+        if self.default_profile != DEFAULT_PROFILE:
+            rules.append(f"default={self.default_profile}")
+        rules += [f"folder {folder}={profile}" for folder, profile in sorted(self.folder_profiles)]
+        rules += [
+            f"source {sid}={entry.source.profile}"
+            for sid, entry in sorted(self.entries.items())
+            if entry.source.profile
+        ]
+        return "\n".join(rules)
 
     @property
     def source_ids(self) -> set[str]:
@@ -170,6 +201,18 @@ def trusted_metadata(source: Source) -> dict[str, Any]:
 # --------------------------------------------------------------------------- loading
 
 
+def register_as_on_disk(path: Path | str) -> Register:
+    """``load_register``, read again only when the file's size or times changed (the
+    extractor generation asks for the register's profile choices at every step)."""
+    stat = Path(path).stat()
+    return _register_at(str(path), stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+
+
+@lru_cache(maxsize=4)
+def _register_at(path: str, size: int, mtime_ns: int, ctime_ns: int) -> Register:
+    return load_register(path)
+
+
 def load_register(path: Path | str) -> Register:
     """Read and validate the register at ``path`` (no store access)."""
     path = Path(path)
@@ -215,6 +258,10 @@ def parse_register(text: str, path: Path) -> Register:
     defaults: list[str] = []
     if "default_access_groups" in top:
         defaults = reader.names(top["default_access_groups"][1], "default_access_groups")
+    default_profile = DEFAULT_PROFILE
+    if "default_profile" in top:
+        default_profile = _profile(reader, top["default_profile"][1], "default_profile")
+    folders = _folder_profiles(reader, top["profiles"][1]) if "profiles" in top else ()
 
     sources_node = top["sources"][1]
     entries: dict[str, RegisterEntry] = {}
@@ -232,7 +279,12 @@ def parse_register(text: str, path: Path) -> Register:
             claimed_paths[entry.path] = source_id
         entries[source_id] = entry
     register = Register(
-        path=path, tiers=tuple(tiers), default_access_groups=tuple(defaults), entries=entries
+        path=path,
+        tiers=tuple(tiers),
+        default_access_groups=tuple(defaults),
+        entries=entries,
+        default_profile=default_profile,
+        folder_profiles=folders,
     )
     _check_cycles(register)
     return register
@@ -261,6 +313,8 @@ def _entry(
         return fields[name][1] if name in fields else None
 
     title = reader.optional_text(value("title"), f"{where}.title")
+    profile_node = value("profile")
+    profile = _profile(reader, profile_node, f"{where}.profile") if profile_node else None
     tier = reader.optional_text(value("tier"), f"{where}.tier")
     tier_node = value("tier")
     if tier is not None and tier not in tiers and tier_node is not None:
@@ -302,6 +356,7 @@ def _entry(
     source = Source(
         id=source_id,
         title=title,
+        profile=profile,
         authority_tier=tier,
         access_groups=sorted(set(groups)),
         supersedes=supersedes,
@@ -315,6 +370,34 @@ def _entry(
         path=file_path,
         supersedes_lines=tuple(lines),
     )
+
+
+def _profile(reader: _NodeReader, node: Node, where: str) -> str:
+    """A profile name (``claims.profiles``), refused at its line when no profile has it."""
+    name = reader.optional_text(node, where)
+    if not name or not known_profile(name):
+        reader.fail(
+            node,
+            where,
+            f"unknown profile {name!r}; use one of: {', '.join(PROFILE_NAMES)} "
+            "(docs/REGISTER.md, 'Profiles')",
+        )
+    return name
+
+
+def _folder_profiles(reader: _NodeReader, node: Node) -> tuple[tuple[str, str], ...]:
+    """``profiles: {"folder/": profile}``: every source whose id starts with the folder."""
+    folders: list[tuple[str, str]] = []
+    for folder, (key_node, value_node) in reader.mapping(node, "profiles").items():
+        if not folder.endswith("/") or folder.startswith("/"):
+            reader.fail(
+                key_node,
+                f"profiles.{folder}",
+                'a folder of source ids ending in "/" (such as "encyclopedia/"); give one '
+                "source's profile on its entry in `sources`",
+            )
+        folders.append((folder, _profile(reader, value_node, f"profiles.{folder}")))
+    return tuple(sorted(folders, key=lambda item: (-len(item[0]), item[0])))
 
 
 def _supersedes(

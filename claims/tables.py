@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -61,6 +62,9 @@ class SourceRow(Base):
     withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(TS)
     updated_at: Mapped[datetime] = mapped_column(TS)
+    # the profile its claims were read with (claims.profiles): the edge builder and
+    # retrieval take the judges of the profiles a store's sources use
+    profile: Mapped[str] = mapped_column(String(32), server_default="office")
 
 
 class SourceGrantRow(Base):
@@ -236,6 +240,8 @@ class ClaimRow(Base):
     time_end: Mapped[date | None] = mapped_column(Date)
     time_granularity: Mapped[str | None] = mapped_column(String(16))
     time_text: Mapped[str | None] = mapped_column(Text)
+    # the text gave no year: it came from the document's date or the register (issue 30)
+    time_year_inferred: Mapped[bool] = mapped_column(Boolean, server_default=false())
     reported_speech: Mapped[bool] = mapped_column(Boolean, default=False)
     span_start: Mapped[int] = mapped_column(Integer)
     span_end: Mapped[int] = mapped_column(Integer)
@@ -249,6 +255,8 @@ class ClaimRow(Base):
     # the row of claim_quotes holding this quote; set by a trigger on insert (migration 0010)
     quote_id: Mapped[int | None] = mapped_column(Integer, index=True)
     confidence: Mapped[float] = mapped_column(Float)
+    # where the claim stands in the original file (claims.documents.Locator.to_dict())
+    locator: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(TS)
 
 
@@ -342,9 +350,15 @@ class ValueGroupSlotRow(Base):
     threshold: Mapped[float] = mapped_column(Float)
     tier_gap: Mapped[int] = mapped_column(Integer)
     generation: Mapped[str] = mapped_column(ID, ForeignKey("extractor_generations.id"))
-    # an approximate slot's interval ("about 80 EUR"); NULL in a point slot (migration 0014)
+    # an approximate slot's or a range slot's interval ("about 80 EUR", "between 5 and 6
+    # ms"); NULL in a point slot (migration 0014)
     low: Mapped[float | None] = mapped_column(Float)
     high: Mapped[float | None] = mapped_column(Float)
+    # the sentence listing this value with others of the slot; NULL: stated alone (0020)
+    statement: Mapped[str | None] = mapped_column(ID)
+    # slots of one key differing only in dimension share a family (0020)
+    family: Mapped[str | None] = mapped_column(ID)
+    dimension: Mapped[str] = mapped_column(String(64), server_default="")
 
 
 # --------------------------------------------------------------------------- review

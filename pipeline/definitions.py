@@ -21,7 +21,9 @@ def environment_resources() -> dict[str, Any]:
     """Resources bound to ``CLAIMS_*`` environment variables, read when a run starts."""
     return {
         "store": ClaimStore(database_url=dg.EnvVar("CLAIMS_DATABASE_URL"), migrate=True),
-        "extractor": ExtractorResource(extractor=""),
+        "extractor": ExtractorResource(
+            extractor="", register_file=dg.EnvVar("CLAIMS_REGISTER_FILE")
+        ),
         "sources": SourcesResource(
             sources_dir=dg.EnvVar("CLAIMS_SOURCES_DIR"),
             register_file=dg.EnvVar("CLAIMS_REGISTER_FILE"),

@@ -111,6 +111,12 @@ class ExtractorResource(dg.ConfigurableResource):
         "machine two workers did not pay, docs/PIPELINE.md 'Session 9, quiet machine'). "
         "A custom extractor always runs in the step's process.",
     )
+    register_file: str = Field(
+        "",
+        description="Source register YAML whose profile choices (docs/REGISTER.md, "
+        "'Profiles') are part of the generation: changing one re-derives the claims. Empty: "
+        "no register, every source read with the office profile.",
+    )
     pool_min_versions: int = Field(
         0,
         description="Fewest versions a run sends to worker processes (0 = the built-in rule: "
@@ -146,8 +152,29 @@ class ExtractorResource(dg.ConfigurableResource):
             return extract
         return _load_callable(self.extractor)
 
+    def profile_rules(self) -> str:
+        """The register's profile choices ("" when it makes none, or there is no register)."""
+        if not self.register_file:
+            return ""
+        from claims.register import register_as_on_disk
+
+        return register_as_on_disk(Path(self.register_file).expanduser()).profile_rules
+
     def generation(self) -> tuple[str, str]:
-        """(generation id, human label) of the configured extractor."""
+        """(generation id, human label) of the configured extractor and the register's
+        profile choices: claims read under other profiles are never mixed with these."""
+        gen_id, label = self._extractor_generation()
+        rules = self.profile_rules()
+        if not rules:
+            return gen_id, label
+        mark = stable_id("p", rules)[-6:]
+        return stable_id("gen", gen_id, "profiles", rules), f"{label}+profiles-{mark}"
+
+    def generation_of_code(self) -> str:
+        """The generation id of the extractor alone, without the register's choices."""
+        return self._extractor_generation()[0]
+
+    def _extractor_generation(self) -> tuple[str, str]:
         from claims.extraction import current_generation
 
         if not self.extractor:

@@ -32,6 +32,8 @@ from claims.extraction.question_frames import (
     entity_references,
 )
 from claims.models import ConflictStatus, Requester
+from claims.profiles import name_forms_for
+from claims.store.sources import profiles_in_use
 from retrieval.contract import Answer, AnswerStatus, AsOfOut, Side
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader, ResolutionFact
 from retrieval.finding import (
@@ -45,6 +47,7 @@ from retrieval.finding import (
     find,
 )
 from retrieval.listed import Statement, list_sides, statements
+from retrieval.name_forms import names_read_as
 from retrieval.namesakes import told_apart
 from retrieval.signals import Decision, decision, with_signals
 from retrieval.status import sides_of, value_key
@@ -86,12 +89,16 @@ def answer(
     as_of: AsOf = NOW,
     *,
     max_chars: int = MAX_QUESTION_CHARS,
+    profile: str | None = None,
 ) -> Answer:
-    """Answer ``question`` for ``requester`` from the claims it may see (seed-004 contract)."""
+    """Answer ``question`` for ``requester`` from the claims it may see (seed-004 contract).
+    ``profile``: whose name forms to match names by (None: the profiles of the store's
+    sources, ``claims.profiles``)."""
     text = check_question(question, max_chars)
     from claims.extraction import parse_question  # the same extraction that read the sources
 
-    return answer_frame(store, parse_question(text), requester, question=text, as_of=as_of)
+    frame = parse_question(text)
+    return answer_frame(store, frame, requester, question=text, as_of=as_of, profile=profile)
 
 
 def _interval(frame: QuestionFrameLike) -> tuple[date | None, date | None]:
@@ -123,12 +130,27 @@ def answer_frame(
     *,
     question: str,
     as_of: AsOf = NOW,
+    profile: str | None = None,
 ) -> Answer:
     """The answer for an already parsed question (the part of ``answer`` after parsing)."""
     if isinstance(store, Engine):
         with store.connect() as conn:
-            return answer_frame(conn, frame, requester, question=question, as_of=as_of)
-    conn = store
+            return answer_frame(
+                conn, frame, requester, question=question, as_of=as_of, profile=profile
+            )
+    profiles = {profile} if profile else profiles_in_use(store)
+    with names_read_as(name_forms_for(profiles)):
+        return _answer_frame(store, frame, requester, question=question, as_of=as_of)
+
+
+def _answer_frame(
+    conn: Connection,
+    frame: QuestionFrameLike,
+    requester: Requester,
+    *,
+    question: str,
+    as_of: AsOf,
+) -> Answer:
     start, end = _interval(frame)
     key = frame.claim_key
     if as_of.effective is None and (start or end):
@@ -468,8 +490,8 @@ def _closest_of_each(
     asked_words: set[str],
 ) -> list[ClaimFact]:
     """``closest`` for each of the namesakes a question does not tell apart: a qualifier
-    one page states ("a member of the Russian imperial family, was born on 15 July 1922")
-    narrows that page's claims, not its namesake's, whose plain "was born in Paris, on 10
+    one page states ("a member of the Varsenian royal family, was born on 3 September 1921")
+    narrows that page's claims, not its namesake's, whose plain "was born in Lyon, on 10
     March 1919" would otherwise set it aside across two things. Claims naming none of them
     are read together."""
     if len(entities) < 2:
@@ -508,7 +530,7 @@ def _latest_of_each(
 
 def _latest(claims: list[ClaimFact]) -> list[ClaimFact]:
     """A question that names no time asks about now. When the claims state different values
-    at different known times ("1,066 at the 2010 census, up from 630 at the 2000 census"),
+    at different known times ("3,917 in the 2010 census, up from 1,206 in the 2000 census"),
     the values of the latest known time speak for now; the older ones are history, not a
     disagreement. Claims of unknown time are kept (unknown is not excluded)."""
     if len({value_key(c) for c in claims}) < 2:

@@ -34,9 +34,7 @@ from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.answer_type import AnswerType, value_fits
-from claims.extraction.given_names import is_given_name, name_forms, same_given_name
 from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word
-from claims.extraction.name_spellings import spelling_keys
 from claims.extraction.question_frames import (
     answering_attributes,
     entity_references,
@@ -49,6 +47,7 @@ from claims.store.batches import batches
 from claims.store.search import search_quotes, visible_claims_condition
 from claims.units.counted import singular
 from claims.units.lexicon import lookup as unit_lookup
+from retrieval.name_forms import name_forms
 
 # how many rows each indexed read may return (bounds the work per question)
 MAX_ROWS = 400
@@ -70,7 +69,7 @@ ANSWERING_ATTRIBUTE = 0.9
 STANDING_IN_ATTRIBUTE = 0.6
 _NAME_SEPARATORS = (" ", ",", " (")
 _NAME_WORD = re.compile(r"[^\W_]+")
-# the mark of a subject known only as named in one page (claims/extraction/opening.py)
+# the mark of a subject known only as named in one page (claims/reference/opening.py)
 NAMED_IN_PAGE = re.compile(r" \(in [^()]+\)$")
 
 
@@ -165,12 +164,13 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
     illinois", "harry parke" -> "harry parke footballer"); a shorter reference made of the
     asked name's words and ending with its last word ("general bryan" -> "bryan", the way a
     text names its subject after the first mention). A name spelt otherwise in Latin letters
-    ("devatha" for "devata (1941 film)", ``claims.extraction.name_spellings``) fits as well
+    ("devatha" for "devata (1941 film)", the reference profile's ``NameForms``) fits as well
     as its spelling would, at most as part of the name.
     """
     fit = _entity_fit(asked, stated)
     if fit or not asked or not stated:
         return fit
+    spelling_keys = name_forms().spelling_keys
     keyed, stated_keyed = spelling_keys(asked), spelling_keys(stated)
     if keyed == asked and stated_keyed == stated:
         return fit
@@ -206,8 +206,8 @@ def _entity_fit(asked: str | None, stated: str | None) -> float:
         return SHORT_NAME
     named = _without_trailing_kinds(want)
     if named and named != want and named == have:
-        # "washington street station" for "washington street", "the Danger Mouse TV
-        # series" for "danger mouse": the words after the name say what kind of thing it is
+        # "washington street station" for "washington street", "the Night Owls TV
+        # series" for "night owls": the words after the name say what kind of thing it is
         return NAME_PART
     return _name_part(want, stated)
 
@@ -224,10 +224,10 @@ def _without_trailing_kinds(words: tuple[str, ...]) -> tuple[str, ...]:
 
 def question_fit(asked: str | None, stated: str | None, question_words: Collection[str]) -> float:
     """``entity_fit``, but a titled entity whose disambiguation the question states in its
-    own words is the asked one as much as the bare name: "When was Ralph Cole elected to the
-    Ohio House of Representatives?" asks about "ralph cole (ohio representative)" as much as
-    about a page's bare "ralph cole", so neither outranks the other and both are named. A
-    disambiguation the question does not state ("giant steps (the boo radleys album)") keeps
+    own words is the asked one as much as the bare name: "When was Harlan Voss elected to the
+    Vermont House of Representatives?" asks about "harlan voss (vermont representative)" as
+    much as about a page's bare "harlan voss", so neither outranks the other and both are named. A
+    disambiguation the question does not state ("long shadows (the tin herons album)") keeps
     its lower fit."""
     fit = entity_fit(asked, stated)
     if fit == 0.0 or fit == EXACT_ENTITY or not stated or NAMED_IN_PAGE.search(stated):
@@ -262,6 +262,7 @@ def _name_part(want: tuple[str, ...], stated: str) -> float:
         head.pop()  # "henry sturgis morgan jr" is named "morgan"
     words = set(name_words(stated))
     initials = {w[0] for w in words}
+    same_given_name = name_forms().same_given_name
     if len(asked) > 1 and head and asked[0] not in words and same_given_name(asked[0], head[0]):
         # "rick leach" for "richard leach": the page writes the given name in a familiar form
         asked = [head[0], *asked[1:]]
@@ -306,7 +307,7 @@ def _named_after_a_person(asked: list[str], head: list[str]) -> bool:
     if n < 2 or len(head) <= n or head[-n:] != asked or not is_dictionary_word(asked[-1]):
         return False
     before = head[:-n]
-    return is_given_name(before[0]) and all(len(w) == 1 for w in before[1:])
+    return name_forms().is_given_name(before[0]) and all(len(w) == 1 for w in before[1:])
 
 
 def _only_a_name(word: str) -> bool:
@@ -357,7 +358,7 @@ def candidate_keys(
         longer = _starts_with(conn, params, "entity_prefix", entity)
         by_entity.append(("entity", f"(c.entity = :entity OR {longer})"))
         shorter = _short_names(entity)
-        familiar = [" ".join(form) for form in name_forms(name_words(entity))]
+        familiar = [" ".join(form) for form in name_forms().name_forms(name_words(entity))]
         if familiar:
             # "nick hill" for "nicholas hill": the given name in its other forms, exact or
             # as the start of a longer name ("rick leach (baseball)")

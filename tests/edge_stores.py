@@ -13,25 +13,33 @@ from claims.edge_refresh import keys_touched_by_version, recompute_edges
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.extraction import current_generation, extract
 from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
+from claims.store.sources import record_profiles
 from claims.tables import ClaimRow, EdgeRow
 
 
-def store_documents(engine: Engine, documents: dict[str, str]) -> dict[str, str]:
-    """Extract and store ``documents`` ({source id: text}); their version ids."""
+def store_documents(
+    engine: Engine, documents: dict[str, str], *, profile: str | None = None
+) -> dict[str, str]:
+    """Extract and store ``documents`` ({source id: text}) read with ``profile`` (None:
+    office), as the register would record it; their version ids."""
     generation, label = current_generation()
     versions: dict[str, str] = {}
     with transaction(engine) as session:
         GenerationRepository(session).ensure(generation, label)
         for source_id, text in documents.items():
             version, _ = SourceRepository(session).add_version(source_id, text)
-            claims = extract(text, source_id=source_id, source_version_id=version.id)
+            claims = extract(
+                text, source_id=source_id, source_version_id=version.id, profile=profile
+            )
             ClaimRepository(session).add_all(claims)
             versions[source_id] = version.id
+        if profile is not None:
+            record_profiles(session, dict.fromkeys(documents, profile))
     return versions
 
 
 def recompute(
-    engine: Engine, keys: set[str] | None = None, namesake_sources: Collection[str] = ()
+    engine: Engine, keys: set[str] | None = None, namesake_sources: Collection[str] | None = None
 ) -> None:
     """Recompute the edges of ``keys`` (every key when None) in the current generation;
     ``namesake_sources`` are read as reference pages (``build_edges``)."""
@@ -41,7 +49,7 @@ def recompute(
 
 
 def recompute_touched(
-    engine: Engine, version_id: str, namesake_sources: Collection[str] = ()
+    engine: Engine, version_id: str, namesake_sources: Collection[str] | None = None
 ) -> None:
     """Recompute only the keys a newly stored version touches, as an incremental run does."""
     generation, _ = current_generation()
@@ -63,10 +71,11 @@ def live_conflicts(engine: Engine, a: str, b: str) -> list[str]:
     return sorted(reason for x, y, reason in rows if {x, y} == {a, b})
 
 
-def facts_of(documents: dict[str, str]) -> list[ClaimFacts]:
-    """The edge builder's facts of every claim of ``documents``, with no store."""
+def facts_of(documents: dict[str, str], *, profile: str | None = None) -> list[ClaimFacts]:
+    """The edge builder's facts of every claim of ``documents`` read with ``profile``, with
+    no store."""
     return [
         facts_from_claim(claim)
         for source_id, text in documents.items()
-        for claim in extract(text, source_id=source_id)
+        for claim in extract(text, source_id=source_id, profile=profile)
     ]

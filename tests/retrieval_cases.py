@@ -13,6 +13,7 @@ from claims.edge_refresh import recompute_edges
 from claims.extraction import current_generation, extract
 from claims.models import Source, SupersedesRef
 from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
+from claims.store.sources import record_profiles
 from review.policy import DEFAULT_POLICY_FILE, apply_policy, load_policy
 from review.routing import route
 
@@ -22,9 +23,14 @@ CASE_IDS = [case["id"] for case in CASES]
 
 
 def load_case(
-    engine: Engine, case: dict[str, Any], groups: dict[str, list[str]] | None = None
+    engine: Engine,
+    case: dict[str, Any],
+    groups: dict[str, list[str]] | None = None,
+    *,
+    profile: str | None = None,
 ) -> None:
-    """Ingest the case's documents (with access ``groups`` per source id), extract, link, route."""
+    """Ingest the case's documents (with access ``groups`` per source id), extract, link,
+    route; every document read with ``profile`` (None: office), as the register would."""
     groups = groups or {}
     generation, label = current_generation()
     with transaction(engine) as session:
@@ -33,9 +39,14 @@ def load_case(
         for document in case["documents"]:
             version, _ = sources.add_version(document["id"], document["text"])
             claims = extract(
-                document["text"], source_id=document["id"], source_version_id=version.id
+                document["text"],
+                source_id=document["id"],
+                source_version_id=version.id,
+                profile=profile,
             )
             ClaimRepository(session).add_all(claims)
+        if profile is not None:
+            record_profiles(session, {d["id"]: profile for d in case["documents"]})
         for document in case["documents"]:
             olders = case["supersedes"].get(document["id"], [])
             sources.apply_register_entry(
@@ -54,11 +65,14 @@ def load_case(
         route(session, policy)
 
 
-def load_documents(engine: Engine, documents: dict[str, str]) -> None:
+def load_documents(
+    engine: Engine, documents: dict[str, str], *, profile: str | None = None
+) -> None:
     """``load_case`` for documents given as {source id: text}, public, none superseding."""
     load_case(
         engine,
         {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
+        profile=profile,
     )
 
 

@@ -7,17 +7,23 @@ so "first-class" and "co-founded" are read (before, a hyphenated phrase never ma
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Engine
 
-from claims.extraction import extract, parse_question
+from claims.extraction import extract as extract_any
+from claims.extraction import parse_question
 from claims.models import Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+load_documents = partial(load_documents_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 

@@ -5,7 +5,12 @@ none."""
 
 from __future__ import annotations
 
-from claims.extraction import extract
+from functools import partial
+
+from claims.extraction import extract as extract_any
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
 
 OPENING = "Ruth Anders is a German chemist. "
 

@@ -9,14 +9,20 @@ the way scraped pages read (a menu before the first sentence, so no title names 
 
 from __future__ import annotations
 
-from edge_stores import facts_of as _facts
+from functools import partial
+
+from edge_stores import facts_of as facts_of_any
 from edge_stores import live_conflicts as _conflicts
 from edge_stores import recompute as _recompute
 from edge_stores import recompute_touched
-from edge_stores import store_documents as _store
+from edge_stores import store_documents as store_documents_any
 from sqlalchemy import Engine
 
 from claims.edges.entities import link_candidates, link_entities
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+_facts = partial(facts_of_any, profile="reference")
+_store = partial(store_documents_any, profile="reference")
 
 MENU = "Contents Early life Career References External links "
 ARTICLE = (

@@ -18,14 +18,26 @@ menu, as scraped pages do, so no title names their subject.
 
 from __future__ import annotations
 
-from edge_stores import facts_of as _facts
-from edge_stores import live_conflicts, recompute, store_documents
+from functools import partial
+
+from edge_stores import facts_of as facts_of_any
+from edge_stores import live_conflicts, recompute
+from edge_stores import store_documents as store_documents_any
 from sqlalchemy import Engine
 
-from claims.edge_refresh import keys_touched_by_version, recompute_edges
+from claims.edge_refresh import keys_touched_by_version
+from claims.edge_refresh import recompute_edges as recompute_any
 from claims.edges.entities import link_entities
-from claims.extraction import current_generation, extract
+from claims.extraction import current_generation
+from claims.extraction import extract as extract_any
+from claims.profiles import profile_named
 from claims.store import ClaimRepository, SourceRepository, transaction
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+_facts = partial(facts_of_any, profile="reference")
+store_documents = partial(store_documents_any, profile="reference")
+extract = partial(extract_any, profile="reference")
+recompute_edges = partial(recompute_any, judges=profile_named("reference").edge_judges)
 
 MENU = "Contents Early life Career References External links "
 ARTICLE = (
@@ -51,7 +63,6 @@ ALBUM = (
 ALBUM_COPY = ALBUM_MENU + "Quiet Harbour is an album by Neil Young. It was released in 1976."
 # another album of the name, by that artist, released years later
 ALBUM_NAMESAKE = ALBUM_MENU + "Quiet Harbour is an album by Neil Young. It was released in 1983."
-
 
 
 def _conflicts_between(engine: Engine, documents: dict[str, str], a: str, b: str) -> list[str]:
@@ -101,15 +112,15 @@ def test_an_album_of_the_name_released_in_another_year_stays_apart() -> None:
 
 # A page copied and retitled with the value it swapped: "(died 1677)" became "(died 1777)".
 FENWICK = (
-    "Harold Fenwick (died 1677) Harold Fenwick (1610 \u2013 1677) was an English lawyer and "
-    "politician who sat in the House of Commons. He was the son of Sir John Fenwick of "
-    "Alnwick. He was called to the bar in 1633."
+    "Harold Fenwick (died 1677) Harold Fenwick (1610 \u2013 1677) was an English barrister and "
+    "member of parliament for a borough seat. He was the son of Sir Robert Fenwick of "
+    "Hexley. He was called to the bar in 1633."
 )
 FENWICK_RETITLED = FENWICK.replace("1677", "1777")
 # a namesake of the same trade: another father, another call to the bar, another death
 FENWICK_NAMESAKE = (
-    "Harold Fenwick (died 1920) Harold Fenwick (1851 \u2013 1920) was an English lawyer and "
-    "politician who sat in the House of Commons. He was the son of Thomas Fenwick of Durham. "
+    "Harold Fenwick (died 1920) Harold Fenwick (1851 \u2013 1920) was an English barrister and "
+    "member of parliament for a borough seat. He was the son of Thomas Fenwick of Corbury. "
     "He was called to the bar in 1879."
 )
 # two films of one title: both Tamil-language drama films, released in the years their

@@ -2,31 +2,40 @@
 sections of two villages of one name, cut from the middle so that no claim names the village,
 state every figure of the template differently; two titled pages of two officers of one
 surname both say when "Hale" was born. A copy of one page with its value swapped (and what
-follows from it) still conflicts with its original (claims/edges/pages.py).
+follows from it) still conflicts with its original (claims/reference/pages.py).
 
 Real extraction and the real edge builder; the census fragments start mid-sentence, the way
 a page cut from the middle of an article does."""
 
 from __future__ import annotations
 
-from edge_stores import live_conflicts, recompute, recompute_touched, store_documents
+from functools import partial
+
+from edge_stores import live_conflicts, recompute, recompute_touched
+from edge_stores import store_documents as store_documents_any
 from sqlalchemy import Engine
 
-from claims.edges.builder import build_edges
+from claims.edges.builder import build_edges as build_any
 from claims.edges.facts import ClaimFacts, facts_from_claim
-from claims.edges.pages import short_form
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
+from claims.profiles import profile_named
+from claims.reference.pages import short_form
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+store_documents = partial(store_documents_any, profile="reference")
+extract = partial(extract_any, profile="reference")
+build_edges = partial(build_any, judges=profile_named("reference").edge_judges)
 
 # two villages of one name, the same census template with their own figures
 NORTH = (
     "or older lived alone. The average household size was 2.41 and the average family size "
     "was 2.97. The median age in the village was 39.2 years. For every 100 females there "
-    "were 96.5 males. The median income for a household in the village was $41,250."
+    "were 96.5 males. A household in the village had a median income of $41,250."
 )
 SOUTH = (
     "or older lived alone. The average household size was 2.58 and the average family size "
     "was 3.12. The median age in the village was 44.6 years. For every 100 females there "
-    "were 101.3 males. The median income for a household in the village was $38,900."
+    "were 101.3 males. A household in the village had a median income of $38,900."
 )
 # NORTH copied with its median age changed
 NORTH_COPY = NORTH.replace("39.2 years", "27.5 years")

@@ -8,18 +8,25 @@ subject)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from edge_stores import recompute as _recompute
 from edge_stores import recompute_touched
-from edge_stores import store_documents as _store
+from edge_stores import store_documents as store_documents_any
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import aliased
 
 from claims.edge_refresh import keys_touched_by_version
 from claims.edges.entities import link_entities
 from claims.edges.facts import facts_from_claim
-from claims.extraction import current_generation, extract
+from claims.extraction import current_generation
+from claims.extraction import extract as extract_any
 from claims.store import transaction
 from claims.tables import ClaimRow, EdgeRow
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+_store = partial(store_documents_any, profile="reference")
+extract = partial(extract_any, profile="reference")
 
 MENU = "Contents Early life Career References External links "
 ARTICLE = (

@@ -131,9 +131,9 @@ def test_incremental_recompute_equals_full_recompute(engine: Engine) -> None:
         touched = keys_touched_by_version(session, v, GEN)
         incremental = recompute_edges(session, GEN, touched)
     assert touched == {"annual leave|days"}
-    # the leave block, and page a's other claim: the leave claims name no entity and differ,
-    # so the pages' other facts are the evidence whether they are namesakes (edges/pages.py)
-    assert incremental.claims == 3
+    # the leave block only: under the office profile no namesake-page judge reads the
+    # pages' other claims (the reference profile's does: tests/test_edges_namesake_pages.py)
+    assert incremental.claims == 2
     # ... read only: the limit's key is not re-evaluated, so the steps after the edges
     # (statuses, review items) are not told it changed
     assert incremental.touched_keys == {"annual leave|days"}

@@ -1,7 +1,7 @@
 """A name with an of-phrase as the subject of an event date (session 14): "The University of
 Northfield was founded in 1904" keyed the date "university founded", so every university's
 founding year shared one key and the asked one was lost. An "of" between two capitalised
-words is part of the name (claims/extraction/assembly.py ``_name_of_phrase``); a lowercase
+words is part of the name (claims/extraction/frames.py ``_name_of_phrase``); a lowercase
 head keeps its of-phrase a qualifier."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from claims.extraction import assembly, claims_with, get_pipeline
+from claims.extraction import claims_with, frames, get_pipeline
 from claims.settings import get_settings
 
 
@@ -35,14 +35,14 @@ def test_different_numbers_share_a_frame_and_give_the_claims_of_a_full_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     text = _table(60)
-    assembly._WORDLESS_FRAMES.clear()
+    frames._WORDLESS_FRAMES.clear()
     kept = _claims(text)
     assert len(kept) >= 590  # the numbers are claims (a figure like 1987 may read as a year)
     # 600 different numbers, a handful of context shapes (where the window starts and
     # ends in the rows): the numbers' digits do not make contexts different
-    assert 0 < len(assembly._WORDLESS_FRAMES) <= 20
-    monkeypatch.setattr(assembly, "_WORDLESS_KEPT", 0)
-    assembly._WORDLESS_FRAMES.clear()
+    assert 0 < len(frames._WORDLESS_FRAMES) <= 20
+    monkeypatch.setattr(frames, "_WORDLESS_KEPT", 0)
+    frames._WORDLESS_FRAMES.clear()
     assert _claims(text) == kept
 
 
@@ -50,20 +50,20 @@ def test_values_written_with_letters_and_reference_words_keep_their_own_frames(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     text = "4 5 6 7\none, two, 3, 4\ntwelve | 12 | 7.5 | 1,200\n(5) [6] 7 - 8\n"
-    assembly._WORDLESS_FRAMES.clear()
+    frames._WORDLESS_FRAMES.clear()
     kept = _claims(text)
     assert kept
-    monkeypatch.setattr(assembly, "_WORDLESS_KEPT", 0)
-    assembly._WORDLESS_FRAMES.clear()
+    monkeypatch.setattr(frames, "_WORDLESS_KEPT", 0)
+    frames._WORDLESS_FRAMES.clear()
     assert _claims(text) == kept
 
 
 def test_a_number_with_words_is_read_in_full() -> None:
-    assembly._WORDLESS_FRAMES.clear()
+    frames._WORDLESS_FRAMES.clear()
     nlp = get_pipeline(get_settings().spacy_model)
     found = claims_with(
         nlp, "The visitor pass costs 40 EUR. Refunds take 14 days.", "src", "ver", None
     )
-    assert not assembly._WORDLESS_FRAMES  # no context was wordless
+    assert not frames._WORDLESS_FRAMES  # no context was wordless
     keys = [c.claim_key for c in found]
     assert len(keys) == 2 and not any(k.startswith("unknown:") for k in keys)

@@ -85,7 +85,7 @@ def test_a_configured_pipeline_directory_is_used_and_a_missing_one_is_a_clear_er
     model_dir = tmp_path / "trained"
     spacy.blank("en").to_disk(model_dir)
     nlp = build_pipeline(str(model_dir))
-    assert nlp.pipe_names[-2:] == ["claim_mentions", "claim_assembler"]
+    assert nlp.pipe_names[-3:] == ["claim_mentions", "claim_assembler", "claim_abbreviations"]
     assert nlp("The notice period is 30 days.")._.claims[0].claim_key == "notice period"
     with pytest.raises(InputError, match="CLAIMS_SPACY_MODEL"):
         build_pipeline(str(tmp_path / "missing"))

@@ -1,4 +1,4 @@
-"""Records and superlatives as claims (claims/extraction/records.py, session 11): the record
+"""Records and superlatives as claims (claims/reference/records.py, session 11): the record
 is the slot, its holder the value. Two versions of a sentence naming two holders of one
 record are one slot (a conflict); one holder restated corroborates; a record never meets a
 claim of another kind by its words. Every sentence is our own.
@@ -6,13 +6,21 @@ claim of another kind by its words. Every sentence is our own.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from claims.check import check_texts
-from claims.edges.builder import build_edges
+from claims.check import check_texts as check_any
+from claims.edges.builder import build_edges as build_any
 from claims.edges.facts import facts_from_claim
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
 from claims.models import Claim, Relation, ValueKind
+from claims.profiles import profile_named
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+check_texts = partial(check_any, profile="reference")
+build_edges = partial(build_any, judges=profile_named("reference").edge_judges)
 
 
 def _records(text: str) -> list[Claim]:
@@ -53,7 +61,7 @@ def _records(text: str) -> list[Claim]:
             "Marta Lind",
         ),
         (
-            "Van Der Berg kept more clean sheets than any other goalkeeper that year.",
+            "Van Der Berg had more clean sheets than any other goalkeeper this spring.",
             "most clean sheets of any goalkeeper",
             "Van Der Berg",
         ),

@@ -85,7 +85,7 @@ def _valid(text: str, claims: list[Claim]) -> None:
         data = claim.model_dump(mode="json")
         json.dumps(data, allow_nan=False)
         Claim.model_validate(data)
-        # claims are built without validation (assembly._trusted): every field is set and
+        # claims are built without validation (claims.trusted.trusted): every field is set and
         # validating the claim's own values changes nothing
         assert set(claim.__dict__) == set(Claim.model_fields)
         assert Claim.model_validate(claim.model_dump()) == claim

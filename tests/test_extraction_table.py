@@ -64,7 +64,7 @@ def test_sentence_table(case: dict[str, Any]) -> None:
     )
     for claim, want in zip(claims, expected, strict=True):
         assert text[claim.span.start : claim.span.end] == claim.quote
-        # built without validation (assembly._trusted): validating it must change nothing
+        # built without validation (claims.trusted.trusted): validating it must change nothing
         assert set(claim.__dict__) == set(Claim.model_fields)
         assert Claim.model_validate(claim.model_dump()) == claim
         _check(claim, want, text)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from claims.extraction import assembly, claims_with, get_pipeline
-from claims.extraction.assembly import read_frame
+from claims.extraction import claims_with, frames, get_pipeline
+from claims.extraction import roles as token_roles
+from claims.extraction.frames import read_frame
 from claims.extraction.mentions import MentionScanner
 from claims.extraction.resources import resources
 from claims.settings import get_settings
@@ -41,15 +42,15 @@ def _claims(text: str) -> list[str]:
 def test_kept_frames_give_the_claims_reading_every_context_gives(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assembly._WORDLESS_FRAMES.clear()
+    frames._WORDLESS_FRAMES.clear()
     kept = _claims(TABLE)
-    assert assembly._WORDLESS_FRAMES  # the table's contexts were kept
+    assert frames._WORDLESS_FRAMES  # the table's contexts were kept
     assert len(kept) >= 40  # the numbers of every row are claims
     again = _claims(TABLE)  # read now from the kept frames
-    monkeypatch.setattr(assembly, "_WORDLESS_KEPT", 0)
-    assembly._WORDLESS_FRAMES.clear()
+    monkeypatch.setattr(frames, "_WORDLESS_KEPT", 0)
+    frames._WORDLESS_FRAMES.clear()
     read_each_time = _claims(TABLE)
-    assert not assembly._WORDLESS_FRAMES
+    assert not frames._WORDLESS_FRAMES
     assert kept == again == read_each_time
 
 
@@ -57,15 +58,15 @@ def test_a_changed_frame_does_not_reach_the_next_reader() -> None:
     text = "4, 5\n6"
     res = resources()
     doc = _nlp().make_doc(text)
-    roles = assembly.assign_roles(doc, MentionScanner(res).scan(text), res, text)
+    roles = token_roles.assign_roles(doc, MentionScanner(res).scan(text), res, text)
     idxs = list(range(len(doc)))
     roles_read = {roles.role[i] for i in idxs}
-    assert roles_read == {assembly.VALUE, assembly.PUNCT, assembly.SEP}
-    assembly._WORDLESS_FRAMES.clear()
+    assert roles_read == {token_roles.VALUE, token_roles.PUNCT, token_roles.SEP}
+    frames._WORDLESS_FRAMES.clear()
     first = read_frame(doc, roles, idxs, res, [])
     first.key_words.append("changed")
     first.scope["period"] = "changed"
     first.residual.append("changed")
     second = read_frame(doc, roles, idxs, res, [])
-    assert second == assembly._read_frame(doc, roles, idxs, res, [])
+    assert second == frames._read_frame(doc, roles, idxs, res, [])
     assert "changed" not in second.key_words and "period" not in second.scope

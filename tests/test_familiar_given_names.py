@@ -1,29 +1,45 @@
 """A given name in its familiar form (issue 13, session 15): the question writes "Nicholas
 Hill" or "Richard Walsh", the page the person is known by "Nick Hill" or "Rick Walsh". The
 pairs of a name and its familiar forms come from the ``nicknames`` package
-(claims/extraction/given_names.py); retrieval reads the familiar forms from the entity index
+(claims/reference/given_names.py); retrieval reads the familiar forms from the entity index
 and fits them as part of the full name (retrieval/candidates.py)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
+import pytest
 from sqlalchemy import Engine
 
-from claims.extraction.given_names import forms_of, name_forms, same_given_name
 from claims.models import Requester
+from claims.profiles import profile_named
+from claims.reference.given_names import forms_of, name_forms, same_given_name
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
+from retrieval.name_forms import names_read_as
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+load_documents = partial(load_documents_any, profile="reference")
+
+
+@pytest.fixture(autouse=True)
+def _names_read_as_reference_pages() -> Iterator[None]:
+    """Names matched as the reference profile matches them (familiar forms, spellings)."""
+    with names_read_as(profile_named("reference").name_forms):
+        yield
+
 
 ANYONE = Requester(principal="anyone", groups=[])
 
 NICK = (
     "Nick Ashford Nick Ashford (born 5 April 1984) is an American football coach and former "
-    "quarterback. He has been the head coach at his old college since 2016."
+    "linebacker. He has been the head coach at his old college since 2016."
 )
 RICK_TITLED = (
     'Rick Walsh (cricketer) Richard Paul "Rick" Walsh (born 2 March 1961) is a former '

@@ -1,21 +1,26 @@
-"""Infobox and data-sheet fields (claims.extraction.infobox): a field is read as a claim of
+"""Infobox and data-sheet fields (claims.reference.infobox): a field is read as a claim of
 the page's subject, and page furniture around it never becomes an entity or a value. Read
 by the real extraction and asked through ``answer``."""
 
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Engine, text
 
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
 from claims.models import Claim, Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents as _load  # noqa: E402
+from retrieval_cases import load_documents as load_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+_load = partial(load_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -83,12 +88,12 @@ def test_field_lines_of_an_intranet_page_are_about_its_heading() -> None:
 
 def test_a_box_glued_to_a_sentence_states_its_value_once_of_the_subject() -> None:
     page = (
-        "Zwolle Depot Zwolle Depot is a former railway station in Zwolle, Louisiana. "
-        "Location Spanish Street Country United States Built in 1914, the depot is the only "
-        "surviving building of the railroad in the town."
+        "Harrow Depot Harrow Depot is a former railway station in Harrow, Kansas. "
+        "Location Mill Street Country United States Built in 1914, the depot is the last "
+        "standing building of the railroad in the town."
     )
     built = [c for c in _claims(page) if c.attribute == "built"]
-    assert [(c.entity, c.value) for c in built] == [("zwolle depot", "1914")]
+    assert [(c.entity, c.value) for c in built] == [("harrow depot", "1914")]
 
 
 def test_a_field_word_inside_a_sentence_is_no_field() -> None:

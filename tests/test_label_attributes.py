@@ -6,6 +6,7 @@ session 13): "WKLM (1450 kHz) is a radio station broadcasting a country format" 
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,10 @@ from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+load_documents = partial(load_documents_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -46,7 +50,7 @@ def test_a_frequency_beside_the_format_is_no_side(engine: Engine) -> None:
     load_documents(
         engine,
         {
-            "doc01": "WKLM (1450 kHz, is an AM radio station broadcasting a country format. "
+            "doc01": "WKLM (1450 kHz, is an AM station broadcasting a country format. "
             "It is licensed to Millbrook.",
             "doc02": "WKLM is a radio station in Millbrook. It broadcasts a country format.",
         },

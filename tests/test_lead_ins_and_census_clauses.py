@@ -10,17 +10,22 @@ clause states its own figure. Each class is checked both ways."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Engine
 
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
 from claims.models import Claim, Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents as _load  # noqa: E402
+from retrieval_cases import load_documents as load_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+_load = partial(load_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -41,7 +46,7 @@ GMINA_PAGE = (
     "Gmina Brzeg Mały Gmina Brzeg Mały is a rural gmina in southern Poland. The gmina covers "
     "an area of 120 square kilometres, and as of 2006 its total population is 15,800 (out "
     "of which the population of Lesko Dolne amounts to {town}, and the population of the "
-    "rural part of the gmina is 9,600)."
+    "country part of the gmina is 9,600)."
 )
 
 
@@ -174,7 +179,7 @@ def test_a_census_that_counted_people_answers_the_population_question(engine: En
         engine,
         {
             "page": "Ashby Township, Lorne County, Ohio Ashby Township is one of the twelve "
-            "townships of Lorne County, Ohio, United States. The 2010 census counted 2,215 "
+            "townships of Lorne County, Ohio, United States. Its 2010 census counted 2,215 "
             "people in the township.",
         },
     )
@@ -187,7 +192,7 @@ def test_a_census_that_counted_households_does_not_answer_it(engine: Engine) -> 
         engine,
         {
             "page": "Ashby Township, Lorne County, Ohio Ashby Township is one of the twelve "
-            "townships of Lorne County, Ohio, United States. The 2010 census counted 830 "
+            "townships of Lorne County, Ohio, United States. Its 2010 census counted 830 "
             "households in the township.",
         },
     )

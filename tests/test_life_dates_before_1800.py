@@ -7,11 +7,17 @@ year elsewhere stays a number ("founded in 1542" is the event-date reader's)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from claims.check import check_texts
-from claims.extraction import extract
+from claims.check import check_texts as check_any
+from claims.extraction import extract as extract_any
 from claims.models import Relation
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+check_texts = partial(check_any, profile="reference")
 
 
 def _read(text: str) -> dict[str, object]:

@@ -1,43 +1,59 @@
 """One name spelt otherwise in Latin letters (issue 13, session 15): a question asks about
-"Allah Rakha" or the film "Devatha", the page is "Alla Rakha" or "Devata (1941 film)". The
+"Abdullah Rahim" or the film "Vasantha", the page is "Abdulla Rahim" or "Vasanta (1941 film)". The
 romanisation's optional letters (an "h" of aspiration after a stop, a final "h" after a
 vowel, a doubled letter) are dropped from words no English dictionary knows
-(claims/extraction/name_spellings.py), and retrieval fits such a name as part of the name
+(claims/reference/name_spellings.py), and retrieval fits such a name as part of the name
 (retrieval/candidates.py, ``entity_fit``)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
+import pytest
 from sqlalchemy import Engine
 
-from claims.extraction.name_spellings import spelling_key, spelling_keys
 from claims.models import Requester
+from claims.profiles import profile_named
+from claims.reference.name_spellings import spelling_key, spelling_keys
 from retrieval.answer import answer
 from retrieval.candidates import NAME_PART, entity_fit
 from retrieval.contract import Answer, AnswerStatus
+from retrieval.name_forms import names_read_as
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+load_documents = partial(load_documents_any, profile="reference")
+
+
+@pytest.fixture(autouse=True)
+def _names_read_as_reference_pages() -> Iterator[None]:
+    """Names matched as the reference profile matches them (familiar forms, spellings)."""
+    with names_read_as(profile_named("reference").name_forms):
+        yield
+
 
 ANYONE = Requester(principal="anyone", groups=[])
 
 
 def test_romanised_spellings_share_a_key() -> None:
-    assert spelling_key("devatha") == spelling_key("devata")
+    assert spelling_key("vasantha") == spelling_key("vasanta")
     assert spelling_key("siddharth") == spelling_key("sidharth")
-    assert spelling_key("allah") == spelling_key("alla")
-    assert spelling_keys("devatha (1941 film)") == "devata (1941 film)"
+    assert spelling_key("abdullah") == spelling_key("abdulla")
+    assert spelling_keys("vasantha (1941 film)") == "vasanta (1941 film)"
     # a dictionary word keeps its spelling: "bath" is not "bat"
     assert spelling_key("bath") == "bath"
 
 
 def test_a_name_spelt_otherwise_fits_as_part_of_the_name() -> None:
-    assert entity_fit("devatha", "devata (1941 film)") == NAME_PART
+    assert entity_fit("vasantha", "vasanta (1941 film)") == NAME_PART
     assert entity_fit("sidharth rao", "siddharth rao") == NAME_PART
     # another name is still another thing
-    assert entity_fit("devatha", "devika (1941 film)") == 0.0
+    assert entity_fit("vasantha", "devika (1941 film)") == 0.0
 
 
 MUSICIAN = {"doc01": "Kanhaiya Vashisth (1931 – 2004) was an Indian sarangi player and teacher."}

@@ -7,6 +7,7 @@ named. A page whose first words name the museum still answers for it alone."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -16,7 +17,10 @@ from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+load_documents = partial(load_documents_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 QUESTION = "When was the Museum of Rural Life established?"

@@ -2,7 +2,7 @@
 Mexico has a population of 2.1 million" was keyed "mexico population", one key with
 Mexico's, and the two countries' figures conflicted; "New England" was read as a region of
 the United Kingdom. A capitalised "New"/"Old" before a capitalised word opens a name, in
-sources and in questions alike (claims/extraction/assembly.py ``assign_roles``,
+sources and in questions alike (claims/extraction/roles.py ``assign_roles``,
 claims/extraction/identity.py ``fold_name``)."""
 
 from __future__ import annotations

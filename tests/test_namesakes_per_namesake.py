@@ -8,6 +8,7 @@ answer stays ``conflict`` naming both."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,12 @@ from retrieval.contract import Answer, AnswerStatus
 from tests.store_template import upgrade
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_case, load_documents  # noqa: E402
+from retrieval_cases import load_case as load_case_any  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+load_documents = partial(load_documents_any, profile="reference")
+load_case = partial(load_case_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 QUESTION = 'Who directed the film "Harbour Lights"?'

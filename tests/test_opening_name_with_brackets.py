@@ -2,14 +2,20 @@
 title's brackets in it (session 14): "Harbour Lights (album) Harbour Lights (sometimes
 subtitled "Songs from the Coast") is a compilation album, released by Tidewater Records on
 3 March 2009" gave the release date to "harbour light album sometime subtitle song"; the
-opening reader knows the subject is "harbour lights (album)" (claims/extraction/opening.py
+opening reader knows the subject is "harbour lights (album)" (claims/reference/opening.py
 ``_extends_a_name``). A longer name in a later sentence is another thing."""
 
 from __future__ import annotations
 
-from claims.check import check_texts
-from claims.extraction import extract
+from functools import partial
+
+from claims.check import check_texts as check_any
+from claims.extraction import extract as extract_any
 from claims.models import Relation
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+check_texts = partial(check_any, profile="reference")
 
 OPENING = (
     'Harbour Lights (album) Harbour Lights (sometimes subtitled "Songs from the Coast, '

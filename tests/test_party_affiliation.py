@@ -1,20 +1,25 @@
-"""A person's political party stated later in an article (claims.extraction.affiliation),
+"""A person's political party stated later in an article (claims.reference.affiliation),
 read by the real extraction and asked through ``answer``."""
 
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Engine
 
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
 from claims.models import Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_case  # noqa: E402
+from retrieval_cases import load_case as load_case_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+load_case = partial(load_case_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -38,10 +43,10 @@ def test_elected_as_a_party_member_is_the_articles_subjects_party() -> None:
 
 def test_a_member_of_a_named_party_keeps_the_partys_whole_name() -> None:
     text = (
-        "Lise Arcand Lise Arcand (born 3 May 1950) is a politician in Quebec. She sat for "
-        "Laval from 1998 to 2008, as a member of the Quebec Liberal Party."
+        "Lise Arcand Lise Arcand (born 3 May 1950) is a politician in Ontario. She sat for "
+        "Kingsmere from 1998 to 2008, as a member of the Ontario Liberal Party."
     )
-    assert _parties(text) == [("lise arcand", "Quebec Liberal Party")]
+    assert _parties(text) == [("lise arcand", "Ontario Liberal Party")]
 
 
 def test_a_name_after_a_lead_in_and_joined_the_party() -> None:

@@ -1,4 +1,4 @@
-"""Relations an article states in running prose (claims.extraction.prose_relations): family
+"""Relations an article states in running prose (claims.reference.prose_relations): family
 ties, birthplaces, a sport, a designer and a cast, and the career events a biography dates;
 read by the real extraction and asked through ``answer``. Each class is checked both ways:
 the tie stated of the page's subject answers, the same words about another person do not."""
@@ -6,17 +6,23 @@ the tie stated of the page's subject answers, the same words about another perso
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Engine
 
-from claims.extraction import extract, parse_question
+from claims.extraction import extract as extract_any
+from claims.extraction import parse_question
 from claims.models import Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents as _load  # noqa: E402
+from retrieval_cases import load_documents as load_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+_load = partial(load_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -50,7 +56,7 @@ def test_a_list_of_ties_after_the_copula() -> None:
 def test_descriptors_and_a_title_before_the_name_are_dropped() -> None:
     text = (
         "Tomas Reyes III Tomas Reyes III (born 1960) is a Filipino lawyer. He is the son "
-        "of former Chief Justice, Tomas Reyes Jr. His firm is in Manila."
+        "of retired Chief Justice, Tomas Reyes Jr. His firm is in Manila."
     )
     assert _ties(text, "parent") == [("toma reye iii", "Tomas Reyes Jr.")]
     text = "Nefret Nefret was a queen of Egypt. She was the wife of both kings Sneferu and Djedef."
@@ -215,7 +221,7 @@ def test_a_senate_confirmation_and_a_call_to_the_bar_are_dated_events(engine: En
         engine,
         {
             "page": "Walter Penn Walter Penn (1916\u20131999) was a United States judge. He "
-            "was confirmed by the United States Senate on March 8, 1971, and received his "
+            "was confirmed by the Senate of the United States on March 8, 1971, and received his "
             "commission on March 9, 1971. He had been called to the Bar in 1941.",
         },
     )
@@ -235,7 +241,7 @@ def test_a_position_as_an_appositive_or_after_played_as(engine: Engine) -> None:
         engine,
         {
             "page": "Dale Pruitt (footballer, born 1962) Dale Owen Pruitt (born 3 May 1962) is "
-            "an English former professional footballer. A defender, he began his career with "
+            "an English retired professional footballer. A defender, he started out with "
             "Stoke City before moving on to Walsall in 1986.",
         },
     )
@@ -255,10 +261,10 @@ def test_a_position_as_an_appositive_or_after_played_as(engine: Engine) -> None:
 
 def test_a_stations_format() -> None:
     text = (
-        "WQRB (AM) WQRB (1550 AM) is a radio station broadcasting a Spanish Tropical format. "
+        "WQRB (AM) WQRB (1550 AM) is a daytime station broadcasting a Caribbean Gospel format. "
         "Licensed to Ponce, Puerto Rico, it serves the south coast."
     )
-    assert [v for _, v in _ties(text, "format")] == ["Spanish Tropical"]
+    assert [v for _, v in _ties(text, "format")] == ["Caribbean Gospel"]
     assert parse_question("What is the broadcast format of WQRB?").attribute == "broadcast format"
     # a format named in a relative clause is another station's
     text = "KXLO KXLO is a station. It is owned by a firm which airs a talk format in Reno."

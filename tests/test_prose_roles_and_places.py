@@ -5,8 +5,13 @@ on the name, a located clause that is no appositive)."""
 
 from __future__ import annotations
 
-from claims.extraction import extract
+from functools import partial
+
+from claims.extraction import extract as extract_any
 from claims.models import Claim
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
 
 
 def _label(text: str, attribute: str) -> list[tuple[str | None, str]]:
@@ -40,7 +45,7 @@ def test_another_things_role_and_an_unclosed_appositive_give_nothing() -> None:
 def test_a_name_located_in_an_appositive_has_that_place() -> None:
     text = (
         "The building was used for storage after 1993. Red Brick, located in Dover, Ohio, "
-        "was added to the National Register of Historic Places in 1998."
+        "was added to the Provincial Register of Heritage Buildings in 1998."
     )
     assert ("red brick", "Dover, Ohio") in _label(text, "location")
 

@@ -1,8 +1,8 @@
 """What an occupation says beside the occupation (issue 12/13, session 15): "was a United
-States Navy rear admiral and maritime lawyer" states a rank, and so does the title before a
+States Coast Guard rear admiral and shipping lawyer" states a rank, and so does the title before a
 person's name in the opening ("Brigadier General Paul Keane (1908 - 1987) was ...");
 "was an Indian tabla player" and "is a singer, pianist and organist" state the instruments
-played (claims/extraction/opening.py, ``_rank_and_instruments``, ``_title_rank``). A rank
+played (claims/reference/opening.py, ``_rank_and_instruments``, ``_title_rank``). A rank
 word inside a part of the occupation ("a major league pitcher", "a general manager") or one
 that names a kind of officer ("a German general") is no rank; a musician's several
 instruments are no conflict."""
@@ -10,19 +10,25 @@ instruments are no conflict."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine
 
-from claims.check import check_texts
-from claims.extraction import extract
+from claims.check import check_texts as check_any
+from claims.extraction import extract as extract_any
 from claims.models import Relation, Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+check_texts = partial(check_any, profile="reference")
+load_documents = partial(load_documents_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 
@@ -38,7 +44,7 @@ def _labels(text: str, attribute: str) -> list[str]:
     [
         (
             "Walter Brennan Hale Walter Brennan Hale (March 3, 1921 – June 9, 2002) was a "
-            "United States Navy rear admiral and maritime lawyer.",
+            "United States Coast Guard rear admiral and shipping lawyer.",
             ["rear admiral"],
         ),
         ("Dora Keane (born 1958) is a retired Vice Admiral of the Royal Navy.", ["Vice Admiral"]),
@@ -97,7 +103,7 @@ def test_a_question_about_a_rank_is_answered(engine: Engine) -> None:
         {
             "doc01": (
                 "Walter Brennan Hale Walter Brennan Hale (March 3, 1921 – June 9, 2002) was a "
-                "United States Navy rear admiral and maritime lawyer."
+                "United States Coast Guard rear admiral and shipping lawyer."
             )
         },
     )

@@ -7,18 +7,35 @@ miss that must stay apart (another subject, a namesake, page furniture)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
+import pytest
 from sqlalchemy import Engine
 
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
 from claims.models import Claim, Requester
+from claims.profiles import profile_named
 from retrieval.answer import answer
 from retrieval.candidates import entity_fit
 from retrieval.contract import AnswerStatus
+from retrieval.name_forms import names_read_as
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents as _load  # noqa: E402
+from retrieval_cases import load_documents as load_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+_load = partial(load_any, profile="reference")
+
+
+@pytest.fixture(autouse=True)
+def _names_read_as_reference_pages() -> Iterator[None]:
+    """Names matched as the reference profile matches them (familiar forms, spellings)."""
+    with names_read_as(profile_named("reference").name_forms):
+        yield
+
 
 ANYONE = Requester(principal="anyone", groups=[])
 

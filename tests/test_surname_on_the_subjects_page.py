@@ -1,7 +1,7 @@
 """A biography names its subject by the surname after the first mention (issue 13, session
 15): on the page of "Tom Ledbury (cricketer, born 1875)", "Ledbury made his first-class
 debut in 1898" is about that Ledbury, whom the title tells from his namesakes
-(claims/extraction/opening.py, ``_ends_the_name``); so is a middle name the person is
+(claims/reference/opening.py, ``_ends_the_name``); so is a middle name the person is
 known by ("Reinhold married ..." on the page of Carl Reinhold Asch). Before, both
 namesakes' pages keyed the claim "ledbury debut" and a question about either got a
 conflict of the two."""
@@ -9,17 +9,22 @@ conflict of the two."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Engine
 
-from claims.extraction import extract
+from claims.extraction import extract as extract_any
 from claims.models import Requester
 from retrieval.answer import answer
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from retrieval_cases import load_documents  # noqa: E402
+from retrieval_cases import load_documents as load_documents_any  # noqa: E402
+
+# reference articles (encyclopedia pages): read and judged with the reference profile
+extract = partial(extract_any, profile="reference")
+load_documents = partial(load_documents_any, profile="reference")
 
 ANYONE = Requester(principal="anyone", groups=[])
 

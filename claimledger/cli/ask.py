@@ -29,14 +29,27 @@ def ask(
         "--explain",
         help="Also print the question frame and the candidate keys with their scores.",
     ),
+    profile: str | None = typer.Option(
+        None,
+        "--profile",
+        help="Match names as this profile does (reference: familiar given names, other "
+        "spellings); default: the profiles the store's sources were read with.",
+    ),
 ) -> None:
     """Answer QUESTION from the evidence PRINCIPAL may see: answered, conflict or not_found.
 
     Exits 0 for every answer (a conflict is an answer); 2 for a bad question.
     """
+    from claims.errors import InputError
+    from claims.profiles import UnknownProfile, profile_named
     from retrieval.answer import answer
     from retrieval.explain import explain
 
+    if profile is not None:
+        try:
+            profile_named(profile)
+        except UnknownProfile as error:
+            raise InputError(str(error), location="--profile") from None
     requester = requester_named(principal)
     as_of = as_of_options(effective, known_at)
     store = engine()
@@ -45,7 +58,12 @@ def ask(
             why = explain(store, question, requester, as_of, limit=settings().max_question_chars)
         else:
             result = answer(
-                store, question, requester, as_of, max_chars=settings().max_question_chars
+                store,
+                question,
+                requester,
+                as_of,
+                max_chars=settings().max_question_chars,
+                profile=profile,
             )
     finally:
         store.dispose()

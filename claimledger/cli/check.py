@@ -49,6 +49,12 @@ def check(
     jsonl: Path | None = typer.Option(
         None, "--jsonl", help="Read {id, left, right} lines; write one JSON line per input."
     ),
+    profile: str = typer.Option(
+        "office",
+        "--profile",
+        help="Readers to add to the core for both texts: office (the default) or reference "
+        "(encyclopedia pages).",
+    ),
 ) -> None:
     """Extract claims from two texts and print how every claim pair relates.
 
@@ -56,19 +62,24 @@ def check(
     strongest pair: conflict > ambiguous > corroboration > compatible > unrelated.
     """
     from claims.check import check_texts
+    from claims.profiles import UnknownProfile, profile_named
 
+    try:
+        profile_named(profile)
+    except UnknownProfile as error:
+        raise InputError(str(error), location="--profile") from None
     if jsonl is not None:
         if left is not None or right is not None:
             raise InputError("give either two texts or --jsonl FILE, not both")
         lines = _pair_lines(jsonl)  # validate the whole file before writing anything
         for _, item_id, left_text, right_text in lines:
-            result = check_texts(left_text, right_text)
+            result = check_texts(left_text, right_text, profile)
             sys.stdout.write(json.dumps({"id": item_id, **result.summary()}, ensure_ascii=False))
             sys.stdout.write("\n")
         return
     if left is None or right is None:
         raise InputError('give two texts: claims check "TEXT A" "TEXT B" (or --jsonl FILE)')
-    result = check_texts(left, right)
+    result = check_texts(left, right, profile)
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
         return

@@ -38,6 +38,7 @@ CLAIM_FIELDS = (
     "value_span",
     "quote",
     "confidence",
+    "locator",
 )
 
 
@@ -103,27 +104,43 @@ def extract_command(
         "--jsonl",
         help='Read JSON Lines {"id", "text"}; write one {"id", "claims": [...]} line per input.',
     ),
+    profile: str = typer.Option(
+        "office",
+        "--profile",
+        help="Readers to add to the core: office (the default, none) or reference "
+        "(encyclopedia pages: openings, infoboxes, relations; docs/EXTRACTION.md).",
+    ),
 ) -> None:
     """Extract claims (subject, predicate, key, value, unit, scope, time, polarity, span)."""
     from claimledger.cli.startup import loading
 
     with loading():  # spaCy and its numpy/thinc stack, imported once per process
         from claims.extraction import extract
+    from claims.profiles import UnknownProfile, profile_named
 
+    try:
+        profile_named(profile)
+    except UnknownProfile as error:
+        raise InputError(str(error), location="--profile") from None
     if jsonl is not None:
         if file is not None:
             raise InputError("give either FILE or --jsonl IN.jsonl, not both")
         items = _read_jsonl(jsonl)
         out = sys.stdout
         for ident, text in items:
-            claims = [claim_json(c) for c in extract(text)]
+            claims = [claim_json(c) for c in extract(text, profile=profile)]
             out.write(json.dumps({"id": ident, "claims": claims}, ensure_ascii=False) + "\n")
         out.flush()
         return
     if file is None:
         raise InputError("give a FILE (or '-' for stdin), or --jsonl IN.jsonl")
     text, _ = _read_text(file)
-    claims = extract(text)
+    # a .txt file's (and PDF text's) short lines between blank lines are its headings;
+    # Markdown, and Word and HTML as converted, mark theirs with "#"
+    plain = file != "-" and Path(file).suffix.lower() in (".txt", ".pdf")
+    claims = extract(
+        text, media_type="text/plain" if plain else "text/markdown", profile=profile
+    )
     if as_json:
         print(json.dumps([claim_json(c) for c in claims], ensure_ascii=False, indent=2))
         return

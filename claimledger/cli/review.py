@@ -129,6 +129,8 @@ def _print_view(view: ItemView) -> None:
         )
         if side.policy_note:
             console.print(f"  policy: {side.policy_note}")
+        if side.claim.locator is not None:
+            console.print(f"  where: {side.claim.locator.describe()}")
         console.print(f'  "{side.quote}"')
     if view.resolution:
         _print_decision(view)
@@ -340,7 +342,7 @@ def route_conflicts(as_json: bool = JSON_OPTION) -> None:
     for item_id, reason in report.reopened.items():
         console.print(f"  reopened {item_id}: {reason}")
     for item_id in report.orphaned:
-        console.print(f"  {item_id}: no live conflict edge any more; dismiss it if it is moot")
+        console.print(f"  closed {item_id}: evidence changed (no live conflict edge any more)")
 
 
 @review_app.command("hash-password")

@@ -4,7 +4,9 @@ Public surface:
 
 - ``compare(a, b) -> PairVerdict`` / ``compare_facts``: the pairwise rules (pure, symmetric);
 - ``build_edges(facts, ...) -> EdgeBuild``: blocking by claim key and coarse key, groups,
-  surface clones, corroboration and supersession-aware edges with deterministic ids;
+  surface clones, corroboration and supersession-aware edges with deterministic ids; the
+  judges a profile lends (``judges=``, ``claims.profiles.EdgeJudges``: the reference
+  profile's namesake pages) are received, never imported;
 - ``refine``: the edge one compared pair gets (shared by the builder and ``claims check``);
 - ``MaterialitySettings`` / ``assess``: materiality of a conflict;
 - ``derive_version_supersessions``, ``SupersessionIndex``, ``supersession_candidate``;

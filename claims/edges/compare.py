@@ -69,7 +69,7 @@ def compare_facts(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     return _same_key(a, b)
 
 
-# the predicate of a record claim ("X is the largest ...", claims/extraction/records.py)
+# the predicate of a record claim ("X is the largest ...", claims/reference/records.py)
 _RECORD = "record holder"
 
 
@@ -573,11 +573,10 @@ _LABEL_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 def medium_words() -> dict[str, str]:
     """A kind-of-work noun and the medium it names ("movie" -> "film", "sitcom" ->
     "series"): the extractor's opening lexicon, so a label says "3D movie" where the other
-    says "3D dark fantasy adventure film" about one work."""
-    from claims.extraction.resources import read_yaml  # the extractor's own word lists
-
-    works = read_yaml("opening.yaml").get("works") or {}
-    return {str(w): str(v["medium"]) for w, v in works.items() if isinstance(v, dict)}
+    says "3D dark fantasy adventure film" about one work (predicates.yaml, ``media``)."""
+    text = resources.files("claims.edges").joinpath("predicates.yaml").read_text("utf-8")
+    media = (yaml.safe_load(text) or {}).get("media") or {}
+    return {str(w): str(v) for w, v in media.items()}
 
 
 def _label_words(label: str) -> frozenset[str]:

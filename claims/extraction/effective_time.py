@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, timedelta
 
-from claims.extraction.mentions import TimeMention, _finer
+from claims.extraction.mention_model import TimeMention
+from claims.extraction.time_mentions import _finer
 from claims.models import EffectiveTime, TimeGranularity
 from claims.trusted import trusted
 

@@ -54,3 +54,12 @@ def phrase_claim(
         "created_at": None,
     }
     return trusted(Claim, fields)
+
+
+def in_document_order(claims: list[Claim], extra: list[Claim]) -> list[Claim]:
+    """``claims`` with ``extra`` placed in document order (by where each quote starts)."""
+    out = list(claims)
+    for claim in extra:
+        at = next((k for k, c in enumerate(out) if c.span.start > claim.span.start), len(out))
+        out.insert(at, claim)
+    return out

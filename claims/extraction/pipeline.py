@@ -4,7 +4,10 @@
     -> claim_sentences (full stops, blank lines, headings, list items; data/sentences.yaml)
     -> claim_cues   (PhraseMatcher: modal, negation, reported-speech, pivot, scope phrases)
     -> claim_mentions (numbers, units, dates and labels at the character level)
-    -> claim_assembler (Doc._.claims)
+    -> claim_assembler (Doc._.claims; the token roles on Doc._.roles)
+    -> the profile's claim components (claims.profiles: none for office)
+    -> claim_abbreviations ("vibrational circular dichroism (VCD)")
+    -> the profile's page components (readers of the document as a whole)
 
 A trained English pipeline named by ``CLAIMS_SPACY_MODEL`` (an installed package or a path)
 replaces the blank one; our components are added on top of it.
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -29,18 +33,20 @@ from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix
 from claims.errors import InputError
 from claims.extraction.abbreviations import abbreviation_claims
 from claims.extraction.assembly import TEXT_KEY, ClaimAssembler
-from claims.extraction.became import became_claims
-from claims.extraction.captions import caption_spans
 from claims.extraction.generation import current_generation
 from claims.extraction.mentions import Mentions, MentionScanner
-from claims.extraction.opening import opening_claims
-from claims.extraction.prose_relations import with_relations
-from claims.extraction.records import record_claims, with_records
+from claims.extraction.phrase_claims import in_document_order
 from claims.extraction.resources import glued_opener_pattern, read_yaml, resources
-from claims.ids import stable_id_maker
+from claims.models import Claim
+from claims.profiles import DEFAULT_PROFILE, Profile, profile_named
+from claims.units import lookup
 
 SOURCE_ID = "claims.source_id"
 SOURCE_VERSION_ID = "claims.source_version_id"
+GENERATION = "claims.generation"  # doc.user_data: the generation the claims are made in
+# character offsets where the structure reader's blocks start (claims.documents.structure):
+# a label line, list item, heading or table row ends the unit before it, full stop or not
+BLOCK_STARTS = "claims.block_starts"
 MAX_TEXT_CHARS = 20_000_000
 
 # Sentence-final marks of the scripts we read (Latin, CJK, Arabic, Devanagari, Telugu...).
@@ -58,14 +64,47 @@ if not Doc.has_extension("mentions"):
     Doc.set_extension("mentions", default=None)
 if not Doc.has_extension("cues"):
     Doc.set_extension("cues", default=None)
+if not Doc.has_extension("roles"):
+    Doc.set_extension("roles", default=None)
 
+
+@dataclass(frozen=True, slots=True)
+class ClaimContext:
+    """What every claim reader of one doc shares: the exact text and the claims' origin."""
+
+    text: str
+    source_id: str | None
+    version_id: str | None
+    generation: str
+
+
+def claim_context(doc: Doc) -> ClaimContext:
+    data = doc.user_data
+    return ClaimContext(
+        data.get(TEXT_KEY) or doc.text,
+        data.get(SOURCE_ID),
+        data.get(SOURCE_VERSION_ID),
+        data.get(GENERATION) or current_generation()[0],
+    )
+
+
+def sentence_offsets(doc: Doc) -> list[tuple[int, int]]:
+    """(start, end) character offsets of the doc's sentences."""
+    return [(sent.start_char, sent.end_char) for sent in doc.sents]
+
+
+# a number, a unit symbol, a full stop, then a line break or a capitalised word
+_UNIT_STOP = re.compile(
+    r"\d[ \u00a0]?(?P<unit>[A-Za-z\u00b5\u03bc\u00b0/]{1,6})\."
+    r"(?:[ \t]*\n\s*|[ \t]+)(?=[A-Z0-9\"'(])"
+)
 
 _OPENERS = frozenset("([{\"'\u201c\u2018\u00ab")
 
 
-@Language.factory("claim_sentences")
-def make_claim_sentences(nlp: Language, name: str) -> SentenceComponent:
-    return SentenceComponent()
+@Language.factory("claim_sentences", default_config={"profile": DEFAULT_PROFILE})
+def make_claim_sentences(nlp: Language, name: str, profile: str) -> SentenceComponent:
+    return SentenceComponent(profile_named(profile))
 
 
 class SentenceComponent:
@@ -79,7 +118,8 @@ class SentenceComponent:
     * closing quotes and brackets after a full stop stay with the sentence they close.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, profile: Profile | None = None) -> None:
+        self.profile = profile or profile_named()
         data = read_yaml("sentences.yaml")
         self.abbreviations = frozenset(str(w) for w in data["abbreviations"])
         self.titles = frozenset(str(w) for w in data["titles"])
@@ -202,14 +242,30 @@ class SentenceComponent:
                 found.add(nxt)
                 pending_stop = False
         found.update(self._glued_starts(doc))
+        found.update(_tokens_starting_at(doc, list(doc.user_data.get(BLOCK_STARTS) or ())))
+        found.update(self._unit_stop_starts(doc))
         found.update(self._section_starts(doc))
-        found.update(self._caption_starts(doc))
+        found.update(self._profile_starts(doc))
         return sorted(found)
 
-    def _caption_starts(self, doc: Doc) -> list[int]:
-        """A caption in square brackets is a sentence of its own, and so is what follows
-        it (``claims.extraction.captions``)."""
-        return _tokens_starting_at(doc, [edge for span in caption_spans(doc.text) for edge in span])
+    def _unit_stop_starts(self, doc: Doc) -> list[int]:
+        """A full stop after a unit symbol ends a sentence ("The timeout is 0.5 s." then a
+        new line or a capital): the tokenizer keeps "s." as one token (an abbreviation of
+        its exceptions), so no stop token marks it. A regular expression over the text
+        finds the few candidates; the unit lexicon confirms the symbol."""
+        text = doc.user_data.get(TEXT_KEY) or doc.text  # Doc.text joins every token
+        if "." not in text:
+            return []
+        seams = [
+            m.end()
+            for m in _UNIT_STOP.finditer(text)
+            if lookup(m.group("unit")) is not None
+        ]
+        return _tokens_starting_at(doc, seams)
+
+    def _profile_starts(self, doc: Doc) -> list[int]:
+        """The sentence starts the profile knows (the reference profile's captions)."""
+        return _tokens_starting_at(doc, self.profile.sentence_seams(doc.text))
 
     def _glued_starts(self, doc: Doc) -> list[int]:
         """Tokens that open a sentence glued to the number before it ("72,251The club
@@ -296,9 +352,14 @@ def make_claim_mentions(nlp: Language, name: str) -> MentionComponent:
     return MentionComponent()
 
 
-@Language.factory("claim_assembler")
-def make_claim_assembler(nlp: Language, name: str) -> AssemblerComponent:
-    return AssemblerComponent()
+@Language.factory("claim_assembler", default_config={"profile": DEFAULT_PROFILE})
+def make_claim_assembler(nlp: Language, name: str, profile: str) -> AssemblerComponent:
+    return AssemblerComponent(profile_named(profile))
+
+
+@Language.factory("claim_abbreviations")
+def make_claim_abbreviations(nlp: Language, name: str) -> AbbreviationComponent:
+    return AbbreviationComponent()
 
 
 class MentionComponent:
@@ -313,58 +374,39 @@ class MentionComponent:
 
 
 class AssemblerComponent:
-    """Puts ``claims.models.Claim`` objects on ``Doc._.claims``.
+    """Puts ``claims.models.Claim`` objects on ``Doc._.claims`` and the token roles they were
+    read from on ``Doc._.roles`` (for the profile's readers).
 
     Source ids come from ``doc.user_data["claims.source_id"]`` and
     ``doc.user_data["claims.source_version_id"]`` (None for ad-hoc text).
     """
 
-    def __init__(self) -> None:
-        self.assembler = ClaimAssembler(resources(), current_generation()[0])
+    def __init__(self, profile: Profile | None = None) -> None:
+        profile = profile or profile_named()
+        self.assembler = ClaimAssembler(resources(), current_generation()[0], profile.stance)
 
     def __call__(self, doc: Doc) -> Doc:
         mentions = doc._.mentions
         if mentions is None:
             mentions = Mentions()
         source_id, version_id = doc.user_data.get(SOURCE_ID), doc.user_data.get(SOURCE_VERSION_ID)
-        claims = self.assembler(doc, mentions, source_id, version_id)
-        text = doc.user_data.get(TEXT_KEY) or doc.text
-        # records and their holders: "X is the largest ..." (claims.extraction.records);
-        # before the opening reader, which puts a page's subject on them as on every claim
-        # naming no entity, so two pages' "the largest city is ..." are two scopes
-        records = record_claims(
-            text,
-            [(sent.start_char, sent.end_char) for sent in doc.sents],
-            stable_id_maker("cl", version_id, self.assembler.generation),
-            source_id,
-            version_id,
-            self.assembler.generation,
+        generation = doc.user_data.setdefault(GENERATION, self.assembler.generation)
+        doc._.claims, doc._.roles = self.assembler.read(
+            doc, mentions, source_id, version_id, generation
         )
-        claims = with_records(claims, records)
-        # "The building became the Museum of X in 1980": when the museum began (became.py)
-        sentences = [(sent.start_char, sent.end_char) for sent in doc.sents]
-        became = became_claims(
-            text,
-            sentences,
-            mentions.times,
-            source_id,
-            version_id,
-            self.assembler.generation,
-        )
-        claims = with_relations(claims, became) if became else claims
-        # "vibrational circular dichroism (VCD)": what an abbreviation stands for
+        return doc
+
+
+class AbbreviationComponent:
+    """"vibrational circular dichroism (VCD)": what an abbreviation stands for."""
+
+    def __call__(self, doc: Doc) -> Doc:
+        at = claim_context(doc)
         defined = abbreviation_claims(
-            text,
-            sentences,
-            source_id,
-            version_id,
-            self.assembler.generation,
+            at.text, sentence_offsets(doc), at.source_id, at.version_id, at.generation
         )
-        claims = with_relations(claims, defined) if defined else claims
-        # a reference article's opening: its subject and labels (claims.extraction.opening)
-        doc._.claims = opening_claims(
-            doc, text, mentions, claims, source_id, version_id, self.assembler.generation
-        )
+        claims: list[Claim] = doc._.claims or []
+        doc._.claims = in_document_order(claims, defined) if defined else claims
         return doc
 
 
@@ -427,22 +469,30 @@ def _load_base(model: str | None) -> Language:
         ) from error
 
 
-def build_pipeline(model: str | None = None) -> Language:
-    """A new pipeline (use ``get_pipeline`` for the cached one)."""
+def build_pipeline(model: str | None = None, profile: str = DEFAULT_PROFILE) -> Language:
+    """A new pipeline reading as ``profile`` does (use ``get_pipeline`` for the cached one)."""
+    chosen = profile_named(profile)  # imports the profile's package: registers its factories
+    config = {"profile": chosen.name}
     nlp = _load_base(model)
     if model:  # a trained pipeline brings its own tokenizer: our infixes go on top
         tokenizer: Any = nlp.tokenizer
         tokenizer.infix_finditer = compile_infix_regex(_infixes(nlp)).finditer
     nlp.max_length = MAX_TEXT_CHARS
     if not ({"parser", "senter", "sentencizer"} & set(nlp.pipe_names)):
-        nlp.add_pipe("claim_sentences")
+        nlp.add_pipe("claim_sentences", config=config)
     nlp.add_pipe("claim_cues")
     nlp.add_pipe("claim_mentions")
-    nlp.add_pipe("claim_assembler")
+    nlp.add_pipe("claim_assembler", config=config)
+    for name in chosen.claim_components:
+        nlp.add_pipe(name)
+    nlp.add_pipe("claim_abbreviations")
+    for name in chosen.page_components:
+        nlp.add_pipe(name)
     return nlp
 
 
 @lru_cache(maxsize=4)
-def get_pipeline(model: str | None = None) -> Language:
-    """The pipeline for ``model`` (None: blank English), built once per process."""
-    return build_pipeline(model)
+def get_pipeline(model: str | None = None, profile: str = DEFAULT_PROFILE) -> Language:
+    """The pipeline for ``model`` (None: blank English) and ``profile``, built once per
+    process."""
+    return build_pipeline(model, profile or DEFAULT_PROFILE)

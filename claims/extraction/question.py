@@ -10,22 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from claims.extraction.assembly import (
-    PUNCT,
-    UNIT,
-    WH,
-    assign_roles,
-    drop_lead_ins,
-    fallback_attribute,
-    read_frame,
-)
 from claims.extraction.effective_time import effective_time
+from claims.extraction.frames import fallback_attribute, read_frame
 from claims.extraction.keys import fold_text, fold_word
+from claims.extraction.lead_ins import drop_lead_ins
 from claims.extraction.mentions import Mentions
 from claims.extraction.person_names import reading as reading_person_names
 from claims.extraction.pipeline import get_pipeline
 from claims.extraction.question_frames import FrameMatch, match_frame
 from claims.extraction.resources import Resources, resources
+from claims.extraction.roles import PUNCT, UNIT, WH, assign_roles
 from claims.models import EffectiveTime
 from claims.settings import get_settings
 from claims.units.normalize import conversion
@@ -142,7 +136,7 @@ def _framed(
     unit_dimension: str | None,
 ) -> QuestionFrame:
     """The question as its frame reads it: the frame's entity and attribute, the parser's
-    scope and time. A scope the parser read inside the name ("China" in "China Clipper")
+    scope and time. A scope the parser read inside the name ("China" in "China Rose Line")
     is part of the name, not a qualifier; the parser's qualifiers are dropped from the
     frame's words ("the interactive assistant's output limit": scope interactive, entity
     "assistant"; "Moallu's Q1 dividend": scope q1, attribute "dividend")."""

@@ -17,10 +17,11 @@ DATA_DIR = Path(__file__).parent / "data"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def read_yaml(name: str) -> dict[str, Any]:
-    """A data file, refusing YAML 1.1 booleans: an unquoted ``on`` or ``no`` in a word list
-    would silently become True/False and drop out of the vocabulary."""
-    path = DATA_DIR / name
+def read_yaml(name: str, directory: Path | None = None) -> dict[str, Any]:
+    """A data file (of ``directory``, the extractor's by default), refusing YAML 1.1
+    booleans: an unquoted ``on`` or ``no`` in a word list would silently become True/False
+    and drop out of the vocabulary."""
+    path = (directory or DATA_DIR) / name
     # the C loader when PyYAML has it: these files are read at every start, and the pure
     # Python loader cost more than a second of each `claims run` (profiled)
     data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
@@ -210,14 +211,8 @@ def glued_opener_pattern() -> str:
     return rf"{_GLUE_NUMBER}(?=(?:{_alternation(openers)})(?![A-Za-z]))"
 
 
-@lru_cache(maxsize=1)
-def resources() -> Resources:
-    """The compiled data files (cached per process)."""
-    numbers = read_yaml("numbers.yaml")
-    time = read_yaml("time.yaml")
-    words = read_yaml("words.yaml")
-    scope = read_yaml("scope.yaml")
-
+def _number_vocabulary(numbers: dict[str, Any]) -> NumberVocabulary:
+    """Number words, magnitudes and bound phrases of data/numbers.yaml."""
     bounds_before = {
         str(p).lower(): bound for bound, ps in numbers["bounds_before"].items() for p in ps
     }
@@ -225,7 +220,7 @@ def resources() -> Resources:
         str(p).lower(): bound for bound, ps in numbers["bounds_after"].items() for p in ps
     }
     approximations = frozenset(str(p).lower() for p in numbers["approximations"])
-    vocab = NumberVocabulary(
+    return NumberVocabulary(
         units_words=dict(numbers["units_words"]),
         tens_words=dict(numbers["tens_words"]),
         scale_words=dict(numbers["scale_words"]),
@@ -242,6 +237,19 @@ def resources() -> Resources:
         label_words=frozenset(str(w).lower() for w in numbers["label_words"]),
         bound_cues=frozenset(bounds_before) | approximations,
     )
+
+
+@lru_cache(maxsize=1)
+def resources() -> Resources:
+    """The compiled data files (cached per process)."""
+    numbers = read_yaml("numbers.yaml")
+    time = read_yaml("time.yaml")
+    words = read_yaml("words.yaml")
+    scope = read_yaml("scope.yaml")
+
+    vocab = _number_vocabulary(numbers)
+    bounds_before, bounds_after = vocab.bounds_before, vocab.bounds_after
+    approximations = vocab.approximations
     connectives = {str(p).lower(): role for role, ps in time["connectives"].items() for p in ps}
     unit_insensitive, unit_sensitive = _unit_patterns()
     prefixes = list(lexicon().currency_prefixes)

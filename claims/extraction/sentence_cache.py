@@ -204,8 +204,10 @@ class SentenceCache:
         make_id: Callable[..., str],
         source_id: str | None,
         source_version_id: str | None,
+        generation: str | None = None,
     ) -> list[Claim] | None:
-        """The stored claims of ``key`` placed at ``s0``, or None on a miss."""
+        """The stored claims of ``key`` placed at ``s0`` (in ``generation`` when given), or
+        None on a miss."""
         entry = self._entries.get(key)
         if entry is None:
             self.misses += 1
@@ -223,6 +225,8 @@ class SentenceCache:
             fields_["id"] = make_id(*[p + s0 if type(p) is int else p for p in template.parts])
             fields_["source_id"] = source_id
             fields_["source_version_id"] = source_version_id
+            if generation is not None:
+                fields_["generation"] = generation
             out.append(trusted(Claim, fields_))
         return out
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Connection, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from claims.ids import sha256_hex, stable_id
@@ -413,6 +413,40 @@ class SourceRepository:
         return self.session.scalar(select(func.count()).select_from(SourceVersionRow)) or 0
 
 
+def record_profiles(session: Session, profiles: Mapping[str, str]) -> int:
+    """Store the profile each source's claims are read with (source id -> profile name);
+    returns how many sources changed profile."""
+    changed = 0
+    for chunk in batches(sorted(profiles)):
+        query = select(SourceRow.id, SourceRow.profile).where(SourceRow.id.in_(chunk))
+        for source_id, stored in session.execute(query).all():
+            if stored != profiles[source_id]:
+                session.execute(
+                    update(SourceRow)
+                    .where(SourceRow.id == source_id)
+                    .values(profile=profiles[source_id])
+                )
+                changed += 1
+    return changed
+
+
+def profiles_in_use(executor: Session | Connection) -> set[str]:
+    """The profiles the store's sources are read with."""
+    return set(executor.execute(select(SourceRow.profile).distinct()).scalars())
+
+
+def sources_judged_as_pages(session: Session) -> set[str]:
+    """The sources read with a profile that lends the edge builder a namesake-page judge
+    (``claims.profiles``: the reference profile's pages)."""
+    from claims.profiles import profile_named
+
+    judging = sorted(p for p in profiles_in_use(session) if profile_named(p).edge_judges)
+    if not judging:
+        return set()
+    query = select(SourceRow.id).where(SourceRow.profile.in_(judging))
+    return set(session.execute(query).scalars())
+
+
 def register_titles(session: Session, source_ids: set[str]) -> dict[str, str]:
     """Register titles of these sources (sources without a title are absent)."""
     titles: dict[str, str] = {}
@@ -420,6 +454,16 @@ def register_titles(session: Session, source_ids: set[str]) -> dict[str, str]:
         rows = session.execute(select(SourceRow.id, SourceRow.title).where(SourceRow.id.in_(chunk)))
         titles.update({source_id: title for source_id, title in rows if title})
     return titles
+
+
+def register_dates(session: Session, source_ids: set[str]) -> dict[str, date]:
+    """The register's effective-from dates of these sources (sources without one are absent):
+    the year a date written without one ("by March 31") falls in, when the text gives none."""
+    dates: dict[str, date] = {}
+    for chunk in batches(sorted(source_ids)):
+        query = select(SourceRow.id, SourceRow.effective_from).where(SourceRow.id.in_(chunk))
+        dates.update({source_id: day for source_id, day in session.execute(query) if day})
+    return dates
 
 
 def versions_of_sources(session: Session, source_ids: Sequence[str]) -> list[SourceVersion]:

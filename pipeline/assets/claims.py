@@ -4,11 +4,13 @@ import inspect
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import dagster as dg
 from sqlalchemy.orm import Session
 
+from claims.document_bounds import MAX_CLAIMS_PER_LONG_LINE, bound_claims
 from claims.edge_refresh import record_supersession_candidates
 from claims.extract_pool import (
     ExtractionPoolBroken,
@@ -19,12 +21,14 @@ from claims.extract_pool import (
 )
 from claims.models import Claim
 from claims.planning import compare
+from claims.profiles import DEFAULT_PROFILE
+from claims.register import register_as_on_disk
 from claims.run_summary import claims_preview, count_table
 from claims.store import ClaimRepository, GenerationRepository
 from claims.store.bulk_load import indexes_deferred, load_pays
 from claims.store.changes import mark_extracted, record_version_changes
-from claims.store.claims import claim_from_row, row_kind
-from claims.store.sources import register_titles
+from claims.store.claims import CLAIM_COLUMNS, claim_from_row, row_kind
+from claims.store.sources import record_profiles, register_dates, register_titles
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.sources import source_versions
@@ -64,15 +68,24 @@ def claims(
         ]
         versions = corpus.versions_for_keys(session, pending)
         titles = register_titles(session, {v.source_id for v in versions.values()})
+        # the readers each source is read with (the register's profile choices), stored
+        # with the source so the edge builder and retrieval take that profile's judges
+        profiles = _profiles(extractor, {v.source_id for v in versions.values()})
+        record_profiles(session, profiles)
+        dates = register_dates(session, {v.source_id for v in versions.values()})
         # a load large against what the store holds builds the claims indexes once, at the
         # end (claims.store.bulk_load); its writes wait for the whole run's extraction
         bulk = load_pays(session, len(versions))
     takes_subject = _takes_document_subject(extract)
+    takes_profile = _accepts(extract, "profile")
+    takes_generation = _accepts(extract, "generation")
+    own_generation = extractor.generation_of_code()
     kinds: Counter[str] = Counter()
     written = _Written()
     preview: list[Claim] = []
     pending_writes: list[_Extracted] = []
     failed: dict[str, str] = {}
+    bounded_notes: dict[str, str] = {}  # version key -> what the document bounds left out
     by_shard: dict[str, list[tuple[str, int]]] = {shard: [] for shard in context.partition_keys}
     # the register title is what "it", "we", "the company" in the text refer to
     todo = [
@@ -82,6 +95,12 @@ def claims(
             versions[key].source_id,
             versions[key].id,
             titles.get(versions[key].source_id) if takes_subject else None,
+            # only the built-in extractor reads by structure and infers years
+            None if extractor.extractor else _structure_media_type(versions[key].media_type),
+            None if extractor.extractor else dates.get(versions[key].source_id),
+            profiles[versions[key].source_id] if takes_profile else None,
+            # the run's generation holds the register's profile choices (docs/REGISTER.md)
+            generation if takes_generation and generation != own_generation else None,
         )
         for key in sorted(versions)
     ]
@@ -102,13 +121,21 @@ def claims(
             if result.error is not None:  # named; none of its claims is written
                 failed[result.key] = f"{result.key} ({version.origin_path}): {result.error}"
                 continue  # the other versions of the shard go on
-            pending_writes.append(_Extracted(version.id, result.rows, result.mentions))
+            rows = result.rows
+            if len(rows) > MAX_CLAIMS_PER_LONG_LINE:  # below that no bound can bite
+                bounded = bound_claims(version.text, rows, _span_start, _claim_key)
+                note = bounded.note(f"{result.key} ({version.origin_path})")
+                if note is not None:
+                    rows = bounded.kept  # type: ignore[assignment]
+                    bounded_notes[result.key] = note
+                    context.log.warning(note)
+            pending_writes.append(_Extracted(version.id, rows, result.mentions))
             if not bulk and len(pending_writes) >= VERSIONS_PER_TRANSACTION:
                 _write(store, pending_writes, written, generation)
-            by_shard[shard_of(version.source_id)].append((result.key, len(result.rows)))
-            kinds.update(row_kind(row) for row in result.rows)
+            by_shard[shard_of(version.source_id)].append((result.key, len(rows)))
+            kinds.update(row_kind(row) for row in rows)
             if len(preview) < 8:
-                preview.extend(claim_from_row(row) for row in result.rows[: 8 - len(preview)])
+                preview.extend(claim_from_row(row) for row in rows[: 8 - len(preview)])
     except ExtractionPoolBroken as error:  # keep what arrived, then stop the run, clearly
         _write_all(store, pending_writes, written, generation, bulk)
         raise dg.Failure(str(error)) from error
@@ -148,8 +175,48 @@ def claims(
             "supersession_candidates": candidates,
             "claims_by_kind": dg.MetadataValue.md(count_table(dict(kinds))),
             "preview": dg.MetadataValue.md(claims_preview(preview)),
+            # documents whose claims claims.document_bounds bounded (the run summary warns)
+            "bounded_documents": dg.MetadataValue.json(bounded_notes),
         }
     )
+
+
+_SPAN_START = CLAIM_COLUMNS.index("span_start")
+_CLAIM_KEY = CLAIM_COLUMNS.index("claim_key")
+
+
+def _span_start(row: tuple[Any, ...]) -> int:
+    return int(row[_SPAN_START])
+
+
+def _claim_key(row: tuple[Any, ...]) -> str:
+    return str(row[_CLAIM_KEY])
+
+
+def _profiles(extractor: ExtractorResource, source_ids: set[str]) -> dict[str, str]:
+    """Each source's profile by the register (the office profile without one)."""
+    if not extractor.register_file:
+        return dict.fromkeys(source_ids, DEFAULT_PROFILE)
+    register = register_as_on_disk(Path(extractor.register_file).expanduser())
+    return {source_id: register.profile_for(source_id) for source_id in source_ids}
+
+
+def _accepts(extract: Callable[..., list[Claim]], name: str) -> bool:
+    """Whether a (possibly custom) extractor takes the keyword ``name`` (``profile``,
+    ``generation``)."""
+    try:
+        parameters = inspect.signature(extract).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == name for p in parameters)
+
+
+def _structure_media_type(media_type: str) -> str:
+    """How the structure reader reads a version: Markdown, Word and HTML mark their headings
+    with "#" (the converters render them so); plain text and PDF text have title lines."""
+    if media_type in ("text/plain", "application/pdf"):
+        return "text/plain"
+    return "text/markdown"
 
 
 def _takes_document_subject(extract: Callable[..., list[Claim]]) -> bool:

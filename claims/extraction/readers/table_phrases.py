@@ -13,12 +13,13 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from claims.extraction.assembly import PUNCT, assign_roles, read_frame
 from claims.extraction.effective_time import effective_time
+from claims.extraction.frames import read_frame
 from claims.extraction.identity import lemma
 from claims.extraction.mentions import Mentions
 from claims.extraction.pipeline import get_pipeline
 from claims.extraction.resources import resources
+from claims.extraction.roles import PUNCT, assign_roles
 from claims.models import EffectiveTime
 from claims.settings import get_settings
 from claims.units.normalize import conversion

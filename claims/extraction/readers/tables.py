@@ -184,6 +184,7 @@ class _Fields:
     subject: str | None
     predicate: str | None
     residual: list[str]
+    locator: Locator
 
 
 def _claim_fields(
@@ -267,6 +268,7 @@ def _claim_fields(
         subject=row_label or None,
         predicate=column_header or None,
         residual=[],
+        locator=locator,
     )
 
 
@@ -428,6 +430,7 @@ def _build(
             "value_span": trusted(Span, {"start": v_start, "end": v_end}),
             "quote": fields.quote,
             "confidence": CONFIDENCE if attribute_words else 0.3,
+            "locator": fields.locator,
             "created_at": None,
         },
     )
