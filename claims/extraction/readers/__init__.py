@@ -6,13 +6,26 @@ how the claims of each part of a document are read.
   heading path may name the entity);
 - list items: ``lists`` (the lead-in before a list lends its scope to every item);
 - FAQ answers: ``faq`` (an answer that names no attribute takes its question's);
-- tables: ``table_dispatch`` (the one point a table reader plugs into).
+- tables: ``table_dispatch`` (the one point a table reader plugs into), read by ``tables``
+  (orientation, group rows, years as time, scale/unit/currency, bracketed negatives).
 
 Public surface: ``read_blocks`` (every claim of a document, with its locator), ``prose_text``
-(the text the sentence reader reads: other readers' blocks blanked), ``ReadContext``.
+(the text the sentence reader reads: other readers' blocks blanked), ``ReadContext``;
+``read_table(document, block, ...) -> list[TableClaim]`` (a claim and its ``Locator`` per
+figure cell), ``table_document(text)`` and ``blank_tables`` (pipe tables found in plain text).
 """
 
 from claims.extraction.readers.context import ReadContext
 from claims.extraction.readers.dispatch import prose_text, read_blocks
+from claims.extraction.readers.table_text import blank_tables, table_document
+from claims.extraction.readers.tables import TableClaim, read_table
 
-__all__ = ["ReadContext", "prose_text", "read_blocks"]
+__all__ = [
+    "ReadContext",
+    "TableClaim",
+    "blank_tables",
+    "prose_text",
+    "read_blocks",
+    "read_table",
+    "table_document",
+]

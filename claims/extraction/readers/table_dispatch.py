@@ -3,8 +3,8 @@
 The sentence reader never reads a table: its rows are no sentences, and read as one they
 gave a key made of pipes and header words for every cell. A table reader (orientation,
 header rows, group rows, scale and unit from captions) plugs in here as a function over
-``(ReadContext, Block)`` returning claims with exact cell offsets and a cell locator; until
-one is wired in, a table gives no claims.
+``(ReadContext, Block)`` returning claims with exact cell offsets and a cell locator: the
+table reader of ``readers.tables`` unless ``use_table_reader`` sets another.
 """
 
 from __future__ import annotations
@@ -26,7 +26,28 @@ def use_table_reader(reader: TableReader | None) -> None:
 
 
 def table_claims(context: ReadContext, block: Block) -> list[Claim]:
-    """The claims of one table block (none while no table reader is set)."""
-    if not _TABLE_READER or block.table is None:
+    """The claims of one table block: the table reader's (``readers.tables``) unless
+    another reader is set."""
+    if block.table is None:
         return []
-    return _TABLE_READER[0](context, block)
+    if _TABLE_READER:
+        return _TABLE_READER[0](context, block)
+    return read_table_claims(context, block)
+
+
+def read_table_claims(context: ReadContext, block: Block) -> list[Claim]:
+    """The table reader (``claims.extraction.readers.tables``) on one block, each claim
+    with its cell's locator."""
+    from claims.extraction.readers.tables import read_table
+
+    return [
+        item.claim
+        for item in read_table(
+            context.document,
+            block,
+            table_number=block.locator.table or 1,
+            source_id=context.source_id,
+            source_version_id=context.source_version_id,
+            generation=context.generation,
+        )
+    ]
