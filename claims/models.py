@@ -11,7 +11,9 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, model_validator
+
+from claims.documents.model import Locator
 
 
 class _Model(BaseModel):
@@ -222,6 +224,11 @@ class EffectiveTime(_Model):
     end: date | None = None
     granularity: TimeGranularity | None = None
     text: str | None = Field(None, description="The words that stated the time.")
+    year_inferred: bool = Field(
+        False,
+        description="The text gave no year (\"by March 31\"): it was taken from the document's "
+        "own date or the register's effective date.",
+    )
 
     @property
     def is_known(self) -> bool:
@@ -289,7 +296,17 @@ class Claim(_Model):
     value_span: Span | None = Field(None, description="The value mention (number + unit).")
     quote: str = Field(description="text[span.start:span.end], verbatim.")
     confidence: float = Field(ge=0.0, le=1.0)
+    locator: Locator | None = Field(
+        None,
+        description="Where the claim stands in the original file: page, heading path, "
+        "paragraph, list item, or table/row/column (None when not read by structure).",
+    )
     created_at: datetime | None = None
+
+    @field_serializer("locator")
+    def _locator_fields(self, locator: Locator | None) -> dict[str, object] | None:
+        # only the fields that are set: "p. 3 > Leave > item 2" is {page, heading_path, list_item}
+        return locator.to_dict() if locator is not None else None
 
     @model_validator(mode="after")
     def _attribute_defaults_to_key(self) -> Claim:

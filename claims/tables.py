@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -236,6 +237,8 @@ class ClaimRow(Base):
     time_end: Mapped[date | None] = mapped_column(Date)
     time_granularity: Mapped[str | None] = mapped_column(String(16))
     time_text: Mapped[str | None] = mapped_column(Text)
+    # the text gave no year: it came from the document's date or the register (issue 30)
+    time_year_inferred: Mapped[bool] = mapped_column(Boolean, server_default=false())
     reported_speech: Mapped[bool] = mapped_column(Boolean, default=False)
     span_start: Mapped[int] = mapped_column(Integer)
     span_end: Mapped[int] = mapped_column(Integer)
@@ -245,6 +248,8 @@ class ClaimRow(Base):
     # the row of claim_quotes holding this quote; set by a trigger on insert (migration 0010)
     quote_id: Mapped[int | None] = mapped_column(Integer, index=True)
     confidence: Mapped[float] = mapped_column(Float)
+    # where the claim stands in the original file (claims.documents.Locator.to_dict())
+    locator: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(TS)
 
 

@@ -38,6 +38,7 @@ CLAIM_FIELDS = (
     "value_span",
     "quote",
     "confidence",
+    "locator",
 )
 
 
@@ -123,7 +124,9 @@ def extract_command(
     if file is None:
         raise InputError("give a FILE (or '-' for stdin), or --jsonl IN.jsonl")
     text, _ = _read_text(file)
-    claims = extract(text)
+    # a .txt file's short lines between blank lines are its headings; Markdown has "#"
+    plain = file != "-" and Path(file).suffix.lower() == ".txt"
+    claims = extract(text, media_type="text/plain" if plain else "text/markdown")
     if as_json:
         print(json.dumps([claim_json(c) for c in claims], ensure_ascii=False, indent=2))
         return

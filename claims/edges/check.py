@@ -62,6 +62,7 @@ def claim_summary(claim: Claim) -> dict[str, Any]:
         "time": claim.time.text,
         "reported_speech": claim.reported_speech,
         "quote": claim.quote,
+        "locator": claim.locator.to_dict() if claim.locator is not None else None,
     }
 
 

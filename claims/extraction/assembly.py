@@ -1321,6 +1321,8 @@ class _DocAssembly:
             start = self._after_attribution(roles, a, b)
             if VALUE not in role[a:start]:
                 a = start  # a value inside the attribution itself keeps the whole clause
+            if a >= b:
+                return []  # "According to the 2010 census," with nothing reported after it
         events: list[Claim] = []
         if TIME in clause_roles or VALUE in clause_roles:
             # "The club was established in 1871": the date is the event's value, and the
@@ -1684,6 +1686,8 @@ class _DocAssembly:
         as_property: bool = False,
     ) -> Claim | None:
         role = roles.role
+        if a >= b:
+            return None  # an empty clause states nothing
         present = set(role[a:b])
         if roles.lower[b - 1] == "?" or role[a] == WH:
             return None  # a question states nothing ("which"/"when" inside a clause is fine)

@@ -1,4 +1,6 @@
-"""The extractor generation: a stable hash of the extraction and units code and data files.
+"""The extractor generation: a stable hash of the extraction, units and document-structure
+code and data files (``claims/documents``: the structure reader decides which reader reads
+which line, so a change there changes claims too).
 
 Any change to a pattern, lexicon or rule gives a new generation, so claims made by old
 rules are never mixed silently with claims made by new ones.
@@ -12,7 +14,11 @@ from pathlib import Path
 
 from claims.ids import stable_id
 
-_ROOTS = (Path(__file__).parent, Path(__file__).parent.parent / "units")
+_ROOTS = (
+    Path(__file__).parent,
+    Path(__file__).parent.parent / "units",
+    Path(__file__).parent.parent / "documents",
+)
 _SUFFIXES = {".py", ".yaml", ".yml", ".txt", ".jsonl", ".json"}
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from claims.documents.model import Locator
 from claims.models import (
     Bound,
     Claim,
@@ -64,6 +65,7 @@ def claim_to_values(claim: Claim, *, now: datetime | None = None) -> dict[str, A
         time_end=claim.time.end,
         time_granularity=claim.time.granularity.value if claim.time.granularity else None,
         time_text=claim.time.text,
+        time_year_inferred=claim.time.year_inferred,
         reported_speech=claim.reported_speech,
         span_start=claim.span.start,
         span_end=claim.span.end,
@@ -71,6 +73,7 @@ def claim_to_values(claim: Claim, *, now: datetime | None = None) -> dict[str, A
         value_end=claim.value_span.end if claim.value_span else None,
         quote=claim.quote,
         confidence=claim.confidence,
+        locator=claim.locator.to_dict() if claim.locator is not None else None,
         created_at=claim.created_at or now or datetime.now(UTC),
     )
 
@@ -82,11 +85,11 @@ CLAIM_COLUMNS = (
     "low", "high", "bound", "approximate", "precision", "unit", "canonical_value",
     "canonical_low", "canonical_high", "canonical_unit", "dimension", "polarity", "modality",
     "scope", "scope_residual", "time_start", "time_end", "time_granularity", "time_text",
-    "reported_speech", "span_start", "span_end", "value_start", "value_end", "quote",
-    "confidence", "created_at",
+    "time_year_inferred", "reported_speech", "span_start", "span_end", "value_start",
+    "value_end", "quote", "confidence", "locator", "created_at",
 )  # fmt: skip
 _ID, _VERSION, _GENERATION, _KIND = 0, 1, 3, 10
-_QUOTE, _CREATED_AT = len(CLAIM_COLUMNS) - 3, len(CLAIM_COLUMNS) - 1
+_QUOTE, _CREATED_AT = CLAIM_COLUMNS.index("quote"), len(CLAIM_COLUMNS) - 1
 _WRITE_COLUMNS = (*CLAIM_COLUMNS, "quote_id")
 
 
@@ -151,6 +154,7 @@ def row_to_claim(row: ClaimRow) -> Claim:
             end=row.time_end,
             granularity=row.time_granularity,
             text=row.time_text,
+            year_inferred=bool(row.time_year_inferred),
         ),
         reported_speech=row.reported_speech,
         span=Span(start=row.span_start, end=row.span_end),
@@ -161,8 +165,13 @@ def row_to_claim(row: ClaimRow) -> Claim:
         ),
         quote=row.quote,
         confidence=row.confidence,
+        locator=_locator(row.locator),
         created_at=row.created_at,
     )
+
+
+def _locator(stored: dict[str, Any] | None) -> Locator | None:
+    return Locator.from_dict(stored) if stored else None
 
 
 def stored_claim(row: Any) -> Claim:
@@ -180,6 +189,7 @@ def stored_claim(row: Any) -> Claim:
             "end": row.time_end,
             "granularity": TimeGranularity(row.time_granularity) if row.time_granularity else None,
             "text": row.time_text,
+            "year_inferred": bool(getattr(row, "time_year_inferred", False)),
         },
     )
     value_span = (
@@ -223,6 +233,7 @@ def stored_claim(row: Any) -> Claim:
             "value_span": value_span,
             "quote": row.quote,
             "confidence": row.confidence,
+            "locator": _locator(getattr(row, "locator", None)),
             "created_at": row.created_at,
         },
     )

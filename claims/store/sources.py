@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
@@ -420,6 +420,16 @@ def register_titles(session: Session, source_ids: set[str]) -> dict[str, str]:
         rows = session.execute(select(SourceRow.id, SourceRow.title).where(SourceRow.id.in_(chunk)))
         titles.update({source_id: title for source_id, title in rows if title})
     return titles
+
+
+def register_dates(session: Session, source_ids: set[str]) -> dict[str, date]:
+    """The register's effective-from dates of these sources (sources without one are absent):
+    the year a date written without one ("by March 31") falls in, when the text gives none."""
+    dates: dict[str, date] = {}
+    for chunk in batches(sorted(source_ids)):
+        query = select(SourceRow.id, SourceRow.effective_from).where(SourceRow.id.in_(chunk))
+        dates.update({source_id: day for source_id, day in session.execute(query) if day})
+    return dates
 
 
 def versions_of_sources(session: Session, source_ids: Sequence[str]) -> list[SourceVersion]:
