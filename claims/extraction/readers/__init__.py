@@ -9,10 +9,21 @@ how the claims of each part of a document are read.
 - tables: ``table_dispatch`` (the one point a table reader plugs into).
 
 Public surface: ``read_blocks`` (every claim of a document, with its locator), ``prose_text``
-(the text the sentence reader reads: other readers' blocks blanked), ``ReadContext``.
+(the text the sentence reader reads: other readers' blocks blanked), ``ReadContext``,
+``read_table`` / ``TableClaim`` (the table reader, the default behind ``table_dispatch``).
 """
 
 from claims.extraction.readers.context import ReadContext
 from claims.extraction.readers.dispatch import prose_text, read_blocks
+from claims.extraction.readers.table_text import blank_tables, table_document
+from claims.extraction.readers.tables import TableClaim, read_table
 
-__all__ = ["ReadContext", "prose_text", "read_blocks"]
+__all__ = [
+    "ReadContext",
+    "TableClaim",
+    "blank_tables",
+    "prose_text",
+    "read_blocks",
+    "read_table",
+    "table_document",
+]

@@ -4,7 +4,7 @@ The sentence reader never reads a table: its rows are no sentences, and read as 
 gave a key made of pipes and header words for every cell. A table reader (orientation,
 header rows, group rows, scale and unit from captions) plugs in here as a function over
 ``(ReadContext, Block)`` returning claims with exact cell offsets and a cell locator; until
-one is wired in, a table gives no claims.
+another is set, ``readers.tables`` (the table reader) reads every table.
 """
 
 from __future__ import annotations
@@ -21,12 +21,16 @@ _TABLE_READER: list[TableReader] = []
 
 
 def use_table_reader(reader: TableReader | None) -> None:
-    """Sets (or with None, removes) the table reader every table block goes to."""
+    """Sets the table reader every table block goes to (None: back to ``readers.tables``)."""
     _TABLE_READER[:] = [reader] if reader is not None else []
 
 
 def table_claims(context: ReadContext, block: Block) -> list[Claim]:
-    """The claims of one table block (none while no table reader is set)."""
-    if not _TABLE_READER or block.table is None:
+    """The claims of one table block."""
+    if block.table is None:
         return []
-    return _TABLE_READER[0](context, block)
+    if _TABLE_READER:
+        return _TABLE_READER[0](context, block)
+    from claims.extraction.readers.tables import table_block_claims  # the default, loaded late
+
+    return table_block_claims(context, block)
