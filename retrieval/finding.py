@@ -629,8 +629,25 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
     return (
         found_by_candidates(ask, referring)
         or stated_key(ask)
+        or found_by_evidence(ask)
         or Found(own.keys, [], set(), ask.key)
     )
+
+
+def found_by_evidence(ask: Ask) -> Found | None:
+    """The claims of the asked entity whose value is of the asked kind and dimension, ranked
+    by the question's words against everything they carry (``retrieval.evidence_rank``)."""
+    from retrieval.evidence_rank import rank, winners
+    from retrieval.question_reading import read_question
+
+    reading = read_question(ask.text, ask.frame)
+    ranked, keys = rank(ask, reading)
+    chosen, _ = winners(ranked, reading)
+    if not chosen:
+        return None
+    # the ranker chose among the qualifiers already: the words they state stay with them
+    stated = {w for c in chosen for w in c.scope_residual}
+    return Found(keys, chosen, stated, chosen[0].claim_key)
 
 
 def find(ask: Ask, referring: set[str]) -> Found:
