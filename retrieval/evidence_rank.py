@@ -21,6 +21,7 @@ go on together and the answer contract calls their disagreement a conflict.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from typing import Any
 from sqlalchemy import bindparam, text
 
 from claims.extraction.answer_type import dimension_of_unit
-from claims.store.search import search_quotes
+from claims.store.search import search_quotes, visible_claims_condition
 from retrieval.evidence import ClaimFact
 from retrieval.glossary import expand, words
 from retrieval.question_reading import Reading
@@ -69,8 +70,6 @@ def _locators(conn: Any, ids: list[str]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for claim_id, locator in conn.execute(query, {"ids": ids}):
         if isinstance(locator, str):
-            import json
-
             locator = json.loads(locator)
         out[claim_id] = locator or {}
     return out
@@ -80,6 +79,54 @@ def _evidence_words(claim: ClaimFact, locator: dict[str, Any]) -> set[str]:
     carried = [claim.claim_key, claim.quote, *(locator.get("heading_path") or [])]
     carried += [str(locator.get("row_header") or ""), str(locator.get("column_header") or "")]
     return set(words(" ".join(carried)))
+
+
+MAX_SECTION_CLAIMS = 2000  # claims of one version read to find a thing's section
+
+
+def _name_phrases(reading: Reading, said: list[str]) -> list[str]:
+    """How the asked thing may be named as a claim's entity: the frame's entity, else the
+    runs of question words from a word holding a digit ("z-70", "z-70 blower")."""
+    if reading.entity:
+        return [reading.entity]
+    out: list[str] = []
+    for i, word in enumerate(said):
+        if any(ch.isdigit() for ch in word) and not word.isdigit():
+            out += [" ".join(said[i : i + n]) for n in (1, 2, 3) if i + n <= len(said)]
+    return out
+
+
+def _entity_keys(ask: Any, reading: Reading, generation: str) -> list[str]:
+    """The keys of the visible claims about the asked thing, and of the claims under the
+    same heading in those documents ("## Z-70 blower" then "It moves 60 litres per
+    minute"): indexed reads by entity, then by version (bounded)."""
+    phrases = _name_phrases(reading, [w.casefold() for w in ask.text.replace("?", " ").split()])
+    if not phrases:
+        return []
+    params: dict[str, object] = {"generation": generation}
+    visible = visible_claims_condition(ask.requester.groups, params)
+    query = text(
+        "SELECT DISTINCT c.claim_key, c.source_version_id FROM claims c "
+        "JOIN sources s ON s.id = c.source_id "
+        f"WHERE c.generation = :generation AND c.entity IN :names AND {visible}"
+    ).bindparams(bindparam("names", expanding=True))
+    rows = list(ask.conn.execute(query, {**params, "names": phrases}))
+    keys = {key for key, _ in rows}
+    names = set(words(" ".join(phrases[:1]) if reading.entity else phrases[0]))
+    for version in sorted({v for _, v in rows})[:8]:
+        section = text(
+            "SELECT claim_key, locator FROM claims WHERE source_version_id = :version "
+            "AND generation = :generation LIMIT :limit"
+        )
+        for key, locator in ask.conn.execute(
+            section,
+            {"version": version, "generation": generation, "limit": MAX_SECTION_CLAIMS},
+        ):
+            loaded = json.loads(locator) if isinstance(locator, str) else (locator or {})
+            heading = set(words(" ".join(loaded.get("heading_path") or [])))
+            if names <= heading:
+                keys.add(key)
+    return sorted(keys)
 
 
 def _names(reading: Reading) -> list[str]:
@@ -97,7 +144,7 @@ def rank(ask: Any, reading: Reading) -> tuple[list[Ranked], list[str]]:
     matches = search_quotes(
         ask.conn, sorted(expanded), generation=generation, groups=ask.requester.groups
     )
-    keys = sorted({m.claim_key for m in matches})
+    keys = sorted({m.claim_key for m in matches} | set(_entity_keys(ask, reading, generation)))
     if not keys:
         return [], []
     group = ask.visible(keys)

@@ -1,0 +1,177 @@
+"""Office questions answered from the asked thing's claims by the kind of value asked and
+the words of the whole evidence (issue 32 points 1 and 2), from real extraction of
+documents written here: prose, bullet label lines and tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from retrieval_cases import load_case
+from sqlalchemy import Engine
+
+from claims.extraction import parse_question
+from claims.models import Requester
+from claims.store import make_engine
+from retrieval.answer import answer
+from retrieval.question_reading import read_question
+from tests.store_template import upgrade
+
+ANYONE = Requester(principal="anyone", groups=[])
+SALES = Requester(principal="sam", groups=["sales"])
+
+GAZETTEER = "Quillby is a hamlet in Oregon with a population of 640 (2020)."
+TOWN_NOTE = "Around 3,150 people live in Ostrava Creek, the council says."
+TOWN_SITE = "Ostrava Creek is home to 3,900 people."
+HANDBOOK = (
+    "# Employee handbook\n\n## Time off\n\n"
+    "Each full-time employee is entitled to 24 days of paid vacation per year.\n\n"
+    "Employees may take up to 8 days of sick leave per year.\n"
+)
+CATALOGUE = (
+    "# Equipment catalogue\n\n## Z-70 blower\n\n"
+    "The Z-70 blower weighs 11 kg. It moves 60 litres per minute.\n\n"
+    "## R-12 mixer\n\n"
+    "- Weight: 23 kg\n"
+    "- Warranty: 2 years\n"
+)
+REPORT = (
+    "# Results\n\n"
+    "| Line | 2021 | 2022 |\n|---|---|---|\n"
+    "| Revenue | 8,200 | 9,050 |\n| Operating costs | 5,100 | 5,600 |\n"
+)
+
+
+def _case(*documents: tuple[str, str]) -> dict[str, Any]:
+    return {"documents": [{"id": i, "text": t} for i, t in documents], "supersedes": {}}
+
+
+def _ask(engine: Engine, question: str, requester: Requester = ANYONE) -> dict[str, Any]:
+    return answer(engine, question, requester).model_dump(mode="json")
+
+
+def _short(result: dict[str, Any]) -> tuple[Any, ...]:
+    return result["status"], result["value"], result["unit"], sorted(result["citations"])
+
+
+ALL = (
+    ("gazetteer", GAZETTEER),
+    ("town-note", TOWN_NOTE),
+    ("town-site", TOWN_SITE),
+    ("handbook", HANDBOOK),
+    ("catalogue", CATALOGUE),
+    ("report", REPORT),
+)
+
+
+@pytest.fixture
+def office(engine: Engine) -> Engine:
+    load_case(engine, _case(*ALL))
+    return engine
+
+
+def test_the_question_names_the_kind_and_dimension_of_value_it_expects() -> None:
+    def read(question: str) -> tuple[str | None, tuple[str, ...]]:
+        reading = read_question(question, parse_question(question))
+        return reading.kind, reading.dimensions
+
+    assert read("How heavy is the crate?") == ("quantity", ("mass",))
+    assert read("How many people work in the depot?") == ("count", ("people",))
+    assert read("How many sick days do interns get?") == ("quantity", ("time",))
+    assert read("How much does the service plan cost?") == ("money", ("currency",))
+    assert read("What is the flow rate of the main valve?") == ("quantity", ("volume/time",))
+    assert read("When does the lease end?") == ("date", ("date",))
+
+
+def test_the_question_reading_keeps_entity_time_and_scope() -> None:
+    question = "How many vacation days did full-time staff at Brellan get in 2023?"
+    reading = read_question(question, parse_question(question))
+    assert reading.time == "2023"
+    assert reading.scope.get("employment") == "full-time"
+    assert {"vacation", "staff"} <= set(reading.terms)
+
+
+def test_a_population_stated_as_a_bare_number_answers_the_population(office: Engine) -> None:
+    assert _short(_ask(office, "What is the population of Quillby?")) == (
+        "answered",
+        640,
+        None,
+        ["gazetteer"],
+    )
+
+
+def test_two_documents_counting_the_people_of_one_town_differently_are_a_conflict(
+    office: Engine,
+) -> None:
+    result = _ask(office, "How many people live in Ostrava Creek?")
+    assert result["status"] == "conflict"
+    assert sorted(side["value"] for side in result["sides"]) == [3150, 3900]
+    assert sorted(result["citations"]) == ["town-note", "town-site"]
+
+
+def test_vacation_days_of_full_time_staff_are_not_the_sick_days(office: Engine) -> None:
+    assert _short(_ask(office, "How many vacation days do full-time staff get?")) == (
+        "answered",
+        24,
+        "days",
+        ["handbook"],
+    )
+
+
+def test_how_heavy_finds_the_one_mass_of_the_named_thing(office: Engine) -> None:
+    assert _short(_ask(office, "How heavy is the Z-70 blower?")) == (
+        "answered",
+        11,
+        "kg",
+        ["catalogue"],
+    )
+    # a bullet label line under the thing's heading
+    assert _short(_ask(office, "How heavy is the R-12 mixer?")) == (
+        "answered",
+        23,
+        "kg",
+        ["catalogue"],
+    )
+
+
+def test_a_flow_rate_is_the_volume_per_time_of_the_named_thing(office: Engine) -> None:
+    assert _short(_ask(office, "What is the flow rate of the Z-70 blower?")) == (
+        "answered",
+        60,
+        "litres per minute",
+        ["catalogue"],
+    )
+
+
+def test_a_table_row_and_year_column_answer_the_figure_of_that_year(office: Engine) -> None:
+    assert _short(_ask(office, "What was the revenue in 2021?"))[:2] == ("answered", 8200)
+    assert _short(_ask(office, "What was the revenue in 2022?"))[:2] == ("answered", 9050)
+    assert _short(_ask(office, "What were the operating costs in 2022?"))[:2] == (
+        "answered",
+        5600,
+    )
+
+
+def test_nothing_of_the_asked_kind_is_not_found(office: Engine) -> None:
+    assert _ask(office, "How heavy is the Q-99 compressor?")["status"] == "not_found"
+    assert _ask(office, "What is the flow rate of the R-12 mixer?")["status"] == "not_found"
+
+
+def test_hidden_documents_are_left_out_before_anything_is_ranked(
+    engine: Engine, tmp_path: Path
+) -> None:
+    load_case(engine, _case(*ALL), groups={"town-site": ["sales"]})
+    url = f"sqlite:///{tmp_path / 'visible.db'}"
+    upgrade(url)
+    visible = make_engine(url)
+    load_case(visible, _case(*(d for d in ALL if d[0] != "town-site")))
+    for question in (
+        "How many people live in Ostrava Creek?",
+        "How heavy is the Z-70 blower?",
+        "What was the revenue in 2021?",
+    ):
+        assert _ask(engine, question) == _ask(visible, question), question
+    hidden = _ask(engine, "How many people live in Ostrava Creek?")
+    assert _short(hidden) == ("answered", 3150, None, ["town-note"])
+    assert _ask(engine, "How many people live in Ostrava Creek?", SALES)["status"] == "conflict"
