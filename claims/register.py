@@ -28,7 +28,7 @@ from claims.errors import RegisterError
 from claims.models import Source, SupersedesRef
 from claims.yaml_files import one_line, read_config_text, reject_tags
 
-TOP_LEVEL_KEYS = ("tiers", "default_access_groups", "sources")
+TOP_LEVEL_KEYS = ("tiers", "default_access_groups", "glossary", "sources")
 ENTRY_KEYS = (
     "title",
     "tier",
@@ -64,6 +64,8 @@ class Register:
     tiers: tuple[str, ...]
     default_access_groups: tuple[str, ...] = ()
     entries: dict[str, RegisterEntry] = field(default_factory=dict)
+    # the organization's glossary (YAML ``term: other words``), relative to the register
+    glossary: Path | None = None
 
     @property
     def source_ids(self) -> set[str]:
@@ -216,6 +218,13 @@ def parse_register(text: str, path: Path) -> Register:
     if "default_access_groups" in top:
         defaults = reader.names(top["default_access_groups"][1], "default_access_groups")
 
+    glossary: Path | None = None
+    if "glossary" in top:
+        named = reader.text(top["glossary"][1], "glossary").strip()
+        if not named:
+            reader.fail(top["glossary"][1], "glossary", "name a YAML file of `term: other words`")
+        glossary = (path.parent / Path(named).expanduser()).resolve()
+
     sources_node = top["sources"][1]
     entries: dict[str, RegisterEntry] = {}
     claimed_paths: dict[Path, str] = {}
@@ -232,7 +241,11 @@ def parse_register(text: str, path: Path) -> Register:
             claimed_paths[entry.path] = source_id
         entries[source_id] = entry
     register = Register(
-        path=path, tiers=tuple(tiers), default_access_groups=tuple(defaults), entries=entries
+        path=path,
+        tiers=tuple(tiers),
+        default_access_groups=tuple(defaults),
+        entries=entries,
+        glossary=glossary,
     )
     _check_cycles(register)
     return register

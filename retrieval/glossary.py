@@ -3,12 +3,12 @@
 Both are read as pairs of words (or phrases) that mean one thing; they are applied both ways,
 to a question's words and to the words a claim carries alike, so "vacation" in a question
 meets "annual leave" in a handbook and the other way round. The glossary file is YAML,
-``term: other words`` (a string or a list), named by ``CLAIMS_GLOSSARY_FILE``.
+``term: other words`` (a string or a list), named by ``CLAIMS_GLOSSARY_FILE`` or by the
+register's ``glossary:`` key (``CLAIMS_REGISTER_FILE``).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -17,7 +17,6 @@ import yaml
 
 from claims.errors import InputError
 
-GLOSSARY_ENV = "CLAIMS_GLOSSARY_FILE"
 _LEXICON = Path(__file__).parent / "data" / "office_synonyms.yaml"
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 
@@ -70,7 +69,7 @@ def _read(path: Path, section: str | None) -> dict[str, set[str]]:
 
 
 @lru_cache(maxsize=8)
-def _synonyms(glossary: str | None) -> dict[str, frozenset[str]]:
+def _synonyms(glossary: str | None, _stamp: int = 0) -> dict[str, frozenset[str]]:
     merged = _read(_LEXICON, "synonyms")
     if glossary:
         for term, others in _read(Path(glossary).expanduser(), None).items():
@@ -78,10 +77,39 @@ def _synonyms(glossary: str | None) -> dict[str, frozenset[str]]:
     return {term: frozenset(others) for term, others in merged.items()}
 
 
+def configured_glossary() -> str | None:
+    """The glossary file the settings name: ``CLAIMS_GLOSSARY_FILE``, else the register's
+    ``glossary:`` key; None without either."""
+    from claims.settings import get_settings
+
+    settings = get_settings()
+    if settings.glossary_file is not None:
+        return str(settings.glossary_file)
+    if settings.register_file is None:
+        return None
+    register = Path(settings.register_file).expanduser()
+    try:
+        stamp = register.stat().st_mtime_ns
+    except OSError:
+        return None  # a missing register is reported by the commands that apply it
+    return _register_glossary(str(register), stamp)
+
+
+@lru_cache(maxsize=4)
+def _register_glossary(register: str, _stamp: int) -> str | None:
+    from claims.register import load_register
+
+    named = load_register(Path(register)).glossary
+    return str(named) if named is not None else None
+
+
 def synonyms(glossary: str | None = None) -> dict[str, frozenset[str]]:
     """Every folded word or phrase and what it may be written as: the built-in lexicon and
-    the glossary file (``glossary`` or ``CLAIMS_GLOSSARY_FILE``)."""
-    return _synonyms(glossary or os.environ.get(GLOSSARY_ENV) or None)
+    the glossary file (``glossary``, else the configured one)."""
+    named = glossary or configured_glossary()
+    file = Path(named).expanduser() if named else None
+    # the file's modification time keys the cache: an edited glossary is read again
+    return _synonyms(named, file.stat().st_mtime_ns if file and file.exists() else 0)
 
 
 def expand(terms: list[str], glossary: str | None = None) -> dict[str, str]:

@@ -175,3 +175,77 @@ def test_hidden_documents_are_left_out_before_anything_is_ranked(
     hidden = _ask(engine, "How many people live in Ostrava Creek?")
     assert _short(hidden) == ("answered", 3150, None, ["town-note"])
     assert _ask(engine, "How many people live in Ostrava Creek?", SALES)["status"] == "conflict"
+
+
+POLICY = (
+    "# Working here\n\n"
+    "Every full-time employee is entitled to 27 days of annual leave.\n\n"
+    "Full-time employees receive 12 days of paid time off for volunteering.\n"
+)
+
+
+@pytest.fixture
+def glossary_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    from claims.settings import get_settings
+
+    path = tmp_path / "glossary.yaml"
+    monkeypatch.setenv("CLAIMS_GLOSSARY_FILE", str(path))
+    get_settings.cache_clear()
+    yield path
+    get_settings.cache_clear()
+
+
+def test_the_organizations_glossary_joins_its_words_to_the_documents(
+    engine: Engine, glossary_env: Path
+) -> None:
+    load_case(engine, _case(("policy", POLICY)))
+    question = "How many PTO days do full-time workers get?"
+    glossary_env.write_text("PTO: paid time off\n", encoding="utf-8")
+    assert _short(_ask(engine, question))[:2] == ("answered", 12)
+    # without the entry, the PTO question is not taken for the annual leave
+    glossary_env.write_text("onboarding: induction\n", encoding="utf-8")
+    assert _ask(engine, question)["value"] != 12
+
+
+LEAVE = (
+    "# Leave\n\n"
+    "Every full-time employee is entitled to 27 days of annual leave.\n\n"
+    "Staff may take up to 9 days of sick leave per year.\n"
+)
+
+
+def test_the_built_in_lexicon_takes_vacation_for_annual_leave(engine: Engine) -> None:
+    load_case(engine, _case(("leave", LEAVE)))
+    result = _ask(engine, "How many vacation days do full-time staff get?")
+    assert _short(result)[:2] == ("answered", 27)
+
+
+def test_the_register_names_the_glossary(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from claims.settings import get_settings
+
+    (tmp_path / "words.yaml").write_text("PTO: paid time off\n", encoding="utf-8")
+    register = tmp_path / "register.yaml"
+    register.write_text("tiers: [official]\nglossary: words.yaml\nsources: {}\n", encoding="utf-8")
+    monkeypatch.setenv("CLAIMS_REGISTER_FILE", str(register))
+    monkeypatch.delenv("CLAIMS_GLOSSARY_FILE", raising=False)
+    get_settings.cache_clear()
+    try:
+        load_case(engine, _case(("policy", POLICY)))
+        assert _short(_ask(engine, "How many PTO days do full-time workers get?"))[:2] == (
+            "answered",
+            12,
+        )
+    finally:
+        get_settings.cache_clear()
+
+
+def test_a_glossary_that_is_not_term_and_words_names_the_file(tmp_path: Path) -> None:
+    from claims.errors import InputError
+    from retrieval.glossary import synonyms
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- just a list\n", encoding="utf-8")
+    with pytest.raises(InputError, match="bad.yaml"):
+        synonyms(str(bad))
