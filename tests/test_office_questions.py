@@ -249,3 +249,42 @@ def test_a_glossary_that_is_not_term_and_words_names_the_file(tmp_path: Path) ->
     bad.write_text("- just a list\n", encoding="utf-8")
     with pytest.raises(InputError, match="bad.yaml"):
         synonyms(str(bad))
+
+
+def test_explain_shows_the_reading_the_ranked_evidence_and_why_the_winner_won(
+    cli_env: Path,
+) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from claimledger.cli.app import app as cli_app
+    from claims.settings import get_settings
+
+    cli_env.mkdir(parents=True, exist_ok=True)
+    (cli_env / "access.yaml").write_text(
+        "default_principal: anyone\nprincipals:\n  anyone:\n    groups: []\n", encoding="utf-8"
+    )
+    url = get_settings().resolved_database_url
+    upgrade(url)
+    store = make_engine(url)
+    try:
+        load_case(store, _case(("report", REPORT), ("catalogue", CATALOGUE)))
+    finally:
+        store.dispose()
+    question = "What was the revenue in 2022?"
+    run = CliRunner().invoke(cli_app, ["ask", question, "--explain", "--json"])
+    assert run.exit_code == 0, run.output
+    why = json.loads(run.output)
+    assert why["reading"]["kind"] == "money" and why["reading"]["time"] == "2022"
+    assert why["reading"]["terms"] == ["revenue"]
+    # only the 2022 column holds at the asked time; the revenue row beats the costs row
+    top = why["evidence"][0]
+    assert (top["value"], top["matched"]) == (9050, ["revenue"])
+    assert all(e["value"] not in (8200, 5100) for e in why["evidence"])
+    assert why["winner"].startswith("9050")
+    assert why["answer"]["value"] == 9050
+    human = CliRunner().invoke(cli_app, ["ask", question, "--explain"])
+    assert human.exit_code == 0, human.output
+    assert "reading: asks for money" in human.output
+    assert "evidence 1: 9050" in human.output and "winner: 9050" in human.output
