@@ -30,6 +30,7 @@ from sqlalchemy import bindparam, text
 
 from claims.extraction.answer_type import dimension_of_unit
 from claims.store.search import search_quotes, visible_claims_condition
+from retrieval.document_aliases import version_aliases, with_aliases
 from retrieval.evidence import ClaimFact
 from retrieval.glossary import expand, words
 from retrieval.question_reading import Reading
@@ -151,9 +152,11 @@ def rank(ask: Any, reading: Reading) -> tuple[list[Ranked], list[str]]:
     claims = [c for c in group.claims.values() if c.claim_key in keys and ask.holds(c)]
     locators = _locators(ask.conn, [c.id for c in claims])
     names = _names(reading)
+    aliases = version_aliases(ask.conn, [c.version_id for c in claims])
     kept: list[tuple[ClaimFact, set[str]]] = []
     for claim in claims:
         said = _evidence_words(claim, locators.get(claim.id, {}))
+        said = with_aliases(said, aliases.get(claim.version_id, []))
         if names and not all(n in said for n in names):
             continue
         if _dimension_fits(reading, claim, said):

@@ -98,7 +98,9 @@ def read_question(question: str, frame: Any) -> Reading:
     best: tuple[Cue, list[int]] | None = None
     for cue in cues:
         hits = _match(cue.phrase, said)
-        if hits is not None and (best is None or len(hits) > len(best[1])):
+        # the longest cue wins; of equally long ones, the tightest ("how many PTO days
+        # do employees get" asks for days, not employees)
+        if hits is not None and (best is None or _tighter(hits, best[1])):
             best = (cue, hits)
     used = set(best[1]) if best else set()
     # the cue's own words stay content when they name the thing ("flow rate", "population")
@@ -122,6 +124,12 @@ def read_question(question: str, frame: Any) -> Reading:
         scope=dict(getattr(frame, "scope", None) or {}),
         terms=terms,
     )
+
+
+def _tighter(hits: list[int], than: list[int]) -> bool:
+    if len(hits) != len(than):
+        return len(hits) > len(than)
+    return hits[-1] - hits[0] < than[-1] - than[0]
 
 
 def _is_question_word(word: str) -> bool:

@@ -288,3 +288,20 @@ def test_explain_shows_the_reading_the_ranked_evidence_and_why_the_winner_won(
     assert human.exit_code == 0, human.output
     assert "reading: asks for money" in human.output
     assert "evidence 1: 9050" in human.output and "winner: 9050" in human.output
+
+
+BENEFITS = (
+    "# Benefits\n\n"
+    "Paid time off (PTO) is booked in the staff portal.\n\n"
+    "Employees receive 18 days of paid time off each year.\n\n"
+    "Employees receive 6 days of sick leave each year.\n"
+)
+
+
+def test_an_alias_the_document_defines_reaches_its_claims(engine: Engine) -> None:
+    from retrieval.document_aliases import aliases_in
+
+    assert (frozenset({"paid", "time", "off"}), frozenset({"pto"})) in aliases_in(BENEFITS)
+    assert aliases_in("The depot (see the map) opens at 7.") == []
+    load_case(engine, _case(("benefits", BENEFITS)))
+    assert _short(_ask(engine, "How many PTO days do employees get?"))[:2] == ("answered", 18)
