@@ -18,7 +18,21 @@ from retrieval.glossary import words
 MAX_CHARS = 200_000  # of a version's text read for aliases
 MAX_VERSIONS = 8  # versions read per question
 _BRACKETED = re.compile(r"([^\n.;:()]{1,80}?)\s*\(([A-Za-z][\w -]{0,30})\)")
-_NOT_ALIAS = {"see", "eg", "e", "ie", "i", "including", "for", "from", "in", "at", "as", "with", "per"}
+_NOT_ALIAS = {
+    "see",
+    "eg",
+    "e",
+    "ie",
+    "i",
+    "including",
+    "for",
+    "from",
+    "in",
+    "at",
+    "as",
+    "with",
+    "per",
+}
 _FUNCTION = {"the", "a", "an", "of", "our", "your", "their", "its", "is", "are", "get", "gets"}
 
 Alias = tuple[frozenset[str], frozenset[str]]

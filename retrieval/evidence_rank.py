@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,16 +131,28 @@ def _entity_keys(ask: Any, reading: Reading, generation: str) -> list[str]:
     return sorted(keys)
 
 
-def _names(reading: Reading) -> list[str]:
+def _names(reading: Reading, question: str) -> list[str]:
+    """The words naming the asked thing, which a claim must carry: the frame's entity,
+    else the question's words holding a digit ("Z-70") or written as a name (a capital
+    after the first word, not an acronym: "Ogdenville", not "PTO")."""
     if reading.entity:
         return words(reading.entity)
-    return [t for t in reading.terms if any(ch.isdigit() for ch in t)]
+    said = re.findall(r"[^\W_]+(?:[-'][^\W_]+)*", question)[1:]
+    named = [
+        w
+        for w in said
+        if (any(ch.isdigit() for ch in w) and not w.isdigit())
+        or (w[0].isupper() and not w.isupper())
+    ]
+    return words(" ".join(named))
 
 
 def rank(ask: Any, reading: Reading) -> tuple[list[Ranked], list[str]]:
     """The visible claims that fit the reading, best first, and the keys they were read at."""
     generation = ask.loader.generation()
-    if generation is None or not reading.terms:
+    # only a question that says what kind of value it wants is read this way: without a
+    # cue any number of the thing would do, and an incidental one would answer
+    if generation is None or not reading.terms or not reading.dimensions:
         return [], []
     expanded = expand(list(reading.terms))
     matches = search_quotes(
@@ -151,7 +164,7 @@ def rank(ask: Any, reading: Reading) -> tuple[list[Ranked], list[str]]:
     group = ask.visible(keys)
     claims = [c for c in group.claims.values() if c.claim_key in keys and ask.holds(c)]
     locators = _locators(ask.conn, [c.id for c in claims])
-    names = _names(reading)
+    names = _names(reading, ask.text)
     aliases = version_aliases(ask.conn, [c.version_id for c in claims])
     kept: list[tuple[ClaimFact, set[str]]] = []
     for claim in claims:

@@ -109,7 +109,8 @@ def read_question(question: str, frame: Any) -> Reading:
         dict.fromkeys(
             w
             for i, w in enumerate(said)
-            if w not in function and (i not in used or kept_cue or not _is_question_word(w))
+            if w not in function
+            and (i not in used or kept_cue or not _is_question_word(w))
             and not w.isdigit()
         )
     )
