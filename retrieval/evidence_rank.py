@@ -33,8 +33,9 @@ from claims.extraction.answer_type import dimension_of_unit
 from claims.store.search import search_quotes, visible_claims_condition
 from retrieval.document_aliases import version_aliases, with_aliases
 from retrieval.evidence import ClaimFact
+from retrieval.finding import Ask, Found
 from retrieval.glossary import expand, words
-from retrieval.question_reading import Reading
+from retrieval.question_reading import Reading, read_question
 
 MARGIN = 1.5  # the best value group's score over the next one's, to answer alone
 CLOSE = 0.8  # groups scoring this share of the best one go on together
@@ -98,7 +99,7 @@ def _name_phrases(reading: Reading, said: list[str]) -> list[str]:
     return out
 
 
-def _entity_keys(ask: Any, reading: Reading, generation: str) -> list[str]:
+def _entity_keys(ask: Ask, reading: Reading, generation: str) -> list[str]:
     """The keys of the visible claims about the asked thing, and of the claims under the
     same heading in those documents ("## Z-70 blower" then "It moves 60 litres per
     minute"): indexed reads by entity, then by version (bounded)."""
@@ -147,7 +148,7 @@ def _names(reading: Reading, question: str) -> list[str]:
     return words(" ".join(named))
 
 
-def rank(ask: Any, reading: Reading) -> tuple[list[Ranked], list[str]]:
+def rank(ask: Ask, reading: Reading) -> tuple[list[Ranked], list[str]]:
     """The visible claims that fit the reading, best first, and the keys they were read at."""
     generation = ask.loader.generation()
     # only a question that says what kind of value it wants is read this way: without a
@@ -231,3 +232,16 @@ def winners(ranked: list[Ranked], reading: Reading) -> tuple[list[ClaimFact], st
         [r.claim for r in ranked if _value(r.claim) in close],
         f"{len(close)} values score within {CLOSE:.0%} of the best ({best:g})",
     )
+
+
+def found_by_evidence(ask: Ask) -> Found | None:
+    """The claims of the asked entity whose value is of the asked kind and dimension, ranked
+    by the question's words against everything they carry (``retrieval.evidence_rank``)."""
+    reading = read_question(ask.text, ask.frame)
+    ranked, keys = rank(ask, reading)
+    chosen, _ = winners(ranked, reading)
+    if not chosen:
+        return None
+    # the ranker chose among the qualifiers already: the words they state stay with them
+    stated = {w for c in chosen for w in c.scope_residual}
+    return Found(keys, chosen, stated, chosen[0].claim_key)

@@ -621,6 +621,8 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
     """The claims that answer: first the question's own key (as before); when no visible
     claim there has a value of the asked kind, the candidate keys, best first; then the
     question's own words as a key."""
+    from retrieval.evidence_rank import found_by_evidence  # issue 32: office questions
+
     own = addressed(ask)
     matching = fitting(ask.asked, own.claims, ask.attribute)
     if matching:
@@ -633,21 +635,6 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
         or Found(own.keys, [], set(), ask.key)
     )
 
-
-def found_by_evidence(ask: Ask) -> Found | None:
-    """The claims of the asked entity whose value is of the asked kind and dimension, ranked
-    by the question's words against everything they carry (``retrieval.evidence_rank``)."""
-    from retrieval.evidence_rank import rank, winners
-    from retrieval.question_reading import read_question
-
-    reading = read_question(ask.text, ask.frame)
-    ranked, keys = rank(ask, reading)
-    chosen, _ = winners(ranked, reading)
-    if not chosen:
-        return None
-    # the ranker chose among the qualifiers already: the words they state stay with them
-    stated = {w for c in chosen for w in c.scope_residual}
-    return Found(keys, chosen, stated, chosen[0].claim_key)
 
 
 def find(ask: Ask, referring: set[str]) -> Found:
