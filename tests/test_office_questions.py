@@ -305,3 +305,27 @@ def test_an_alias_the_document_defines_reaches_its_claims(engine: Engine) -> Non
     assert aliases_in("The depot (see the map) opens at 7.") == []
     load_case(engine, _case(("benefits", BENEFITS)))
     assert _short(_ask(engine, "How many PTO days do employees get?"))[:2] == ("answered", 18)
+
+
+SPEC = [
+    ("heading", 1, "Plant equipment"),
+    ("heading", 2, "V-35 compressor"),
+    ("paragraph", "The V-35 compressor weighs 48 kg."),
+    ("heading", 2, "Yearly figures"),
+    (
+        "table",
+        [["Line", "2023", "2024"], ["Revenue", "3,300", "3,720"], ["Costs", "2,100", "2,250"]],
+    ),
+]
+
+
+@pytest.mark.parametrize("fmt", ["html", "docx"])
+def test_questions_reach_claims_of_word_and_html_files(engine: Engine, fmt: str) -> None:
+    from claims.documents.converters import convert
+    from tests.document_writers import docx_bytes, html_page
+
+    data = html_page(SPEC).encode() if fmt == "html" else docx_bytes(SPEC)
+    converted = convert(data, Path(f"spec.{fmt}"))
+    load_case(engine, _case(("spec", converted.text)))
+    assert _short(_ask(engine, "How heavy is the V-35 compressor?"))[:3] == ("answered", 48, "kg")
+    assert _short(_ask(engine, "What was the revenue in 2024?"))[:2] == ("answered", 3720)
