@@ -301,8 +301,11 @@ def recompute_edges(
     claim_keys: set[str] | None = None,
     *,
     materiality: MaterialitySettings | None = None,
+    namesake_sources: Collection[str] = (),
 ) -> EdgeReport:
     """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
+
+    ``namesake_sources``: the sources read as reference pages (``build_edges``).
 
     Identical re-runs change no row; edges no longer produced are retired, not deleted.
     """
@@ -324,6 +327,7 @@ def recompute_edges(
         tiers=tiers,
         keys=keys,
         coarse_keys=coarse,
+        namesake_sources=namesake_sources,
     )
     scope: set[str] | None = None
     if keys is not None:

@@ -235,6 +235,24 @@ class EffectiveTime(_Model):
         return self.start is not None or self.end is not None
 
 
+class EntityRef(BaseModel):
+    """The thing a claim is about, as data: its name in key form, the qualifier that tells it
+    from namesakes ("1941 film"), and the source it is known in only (a subject no title
+    tells from its namesakes: named in that page only). ``text`` is the readable form the
+    claim key starts with ("devata (1941 film)", "frederick groves (in doc03)")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    qualifier: str | None = None
+    local_to: str | None = None
+
+    @property
+    def text(self) -> str:
+        text = f"{self.name} ({self.qualifier})" if self.qualifier else self.name
+        return f"{text} (in {self.local_to})" if self.local_to else text
+
+
 class Claim(_Model):
     """One atomic, comparable statement extracted from one source version."""
 
@@ -260,6 +278,11 @@ class Claim(_Model):
         "",
         description="Normalised property the claim states ('battery life', 'notice period'); "
         "synonyms folded to one attribute.",
+    )
+    entity_ref: EntityRef | None = Field(
+        None,
+        description="``entity`` as data: name, qualifier, the source it is local to (its "
+        "``text`` is ``entity``).",
     )
 
     kind: ValueKind

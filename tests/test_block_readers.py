@@ -99,6 +99,15 @@ def test_list_items_take_the_scope_of_their_lead_in() -> None:
     assert not [c for c in claims if "entitled" in c.quote]
 
 
+def test_a_lead_in_that_names_an_attribute_gives_it_to_items_that_name_none() -> None:
+    claims = extract("Annual leave:\n\n- Full-time staff: 25 days\n- Part-time staff: 15 days\n")
+    assert [(c.claim_key, c.scope.get("employment"), c.value) for c in claims] == [
+        ("leave", "full-time", 25.0),
+        ("leave", "part-time", 15.0),
+    ]
+    assert all(c.scope["period"] == "annual" for c in claims)
+
+
 def test_a_list_item_without_a_lead_in_keeps_its_own_scope() -> None:
     (claim,) = extract("Benefits\n\n- 25 days of annual leave\n")
     assert "employment" not in claim.scope

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract
 from claims.models import Claim
 

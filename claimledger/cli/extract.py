@@ -124,8 +124,9 @@ def extract_command(
     if file is None:
         raise InputError("give a FILE (or '-' for stdin), or --jsonl IN.jsonl")
     text, _ = _read_text(file)
-    # a .txt file's short lines between blank lines are its headings; Markdown has "#"
-    plain = file != "-" and Path(file).suffix.lower() == ".txt"
+    # a .txt file's (and PDF text's) short lines between blank lines are its headings;
+    # Markdown, and Word and HTML as converted, mark theirs with "#"
+    plain = file != "-" and Path(file).suffix.lower() in (".txt", ".pdf")
     claims = extract(text, media_type="text/plain" if plain else "text/markdown")
     if as_json:
         print(json.dumps([claim_json(c) for c in claims], ensure_ascii=False, indent=2))

@@ -26,8 +26,11 @@ from claims.documents.model import Document  # noqa: E402
 from claims.documents.structure import read_structure  # noqa: E402
 from claims.errors import InputError  # noqa: E402
 from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY  # noqa: E402
+from claims.extraction.entity_refs import reading as reading_entity_refs  # noqa: E402
+from claims.extraction.entity_refs import with_refs as with_entity_refs  # noqa: E402
 from claims.extraction.generation import current_generation  # noqa: E402
 from claims.extraction.office_prose import office_claims  # noqa: E402
+from claims.extraction.person_names import reading as reading_person_names  # noqa: E402
 from claims.extraction.pipeline import (  # noqa: E402
     BLOCK_STARTS,
     SOURCE_ID,
@@ -128,9 +131,10 @@ def _sentence_claims(
     doc.user_data[TEXT_KEY] = text
     doc.user_data[SUBJECT_KEY] = document_subject
     doc.user_data[BLOCK_STARTS] = block_starts
-    for _, component in nlp.pipeline:
-        doc = component(doc)
-    claims: list[Claim] = doc._.claims or []
+    with reading_person_names(text), reading_entity_refs():
+        for _, component in nlp.pipeline:
+            doc = component(doc)
+        claims: list[Claim] = with_entity_refs(doc._.claims or [])
     return claims
 
 

@@ -699,15 +699,27 @@ def _joined(entity: Sequence[str], attribute: Sequence[str]) -> list[str]:
     return out
 
 
+# Verbs that move a count from one holder to another (lemmas): the number they state is the
+# size of the move, not what the subject holds ("Ana gave 7 apples" is no count of Ana's
+# apples, which "Ana has 2 apples" states).
+TRANSFER_VERBS = frozenset(
+    {"give", "receive", "buy", "sell", "lose", "lend", "borrow", "donate", "send", "hand",
+     "pass", "swap", "trade", "spend", "eat", "drop", "throw"}
+)  # fmt: skip
+
+
 def fallback_attribute(frame: Frame, counted: Sequence[str]) -> list[str]:
     """The attribute of a claim whose words name none: the verb with what it counts
-    ("employs 250 people": headcount), the verb, then the counted thing."""
+    ("employs 250 people": headcount), the verb, then the counted thing; a verb that moves
+    the count stays with it ("gave 7 apples": ``give apple``, never ``apple``)."""
     lex = attribute_lexicon()
     verb = frame.verb
     if verb and counted and tuple([verb, *counted]) in lex.phrases:
         return lex.canonical([verb, *counted])
     if verb and (verb,) in lex.phrases:
         return lex.canonical([verb])
+    if verb in TRANSFER_VERBS and counted:
+        return [verb, *lex.canonical(list(counted))]
     if counted:
         return lex.canonical(list(counted))
     return [verb] if verb else []

@@ -15,6 +15,7 @@ from claims.models import (
     Bound,
     Claim,
     EffectiveTime,
+    EntityRef,
     Modality,
     Polarity,
     Span,
@@ -71,6 +72,9 @@ def claim_to_values(claim: Claim, *, now: datetime | None = None) -> dict[str, A
         span_end=claim.span.end,
         value_start=claim.value_span.start if claim.value_span else None,
         value_end=claim.value_span.end if claim.value_span else None,
+        entity_name=claim.entity_ref.name if claim.entity_ref else None,
+        entity_qualifier=claim.entity_ref.qualifier if claim.entity_ref else None,
+        entity_local_to=claim.entity_ref.local_to if claim.entity_ref else None,
         quote=claim.quote,
         confidence=claim.confidence,
         locator=claim.locator.to_dict() if claim.locator is not None else None,
@@ -86,7 +90,8 @@ CLAIM_COLUMNS = (
     "canonical_low", "canonical_high", "canonical_unit", "dimension", "polarity", "modality",
     "scope", "scope_residual", "time_start", "time_end", "time_granularity", "time_text",
     "time_year_inferred", "reported_speech", "span_start", "span_end", "value_start",
-    "value_end", "quote", "confidence", "locator", "created_at",
+    "value_end", "entity_name", "entity_qualifier", "entity_local_to", "quote", "confidence",
+    "locator", "created_at",
 )  # fmt: skip
 _ID, _VERSION, _GENERATION, _KIND = 0, 1, 3, 10
 _QUOTE, _CREATED_AT = CLAIM_COLUMNS.index("quote"), len(CLAIM_COLUMNS) - 1
@@ -119,6 +124,22 @@ def claim_to_row(claim: Claim, *, now: datetime | None = None) -> ClaimRow:
     return ClaimRow(**claim_to_values(claim, now=now))
 
 
+def entity_ref_of(row: Any) -> EntityRef | None:
+    """The stored entity reference (a row written before 0018 holds the entity as its name)."""
+    if row.entity_name is not None:
+        return trusted(
+            EntityRef,
+            {
+                "name": row.entity_name,
+                "qualifier": row.entity_qualifier,
+                "local_to": row.entity_local_to,
+            },
+        )
+    if not row.entity:
+        return None
+    return trusted(EntityRef, {"name": row.entity, "qualifier": None, "local_to": None})
+
+
 def row_to_claim(row: ClaimRow) -> Claim:
     value: float | str | None = row.value_number if row.value_number is not None else row.value_text
     return Claim(
@@ -131,6 +152,7 @@ def row_to_claim(row: ClaimRow) -> Claim:
         claim_key=row.claim_key,
         coarse_key=row.coarse_key,
         entity=row.entity,
+        entity_ref=entity_ref_of(row),
         attribute=row.attribute or row.claim_key,
         kind=ValueKind(row.kind),
         value=value,
@@ -209,6 +231,7 @@ def stored_claim(row: Any) -> Claim:
             "claim_key": row.claim_key,
             "coarse_key": row.coarse_key,
             "entity": row.entity,
+            "entity_ref": entity_ref_of(row),
             "attribute": row.attribute or row.claim_key,
             "kind": ValueKind(row.kind),
             "value": value,

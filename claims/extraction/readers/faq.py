@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from claims.documents.model import Block, BlockKind
 from claims.extraction.readers.context import ReadContext
-from claims.models import Claim
+from claims.models import Claim, EntityRef
 
 
 @lru_cache(maxsize=256)
@@ -44,11 +44,13 @@ def with_questions(
         ):
             out.append(claim)
             continue
-        out.append(_answered(claim, path[-1]))
+        out.append(answered(claim, path[-1]))
     return out
 
 
-def _answered(claim: Claim, question: str) -> Claim:
+def answered(claim: Claim, question: str) -> Claim:
+    """``claim`` completed from ``question``: its attribute when the claim names none, its
+    entity when the claim names none, its scope where the claim states none."""
     entity, attribute, scope = _frame(question)
     update: dict[str, object] = {}
     unknown = claim.claim_key.startswith("unknown:") or not claim.attribute
@@ -57,6 +59,7 @@ def _answered(claim: Claim, question: str) -> Claim:
         update["coarse_key"] = attribute.split()[-1]
     if claim.entity is None and entity:
         update["entity"] = entity
+        update["entity_ref"] = EntityRef(name=entity)
     extra = {k: v for k, v in scope.items() if k not in claim.scope}
     if extra:
         update["scope"] = {**claim.scope, **extra}

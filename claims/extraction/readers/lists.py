@@ -7,7 +7,9 @@
 The lead-in is the paragraph right before a list that ends with a colon; a nested item's
 lead-in is its parent item when that ends with a colon, else the lead-in of the list it
 sits in. The lead-in's scope qualifiers (the scope phrases of data/scope.yaml) are added to
-every item's claims for the dimensions the item does not state itself.
+every item's claims for the dimensions the item does not state itself. A lead-in of a few
+words that only names something ("Annual leave:") is the attribute of items that name none
+("- Full-time staff: 25 days" is annual leave = 25 days, employment full-time).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable
 
 from claims.documents.model import Block, BlockKind
 from claims.extraction.readers.context import ReadContext
+from claims.extraction.readers.faq import answered
 from claims.models import Claim
 
 
@@ -87,5 +90,19 @@ def with_lead_ins(
         if lead.start not in scopes:
             scopes[lead.start] = lead_in_scope(context, lead)
         extra = {k: v for k, v in scopes[lead.start].items() if k not in claim.scope}
-        out.append(claim.model_copy(update={"scope": {**claim.scope, **extra}}) if extra else claim)
+        claim = claim.model_copy(update={"scope": {**claim.scope, **extra}}) if extra else claim
+        out.append(_named_by(context, claim, lead))
     return out
+
+
+_MAX_NAMING_WORDS = 4
+
+
+def _named_by(context: ReadContext, claim: Claim, lead: Block) -> Claim:
+    """An item that names no attribute ("- Full-time staff: 25 days") under a lead-in that is
+    only a name ("Annual leave:") states that attribute, read as the FAQ reader reads a
+    question ("What is the annual leave?")."""
+    words = context.text[lead.start : lead.end].rstrip().rstrip(":").split()
+    if not claim.claim_key.startswith("unknown:") or not 0 < len(words) <= _MAX_NAMING_WORDS:
+        return claim
+    return answered(claim, f"What is the {' '.join(words)}?")
