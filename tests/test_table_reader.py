@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from claims.documents.model import Block, BlockKind, Document, Locator
 from claims.documents.pipe_tables import parse_pipe_table
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract
 from claims.extraction.readers import TableClaim, read_table
 from claims.models import Claim, Relation

@@ -5,13 +5,8 @@ A JSON object with the set fields of ``claims.documents.Locator`` (page, heading
 paragraph, list item, table, row, column and their headers); NULL for claims extracted
 before documents were read by their structure.
 
-<<<<<<<< HEAD:migrations/versions/0018_claim_locators.py
-Revision ID: 0018
-Revises: 0017
-========
 Revision ID: 0019
 Revises: 0018
->>>>>>>> main:migrations/versions/0019_claim_locators.py
 Create Date: 2026-12-07
 """
 
@@ -20,13 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-<<<<<<<< HEAD:migrations/versions/0018_claim_locators.py
-revision: str = "0018"
-down_revision: str | None = "0017"
-========
 revision: str = "0019"
 down_revision: str | None = "0018"
->>>>>>>> main:migrations/versions/0019_claim_locators.py
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
