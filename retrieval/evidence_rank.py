@@ -33,7 +33,7 @@ from claims.extraction.answer_type import dimension_of_unit
 from claims.store.search import search_quotes, visible_claims_condition
 from retrieval.document_aliases import version_aliases, with_aliases
 from retrieval.evidence import ClaimFact
-from retrieval.finding import Ask, Found
+from retrieval.finding import Ask, Found, claim_entities
 from retrieval.glossary import expand, words
 from retrieval.question_reading import Reading, read_question
 
@@ -167,11 +167,20 @@ def rank(ask: Ask, reading: Reading) -> tuple[list[Ranked], list[str]]:
     locators = _locators(ask.conn, [c.id for c in claims])
     names = _names(reading, ask.text)
     aliases = version_aliases(ask.conn, [c.version_id for c in claims])
+    # what is asked beside the thing's name and the dimension's own words ("established"
+    # in "When was the X school established?"): a claim must carry one of them (or a
+    # synonym), so a date or number merely beside the name never answers
+    topic = set(reading.terms) - set(names) - reading.dimension_words
+    entities = claim_entities(ask.conn, [c.id for c in claims]) if topic else {}
     kept: list[tuple[ClaimFact, set[str]]] = []
     for claim in claims:
         said = _evidence_words(claim, locators.get(claim.id, {}))
         said = with_aliases(said, aliases.get(claim.version_id, []))
         if names and not all(n in said for n in names):
+            continue
+        # a question word that is part of the claim's own entity name names the thing
+        asked = topic - set(words(entities.get(claim.id) or ""))
+        if asked and not any(expanded[w] in asked for w in expanded if w in said):
             continue
         if _dimension_fits(reading, claim, said):
             kept.append((claim, said))

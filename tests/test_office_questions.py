@@ -329,3 +329,13 @@ def test_questions_reach_claims_of_word_and_html_files(engine: Engine, fmt: str)
     load_case(engine, _case(("spec", converted.text)))
     assert _short(_ask(engine, "How heavy is the V-35 compressor?"))[:3] == ("answered", 48, "kg")
     assert _short(_ask(engine, "What was the revenue in 2024?"))[:2] == ("answered", 3720)
+
+
+def test_a_value_merely_beside_the_name_does_not_answer_what_else_is_asked(
+    engine: Engine,
+) -> None:
+    load_case(engine, _case(("depot", "The Halvern depot opened in 2011 and weighs nothing.")))
+    load_case(engine, _case(("crate", "The T-9 crate holds 40 litres.")))
+    # the crate's volume is no weight, and its name alone does not make 40 litres its price
+    assert _ask(engine, "How heavy is the T-9 crate?")["status"] == "not_found"
+    assert _ask(engine, "When was the Halvern depot sold?")["status"] == "not_found"
