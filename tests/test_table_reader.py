@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from claims.check import check_texts
 from claims.documents.model import Block, BlockKind, Document, Locator
 from claims.documents.pipe_tables import parse_pipe_table
-from claims.check import check_texts
 from claims.extraction import extract
 from claims.extraction.readers import TableClaim, read_table
 from claims.models import Claim, Relation
