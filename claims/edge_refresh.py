@@ -14,7 +14,7 @@ from collections import Counter, defaultdict, namedtuple
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Text, null, or_, select, type_coerce
 from sqlalchemy.orm import Session
@@ -36,7 +36,13 @@ from claims.edges.value_groups import UNKNOWN_KEY_PREFIX
 from claims.store.claims import stored_claim
 from claims.store.edges import EdgeRepository, SupersessionRepository, ValueGroupRepository
 from claims.store.sources import SourceRepository
-from claims.tables import ClaimRow, SourceRow, SourceVersionRow, VersionSupersessionRow
+from claims.tables import (
+    ClaimRow,
+    EdgeRow,
+    SourceRow,
+    SourceVersionRow,
+    VersionSupersessionRow,
+)
 
 _CHUNK = 500
 
@@ -58,6 +64,8 @@ class EdgeReport:
     updated: int = 0
     revived: int = 0
     retired: int = 0
+    # of the retired edges, those deleted at once (history read from value groups)
+    compacted: int = 0
     unchanged: int = 0
     version_supersessions: int = 0
     value_groups: int = 0
@@ -83,6 +91,7 @@ class EdgeReport:
             "updated": self.updated,
             "revived": self.revived,
             "retired": self.retired,
+            "compacted": self.compacted,
             "unchanged": self.unchanged,
             "version_supersessions": self.version_supersessions,
             "value_groups": self.value_groups,
@@ -196,12 +205,22 @@ def _read_columns(table: Any) -> list[Any]:
     return out
 
 
-def _load(
-    session: Session, generation: str, claim_keys: Collection[str] | None
-) -> tuple[list[ClaimFacts], set[str] | None, set[str] | None]:
+class _Scope(NamedTuple):
+    """What a recompute reads and syncs: the claims, the exact-key blocks and coarse-key
+    blocks evaluated (None: every block), and the coarse-key blocks over the near-miss cap
+    that a touched key belongs to (nothing is built there, so their stored near-miss edges
+    are synced to none, as a full build leaves them)."""
+
+    facts: list[ClaimFacts]
+    keys: set[str] | None
+    coarse: set[str] | None
+    over_cap: set[str]
+
+
+def _load(session: Session, generation: str, claim_keys: Collection[str] | None) -> _Scope:
     """The claims to evaluate plus the exact-key and coarse-key blocks in scope."""
     if claim_keys is None:
-        return _claims_where(session, generation), None, None
+        return _Scope(_claims_where(session, generation), None, None, set())
     keys = sorted(set(claim_keys))
     coarse: set[str] = set()
     for start in range(0, len(keys), _CHUNK):
@@ -215,7 +234,7 @@ def _load(
             )
             if c
         )
-    coarse = _narrow_coarse_keys(session, generation, coarse, set(keys))
+    coarse, over_cap = _narrow_coarse_keys(session, generation, coarse, set(keys))
     by_id: dict[str, ClaimFacts] = {}
     for start in range(0, len(keys), _CHUNK):
         for facts in _claims_where(
@@ -245,12 +264,12 @@ def _load(
             session, generation, ClaimRow.source_id.in_(pages[start : start + _CHUNK])
         ):
             by_id[facts.id] = facts
-    return [by_id[i] for i in sorted(by_id)], set(keys), coarse
+    return _Scope([by_id[i] for i in sorted(by_id)], set(keys), coarse, over_cap)
 
 
 def _narrow_coarse_keys(
     session: Session, generation: str, coarse: set[str], touched: set[str]
-) -> set[str]:
+) -> tuple[set[str], set[str]]:
     """The coarse-key blocks an incremental recompute must re-evaluate.
 
     Only blocks small enough to search for near misses (the same cap as a full build,
@@ -259,6 +278,11 @@ def _narrow_coarse_keys(
     paired (``similarity.similar_key_pairs``), so a block where no touched key shares one
     yields no edge involving the touched claims, before or after. A block that does is
     re-evaluated whole (its stored edges are synced as one).
+
+    Also returns the blocks over the cap: a full build searches none of them, so the
+    near-miss edges such a block held while it was under the cap must go when a touched key
+    takes it over (issue 31.8: 3,000 new "api N limit" keys ended the near misses of
+    "output limit" in a full build but not in the incremental one).
     """
     listed = sorted(coarse)
     keys_of: dict[str, set[str]] = defaultdict(set)
@@ -273,14 +297,16 @@ def _narrow_coarse_keys(
             if coarse_key:
                 keys_of[coarse_key].add(claim_key)
     kept: set[str] = set()
+    over_cap: set[str] = set()
     for coarse_key, block_keys in keys_of.items():
         if len(block_keys) > MAX_NEAR_MISS_KEYS:
+            over_cap.add(coarse_key)
             continue
         # a touched key may pair with any key sharing an attribute word (entities and
         # attributes decide the rest in the builder): re-evaluate such blocks whole
         if _shares_a_word(block_keys, touched):
             kept.add(coarse_key)
-    return kept
+    return kept, over_cap
 
 
 def _shares_a_word(block_keys: set[str], touched: set[str]) -> bool:
@@ -307,9 +333,11 @@ def recompute_edges(
 
     ``namesake_sources``: the sources read as reference pages (``build_edges``).
 
-    Identical re-runs change no row; edges no longer produced are retired, not deleted.
+    Identical re-runs change no row; edges no longer produced are retired, not deleted,
+    except those inside one claim key that were only rewired
+    (``EdgeRepository._forget_rewired``).
     """
-    facts, keys, coarse = _load(session, generation, claim_keys)
+    facts, keys, coarse, over_cap = _load(session, generation, claim_keys)
     source_ids = sorted({f.source_id for f in facts})
     index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
     tiers: dict[str, str | None] = {}
@@ -330,8 +358,12 @@ def recompute_edges(
         namesake_sources=namesake_sources,
     )
     scope: set[str] | None = None
+    ended: set[str] = set()
     if keys is not None:
         scope = set(keys) | {NEAR_MISS_PREFIX + c for c in coarse or ()}
+        capped = {NEAR_MISS_PREFIX + c for c in over_cap}
+        ended = _keys_of_live_edges(session, generation, capped)
+        scope |= capped
     sync = EdgeRepository(session).sync(generation, build.edges, scope)
     ValueGroupRepository(session).sync(
         generation,
@@ -355,13 +387,47 @@ def recompute_edges(
         updated=sync.updated,
         revived=sync.revived,
         retired=sync.retired,
+        compacted=sync.compacted,
         unchanged=sync.unchanged,
         version_supersessions=len(index.rows),
         value_groups=len({m.value_group_id for m in build.members}),
         group_relations=len(build.relations),
         slot_groups=len(build.slots),
-        touched_keys=None if keys is None else _evaluated_keys(facts, keys, coarse or set()),
+        touched_keys=(
+            None if keys is None else _evaluated_keys(facts, keys, coarse or set()) | ended
+        ),
     )
+
+
+def _keys_of_live_edges(session: Session, generation: str, edge_keys: set[str]) -> set[str]:
+    """The claim keys of both sides of the live edges stored under ``edge_keys`` (near-miss
+    blocks about to be synced to none: their claims' statuses change)."""
+    if not edge_keys:
+        return set()
+    e = EdgeRow.__table__.c
+    ids: set[str] = set()
+    listed = sorted(edge_keys)
+    for start in range(0, len(listed), _CHUNK):
+        rows = session.execute(
+            select(e.left_claim_id, e.right_claim_id).where(
+                e.generation == generation,
+                e.claim_key.in_(listed[start : start + _CHUNK]),
+                e.retired_at.is_(None),
+            )
+        )
+        for left, right in rows:
+            ids.update((left, right))
+    found: set[str] = set()
+    claim_ids = sorted(ids)
+    for start in range(0, len(claim_ids), _CHUNK):
+        found.update(
+            session.scalars(
+                select(ClaimRow.claim_key)
+                .where(ClaimRow.id.in_(claim_ids[start : start + _CHUNK]))
+                .distinct()
+            )
+        )
+    return found
 
 
 def _evaluated_keys(

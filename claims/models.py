@@ -114,6 +114,8 @@ class DismissReason(StrEnum):
     DIFFERENT_TIME = "different_time"
     DIFFERENT_DEFINITION = "different_definition"
     EXTRACTION_ERROR = "extraction_error"
+    # routing closes an item with it when no live conflict holds its claims any more
+    EVIDENCE_CHANGED = "evidence_changed"
 
 
 class ResolutionMethod(StrEnum):

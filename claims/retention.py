@@ -28,7 +28,7 @@ file whose content changed has another sha256 and is ingested as usual (docs/DAT
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -130,12 +130,16 @@ def erase(
     reason: str,
     actor: str,
     now: datetime | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Erasure:
     """Erase ``source_id`` in the caller's transaction (see the module docstring).
 
     Refuses (``InputError``) an unknown source, an empty reason and a source with nothing
-    left to erase; nothing is written then.
+    left to erase; nothing is written then. ``progress`` hears one line per step (what is
+    removed next and how many rows): every step is a batch of indexed deletes, so the work
+    is proportional to what the source left in the store.
     """
+    say = progress or (lambda line: None)
     reason = reason.strip()
     if not reason:
         raise InputError("say why the source is erased (--reason TEXT); it goes in the audit log")
@@ -176,10 +180,15 @@ def erase(
     erasure.claims = len(claim_ids)
     erasure.claim_keys = {key for _, key, _ in claim_rows}
 
+    say(f"{len(version_ids)} versions, {len(claim_ids)} claims; review items of those claims")
     _drop_review_items(session, claim_ids, erasure)
+    say(f"{len(erasure.review_items)} review items removed; edges")
     _drop_edges(session, claim_ids, erasure)
+    say(f"{erasure.edges_deleted} edges removed; value groups")
     _drop_value_groups(session, claim_ids, quotes, erasure)
+    say(f"{erasure.memberships_deleted} value-group memberships removed; claims")
     _drop_claims(session, claim_ids, version_ids)
+    say(f"{len(claim_ids)} claims removed; versions and the search index")
     _drop_versions(session, version_ids)
     _purge_search_index(session)
 

@@ -347,9 +347,15 @@ class ValueGroupSlotRow(Base):
     threshold: Mapped[float] = mapped_column(Float)
     tier_gap: Mapped[int] = mapped_column(Integer)
     generation: Mapped[str] = mapped_column(ID, ForeignKey("extractor_generations.id"))
-    # an approximate slot's interval ("about 80 EUR"); NULL in a point slot (migration 0014)
+    # an approximate slot's or a range slot's interval ("about 80 EUR", "between 5 and 6
+    # ms"); NULL in a point slot (migration 0014)
     low: Mapped[float | None] = mapped_column(Float)
     high: Mapped[float | None] = mapped_column(Float)
+    # the sentence listing this value with others of the slot; NULL: stated alone (0020)
+    statement: Mapped[str | None] = mapped_column(ID)
+    # slots of one key differing only in dimension share a family (0020)
+    family: Mapped[str | None] = mapped_column(ID)
+    dimension: Mapped[str] = mapped_column(String(64), server_default="")
 
 
 # --------------------------------------------------------------------------- review

@@ -22,6 +22,7 @@ from claims.planning import VersionRef
 from claims.retention import skip_message
 from pipeline import corpus
 from pipeline.assets import graph_asset_keys
+from pipeline.assets.review import MAX_ITEMS_PER_SOURCE
 from pipeline.collector import fewer_collections
 from pipeline.jobs import CLAIMS_PIPELINE
 from pipeline.partitions import SHARDS, shard_of
@@ -63,6 +64,8 @@ class PipelineRun:
     graph_metadata: dict[str, Any] = field(default_factory=dict)
     step_seconds: dict[str, float] = field(default_factory=dict)  # summed over the runs
     store_gap: str | None = None  # a note: the store lacked versions Dagster remembers
+    # documents whose claims claims.document_bounds bounded: one line each, naming the file
+    bounded: list[str] = field(default_factory=list)
     files_found: int = 0  # files of a type claims reads, good or bad
     not_read: list[str] = field(default_factory=list)  # files of other types, by path
 
@@ -185,12 +188,37 @@ def run_pipeline(
         notify(outcome.versions_processed, total, batch.reason if batch else "graph")
         for event in result.get_asset_materialization_events():
             materialization = event.materialization
+            outcome.bounded += [
+                line for line in _bounds_said(materialization) if line not in outcome.bounded
+            ]
             if materialization.asset_key == dg.AssetKey("claim_edges"):
                 outcome.graph_metadata = {
                     key: value.value for key, value in materialization.metadata.items()
                 }
     notify(total, total, "graph refreshed")
     return outcome
+
+
+def _bounds_said(materialization: dg.AssetMaterialization) -> list[str]:
+    """The summary lines of what a step left out by its bounds (issue 31.11): documents whose
+    claims ``claims`` bounded, sources whose new review items ``review_queue`` held back.
+    The same metadata comes on each shard's event of ``claims``: the caller drops repeats."""
+    if materialization.asset_key == dg.AssetKey("claims"):
+        entry = materialization.metadata.get("bounded_documents")
+        notes = entry.value if entry is not None else None
+        if isinstance(notes, dict):
+            return [str(notes[key]) for key in sorted(notes)]
+    if materialization.asset_key == dg.AssetKey("review_queue"):
+        entry = materialization.metadata.get("held_back_by_source")
+        held = entry.value if entry is not None else None
+        if isinstance(held, dict):
+            return [
+                f"{source}: {count} conflict sets not opened as review items in this run (at "
+                f"most {MAX_ITEMS_PER_SOURCE} new items per source and run); the next run "
+                "opens them"
+                for source, count in sorted(held.items())
+            ]
+    return []
 
 
 LOCK_HELD = {RUN_LOCK_TAG: LAUNCHER_HOLDS_LOCK}

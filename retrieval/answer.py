@@ -468,8 +468,8 @@ def _closest_of_each(
     asked_words: set[str],
 ) -> list[ClaimFact]:
     """``closest`` for each of the namesakes a question does not tell apart: a qualifier
-    one page states ("a member of the Russian imperial family, was born on 15 July 1922")
-    narrows that page's claims, not its namesake's, whose plain "was born in Paris, on 10
+    one page states ("a member of the Varsenian royal family, was born on 3 September 1921")
+    narrows that page's claims, not its namesake's, whose plain "was born in Lyon, on 10
     March 1919" would otherwise set it aside across two things. Claims naming none of them
     are read together."""
     if len(entities) < 2:
@@ -508,7 +508,7 @@ def _latest_of_each(
 
 def _latest(claims: list[ClaimFact]) -> list[ClaimFact]:
     """A question that names no time asks about now. When the claims state different values
-    at different known times ("1,066 at the 2010 census, up from 630 at the 2000 census"),
+    at different known times ("3,917 in the 2010 census, up from 1,206 in the 2000 census"),
     the values of the latest known time speak for now; the older ones are history, not a
     disagreement. Claims of unknown time are kept (unknown is not excluded)."""
     if len({value_key(c) for c in claims}) < 2:

@@ -206,8 +206,8 @@ def _entity_fit(asked: str | None, stated: str | None) -> float:
         return SHORT_NAME
     named = _without_trailing_kinds(want)
     if named and named != want and named == have:
-        # "washington street station" for "washington street", "the Danger Mouse TV
-        # series" for "danger mouse": the words after the name say what kind of thing it is
+        # "washington street station" for "washington street", "the Night Owls TV
+        # series" for "night owls": the words after the name say what kind of thing it is
         return NAME_PART
     return _name_part(want, stated)
 
@@ -224,10 +224,10 @@ def _without_trailing_kinds(words: tuple[str, ...]) -> tuple[str, ...]:
 
 def question_fit(asked: str | None, stated: str | None, question_words: Collection[str]) -> float:
     """``entity_fit``, but a titled entity whose disambiguation the question states in its
-    own words is the asked one as much as the bare name: "When was Ralph Cole elected to the
-    Ohio House of Representatives?" asks about "ralph cole (ohio representative)" as much as
-    about a page's bare "ralph cole", so neither outranks the other and both are named. A
-    disambiguation the question does not state ("giant steps (the boo radleys album)") keeps
+    own words is the asked one as much as the bare name: "When was Harlan Voss elected to the
+    Vermont House of Representatives?" asks about "harlan voss (vermont representative)" as
+    much as about a page's bare "harlan voss", so neither outranks the other and both are named. A
+    disambiguation the question does not state ("long shadows (the tin herons album)") keeps
     its lower fit."""
     fit = entity_fit(asked, stated)
     if fit == 0.0 or fit == EXACT_ENTITY or not stated or NAMED_IN_PAGE.search(stated):

@@ -432,7 +432,8 @@ _RELATIONS = _pair(
 )
 _SLOTS = _pair(
     "SELECT value_group_id, slot_id, claim_key, value, tier_rank, high_risk, threshold, "
-    "tier_gap, low, high FROM value_group_slots WHERE generation = :g AND claim_key IN :keys",
+    "tier_gap, low, high, statement, family, dimension FROM value_group_slots "
+    "WHERE generation = :g AND claim_key IN :keys",
     c5=_flag,
 )
 # Edge kinds that value groups say for claims that have one (see _value_groups).

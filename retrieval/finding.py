@@ -145,7 +145,7 @@ def closest(
     if exact:
         return exact
     # a named qualifier says more than a stray word: "the median age in the town" (scope
-    # median, the word "town") beats "65 years of age" for "the median age in Fort Kent"
+    # median, the word "town") beats "65 years of age" for "the median age in Haverly"
     kept = candidates
     for dim, value in sorted(scope.items()):
         if any(c.scope.get(dim) == value for c in kept):
@@ -216,8 +216,8 @@ def named_entities(
 ) -> dict[str, str | None]:
     """The entity each claim is about: the one it names, else (it names none, or only what
     the thing is: "the house") its page's subject when that is the asked entity's name. The
-    question knows which entity it asks about: "Built in 1912, it was added to the National
-    Register" on the page titled "Douglas County Courthouse (Nebraska)" is about that
+    question knows which entity it asks about: "Built in 1912, it was added to the county
+    roll" on the page titled "Harlow Courthouse (Nebraska)" is about that
     courthouse, though the sentence names nothing. A page about something else leaves the
     claim unnamed (unknown, not excluded)."""
     named = claim_entities(conn, [c.id for c in claims])
@@ -249,10 +249,10 @@ def as_their_pages_name_them(
     """Read each named claim as its page names its subject; updates ``named`` in place and
     returns the claims whose name is known only inside an untitled page.
 
-    A sentence naming a short form of its page's titled subject ("Princess Xenia was born
-    in Paris" on the page "Princess Xenia Andreevna of Russia") is about that subject, as
+    A sentence naming a short form of its page's titled subject ("Princess Mirela was born
+    in Lyon" on the page "Princess Mirela Antonovna of Varsenia") is about that subject, as
     well or as badly as the title fits the asked name. A bare name on a page with no title
-    ("Anna Palaiologina (Greek: ...) was a queen-consort" under a box) is the subject of
+    ("Irena Valdoro (Greek: ...) was a queen-consort" under a box) is the subject of
     that page only: like a subject marked "(in docNN)", no title tells it from its titled
     namesakes, so it fits no better than they do and cannot answer alone beside them."""
     with_names = [c for c in claims if named.get(c.id)]
@@ -274,12 +274,12 @@ def as_their_pages_name_them(
 def named_in_passing(
     conn: Connection, claims: list[ClaimFact], named: dict[str, str | None]
 ) -> set[str]:
-    """The named claims whose page's first words name something else only: "The building
+    """The named claims whose page's first words name something else only: "The granary
     was restored and became the Museum of X in 1955" on a page cut from the middle (its
     first claims name "the building"). Like a bare name on an untitled page, no title tells
     that museum from its titled namesakes, so it fits no better than they do (read by
     ``best_named`` only; namesakes are still told apart by their own names). A page whose
-    first words name the claim's entity among others ("Paddy Ryan Paddy Ryan (15 March
+    first words name the claim's entity among others ("Tom Ashby Tom Ashby (15 March
     1851 ...) was an Irish American boxer") names it."""
     with_names = [
         c for c in claims if named.get(c.id) and not NAMED_IN_PAGE.search(str(named[c.id]))
@@ -395,7 +395,7 @@ def addressed(ask: Ask) -> Found:
     found = [c for c in group.claims.values() if c.claim_key in keys and ask.holds(c)]
     if ask.entity and found:
         # a claim about another thing never answers, whatever key it shares ("deshon allyn
-        # house built" is not the Allyn House), and it does not outrank one that may
+        # house built" is not the Pemberton House), and it does not outrank one that may
         named = named_entities(ask.conn, found, ask.entity)
         found = [c for c in found if entity_fit(ask.entity, named.get(c.id)) > 0]
         if wider:
@@ -474,13 +474,13 @@ def _surnames_fit_as_their_names(
     """A name of one word that ends a fuller name fitting the question fits no better than
     that name (``fit`` updated in place). "Tate was a Republican member of the House" names
     its subject by the surname a text uses after the first mention; beside "Democratic Sen.
-    Jack Tate" the ledger cannot tell whether they are one senator or two, so neither
+    Elena Brandt" the ledger cannot tell whether they are one senator or two, so neither
     outranks the other and the answer names both (a conflict when their values differ, or
     one namesake each when the ledger tells them apart). A longer name never loses to the
     bare surname it ends with, and a name the question states exactly keeps its fit. The
     fuller name must fit by more than its last word (a first name or title the question
-    states, ``NAME_PART`` or better): "Gmina Pilzno" ends with "Pilzno" but names the
-    commune around the town, and "Pilzno" keeps its own fit beside it."""
+    states, ``NAME_PART`` or better): "Gmina Larwice" ends with "Larwice" but names the
+    commune around the town, and "Larwice" keeps its own fit beside it."""
     fuller: dict[str, float] = {}  # a last word -> the best fit of a longer name ending so
     for claim_id, value in fit.items():
         words = name_words(str(named.get(claim_id) or "").split("(")[0])
@@ -508,8 +508,8 @@ def _titles_agreeing_with_the_best(
     """A titled name ("X (disambiguation)") that states the value a best-fitting claim
     states is the same thing under its page's title (``fit`` and ``named`` updated in place):
     its claims fit as well and are named as the best claim's entity. A scraped copy of an
-    article reads its subject bare ("WCMA ( 1600 kHz , is an AM radio station broadcasting
-    a Spanish Tropical format") and outranks the article "WCMA (AM)" that states the same
+    article reads its subject bare ("KWLT ( 1340 kHz , is an AM station broadcasting a
+    Classic Country format") and outranks the article "KWLT (AM)" that states the same
     format; a second copy of that article stating another format is then a side of the
     answer, not a namesake set aside. Only a name made of the best claim's name and a
     bracket is read so (a titled namesake with a value of its own stays aside, and one that
@@ -643,7 +643,7 @@ def find(ask: Ask, referring: set[str]) -> Found:
 
     A late-read subject ("walter john price (in doc03)": no title tells it from its
     namesakes) is as likely the asked one as a titled namesake or a shortened name
-    ("walter price (footballer, born 1896)", "schultz" for "General Schultz"): its claim of
+    ("walter brice (footballer, born 1896)", "hale" for "General Hale"): its claim of
     the asked attribute is read beside them, and when the values differ the answer names
     both (issue 13). Beside a claim naming exactly the asked entity it stays out, as a
     titled namesake does. Found in the attribute's block of keys (one indexed read)."""
@@ -709,9 +709,9 @@ def edge_held(
     ambiguous edge) that answer the question too: the same attribute as the claim they
     dispute, a value of the asked kind, in the asked scope and time, not superseded, and
     about the asked entity as far as the ledger knows (naming it, naming nothing, or on a
-    page about it). They were read under another key or page ("The mill was last worked for
-    trade in 1955" on a page cut from an article, with no title, that mentions Beacon Mill,
-    beside "Beacon Mill, Benenden" of 1921): the answer names them as sides instead of
+    page about it). They were read under another key or page ("The mill was last worked
+    commercially in 1955" on a page cut from an article, with no title, that mentions Corran
+    Mill, beside "Corran Mill, Haddleby" of 1921): the answer names them as sides instead of
     answering one value the ledger itself holds in doubt. Only edges among the visible
     claims are read (``group`` is narrowed), so a hidden claim never adds a side."""
     ids = {c.id for c in chosen}
@@ -772,7 +772,7 @@ def edge_held(
     # a claim about nothing the ledger can name (a sentence naming nothing on a page naming
     # nothing; or, beside an answer naming nothing, any claim) counts only when its page is a
     # copy of the page it disputes (they share sentences word for word, numbers included):
-    # "The mill was last worked for trade in 1955" in a copy of the Beacon Mill article is
+    # "The mill was last worked commercially in 1955" in a copy of the Corran Mill article is
     # about the mill; "there were 3,292 people" on another town's page of one name is not,
     # nor is "The Q1 dividend was 15 cents" beside Moallu's dividend
     unsure = [c for c in others if not about[c.id] or floor == 0.0]

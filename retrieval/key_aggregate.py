@@ -42,7 +42,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from claims.edges.builder import NEAR_MISS_PREFIX
-from claims.edges.value_groups import SlotGroup, slot_disagreements
+from claims.edges.value_groups import SlotGroup, family_disagreements, slot_disagreements
 from claims.errors import NotFoundError
 from claims.models import ConflictStatus, EdgeKind, Requester
 from claims.store.batches import batches
@@ -60,7 +60,7 @@ from retrieval.contract import (
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader, RelationFact, statement
 from retrieval.key_summary import VALUE_COLUMNS, KeySummaries, KeySummary
 from retrieval.status import citation, citation_order, stated_value, value_key
-from retrieval.verdicts import relation_reason, slot_reason
+from retrieval.verdicts import family_reason, relation_reason, slot_reason
 
 # ----------------------------------------------------------------------------- reads
 # The columns a side reads of a claim's value (value_key, stated_value, unit): claims equal
@@ -174,7 +174,8 @@ _RELATIONS = statement(
 )
 _SLOTS = statement(
     "SELECT value_group_id, slot_id, claim_key, value, tier_rank, high_risk, threshold, "
-    "tier_gap, low, high FROM value_group_slots WHERE generation = :g AND claim_key = :k"
+    "tier_gap, low, high, statement, family, dimension FROM value_group_slots "
+    "WHERE generation = :g AND claim_key = :k"
 )
 
 
@@ -331,10 +332,7 @@ def aggregate_status_of_key(
     _first_of_cells(read, groups, limit, side_limit)
     listed = _page(read, rows, summary, offset, limit)
     facts.update(read.loader.claims_by_ids(sorted({c for c, _ in listed} - facts.keys())))
-    slots = {
-        r[0]: SlotGroup(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7], r[8], r[9])
-        for r in read.run(_SLOTS)
-    }
+    slots = {r[0]: SlotGroup(*r[:5], bool(r[5]), *r[6:12], r[12] or "") for r in read.run(_SLOTS)}
     _relate(groups, relations, slots, facts)
     return _report(read, groups, cells, listed, facts, (offset, limit, side_limit))
 
@@ -557,6 +555,15 @@ def _relate(
         row = slots.get(group_id)
         if row is not None:
             by_slot[row.slot_id].append(row)
+    for x, y in family_disagreements([r for rows in by_slot.values() for r in rows]):
+        gx, gy = groups[x.value_group_id], groups[y.value_group_id]
+        gx.slot_targets.add(gy.id)
+        gy.slot_sources.add(gx.id)
+        reason = family_reason(facts[gx.anchor], facts[gy.anchor])
+        gx.marks.add(ConflictStatus.AMBIGUOUS)
+        gx.reasons.add(reason)
+        gy.anchor_marks.add(ConflictStatus.AMBIGUOUS)
+        gy.anchor_reasons.add(reason)
     for _slot, rows in sorted(by_slot.items()):
         if len(rows) < 2:
             continue

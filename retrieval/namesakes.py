@@ -9,7 +9,7 @@ is about, when the ledger can tell them apart:
   (their disambiguators aside: "x (1934 film)", "x (1959 film)"), and none of them is
   a subject known only inside one page ("x (in doc03)", or a bare name on a page with no
   title): no title tells such a subject from its namesakes; nor is one's name all words of
-  another's ("ralph cole" beside "ralph cole (ohio representative)"): the bare name may be
+  another's ("harlan voss" beside "harlan voss (vermont representative)"): the bare name may be
   the disambiguated one;
 - no ``conflicts`` or ``ambiguous`` edge among the visible evidence joins claims of two of
   them (the ledger itself holds them to be one thing in dispute);
@@ -110,8 +110,8 @@ def _name_of(entity: str) -> tuple[str, ...]:
 
 
 def _one_within_another(owners: list[str]) -> bool:
-    """Whether one namesake's name is all words of another's ("ralph cole" beside "ralph
-    cole (ohio representative)"): the shorter name says nothing the longer one does not,
+    """Whether one namesake's name is all words of another's ("harlan voss" beside "harlan
+    voss (vermont representative)"): the shorter name says nothing the longer one does not,
     so the ledger cannot tell that page from its disambiguated namesake. Two names each
     with a word of their own ("(1934 film)", "(1959 film)") tell the two apart."""
     words = [set(name_words(owner)) for owner in owners]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from claims.edges.value_groups import SlotGroup, slot_disagreements
+from claims.edges.value_groups import SlotGroup, family_disagreements, slot_disagreements
 from claims.models import ConflictStatus
 from retrieval.evidence import (
     ClaimFact,
@@ -62,6 +62,9 @@ class Verdict:
     review_item_id: str | None = None
     reasons: list[str] = field(default_factory=list)
     _marks: set[ConflictStatus] = field(default_factory=set)
+    # ambiguity from the claim's own key (or an item marked ambiguous), not only from a
+    # similar key: a resolution of the claim's own conflict wins over the latter
+    _ambiguous_in_key: bool = False
 
     @property
     def related(self) -> set[str]:
@@ -146,8 +149,13 @@ def evaluate(group: EvidenceGroup) -> dict[str, Verdict]:
     for edge in relation_edges(group, live):
         _apply_edge(edge, verdicts, index)
     for verdict in verdicts.values():
+        marks = verdict._marks
+        if ConflictStatus.RESOLVED in marks and not verdict._ambiguous_in_key:
+            # a similar key's ambiguity does not undo the decision of the claim's own
+            # conflict (issue 31.13); the ambiguous partners stay listed
+            marks.discard(ConflictStatus.AMBIGUOUS)
         verdict.status = next(
-            s for s in _CLAIM_PRECEDENCE if s in verdict._marks or s is ConflictStatus.NONE
+            s for s in _CLAIM_PRECEDENCE if s in marks or s is ConflictStatus.NONE
         )
     return verdicts
 
@@ -206,6 +214,7 @@ def _slot_edges(group: EvidenceGroup, members: dict[str, list[str]]) -> Iterator
         row = group.slots.get(group_id)
         if row is not None:
             by_slot.setdefault(row.slot_id, []).append(row)
+    yield from _family_edges(group, members, [r for rows in by_slot.values() for r in rows])
     for _slot, rows in sorted(by_slot.items()):
         if len(rows) < 2:
             continue
@@ -223,6 +232,34 @@ def _slot_edges(group: EvidenceGroup, members: dict[str, list[str]]) -> Iterator
                     reason,
                     material,
                 )
+
+
+def _family_edges(
+    group: EvidenceGroup, members: dict[str, list[str]], rows: list[SlotGroup]
+) -> Iterator[EdgeFact]:
+    """Ambiguities between slots of one family (a unit stated on one side only, two
+    dimensions: ``value_groups.family_disagreements``), from the groups this requester
+    sees: each group's members meet the first visible member of the lowest and highest
+    group of the other slot it is ambiguous with."""
+    for x, y in family_disagreements(rows):
+        left, right = members[x.value_group_id], members[y.value_group_id]
+        anchor = group.claims[right[0]]
+        reason = family_reason(group.claims[left[0]], anchor)
+        for claim_id in left:
+            yield EdgeFact(
+                f"{x.value_group_id}:{y.value_group_id}:{claim_id}",
+                "ambiguous",
+                claim_id,
+                anchor.id,
+                "unit",
+                reason,
+                None,
+            )
+
+
+def family_reason(left: ClaimFact, right: ClaimFact) -> str:
+    """The reason of an ambiguity between two slots of one family."""
+    return f"{_shown(left)} vs {_shown(right)}: the units differ or one side states none (unit)"
 
 
 def _relation_edge(relation: RelationFact, left: str, right: str, reason: str) -> EdgeFact:
@@ -277,8 +314,10 @@ def _apply_edge(edge: EdgeFact, verdicts: dict[str, Verdict], index: _GroupIndex
             verdict.review_item_id = item.id if item else None
         return
     if edge.kind == "ambiguous" or (resolution is not None and resolution.outcome == "ambiguous"):
+        in_key = left.claim.claim_key == right.claim.claim_key or edge.kind != "ambiguous"
         for verdict, other in pair:
             verdict._marks.add(ConflictStatus.AMBIGUOUS)
+            verdict._ambiguous_in_key |= in_key
             verdict.ambiguous_with.add(other)
             verdict.reasons.append(edge.reason)
         return

@@ -29,7 +29,7 @@ from sqlalchemy import and_, func, not_, or_, select
 from sqlalchemy.orm import Session
 
 from claims.ids import stable_id
-from claims.models import ResolutionMethod, ReviewState
+from claims.models import DismissReason, ResolutionMethod, ReviewState
 from claims.store.changes import record_review_changes
 from claims.tables import (
     AuditEventRow,
@@ -45,6 +45,7 @@ from review.items import CLOSED_STATES, ReviewItemRepository, as_utc, snapshot
 from review.policy import AuthorityPolicy, RuleKind
 from review.queue import SYSTEM_ACTOR, change_item, release_due_deferrals, reopen
 from review.resolutions import current_resolution, record_resolution, supersede_current
+from review.self_closing import close_without_conflict, sources_of_claims
 
 ROUTER_ACTOR = "router"
 # A rule's decision follows from the policy with certainty; what it is worth is the
@@ -93,10 +94,17 @@ class RoutingReport:
     reopened: dict[str, str] = field(default_factory=dict)
     released_deferrals: list[str] = field(default_factory=list)
     # Unresolved items none of whose claims is in a live conflict set any more (edges
-    # retired, or a new extractor generation): left for a person to dismiss, never closed.
+    # retired: a corrected document, or a new extractor generation): closed by this pass,
+    # dismissed with reason ``evidence_changed`` by ``router`` (audited); they reopen when
+    # their conflict comes back.
     orphaned: list[str] = field(default_factory=list)
     # Items whose set reappeared under a new extractor generation (same evidence spans).
     carried_over: list[str] = field(default_factory=list)
+    # New conflict sets not opened as items this pass because a source already opened
+    # ``max_items_per_source`` (source id -> sets held back) and their claim keys, which
+    # the pipeline records as changed again so the next pass routes them
+    held_back: dict[str, int] = field(default_factory=dict)
+    held_back_keys: set[str] = field(default_factory=set)
 
     def as_metadata(self) -> dict[str, int | str]:
         return {
@@ -110,6 +118,7 @@ class RoutingReport:
             "released_deferrals": len(self.released_deferrals),
             "orphaned": len(self.orphaned),
             "carried_over": len(self.carried_over),
+            "held_back": sum(self.held_back.values()),
         }
 
 
@@ -304,6 +313,7 @@ def route(
     *,
     now: datetime | None = None,
     claim_keys: Collection[str] | None = None,
+    max_items_per_source: int | None = None,
 ) -> RoutingReport:
     """Bring review items in line with the live conflict edges and ``policy`` (idempotent).
 
@@ -311,7 +321,9 @@ def route(
     Routing acts as ``router``; an item a reviewer has acted on is never decided by rule.
     ``claim_keys`` limits the pass to those keys (the pipeline passes the keys whose edges
     changed since it last routed); ``None`` routes every key. Due deferrals are released
-    either way.
+    either way. ``max_items_per_source`` bounds the new items one source opens in a pass
+    (issue 31.11: one pasted export opened 840); the sets over it are held back
+    (``RoutingReport.held_back``) for the next pass.
     """
     actor = ROUTER_ACTOR
     now = now or datetime.now(UTC)
@@ -331,6 +343,8 @@ def route(
     live = {c for s in sets for c in s.claim_ids}
     opened_now: set[str] = set()
     opening = _Opening()
+    sources_of = sources_of_claims(session, live) if max_items_per_source is not None else {}
+    opened_by_source: dict[str, int] = defaultdict(int)
 
     for conflict in sets:
         material, risk = set_risk(conflict, policy)
@@ -343,6 +357,17 @@ def route(
             row = predecessor
             _carry_over(session, row, conflict, members, now, report)
         elif not matches:
+            sources = {sources_of[c] for c in conflict.claim_ids if c in sources_of}
+            if max_items_per_source is not None and any(
+                opened_by_source[source] >= max_items_per_source for source in sources
+            ):
+                for source in sources:
+                    if opened_by_source[source] >= max_items_per_source:
+                        report.held_back[source] = report.held_back.get(source, 0) + 1
+                report.held_back_keys.add(conflict.claim_key)
+                continue
+            for source in sources:
+                opened_by_source[source] += 1
             row = _open_item(session, conflict, policy, risk, high_risk, actor, now, opening)
             by_key[conflict.claim_key].append(row)
             members[row.id] = sorted(conflict.claim_ids)
@@ -388,6 +413,8 @@ def route(
                 report.auto_resolved.append(row.id)
     opening.write(session)
     report.orphaned = _orphaned(session, sets, claim_keys, opened_now)
+    for item_id in report.orphaned:
+        close_without_conflict(session, item_id, policy, now, actor=ROUTER_ACTOR)
     return report
 
 
@@ -642,6 +669,17 @@ def _check_closed_item(
     if resolution is None:
         return
     reason: str | None = None
+    if resolution.dismiss_reason is DismissReason.EVIDENCE_CHANGED:
+        reopen(
+            session,
+            row.id,
+            actor,
+            reason="the conflict is back",
+            now=now,
+            policy_version=policy.stamp,
+        )
+        report.reopened[row.id] = "the conflict is back"
+        return
     withdrawn = _withdrawn_winners(session, resolution.winner_claim_ids)
     if withdrawn:
         reason = f"winning source withdrawn: {', '.join(withdrawn)}"

@@ -28,8 +28,8 @@ SPECTRA = (
     "spectra were recorded for both enantiomers."
 )
 CLINIC = (
-    "Vocal cord dysfunction (VCD), also known as inducible laryngeal obstruction, is often "
-    "mistaken for asthma."
+    "Vocal cord dysfunction (VCD), which some clinics call paradoxical fold motion, is "
+    "often taken for asthma."
 )
 
 

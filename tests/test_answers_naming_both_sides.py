@@ -39,9 +39,9 @@ def _sides(result: Answer) -> dict[str, list[str]]:
 
 def _courthouse(place: str, built: str, name: str = "Harlow Courthouse") -> str:
     return (
-        f"{name} ({place}) The present {name} is located at 1701 Farnam Street in Omaha, "
-        f"{place}, United States. Built in {built}, it was added to the National Register "
-        "of Historic Places in 1979."
+        f"{name} ({place}) The present {name} is located at 240 Keller Avenue in Marston, "
+        f"{place}, United States. Built in {built}, it was added to the county roll of "
+        "protected buildings in 1979."
     )
 
 
@@ -88,17 +88,17 @@ def test_an_unnamed_sentence_of_a_titled_page_stating_the_namesake_year_is_one_a
 
 
 BEACON = (
-    "Beacon Mill, Benenden Beacon Mill is a Grade II listed smock mill in Benenden, Kent, "
-    "England. It was also marked on Greenwood's 1821 map of the county. Towards the end of "
-    "the nineteenth century, Beacon Mill was run in conjunction with Wandle Mill. The mill "
-    "was last worked for trade in 1921 and the sails were removed in 1923."
+    "Corran Mill, Haddleby Corran Mill is a Grade II listed tower mill in Haddleby, Suffolk, "
+    "England. It was also drawn on Pellow's 1824 survey of the shire. Near the close of "
+    "the nineteenth century, Corran Mill was worked together with Fenwick Mill. The mill "
+    "was last worked commercially in 1921 and its sails came off in 1923."
 )
 # a copy of the article cut from its middle: no title, the same sentences, another year
 BEACON_COPY = (
-    "of use since 1923 and is privately owned. It was also marked on Greenwood's 1821 map "
-    "of the county. Towards the end of the nineteenth century, Beacon Mill was run in "
-    "conjunction with Wandle Mill. The mill was last worked for trade in 1955 and the sails "
-    "were removed in 1923."
+    "of service after 1923 and stays in private hands. It was also drawn on Pellow's 1824 "
+    "survey of the shire. Near the close of the nineteenth century, Corran Mill was worked "
+    "together with Fenwick Mill. The mill was last worked commercially in 1955 and its sails "
+    "came off in 1923."
 )
 
 
@@ -106,7 +106,7 @@ def test_a_claim_held_in_dispute_on_a_copy_of_the_answering_page_is_a_side(
     engine: Engine,
 ) -> None:
     load_documents(engine, {"doc01": BEACON, "doc02": BEACON_COPY})
-    result = answer(engine, "When was Beacon Mill last worked?", ANYONE)
+    result = answer(engine, "When was Corran Mill last worked?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT
     assert _sides(result) == {"1921": ["doc01"], "1955": ["doc02"]}
 
@@ -119,13 +119,13 @@ def test_a_claim_held_in_dispute_on_another_page_mentioning_the_thing_stays_out(
         {
             "doc01": BEACON,
             "doc02": (
-                "of use since 1930 and is privately owned. Wandle Mill was run in conjunction "
-                "with Beacon Mill for a time. The mill was last worked for trade in 1955 and "
-                "the sails were removed in 1930."
+                "of service after 1930 and stays in private hands. Fenwick Mill was worked "
+                "together with Corran Mill for a time. The mill was last worked commercially "
+                "in 1955 and its sails came off in 1930."
             ),
         },
     )
-    result = answer(engine, "When was Beacon Mill last worked?", ANYONE)
+    result = answer(engine, "When was Corran Mill last worked?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
     assert result.value == "1921"
     assert result.citations == ["doc01"]
@@ -138,36 +138,35 @@ def test_a_bare_name_on_an_untitled_page_does_not_outrank_the_titled_article(
         engine,
         {
             "doc01": (
-                "Anna Palaiologina (daughter of Andronikos Angelos Palaiologos) Anna "
-                "Palaiologina was a queen-consort of the Despotate of Epirus as wife of John "
-                "II Orsini."
+                "Irena Valdoro (daughter of Bertran Aster Valdoro) Irena Valdoro was a "
+                "queen-consort of the Duchy of Veskar as wife of Rainald II Corvin."
             ),
             "doc02": (
-                "14th century\nSpouse Manuel II Palaiologos\nHouse Angelos\n\n"
-                "Anna Palaiologina was a queen-consort of the Despotate of Epirus as wife of "
-                "Manuel II Palaiologos."
+                "14th century\nSpouse Tomas II Valdoro\nHouse Aster\n\n"
+                "Irena Valdoro was a queen-consort of the Duchy of Veskar as wife of "
+                "Tomas II Valdoro."
             ),
         },
     )
-    result = answer(engine, "Who was Anna Palaiologina married to?", ANYONE)
+    result = answer(engine, "Who was Irena Valdoro married to?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT
     sides = _sides(result)
-    assert sides["John II Orsini"] == ["doc01"]
-    assert sides["Manuel II Palaiologos"] == ["doc02"]
+    assert sides["Rainald II Corvin"] == ["doc01"]
+    assert sides["Tomas II Valdoro"] == ["doc02"]
 
 
 def test_a_titled_bare_name_still_outranks_a_namesake(engine: Engine) -> None:
     load_documents(
         engine,
         {
-            "doc01": "Giant Steps Giant Steps is the fifth studio album by John Coltrane.",
+            "doc01": "Long Shadows Long Shadows is the fifth studio album by Mara Quill.",
             "doc02": (
-                "Giant Steps (The Boo Radleys album) Giant Steps is the third studio album "
-                "by The Boo Radleys."
+                "Long Shadows (The Tin Herons album) Long Shadows is the third studio album "
+                "by The Tin Herons."
             ),
         },
     )
-    result = answer(engine, "Who is the artist of Giant Steps?", ANYONE)
+    result = answer(engine, "Who is the artist of Long Shadows?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
     assert result.citations == ["doc01"]
 
@@ -175,36 +174,36 @@ def test_a_titled_bare_name_still_outranks_a_namesake(engine: Engine) -> None:
 def _princesses(copy_born: str) -> dict[str, str]:
     return {
         "doc01": (
-            "Princess Xenia Andreevna of Russia Princess Xenia Andreevna Romanoff (10 March "
-            "1919 \u2013 22 October 2000) was a direct descendant of the House of Romanov. "
-            "Princess Xenia was born in Paris, on 10 March 1919."
+            "Princess Mirela Antonovna of Varsenia Princess Mirela Antonovna Derevko (10 March "
+            "1919 \u2013 4 June 1998) was a direct descendant of the House of Derevko. "
+            "Princess Mirela was born in Lyon, on 10 March 1919."
         ),
         "doc02": (
-            "Princess Xenia Georgievna of Russia Princess Xenia Georgievna of Russia (22 "
-            "August 1903 \u2013 17 September 1965) was a Russian princess."
+            "Princess Mirela Petrovna of Varsenia Princess Mirela Petrovna of Varsenia (22 "
+            "August 1903 \u2013 17 September 1965) was a Varsenian princess."
         ),
         "doc03": (
-            "From Wikipedia, the free encyclopedia\nRussian princess\n\nPrincess Xenia "
-            "Andreevna Romanoff, a member of the Russian imperial family, was born on "
-            f"{copy_born} in Paris, France."
+            "From Wikipedia, the free encyclopedia\nVarsenian princess\n\nPrincess Mirela "
+            "Antonovna Derevko, a member of the Varsenian royal family, was born on "
+            f"{copy_born} in Lyon, France."
         ),
     }
 
 
 def test_one_namesakes_qualifier_words_do_not_set_its_claim_aside(engine: Engine) -> None:
-    load_documents(engine, _princesses("15 July 1922"))
-    result = answer(engine, "When was Princess Xenia born?", ANYONE)
+    load_documents(engine, _princesses("3 September 1921"))
+    result = answer(engine, "When was Princess Mirela born?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT
     sides = _sides(result)
-    assert sides["1922-07-15"] == ["doc03"]
+    assert sides["1921-09-03"] == ["doc03"]
     assert "doc01" in sides["1919-03-10"]
 
 
 def test_a_namesakes_qualified_claim_of_the_same_date_is_no_new_side(engine: Engine) -> None:
     load_documents(engine, _princesses("10 March 1919"))
-    result = answer(engine, "When was Princess Xenia born?", ANYONE)
+    result = answer(engine, "When was Princess Mirela born?", ANYONE)
     sides = _sides(result)
-    assert "1922-07-15" not in sides
+    assert "1921-09-03" not in sides
     assert sides["1919-03-10"] == ["doc01", "doc03"]
 
 
@@ -228,11 +227,11 @@ def test_a_hidden_page_adds_no_side_and_the_answer_equals_the_visible_corpus(
     upgrade(url)
     visible = make_engine(url)
     load_case(visible, {"documents": [documents[0], documents[2]], "supersedes": {}})
-    for question in ("When was Beacon Mill last worked?", "When was the Harlow Courthouse built?"):
+    for question in ("When was Corran Mill last worked?", "When was the Harlow Courthouse built?"):
         whole = answer(engine, question, ANYONE).model_dump(mode="json")
         assert whole == answer(visible, question, ANYONE).model_dump(mode="json"), question
         assert whole["status"] == "answered"
         assert not {"doc02", "doc04"} & set(whole["citations"])
-    assert answer(engine, "When was Beacon Mill last worked?", ARCHIVE).status is (
+    assert answer(engine, "When was Corran Mill last worked?", ARCHIVE).status is (
         AnswerStatus.CONFLICT
     )

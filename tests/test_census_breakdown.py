@@ -1,6 +1,6 @@
 """A census sentence's breakdown and its estimate (issue 13, session 14).
 
-"a total population of 25,038 of whom 13,665 are men" counts the men after "of whom": the
+"a total population of 18,412 of whom 9,307 are men" counts the men after "of whom": the
 breakdown is a list of its own, so its items are not more values of the total (with or
 without the comma before "of whom"); "of which 11.9 square miles is land" likewise. An
 "estimated population" is the population (the estimate is how the figure was got, as a

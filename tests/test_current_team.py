@@ -1,5 +1,5 @@
 """The one team a player is with, read from prose (claims/extraction/prose_relations.py,
-``current_team``): "who currently plays for the Atlanta Hawks", "He last played for Leeds
+``current_team``): "who currently plays for the Ridgeport Hawks", "He last played for Leeds
 United" are keyed ``team``, so a revision that moves the player to another team is one
 slot with another value. A career's "played for" and a national side are not his team."""
 
@@ -22,13 +22,13 @@ OPENING = "Dario Quinn (born March 3, 1987) is an American professional basketba
 
 
 def test_the_team_he_plays_for_now_is_read() -> None:
-    text = OPENING + "currently plays for the Portland Trail Blazers of the league."
-    assert teams(text) == {"dario quinn": "Portland Trail Blazers"}
+    text = OPENING + "currently plays for the Marlow Trail Blazers of the league."
+    assert teams(text) == {"dario quinn": "Marlow Trail Blazers"}
 
 
 def test_the_team_he_last_played_for_is_read_with_a_name_that_holds_digits() -> None:
-    text = OPENING + "last played for the Philadelphia 76ers of the league."
-    assert teams(text) == {"dario quinn": "Philadelphia 76ers"}
+    text = OPENING + "last played for the Halden 49ers of the league."
+    assert teams(text) == {"dario quinn": "Halden 49ers"}
 
 
 def test_a_pronoun_after_the_opening_is_the_player() -> None:
@@ -38,16 +38,16 @@ def test_a_pronoun_after_the_opening_is_the_player() -> None:
 
 def test_a_revision_that_moves_the_player_is_a_conflict() -> None:
     result = check_texts(
-        OPENING + "last played for the Philadelphia 76ers of the league.",
-        OPENING + "currently plays for the Atlanta Hawks of the league.",
+        OPENING + "last played for the Halden 49ers of the league.",
+        OPENING + "currently plays for the Ridgeport Hawks of the league.",
     )
     assert result.relation is Relation.CONFLICT
 
 
 def test_the_same_team_in_other_words_is_no_conflict() -> None:
     result = check_texts(
-        OPENING + "currently plays for the Atlanta Hawks of the league.",
-        "Dario Quinn is a basketball player. He plays for the Atlanta Hawks.",
+        OPENING + "currently plays for the Ridgeport Hawks of the league.",
+        "Dario Quinn is a basketball player. He plays for the Ridgeport Hawks.",
     )
     assert result.relation is not Relation.CONFLICT
 

@@ -1,7 +1,7 @@
 """Pages that copy one article, told by the sentences they share (issue 13, pair edges):
 a page retitled with the value it changed shares a sentence word for word with the article
-("It educates around 75 students in grades 7-12."), and a cut copy writes the article's
-sentence with only its value changed ("It was built about 1835, and is a two-story frame
+("It teaches about 75 pupils in grades 7-12."), and a cut copy writes the article's
+sentence with only its value changed ("It was built about 1835, and it is a two-story brick
 dwelling ..." / "... about 1935, ..."). Either tells the two pages are one entity's when the
 facts they state are too few to (claims/edges/entities.py).
 
@@ -17,33 +17,33 @@ from claims.extraction import extract
 
 MENU = "Contents History Architecture References External links "
 FULTON = (
-    "Grace Academy (Fulton) Grace Academy is a private high school located in Fulton, "
-    "Illinois, USA. It educates around 75 students in grades 7-12."
+    "Larkspur Academy (Ashby) Larkspur Academy is a private high school located in Ashby, "
+    "Illinois, USA. It teaches about 75 pupils in grades 7-12."
 )
 # the same page retitled with the town it swapped
 MIAMI = (
-    "Grace Academy (Miami) Grace Academy is a private high school located in Miami, "
-    "Florida, USA. It educates around 75 students in grades 7-12."
+    "Larkspur Academy (Corvale) Larkspur Academy is a private high school located in Corvale, "
+    "Florida, USA. It teaches about 75 pupils in grades 7-12."
 )
 # another school of the name: the same kind of page, no sentence in common
 DAYTON = (
-    "Grace Academy (Dayton) Grace Academy is a private high school located in Dayton, "
-    "Ohio, USA. It educates around 120 students in grades 9-12."
+    "Larkspur Academy (Wrenfield) Larkspur Academy is a private high school located in Wrenfield, "
+    "Ohio, USA. It teaches about 120 pupils in grades 9-12."
 )
 HOUSE = (
-    "Harlow House (Bath, North Carolina) Harlow House is a historic home located at Bath, "
-    "Beaufort County, North Carolina. It was built about 1835, and is a two-story frame "
-    "dwelling with a one-story wing and rear shed addition."
+    "Pemberton House (Alder Creek, Virginia) Pemberton House is a historic home located at Alder "
+    "Creek, Lomax County, Virginia. It was built about 1835, and it is a two-story brick "
+    "dwelling with a low kitchen wing and a rear porch."
 )
 HOUSE_COPY = (
-    MENU + "Harlow House is a historic home located at Bath, Beaufort County, North "
-    "Carolina. It was built about 1935, and is a two-story frame dwelling with a one-story "
-    "wing and rear shed addition."
+    MENU + "Pemberton House is a historic home located at Alder Creek, Lomax County, "
+    "Virginia. It was built about 1935, and it is a two-story brick dwelling with a low kitchen "
+    "wing and a rear porch."
 )
 # a page of the same town stating another building year in its own words
 HOUSE_OTHER = (
-    MENU + "Harlow House is a historic home located at Bath, Beaufort County, North "
-    "Carolina. It was built in 1935 by a local merchant for his family."
+    MENU + "Pemberton House is a historic home located at Alder Creek, Lomax County, "
+    "Virginia. It was built in 1935 by a local merchant for his family."
 )
 
 
@@ -61,16 +61,16 @@ def _conflicts(facts: list[ClaimFacts]) -> list[str]:
 
 
 def test_a_page_retitled_with_its_swapped_town_sharing_a_sentence_is_one_entity() -> None:
-    facts = _facts({"fulton": FULTON, "miami": MIAMI})
+    facts = _facts({"ashby": FULTON, "corvale": MIAMI})
     links = link_entities(facts)
-    assert links.name_of("grace academy (miami)") == links.name_of("grace academy (fulton)")
+    assert links.name_of("larkspur academy (corvale)") == links.name_of("larkspur academy (ashby)")
     conflicts = _conflicts(facts)
     assert len(conflicts) == 1 and conflicts[0].startswith("same entity: ")
-    assert "Fulton" in conflicts[0] and "Miami" in conflicts[0]
+    assert "Ashby" in conflicts[0] and "Corvale" in conflicts[0]
 
 
 def test_two_schools_of_one_name_sharing_no_sentence_stay_apart() -> None:
-    facts = _facts({"fulton": FULTON, "dayton": DAYTON})
+    facts = _facts({"ashby": FULTON, "wrenfield": DAYTON})
     assert not link_entities(facts)
     assert _conflicts(facts) == []
 

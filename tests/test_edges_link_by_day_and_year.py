@@ -53,7 +53,6 @@ ALBUM_COPY = ALBUM_MENU + "Quiet Harbour is an album by Neil Young. It was relea
 ALBUM_NAMESAKE = ALBUM_MENU + "Quiet Harbour is an album by Neil Young. It was released in 1983."
 
 
-
 def _conflicts_between(engine: Engine, documents: dict[str, str], a: str, b: str) -> list[str]:
     """Store ``documents``, recompute every edge; the reasons of the live conflicts
     between sources ``a`` and ``b``."""
@@ -101,15 +100,15 @@ def test_an_album_of_the_name_released_in_another_year_stays_apart() -> None:
 
 # A page copied and retitled with the value it swapped: "(died 1677)" became "(died 1777)".
 FENWICK = (
-    "Harold Fenwick (died 1677) Harold Fenwick (1610 \u2013 1677) was an English lawyer and "
-    "politician who sat in the House of Commons. He was the son of Sir John Fenwick of "
-    "Alnwick. He was called to the bar in 1633."
+    "Harold Fenwick (died 1677) Harold Fenwick (1610 \u2013 1677) was an English barrister and "
+    "member of parliament for a borough seat. He was the son of Sir Robert Fenwick of "
+    "Hexley. He was called to the bar in 1633."
 )
 FENWICK_RETITLED = FENWICK.replace("1677", "1777")
 # a namesake of the same trade: another father, another call to the bar, another death
 FENWICK_NAMESAKE = (
-    "Harold Fenwick (died 1920) Harold Fenwick (1851 \u2013 1920) was an English lawyer and "
-    "politician who sat in the House of Commons. He was the son of Thomas Fenwick of Durham. "
+    "Harold Fenwick (died 1920) Harold Fenwick (1851 \u2013 1920) was an English barrister and "
+    "member of parliament for a borough seat. He was the son of Thomas Fenwick of Corbury. "
     "He was called to the bar in 1879."
 )
 # two films of one title: both Tamil-language drama films, released in the years their

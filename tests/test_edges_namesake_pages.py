@@ -21,12 +21,12 @@ from claims.extraction import extract
 NORTH = (
     "or older lived alone. The average household size was 2.41 and the average family size "
     "was 2.97. The median age in the village was 39.2 years. For every 100 females there "
-    "were 96.5 males. The median income for a household in the village was $41,250."
+    "were 96.5 males. A household in the village had a median income of $41,250."
 )
 SOUTH = (
     "or older lived alone. The average household size was 2.58 and the average family size "
     "was 3.12. The median age in the village was 44.6 years. For every 100 females there "
-    "were 101.3 males. The median income for a household in the village was $38,900."
+    "were 101.3 males. A household in the village had a median income of $38,900."
 )
 # NORTH copied with its median age changed
 NORTH_COPY = NORTH.replace("39.2 years", "27.5 years")

@@ -21,7 +21,7 @@ from claims.models import Polarity, ValueKind
         ("Her second album debuted at #3 on the album chart.", 3),
         ("The band's cover version reached No. 5 in Ireland.", 5),
         ("He is currently ranked # 2 in the middleweight division.", 2),
-        ("In Canada, the song debuted and peaked at number three.", 3),
+        ("In Norway, the single entered and peaked at number three.", 3),
     ],
 )
 def test_a_chart_position_after_a_charting_verb_is_a_rank(text: str, value: int) -> None:

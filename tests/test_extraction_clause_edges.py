@@ -35,10 +35,10 @@ def test_fronted_source_keeps_the_subject_of_each_value() -> None:
 
 def test_fronted_and_trailing_source_key_a_rating_alike() -> None:
     fronted = _quantities(
-        "On Rotten Tomatoes , the film holds a rating of 64 % , based on 80 reviews ."
+        "On Rotten Tomatoes , the documentary holds a rating of 64 % , based on 80 reviews ."
     )
     trailing = _quantities(
-        "The film holds a rating of 64 % on Rotten Tomatoes based on 80 reviews ."
+        "The documentary holds a rating of 64 % on Rotten Tomatoes based on 80 reviews ."
     )
     assert [c.claim_key for c in fronted] == [c.claim_key for c in trailing]
 

@@ -1,6 +1,6 @@
 """Sentences whose only figure is a date (issue 12, session 6: revision pairs with no claim).
 
-"In June 2011, his wife gave birth to twins" states when something happened; the verb is
+"In June 2011, his niece gave birth to triplets" states when something happened; the verb is
 in no event list, so the sentence used to give no claim, and a revision that moved the date
 ("In June 2014, ...") could not be compared. The date is now the value of the act the
 clause names.
@@ -22,7 +22,7 @@ def _dates(text: str) -> list:
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        ("In June 2011, his wife gave birth to twins.", "2011-06"),
+        ("In June 2011, his niece gave birth to triplets.", "2011-06"),
         ("The new timetable was revealed on March 11, 2009.", "2009-03-11"),
         (
             "On 15 March 2019, the council also announced the closure of all libraries.",
@@ -43,8 +43,8 @@ def test_a_dated_act_without_an_event_verb_has_its_date_as_value(text: str, valu
     ("before", "after"),
     [
         (
-            "In June 2011, his wife gave birth to twins.",
-            "In June 2014, his wife gave birth to twins.",
+            "In June 2011, his niece gave birth to triplets.",
+            "In June 2014, his niece gave birth to triplets.",
         ),
         (
             "The refurbished pier was handed back to the town on 6 January 2015.",
@@ -67,7 +67,8 @@ def test_two_tellings_of_one_act_with_moved_dates_conflict(before: str, after: s
 
 def test_the_same_act_dated_more_and_less_precisely_is_no_conflict() -> None:
     result = check_texts(
-        "In 2011, his wife gave birth to twins.", "In June 2011, his wife gave birth to twins."
+        "In 2011, his niece gave birth to triplets.",
+        "In June 2011, his niece gave birth to triplets.",
     )
     assert result.relation.value != "conflict", result.reason
 
@@ -104,9 +105,9 @@ def test_a_clause_with_another_value_keeps_it_and_the_date_stays_its_time() -> N
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        ("The city's theatres are scheduled to reopen on April 13.", "--04-13"),
-        ("Georgia also halted all air travel with other countries on 20 March.", "--03-20"),
-        ("On November 8th, the band released the studio version of the new song.", "--11-08"),
+        ("The town's museums are due to reopen on April 13.", "--04-13"),
+        ("Latvia also suspended all ferry crossings to its neighbours on 20 March.", "--03-20"),
+        ("On November 8th, the quartet released the studio take of their new single.", "--11-08"),
     ],
 )
 def test_a_day_without_a_year_is_a_month_day_label(text: str, value: str) -> None:
@@ -118,18 +119,18 @@ def test_a_day_without_a_year_is_a_month_day_label(text: str, value: str) -> Non
 
 def test_two_days_without_a_year_of_one_act_conflict_and_a_dated_day_is_no_conflict() -> None:
     moved = check_texts(
-        "The city's theatres are scheduled to reopen on April 13.",
-        "The city's theatres are scheduled to reopen on April 14.",
+        "The town's museums are due to reopen on April 13.",
+        "The town's museums are due to reopen on April 14.",
     )
     assert moved.relation.value == "conflict", moved.reason
     same = check_texts(
-        "The city's theatres are scheduled to reopen on April 13.",
-        "The city's theatres are scheduled to reopen on 13 April.",
+        "The town's museums are due to reopen on April 13.",
+        "The town's museums are due to reopen on 13 April.",
     )
     assert same.relation.value == "corroboration", same.reason
     dated = check_texts(
-        "The city's theatres are scheduled to reopen on April 13.",
-        "The city's theatres are scheduled to reopen on April 14, 2021.",
+        "The town's museums are due to reopen on April 13.",
+        "The town's museums are due to reopen on April 14, 2021.",
     )
     assert dated.relation.value != "conflict", dated.reason
 

@@ -195,8 +195,8 @@ def test_a_frequency_before_am_is_no_clock_time() -> None:
 
 def test_a_clock_time_revised_with_its_count_leaves_the_counts_comparable() -> None:
     result = check_texts(
-        "As of 4 P.M. EST, there have been 325 confirmed cases in the state.",
-        "As of 3 P.M. EST, there have been 421 confirmed cases in the state.",
+        "As of 4 P.M. EST, the county has logged 325 confirmed cases so far.",
+        "As of 3 P.M. EST, the county has logged 421 confirmed cases so far.",
     )
     assert result.relation is Relation.CONFLICT
 

@@ -53,7 +53,7 @@ def _records(text: str) -> list[Claim]:
             "Marta Lind",
         ),
         (
-            "Van Der Berg kept more clean sheets than any other goalkeeper that year.",
+            "Van Der Berg had more clean sheets than any other goalkeeper this spring.",
             "most clean sheets of any goalkeeper",
             "Van Der Berg",
         ),

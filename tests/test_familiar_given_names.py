@@ -23,7 +23,7 @@ ANYONE = Requester(principal="anyone", groups=[])
 
 NICK = (
     "Nick Ashford Nick Ashford (born 5 April 1984) is an American football coach and former "
-    "quarterback. He has been the head coach at his old college since 2016."
+    "linebacker. He has been the head coach at his old college since 2016."
 )
 RICK_TITLED = (
     'Rick Walsh (cricketer) Richard Paul "Rick" Walsh (born 2 March 1961) is a former '

@@ -1,5 +1,5 @@
 """A phrase describing the subject fronted before a pronoun (issue 13, session 13): "The
-only son and heir of John Rowe, he was born on 3 July 1750" dates the pronoun's birth, i.e.
+only son and heir of John Rowe, he was born on 14 August 1752" dates the pronoun's birth, i.e.
 the page's subject, not a "son". A subject with no pronoun after the comma keeps its words."""
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ def _dates(text: str, attribute: str) -> list[tuple[str | None, str]]:
 def test_a_fronted_description_before_he_leaves_the_page_subject_born() -> None:
     text = (
         "Thomas Rowe was an English banker. The only son and heir of John Rowe, "
-        "he was born on 3 July 1750 in Bath."
+        "he was born on 14 August 1752 in Frome."
     )
-    assert _dates(text, "born") == [("thomas rowe", "1750-07-03")]
+    assert _dates(text, "born") == [("thomas rowe", "1752-08-14")]
 
 
 def test_a_fronted_description_before_she_dates_her_death() -> None:
@@ -37,6 +37,6 @@ def test_a_described_subject_without_a_pronoun_keeps_its_words() -> None:
     # near miss: the daughter is the one born, and she is not the page's subject
     text = (
         "Thomas Rowe was an English banker. The eldest daughter of John Rowe was born "
-        "on 3 July 1750 in Bath."
+        "on 14 August 1752 in Bath."
     )
-    assert _dates(text, "born") == [("eldest daughter", "1750-07-03")]
+    assert _dates(text, "born") == [("eldest daughter", "1752-08-14")]

@@ -3,7 +3,7 @@ Oak Mill, it is one of only two mills ..." and "Listed in the Domesday Book, it 
 households" state the pronoun's figures, i.e. the page subject's, not the fronted phrase's
 ("alongside", "list"). A page whose first sentence is such a fragment ("The County Records
 Office in 2011, it had ...": a page cut from the middle of its article) names no subject
-there. An aside after the name ("Alla Rakha, popularly known as Ustad, was ...") is no such
+there. An aside after the name ("Bina Tal, popularly known as Didi, was ...") is no such
 fragment."""
 
 from __future__ import annotations
@@ -40,18 +40,18 @@ def test_a_fronted_participle_before_it_names_no_attribute() -> None:
 def test_a_first_sentence_fronted_before_it_names_no_subject() -> None:
     # a page cut from the middle of its article: the words before ", it" are no title
     text = (
-        "The County Records Office in 2011, it had an estimated total population of 5,000 "
-        "of whom 2,500 were men and 2,500 women. The town lies on the border."
+        "The Parish Ledger in 2011, it had an estimated total population of 4,800 "
+        "of whom 2,300 were men and 2,500 women. The town lies on the border."
     )
     figures = _figures(text)
-    assert (None, "population", 5000.0) in figures
+    assert (None, "population", 4800.0) in figures
     assert all(entity is None for entity, _, _ in figures)
 
 
 def test_an_aside_after_the_name_still_opens_the_page() -> None:
-    # near miss: ", popularly known as Ustad," is an aside, not a fronted phrase
+    # near miss: ", popularly known as Didi," is an aside, not a fronted phrase
     claims = extract(
-        "Alla Rakha, popularly known as Ustad, was an Indian tabla player. He recorded 12 albums.",
+        "Bina Tal, popularly known as Didi, was an Indian tabla player. He recorded 12 albums.",
         source_id="doc01",
     )
-    assert ("alla rakha", "occupation") in {(c.entity, c.attribute) for c in claims}
+    assert ("bina tal", "occupation") in {(c.entity, c.attribute) for c in claims}

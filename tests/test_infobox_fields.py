@@ -83,12 +83,12 @@ def test_field_lines_of_an_intranet_page_are_about_its_heading() -> None:
 
 def test_a_box_glued_to_a_sentence_states_its_value_once_of_the_subject() -> None:
     page = (
-        "Zwolle Depot Zwolle Depot is a former railway station in Zwolle, Louisiana. "
-        "Location Spanish Street Country United States Built in 1914, the depot is the only "
-        "surviving building of the railroad in the town."
+        "Harrow Depot Harrow Depot is a former railway station in Harrow, Kansas. "
+        "Location Mill Street Country United States Built in 1914, the depot is the last "
+        "standing building of the railroad in the town."
     )
     built = [c for c in _claims(page) if c.attribute == "built"]
-    assert [(c.entity, c.value) for c in built] == [("zwolle depot", "1914")]
+    assert [(c.entity, c.value) for c in built] == [("harrow depot", "1914")]
 
 
 def test_a_field_word_inside_a_sentence_is_no_field() -> None:

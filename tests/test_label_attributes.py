@@ -46,7 +46,7 @@ def test_a_frequency_beside_the_format_is_no_side(engine: Engine) -> None:
     load_documents(
         engine,
         {
-            "doc01": "WKLM (1450 kHz, is an AM radio station broadcasting a country format. "
+            "doc01": "WKLM (1450 kHz, is an AM station broadcasting a country format. "
             "It is licensed to Millbrook.",
             "doc02": "WKLM is a radio station in Millbrook. It broadcasts a country format.",
         },

@@ -41,7 +41,7 @@ GMINA_PAGE = (
     "Gmina Brzeg Mały Gmina Brzeg Mały is a rural gmina in southern Poland. The gmina covers "
     "an area of 120 square kilometres, and as of 2006 its total population is 15,800 (out "
     "of which the population of Lesko Dolne amounts to {town}, and the population of the "
-    "rural part of the gmina is 9,600)."
+    "country part of the gmina is 9,600)."
 )
 
 
@@ -174,7 +174,7 @@ def test_a_census_that_counted_people_answers_the_population_question(engine: En
         engine,
         {
             "page": "Ashby Township, Lorne County, Ohio Ashby Township is one of the twelve "
-            "townships of Lorne County, Ohio, United States. The 2010 census counted 2,215 "
+            "townships of Lorne County, Ohio, United States. Its 2010 census counted 2,215 "
             "people in the township.",
         },
     )
@@ -187,7 +187,7 @@ def test_a_census_that_counted_households_does_not_answer_it(engine: Engine) -> 
         engine,
         {
             "page": "Ashby Township, Lorne County, Ohio Ashby Township is one of the twelve "
-            "townships of Lorne County, Ohio, United States. The 2010 census counted 830 "
+            "townships of Lorne County, Ohio, United States. Its 2010 census counted 830 "
             "households in the township.",
         },
     )

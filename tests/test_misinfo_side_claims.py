@@ -57,13 +57,13 @@ def test_two_albums_of_one_title_by_different_artists_are_both_named(engine: Eng
     _load(
         engine,
         {
-            "first": "Both Sides Now (Willa Hart album) Both Sides Now is the third studio "
-            "album by American singer Willa Hart. It was released in 2003.",
-            "second": "Both Sides Now (Tom Eddery album) Both Sides Now is the second studio "
+            "first": "Paper Lanterns (Willa Hart album) Paper Lanterns is the third studio "
+            "album by American songwriter Willa Hart. It was released in 2003.",
+            "second": "Paper Lanterns (Tom Eddery album) Paper Lanterns is the second studio "
             "album by British singer Tom Eddery. It was released in 2011.",
         },
     )
-    result = answer(engine, 'Who is the artist of the album "Both Sides Now"?', ANYONE)
+    result = answer(engine, 'Who is the artist of the album "Paper Lanterns"?', ANYONE)
     # two albums of one title are two scopes: each is answered on its own side
     assert result.status is AnswerStatus.ANSWERED, result.reason
     assert result.value is None
@@ -166,7 +166,7 @@ def test_a_genre_noun_without_a_medium_in_the_title_or_of_a_person_is_no_genre()
 def test_a_place_after_the_description_or_later_in_a_located_clause_is_the_location() -> None:
     school = _claims(
         "Cedar Vale Academy (Oshawa) Cedar Vale Academy is a private secondary school in "
-        "Oshawa, Ontario, Canada, serving students in grades 9-12."
+        "Oshawa, Ontario, Canada, teaching pupils in grades 9-12."
     )
     assert ("cedar vale academy (oshawa)", "Oshawa, Ontario, Canada") in _label(school, "location")
     resort = _claims(
@@ -193,10 +193,10 @@ def test_a_person_in_a_place_or_a_located_clause_without_a_place_is_no_location(
 
 
 VOSS_PAGES = {
-    "article": "Harlan Voss (Ohio representative) Harlan Voss (June 12, 1914 \u2013 September 2, "
-    "1999) was a Republican member of the Ohio House of Representatives. He was elected to "
-    "the Ohio House of Representatives in 1954.",
-    "copy": "Harlan Voss was elected to the Ohio House of Representatives in 1972.",
+    "article": "Harlan Voss (Vermont representative) Harlan Voss (June 12, 1914 \u2013 October 9, "
+    "1997) was a Democratic member of the Vermont House of Representatives. He was elected to "
+    "the Vermont House of Representatives in 1954.",
+    "copy": "Harlan Voss was elected to the Vermont House of Representatives in 1972.",
 }
 
 
@@ -205,7 +205,7 @@ def test_a_disambiguation_the_question_states_names_the_titled_page_beside_the_b
 ) -> None:
     _load(engine, VOSS_PAGES)
     result = answer(
-        engine, "When was Harlan Voss elected to the Ohio House of Representatives?", ANYONE
+        engine, "When was Harlan Voss elected to the Vermont House of Representatives?", ANYONE
     )
     assert result.status is AnswerStatus.CONFLICT
     sides = {str(side.value): side.source_ids for side in result.sides}
@@ -216,8 +216,8 @@ def test_a_disambiguation_the_question_does_not_state_keeps_the_bare_name_first(
     from claims.store.search import search_words
     from retrieval.candidates import EXACT_ENTITY, PARTIAL_ENTITY, question_fit
 
-    titled = "harlan voss (ohio representative)"
-    asked = search_words("When was Harlan Voss elected to the Ohio House of Representatives?")
+    titled = "harlan voss (vermont representative)"
+    asked = search_words("When was Harlan Voss elected to the Vermont House of Representatives?")
     assert question_fit("harlan voss", titled, asked) == EXACT_ENTITY
     other = search_words("When was Harlan Voss elected to the Senate?")
     assert question_fit("harlan voss", titled, other) == PARTIAL_ENTITY

@@ -1,6 +1,6 @@
 """An "of" inside a capitalised name in a predicate (issue 13, session 14): "It was listed
-on the National Register of Historic Places on 27 May 1983" dates the listing of the
-page's subject; "Historic Places" is part of the register's name, not the thing listed (it
+on the Provincial Register of Heritage Buildings on 27 May 1983" dates the listing of the
+page's subject; "Heritage Buildings" is part of the register's name, not the thing listed (it
 was the entity of every such sentence, so two buildings' listings were one key). An "of"
 in the subject still names the thing measured ("the population of Lakeview")."""
 
@@ -17,8 +17,8 @@ def _dates(text: str) -> list[tuple[str | None, str, str]]:
 
 def test_a_listing_on_a_named_register_is_the_page_subjects() -> None:
     text = (
-        "Kettleby Hall is a country house in Leicestershire. It was listed on the National "
-        "Register of Historic Places on 27 May 1983."
+        "Kettleby Hall is a country house in Leicestershire. It was listed on the Provincial "
+        "Register of Heritage Buildings on 27 May 1983."
     )
     assert ("kettleby hall", "list", "1983-05-27") in _dates(text)
 
@@ -26,7 +26,7 @@ def test_a_listing_on_a_named_register_is_the_page_subjects() -> None:
 def test_a_named_subject_added_to_a_named_register_keeps_its_name() -> None:
     text = (
         "Red Brick is a former school in Lakeview. Red Brick was added "
-        "to the National Register of Historic Places in 1998."
+        "to the Provincial Register of Heritage Buildings in 1998."
     )
     assert [e for e, a, _ in _dates(text) if a == "add"] == ["red brick"]
 

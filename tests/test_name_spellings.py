@@ -1,5 +1,5 @@
 """One name spelt otherwise in Latin letters (issue 13, session 15): a question asks about
-"Allah Rakha" or the film "Devatha", the page is "Alla Rakha" or "Devata (1941 film)". The
+"Abdullah Rahim" or the film "Vasantha", the page is "Abdulla Rahim" or "Vasanta (1941 film)". The
 romanisation's optional letters (an "h" of aspiration after a stop, a final "h" after a
 vowel, a doubled letter) are dropped from words no English dictionary knows
 (claims/extraction/name_spellings.py), and retrieval fits such a name as part of the name
@@ -25,19 +25,19 @@ ANYONE = Requester(principal="anyone", groups=[])
 
 
 def test_romanised_spellings_share_a_key() -> None:
-    assert spelling_key("devatha") == spelling_key("devata")
+    assert spelling_key("vasantha") == spelling_key("vasanta")
     assert spelling_key("siddharth") == spelling_key("sidharth")
-    assert spelling_key("allah") == spelling_key("alla")
-    assert spelling_keys("devatha (1941 film)") == "devata (1941 film)"
+    assert spelling_key("abdullah") == spelling_key("abdulla")
+    assert spelling_keys("vasantha (1941 film)") == "vasanta (1941 film)"
     # a dictionary word keeps its spelling: "bath" is not "bat"
     assert spelling_key("bath") == "bath"
 
 
 def test_a_name_spelt_otherwise_fits_as_part_of_the_name() -> None:
-    assert entity_fit("devatha", "devata (1941 film)") == NAME_PART
+    assert entity_fit("vasantha", "vasanta (1941 film)") == NAME_PART
     assert entity_fit("sidharth rao", "siddharth rao") == NAME_PART
     # another name is still another thing
-    assert entity_fit("devatha", "devika (1941 film)") == 0.0
+    assert entity_fit("vasantha", "devika (1941 film)") == 0.0
 
 
 MUSICIAN = {"doc01": "Kanhaiya Vashisth (1931 – 2004) was an Indian sarangi player and teacher."}

@@ -161,18 +161,17 @@ def test_two_films_of_one_name_are_two_entities_not_a_conflict(engine: Engine) -
     _load(
         engine,
         {
-            "film-1941": "Devika (1941 film) Devika is a 1941 Telugu drama film directed by "
-            "R. Subba Rao.",
-            "film-1978": "Devika (1978 film) Devika is a 1978 Hindi film directed by "
-            "K. Mohan.",
+            "film-1941": "Kalyani (1941 film) Kalyani is a 1941 Telugu family drama film "
+            "directed by R. Subba Rao.",
+            "film-1978": "Kalyani (1978 film) Kalyani is a 1978 Hindi film directed by K. Mohan.",
         },
     )
-    result = answer(engine, 'What is the language of the film "Devika"?', ANYONE)
+    result = answer(engine, 'What is the language of the film "Kalyani"?', ANYONE)
     # the question does not say which film: each film is answered, as two entities
     assert result.status is AnswerStatus.ANSWERED, result.reason
     assert result.value is None
-    assert "devika (1941 film)" in result.reason and "devika (1978 film)" in result.reason
-    assert {side.entity for side in result.sides} == {"devika (1941 film)", "devika (1978 film)"}
+    assert "kalyani (1941 film)" in result.reason and "kalyani (1978 film)" in result.reason
+    assert {side.entity for side in result.sides} == {"kalyani (1941 film)", "kalyani (1978 film)"}
     with engine.connect() as conn:
         from sqlalchemy import text
 
@@ -276,9 +275,9 @@ def test_two_pages_naming_namesakes_without_a_title_are_no_conflict(engine: Engi
     _load(
         engine,
         {
-            "footballer": "From Wikipedia, the free encyclopedia Frederick Groves ( 6 May "
+            "footballer": "From Wikipedia, the free encyclopedia Frederick Dunmore ( 6 May "
             "1892 \u2013 31 December 1980 ) was an English footballer.",
-            "politician": "From Wikipedia, the free encyclopedia Frederick Groves ( 28 "
+            "politician": "From Wikipedia, the free encyclopedia Frederick Dunmore ( 28 "
             "January 1924 \u2013 28 January 1995 ) was an English politician.",
         },
     )
@@ -289,9 +288,9 @@ def test_two_pages_naming_namesakes_without_a_title_are_no_conflict(engine: Engi
             text("SELECT count(*) FROM edges WHERE kind = 'conflicts'")
         ).scalar_one()
     assert conflicts == 0
-    result = answer(engine, "When was Frederick Groves born?", ANYONE)
+    result = answer(engine, "When was Frederick Dunmore born?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT, result.reason
-    assert "frederick groves (in footballer)" in result.reason
+    assert "frederick dunmore (in footballer)" in result.reason
 
 
 def test_a_singers_voice_type_is_her_occupation() -> None:

@@ -1,8 +1,8 @@
 """A subject known only as named in one page, read beside the namesakes a question finds
 (issue 13, session 11: the misinfo claim that fits the slot but is not cited).
 
-A scraped page whose subject is read late, with no title ("Walter John Price (in doc02)"),
-cannot be told from the question's other candidates ("Walter Price" of another page, also
+A scraped page whose subject is read late, with no title ("Walter John Brice (in doc02)"),
+cannot be told from the question's other candidates ("Walter Brice" of another page, also
 read late): when its value differs, ``conflict`` names both; beside a page about exactly
 the asked name, or under another name, it stays out and the answer stays one value."""
 
@@ -39,25 +39,25 @@ def test_a_page_named_subject_with_a_middle_name_and_another_date_is_a_side(
     load_documents(
         engine,
         {
-            "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
-            "doc02": _page("Walter John Price", "15 October 1930", "2001", "an English footballer"),
+            "doc01": _page("Walter Brice", "13 August 1896", "1970", "an English footballer"),
+            "doc02": _page("Walter John Brice", "15 October 1930", "2001", "an English footballer"),
         },
     )
-    result = answer(engine, "When was Walter Price born?", ANYONE)
+    result = answer(engine, "When was Walter Brice born?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT
     assert _sides(result) == {"1896-08-13": ["doc01"], "1930-10-15": ["doc02"]}
-    assert "walter john price (in doc02)" in result.reason  # both are named
+    assert "walter john brice (in doc02)" in result.reason  # both are named
 
 
 def test_a_page_named_subject_stating_the_same_date_keeps_one_answer(engine: Engine) -> None:
     load_documents(
         engine,
         {
-            "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
-            "doc02": _page("Walter John Price", "13 August 1896", "1970", "a footballer"),
+            "doc01": _page("Walter Brice", "13 August 1896", "1970", "an English footballer"),
+            "doc02": _page("Walter John Brice", "13 August 1896", "1970", "a footballer"),
         },
     )
-    result = answer(engine, "When was Walter Price born?", ANYONE)
+    result = answer(engine, "When was Walter Brice born?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
     assert result.value == "1896-08-13"
     assert sorted(result.citations) == ["doc01", "doc02"]
@@ -67,13 +67,13 @@ def test_beside_a_page_opening_with_exactly_the_asked_name_it_stays_out(engine: 
     load_documents(
         engine,
         {
-            "doc01": "Walter Price ( 13 August 1896 \u2013 1970 ) was an English footballer.",
+            "doc01": "Walter Brice ( 13 August 1896 \u2013 1970 ) was an English footballer.",
             "doc02": _page(
-                "Walter John Price", "15 October 1930", "2001", "a Welsh rugby union player"
+                "Walter John Brice", "15 October 1930", "2001", "a Welsh rugby union player"
             ),
         },
     )
-    result = answer(engine, "When was Walter Price born?", ANYONE)
+    result = answer(engine, "When was Walter Brice born?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
     assert result.value == "1896-08-13"
     assert result.citations == ["doc01"]
@@ -83,11 +83,11 @@ def test_a_page_named_subject_of_another_name_stays_out(engine: Engine) -> None:
     load_documents(
         engine,
         {
-            "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
-            "doc02": _page("Walter Pryce", "15 October 1930", "2001", "an English footballer"),
+            "doc01": _page("Walter Brice", "13 August 1896", "1970", "an English footballer"),
+            "doc02": _page("Walter Bryce", "15 October 1930", "2001", "an English footballer"),
         },
     )
-    result = answer(engine, "When was Walter Price born?", ANYONE)
+    result = answer(engine, "When was Walter Brice born?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
     assert result.value == "1896-08-13"
     assert result.citations == ["doc01"]
@@ -95,32 +95,32 @@ def test_a_page_named_subject_of_another_name_stays_out(engine: Engine) -> None:
 
 # --- the latest value of each namesake the question does not tell apart
 
-BROWN = (
-    "Lawrence, Brown County, Wisconsin Lawrence is a town in Brown County in the U.S. state "
-    "of Wisconsin. The population was 4,284 as of the 2010 census, up from 1,548 at the 2000 "
+OSTROW = (
+    "Haverly, Ostrow County, Vermont Haverly is a town in Ostrow County in the U.S. state "
+    "of Vermont. The population was 3,917 in the 2010 census, up from 1,206 in the 2000 "
     "census."
 )
-RUSK = (
-    "Lawrence, Rusk County, Wisconsin Lawrence is a town in Rusk County, Wisconsin, United "
-    "States. The population was 240 at the 2000 census."
+TAMSIN = (
+    "Haverly, Tamsin County, Vermont Haverly is a town in Tamsin County, Vermont, United "
+    "States. The population was 318 at the 2000 census."
 )
 
 
 def test_a_namesakes_older_census_is_its_own_latest_value_not_history(engine: Engine) -> None:
-    load_documents(engine, {"doc01": BROWN, "doc02": RUSK})
-    result = answer(engine, "What is the population of Lawrence, Wisconsin?", ANYONE)
+    load_documents(engine, {"doc01": OSTROW, "doc02": TAMSIN})
+    result = answer(engine, "What is the population of Haverly, Vermont?", ANYONE)
     # two towns the ledger tells apart: each town's own latest value, per town
     assert result.status is AnswerStatus.ANSWERED, result.reason
     assert result.value is None
-    assert _sides(result) == {"4284": ["doc01"], "240": ["doc02"]}
-    assert "rusk county" in result.reason and "brown county" in result.reason
+    assert _sides(result) == {"3917": ["doc01"], "318": ["doc02"]}
+    assert "tamsin county" in result.reason and "ostrow county" in result.reason
 
 
 def test_one_towns_older_census_stays_history_beside_its_newer_one(engine: Engine) -> None:
-    load_documents(engine, {"doc01": BROWN, "doc02": RUSK})
-    result = answer(engine, "What is the population of Lawrence, Brown County, Wisconsin?", ANYONE)
+    load_documents(engine, {"doc01": OSTROW, "doc02": TAMSIN})
+    result = answer(engine, "What is the population of Haverly, Ostrow County, Vermont?", ANYONE)
     assert result.status is AnswerStatus.ANSWERED
-    assert result.value == 4284
+    assert result.value == 3917
     assert result.citations == ["doc01"]
 
 
@@ -129,12 +129,12 @@ def test_hidden_page_named_subjects_never_crowd_a_visible_one_out(engine: Engine
     # before the visible one: the bound is counted over what the requester may see, so the
     # answer equals the answer over the visible pages alone (issue 13, point 3)
     hidden = {
-        f"doc{n:02d}": _page("Walter Albert Price", "2 May 1950", "2010", "an English footballer")
+        f"doc{n:02d}": _page("Walter Albert Brice", "2 May 1950", "2010", "an English footballer")
         for n in range(2, 2 + MAX_PAGE_NAMED + 2)
     }
     visible = {
-        "doc01": _page("Walter Price", "13 August 1896", "1970", "an English footballer"),
-        "doc99": _page("Walter John Price", "15 October 1930", "2001", "an English footballer"),
+        "doc01": _page("Walter Brice", "13 August 1896", "1970", "an English footballer"),
+        "doc99": _page("Walter John Brice", "15 October 1930", "2001", "an English footballer"),
     }
     documents = {**visible, **hidden}
     load_case(
@@ -142,7 +142,7 @@ def test_hidden_page_named_subjects_never_crowd_a_visible_one_out(engine: Engine
         {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
         groups={doc: ["board"] for doc in hidden},
     )
-    result = answer(engine, "When was Walter Price born?", ANYONE)
+    result = answer(engine, "When was Walter Brice born?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT
     assert _sides(result) == {"1896-08-13": ["doc01"], "1930-10-15": ["doc99"]}
     assert "albert" not in result.reason and "1950" not in result.model_dump_json()
@@ -158,7 +158,7 @@ def test_visible_keys_leaves_out_keys_whose_claims_are_all_hidden(engine: Engine
             "documents": [
                 {
                     "id": "open",
-                    "text": _page("Walter Price", "13 August 1896", "1970", "a footballer"),
+                    "text": _page("Walter Brice", "13 August 1896", "1970", "a footballer"),
                 },
                 {"id": "board", "text": _page("Walter Bell", "2 May 1950", "2010", "a footballer")},
             ],
@@ -167,9 +167,9 @@ def test_visible_keys_leaves_out_keys_whose_claims_are_all_hidden(engine: Engine
         groups={"board": ["board"]},
     )
     generation, _ = current_generation()
-    keys = {"walter price (in open) born", "walter bell (in board) born"}
+    keys = {"walter brice (in open) born", "walter bell (in board) born"}
     with engine.connect() as conn:
         assert visible_keys(conn, keys, generation=generation, groups=[]) == {
-            "walter price (in open) born"
+            "walter brice (in open) born"
         }
         assert visible_keys(conn, keys, generation=generation, groups=["board"]) == keys

@@ -38,10 +38,10 @@ def test_elected_as_a_party_member_is_the_articles_subjects_party() -> None:
 
 def test_a_member_of_a_named_party_keeps_the_partys_whole_name() -> None:
     text = (
-        "Lise Arcand Lise Arcand (born 3 May 1950) is a politician in Quebec. She sat for "
-        "Laval from 1998 to 2008, as a member of the Quebec Liberal Party."
+        "Lise Arcand Lise Arcand (born 3 May 1950) is a politician in Ontario. She sat for "
+        "Kingsmere from 1998 to 2008, as a member of the Ontario Liberal Party."
     )
-    assert _parties(text) == [("lise arcand", "Quebec Liberal Party")]
+    assert _parties(text) == [("lise arcand", "Ontario Liberal Party")]
 
 
 def test_a_name_after_a_lead_in_and_joined_the_party() -> None:

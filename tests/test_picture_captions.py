@@ -1,5 +1,5 @@
 """A picture's caption in square brackets before a sentence (session 14): scraped pages keep
-"[Close up view of the Alder House, June 2018] The house was built in 1895", and the
+"[Close up view of the Alder House, May 2016] The house was built in 1895", and the
 caption glued onto the sentence made "close up view" the subject of the house's year. A
 caption is a sentence of its own, and furniture no claim is read from
 (claims/extraction/captions.py); a reference mark ("[12]") or an edit link stays a mark."""
@@ -18,7 +18,7 @@ def _keys(text: str) -> list[tuple[str, object]]:
 
 def test_a_caption_before_a_sentence_is_not_its_subject() -> None:
     text = (
-        "[Close up view of the Alder House, June 2018] The house was built in 1895 for "
+        "[Close up view of the Alder House, May 2016] The house was built in 1895 for "
         "Walter and Ruth Alder, who lived there until their deaths."
     )
     assert _keys(text) == [("house built", "1895")]

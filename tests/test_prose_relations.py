@@ -50,7 +50,7 @@ def test_a_list_of_ties_after_the_copula() -> None:
 def test_descriptors_and_a_title_before_the_name_are_dropped() -> None:
     text = (
         "Tomas Reyes III Tomas Reyes III (born 1960) is a Filipino lawyer. He is the son "
-        "of former Chief Justice, Tomas Reyes Jr. His firm is in Manila."
+        "of retired Chief Justice, Tomas Reyes Jr. His firm is in Manila."
     )
     assert _ties(text, "parent") == [("toma reye iii", "Tomas Reyes Jr.")]
     text = "Nefret Nefret was a queen of Egypt. She was the wife of both kings Sneferu and Djedef."
@@ -215,7 +215,7 @@ def test_a_senate_confirmation_and_a_call_to_the_bar_are_dated_events(engine: En
         engine,
         {
             "page": "Walter Penn Walter Penn (1916\u20131999) was a United States judge. He "
-            "was confirmed by the United States Senate on March 8, 1971, and received his "
+            "was confirmed by the Senate of the United States on March 8, 1971, and received his "
             "commission on March 9, 1971. He had been called to the Bar in 1941.",
         },
     )
@@ -235,7 +235,7 @@ def test_a_position_as_an_appositive_or_after_played_as(engine: Engine) -> None:
         engine,
         {
             "page": "Dale Pruitt (footballer, born 1962) Dale Owen Pruitt (born 3 May 1962) is "
-            "an English former professional footballer. A defender, he began his career with "
+            "an English retired professional footballer. A defender, he started out with "
             "Stoke City before moving on to Walsall in 1986.",
         },
     )
@@ -255,10 +255,10 @@ def test_a_position_as_an_appositive_or_after_played_as(engine: Engine) -> None:
 
 def test_a_stations_format() -> None:
     text = (
-        "WQRB (AM) WQRB (1550 AM) is a radio station broadcasting a Spanish Tropical format. "
+        "WQRB (AM) WQRB (1550 AM) is a daytime station broadcasting a Caribbean Gospel format. "
         "Licensed to Ponce, Puerto Rico, it serves the south coast."
     )
-    assert [v for _, v in _ties(text, "format")] == ["Spanish Tropical"]
+    assert [v for _, v in _ties(text, "format")] == ["Caribbean Gospel"]
     assert parse_question("What is the broadcast format of WQRB?").attribute == "broadcast format"
     # a format named in a relative clause is another station's
     text = "KXLO KXLO is a station. It is owned by a firm which airs a talk format in Reno."

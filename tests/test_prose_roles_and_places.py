@@ -40,7 +40,7 @@ def test_another_things_role_and_an_unclosed_appositive_give_nothing() -> None:
 def test_a_name_located_in_an_appositive_has_that_place() -> None:
     text = (
         "The building was used for storage after 1993. Red Brick, located in Dover, Ohio, "
-        "was added to the National Register of Historic Places in 1998."
+        "was added to the Provincial Register of Heritage Buildings in 1998."
     )
     assert ("red brick", "Dover, Ohio") in _label(text, "location")
 

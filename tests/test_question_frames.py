@@ -39,7 +39,7 @@ ANYONE = Requester(principal="anyone", groups=[])
         ("What sport is Dana Whitcombe associated with?", "dana whitcombe", "sport", "label"),
         ("What political party was Senator Orme affiliated with?", "senator orme",
          "political party", "label"),
-        ("What is the engine size of the V-Strom?", "v strom", "engine size", None),
+        ("What is the engine size of the K-Trail?", "k trail", "engine size", None),
         # session 15: a count a thing has
         ("How many branch offices does the Harlow Savings Bank have?", "harlow saving bank",
          "branch office", "count"),
@@ -170,7 +170,7 @@ def test_a_longer_name_that_ends_with_the_asked_one_is_another_thing(engine: Eng
         engine,
         {
             "harlow-mill": "Harlow Mill\n\nHarlow Mill is a watermill in Kent. It was built "
-            "about 1835 and is a two-storey brick building.",
+            "about 1835 and it is a two-storey brick building.",
             "north-harlow-mill": "North Harlow Mill was built in 1790 by the Parr family.",
         },
     )

@@ -1,5 +1,5 @@
 """What an occupation says beside the occupation (issue 12/13, session 15): "was a United
-States Navy rear admiral and maritime lawyer" states a rank, and so does the title before a
+States Coast Guard rear admiral and shipping lawyer" states a rank, and so does the title before a
 person's name in the opening ("Brigadier General Paul Keane (1908 - 1987) was ...");
 "was an Indian tabla player" and "is a singer, pianist and organist" state the instruments
 played (claims/extraction/opening.py, ``_rank_and_instruments``, ``_title_rank``). A rank
@@ -38,7 +38,7 @@ def _labels(text: str, attribute: str) -> list[str]:
     [
         (
             "Walter Brennan Hale Walter Brennan Hale (March 3, 1921 – June 9, 2002) was a "
-            "United States Navy rear admiral and maritime lawyer.",
+            "United States Coast Guard rear admiral and shipping lawyer.",
             ["rear admiral"],
         ),
         ("Dora Keane (born 1958) is a retired Vice Admiral of the Royal Navy.", ["Vice Admiral"]),
@@ -97,7 +97,7 @@ def test_a_question_about_a_rank_is_answered(engine: Engine) -> None:
         {
             "doc01": (
                 "Walter Brennan Hale Walter Brennan Hale (March 3, 1921 – June 9, 2002) was a "
-                "United States Navy rear admiral and maritime lawyer."
+                "United States Coast Guard rear admiral and shipping lawyer."
             )
         },
     )

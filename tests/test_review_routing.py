@@ -17,7 +17,7 @@ from review_ledger import (
 )
 from sqlalchemy import Engine, func, select
 
-from claims.models import ResolutionMethod, ReviewState
+from claims.models import ConflictStatus, DismissReason, ResolutionMethod, ReviewState
 from claims.store import make_engine, transaction
 from claims.tables import AuditEventRow, ClaimRow, EdgeRow, ResolutionRow, ReviewItemRow
 from review import queue
@@ -219,7 +219,10 @@ def test_conflict_sets_of_different_keys_never_merge(engine: Engine) -> None:
     _ = ReviewLedger  # the builder is the only way data gets in
 
 
-def test_item_whose_conflict_edges_were_retired_is_reported_not_closed(engine: Engine) -> None:
+def test_an_item_whose_conflict_is_gone_closes_itself_and_reopens_when_it_returns(
+    engine: Engine,
+) -> None:
+    # the document was corrected and re-run: the conflict edges of the item are retired
     routed_ledger(engine)
     item = item_for_key(engine, LIMIT)
     with transaction(engine) as session:
@@ -228,6 +231,28 @@ def test_item_whose_conflict_edges_were_retired_is_reported_not_closed(engine: E
     with transaction(engine) as session:
         report = route(session, active_policy(session))
     assert report.orphaned == [item.id]
+    assert item_for_key(engine, LIMIT).state is ReviewState.DISMISSED
+    with transaction(engine) as session:
+        resolution = current_resolution(session, item.id)
+        assert resolution is not None
+        assert resolution.dismiss_reason is DismissReason.EVIDENCE_CHANGED
+        assert (resolution.method, resolution.decided_by) == (ResolutionMethod.RULE, "router")
+        audited = session.scalars(
+            select(AuditEventRow)
+            .where(AuditEventRow.entity_id == item.id)
+            .order_by(AuditEventRow.id.desc())
+        ).all()
+        assert any(a.actor == "router" and a.action == "item.dismissed" for a in audited), [
+            (a.actor, a.action) for a in audited
+        ]
+    with transaction(engine) as session:  # a second pass leaves the closed item alone
+        assert route(session, active_policy(session)).orphaned == []
+    with transaction(engine) as session:  # the conflict is back
+        for edge in session.scalars(select(EdgeRow).where(EdgeRow.claim_key == LIMIT)):
+            edge.retired_at = None
+    with transaction(engine) as session:
+        report = route(session, active_policy(session))
+    assert report.reopened == {item.id: "the conflict is back"}
     assert item_for_key(engine, LIMIT).state is ReviewState.OPEN
 
 
@@ -259,3 +284,97 @@ def test_routing_limited_to_claim_keys_leaves_other_keys_alone(engine: Engine) -
         keys = set(session.scalars(select(ReviewItemRow.claim_key)))
     assert keys == {DIVIDEND, LIMIT, HEADCOUNT}
     assert _route(engine) == {}  # a full pass afterwards has nothing left to do
+
+
+def test_a_resolution_wins_over_ambiguity_from_a_similar_key(engine: Engine) -> None:
+    # The two output limits were decided; then a note on a similar key ("reply drafter
+    # output limit") makes an ambiguous near-miss edge to one of them. That claim's own
+    # conflict stays resolved; the ambiguous partner is still listed.
+    from note_store import store_notes
+
+    from claims.models import Requester
+    from claims.store import GenerationRepository
+    from retrieval.status import status_of_claim, status_of_key
+
+    policy = load_policy(FIXTURES / "policy.yaml")
+    notes = [
+        ("desk/a", "Desk notes\n\nThe output limit is 300 tokens.\n", []),
+        ("desk/b", "Desk memo\n\nThe output limit is 500 tokens.\n", []),
+    ]
+    generation = store_notes(engine, notes)
+    with transaction(engine) as session:
+        GenerationRepository(session).promote(generation, {})
+        apply_policy(session, policy, actor="admin")
+        route(session, policy)
+    item = item_for_key(engine, "output limit")
+    with transaction(engine) as session:
+        winner = sorted(ReviewItemRepository(session).current_claim_ids(item.id))[0]
+        queue.resolve(
+            session, item.id, reviewers().get("alice"), winners=[winner], rationale="memo is old"
+        )
+    store_notes(
+        engine, [("desk/c", "Drafter notes\n\nThe reply drafter output limit is 900 tokens.\n", [])]
+    )
+    with transaction(engine) as session:
+        route(session, policy)
+        near = session.scalars(
+            select(EdgeRow).where(EdgeRow.kind == "ambiguous", EdgeRow.retired_at.is_(None))
+        ).all()
+    assert near and all(e.claim_key.startswith("~") for e in near)
+    everyone = Requester(principal="ana", groups=[])
+    assert status_of_key(engine, "output limit", everyone).status is ConflictStatus.RESOLVED
+    touched = {e.left_claim_id for e in near} | {e.right_claim_id for e in near}
+    with transaction(engine) as session:
+        mine = set(ReviewItemRepository(session).current_claim_ids(item.id))
+    assert touched & mine
+    for claim_id in touched & mine:
+        assert status_of_claim(engine, claim_id, everyone).status is ConflictStatus.RESOLVED
+    (other,) = touched - mine  # the similar key's claim itself stays ambiguous
+    assert status_of_claim(engine, other, everyone).status is ConflictStatus.AMBIGUOUS
+
+
+def test_one_source_opens_a_bounded_number_of_items_per_pass(engine: Engine) -> None:
+    # A pasted export disagrees with the notices of twelve halls: twelve conflict sets,
+    # each with a claim of the export. At most five new items per source and pass; the rest
+    # are held back, named by source, and opened by the next passes.
+    from note_store import store_notes
+
+    from claims.store import GenerationRepository
+
+    policy = load_policy(FIXTURES / "policy.yaml")
+    halls = [
+        "Alder",
+        "Birch",
+        "Cedar",
+        "Dogwood",
+        "Elm",
+        "Fir",
+        "Gorse",
+        "Hazel",
+        "Ivy",
+        "Juniper",
+        "Larch",
+        "Maple",
+    ]
+    export = "\n".join(f"The {n} hall deposit is {100 + i} EUR." for i, n in enumerate(halls))
+    notices = [
+        (f"market/hall-{i}", f"Hall notice\n\nThe {n} hall deposit is {300 + i} EUR.\n", [])
+        for i, n in enumerate(halls)
+    ]
+    generation = store_notes(
+        engine, [("market/export", "Export\n\n" + export + "\n", [])] + notices
+    )
+    with transaction(engine) as session:
+        GenerationRepository(session).promote(generation, {})
+        apply_policy(session, policy, actor="admin")
+    opened = []
+    for _ in range(4):
+        with transaction(engine) as session:
+            report = route(session, policy, max_items_per_source=5)
+        opened.append(len(report.opened))
+        if len(report.opened) == 5:
+            assert report.held_back.get("market/export") == 12 - sum(opened)
+            assert len(report.held_back_keys) == 12 - sum(opened)
+    assert opened == [5, 5, 2, 0]
+    with transaction(engine) as session:
+        assert session.scalar(select(func.count()).select_from(ReviewItemRow)) == 12

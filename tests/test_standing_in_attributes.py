@@ -30,7 +30,7 @@ def test_the_year_a_school_opened_answers_when_it_was_established(engine: Engine
     _load(
         engine,
         {
-            "page": "Marsh Valley High School is a public high school in Dalton, Georgia. "
+            "page": "Marsh Valley High School is a public secondary school in Dalton, Georgia. "
             "The school opened in 1961 and serves 1,200 students.",
         },
     )
@@ -42,7 +42,7 @@ def test_a_founding_and_a_later_opening_are_no_conflict(engine: Engine) -> None:
     _load(
         engine,
         {
-            "page": "Marsh Valley High School is a public high school in Dalton, Georgia. "
+            "page": "Marsh Valley High School is a public secondary school in Dalton, Georgia. "
             "The school was established in 1958. The school opened in 1961.",
         },
     )

@@ -53,7 +53,7 @@ def test_a_title_and_surname_asked_meets_a_bare_surname_and_a_full_name(engine: 
         {
             "doc01": (
                 "the committee met twice that year. Brandt was a Republican member of the "
-                "Ohio House of Representatives from 2010 to 2014."
+                "Vermont House of Representatives from 2010 to 2014."
             ),
             "doc02": (
                 "Complaint names Democratic Sen. Elena Brandt of Dayton. Retrieved 2023-07-25."
@@ -95,7 +95,7 @@ def test_near_miss_a_longer_name_ending_with_the_asked_place_is_another_thing(
         {
             "doc01": (
                 "Gmina Larwice Gmina Larwice is a rural gmina (administrative district) in "
-                "southern Poland. As of 2006 its total population is 17,289."
+                "southern Poland. As of 2006 it had a total population of 17,289."
             ),
             "doc02": (
                 "the market square was rebuilt after the fire of 1874. Larwice has a "
@@ -116,12 +116,11 @@ def test_near_miss_a_common_noun_for_the_thing_is_no_surname(engine: Engine) -> 
         engine,
         {
             "doc01": (
-                "the line reached the valley in 1896. Built in 1914, the depot is the only "
-                "surviving railroad building in Alton."
+                "the line reached the valley in 1896. Built in 1914, the depot is the last "
+                "standing railroad building in Alton."
             ),
             "doc02": (
-                "The Marlow Southern Railway Depot was built in 1929 to replace the original "
-                "station."
+                "The Marlow Southern Railway Depot was built in 1929 in place of the first station."
             ),
         },
     )

@@ -1,6 +1,6 @@
 """A titled page that agrees with a bare name is the same thing (issue 13, session 15): a
-scraped copy of an article reads its subject bare ("KDRV ( 1340 kHz , is an AM radio
-station ..."), the article itself under its title "KDRV (AM)". The bare name fits the
+scraped copy of an article reads its subject bare ("KWLT ( 1340 kHz , is an AM radio
+station ..."), the article itself under its title "KWLT (AM)". The bare name fits the
 question exactly and outranked the title, so a second copy of the article stating another
 format was set aside as a namesake's and the answer quoted one value. When the titled page
 states the value the bare one does, its claims are read as the bare name's
@@ -22,20 +22,20 @@ sys.path.insert(0, str(Path(__file__).parent))
 from retrieval_cases import load_documents  # noqa: E402
 
 ANYONE = Requester(principal="anyone", groups=[])
-QUESTION = "What is the broadcast format of KDRV?"
+QUESTION = "What is the broadcast format of KWLT?"
 
 SCRAPED = (
-    "Public file Listen Live Website kdrvradio.com KDRV ( 1340 kHz , is an AM radio station "
+    "Public file Listen Live Website kwltradio.com KWLT ( 1340 kHz , is an AM station "
     "broadcasting a Classic Country format . Licensed to Medford , Oregon , it serves the "
     "Rogue Valley ."
 )
 ARTICLE = (
-    "KDRV (AM) KDRV (1340 AM) is a radio station broadcasting a Classic Country format. "
+    "KWLT (AM) KWLT (1340 AM) is a daytime station broadcasting a Classic Country format. "
     "Licensed to Medford, Oregon, it serves the Rogue Valley."
 )
 ARTICLE_OTHER_FORMAT = ARTICLE.replace("Classic Country", "Sports Talk")
 NAMESAKE = (
-    "KDRV (FM) KDRV (98.5 FM) is a radio station broadcasting a Sports Talk format. "
+    "KWLT (FM) KWLT (98.5 FM) is a daytime station broadcasting a Sports Talk format. "
     "Licensed to Ashland, Oregon, it serves the Rogue Valley."
 )
 

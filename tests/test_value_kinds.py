@@ -339,8 +339,8 @@ def test_a_passive_drop_is_a_removal_not_a_decrease() -> None:
         # years before 1800 are bare numbers to the time rules; after an event they are dates
         ("The abbey was built in 1120.", "The abbey was built in 1135.", Relation.CONFLICT),
         ("The town was officially founded in 1550.",
-         "The town was officially founded on February 14, 1542 by settlers.", Relation.CONFLICT),
-        ("The town was founded in 1542.", "The town was founded on 14 February 1542.",
+         "The town was officially founded on March 3, 1547 by settlers.", Relation.CONFLICT),
+        ("The town was founded in 1547.", "The town was founded on 3 March 1547.",
          Relation.COMPATIBLE),
     ],
 )  # fmt: skip

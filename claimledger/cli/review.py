@@ -342,7 +342,7 @@ def route_conflicts(as_json: bool = JSON_OPTION) -> None:
     for item_id, reason in report.reopened.items():
         console.print(f"  reopened {item_id}: {reason}")
     for item_id in report.orphaned:
-        console.print(f"  {item_id}: no live conflict edge any more; dismiss it if it is moot")
+        console.print(f"  closed {item_id}: evidence changed (no live conflict edge any more)")
 
 
 @review_app.command("hash-password")

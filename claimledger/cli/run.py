@@ -220,6 +220,7 @@ def _summary_json(summary, outcome, generation: str, status: str) -> dict[str, o
         "dagster_runs": outcome.runs,
         "failures": [{"what": f.what, "message": f.message} for f in outcome.failures],
         "check_failures": list(outcome.check_failures),
+        "bounded": list(outcome.bounded),
         "not_read": {"by_type": not_read_by_type(outcome.not_read), "files": outcome.not_read},
     }
 
@@ -257,6 +258,8 @@ def _print_summary(summary, outcome, generation: str, status: str) -> None:  # t
         err_console.print(f"[bold yellow]check failed[/] {escape(check)}", markup=True)
     if outcome.store_gap:
         err_console.print(f"[yellow]note[/] {escape(outcome.store_gap)}", markup=True)
+    for line in outcome.bounded:
+        err_console.print(f"[yellow]bounded[/] {escape(line)}", markup=True)
     for line in outcome.plan.unkeyed:
         err_console.print(f"[yellow]skipped[/] {escape(line)}", markup=True)
     for path in outcome.not_read[:_NOT_READ_SHOWN]:

@@ -88,6 +88,11 @@ def list_sources(
     console.print(f"{len(listing)} sources, {sum(len(i['versions']) for i in listing)} versions")
 
 
+def _progress(line: str) -> None:
+    """One step of an erasure, on stderr (stdout is the result, or JSON)."""
+    err_console.print(f"erasing: {line}", markup=False, highlight=False)
+
+
 @sources_app.command("erase")
 def erase_source(
     source: str = typer.Argument(..., help="The source id (`claims sources list` shows them)."),
@@ -110,7 +115,9 @@ def erase_source(
     try:
         # not in the middle of a run: it could be extracting the very version being erased
         with _no_run(), transaction(store) as session:
-            erasure = erase(session, source, reason=reason, actor=who)
+            # the steps on stderr for a person; --json is for scripts: the result alone
+            steps = None if as_json else _progress
+            erasure = erase(session, source, reason=reason, actor=who, progress=steps)
             # the read model of the affected keys, now rather than at the next run
             build_claim_status(session.connection(), erasure.claim_keys)
         if store.dialect.name == "sqlite":

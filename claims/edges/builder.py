@@ -39,22 +39,23 @@ from typing import NamedTuple
 from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.entities import EntityLinks, link_entities
 from claims.edges.facts import ClaimFacts
-from claims.edges.materiality import MaterialitySettings, assess, is_high_risk
+from claims.edges.materiality import MaterialitySettings, assess
 from claims.edges.pages import Apart, GroupPages, PageEvidence
 from claims.edges.similarity import similar_key_pairs
+from claims.edges.slot_edges import (
+    between_pages,
+    block_slots,
+    disagreement,
+    family_edges,
+    slot_edges,
+)
 from claims.edges.supersession import SupersessionIndex
 from claims.edges.value_groups import (
     GroupMember,
     GroupRelation,
     SlotGroup,
-    ValueGroup,
     is_unknown_key,
-    relate,
-    slot_disagreements,
-    slot_id,
-    slot_signature,
     split_group,
-    tier_rank,
 )
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Edge, EdgeKind, Relation, SupersessionOrigin
@@ -432,10 +433,10 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
         for value in split
         for facts in value.members
     ]
-    slots = _slots(groups, values, emit, build)
+    slots = block_slots(groups, values, emit, build)
     disagreeing: dict[tuple[int, int], PairVerdict] = {}
     group_pages: dict[int, GroupPages | None] = {}  # read once per group, when it disagrees
-    for i, j in _comparable_pairs(groups, slots.large_of):
+    for i, j in _comparable_pairs(groups, slots.large_of, slots.family_of):
         first, second = groups[i], groups[j]
         rep, other = first[0][0], second[0][0]
         build.comparisons += 1
@@ -458,16 +459,20 @@ def _block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild) -> None:
             emit.pair(rep, other, verdict, claim_key)
             continue
         same_slot = slots.of[i] is not None and slots.of[i] == slots.of[j]
+        # two slots of one family: readers decide them by value_groups.family_disagreements
+        same_slot |= slots.family_of[i] is not None and slots.family_of[i] == slots.family_of[j]
         for x in values[i]:
             for y in values[j]:
                 if apart is not None:  # some pages are namesakes: edges between the others
-                    _between_pages(
+                    between_pages(
                         x, y, apart.together, verdict, emit, build, claim_key, not same_slot
                     )
                     continue
-                _disagreement(x, y, verdict, emit, build, claim_key, relation=not same_slot)
+                disagreement(x, y, verdict, emit, build, claim_key, relation=not same_slot)
     for slot_rows in slots.large:
-        _slot_edges(slot_rows, emit, build, claim_key)
+        slot_edges(slot_rows, emit, build, claim_key)
+    if len(slots.large) > 1:
+        family_edges([row for rows in slots.large for row in rows], emit, build, claim_key)
     if emit.supersessions and (disagreeing or slots.large):
         _supersession_pairs(groups, disagreeing, emit, claim_key, slots.of)
 
@@ -497,176 +502,15 @@ def _namesakes(
     return apart
 
 
-def _disagreement(
-    x: ValueGroup,
-    y: ValueGroup,
-    verdict: PairVerdict,
-    emit: _Emitter,
-    build: EdgeBuild,
-    claim_key: str,
-    *,
-    relation: bool = True,
-) -> None:
-    """Two disagreeing value groups: one relation row, and claim edges for routing.
-
-    The relation (before supersession) is what readers judge per requester: every visible
-    member of one group against every visible member of the other. The claim edges only
-    keep the edge table's conflict sets connected for those who read them (review routing,
-    ``claims conflicts``): the first claims of the two groups meet, and the members of a
-    group meet the first claim of the first group it disagrees with (once per group, so a
-    key holds about one edge per claim plus one per relation, never one per claim pair).
-    """
-    rep, other = x.members[0], y.members[0]
-    emit.pair(rep, other, verdict, claim_key)
-    if relation:
-        # (two groups of one slot need no row: readers decide them from the slot's values)
-        stored = relate(emit.generation, x, y, verdict, emit.mates, emit.materiality, emit.tiers)
-        if stored is None:
-            return  # a listing sentence made it an elaboration: that one edge says so
-        build.relations.append(stored)
-    for group, anchor in ((x, other), (y, rep)):
-        if group.id in emit.starred:
-            continue
-        emit.starred.add(group.id)
-        for member in group.members[1:]:
-            emit.pair(member, anchor, verdict, claim_key)
-
-
-def _between_pages(
-    x: ValueGroup,
-    y: ValueGroup,
-    together: tuple[tuple[str, str], ...],
-    verdict: PairVerdict,
-    emit: _Emitter,
-    build: EdgeBuild,
-    claim_key: str,
-    relation: bool,
-) -> None:
-    """Two disagreeing value groups some of whose pages are namesakes: claim edges join only
-    pages not told apart, each page's first claim of the group to the first page of the other
-    group it stays with (a star as ``_disagreement`` makes, linear in the pages; a page's
-    other claims meet its first by the group's own edges). The relation row stays the
-    groups' one dispute for readers (none for two groups of one slot, as there): a page not
-    told apart from either side keeps both in question."""
-    first_x, first_y = _first_per_page(x), _first_per_page(y)
-    partner: dict[tuple[int, str], str] = {}  # (side, page) -> its first page on the other
-    for a, b in together:
-        if a in first_x and b in first_y:
-            partner.setdefault((0, a), b)
-            partner.setdefault((1, b), a)
-    if not partner:
-        return
-    if relation:
-        stored = relate(emit.generation, x, y, verdict, emit.mates, emit.materiality, emit.tiers)
-        if stored is not None:
-            build.relations.append(stored)
-    for (side, page), other in partner.items():
-        if side == 0:
-            emit.pair(first_x[page], first_y[other], verdict, claim_key)
-        else:
-            emit.pair(first_x[other], first_y[page], verdict, claim_key)
-
-
-def _first_per_page(group: ValueGroup) -> dict[str, ClaimFacts]:
-    """Each page's first claim of a value group."""
-    first: dict[str, ClaimFacts] = {}
-    for facts in group.members:
-        first.setdefault(facts.source_id, facts)
-    return first
-
-
-# A slot with more builder groups than this is joined for review routing by its extremes
-# (``slot_disagreements``) instead of group by group; smaller ones keep their pairwise
-# edges (agreements between groups included). Readers use the slot rule at every size.
-SLOT_PAIRWISE_LIMIT = 16
-
-
-@dataclass
-class _Slots:
-    of: list[str | None]  # builder group -> its slot (None: not in a slot of 2+ groups)
-    large_of: list[str | None]  # the same, only for slots above SLOT_PAIRWISE_LIMIT
-    large: list[list[tuple[ValueGroup, SlotGroup]]]
-
-
-def _slots(
-    groups: list[list[list[ClaimFacts]]],
-    values: list[list[ValueGroup]],
-    emit: _Emitter,
-    build: EdgeBuild,
-) -> _Slots:
-    """The slots of a block (``value_groups.slot_signature``) and their ``SlotGroup`` rows."""
-    by_slot: dict[str, list[int]] = defaultdict(list)
-    for index, origins in enumerate(groups):
-        first = origins[0][0]
-        signature = slot_signature(first)
-        if signature is None:
-            continue
-        if any(emit.lists_values(facts) for origin in origins for facts in origin):
-            continue  # one of several values listed in a sentence: listed_values decides
-        by_slot[slot_id(emit.generation, first.claim_key, signature)].append(index)
-    of: list[str | None] = [None] * len(groups)
-    large_of: list[str | None] = [None] * len(groups)
-    large: list[list[tuple[ValueGroup, SlotGroup]]] = []
-    settings = emit.materiality
-    for slot, indices in by_slot.items():
-        if len(indices) < 2:
-            continue
-        rows: list[tuple[ValueGroup, SlotGroup]] = []
-        high_risk = is_high_risk(groups[indices[0]][0][0], settings)
-        for index in indices:
-            of[index] = slot
-            for value in values[index]:
-                first = value.members[0]
-                point = first.lo == first.hi  # else an approximate value's interval
-                rows.append(
-                    (
-                        value,
-                        SlotGroup(
-                            value.id,
-                            slot,
-                            first.claim_key,
-                            first.lo if point else (first.lo + first.hi) / 2,
-                            tier_rank(emit.tiers.get(first.source_id), settings),
-                            high_risk,
-                            settings.relative_difference_threshold,
-                            settings.tier_gap_resolvable,
-                            None if point else first.lo,
-                            None if point else first.hi,
-                        ),
-                    )
-                )
-        build.slots += [row for _, row in rows]
-        if len(indices) > SLOT_PAIRWISE_LIMIT:
-            large.append(rows)
-            for index in indices:
-                large_of[index] = slot
-    return _Slots(of, large_of, large)
-
-
-def _slot_edges(
-    members: list[tuple[ValueGroup, SlotGroup]], emit: _Emitter, build: EdgeBuild, claim_key: str
-) -> None:
-    """Claim edges of a large slot for review routing: each group meets the groups that
-    contest it by the slot rule (at most two per tier), so the edges stay linear and every
-    contested group is in one conflict set (the highest and lowest values meet)."""
-    value_of = {row.value_group_id: value for value, row in members}
-    for x, y, _material in slot_disagreements([row for _, row in members]):
-        vx, vy = value_of[x.value_group_id], value_of[y.value_group_id]
-        build.comparisons += 1
-        verdict = compare_facts(vx.members[0], vy.members[0])
-        if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
-            _disagreement(vx, vy, verdict, emit, build, claim_key, relation=False)
-        else:
-            emit.pair(vx.members[0], vy.members[0], verdict, claim_key)
-
-
 # Qualifier words of one group enumerated as subsets up to this many words; a group with
 # more is compared with every other group of its block.
 MAX_SUBSET_WORDS = 8
 
 
 def _comparable_pairs(
-    groups: list[list[list[ClaimFacts]]], large_slot: Sequence[str | None] | None = None
+    groups: list[list[list[ClaimFacts]]],
+    large_slot: Sequence[str | None] | None = None,
+    family: Sequence[str | None] | None = None,
 ) -> list[tuple[int, int]]:
     """Pairs of groups (i < j) whose qualifier words may describe one scope.
 
@@ -677,7 +521,7 @@ def _comparable_pairs(
     enumerating each group's word subsets: a key holding one group per subject costs a
     comparison per group, not one per pair of subjects.
 
-    ``large_slot[i]`` names the large slot group ``i`` belongs to (see ``_slots``): the
+    ``large_slot[i]`` names the large slot group ``i`` belongs to (``block_slots``): the
     groups of one large slot are one unit here, and pairs inside it are never listed
     (``value_groups.slot_disagreements`` decides them), so a slot of 20,000 distinct values
     costs no pair enumeration.
@@ -687,9 +531,23 @@ def _comparable_pairs(
         tag = large_slot[index] if large_slot and large_slot[index] is not None else index
         tagged.setdefault(tag, []).append(index)
     units = list(tagged.values())
+
+    def one_family(u: int, v: int) -> bool:
+        # two large slots of one family: value_groups.family_disagreements joins them
+        i, j = units[u][0], units[v][0]
+        return (
+            large_slot is not None
+            and family is not None
+            and large_slot[i] is not None
+            and large_slot[j] is not None
+            and family[i] is not None
+            and family[i] == family[j]
+        )
+
     return sorted(
         (i, j) if i < j else (j, i)
         for u, v in _comparable_units(groups, units)
+        if not one_family(u, v)
         for i in units[u]
         for j in units[v]
     )

@@ -22,7 +22,7 @@ page's subject ``E`` of the same base name are one entity when their pages
 
 When the pages agree on one telling attribute only and differ on one, they are one entity
 still if they state the differing one in a sentence written word for word but for the value
-("It was built about 1835, and is a two-story frame dwelling ..." / "... about 1935, ..."):
+("The barn was raised around 1840 and has a slate roof ..." / "... around 1904 ..."):
 the copy wrote its value into the article's sentence.
 
 An agreement on one calendar day (both pages: died 17 August 1930) weighs ``DAY_WEIGHT``
@@ -41,8 +41,8 @@ attribute, and each title's disambiguator writes its own page's value of it ("ge
 (docs/EDGES.md, "One entity across pages", has the figures behind the thresholds).
 
 A page-local subject is also compared with the subjects of the names it writes more or less
-fully ("film choorian (in doc02)" beside "choorian (1998 film)", "edmund maurice burke
-roche, 4th baron fermoy (in doc03)" beside "maurice roche, 4th baron fermoy"): one name's
+fully ("film kalyani (in doc02)" beside "kalyani (1998 film)", "arthur james
+penrose, 3rd baron wexcombe (in doc03)" beside "arthur penrose, 3rd baron wexcombe"): one name's
 words stand in the other's in order and both end with one word (``_join_fuller_names``).
 
 The links only widen which claims the builder compares (``builder._linked_block``): the
@@ -73,7 +73,7 @@ MIN_RETITLED_AGREEING = 3
 # not searched, which keeps the work linear (the pairs of a block grow with its square).
 MAX_BLOCK_ENTITIES = 32
 # Least words of a sentence two titled pages write alike, value and all, for it to tell that
-# one copies the other ("It educates around 75 students in grades 7-12.")
+# one copies the other ("It teaches about 75 pupils in grades 7-12.")
 MIN_SHARED_WORDS = 8
 # Most words a copy may change in a sentence it otherwise writes as the article does (the
 # value: "28 September 1981" / "1 April 1975")
@@ -250,7 +250,7 @@ def _blocks(
 def _join_fuller_names(blocks: dict[str, dict[str, list[ClaimFacts]]], local: set[str]) -> None:
     """Put each page-local subject also into the blocks of the names it writes more or less
     fully: a page cut elsewhere names its subject with a kind word or furniture before the
-    title ("film choorian (in doc02)" beside "choorian (1998 film)"), with the full name of
+    title ("film kalyani (in doc02)" beside "kalyani (1998 film)"), with the full name of
     which the title is the short form ("edmund maurice burke roche, 4th baron fermoy (in
     doc03)" beside "maurice roche, 4th baron fermoy"), or shorter ("walter price (in doc05)"
     beside "walter john price (in doc03)"). The two names end with one word and the words of
@@ -368,8 +368,8 @@ def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
 
 def _copied_sentence(x: list[ClaimFacts], y: list[ClaimFacts], attribute: str) -> bool:
     """Whether two subjects' pages state ``attribute`` in one sentence written word for word
-    but for the value ("It was built about 1835, and is a two-story frame dwelling with a
-    one-story wing ..." / "... about 1935, ..."): at least ``MIN_SHARED_WORDS`` words alike
+    but for the value ("The barn was raised around 1840 and has a slate roof over a stone
+    byre ..." / "... around 1904 ..."): at least ``MIN_SHARED_WORDS`` words alike
     around at most ``MAX_SWAPPED_WORDS`` that differ on each side. Only the few claims of
     one attribute of two subjects are compared."""
     xs = {f.quote_norm for f in x if f.attribute == attribute}
@@ -456,11 +456,11 @@ def _retitled_copies(
     """Two titled subjects of one name that are one page copied and retitled: their pages
     agree on at least ``MIN_RETITLED_AGREEING`` telling facts, one of them a date or an
     amount, or write one sentence of ``MIN_SHARED_WORDS`` words alike (``sentences``: "It
-    educates around 75 students in grades 7-12." on both pages, where every other fact is a
+    teaches about 75 pupils in grades 7-12." on both pages, where every other fact is a
     label or the swapped value); they differ on one attribute only, and each title's
-    disambiguator writes its own page's value of that attribute ("george horner (died 1677)"
-    / "(died 1777)"; "war music (slim the mobster album)" / "(jay z album)"), or the value
-    begins with it ("grace academy (fulton)" located in "Fulton, Illinois, USA"): the copy
+    disambiguator writes its own page's value of that attribute ("harold fenwick (died 1677)"
+    / "(died 1777)"; "long shadows (mara quill album)" / "(the tin herons album)"), or the value
+    begins with it ("larkspur academy (ashby)" located in "Ashby, Illinois, USA"): the copy
     rewrote its title with the value it swapped."""
     found: list[tuple[str, str, Evidence]] = []
     names = sorted(retitled)

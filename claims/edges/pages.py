@@ -1,9 +1,9 @@
 """Pages told apart: claims of one key from two pages about two namesakes are no conflict.
 
-A claim that names no entity ("The average household size was 2.22 and the average family
-size was 2.84.") is keyed by its attribute alone, so every page's claims of the attribute
+A claim that names no entity ("The mean household held 2.3 people and the mean family
+3.1 people.") is keyed by its attribute alone, so every page's claims of the attribute
 meet in one block. Pages cut from the middle of two articles written from one template (the
-census sections of two towns of one name, "Rushford, Minnesota" and "Rushford, New York")
+census sections of two towns of one name, "Elmdale, Iowa" and "Elmdale, Maine")
 then conflict on every figure they both state, although each is right about its own town.
 Likewise a page calls its subject for short ("Ritchie was born in 1869.", "The PDM was
 established in 1973."), and two namesakes' pages meet in the key of the short name.

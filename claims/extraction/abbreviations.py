@@ -1,5 +1,5 @@
 """What an abbreviation stands for, where a text defines it: "vibrational circular
-dichroism (VCD)", "the sapheno-femoral junction (SFJ)", "Israel Gay Youth (IGY)".
+dichroism (VCD)", "the sapheno-femoral junction (SFJ)", "Harbour Youth League (HYL)".
 
 A document that spells a term out before its abbreviation in brackets says what the
 abbreviation stands for there; a question "What does VCD refer to?" asks exactly that, and

@@ -1,10 +1,10 @@
 """A person's political party, stated anywhere in an article.
 
 The opening reader (``opening``) takes the party from an article's first sentence ("a
-Republican member of the Vermont House"). Biographies state it later as often: "Humphrey
-was elected as a Republican to the Thirty-sixth Congress", "He was a Liberal by
-background", "He became a member of the UK Labour Party in 1977", "Graham joined the
-Liberal Party in 1991". The sentence parser reads these as events or nothing; here each
+Republican member of the Vermont House"). Biographies state it later as often: "Vale
+was elected as a Whig to the Ninth Congress", "She was a Liberal by conviction", "He
+became a member of the Ontario Liberal Party in 1983", "Marsh joined the Liberal Party in
+1995". The sentence parser reads these as events or nothing; here each
 sentence whose subject is a name or "he"/"she" and that has one of these shapes gives a
 ``political party`` label:
 
@@ -13,7 +13,7 @@ sentence whose subject is a name or "he"/"she" and that has one of these shapes 
 * ``member of the <Party>``, ``joined the <Party>`` (capitalised words before the party
   word belong to its name: "the Quebec Liberal Party");
 * ``<Party> <title> <Name>`` anywhere in a sentence, as news prose writes it ("Democratic
-  Sen. Jack Tate", "Labour MP Jo Reed"; titles of ``party_titles``): of that name.
+  Sen. Elena Brandt", "Labour MP Jo Reed"; titles of ``party_titles``): of that name.
 
 The party is written with a capital ("a liberal thinker" names none) and must be a party
 word of ``data/opening.yaml`` (``parties``). A name as subject is the claim's entity
@@ -114,7 +114,7 @@ def party_mentions(doc: Doc, text: str, parties: tuple[tuple[str, ...], ...]) ->
             if len(before) == 2 and before[1] in _ARTICLES and before[0] in ("as", *_COPULAS):
                 pass  # "elected as a Republican", "was a Conservative by background"
             elif before[-1:] == ["as"]:
-                pass  # "was elected as Republican to the Illinois House"
+                pass  # "was elected as Whig to the county board"
             else:
                 j = k - 1
                 while j > after and _capitalised(doc[j].text):
@@ -160,7 +160,7 @@ def _titled_pattern(parties: tuple[tuple[str, ...], ...]) -> re.Pattern[str]:
 
 
 def _titled_mentions(text: str, parties: tuple[tuple[str, ...], ...]) -> list[PartyMention]:
-    """ "Democratic Sen. Jack Tate": the party a title's holder is named with."""
+    """ "Democratic Sen. Elena Brandt": the party a title's holder is named with."""
     if not parties or not any(f"{t} " in text for t in _party_titles()):
         return []  # most pages name no office title: skipped at substring speed
     stopwords = resources().stopwords

@@ -287,7 +287,7 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
             if role[i + 1] == SCOPE:
                 role[i + 1], info[i + 1] = CONTENT, None
     for i in range(n - 2):
-        # "a total population of 25,038 of whom 13,665 are men and 11,373 are women": the
+        # "a total population of 18,412 of whom 9,307 are men and 9,105 are women": the
         # breakdown after "of whom" / "of which" is a list of its own, each item counting
         # its own part, not more of the total
         if lower[i] == "of" and lower[i + 1] in _BREAKDOWN and role[i + 2] == VALUE:
@@ -296,7 +296,7 @@ def assign_roles(doc: Doc, mentions: Mentions, res: Resources, text: str) -> Rol
                 if lower[k] in (".", ";"):
                     break
                 if lower[k] == "and" and role[k + 1] == VALUE:
-                    # "... 13,665 are men and 11,373 are women": each part is an item
+                    # "... 9,307 are men and 9,105 are women": each part is an item
                     role[k] = SEP
     poles = stance_lexicon().poles
     if n > 2 and not poles.keys().isdisjoint(lower):
@@ -614,7 +614,7 @@ def _read_identity(
             entity_idx = _named_part(roles, subject_side, attr_idx, frame.verb)
     if not entity_idx and case != "actor":  # "the population of Lakeview"
         # a dated act's capitalised "X of Y" is where the act happened ("was listed on the
-        # National Register of Historic Places in 1983"), not what it is about
+        # Provincial Register of Heritage Buildings in 1983"), not what it is about
         entity_idx = _of_name(roles, subject_side) or _of_name(
             roles, predicate_side, inside_names=not dated
         )
@@ -643,7 +643,7 @@ def _read_identity(
         and attr_words[-1] == "population"
         and _age_bounded(roles, res, attr_idx[0])
     ):
-        # "This Upazila's eighteen up population is 87,404", "the 18+ population": the
+        # "This Upazila's eighteen up population is 101,300", "the 18+ population": the
         # count of an age group, not the population (not even a wider key of it, which
         # a population question would read)
         attr_words = ["age", "group"]
@@ -810,8 +810,8 @@ def _of_name(
 ) -> list[int]:
     """A named thing after "of" in the subject ("the population *of Lakeview*"), or after
     another ``preposition``. Without ``inside_names`` an "of" right after a capitalised
-    word is skipped: in a dated predicate ("was listed on the National Register *of*
-    Historic Places in 1983", "graduated from the University of Oxford in 1990") it joins
+    word is skipped: in a dated predicate ("was listed on the Provincial Register *of*
+    Heritage Buildings in 1983", "graduated from the University of Leeds in 1990") it joins
     one name, the place the sentence mentions, not the thing it is about."""
     for k, i in enumerate(side):
         if roles.lower[i] != preposition:
@@ -971,8 +971,8 @@ def _lead_ins() -> _LeadIns:
 
 
 def _drop_comma_lead_in(roles: Roles, first: int, end: int) -> None:
-    """ "Born in Houghton County, Michigan, Dunn attended ...", "A graduate of Williams
-    College, he was elected ...", "As of the 1991 census, Kaliganj had ...": the opening
+    """ "Born in Lorne County, Ohio, Hale attended ...", "A graduate of Marston
+    College, he was elected ...", "As of the 1991 census, Larwice had ...": the opening
     (lead_ins.yaml) runs to the last comma before the first verb, copula or value, and is
     not the subject; its dates and scope words stay."""
     lower, role = roles.lower, roles.role
@@ -1003,8 +1003,8 @@ def _drop_comma_lead_in(roles: Roles, first: int, end: int) -> None:
 
 
 def _drop_fronted_before_pronoun(roles: Roles, first: int, end: int) -> None:
-    """ "The Central Statistical Agency in 2005, it had an estimated total population of
-    5,000", "Alongside Narsarsuaq Airport, it is one of only two civilian airports": a
+    """ "The Parish Ledger in 2011, it had an estimated total population of 4,800",
+    "Beside Kellmoor Field, it is one of just two public airfields": a
     phrase fronted before a comma and a subject pronoun that acts ("it had", "he served")
     describes or places the pronoun, which is the sentence's subject (the page's); the
     phrase's nouns are not. Its dates, values and scope words stay. A fronted part with its
@@ -1099,10 +1099,10 @@ def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:
 
 
 def _joined_clauses(roles: Roles, a: int, b: int) -> list[tuple[int, int]]:
-    """ "The gmina covers an area of 165 km2, and its total population is 17,289 (out of
-    which the population of Pilzno amounts to 4,411)": each clause with its own subject
+    """ "The gmina covers an area of 120 km2, and its total population is 15,800 (out of
+    which the population of Lesko Dolne amounts to 6,200)": each clause with its own subject
     and copula states its own value; read as one, the first clause's words named every
-    value's attribute ("gmina cover area" = 4,411). A clause starts after ", and" when a
+    value's attribute ("gmina cover area" = 6,200). A clause starts after ", and" when a
     copula or verb comes before the next value, and at a bracket opening "out of which"
     / "of which"."""
     lower, role = roles.lower, roles.role
@@ -1370,7 +1370,7 @@ class _DocAssembly:
                 and claim.kind is ValueKind.CATEGORICAL
                 and "metric" in claim.scope
             ):
-                # "Median age is the middle age of the population": a metric (median,
+                # "Median age is the age that splits the residents in half": a metric (median,
                 # mean, p99) measures a number; worded, the sentence defines the metric
                 claim = None
             out_claims = [claim] if claim else []
@@ -1393,7 +1393,7 @@ class _DocAssembly:
                 # "Attrition went up in May": the direction is the value
                 return [direction]
             if not out_claims and TIME in clause_roles:
-                # "In June 2011, his wife gave birth to twins": a dated act with no other
+                # "In June 2011, his niece gave birth to triplets": a dated act with no other
                 # value; its date is what the sentence states
                 dated = self._dated_act(
                     doc, sent, a, b, roles, mentions, clause_start, reported_at is not None,
@@ -1436,7 +1436,7 @@ class _DocAssembly:
                 # "533 people, 200 households and 150 families": each item counts its own
                 # thing, so it is keyed by what it counts, not by the first item's key
                 and (counts is None or previous_count is None or counts == previous_count)
-                # "of whom 2,500 were men and 2,400 women": likewise after a first item
+                # "of whom 2,300 were men and 2,500 women": likewise after a first item
                 # that said what it counts
                 and not (previous_states_own and q.unit)
             ):
@@ -1479,7 +1479,7 @@ class _DocAssembly:
                 previous = frame
                 previous_count = counts
                 previous_unit = _list_item_unit(q)
-                # "of whom 35,048 were men and 31,411 women": the first item said what it
+                # "of whom 9,307 were men and 9,105 women": the first item said what it
                 # counts, so the noun after the next one is that item's own, not shared
                 previous_states_own = _states_own_predicate(roles, idxs, qi)
         return events + _share_list_qualifiers(out, self._text)
@@ -1539,7 +1539,7 @@ class _DocAssembly:
         for qi in values:
             own = sorted(plain[owner[qi]] + value_tokens[owner[qi], qi])
             if own and self._roles.lower[own[0]] in _ITEM_LEADS and owner[qi]:
-                # ", with an average rating of 6.3/10": the item's lead word is no
+                # ", with a mean rating of 7.4/10": the item's lead word is no
                 # preposition of a head, the rating is what the item states
                 own = own[1:]
             if len(own) > 2 * CONTEXT_RADIUS:
@@ -1884,8 +1884,8 @@ class _DocAssembly:
         stepped: list[int] = []  # spans of time that step from another moment ("later")
         skip_to = -1
         month = day = 0
-        # "was established *in 1871*", "born on 3 May"; past a place ("began performances at
-        # the Signature Theatre, Arlington, Virginia on 4 October 2016") a verb ends the search
+        # "was established *in 1871*", "born on 3 May"; past a place ("began its run at
+        # the Lantern Playhouse, Marston, Vermont on 4 October 2016") a verb ends the search
         for i in range(p1, min(b, p1 + EVENT_DATE_REACH)):
             if i <= skip_to:
                 continue
@@ -1903,7 +1903,7 @@ class _DocAssembly:
                 bare = q.unit is None and q.bound is Bound.EXACT and q.low is None
                 next_month = i + 1 < b and lower[i + 1] in self.res.months
                 if bare and (month or next_month) and not day and q.value in range(1, 32):
-                    day = int(q.value)  # "on February 14 , 1542", "on 14 February 1542"
+                    day = int(q.value)  # "on March 3 , 1547", "on 3 March 1547"
                     used.append(cast(int, info[i]))
                     continue
                 if bare and q.value == int(q.value) and 1000 <= q.value <= 2100:
@@ -1911,7 +1911,7 @@ class _DocAssembly:
                     used.append(cast(int, info[i]))
                 break
             if role[i] == LABEL and lower[i].isdigit() and 1000 <= int(lower[i]) <= 2100:
-                year_q = int(lower[i])  # "on 14 February 1542": the year read as a label
+                year_q = int(lower[i])  # "on 3 March 1547": the year read as a label
                 break
             if role[i] == TIME:
                 t = mentions.times[cast(int, info[i])]
@@ -1931,7 +1931,7 @@ class _DocAssembly:
             elif role[i] in (VALUE, MODAL) or (role[i] == SEP and lower[i] != ","):
                 break
         if taken is None and year_q < 0 and all(role[i] in (PUNCT, STOP) for i in range(p1, b)):
-            # "In November 2018, her third daughter was born.": the date opens the clause
+            # "In March 2017, their second son was born.": the date opens the clause
             for i in range(a, p0):
                 if role[i] == TIME:
                     t = mentions.times[cast(int, info[i])]
@@ -1948,7 +1948,7 @@ class _DocAssembly:
                     # "The bus ran from Leeds to York in 1950": no run's dates; "existed from
                     # 1861 until 2008" is read as a start and an end, the start its date
                     return None
-                assert t.first is not None  # "ran from 1 April 1975 to 19 March 1992"
+                assert t.first is not None  # "ran from 2 May 1976 to 14 June 1990"
                 value = iso_value(t.first, t.first, t.granularity)
         elif tuple(lower[p0:p1]) in lex.run_starts:
             return None
@@ -1982,7 +1982,7 @@ class _DocAssembly:
             if (len(rest) == 1 and lower[rest[0]] in _SUBJECT_PRONOUNS) or any(
                 roles.word(i)[:1].isupper() and lower[i] not in _ARTICLES for i in rest
             ):
-                # "It *originally* ran from ...", "Danger Mouse first aired ...": how, not
+                # "It *originally* ran from ...", "Night Owls first aired ...": how, not
                 # who; "The station officially opened" keeps its words (two pages' bare
                 # "station" would share one key)
                 subject.pop()
@@ -1996,9 +1996,9 @@ class _DocAssembly:
             subject = subject[-1:]
         head, quals = _head(lower, role, subject, _name_of_phrase(roles, subject))
         if not head and copula == p0:
-            # "Founded in 1997 in South Africa, the Cape Wine Academy introduced ...": the
+            # "Founded in 1994 in Norway, the Fjordline Cooking School introduced ...": the
             # subject follows the participle phrase (not after "He was elected in 1954 to
-            # represent Hancock County, Ohio": "He" is the subject, the page's)
+            # represent Lorne County, Ohio": "He" is the subject, the page's)
             comma = next((i for i in range(p1, b) if lower[i] == ","), None)
             if comma is not None:
                 after: list[int] = []
@@ -2015,7 +2015,7 @@ class _DocAssembly:
         entity: list[str] = []
         named = [i for i in head if roles.word(i)[:1].isupper()]
         if named and named[-1] == head[-1] and named[0] != head[0]:
-            # "The movie Collateral Beauty", "Musician Thundercat": the name, not its class
+            # "The movie Paper Kites", "Musician Ansel Ware": the name, not its class
             head = head[head.index(named[0]) :]
         for i in head:
             w = fold_word(lower[i])
@@ -2078,8 +2078,8 @@ class _DocAssembly:
         source_id: str | None,
         source_version_id: str | None,
     ) -> Claim | None:
-        """ "In June 2011, his wife gave birth to twins", "The format change was revealed on
-        March 11, 2009": a clause with no value and no listed event predicate that dates
+        """ "In June 2011, his niece gave birth to triplets", "The new timetable was revealed
+        on March 11, 2009": a clause with no value and no listed event predicate that dates
         what it tells. The date is the value of the act the clause's words name (its key
         read as for any clause, the time words left out), so two tellings of the act
         with different dates compare; the clause's other time expressions stay its time.
@@ -2140,7 +2140,7 @@ class _DocAssembly:
         entity_words = entity.split(" ") if entity else []
         attribute = [w for w in frame.attribute_words if w not in entity_words]
         if not attribute:
-            # "On April 12, 1992, Sheedy married actor David Lansbury": the name, the
+            # "On April 12, 1992, Varga married actor Pieter Hollis": the name, the
             # event verb and its object read as one name; split them at the event
             entity_words, attribute = self._event_split(roles, idxs)
         if not attribute:
@@ -2175,7 +2175,7 @@ class _DocAssembly:
         thing: list[str] = []
         for i in idxs[hit[1] :]:
             if role[i] in (SEP, PREP) or len(thing) == 4:
-                break  # "married actor David Lansbury, the nephew of ...": the object ends
+                break  # "married actor Pieter Hollis, the nephew of ...": the object ends
             if role[i] in content:
                 thing.append(fold_word(lower[i]))
         return [w for w in subject if w], [hit[2], *[w for w in thing if w]]
@@ -2742,7 +2742,7 @@ def _month_day(words: Sequence[str], months: dict[str, int]) -> str:
 
 def _after_name_bracket(roles: Roles, a: int, i: int) -> bool:
     """Whether token ``i`` sits in brackets opened right after a capitalised word ("Anna
-    Pavlova (January 23, 1885)", "Kajol (born Kajol Mukerji; 5 August 1974)")."""
+    Pavlova (January 23, 1885)", "Mira (born Mira Dastur; 5 August 1974)")."""
     for k in range(i - 1, max(a, i - 12) - 1, -1):
         if roles.lower[k] in (")", "]"):
             return False

@@ -1,6 +1,6 @@
 """A thing that became a named institution on a date: when the institution began.
 
-"The building was restored and became the Museum of the Macedonian Struggle in 1980" says
+"The granary was restored and became the Museum of Harbour Trades in 1984" says
 when the museum was founded, although its verb is no founding verb and its subject is the
 building: the sentence parser reads the date as the building's (or no one's). This reader
 takes the name after the verb ("became", "was converted into", ...) as the claim's entity
@@ -87,7 +87,7 @@ def _name_end(text: str, start: int, end: int, joins: frozenset[str]) -> tuple[i
 def _institution(words: Sequence[str], heads: frozenset[str]) -> bool:
     lower = [w.lower() for w in words]
     before_of = lower[: lower.index("of")] if "of" in lower else lower
-    # "Museum of the Macedonian Struggle", "Leeds School of Art", "Kastoria Folk Museum";
+    # "Museum of Harbour Trades", "Marston School of Art", "Haddleby Folk Museum";
     # not "Director of the British Museum" (a post at an institution)
     return bool(before_of) and before_of[-1] in heads
 

@@ -1,5 +1,5 @@
 """Pictures' captions in square brackets, as scraped pages keep them before a sentence:
-"[Close up view of the David H. Jones House, June 2018] The house was built in 1895".
+"[Side view of the Alder House, May 2016] The house was built in 1895".
 
 A caption says when and how a picture was taken, never a fact of its subject, and it is no
 part of the sentence after it: left there, the sentence's subject becomes "close up view"

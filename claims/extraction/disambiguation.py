@@ -1,12 +1,12 @@
 """The entries of a disambiguation page: one line about each titled article of a name.
 
-"Ardhangini may refer to: - Ardhangini (1959 film), an Indian Hindi-language film -
-Ardhangini (2017 TV series), a 2017-2018 Indian Assamese-language television series ..."
+"Quiet Harbour may refer to: - Quiet Harbour (1958 film), an Indian Marathi-language film
+- Quiet Harbour (2016 TV series), a 2016-2017 Indian Assamese-language television series ..."
 Each entry whose title has a bracketed disambiguation names that article's subject (the
-key the article's own title gives: "ardhangini (2017 tv series)") and describes it in a
+key the article's own title gives: "quiet harbour (2016 tv series)") and describes it in a
 phrase: its medium (a work kind of ``data/opening.yaml``), its language ("Assamese-
-language") and its maker ("a 2006 EP by Mutemath": artist). An entry with no bracket
-("Live at The El Rey, a 2005 album by Collide") is the bare name, which no reader tells
+language") and its maker ("a 2004 EP by Saltmarsh Choir": artist). An entry with no bracket
+("Quiet Harbour, a 1999 album by Neil Brand") is the bare name, which no reader tells
 from its namesakes: it gives nothing. Words live in ``data/page_footer.yaml``
 (``disambiguation``) and ``data/opening.yaml``.
 """

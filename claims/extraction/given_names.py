@@ -1,5 +1,5 @@
-"""Given names and their familiar forms: "Rick Leach" is how a page names the Richard Leach a
-question asks about, "Nick Hill" the Nicholas Hill.
+"""Given names and their familiar forms: "Rick Walsh" is how a page names the Richard Walsh a
+question asks about, "Nick Ashford" the Nicholas Ashford.
 
 A question, a register or another page often writes a person's given name in full while the
 page about them uses the familiar form it is known by (or the other way round). The pairs

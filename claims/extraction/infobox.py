@@ -1,8 +1,8 @@
 """Infobox and data-sheet fields: "Born 3 May 1970", "Population ( 2006 ) • Total 17,289".
 
 A reference page states many of its facts in a box of "Name value" fields rather than in
-sentences. Scraped into text the box is one run of fields ("Date of birth 22 October 1900
-Chelsea Date of death 8 July 1955 England"); in an intranet page it is one field a line
+sentences. Scraped into text the box is one run of fields ("Date of birth 2 May 1871
+Hexley Date of death 9 June 1940 England"); in an intranet page it is one field a line
 ("Spouse: Anna Smith"). The sentence parser reads such a run as one long sentence whose
 "subject" is the run of field names, so its claims come out under furniture ("county dębica
 seat pilzno area sq mi"). This module reads the fields instead:
@@ -39,7 +39,7 @@ from claims.models import EffectiveTime, TimeGranularity, ValueKind
 # two field names further apart than this are not one box
 MAX_FIELD_GAP = 150
 # a box has at least this many different field names (two capitalised words of a title
-# that happen to be field names, "Every Mother Counts", are no box)
+# that happen to be field names, "Harbour Songs", are no box)
 MIN_BOX_NAMES = 3
 # the longest name a box's naming field gives its subject, in words
 MAX_NAME_WORDS = 8
@@ -134,7 +134,7 @@ _PROSE_BEFORE = frozenset(
 def read_fields(text: str, mentions: Mentions) -> tuple[list[Field], list[tuple[int, int]]]:
     """The fields of ``text``'s boxes, and the boxes' character ranges: runs of at least
     three different field names each within a short stretch of the last ("Every Mother
-    Counts ... Every Mother Counts" is a title twice, not a box), and lone "Name: value"
+    Songs ... Harbour Songs" is a title twice, not a box), and lone "Name: value"
     lines."""
     lex = _lexicon()
     names = _field_names(text, lex)
@@ -164,8 +164,8 @@ def read_fields(text: str, mentions: Mentions) -> tuple[list[Field], list[tuple[
 
 
 def box_subject(text: str) -> tuple[str, int, int] | None:
-    """The name a box gives its subject in a naming field ("Name in native language Maurice
-    Roche, 4th Baron Fermoy Date of birth ...", "Full name Wang Peng"), and where it
+    """The name a box gives its subject in a naming field ("Name in native language Arthur
+    Penrose, 3rd Baron Wexcombe Date of birth ...", "Full name Lin Daiwei"), and where it
     stands; None when no box of ``text`` has one. Only a field of a box (a run of field
     names) counts: "his full name was ..." in prose names nothing."""
     lex = _lexicon()
@@ -178,11 +178,11 @@ def box_subject(text: str) -> tuple[str, int, int] | None:
             if match.group("name") not in lex.subject_fields:
                 continue
             nxt = names[k + 1].start() if k + 1 < len(names) else len(text)
-            # the name ends at a bracket ("Montagu Stopford (English)": its language)
+            # the name ends at a bracket ("Arthur Penrose (English)": its language)
             bracket = text.find("(", match.end())
             stop = min(nxt, _line_end(text, match), len(text) if bracket < 0 else bracket)
             # the whole stretch up to the next field name: a title or an ordinal may
-            # follow the name ("Maurice Roche, 4th Baron Fermoy Date of birth ...")
+            # follow the name ("Arthur Penrose, 3rd Baron Wexcombe Date of birth ...")
             lead = re.match(r"\s*[:=]?\s*", text[match.end() : stop])
             start = match.end() + (lead.end() if lead else 0)
             name = text[start:stop].rstrip(" ,;:=|\t")
@@ -193,8 +193,8 @@ def box_subject(text: str) -> tuple[str, int, int] | None:
 
 
 def header_subject(text: str) -> tuple[str, int, int, str, int, int] | None:
-    """The title a music box's header names after the page's short description ("1981
-    studio album by Dennis Brown Foul Play Studio album by Dennis Brown Released 1981"),
+    """The title a music box's header names after the page's short description ("1984
+    studio album by Ansel Ware Night Ferry Studio album by Ansel Ware Released 1984"),
     where it stands, and the maker the header names (and where): the title lies between
     the description's "by <maker>" and the header, the maker between the header and the
     box's first field. None when the two makers differ or no field follows."""
@@ -264,7 +264,7 @@ def is_reference_date(quote: str) -> bool:
 
 def _field_names(text: str, lex: _Lexicon) -> list[re.Match[str]]:
     """The field names of ``text``, in order. A name right after a label field's name is
-    that field's value ("Architect (s) Father Manuel Corripio": a priest, not a "Father"
+    that field's value ("Architect (s) Father Anselm Brook": a priest, not a "Father"
     field); a name after an article or a possessive is a word of a sentence."""
     names: list[re.Match[str]] = []
     ends = [at for at in (text.find(marker) for marker in lex.end_matter) if at >= 0]
@@ -398,8 +398,8 @@ def _label_field(
 ) -> Field | None:
     """Capitalised words after the name, up to the next field name, a bracket or a mark
     ("Style Modernist Completed 1776": "Modernist"). The box's last field, which no next
-    name ends, runs into what follows the box ("Language Marathi Grama Devathe ( transl.
-    Village Deity ) is a 2001 film"): its value is its first word, or the words up to its
+    name ends, runs into what follows the box ("Language Marathi Nadi Kinara ( transl.
+    River Bank ) is a 2003 film"): its value is its first word, or the words up to its
     first comma, unless it fills its line."""
     lead = re.match(r"\s*[:=]?\s*", text[match.end() : stop])
     at = match.end() + (lead.end() if lead else 0)

@@ -108,7 +108,7 @@ def _capitalised(word: str) -> bool:
 def named_after_descriptor(written: Sequence[str]) -> int:
     """How many leading words of an entity, as written, only describe the name that closes
     it: "review aggregator Rotten Tomatoes" -> 2, "the British band Coldplay" (without
-    "the") -> 2, "Governor Hutchinson" -> 1; 0 when no name closes the entity ("the P-9
+    "the") -> 2, "Governor Pellow" -> 1; 0 when no name closes the entity ("the P-9
     router", "Acme board") or nothing stands before it. A descriptor is a lowercase word
     right before the name (a noun phrase in apposition before a proper name), with what
     precedes it, or a title (``name_titles``) written before the name; lowercase words

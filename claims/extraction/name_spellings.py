@@ -1,4 +1,4 @@
-"""Spellings of one name in Latin letters: "Devatha" and "Devata", "Allah Rakha" and "Alla
+"""Spellings of one name in Latin letters: "Vasantha" and "Vasanta", "Abdullah Rahim" and "Abdulla
 Rakha", "Mohammed" and "Mohamed".
 
 Names from languages written in other scripts reach English text in several spellings. The

@@ -1,8 +1,8 @@
 """The opening sentence of a reference article: the document's subject and the labels it gives.
 
 Reference articles (encyclopedia pages, catalogue entries) open by naming their subject and
-saying what it is: "Death at a Funeral (2007 film) Death at a Funeral is a 2007 British
-ensemble black comedy film directed by Frank Oz." The sentence parser reads claims from
+saying what it is: "Paper Kites (2009 film) Paper Kites is a 2009 Irish
+ensemble road comedy film directed by Nora Quill." The sentence parser reads claims from
 values; this sentence states labels that no value cue marks, so it is read here as a whole:
 
 * the **subject**: the title the page opens with (its bracketed disambiguation kept, so two
@@ -14,8 +14,8 @@ values; this sentence states labels that no value cue marks, so it is read here 
 * the **noun phrase after the copula**: a work's medium ("film"), language ("Hindi"),
   genre ("black comedy film"); a person's occupation ("American jurist, lawyer, and
   politician") and sport ("former American football linebacker");
-* **makers and places**: "directed by Frank Oz" (director), "the fifth studio album by Cut
-  Copy" (artist), "based in Miami, Florida" (location).
+* **makers and places**: "directed by Nora Quill" (director), "the fifth studio album by Tin
+  Herons" (artist), "based in Tampa, Florida" (location).
 
 Only a document whose first sentence has this shape is read: a page cut from the middle of
 an article opens with no subject and gets none. Words live in ``data/opening.yaml``.
@@ -263,11 +263,11 @@ def _subject_words(
         word = tokens[i]
         if word == "," and i + 1 < copula and tokens[i + 1][:1].islower():
             if lower[i + 1] in _SUBJECT_PRONOUNS:
-                # "The Central Statistical Agency in 2005, it had ... of whom 2,500 were
+                # "The Parish Ledger in 2011, it had ... of whom 2,300 were
                 # men": the words before the comma are fronted before the sentence's own
                 # subject, a pronoun, so the page names no subject here
                 return None
-            break  # ", also known as Vestri," / ", popularly known as Alla Rakha,"
+            break  # ", also known as Hvolsfell," / ", popularly known as Bina Tal,"
         if word in (",", ".") or word in _QUOTES or word in _DASHES:
             kept.append(i)
             continue
@@ -284,10 +284,10 @@ def _subject_words(
 
 def _split_title(tokens: Sequence[str], kept: list[int]) -> int | None:
     """Where the page title ends and the sentence's own subject begins; None when the name
-    is not repeated. In order: the name written twice ("Nick Hill | Nick Hill"), the
-    sentence repeating the start of a longer title ("Blue Lake Township, Kalkaska County,
-    Michigan | Blue Lake Township"), the two parts ending with the same word ("Blackshear
-    M. Bryan | Lieutenant General Blackshear Morrison Bryan")."""
+    is not repeated. In order: the name written twice ("Nick Ashford | Nick Ashford"), the
+    sentence repeating the start of a longer title ("Ashby Township, Lorne County,
+    Ohio | Ashby Township"), the two parts ending with the same word ("Corwin
+    T. Hale | Major General Corwin Tobias Hale")."""
     words = [tokens[i].casefold() for i in kept if tokens[i][:1].isalnum()]
     positions = [i for i in kept if tokens[i][:1].isalnum()]
     splits = [k for k in range(1, len(words)) if _is_capitalised(tokens[positions[k]])]
@@ -306,8 +306,8 @@ def _split_title(tokens: Sequence[str], kept: list[int]) -> int | None:
 def _names_something(tokens: Sequence[str], kept: list[int]) -> bool:
     """Whether the words before the copula are a name, not a sentence's capitalised first
     word ("Contractors are paid ...", "There were 40 people ...", "Thanks, the notice period
-    is ..."): a word no dictionary knows ("Pilzno"), or a capital past the first word ("Nick
-    Hill", "The Man Who Never Was")."""
+    is ..."): a word no dictionary knows ("Lesko"), or a capital past the first word ("Nick
+    Ashford", "The Girl Who Stayed")."""
     words = [tokens[i] for i in kept if tokens[i][:1].isalnum()]
     function_words = resources().stopwords
     if not words or (words[0].lower() in function_words and words[0].lower() not in _ARTICLES):
@@ -319,8 +319,8 @@ def _names_something(tokens: Sequence[str], kept: list[int]) -> bool:
 
 def _title_repeated(tokens: Sequence[str], kept: list[int], split: int | None) -> bool:
     """Whether the words before the copula are a page title written again as the
-    sentence's subject ("Down Home (Chet Atkins album) Down Home is ...", "Both Sides Now
-    (...) Both Sides Now is ..."): a title may start with a word that also opens lead-ins
+    sentence's subject ("Down River (Mara Quill album) Down River is ...", "Both Banks
+    (...) Both Banks is ..."): a title may start with a word that also opens lead-ins
     ("Down", "Both", "Without"), but a lead-in is never written twice around a bracket."""
     if split is None:
         return False
@@ -336,7 +336,7 @@ def _text_of(text: str, toks: Sequence[_Tok], a: int, b: int) -> str:
 
 def _copula_at(toks: Sequence[_Tok], words: _Words) -> int | None:
     """The copula after the subject, at the top level, near the start; written in lower
-    case ("The Man Who Never Was" is a title, not its verb)."""
+    case ("The Girl Who Stayed" is a title, not its verb)."""
     depth = 0
     for i, tok in enumerate(toks[: MAX_SUBJECT_TOKENS + 1]):
         if tok.text in _OPEN:
@@ -354,8 +354,8 @@ def read_opening(doc: Doc, text: str, mentions: Mentions) -> Opening | None:
     The opening is the first sentence. A page that starts with its furniture (a navigation
     menu, an infobox dump, "From Wikipedia, the free encyclopedia") may open its article
     further down: the first stretch near the top made of a name, its brackets, the copula
-    and a description ("... Next album = `` Passage '' ( 1977 ) `` A Kind of Hush `` is an
-    album by The Beatles.") is read as a **late opening** (``Opening.late``). It must say
+    and a description ("... Next album = `` Tideline '' ( 1981 ) `` A Hold of Light `` is an
+    album by The Tin Herons.") is read as a **late opening** (``Opening.late``). It must say
     what kind of thing its subject is (a label or dates of a life), and it only states its
     labels: whether the page's other sentences are about that name is not known (a page
     cut from an album's article may describe its band), so their claims keep no entity."""
@@ -376,9 +376,9 @@ def read_opening(doc: Doc, text: str, mentions: Mentions) -> Opening | None:
 
 
 def _late_subject_starts(doc: Doc, sent: Span) -> list[int]:
-    """Token indices where a name ends right before a copula and a description ("`` A Kind
-    of Hush `` is an album", "Edmund Roche, 4th Baron Fermoy ( 22 October 1885 - 8 July
-    1955 ) was a British ... politician"): walking back from the copula over brackets and
+    """Token indices where a name ends right before a copula and a description ("`` A Hold
+    of Light `` is an album", "Arthur Penrose, 3rd Baron Wexcombe ( 2 May 1871 - 9 June
+    1940 ) was a British ... politician"): walking back from the copula over brackets and
     then capitalised words, name connectors, quotes and commas before a capital. A number
     ends the walk (a date of the furniture), and so does a run too long to be one name."""
     words = _words()
@@ -400,7 +400,7 @@ def _late_subject_starts(doc: Doc, sent: Span) -> list[int]:
         while i >= sent.start and c - i <= MAX_SUBJECT_TOKENS:
             word = doc[i].text
             if word.rstrip(",").isdigit():
-                break  # "Released : August 2, 2011 Crazy for You is ...": a date ends furniture
+                break  # "Released : May 4, 2012 Lamps Out is ...": a date ends furniture
             if (
                 _is_capitalised(word)
                 or doc[i].lower_ in words.connectors
@@ -417,7 +417,7 @@ def _late_subject_starts(doc: Doc, sent: Span) -> list[int]:
             or (doc[start].lower_ in words.connectors and not _is_capitalised(doc[start].text))
         ):
             start += 1
-        # "Certifications References A Kind of Hush is ...": section headings run into the
+        # "Certifications References A Hold of Light is ...": section headings run into the
         # name; a capitalised article inside the run starts the name
         start = next((k for k in range(start + 1, c) if doc[k].text in ("A", "An", "The")), start)
         named = [t for t in doc[start:name_end] if t.text[:1].isalnum()]
@@ -449,7 +449,7 @@ def _read_sentence(sent: Span, text: str, mentions: Mentions) -> Opening | None:
         and first[1] + 1 < copula
         and _is_capitalised(tokens[first[1] + 1])
     ):
-        # "Lahu Ke Do Rang (1979 film) Lahu Ke Do Rang is": the title, its disambiguation
+        # "Chandni Raaste (1979 film) Chandni Raaste is": the title, its disambiguation
         split: int | None = first[1] + 1
     else:
         split = _split_title(tokens, kept)
@@ -732,7 +732,7 @@ def _phrase_labels(
     work = words.works.get(head)
     by_genre = False
     if work is None and not person and head in words.genre_heads and disambiguation:
-        # "Inner Sanctum (1948 film) ... is a 1948 American romantic comedy": the title's
+        # "Paper Kites (2009 film) ... is a 2009 Irish romantic comedy": the title's
         # disambiguation names the medium, the description ends with the genre's noun
         work = words.works.get(lemma(name_tokens(disambiguation)[-1].casefold()))
         by_genre = work is not None
@@ -772,7 +772,7 @@ def _rank_and_instruments(
     opening: Opening, toks: Sequence[_Tok], phrase: list[int], lower: list[str], words: _Words
 ) -> None:
     """What an occupation says beside the occupation: a military rank ending one of its
-    parts ("a United States Navy rear admiral and maritime lawyer", "a retired Vice Admiral":
+    parts ("a United States Coast Guard rear admiral and shipping lawyer", "a retired Vice Admiral":
     a rank inside a part, "a major league pitcher", "a general manager", is none, and "a
     German general" names a kind of officer, not the rank), and the
     instruments its players' nouns name ("a tabla player", "a singer, pianist and
@@ -951,7 +951,7 @@ def _agent_labels(
         elif lower[i] in ("by", "from") and phrase and i == phrase[-1] + 1 and work:
             attribute, by = work[1], i
         elif lower[i] in words.located:
-            # "located in Miami", "located along the coast of Biscayne Bay in Miami": the
+            # "located in Tampa", "located along the shore of Old Tampa Bay in Tampa": the
             # first "in"/"at" of the clause
             at = _place_preposition(lower, i + 1)
             if at is not None:
@@ -1046,7 +1046,7 @@ def opening_claims(
         return _inserted(_inserted(claims, parties), boxed)
     if opening.late and source_id:
         # no title tells this subject from its namesakes: it is known as named in this page
-        # only (two pages' "Frederick Groves" may be a footballer and a politician), so its
+        # only (two pages' "Frederick Dunmore" may be a footballer and a politician), so its
         # claims conflict with no other page's; a question naming it finds it beside the
         # titled articles of that name, and names both when they disagree
         opening.entity = qualified(opening.entity, local_to=source_id)
@@ -1101,16 +1101,16 @@ def _names_the_subject(claim: Claim, entity: str, opening: Opening, in_opening: 
     """Whether ``claim``'s entity (``entity``, another name than the subject's key) names
     the opening's subject, so the claim is keyed by the subject:
 
-    * "Every Mother Counts (album) Every Mother Counts (sometimes subtitled "Songs Inspired
-      by ...") is a compilation album, released ... on 1 January 2010": in the opening, the
-      sentence parser read the title and its brackets as one long name ("mother count album
-      sometime subtitle song inspire") (``_extends_a_name``; "X X is a Y" read whole, with
+    * "Harbour Songs (album) Harbour Songs (sometimes subtitled "Tunes Gathered
+      from ...") is a compilation album, released ... on 1 March 2011": in the opening, the
+      sentence parser read the title and its brackets as one long name ("harbour song album
+      sometime subtitle tune gather") (``_extends_a_name``; "X X is a Y" read whole, with
       no attribute, is not);
-    * "Blue Lake Township" in an article titled "Blue Lake Township, Kalkaska County,
+    * "Ashby Township" in an article titled "Ashby Township, Lorne County,
       Michigan" is that township: the title tells it from its namesakes (an alias);
-    * "Oscroft made his first-class debut ... in 1834" on the page of "John Oscroft
+    * "Ashby made his first-class debut ... in 1911" on the page of "Tom Ashby
       (cricketer, born 1807)": a biography names its subject by the surname after the first
-      mention (``_ends_the_name``), and the title tells this Oscroft from his namesakes."""
+      mention (``_ends_the_name``), and the title tells this Ashby from his namesakes."""
     if entity == opening.entity or not claim.claim_key.startswith(entity):
         return False
     if (
@@ -1149,8 +1149,8 @@ def _extends_a_name(entity: str, opening: Opening) -> bool:
     """Whether an entity read in the opening sentence is the subject's name with more words
     after it (the title's bracket and an aside read into the name: every word of the
     subject's name first, then at least one more), or its name cut short before a number
-    the sentence parser took for a time ("Every Mother Counts 2012 is the second album,
-    released on May 1, 2012": "mother count" for "mother count 2012")."""
+    the sentence parser took for a time ("Harbour Songs 2013 is the second album,
+    released on May 1, 2013": "harbour song" for "harbour song 2013")."""
     words = entity.split()
     for alias in opening.aliases:
         name = alias.split()
@@ -1212,9 +1212,9 @@ def _heading_subject(text: str, source_id: str | None = None) -> Opening | None:
 
 def _named_in_box(text: str, source_id: str | None) -> Opening | None:
     """The subject of a box on a page with no opening, no title and no heading, as the box
-    names it ("Name in native language Montagu Stopford", "Full name Wang Peng"). Known as
+    names it ("Name in native language Arthur Penrose", "Full name Lin Daiwei"). Known as
     named in this page only, like a late opening's subject: no title tells it from its
-    namesakes (two footballers named Wang Peng), so its fields conflict with no other
+    namesakes (two footballers named Lin Daiwei), so its fields conflict with no other
     page's, and a question naming it finds it beside the titled articles of that name."""
     found = box_subject(text)
     if found is None:
@@ -1229,7 +1229,7 @@ def _named_in_box(text: str, source_id: str | None) -> Opening | None:
     return Opening(entity=entity, name=name, sentence=(start, end), aliases=aliases)
 
 
-# "A Kind of Hush ( album ) - Wikipedia": a saved page's title names its subject
+# "A Hold of Light ( album ) - Wikipedia": a saved page's title names its subject
 _PAGE_TITLE = re.compile(
     r"\s*(?P<title>[^\n]{2,120}?)\s+[-\u2013|]\s+(?:Simple English )?"
     r"(?:Wikipedia|Wikiwand|Wikidata|Wikimedia Commons)\b"
@@ -1237,10 +1237,10 @@ _PAGE_TITLE = re.compile(
 
 
 def _title_subject(text: str) -> Opening | None:
-    """The subject of a page with no opening sentence, from its title line ("Maurice
-    Roche, 4th Baron Fermoy - Wikipedia"), else from the saved address in its footer
-    ("index.php?title=Death_at_a_Funeral_(2007_film)&oldid=... Categories: ..."): the
-    title as the key, its bracketed disambiguation kept ("kind hush (album)"), like an
+    """The subject of a page with no opening sentence, from its title line ("Arthur
+    Penrose, 3rd Baron Wexcombe - Wikipedia"), else from the saved address in its footer
+    ("index.php?title=Paper_Kites_(2009_film)&oldid=... Categories: ..."): the
+    title as the key, its bracketed disambiguation kept ("hold light (album)"), like an
     opening's title."""
     match = _PAGE_TITLE.match(text)
     if match is None:
@@ -1252,7 +1252,7 @@ def _title_subject(text: str) -> Opening | None:
 
 
 def _titled(title: str, start: int, end: int) -> Opening | None:
-    """A page title ("Kind of Hush (album)") as the page's subject."""
+    """A page title ("Hold of Light (album)") as the page's subject."""
     name, _, rest = title.partition("(")
     stopwords = resources().stopwords
     entity = fold_name(name_tokens(name.strip()), stopwords)
@@ -1271,9 +1271,9 @@ def _titled(title: str, start: int, end: int) -> Opening | None:
 
 
 def _headed_box(text: str, source_id: str | None) -> Opening | None:
-    """The title a music box's header names ("... by Dennis Brown Foul Play Studio album by
-    Dennis Brown Released ..."), known as named in that page only: a bare title of a work
-    is no article's title (three things are called "Foul Play")."""
+    """The title a music box's header names ("... by Ansel Ware Night Ferry Studio album by
+    Ansel Ware Released ..."), known as named in that page only: a bare title of a work
+    is no article's title (three things are called "Night Ferry")."""
     found = header_subject(text)
     if found is None:
         return None
@@ -1288,10 +1288,10 @@ def _headed_box(text: str, source_id: str | None) -> Opening | None:
 
 
 def _wikidata_subject(text: str, source_id: str | None) -> Opening | None:
-    """The item a Wikidata page's statements are about, by its label ("English Beyond
-    Measure album by Metallica Statements ..."). Known as named in that page only, as a
+    """The item a Wikidata page's statements are about, by its label ("English Quiet
+    Water album by Harbour Lights Statements ..."). Known as named in that page only, as a
     box's naming field: a label carries no disambiguation (three albums are called
-    "Beyond Measure"), so its statements conflict with no titled page's."""
+    "Quiet Water"), so its statements conflict with no titled page's."""
     found = wikidata_label(text)
     if found is None:
         return None
@@ -1308,10 +1308,10 @@ def _wikidata_subject(text: str, source_id: str | None) -> Opening | None:
 
 
 def _footer_claims(text: str, source_id: str | None, made: _ClaimMaker) -> list[Claim]:
-    """The facts a cut page's footer states of its saved title ("Films directed by Raj
-    Kapoor", "(chef)"), a disambiguation list's entries of their titled articles
+    """The facts a cut page's footer states of its saved title ("Films directed by Sunil
+    Mehra", "(chef)"), a disambiguation list's entries of their titled articles
     (``disambiguation``), and a Wikidata item's description's maker ("album by
-    Metallica"), each of the subject that title, entry or label names."""
+    Harbour Lights"), each of the subject that title, entry or label names."""
     found: list[Claim] = []
     footer = footer_title(text)
     titled = _titled(footer.title, footer.start, footer.end) if footer is not None else None
@@ -1382,8 +1382,8 @@ class _ClaimMaker:
         key = f"{entity} {label.attribute}"
         value: str = label.value
         if label.kind is ValueKind.CATEGORICAL:
-            # a page tokenised with spaces around its marks: "Council Bluffs , Iowa" is
-            # "Council Bluffs, Iowa"
+            # a page tokenised with spaces around its marks: "Marston , Vermont" is
+            # "Marston, Vermont"
             value = _SPACE_BEFORE_MARK.sub(r"\1", _SPACE_AFTER_BRACKET.sub(r"\1", value))
         value_span = (
             trusted(CharSpan, {"start": label.start, "end": label.end})

@@ -2,22 +2,22 @@
 address and category line, and a Wikidata item's label.
 
 Scraped encyclopedia pages are often cut: the opening sentence, the title line and the box
-are gone, and what is left is the page's end ('Retrieved from "https://en.wikipedia.org/w/
-index.php?title=Death_at_a_Funeral_(2007_film)&oldid=1247959264" Categories: 2007 films
-... Films directed by Frank Oz ...') or a Wikidata item's statements ("English Beyond
-Measure album by Metallica Statements instance of album ... inception January 2005"). Both
+are gone, and what is left is the page's end ('Retrieved from "https://<wiki host>/w/
+index.php?title=Paper_Kites_(2009_film)&oldid=1190042211" Categories: 2009 films
+... Films directed by Nora Quill ...') or a Wikidata item's statements ("English Quiet
+Water album by Harbour Lights Statements instance of album ... inception March 2010"). Both
 name the page's subject, so this module reads:
 
 * the **footer title**: the title in the saved address, when the address stands right
   before the category line (an address elsewhere is a reference's or a statement's link,
-  of another page); decoded ("Vestri_(men%27s_basketball)" -> "Vestri (men's basketball)");
+  of another page); decoded ("Hvolsfell_(men%27s_handball)" -> "Hvolsfell (men's handball)");
 * the **footer's labels** of that title: its disambiguation as a sport, an occupation or a
   medium ("(chef)", "(men's basketball)", "(1979 film)"), and the categories that state a
-  fact: a maker ("Films directed by Raj Kapoor": director) and a sport ("Basketball clubs
+  fact: a maker ("Films directed by Sunil Mehra": director) and a sport ("Basketball clubs
   in Iceland"); a category whose name runs into the next one with no end a reader can
   tell gives nothing;
 * the **Wikidata label**: the item's name between the language's name and its description,
-  before "Statements"; the description's maker ("album by Metallica": artist).
+  before "Statements"; the description's maker ("album by Harbour Lights": artist).
 
 ``claims.extraction.opening`` makes the claims: the footer title is the page's subject as
 a page title is, and the Wikidata label names its statements' subject as a box's naming
@@ -48,7 +48,7 @@ _LANGUAGE_WORD = re.compile(r"^[A-Z][a-z]+-[a-z]+$")  # "Hindi-language" starts 
 class Titled:
     """A title a page states of itself, decoded, and where it stands in the text."""
 
-    title: str  # "Lahu Ke Do Rang (1979 film)"
+    title: str  # "Chandni Raaste (1979 film)"
     start: int
     end: int
     line: tuple[int, int] | None = None  # the category line after a footer's address
@@ -214,7 +214,7 @@ def _disambiguation_labels(title: str) -> list[tuple[str, str]]:
 
 
 def _maker_labels(text: str, c0: int, c1: int) -> list[FooterLabel]:
-    """The name after "by" in "Films directed by Raj Kapoor Films shot in ...", up to the next
+    """The name after "by" in "Films directed by Sunil Mehra Films shot in ...", up to the next
     category's first word; nothing when the name's end cannot be told."""
     w = _words()
     found: list[FooterLabel] = []
@@ -259,8 +259,8 @@ def _category_sports(line: str) -> dict[str, tuple[int, int]]:
 
 
 def wikidata_label(text: str) -> tuple[Titled, Titled] | None:
-    """A Wikidata item's label and its description ("Beyond Measure", "album by
-    Metallica"), when the page is an item's page written out as text."""
+    """A Wikidata item's label and its description ("Quiet Water", "album by
+    Harbour Lights"), when the page is an item's page written out as text."""
     spec = _words().wikidata
     opener = str(spec["from"])
     at = text.find(opener)
@@ -297,8 +297,8 @@ def wikidata_label(text: str) -> tuple[Titled, Titled] | None:
 
 
 def description_labels(description: str) -> list[tuple[str, str, int, int]]:
-    """A Wikidata description's medium and maker ("album by Metallica": medium album,
-    artist Metallica), with the maker's characters in the description."""
+    """A Wikidata description's medium and maker ("album by Harbour Lights": medium album,
+    artist Harbour Lights), with the maker's characters in the description."""
     w = _words()
     match = re.match(r"(?:[\w'-]+\s+){0,4}?(?P<head>[a-z]+)\s+by\s+(?P<name>.+)$", description)
     if match is None:

@@ -6,17 +6,17 @@ opening reader (``opening``) reads what an article's first sentence says its sub
 Biographies and articles on buildings and films state more in passing, in shapes neither
 reads:
 
-* a family tie: "He was born at Edirne Palace, the son of Mustafa II", "Chilonis was a
-  Spartan princess, daughter of Leotychidas, wife of Cleonymus", "He married Mary Smith"
+* a family tie: "He was born at Vellmar Palace, the son of Osric II", "Irena was a
+  Veskarian princess, daughter of Bertran, wife of Rainald", "He married Mary Smith"
   (``parent``, ``spouse``);
-* a birthplace: "Born in Houghton County, Michigan, Dunn lived ...", "He was born in
-  Dothan, Alabama", "A native of Cork, she ..." (``birthplace``);
-* a sport: "Altrincham played semi-professional rugby league", "he was a member of the
-  Florida Gators football teams" (``sport``);
-* a maker or a cast: "It was designed by architect Leila Ross Wilburn", "a comedy film
-  directed by Marcel Varnel and starring George Formby" (``designer``, ``star``);
+* a birthplace: "Born in Lorne County, Ohio, Hale lived ...", "He was born in
+  Marston, Vermont", "A native of Galway, she ..." (``birthplace``);
+* a sport: "Halden played semi-professional rugby league", "he was a member of the
+  Ridgeport Owls football teams" (``sport``);
+* a maker or a cast: "It was designed by architect Edith Marlow Crane", "a comedy film
+  directed by Nora Quill and starring Ansel Ware" (``designer``, ``star``);
 * a player's position: "A defender, he began his career ...", "He played as a goalkeeper"
-  (``position``); a station's format: "a radio station broadcasting a Spanish Tropical
+  (``position``); a station's format: "a daytime station broadcasting a Caribbean Gospel
   format" (``format``); a rank reached: "was promoted to lieutenant general" (``rank``).
 
 Each tie must be stated *of the sentence's subject*: the family noun follows the subject's
@@ -277,7 +277,7 @@ class _Reader:
         # an article nothing names whom "He played for ..." is about
         opens = self.sentence_subject(first) if first.end > first.start else None
         if opens is None and first.end - first.start > 2 and lower[first.start] == "the":
-            # "The George Short House is a historic house ...": a name after "the"
+            # "The Elias Marsh House is a historic house ...": a name after "the"
             b = self.name_end(first.start + 1, first.end)
             if b > first.start + 1:
                 opens = self._named(first.start + 1, b)
@@ -322,9 +322,9 @@ class _Reader:
                 k += 1
                 last = k
                 if word.endswith(".") and self.lower[k - 1].rstrip(".") in w.suffixes:
-                    break  # "Hilario Davide Jr. Born in ...": a suffix ends the name
+                    break  # "Tomas Reyes Jr. Born in ...": a suffix ends the name
                 # "J." of "Charles J. Dunn" (not "Jr." or a sentence's last full stop:
-                # "... Hilario Davide Jr. Born in Cebu City" is where the name ends)
+                # "... Tomas Reyes Jr. Born in Manila" is where the name ends)
                 if k < end - 1 and self.word(k) == "." and len(word) == 1:
                     k += 1
                 continue
@@ -379,9 +379,9 @@ class _Reader:
             a > start
             and self.word(a - 1) != ","
             and self.lower[a - 1] not in self.stop
-            and not self.word(a - 1)[:1].isdigit()  # "On 1 March 1944 Paul Schultz was"
+            and not self.word(a - 1)[:1].isdigit()  # "On 1 March 1944 Corwin Hale was"
         ):
-            return None  # "coach Urban Meyer": a name inside a phrase, not a subject
+            return None  # "coach Dale Pruitt": a name inside a phrase, not a subject
         return self._named(a, j + 1)
 
     def _named(self, a: int, b: int) -> tuple[str | None, int]:
@@ -431,8 +431,8 @@ class _Reader:
 
     def value(self, i: int, end: int, *, skip: int = 3) -> tuple[int, int] | None:
         """The name a tie points to, from index ``i``: lowercase descriptors and
-        nationalities skipped ("former Chief Justice, Hilario Davide Jr.", "both kings
-        Shepseskaf and Userkaf", "architect Leila Ross Wilburn", "English band Placebo")."""
+        nationalities skipped ("retired Chief Justice, Tomas Reyes Jr.", "both kings
+        Sneferu and Djedef", "architect Edith Marlow Crane", "English band Tin Herons")."""
         w = self.w
         k = i
         while (
@@ -458,8 +458,8 @@ class _Reader:
             and self.lower[b] not in w.name_joins
         ):
             return None  # "the Byzantine aristocrat": an adjective, not a name
-        # "former Chief Justice, Hilario Davide Jr.", "the Lord of Valona, John Komnenos
-        # Asen", "the despot of Epirus, John II Orsini": a title, then the name after a comma
+        # "retired Chief Justice, Tomas Reyes Jr.", "the Lord of Harwick, Osric
+        # Aldred", "the duke of Veskar, Rainald II Corvin": a title, then the name after a comma
         office = any(self.lower[x] in w.titles for x in range(k, b)) or (
             k > i and self.lower[k - 1] == "of"
         )
@@ -500,7 +500,7 @@ class _Reader:
             and self.lower[j + 1] not in w.birth_verbs
             and not self._after_tie(lead - 1, j)
         ):
-            # "... unfaithful to him with Acrotatus, son of the king Areus I": the tie is
+            # "... left him for Osric, son of the king Aldred II": the tie is
             # of the name before the comma (a place after "was born at X, the son of" is not)
             return None
         found = self.value(k + 2, end)
@@ -583,14 +583,14 @@ class _Reader:
         if not parts:
             return None
         # a capitalised "Born" / "A native" inside a sentence is a sentence start the
-        # splitter missed ("... Davide Jr. Born in Cebu City ..."): read as a lead-in
+        # splitter missed ("... Reyes Jr. Born in Manila ..."): read as a lead-in
         lead = (
             first == sent.start
             or self.cap(first)
             or (first == sent.start + 1 and self.lower[sent.start] in ("a", "an"))
         )
         if lead:
-            # "Born in Houghton County, Michigan, Dunn lived ...": the subject follows
+            # "Born in Lorne County, Ohio, Hale lived ...": the subject follows
             if stop < sent.end and self.word(stop - 1) == "," and self.lower[stop] in _PRONOUNS:
                 subject: str | None = None
             elif len(parts) >= 2 and stop < sent.end and not self.cap(stop):
@@ -625,7 +625,7 @@ class _Reader:
         return None
 
     def team_sport(self, sent: _Sent, k: int, length: int) -> Relation | None:
-        """ "he was a member of the Florida Gators football teams"."""
+        """ "he was a member of the Ridgeport Owls football teams"."""
         start = k
         while start > sent.start and self.lower[start - 1] in ("a", "an", "the"):
             start -= 1
@@ -671,7 +671,7 @@ class _Reader:
         return self._relation(sent, subject[0], "position", at, hit)
 
     def broadcast_format(self, sent: _Sent, k: int) -> Relation | None:
-        """ "WQRS is a radio station broadcasting a Spanish Tropical format"."""
+        """ "WQRB is a daytime station broadcasting a Caribbean Gospel format"."""
         at = k + 1
         if at >= sent.end or self.lower[at] not in ("a", "an"):
             return None
@@ -687,7 +687,7 @@ class _Reader:
         return self._relation(sent, subject[0], "format", at + 1, end)
 
     def rank(self, sent: _Sent, k: int, length: int) -> Relation | None:
-        """ "Schultz was promoted to lieutenant general", "he was promoted to
+        """ "Hale was promoted to lieutenant general", "he was promoted to
         Generalmajor": the first rank after the verb, of the name or pronoun before it."""
         at = k + length
         subject = self.subject_before(k, sent.start)
@@ -787,7 +787,7 @@ class _Reader:
         return self._relation(sent, None, w.roles[self.lower[k]], a, b)
 
     def located(self, sent: _Sent, k: int) -> Relation | None:
-        """ "Red Brick, located in New York City, was added to ...": the place of the name
+        """ "Red Brick, located in Dover, Ohio, was added to ...": the place of the name
         the sentence opens with, in an appositive closed by a comma."""
         w, end, start = self.w, sent.end, sent.start
         if k < start + 2 or self.word(k - 1) != ",":
@@ -806,8 +806,8 @@ class _Reader:
         return self._relation(sent, subject, "location", parts[0][0], parts[-1][1])
 
     def current_team(self, sent: _Sent, k: int, length: int) -> Relation | None:
-        """ "He last played for Leeds United", "..., is a basketball player who currently
-        plays for the Atlanta Hawks": the one team a player is with (keyed ``team``)."""
+        """ "He last played for Corvale Rovers", "..., is a basketball player who currently
+        plays for the Ridgeport Hawks": the one team a player is with (keyed ``team``)."""
         subject = self.subject_before(k, sent.start)
         if subject is None and k > sent.start and self.lower[k - 1] == "who":
             subject = self._copula_subject(sent, k - 1)

@@ -142,7 +142,7 @@ def _framed(
     unit_dimension: str | None,
 ) -> QuestionFrame:
     """The question as its frame reads it: the frame's entity and attribute, the parser's
-    scope and time. A scope the parser read inside the name ("China" in "China Clipper")
+    scope and time. A scope the parser read inside the name ("China" in "China Rose Line")
     is part of the name, not a qualifier; the parser's qualifiers are dropped from the
     frame's words ("the interactive assistant's output limit": scope interactive, entity
     "assistant"; "Moallu's Q1 dividend": scope q1, attribute "dividend")."""

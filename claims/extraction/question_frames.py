@@ -1,6 +1,6 @@
 """Question frames: the common shapes of a question about one attribute of one named thing.
 
-"When was Bryan born?", "What is the population of Pilzno?", "How many people live in
+"When was Bryan born?", "What is the population of Larwice?", "How many people live in
 Lakeview?", "Who directed Death at a Funeral?": the parser reads such questions word by word
 and often takes the name for the attribute ("general bryan born") or loses it. A frame reads
 the whole shape at once: the entity (the name between the pattern's words), the attribute

@@ -1,15 +1,15 @@
 """Records and superlatives as claims: the record is the slot, its holder the value.
 
-"In the region the largest barter exchange is Bartercard" and "BBX is the largest barter
-exchange" name two holders of one record; "Reina kept more clean sheets than any other
-goalkeeper" and "Van der Sar kept more clean sheets than any other goalkeeper" too. The
+"In the valley the largest seed bank is Kernwood" and "Grainvault is the largest seed
+bank" name two holders of one record; "Lind had more clean sheets than any other
+goalkeeper" and "Van Der Berg had more clean sheets than any other goalkeeper" too. The
 sentence reader keys such sentences by their subject, so the two versions never met. Here a
 record is read in three shapes (data/records.yaml lists the words):
 
 * holder after: "<the|its|Name's> [ordinal] <superlative> <noun phrase> <copula> <Name>"
-  ("the most recent final was between Hull City and Reading");
+  ("the most recent final was between Ashby Town and Corvale Rovers");
 * holder before: "<Name> <copula> [also] <the|its|Name's> [X and] [ordinal] <superlative>
-  <noun phrase>" ("Barcelona is the capital and largest city of Catalonia");
+  <noun phrase>" ("Marlow is the capital and largest town of Eastmarch");
 * "<Name> <verb> more <what> than any other <who>": the record "most <what> of any <who>".
 
 The holder is a name (capitalised words; a pronoun is none), the noun phrase runs to a
@@ -145,7 +145,7 @@ class _Sentence:
             and self.lower[k] in _NAME_JOINERS
             and (not _is_capital(self.tokens[k][0]) or self.lower[k] == "the")
         ):
-            k += 1  # "Van Der Sar" keeps its particles; "The Boxtrolls" is "Boxtrolls"
+            k += 1  # "Van Der Berg" keeps its particles; "The Tin Herons" is "Tin Herons"
         return (k, i) if k < i else None
 
     def holder(self, span: tuple[int, int] | None) -> tuple[str, int, int] | None:
@@ -236,7 +236,7 @@ def records_in(text: str, s0: int, s1: int) -> list[Record]:
 
 
 def _more_than_any(sentence: _Sentence, i: int) -> Record | None:
-    """ "<Name> kept more clean sheets than any other goalkeeper" at the "more" of ``i``."""
+    """ "<Name> had more clean sheets than any other goalkeeper" at the "more" of ``i``."""
     lower = sentence.lower
     j = i + 1
     while j < len(lower) and j - i <= 6 and lower[j] != "than":

@@ -8,7 +8,7 @@ no row.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import attrgetter
 from typing import Any
@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
-from claims.edges.builder import EdgeRecord
+from claims.edges.builder import NEAR_MISS_PREFIX, EdgeRecord
 from claims.edges.supersession import RegisterSupersedes, VersionRef
 from claims.edges.value_groups import GroupMember, GroupRelation, SlotGroup
 from claims.models import (
@@ -69,8 +69,13 @@ class EdgeSync:
     revived: int = 0
     retired: int = 0
     unchanged: int = 0
+    # retired rows deleted at once: only rewired (``EdgeRepository._forget_rewired``)
+    compacted: int = 0
+    retired_ids: list[str] = field(default_factory=list, repr=False)
 
 
+# kinds of an edge inside one claim key whose history readers take from the value groups
+_REWIRED_KINDS = ("conflicts", "ambiguous", "corroborates", "compatible")
 # columns a sync rewrites in place when a stored row's compared values changed
 _EDGE_UPDATES = ("rule", "reason", "material", "materiality", "claim_key")
 _RELATION_UPDATES = ("rule", "reason", "material", "materiality")
@@ -122,6 +127,7 @@ def sync_rows(
         )
     gone = sorted(i for i, stored in existing.items() if i not in seen and stored[-1] is None)
     counts.retired = len(gone)
+    counts.retired_ids = gone
     if changes:
         session.execute(update(row_class), changes)  # bulk UPDATE by primary key
     for chunk in batches(gone):
@@ -187,6 +193,7 @@ class EdgeRepository:
         """
         now = now or datetime.now(UTC)
         existing = self._stored_in_scope(generation, claim_keys)
+        produced = list(produced)
         counts = sync_rows(
             self.session,
             EdgeRow,
@@ -197,8 +204,47 @@ class EdgeRepository:
             {"generation": generation},
             now,
         )
+        counts.compacted = self._forget_rewired(counts.retired_ids, produced)
         self.session.flush()
         return counts
+
+    def _forget_rewired(self, retired: Sequence[str], live: Sequence[EdgeRecord]) -> int:
+        """Delete the just-retired edges that were only rewired (issue 31.2).
+
+        An edge inside one claim key (not a ``~`` near miss, not a supersession) whose two
+        claims both still have a live edge of its kind said nothing that ended: a slot joins
+        each value to its lowest and highest value for review routing, and a new extreme
+        rewires every value to it. Kept as retired rows, those piled up (140,007 rows for
+        40,007 live ones after five new extremes of a 20,000-claim key). Readers judge such
+        pairs from the value groups (also as of a past time), review routing and ``claims
+        conflicts`` read live edges, and an edge that ended (a conflict turned into a
+        supersession, a corrected value) keeps its retired row.
+        """
+        if not retired:
+            return 0
+        standing = {(e.left_claim_id, e.kind) for e in live}
+        standing.update((e.right_claim_id, e.kind) for e in live)
+        doomed: list[str] = []
+        for chunk in batches(list(retired)):
+            rows = self.session.execute(
+                select(EdgeRow.id, EdgeRow.kind, EdgeRow.left_claim_id, EdgeRow.right_claim_id)
+                .where(
+                    EdgeRow.id.in_(chunk),
+                    EdgeRow.kind.in_(_REWIRED_KINDS),
+                    EdgeRow.claim_key.not_like(NEAR_MISS_PREFIX + "%"),
+                )
+            )
+            doomed += [
+                edge_id
+                for edge_id, kind, left, right in rows
+                if (left, kind) in standing and (right, kind) in standing
+            ]
+        for chunk in batches(doomed):
+            self.session.execute(
+                delete(EdgeRow).where(EdgeRow.id.in_(chunk)),
+                execution_options={"synchronize_session": False},
+            )
+        return len(doomed)
 
     def active(
         self,
@@ -568,4 +614,7 @@ def _slot_columns() -> tuple[Any, ...]:
         c.tier_gap,
         c.low,
         c.high,
+        c.statement,
+        c.family,
+        c.dimension,
     )

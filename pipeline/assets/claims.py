@@ -9,6 +9,7 @@ from typing import Any
 import dagster as dg
 from sqlalchemy.orm import Session
 
+from claims.document_bounds import MAX_CLAIMS_PER_LONG_LINE, bound_claims
 from claims.edge_refresh import record_supersession_candidates
 from claims.extract_pool import (
     ExtractionPoolBroken,
@@ -23,7 +24,7 @@ from claims.run_summary import claims_preview, count_table
 from claims.store import ClaimRepository, GenerationRepository
 from claims.store.bulk_load import indexes_deferred, load_pays
 from claims.store.changes import mark_extracted, record_version_changes
-from claims.store.claims import claim_from_row, row_kind
+from claims.store.claims import CLAIM_COLUMNS, claim_from_row, row_kind
 from claims.store.sources import register_dates, register_titles
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
@@ -74,6 +75,7 @@ def claims(
     preview: list[Claim] = []
     pending_writes: list[_Extracted] = []
     failed: dict[str, str] = {}
+    bounded_notes: dict[str, str] = {}  # version key -> what the document bounds left out
     by_shard: dict[str, list[tuple[str, int]]] = {shard: [] for shard in context.partition_keys}
     # the register title is what "it", "we", "the company" in the text refer to
     todo = [
@@ -106,13 +108,21 @@ def claims(
             if result.error is not None:  # named; none of its claims is written
                 failed[result.key] = f"{result.key} ({version.origin_path}): {result.error}"
                 continue  # the other versions of the shard go on
-            pending_writes.append(_Extracted(version.id, result.rows, result.mentions))
+            rows = result.rows
+            if len(rows) > MAX_CLAIMS_PER_LONG_LINE:  # below that no bound can bite
+                bounded = bound_claims(version.text, rows, _span_start, _claim_key)
+                note = bounded.note(f"{result.key} ({version.origin_path})")
+                if note is not None:
+                    rows = bounded.kept  # type: ignore[assignment]
+                    bounded_notes[result.key] = note
+                    context.log.warning(note)
+            pending_writes.append(_Extracted(version.id, rows, result.mentions))
             if not bulk and len(pending_writes) >= VERSIONS_PER_TRANSACTION:
                 _write(store, pending_writes, written, generation)
-            by_shard[shard_of(version.source_id)].append((result.key, len(result.rows)))
-            kinds.update(row_kind(row) for row in result.rows)
+            by_shard[shard_of(version.source_id)].append((result.key, len(rows)))
+            kinds.update(row_kind(row) for row in rows)
             if len(preview) < 8:
-                preview.extend(claim_from_row(row) for row in result.rows[: 8 - len(preview)])
+                preview.extend(claim_from_row(row) for row in rows[: 8 - len(preview)])
     except ExtractionPoolBroken as error:  # keep what arrived, then stop the run, clearly
         _write_all(store, pending_writes, written, generation, bulk)
         raise dg.Failure(str(error)) from error
@@ -152,8 +162,22 @@ def claims(
             "supersession_candidates": candidates,
             "claims_by_kind": dg.MetadataValue.md(count_table(dict(kinds))),
             "preview": dg.MetadataValue.md(claims_preview(preview)),
+            # documents whose claims claims.document_bounds bounded (the run summary warns)
+            "bounded_documents": dg.MetadataValue.json(bounded_notes),
         }
     )
+
+
+_SPAN_START = CLAIM_COLUMNS.index("span_start")
+_CLAIM_KEY = CLAIM_COLUMNS.index("claim_key")
+
+
+def _span_start(row: tuple[Any, ...]) -> int:
+    return int(row[_SPAN_START])
+
+
+def _claim_key(row: tuple[Any, ...]) -> str:
+    return str(row[_CLAIM_KEY])
 
 
 def _structure_media_type(media_type: str) -> str:
