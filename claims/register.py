@@ -29,7 +29,14 @@ from claims.models import Source, SupersedesRef
 from claims.profiles import DEFAULT_PROFILE, PROFILE_NAMES, known_profile
 from claims.yaml_files import one_line, read_config_text, reject_tags
 
-TOP_LEVEL_KEYS = ("tiers", "default_access_groups", "default_profile", "profiles", "sources")
+TOP_LEVEL_KEYS = (
+    "tiers",
+    "default_access_groups",
+    "default_profile",
+    "profiles",
+    "glossary",
+    "sources",
+)
 ENTRY_KEYS = (
     "title",
     "profile",
@@ -95,6 +102,8 @@ class Register:
             if entry.source.profile
         ]
         return "\n".join(rules)
+    # the organization's glossary (YAML ``term: other words``), relative to the register
+    glossary: Path | None = None
 
     @property
     def source_ids(self) -> set[str]:
@@ -281,6 +290,13 @@ def parse_register(text: str, path: Path) -> Register:
         default_profile = _profile(reader, top["default_profile"][1], "default_profile")
     folders = _folder_profiles(reader, top["profiles"][1]) if "profiles" in top else ()
 
+    glossary: Path | None = None
+    if "glossary" in top:
+        named = reader.text(top["glossary"][1], "glossary").strip()
+        if not named:
+            reader.fail(top["glossary"][1], "glossary", "name a YAML file of `term: other words`")
+        glossary = (path.parent / Path(named).expanduser()).resolve()
+
     sources_node = top["sources"][1]
     entries: dict[str, RegisterEntry] = {}
     claimed_paths: dict[Path, str] = {}
@@ -303,6 +319,7 @@ def parse_register(text: str, path: Path) -> Register:
         entries=entries,
         default_profile=default_profile,
         folder_profiles=folders,
+        glossary=glossary,
     )
     _check_cycles(register)
     return register

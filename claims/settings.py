@@ -60,6 +60,11 @@ class Settings(BaseSettings):
     )
     policy_file: Path | None = Field(None, description="Authority policy applied by `claims run`.")
     register_file: Path | None = Field(None, description="Source register applied by `claims run`.")
+    glossary_file: Path | None = Field(
+        None,
+        description="The organization's words for questions (docs/RETRIEVAL.md, glossary); "
+        "default: the register's `glossary:` file.",
+    )
     sources_dir: Path | None = Field(None, description="Directory the pipeline sensor watches.")
 
     @property

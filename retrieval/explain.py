@@ -19,6 +19,9 @@ from retrieval.answer import answer_frame, asked_type, check_question
 from retrieval.candidates import candidate_keys
 from retrieval.contract import Answer
 from retrieval.evidence import NOW, AsOf, EvidenceLoader
+from retrieval.evidence_rank import Ranked, rank, winners
+from retrieval.finding import Ask
+from retrieval.question_reading import Reading, read_question
 
 
 class FrameOut(BaseModel):
@@ -47,10 +50,41 @@ class CandidateOut(BaseModel):
     found_by: str
 
 
+class ReadingOut(BaseModel):
+    """What the question asks for (issue 32): kind and dimension of value, entity, time,
+    scope, and the content words the evidence is ranked by."""
+
+    kind: str | None
+    dimensions: list[str]
+    cue: str | None
+    entity: str | None
+    time: str | None
+    scope: dict[str, str] = Field(default_factory=dict)
+    terms: list[str] = Field(default_factory=list)
+
+
+class EvidenceOut(BaseModel):
+    """One visible claim of the asked kind, its score and the question words it carries."""
+
+    rank: int
+    claim_id: str
+    claim_key: str
+    source_id: str
+    value: float | str | None
+    unit: str | None
+    score: float
+    matched: list[str]
+
+
 class Explanation(BaseModel):
     question: str
     frame: FrameOut
     candidates: list[CandidateOut]
+    reading: ReadingOut | None = None
+    evidence: list[EvidenceOut] = Field(default_factory=list)
+    # why the evidence ranking chose what it chose (it answers when no key the question
+    # names reaches a claim of the asked kind)
+    winner: str | None = None
     answer: Answer
 
 
@@ -81,6 +115,7 @@ def explain(
             if generation and attribute
             else []
         )
+        reading, ranked, why = ranked_evidence(conn, frame, requester, as_of, text)
     result = answer_frame(store, frame, requester, question=text, as_of=as_of)
     return Explanation(
         question=text,
@@ -107,5 +142,58 @@ def explain(
             )
             for rank, c in enumerate(candidates, start=1)
         ],
+        reading=ReadingOut(**reading.as_dict()),
+        evidence=[
+            EvidenceOut(
+                rank=rank,
+                claim_id=r.claim.id,
+                claim_key=r.claim.claim_key,
+                source_id=r.claim.source_id,
+                value=r.claim.value_number
+                if r.claim.value_number is not None
+                else r.claim.value_text,
+                unit=r.claim.unit,
+                score=r.score,
+                matched=list(r.matched),
+            )
+            for rank, r in enumerate(ranked[:MAX_SHOWN], start=1)
+        ],
+        winner=why,
         answer=result,
     )
+
+
+MAX_SHOWN = 10  # evidence rows an explanation lists
+
+
+def ranked_evidence(
+    conn: Any, frame: Any, requester: Requester, as_of: AsOf, question: str
+) -> tuple[Reading, list[Ranked], str | None]:
+    """The question's reading, the visible claims of the asked kind ranked by the whole
+    evidence, and why the best won (the same reads as ``answer``'s evidence stage)."""
+    from dataclasses import replace
+
+    start = frame.time.start if frame.time else None
+    end = frame.time.end if frame.time else None
+    if as_of.effective is None and (start or end):
+        as_of = replace(as_of, reference=end or start)
+    ask = Ask(
+        conn=conn,
+        loader=EvidenceLoader(conn, as_of),
+        as_of=as_of,
+        frame=frame,
+        asked=asked_type(frame, question),
+        requester=requester,
+        key=frame.claim_key or "",
+        scope=dict(frame.scope or {}),
+        start=start,
+        end=end,
+        asked_words=frozenset(frame.scope_residual or ()),
+    )
+    reading = read_question(question, frame)
+    ranked, _ = rank(ask, reading)
+    chosen, why = winners(ranked, reading)
+    if chosen:
+        values = sorted({str(c.value_number or c.value_text) for c in chosen})
+        why = f"{', '.join(values)}: {why}"
+    return reading, ranked, why

@@ -621,6 +621,8 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
     """The claims that answer: first the question's own key (as before); when no visible
     claim there has a value of the asked kind, the candidate keys, best first; then the
     question's own words as a key."""
+    from retrieval.evidence_rank import found_by_evidence  # issue 32: office questions
+
     own = addressed(ask)
     matching = fitting(ask.asked, own.claims, ask.attribute)
     if matching:
@@ -629,8 +631,10 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
     return (
         found_by_candidates(ask, referring)
         or stated_key(ask)
+        or found_by_evidence(ask)
         or Found(own.keys, [], set(), ask.key)
     )
+
 
 
 def find(ask: Ask, referring: set[str]) -> Found:

@@ -164,6 +164,23 @@ def show_explanation(why: Explanation) -> None:
             f"       scope {frame.scope}, qualifiers {frame.qualifiers}, time {frame.time!r}",
             markup=False,
         )
+    reading = why.reading
+    if reading is not None:
+        console.print(
+            f"reading: asks for {reading.kind or 'any value'}"
+            + (f" ({', '.join(reading.dimensions)})" if reading.dimensions else "")
+            + f", entity {reading.entity!r}, time {reading.time!r}, scope {reading.scope}, "
+            f"words {reading.terms}",
+            markup=False,
+        )
+    for e in why.evidence:
+        console.print(
+            f"evidence {e.rank}: {e.value} {e.unit or ''} ({e.claim_key!r}, {e.source_id}) "
+            f"score {e.score:.2f}, carries {e.matched}",
+            markup=False,
+        )
+    if why.winner:
+        console.print(f"winner: {why.winner}", markup=False)
     if not why.candidates:
         console.print("candidates: none the requester may see", markup=False)
     for c in why.candidates:
