@@ -3,7 +3,7 @@
     python bench/eval_vitaminc.py [DATA.jsonl] [--limit N] [--json OUT] [--examples K]
                                   [--misses OUT.jsonl]
 
-Every row's (claim, evidence) goes through ``claims.edges.check.check_texts``, the code path
+Every row's (claim, evidence) goes through ``claims.check.check_texts``, the code path
 of ``claims check``. Figures (issue 12 targets):
 
 - REFUTES called conflict (>= 0.30), SUPPORTS called conflict (<= 0.03), NEI breakdown;
@@ -21,6 +21,7 @@ the misses by class.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sys
@@ -56,14 +57,18 @@ def key_pattern(left: str, right: str) -> str:
     return "some shared words"
 
 
-def closest_pair(pairs: list[Any]) -> Any:
-    """The pair whose keys share the most words (the one a fix would most likely join)."""
+def closest_keys(result: Any) -> tuple[str, str]:
+    """The claim keys of the two texts that share the most words (the ones a fix would most
+    likely join)."""
 
-    def overlap(p: Any) -> tuple[int, int]:
-        a, b = key_words(p.left.claim_key), key_words(p.right.claim_key)
+    def overlap(keys: tuple[str, str]) -> tuple[int, int]:
+        a, b = key_words(keys[0]), key_words(keys[1])
         return (len(a & b), -len(a ^ b))
 
-    return max(pairs, key=overlap)
+    return max(
+        ((a.claim_key, b.claim_key) for a in result.left_found for b in result.right_found),
+        key=overlap,
+    )
 
 
 def primary_class(result: Any) -> tuple[str, str | None]:
@@ -74,13 +79,13 @@ def primary_class(result: Any) -> tuple[str, str | None]:
         return "no claim from the claim side", None
     if not result.right_claims:
         return "no claim from the evidence side", None
+    if not result.pairs:  # the builder linked no claim of one text with one of the other
+        left, right = closest_keys(result)
+        if left == right:
+            return "same key, not linked", f"{left!r}"
+        return f"keys differ: {key_pattern(left, right)}", f"{left!r} vs {right!r}"
     rank = {"conflict": 4, "ambiguous": 3, "corroboration": 2, "compatible": 1, "unrelated": 0}
     top = max(result.pairs, key=lambda p: rank[p.relation.value])
-    if top.relation.value == "unrelated":  # no pair was compared: the keys kept them apart
-        best = closest_pair(result.pairs)
-        pair = f"{best.left.claim_key!r} vs {best.right.claim_key!r}"
-        return f"keys differ: {key_pattern(best.left.claim_key, best.right.claim_key)}", pair
-    # compared: on one key, or (since attribute similarity) on similar keys
     same = "same key" if top.left.claim_key == top.right.claim_key else "similar keys"
     return f"{same}, {top.relation.value} by rule {top.rule}", None
 
@@ -177,42 +182,50 @@ class Tally:
         }
 
 
-def revision_pairs(rows: list[dict[str, Any]]) -> list[tuple[str, str, bool]]:
-    """(before, after, only_numbers_changed) for distinct evidence of one case whose numbers
-    differ; each unordered pair once."""
+PARTS = ("all", "tuning", "check")
+
+
+def part_of(case_id: str) -> str:
+    """The stable half a case belongs to: ``tuning`` (even sha256) or ``check`` (odd).
+
+    Rules are taught on classes that hold on both halves; a change that helps one half only
+    is tuned to items."""
+    return "tuning" if int(hashlib.sha256(case_id.encode()).hexdigest(), 16) % 2 == 0 else "check"
+
+
+def revision_pairs(rows: list[dict[str, Any]]) -> list[tuple[str, str, bool, str]]:
+    """(before, after, only_numbers_changed, case_id) for distinct evidence of one case whose
+    numbers differ; each unordered pair once."""
     by_case: dict[str, list[str]] = defaultdict(list)
     for row in rows:
         texts = by_case[row["case_id"]]
         if row["evidence"] not in texts:
             texts.append(row["evidence"])
     pairs = []
-    for texts in by_case.values():
+    for case, texts in by_case.items():
         for a, b in combinations(texts[:MAX_EVIDENCE_PER_CASE], 2):
             if Counter(common.numbers_in(a)) == Counter(common.numbers_in(b)):
                 continue
-            pairs.append((a, b, common.mask_numbers(a) == common.mask_numbers(b)))
+            pairs.append((a, b, common.mask_numbers(a) == common.mask_numbers(b), case))
     return pairs
 
 
 def miss_record(left: str, right: str, numbers_only: bool, result: Any) -> dict[str, Any]:
     """One revision pair not in one slot, with what a reader needs to class it."""
-    from claims.edges.alignment import align
     from claims.edges.facts import shown_value
 
-    alignment = align(left, right)
     return {
         "left": left,
         "right": right,
         "only_numbers": numbers_only,
-        "ratio": round(alignment.ratio, 3),
-        "containment": round(alignment.containment, 3),
-        "revision": alignment.revision,
-        "changes": [[c.left_text, c.right_text] for c in alignment.changes],
         "relation": result.relation.value,
         "rule": result.rule,
         "reason": result.reason,
         "class": primary_class(result)[0],
-        "claims": [result.left_claims, result.right_claims],
+        "claims": [
+            [f"{c.claim_key} = {shown_value(c)}" for c in result.left_found],
+            [f"{c.claim_key} = {shown_value(c)}" for c in result.right_found],
+        ],
         "pairs": [
             {
                 "relation": p.relation.value,
@@ -226,6 +239,47 @@ def miss_record(left: str, right: str, numbers_only: bool, result: Any) -> dict[
     }
 
 
+def new_tallies() -> dict[str, Tally]:
+    return {
+        "REFUTES": Tally("REFUTES", ("conflict",)),
+        "SUPPORTS": Tally("SUPPORTS", ("conflict",)),
+        "NOT ENOUGH INFO": Tally("NOT ENOUGH INFO", ("conflict",)),
+        "revisions": Tally("revision pairs", SLOT),
+        "only_numbers": Tally("revision pairs, only numbers changed", SLOT),
+    }
+
+
+def figure_lines(t: dict[str, Tally]) -> list[str]:
+    ref, sup, nei = t["REFUTES"], t["SUPPORTS"], t["NOT ENOUGH INFO"]
+    revisions, only_numbers = t["revisions"], t["only_numbers"]
+    nei_conflict = common.rate(nei.hits, nei.total)
+    return [
+        common.target_line("REFUTES called conflict", ref.hits, ref.total, ">= 0.30"),
+        common.target_line("SUPPORTS called conflict", sup.hits, sup.total, "<= 0.03"),
+        common.target_line(
+            "revision pairs in one slot", revisions.hits, revisions.total, ">= 0.85"
+        ),
+        common.target_line(
+            "revision pairs in one slot, only numbers changed",
+            only_numbers.hits,
+            only_numbers.total,
+            ">= 0.98",
+        ),
+        f"  info NOT ENOUGH INFO called conflict: {nei.hits}/{nei.total} = "
+        f"{common.shown(nei_conflict)}",
+    ]
+
+
+def part_figures(t: dict[str, Tally]) -> dict[str, Any]:
+    return {
+        "refutes": t["REFUTES"].figures(),
+        "supports": t["SUPPORTS"].figures(),
+        "not_enough_info": t["NOT ENOUGH INFO"].figures(),
+        "revision_pairs": t["revisions"].figures(),
+        "revision_pairs_only_numbers": t["only_numbers"].figures(),
+    }
+
+
 def main() -> None:
     cli = common.parser(__doc__.splitlines()[0], "vitaminc_real_dev.jsonl")
     cli.add_argument(
@@ -235,75 +289,62 @@ def main() -> None:
     common.quiet_warnings()
     rows = common.read_jsonl(args.data, args.limit)
     code = common.describe_code()
-    from claims.edges.check import check_texts
+    from claims.check import check_texts
 
     clock = common.Clock()
     common.header("VitaminC real dev through claims check", args.data, len(rows), code)
-    by_label = {
-        "REFUTES": Tally("REFUTES", ("conflict",)),
-        "SUPPORTS": Tally("SUPPORTS", ("conflict",)),
-        "NOT ENOUGH INFO": Tally("NOT ENOUGH INFO", ("conflict",)),
-    }
+    parts = {part: new_tallies() for part in PARTS}
+    false_rules: Counter[str] = Counter()
     for done, row in enumerate(rows, start=1):
         result = check_texts(row["claim"], row["evidence"])
-        by_label[row["label"]].add(row["claim"], row["evidence"], result, args.examples)
+        for part in ("all", part_of(row["case_id"])):
+            keep = args.examples if part == "all" else 0
+            parts[part][row["label"]].add(row["claim"], row["evidence"], result, keep)
+        if row["label"] == "SUPPORTS" and result.relation.value == "conflict":
+            false_rules[f"rule {result.rule}"] += 1
         common.progress(done, len(rows), 2000, "rows")
     pairs = revision_pairs(rows)
-    revisions = Tally("revision pairs", SLOT)
-    only_numbers = Tally("revision pairs, only numbers changed", SLOT)
     misses: list[dict[str, Any]] = []
-    for done, (a, b, numbers_only) in enumerate(pairs, start=1):
+    for done, (a, b, numbers_only, case) in enumerate(pairs, start=1):
         result = check_texts(a, b)
-        revisions.add(a, b, result, args.examples)
+        for part in ("all", part_of(case)):
+            keep = args.examples if part == "all" else 0
+            parts[part]["revisions"].add(a, b, result, keep)
+            if numbers_only:
+                parts[part]["only_numbers"].add(a, b, result, keep)
         if args.misses and result.relation.value not in SLOT:
             misses.append(miss_record(a, b, numbers_only, result))
-        if numbers_only:
-            only_numbers.add(a, b, result, args.examples)
         common.progress(done, len(pairs), 2000, "revision pairs")
 
     if args.misses:
         with args.misses.open("w", encoding="utf-8") as out:
             out.writelines(json.dumps(m, ensure_ascii=False) + "\n" for m in misses)
-    ref, sup, nei = by_label["REFUTES"], by_label["SUPPORTS"], by_label["NOT ENOUGH INFO"]
     print(f"time: {clock.seconds()} s")
-    print("\nwhole-set figures:")
-    print(common.target_line("REFUTES called conflict", ref.hits, ref.total, ">= 0.30"))
-    print(common.target_line("SUPPORTS called conflict", sup.hits, sup.total, "<= 0.03"))
-    print(
-        common.target_line("revision pairs in one slot", revisions.hits, revisions.total, ">= 0.85")
-    )
-    print(
-        common.target_line(
-            "revision pairs in one slot, only numbers changed",
-            only_numbers.hits,
-            only_numbers.total,
-            ">= 0.98",
+    for part in PARTS:
+        title = (
+            "whole-set"
+            if part == "all"
+            else f"{part} part (sha256 of case_id, " + ("even)" if part == "tuning" else "odd)")
         )
-    )
-    nei_conflict = common.rate(nei.hits, nei.total)
-    print(
-        f"  info NOT ENOUGH INFO called conflict: {nei.hits}/{nei.total} = "
-        f"{common.shown(nei_conflict)}"
-    )
+        print(f"\n{title} figures:")
+        print("\n".join(figure_lines(parts[part])))
+    t = parts["all"]
     for title, tally, word in (
-        ("REFUTES (a hit is a conflict)", ref, "missed"),
-        ("SUPPORTS (a hit is a false conflict)", sup, "not conflict"),
-        ("NOT ENOUGH INFO", nei, "not conflict"),
-        ("revision pairs (a hit is conflict or ambiguous)", revisions, "missed"),
-        ("revision pairs, only numbers changed", only_numbers, "missed"),
+        ("REFUTES (a hit is a conflict)", t["REFUTES"], "missed"),
+        ("SUPPORTS (a hit is a false conflict)", t["SUPPORTS"], "not conflict"),
+        ("NOT ENOUGH INFO", t["NOT ENOUGH INFO"], "not conflict"),
+        ("revision pairs (a hit is conflict or ambiguous)", t["revisions"], "missed"),
+        ("revision pairs, only numbers changed", t["only_numbers"], "missed"),
     ):
         print(f"\n-- {title}")
         print("\n".join(tally.lines(word)))
-    if sup.hits:
+    if false_rules:
         print("\n-- SUPPORTS called conflict: rule of the conflict")
-        # a second pass over the few false conflicts only: which rule called them
-        rules: Counter[str] = Counter()
-        for row in rows:
-            if row["label"] == "SUPPORTS":
-                result = check_texts(row["claim"], row["evidence"])
-                if result.relation.value == "conflict":
-                    rules[f"rule {result.rule}"] += 1
-        print("\n".join(common.counter_lines("false conflicts by rule", rules, sup.hits)))
+        print(
+            "\n".join(
+                common.counter_lines("false conflicts by rule", false_rules, t["SUPPORTS"].hits)
+            )
+        )
     common.write_json(
         args.json_out,
         {
@@ -311,11 +352,8 @@ def main() -> None:
             "data": str(args.data),
             "rows": len(rows),
             "seconds": clock.seconds(),
-            "refutes": ref.figures(),
-            "supports": sup.figures(),
-            "not_enough_info": nei.figures(),
-            "revision_pairs": revisions.figures(),
-            "revision_pairs_only_numbers": only_numbers.figures(),
+            **part_figures(t),
+            "parts": {part: part_figures(parts[part]) for part in PARTS[1:]},
         },
     )
 

@@ -187,8 +187,8 @@ _CONVERT: dict[str, Any] = {
 def _read_columns(table: Any) -> list[Any]:
     out: list[Any] = []
     for column in table.c:
-        if column.name == "created_at":
-            out.append(null().label("created_at"))
+        if column.name in ("created_at", "locator"):
+            out.append(null().label(column.name))  # facts never look at either
         elif column.name in _CONVERT:
             out.append(type_coerce(column, Text).label(column.name))
         else:
@@ -301,8 +301,11 @@ def recompute_edges(
     claim_keys: set[str] | None = None,
     *,
     materiality: MaterialitySettings | None = None,
+    namesake_sources: Collection[str] = (),
 ) -> EdgeReport:
     """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
+
+    ``namesake_sources``: the sources read as reference pages (``build_edges``).
 
     Identical re-runs change no row; edges no longer produced are retired, not deleted.
     """
@@ -324,6 +327,7 @@ def recompute_edges(
         tiers=tiers,
         keys=keys,
         coarse_keys=coarse,
+        namesake_sources=namesake_sources,
     )
     scope: set[str] | None = None
     if keys is not None:

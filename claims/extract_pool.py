@@ -35,6 +35,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from claims.extraction.generation import current_generation
@@ -65,6 +66,10 @@ class VersionText:
     source_id: str
     version_id: str
     document_subject: str | None = None
+    # the built-in extractor's extras: how the text is written ("text/plain" reads title
+    # lines), and the register's effective date (the year of dates written without one)
+    media_type: str | None = None
+    document_date: date | None = None
 
 
 @dataclass
@@ -131,6 +136,10 @@ def extract_one(version: VersionText, extract: object) -> Extracted:
         kwargs = {"source_id": version.source_id, "source_version_id": version.version_id}
         if version.document_subject is not None:
             kwargs["document_subject"] = version.document_subject
+        if version.media_type is not None:
+            kwargs["media_type"] = version.media_type
+        if version.document_date is not None:
+            kwargs["document_date"] = version.document_date  # type: ignore[assignment]
         found: list[Claim] = extract(version.text, **kwargs)  # type: ignore[operator]
         rows = [claim_row(claim) for claim in found]
         mentions = bool(find_supersession_mentions(version.text))

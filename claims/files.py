@@ -102,9 +102,7 @@ def read_bounded(path: Path, limit: int, *, what: str = "file", setting: str = "
     """
     fd, status = _open_regular(path)
     knob = f" ({setting})" if setting else ""
-    too_big = (
-        f"the {what} is over the limit of {limit} bytes{knob}; split it or raise the limit"
-    )
+    too_big = f"the {what} is over the limit of {limit} bytes{knob}; split it or raise the limit"
     with os.fdopen(fd, "rb") as stream:
         if status.st_size > limit:
             raise FileReadError(

@@ -10,9 +10,11 @@ Two steps, so the pipeline can reuse them without the CLI:
   the register's ``supersedes`` against what exists, applies the register, stores new
   versions (same bytes again is a no-op) and returns an ``IngestReport``.
 
-Rules (docs/INGEST.md): ``.txt`` and ``.md`` files, UTF-8, not empty, not binary, at most
-``CLAIMS_MAX_SOURCE_BYTES``. Source id = path relative to the ingest root without its
-extension (a file named directly: its stem), unless the register maps the file to an id.
+Rules (docs/INGEST.md): ``.txt``/``.md`` (UTF-8, not empty, not binary), ``.docx``, ``.pdf``
+and ``.html``/``.htm`` (converted to text by ``claims.documents.converters``), at most
+``CLAIMS_MAX_SOURCE_BYTES``; other types inside a folder are counted as not read.
+Source id = path relative to the ingest root without its extension (a file named directly:
+its stem), unless the register maps the file to an id.
 """
 
 from __future__ import annotations
@@ -27,21 +29,23 @@ from typing import Any, NamedTuple
 
 from sqlalchemy.orm import Session
 
+from claims.documents.converters import MEDIA_TYPES, SUFFIXES, Converted, convert
+from claims.documents.converters.plain import (
+    decode_source_text as decode_source_text,  # re-exported: the .txt/.md rules
+)
 from claims.errors import InputError
-from claims.files import foreign_encoding, read_bounded, real_path, sha256_of_regular_file
+from claims.files import read_bounded, real_path, sha256_of_regular_file
 from claims.ids import sha256_hex
 from claims.register import Register, apply_default_groups, apply_register, source_id_problem
 from claims.retention import erased_pairs, skip_message
 from claims.store.sources import FileStat, NewVersion, SourceRepository
 
-MEDIA_TYPES = {".txt": "text/plain", ".md": "text/markdown"}
 _VISIBLE_CONTROLS = {
     **{code: f"\\x{code:02x}" for code in [*range(32), 127]},
     ord("\n"): "\\n",
     ord("\r"): "\\r",
     ord("\t"): "\\t",
 }
-_BOM = "\ufeff"
 # A record taken this soon after the file's last change is not trusted: a second change in
 # the same tick of the file system's clock would leave the same times (git's "racy" index
 # entries). Two seconds covers the coarsest common granularity (FAT) and a file server
@@ -52,7 +56,8 @@ _INODE_BITS = 0x7FFF_FFFF_FFFF_FFFF  # inodes are unsigned 64-bit; the store kee
 
 @dataclass(frozen=True)
 class SourceFile:
-    """One readable source file: its id, its exact bytes and their UTF-8 text."""
+    """One readable source file: its id, its exact bytes and their text (the bytes as
+    UTF-8, or the converter's Markdown-flavoured text of a .docx, .pdf or .html file)."""
 
     source_id: str
     path: Path
@@ -61,6 +66,8 @@ class SourceFile:
     media_type: str
     # the file's status taken just before it was read: recorded once its version is stored
     stat: FileStat | None = field(default=None, compare=False, repr=False)
+    converter: str = "utf-8-text"  # what made ``text`` (claims/documents/converters)
+    converter_version: str = "1"
 
     @property
     def sha256(self) -> str:
@@ -105,6 +112,8 @@ class SourceScan:
     files: list[SourceFile] = field(default_factory=list)
     rejected: list[RejectedFile] = field(default_factory=list)
     known: list[KnownFile] = field(default_factory=list)  # unchanged since recorded: not read
+    # files inside a scanned folder whose type is not read (.xlsx, .png...): named, not errors
+    not_read: list[Path] = field(default_factory=list)
 
     def raise_for_rejected(self) -> None:
         """Raise one ``InputError`` listing every rejected file, if there is any."""
@@ -141,6 +150,7 @@ class IngestReport:
     register_changed: list[str] = field(default_factory=list)
     # files skipped because their source was erased with these bytes (claims/retention.py)
     erased: list[str] = field(default_factory=list)
+    not_read: list[str] = field(default_factory=list)  # files of a type claims does not read
 
     @property
     def sources(self) -> int:
@@ -172,6 +182,8 @@ class IngestReport:
             text += f"; {len(self.rejected)} rejected"
         if self.erased:
             text += f"; {len(self.erased)} skipped (source erased)"
+        if self.not_read:
+            text += f"; {len(self.not_read)} not read (type)"
         return text
 
     def to_dict(self) -> dict[str, Any]:
@@ -184,6 +196,7 @@ class IngestReport:
                 for r in self.rejected
             ],
             "erased": self.erased,
+            "not_read": self.not_read,
             "register": (
                 {
                     "path": self.register,
@@ -218,9 +231,11 @@ def scan_sources(
     max_source_bytes: int | None = None,
     records: Mapping[str, FileStat] | None = None,
 ) -> SourceScan:
-    """Read and validate every ``.txt``/``.md`` file under ``paths`` (no store access).
+    """Read and validate (and convert) every file of a type claims reads under ``paths``
+    (no store access).
 
-    A directory is walked recursively (hidden entries and other extensions are skipped) and
+    A directory is walked recursively (hidden entries are skipped, files of other types are
+    listed in ``not_read``) and
     is the root its files' ids are relative to; a file named directly gets its stem as id.
     A file reached twice is read once (the first way it was reached names it). Two files
     that would get the same source id are both rejected.
@@ -245,7 +260,8 @@ def scan_sources(
             status = _regular_status(file)
             if records and status is not None:
                 record = records.get(recorded_as)
-                unchanged = _unchanged_file(file, root, register, record, status, limit)
+                file_limit = _file_limit(file, limit)[0]
+                unchanged = _unchanged_file(file, root, register, record, status, file_limit)
                 if unchanged is not None:
                     scan.known.append(unchanged)
                     continue
@@ -268,13 +284,29 @@ def read_known_file(file: KnownFile, *, max_source_bytes: int | None = None) -> 
     the next scan sees it as changed."""
     limit = max_source_bytes if max_source_bytes is not None else _default_max_bytes()
     try:
-        data = read_bounded(file.path, limit, setting="CLAIMS_MAX_SOURCE_BYTES")
+        file_limit, setting = _file_limit(file.path, limit)
+        data = read_bounded(file.path, file_limit, setting=setting)
         if sha256_hex(data) != file.sha256:
             return None
-        text = decode_source_text(data, file.path)
+        converted = _bounded(convert(data, file.path), limit, file.path)
     except InputError:
         return None
-    return SourceFile(file.source_id, file.path, data, text, file.media_type, file.record)
+    return _source_file(file.source_id, file.path, data, converted, file.record)
+
+
+def _source_file(
+    source_id: str, path: Path, data: bytes, converted: Converted, status: FileStat | None
+) -> SourceFile:
+    return SourceFile(
+        source_id=source_id,
+        path=path,
+        data=data,
+        text=converted.text,
+        media_type=converted.media_type,
+        stat=status,
+        converter=converted.converter,
+        converter_version=converted.converter_version,
+    )
 
 
 def stat_path(path: Path) -> str:
@@ -341,54 +373,20 @@ def read_source_file(
     ``root`` is the directory the id is relative to (None: the id is the file's stem).
     """
     limit = max_source_bytes if max_source_bytes is not None else _default_max_bytes()
-    media_type = MEDIA_TYPES.get(path.suffix.lower())
-    if media_type is None:
+    if path.suffix.lower() not in MEDIA_TYPES:
         raise InputError(
             f"unsupported file type {path.suffix or '(none)'!r}; claims ingests "
-            f"{', '.join(MEDIA_TYPES)} files (convert it to UTF-8 text first)",
+            f"{', '.join(SUFFIXES)} files (save it in one of these formats first)",
             location=str(path),
         )
     # Regular files only, never more than limit + 1 bytes: a named pipe, a link to a device
     # or a link loop is a per-file error, not a hang or an exhausted memory (claims/files.py).
-    data = read_bounded(path, limit, setting="CLAIMS_MAX_SOURCE_BYTES")
-    text = decode_source_text(data, path)
+    file_limit, setting = _file_limit(path, limit)
+    data = read_bounded(path, file_limit, setting=setting)
+    # .txt/.md: the UTF-8 text; others: converted, their text within the text limit
+    converted = _bounded(convert(data, path), limit, path)
     source_id = _source_id(path, root, register)
-    return SourceFile(source_id=source_id, path=path, data=data, text=text, media_type=media_type)
-
-
-def decode_source_text(data: bytes, path: Path) -> str:
-    """The text of ``data``; raises ``InputError`` if it is empty, binary or not UTF-8."""
-    if not data:
-        raise InputError("the file is empty; there is nothing to ingest", location=str(path))
-    encoding = foreign_encoding(data)
-    if encoding:  # its zero bytes are not "binary": say what it is
-        raise InputError(
-            f"the file is {encoding}, not UTF-8; convert it to UTF-8", location=str(path)
-        )
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        line = data[:nul].count(b"\n") + 1
-        raise InputError(
-            f"the file looks binary (NUL byte at line {line}, byte offset {nul}); "
-            "only UTF-8 text can be ingested",
-            location=f"{path}:{line}",
-        )
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise InputError(
-            f"the file is not valid UTF-8 (byte 0x{data[error.start]:02x} at line {line}, "
-            f"byte offset {error.start}); convert it to UTF-8",
-            location=f"{path}:{line}",
-        ) from None
-    # A UTF-8 byte order mark is not text: offsets into the text must not count it.
-    text = text.removeprefix(_BOM)
-    if not text.strip():
-        raise InputError(
-            "the file holds only whitespace; there is nothing to ingest", location=str(path)
-        )
-    return text
+    return _source_file(source_id, path, data, converted, None)
 
 
 class _Candidate(NamedTuple):
@@ -411,7 +409,10 @@ def _candidates(given: Path, scan: SourceScan) -> Iterable[_Candidate]:
             subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
             real_folder = absolute_folder = ""
             for name in sorted(names):
-                if name.startswith(".") or os.path.splitext(name)[1].lower() not in MEDIA_TYPES:
+                if name.startswith("."):
+                    continue
+                if os.path.splitext(name)[1].lower() not in MEDIA_TYPES:
+                    scan.not_read.append(Path(directory, name))  # named in the summary
                     continue
                 file = Path(directory, name)
                 absolute_folder = absolute_folder or stat_path(Path(directory))
@@ -506,6 +507,31 @@ def rejection_error(report: IngestReport) -> InputError | None:
     return InputError(_rejection_message(report.rejected, ingested=len(report.files)))
 
 
+def _file_limit(path: Path, text_limit: int) -> tuple[int, str]:
+    """The most bytes a file of this type may have, and the setting that says so: a .docx,
+    .pdf or .html file's own limit (images and markup are most of their bytes)."""
+    if path.suffix.lower() in _DOCUMENT_SUFFIXES:
+        from claims.settings import get_settings
+
+        return get_settings().max_document_bytes, "CLAIMS_MAX_DOCUMENT_BYTES"
+    return text_limit, "CLAIMS_MAX_SOURCE_BYTES"
+
+
+_DOCUMENT_SUFFIXES = frozenset({".docx", ".pdf", ".html", ".htm"})
+
+
+def _bounded(converted: Converted, text_limit: int, path: Path) -> Converted:
+    """``converted`` if its text is within the text limit, else ``InputError``."""
+    size = len(converted.text.encode("utf-8"))
+    if converted.converter != "utf-8-text" and size > text_limit:
+        raise InputError(
+            f"the file's text is {size} bytes, over the limit of {text_limit} bytes "
+            "(CLAIMS_MAX_SOURCE_BYTES); split the document or raise the limit",
+            location=str(path),
+        )
+    return converted
+
+
 def _default_max_bytes() -> int:
     from claims.settings import get_settings
 
@@ -521,15 +547,17 @@ def ingest(
     register: Register | None = None,
     *,
     rejected: Sequence[RejectedFile] = (),
+    not_read: Sequence[Path] = (),
 ) -> IngestReport:
     """Store ``files`` (and apply ``register``) inside the caller's transaction.
 
     Raises ``RegisterError`` before writing anything if a ``supersedes`` names a source that
     is neither in the register, nor stored, nor among ``files``. ``rejected`` is carried into
-    the report unchanged so one report describes the whole command.
+    the report unchanged so one report describes the whole command, and so is ``not_read``
+    (the scan's files of types not read).
     """
     repository = SourceRepository(session)
-    report = IngestReport(rejected=list(rejected))
+    report = IngestReport(rejected=list(rejected), not_read=[str(p) for p in not_read])
     # An erased source stays out until readmitted: the same bytes are skipped, said so.
     erased = erased_pairs(session)
     if erased:
@@ -557,6 +585,8 @@ def ingest(
                 raw=file.data,
                 media_type=file.media_type,
                 origin_path=str(file.path),
+                converter=file.converter,
+                converter_version=file.converter_version,
             )
             for file in files
         ]

@@ -30,7 +30,8 @@ def quote_problems(
     for versions in _chunks(session, version_ids):
         by_id = {version.id: version for version in versions}
         for version in versions:
-            if not _text_matches_checksum(version.text, version.sha256):
+            expected = version.text_sha256 or version.sha256  # a converted text has its own
+            if not _text_matches_checksum(version.text, expected):
                 problems.append(
                     Problem(
                         version.id,

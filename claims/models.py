@@ -11,7 +11,9 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, model_validator
+
+from claims.documents.model import Locator
 
 
 class _Model(BaseModel):
@@ -169,8 +171,10 @@ class SourceVersion(_Model):
     size_bytes: int
     media_type: str = "text/plain"
     origin_path: str | None = None
-    text: str
+    text: str = Field(description="The file converted to Markdown-flavoured text.")
     ingested_at: datetime | None = None
+    converter: str = "utf-8-text"
+    converter_version: str = "1"
 
 
 class SourceVersionSupersession(_Model):
@@ -220,10 +224,33 @@ class EffectiveTime(_Model):
     end: date | None = None
     granularity: TimeGranularity | None = None
     text: str | None = Field(None, description="The words that stated the time.")
+    year_inferred: bool = Field(
+        False,
+        description="The text gave no year (\"by March 31\"): it was taken from the document's "
+        "own date or the register's effective date.",
+    )
 
     @property
     def is_known(self) -> bool:
         return self.start is not None or self.end is not None
+
+
+class EntityRef(BaseModel):
+    """The thing a claim is about, as data: its name in key form, the qualifier that tells it
+    from namesakes ("1941 film"), and the source it is known in only (a subject no title
+    tells from its namesakes: named in that page only). ``text`` is the readable form the
+    claim key starts with ("devata (1941 film)", "frederick groves (in doc03)")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    qualifier: str | None = None
+    local_to: str | None = None
+
+    @property
+    def text(self) -> str:
+        text = f"{self.name} ({self.qualifier})" if self.qualifier else self.name
+        return f"{text} (in {self.local_to})" if self.local_to else text
 
 
 class Claim(_Model):
@@ -251,6 +278,11 @@ class Claim(_Model):
         "",
         description="Normalised property the claim states ('battery life', 'notice period'); "
         "synonyms folded to one attribute.",
+    )
+    entity_ref: EntityRef | None = Field(
+        None,
+        description="``entity`` as data: name, qualifier, the source it is local to (its "
+        "``text`` is ``entity``).",
     )
 
     kind: ValueKind
@@ -287,7 +319,17 @@ class Claim(_Model):
     value_span: Span | None = Field(None, description="The value mention (number + unit).")
     quote: str = Field(description="text[span.start:span.end], verbatim.")
     confidence: float = Field(ge=0.0, le=1.0)
+    locator: Locator | None = Field(
+        None,
+        description="Where the claim stands in the original file: page, heading path, "
+        "paragraph, list item, or table/row/column (None when not read by structure).",
+    )
     created_at: datetime | None = None
+
+    @field_serializer("locator")
+    def _locator_fields(self, locator: Locator | None) -> dict[str, object] | None:
+        # only the fields that are set: "p. 3 > Leave > item 2" is {page, heading_path, list_item}
+        return locator.to_dict() if locator is not None else None
 
     @model_validator(mode="after")
     def _attribute_defaults_to_key(self) -> Claim:

@@ -105,8 +105,8 @@ def run_regression(
     extract: Extractor, generation: str, cases: Sequence[RegressionCase]
 ) -> RegressionReport:
     """Run every case through ``extract`` and the pipeline's edge rules."""
+    from claims.check import RELATION_OF_KIND
     from claims.edges.builder import refine
-    from claims.edges.check import RELATION_OF_KIND
     from claims.edges.compare import compare_facts
     from claims.edges.facts import facts_from_claim
     from claims.edges.verdict import RELATION_RANK

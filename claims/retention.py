@@ -437,3 +437,42 @@ def _purge_search_index(session: Session) -> None:
     expression index over ``claims`` and loses the rows with them."""
     if session.get_bind().dialect.name == "sqlite":
         session.execute(text(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('optimize')"))
+
+
+def drop_version_claims(session: Session, version_ids: Collection[str], *, at: datetime) -> Erasure:
+    """Take out every claim of these versions, in every generation, with what depended on
+    them (edges, review items and their resolutions, value-group memberships, supersession
+    candidates, extraction marks) the way ``erase`` does, but keep the versions: their text
+    was re-derived by a newer converter (claims/rederive.py), so the old claims' spans no
+    longer point into it and the next extraction makes them anew. Records the claim keys in
+    the change feed. Returns the counts (``source_id`` and ``reason`` are not set)."""
+    ids = sorted(set(version_ids))
+    erasure = Erasure(source_id="", reason="", actor="", at=at)
+    claim_rows = [
+        row
+        for chunk in _chunks(ids)
+        for row in session.execute(
+            select(ClaimRow.id, ClaimRow.claim_key, ClaimRow.quote).where(
+                ClaimRow.source_version_id.in_(chunk)
+            )
+        ).all()
+    ]
+    claim_ids = [cid for cid, _, _ in claim_rows]
+    erasure.claims = len(claim_ids)
+    erasure.claim_keys = {key for _, key, _ in claim_rows}
+    _drop_review_items(session, claim_ids, erasure)
+    _drop_edges(session, claim_ids, erasure)
+    _drop_value_groups(session, claim_ids, [q for _, _, q in claim_rows if q], erasure)
+    _drop_claims(session, claim_ids, [])
+    for chunk in _chunks(ids):
+        session.execute(
+            delete(VersionExtractionRow).where(VersionExtractionRow.source_version_id.in_(chunk))
+        )
+        session.execute(
+            delete(SupersessionCandidateRow).where(
+                SupersessionCandidateRow.source_version_id.in_(chunk)
+            )
+        )
+    record_changes(session, erasure.claim_keys, CLAIMS)
+    record_changes(session, erasure.claim_keys, EDGES)
+    return erasure

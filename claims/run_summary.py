@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -72,3 +74,9 @@ def count_table(counts: dict[str, int], label: str = "kind") -> str:
     lines = [f"| {label} | count |", "|---|---|"]
     lines += [f"| {name} | {counts[name]} |" for name in sorted(counts)]
     return "\n".join(lines)
+
+
+def not_read_by_type(paths: Iterable[str]) -> dict[str, int]:
+    """How many files of each type a run did not read (``.xlsx`` -> 2; no suffix: ``(none)``)."""
+    counts: Counter[str] = Counter(PurePath(path).suffix.lower() or "(none)" for path in paths)
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))

@@ -23,7 +23,14 @@ class Settings(BaseSettings):
         "Use postgresql+psycopg://user:pass@host/db for PostgreSQL.",
     )
     max_source_bytes: int = Field(
-        5 * 1024 * 1024, description="Largest source file accepted by ingest, in bytes."
+        5 * 1024 * 1024,
+        description="Largest .txt/.md source file accepted by ingest, and largest text a "
+        ".docx, .pdf or .html file may convert to, in bytes.",
+    )
+    max_document_bytes: int = Field(
+        50 * 1024 * 1024,
+        description="Largest .docx, .pdf or .html file accepted by ingest, in bytes (images "
+        "make such files large; their text is bounded by max_source_bytes).",
     )
     spacy_model: str | None = Field(
         None, description="Name of an installed trained spaCy pipeline to improve extraction."

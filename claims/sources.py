@@ -13,9 +13,9 @@ from claims.store.sources import SourceRepository
 def source_listing(session: Session) -> list[dict[str, Any]]:
     """Every source (sorted by id) with its register metadata and its versions, oldest first.
 
-    Versions carry number, full sha256, size, media type, origin path and ingested_at (ISO
-    8601); never the text. A source the register names but no file has provided yet has an
-    empty ``versions`` list.
+    Versions carry number, full sha256, size, media type, origin path, ingested_at (ISO
+    8601) and the converter (name and version) that made their text; never the text. A
+    source the register names but no file has provided yet has an empty ``versions`` list.
     """
     repository = SourceRepository(session)
     versions = repository.version_index()
@@ -52,6 +52,8 @@ def source_listing(session: Session) -> list[dict[str, Any]]:
                         "media_type": v.media_type,
                         "origin_path": v.origin_path,
                         "ingested_at": _utc(v.ingested_at).isoformat(),
+                        "converter": v.converter,
+                        "converter_version": v.converter_version,
                     }
                     for v in versions.get(source.id, [])
                 ],

@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -104,8 +105,14 @@ class SourceVersionRow(Base):
     size_bytes: Mapped[int] = mapped_column(Integer)
     media_type: Mapped[str] = mapped_column(String(64))
     origin_path: Mapped[str | None] = mapped_column(Text)
-    text: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(Text)  # the converter's output (claims/documents)
     ingested_at: Mapped[datetime] = mapped_column(TS, index=True)
+    # what made ``text`` from the file's bytes: a newer one re-derives it (docs/INGEST.md)
+    converter: Mapped[str] = mapped_column(String(64), server_default="utf-8-text")
+    converter_version: Mapped[str] = mapped_column(String(128), server_default="1")
+    # sha256 of a converted ``text`` (None when the text is the file's UTF-8 bytes, which
+    # ``sha256`` covers): the integrity check compares the text with it
+    text_sha256: Mapped[str | None] = mapped_column(String(64))
 
 
 class SourceFileStatRow(Base):
@@ -230,15 +237,23 @@ class ClaimRow(Base):
     time_end: Mapped[date | None] = mapped_column(Date)
     time_granularity: Mapped[str | None] = mapped_column(String(16))
     time_text: Mapped[str | None] = mapped_column(Text)
+    # the text gave no year: it came from the document's date or the register (issue 30)
+    time_year_inferred: Mapped[bool] = mapped_column(Boolean, server_default=false())
     reported_speech: Mapped[bool] = mapped_column(Boolean, default=False)
     span_start: Mapped[int] = mapped_column(Integer)
     span_end: Mapped[int] = mapped_column(Integer)
     value_start: Mapped[int | None] = mapped_column(Integer)
     value_end: Mapped[int | None] = mapped_column(Integer)
+    # the entity as data (claims.models.EntityRef; null on rows written before 0018)
+    entity_name: Mapped[str | None] = mapped_column(KEY)
+    entity_qualifier: Mapped[str | None] = mapped_column(KEY)
+    entity_local_to: Mapped[str | None] = mapped_column(SOURCE_ID)
     quote: Mapped[str] = mapped_column(Text)
     # the row of claim_quotes holding this quote; set by a trigger on insert (migration 0010)
     quote_id: Mapped[int | None] = mapped_column(Integer, index=True)
     confidence: Mapped[float] = mapped_column(Float)
+    # where the claim stands in the original file (claims.documents.Locator.to_dict())
+    locator: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(TS)
 
 
@@ -297,9 +312,7 @@ class ValueGroupRelationRow(Base):
     """
 
     __tablename__ = "value_group_relations"
-    __table_args__ = (
-        Index("ix_value_group_relations_generation_key", "generation", "claim_key"),
-    )
+    __table_args__ = (Index("ix_value_group_relations_generation_key", "generation", "claim_key"),)
 
     id: Mapped[str] = mapped_column(ID, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
@@ -532,6 +545,7 @@ class ClaimStatusRow(Base):
     superseded_by_version_id: Mapped[str | None] = mapped_column(ID)
     policy_version: Mapped[str | None] = mapped_column(String(128))
     computed_at: Mapped[datetime] = mapped_column(TS)
+
 
 # Every audit row is hash-chained to the previous one as it is inserted (an ORM hook).
 from claims import audit_chain as _audit_chain  # noqa: E402,F401

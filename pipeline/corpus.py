@@ -104,6 +104,7 @@ class CorpusScan:
     records: Mapping[str, FileStat] = field(default_factory=dict)  # the scan was given
     roots: list[str] = field(default_factory=list)  # scanned paths, as records name them
     seen: set[str] = field(default_factory=set)  # paths of the good files found
+    not_read: list[str] = field(default_factory=list)  # files of a type claims does not read
 
     @property
     def read(self) -> list[CorpusFile]:
@@ -179,6 +180,7 @@ def scan(
         register=register,
         records=records or {},
         roots=[stat_path(Path(p)) for p in paths],
+        not_read=[str(path) for path in result.not_read],
     )
     for source in result.files:
         key = version_key(source.source_id, source.sha256)

@@ -27,6 +27,7 @@ from pipeline.partitions import SHARDS, range_tags, shard_of, version_key
 NEW = "new"  # on disk, not in the store
 INVALID = "invalid"  # only bad files: their shard's run names them
 EXTRACT = "extract"  # in the store, not extracted in the configured generation yet
+REDERIVE = "rederive"  # in the store, its text made by an older converter (claims/rederive.py)
 REFLECT = "reflect"  # nothing to do; Dagster's history lacks the shard (lost or new history)
 
 
@@ -38,11 +39,12 @@ class ShardWork:
     to_store: list[str] = field(default_factory=list)
     to_extract: list[str] = field(default_factory=list)
     bad: list[str] = field(default_factory=list)
+    to_rederive: list[str] = field(default_factory=list)
 
     @property
     def size(self) -> int:
-        """Versions to store or extract (bad files are named, not processed)."""
-        return len(self.to_store) + len(self.to_extract)
+        """Versions to store, re-derive or extract (bad files are named, not processed)."""
+        return len(self.to_store) + len(set(self.to_extract) | set(self.to_rederive))
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,9 @@ def shard_work(
     for ref in progress.to_extract:
         if (entry := of(ref.source_id)) is not None:
             entry.to_extract.append(version_key(ref.source_id, ref.sha256))
+    for ref in progress.to_rederive:
+        if (entry := of(ref.source_id)) is not None:
+            entry.to_rederive.append(version_key(ref.source_id, ref.sha256))
     for file in scan.bad:
         if (entry := of(file.source_id)) is not None:
             entry.bad.append(file.key)
@@ -150,9 +155,13 @@ def plan_runs(
 
 def _batch(entries: list[ShardWork]) -> RunBatch:
     first, last = SHARDS.index(entries[0].shard), SHARDS.index(entries[-1].shard)
-    versions = [key for w in entries for key in (*w.to_store, *w.to_extract, *w.bad)]
+    versions = {
+        key for w in entries for key in (*w.to_store, *w.to_extract, *w.to_rederive, *w.bad)
+    }
     if any(w.to_store for w in entries):
         reason = NEW
+    elif any(w.to_rederive for w in entries):
+        reason = REDERIVE
     elif any(w.to_extract for w in entries):
         reason = EXTRACT
     elif any(w.bad for w in entries):

@@ -63,6 +63,8 @@ class PipelineRun:
     graph_metadata: dict[str, Any] = field(default_factory=dict)
     step_seconds: dict[str, float] = field(default_factory=dict)  # summed over the runs
     store_gap: str | None = None  # a note: the store lacked versions Dagster remembers
+    files_found: int = 0  # files of a type claims reads, good or bad
+    not_read: list[str] = field(default_factory=list)  # files of other types, by path
 
     def record(self, result: dg.ExecuteInProcessResult) -> None:
         for event in result.all_events:
@@ -125,7 +127,12 @@ def run_pipeline(
         for f in scan.good
         if VersionRef(f.source_id, f.sha256) in erased
     ]
-    outcome = PipelineRun(plan=plan, store_gap=gap.message() if gap else None)
+    outcome = PipelineRun(
+        plan=plan,
+        store_gap=gap.message() if gap else None,
+        files_found=len(scan.files) + len(plan.unkeyed),
+        not_read=list(scan.not_read),
+    )
     total = plan.versions
     notify = progress or (lambda done, of, label: None)
 

@@ -64,6 +64,9 @@ class Side:
         data = {k: v for k, v in self.__dict__.items() if k != "claim"}
         data["claim_id"] = self.claim.id
         data["access_text"] = self.access_text
+        locator = self.claim.locator
+        data["locator"] = locator.to_dict() if locator is not None else None
+        data["where"] = locator.describe() if locator is not None else None
         return data
 
 

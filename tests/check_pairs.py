@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.models import Relation
 
 

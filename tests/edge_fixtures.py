@@ -60,7 +60,16 @@ def claim_from_spec(spec: dict[str, Any], *, default_source: str, generation: st
     canonical = spec.get("canonical", value * scale if isinstance(value, int | float) else None)
     low, high = spec.get("low"), spec.get("high")
     time = spec.get("time") or {}
-    quote = spec.get("quote") or f"{key} {value if value is not None else ''} {unit or ''}"
+    # the generated sentence writes the bound and "about" as a text would (two pairs that
+    # differ there are two sentences, not one sentence with its figure changed)
+    wording = " ".join(
+        w
+        for w in (str(spec.get("bound", "")).replace("_", " "), spec.get("approximate") and "about")
+        if w
+    )
+    quote = (
+        spec.get("quote") or f"{key} {wording} {value if value is not None else ''} {unit or ''}"
+    )
     claim_id = spec.get("id") or stable_id(
         "c", source, version, quote, key, repr(sorted(spec.items(), key=str))
     )

@@ -4,6 +4,8 @@ the live conflicts between two sources, or read the pages' facts without a store
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import aliased
 
@@ -28,19 +30,24 @@ def store_documents(engine: Engine, documents: dict[str, str]) -> dict[str, str]
     return versions
 
 
-def recompute(engine: Engine, keys: set[str] | None = None) -> None:
-    """Recompute the edges of ``keys`` (every key when None) in the current generation."""
+def recompute(
+    engine: Engine, keys: set[str] | None = None, namesake_sources: Collection[str] = ()
+) -> None:
+    """Recompute the edges of ``keys`` (every key when None) in the current generation;
+    ``namesake_sources`` are read as reference pages (``build_edges``)."""
     generation, _ = current_generation()
     with transaction(engine) as session:
-        recompute_edges(session, generation, keys)
+        recompute_edges(session, generation, keys, namesake_sources=namesake_sources)
 
 
-def recompute_touched(engine: Engine, version_id: str) -> None:
+def recompute_touched(
+    engine: Engine, version_id: str, namesake_sources: Collection[str] = ()
+) -> None:
     """Recompute only the keys a newly stored version touches, as an incremental run does."""
     generation, _ = current_generation()
     with transaction(engine) as session:
         touched = keys_touched_by_version(session, version_id, generation)
-    recompute(engine, touched)
+    recompute(engine, touched, namesake_sources)
 
 
 def live_conflicts(engine: Engine, a: str, b: str) -> list[str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract, parse_question
 from claims.extraction.abbreviations import long_form
 from claims.models import Relation, Requester

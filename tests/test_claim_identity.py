@@ -14,7 +14,7 @@ from sqlalchemy import select
 from typer.testing import CliRunner
 
 from claimledger.cli import app
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.edges.facts import facts_from_claim
 from claims.edges.materiality import MaterialitySettings, is_high_risk
 from claims.extraction import extract, parse_question

@@ -5,7 +5,7 @@ slot with another value. A career's "played for" and a national side are not his
 
 from __future__ import annotations
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract
 from claims.models import Relation
 

@@ -11,7 +11,7 @@ from edge_fixtures import load_yaml
 from typer.testing import CliRunner
 
 from claimledger.cli import app
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.models import Relation
 
 TEXTS: list[dict[str, Any]] = load_yaml("texts.yaml")

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
+from claims.check import check_texts
 from claims.edges import build_edges
-from claims.edges.check import check_texts
 from claims.edges.compare import compare_facts
 from claims.edges.facts import ClaimFacts, facts_from_claim
 from claims.edges.similarity import (

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract
 from claims.extraction.keys import named_after_descriptor
 from claims.models import Relation

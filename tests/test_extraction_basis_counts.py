@@ -7,7 +7,7 @@ shared the count's slot. Sentences are our own, worded as review sites and surve
 
 from __future__ import annotations
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract
 
 

@@ -16,7 +16,7 @@ ISSUE_FIELDS = {
     "subject", "predicate", "claim_key", "kind", "value", "low", "high", "bound", "unit",
     "canonical_value", "canonical_unit", "scope", "time", "polarity", "reported_speech",
     "span", "value_span", "quote", "confidence",
-} | {"entity", "attribute"}  # issue 12: claim identity  # fmt: skip
+} | {"entity", "attribute"} | {"locator"}  # issues 12 (identity) and 30 (locator)  # fmt: skip
 
 
 def test_extract_file_prints_one_line_per_claim(tmp_path: Path) -> None:

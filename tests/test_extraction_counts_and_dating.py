@@ -208,7 +208,7 @@ def test_how_a_work_was_received_is_one_attribute_with_a_pole_as_value(
 
 
 def test_opposite_receptions_conflict_and_synonyms_agree() -> None:
-    from claims.edges.check import check_texts
+    from claims.check import check_texts
     from claims.models import Relation
 
     opposite = check_texts(

@@ -10,7 +10,7 @@ from datetime import date
 
 import pytest
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract, get_pipeline
 from claims.extraction.misspelt_months import misspelt_month
 from claims.models import Bound, Claim, Relation

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from claims.check import check_texts
 from claims.edges.builder import build_edges
-from claims.edges.check import check_texts
 from claims.edges.facts import facts_from_claim
 from claims.extraction import extract
 from claims.models import Claim, Relation, ValueKind

@@ -6,7 +6,7 @@ film as "On Rotten Tomatoes, the film has ..." does (claims/extraction/assembly.
 
 from __future__ import annotations
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract
 from claims.models import Relation
 

@@ -5,7 +5,7 @@ scanner (claims/extraction/mentions.py, _NUMBER). Grouped thousands stay one num
 
 from __future__ import annotations
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract
 from claims.extraction.pipeline import get_pipeline
 from claims.models import Relation

@@ -4,7 +4,7 @@ without negating the value before it. Sentences are our own."""
 
 from __future__ import annotations
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract
 from claims.models import Polarity, Relation
 

@@ -374,10 +374,12 @@ def test_file_over_the_size_limit_is_named_and_nothing_is_written(
 def test_unsupported_or_missing_path_named_directly_is_rejected(
     store_url: str, corpus: Path, run_cli, tmp_path: Path
 ) -> None:
+    sheet = tmp_path / "figures.xlsx"  # a type claims does not read
+    sheet.write_bytes(b"PK\x03\x04 not read")
     before = store_state(store_url)
-    result = run_cli("ingest", corpus, BAD / "report.pdf", tmp_path / "nowhere")
+    result = run_cli("ingest", corpus, sheet, tmp_path / "nowhere")
     assert result.code == 2
-    assert f"{BAD / 'report.pdf'}: unsupported file type '.pdf'" in result.err
+    assert f"{sheet}: unsupported file type '.xlsx'" in result.err
     assert f"{tmp_path / 'nowhere'}: no such file or directory" in result.err
     assert store_state(store_url) == before
 
@@ -580,3 +582,21 @@ def test_any_bytes_are_either_exact_text_or_a_named_rejection(data: bytes) -> No
         return
     assert text.encode("utf-8") in (data, data.removeprefix(b"\xef\xbb\xbf"))
     assert text.strip() and "\x00" not in text
+
+
+def test_claims_ingest_names_files_it_does_not_read(
+    store_url: str, tmp_path: Path, run_cli
+) -> None:
+    folder = tmp_path / "shared-drive"
+    folder.mkdir()
+    (folder / "terms.html").write_text("<h1>Terms</h1><p>Notice period: 30 days.</p>")
+    (folder / "budget.xlsx").write_bytes(b"PK\x03\x04 a spreadsheet")
+    result = run_cli("ingest", folder)
+    assert result.code == 0, result.err
+    assert f"not read   {folder / 'budget.xlsx'}: not a type claims reads" in result.err
+    assert "1 files, 1 sources: 1 new versions, 0 unchanged; 1 not read (type)" in result.out
+
+    (folder / "terms.html").unlink()
+    result = run_cli("ingest", folder)
+    assert result.code == 2
+    assert "none of the 1 file(s) found is of a type claims reads" in result.err

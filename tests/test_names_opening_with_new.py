@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract, parse_question
 from claims.models import Relation, Requester
 from retrieval.answer import answer

@@ -291,7 +291,7 @@ def test_two_pages_naming_namesakes_without_a_title_are_no_conflict(engine: Engi
     assert conflicts == 0
     result = answer(engine, "When was Frederick Groves born?", ANYONE)
     assert result.status is AnswerStatus.CONFLICT, result.reason
-    assert "frederick grove (in footballer)" in result.reason
+    assert "frederick groves (in footballer)" in result.reason
 
 
 def test_a_singers_voice_type_is_her_occupation() -> None:

@@ -12,7 +12,7 @@ from retrieval.candidates import entity_fit
     ("asked", "stated"),
     [
         ("general hartigan", "brendan p hartigan"),  # a title and the surname
-        ("justice dunn", "charle j dunn"),
+        ("justice dunn", "charles j dunn"),
         ("horace rumbold", "sir horace rumbold, 8th baronet"),  # the title's own title aside
         ("john williams", "john hartley williams"),  # first and last name
         ("c mayer", "christa mayer"),  # an initial for the first name

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from claims.edges.check import check_texts
+from claims.check import check_texts
 from claims.extraction import extract
 from claims.models import Relation, Requester
 from retrieval.answer import answer

@@ -91,7 +91,7 @@ def test_number_words_without_a_counted_noun_are_no_quantity(text: str) -> None:
     ("text", "low", "high", "canonical_unit"),
     [
         ("The scheme cost hundreds of millions of euros.", 1e8, 1e9, "EUR"),
-        ("Dozens of staff left after the merger.", 24, 144, "employee"),
+        ("Dozens of staff left after the merger.", 24, 144, "people"),
         ("Thousands of people signed the petition.", 1e3, 1e4, "people"),
         ("Tens of thousands of fans filled the square.", 1e4, 1e5, "fan"),
     ],

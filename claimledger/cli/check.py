@@ -55,7 +55,7 @@ def check(
     Runs exactly the pipeline's extraction and edge rules. The top-level relation is the
     strongest pair: conflict > ambiguous > corroboration > compatible > unrelated.
     """
-    from claims.edges.check import check_texts
+    from claims.check import check_texts
 
     if jsonl is not None:
         if left is not None or right is not None:

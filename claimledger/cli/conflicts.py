@@ -25,6 +25,7 @@ def _side(claim: Claim | None, claim_id: str) -> dict[str, Any]:
         "scope": dict(claim.scope),
         "time": claim.time.text,
         "quote": claim.quote,
+        "locator": claim.locator.to_dict() if claim.locator is not None else None,
     }
 
 

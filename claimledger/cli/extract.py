@@ -13,6 +13,8 @@ from claimledger.cli.app import app, console
 from claims.errors import InputError
 from claims.models import Claim
 
+CONVERTED = (".docx", ".pdf", ".html", ".htm")  # read through claims.documents.converters
+
 # The wire shape of one claim (issue 3, point 9); nothing more, nothing less.
 CLAIM_FIELDS = (
     "subject",
@@ -36,6 +38,7 @@ CLAIM_FIELDS = (
     "value_span",
     "quote",
     "confidence",
+    "locator",
 )
 
 
@@ -46,7 +49,8 @@ def claim_json(claim: Claim) -> dict[str, Any]:
 
 
 def _read_text(path: str) -> tuple[str, str]:
-    """(text, display name) of FILE or '-' (stdin), as UTF-8."""
+    """(text, display name) of FILE or '-' (stdin), as UTF-8; a .docx, .pdf or .html FILE
+    as its converted text (what ingest stores and claims' offsets point into)."""
     if path == "-":
         raw = sys.stdin.buffer.read()
         name = "<stdin>"
@@ -56,6 +60,10 @@ def _read_text(path: str) -> tuple[str, str]:
             raise InputError("no such file; give a path to a UTF-8 text file or '-'", location=path)
         raw = file.read_bytes()
         name = path
+        if file.suffix.lower() in CONVERTED:
+            from claims.documents.converters import convert
+
+            return convert(raw, file).text, name
     try:
         return raw.decode("utf-8"), name
     except UnicodeDecodeError as error:
@@ -116,7 +124,10 @@ def extract_command(
     if file is None:
         raise InputError("give a FILE (or '-' for stdin), or --jsonl IN.jsonl")
     text, _ = _read_text(file)
-    claims = extract(text)
+    # a .txt file's (and PDF text's) short lines between blank lines are its headings;
+    # Markdown, and Word and HTML as converted, mark theirs with "#"
+    plain = file != "-" and Path(file).suffix.lower() in (".txt", ".pdf")
+    claims = extract(text, media_type="text/plain" if plain else "text/markdown")
     if as_json:
         print(json.dumps([claim_json(c) for c in claims], ensure_ascii=False, indent=2))
         return

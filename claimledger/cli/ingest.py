@@ -9,6 +9,7 @@ import typer
 from sqlalchemy.exc import IntegrityError
 
 from claimledger.cli.app import app, console, engine, err_console, settings
+from claims.documents.converters import SUFFIXES
 from claims.errors import ConcurrencyError, InputError
 from claims.ingest import IngestReport, ingest, rejection_error, scan_sources
 from claims.register import load_register
@@ -50,7 +51,9 @@ def ingest_command(
     store = engine()
     try:
         with transaction(store) as session:
-            report = ingest(session, scan.files, register, rejected=scan.rejected)
+            report = ingest(
+                session, scan.files, register, rejected=scan.rejected, not_read=scan.not_read
+            )
     except IntegrityError:
         # Two ingests added a version of the same source at once; ours was rolled back whole.
         raise ConcurrencyError(
@@ -63,6 +66,11 @@ def ingest_command(
     error = rejection_error(report)
     if error is not None:
         raise error
+    if report.not_read and not report.files and not report.erased:
+        raise InputError(
+            f"none of the {len(report.not_read)} file(s) found is of a type claims reads "
+            f"({', '.join(SUFFIXES)}); save them in one of these formats"
+        )
 
 
 def _print(report: IngestReport, as_json: bool) -> None:
@@ -72,6 +80,8 @@ def _print(report: IngestReport, as_json: bool) -> None:
         return
     for message in report.erased:
         err_console.print(f"skipped: {message}")
+    for path in report.not_read:
+        err_console.print(f"not read   {path}: not a type claims reads")
     for item in report.files:
         if item.created:
             console.print(f"new        {item.source_id} v{item.number} ({item.sha256[:12]})")

@@ -16,7 +16,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from claimledger.cli.app import app, console, err_console, print_table, settings
+from claims.documents.converters import SUFFIXES
 from claims.errors import ClaimLedgerError, InputError
+from claims.run_summary import not_read_by_type
 from claims.settings import get_settings
 from claims.store.locks import run_lock
 
@@ -193,6 +195,16 @@ def _summarize(store, extractor, outcome, *, as_json: bool = False) -> None:  # 
     if outcome.failures:
         code = 2 if any(f.what not in ("graph", "register") for f in outcome.failures) else 1
         raise typer.Exit(code)
+    if outcome.not_read and not outcome.files_found:
+        # Files were there but none of a type claims reads: say so and fail, or a folder
+        # of spreadsheets would look like an empty success. A stray image beside documents
+        # that were read is only named (a scheduled run must not fail forever on it).
+        err_console.print(
+            f"[bold red]error[/] none of the {len(outcome.not_read)} file(s) found is of a "
+            f"type claims reads ({', '.join(SUFFIXES)}); save them in one of these formats",
+            markup=True,
+        )
+        raise typer.Exit(2)
 
 
 def _summary_json(summary, outcome, generation: str, status: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
@@ -208,6 +220,7 @@ def _summary_json(summary, outcome, generation: str, status: str) -> dict[str, o
         "dagster_runs": outcome.runs,
         "failures": [{"what": f.what, "message": f.message} for f in outcome.failures],
         "check_failures": list(outcome.check_failures),
+        "not_read": {"by_type": not_read_by_type(outcome.not_read), "files": outcome.not_read},
     }
 
 
@@ -226,6 +239,9 @@ def _print_summary(summary, outcome, generation: str, status: str) -> None:  # t
             rows.append([f"edges: {kind}", str(count)])
     rows.append(["extractor generation", f"{generation} ({status})"])
     rows.append(["dagster runs", str(outcome.runs)])
+    if outcome.not_read:
+        types = ", ".join(f"{t} {n}" for t, n in not_read_by_type(outcome.not_read).items())
+        rows.append(["files not read (type)", f"{len(outcome.not_read)} ({types})"])
     print_table(["what", "count"], rows, title="claimledger pipeline", show_header=False)
     if status == "failed":
         err_console.print(
@@ -243,6 +259,19 @@ def _print_summary(summary, outcome, generation: str, status: str) -> None:  # t
         err_console.print(f"[yellow]note[/] {escape(outcome.store_gap)}", markup=True)
     for line in outcome.plan.unkeyed:
         err_console.print(f"[yellow]skipped[/] {escape(line)}", markup=True)
+    for path in outcome.not_read[:_NOT_READ_SHOWN]:
+        err_console.print(
+            f"[yellow]not read[/] {escape(path)}: not a type claims reads", markup=True
+        )
+    if len(outcome.not_read) > _NOT_READ_SHOWN:
+        err_console.print(
+            f"[yellow]not read[/] and {len(outcome.not_read) - _NOT_READ_SHOWN} more file(s) "
+            "(--json lists them all)",
+            markup=True,
+        )
+
+
+_NOT_READ_SHOWN = 20  # files named one per line; --json lists every one
 
 
 @app.command("ui")

@@ -832,17 +832,22 @@ def build_edges(
     tiers: Mapping[str, str | None] | None = None,
     keys: Collection[str] | None = None,
     coarse_keys: Collection[str] | None = None,
+    namesake_sources: Collection[str] = (),
 ) -> EdgeBuild:
     """Every edge among ``claims``, blocked by claim key (and coarse key for near misses).
 
     ``keys`` / ``coarse_keys`` restrict which blocks are evaluated (an incremental
     recompute passes the keys a new source version touches); ``None`` means all.
+    ``namesake_sources`` are the sources read as reference pages, which the namesake judge
+    (``pages.py``) may tell apart; office documents (the default) are never namesakes: two
+    documents about one thing that disagree on k figures give k conflicts.
     Deterministic: the same claims give the same edges with the same ids.
     """
     build = EdgeBuild(generation=generation)
     claims = list(claims)
     links = link_entities(claims)
-    pages = PageEvidence(claims, links.name_of)
+    named = frozenset(namesake_sources)
+    pages = PageEvidence(claims, links.name_of, named.__contains__) if named else None
     emit = _Emitter(
         generation,
         supersessions or _NO_SUPERSESSIONS,

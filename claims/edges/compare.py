@@ -79,8 +79,7 @@ def _across_keys(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
         return PairVerdict(
             Relation.UNRELATED,
             Rule.KEY,
-            f"a record's holder and a claim of another kind: {a.claim_key!r} vs "
-            f"{b.claim_key!r}",
+            f"a record's holder and a claim of another kind: {a.claim_key!r} vs {b.claim_key!r}",
         )
     match = match_attributes(a.attribute, b.attribute)
     if match.band == DIFFERENT:
@@ -154,6 +153,42 @@ def listed_values(
     return verdict
 
 
+# rules by which two different values both hold (one contains, bounds or rounds the other)
+_BY_LOGIC = frozenset({Rule.ELABORATION, Rule.PRECISION, Rule.RANGE, Rule.BOUND})
+_FIGURE = re.compile(r"\d[\d,.]*")
+
+
+# "now", "currently", "today": the time of writing (docs/EXTRACTION.md, deictic times)
+_NOW = frozenset({"now", "currently", "today", "at present", "presently", "nowadays"})
+# a past tense of "have" or "be": a state that held before ("Ana had 9 apples")
+_PAST_STATE = frozenset({"had", "was", "were"})
+
+
+def _then_and_now(a: ClaimFacts, b: ClaimFacts) -> str:
+    """Why two undated statements of a state are at two times, or "": one says it holds now,
+    the other that it held ("Ana had 9 apples" / "Ana has 2 apples now": the count may have
+    changed between). Only a stated "now" against a past tense: two undated statements
+    in two tenses ("the rating was 65%" / "the rating is 63%") stay one time."""
+    for x, y in ((a, b), (b, a)):
+        if (
+            x.time_text.casefold() in _NOW
+            and not y.time_text
+            and y.predicate.split(" ")[0] in _PAST_STATE
+        ):
+            return f"one side states {x.time_text!r}, the other a past state ({y.predicate!r})"
+    return ""
+
+
+def one_sentence_revised(a: ClaimFacts, b: ClaimFacts) -> bool:
+    """Two sources' sentences that are one sentence but for their figures (a near copy with
+    a figure changed: never an agreement on that figure)."""
+    return (
+        a.source_id != b.source_id
+        and a.quote_norm != b.quote_norm
+        and _FIGURE.sub("#", a.quote_norm) == _FIGURE.sub("#", b.quote_norm)
+    )
+
+
 def _near_miss(
     inner: PairVerdict, a: ClaimFacts, b: ClaimFacts, match: AttributeMatch
 ) -> PairVerdict:
@@ -173,11 +208,6 @@ def _near_miss(
     return PairVerdict(
         Relation.UNRELATED, Rule.KEY, f"different claim keys ({keys}); {inner.reason}"
     )
-
-
-def same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
-    """Two claims compared as values of one claim key (``a``, ``b`` in ``ordered`` order)."""
-    return _same_key(a, b)
 
 
 def _same_key(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
@@ -221,6 +251,15 @@ def _statements(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     if outcome.state == INCOMPARABLE:
         return PairVerdict(Relation.AMBIGUOUS, outcome.rule, outcome.reason)
     if outcome.state == COMPATIBLE:
+        if outcome.rule in _BY_LOGIC and one_sentence_revised(a, b):
+            # "more than 100 people" / "more than 50 people" in one sentence copied with
+            # its figure changed: both hold by logic, but the copy changed what it states
+            return PairVerdict(
+                Relation.AMBIGUOUS,
+                Rule.REVISION,
+                f"one sentence with its figure changed ({a.shown} vs {b.shown}): "
+                f"{outcome.reason}",
+            )
         return PairVerdict(Relation.COMPATIBLE, outcome.rule, outcome.reason)
     one_sided_scope = (
         _one_sided_scope(a, b) if a.scope or b.scope or a.residual or b.residual else ""
@@ -238,6 +277,11 @@ def _statements(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
                 Relation.AMBIGUOUS,
                 Rule.TIME,
                 f"effective time stated on one side only ({_time_side(a, b)}); {outcome.reason}",
+            )
+        then_and_now = _then_and_now(a, b)
+        if then_and_now:
+            return PairVerdict(
+                Relation.AMBIGUOUS, Rule.TIME, f"{then_and_now}; {outcome.reason}"
             )
         return PairVerdict(Relation.CONFLICT, outcome.rule, outcome.reason)
     if outcome.state == AGREE:
@@ -373,7 +417,7 @@ def _dates(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome:
 
 
 def _direction_against_change(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome | None:
-    """"attrition went up" against "attrition fell 2%": the direction of the number decides."""
+    """ "attrition went up" against "attrition fell 2%": the direction of the number decides."""
     pair = {a.kind: a, b.kind: b}
     label, amount = pair.get("categorical"), pair.get("quantity")
     if label is None or amount is None or label.label not in ("up", "down"):
@@ -385,9 +429,7 @@ def _direction_against_change(a: ClaimFacts, b: ClaimFacts) -> ValueOutcome | No
         return ValueOutcome(
             COMPATIBLE, Rule.ELABORATION, f"elaboration: {amount.shown} says how far {moved}"
         )
-    return ValueOutcome(
-        INCOMPATIBLE, Rule.DIRECTION, f"direction: {label.shown} vs {amount.shown}"
-    )
+    return ValueOutcome(INCOMPATIBLE, Rule.DIRECTION, f"direction: {label.shown} vs {amount.shown}")
 
 
 def _close(x: float, y: float) -> bool:

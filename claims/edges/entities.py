@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -83,13 +83,15 @@ _A_YEAR = 366  # days, the widest date span that agrees with a day inside it
 _DISAMBIGUATOR = re.compile(r"^(.+?) \([^()]*\)$")
 
 
-def page_local(entity: str, source_id: str) -> bool:
-    """Whether ``entity`` is a subject named only inside ``source_id`` ("x (in doc03)")."""
-    return bool(source_id) and entity.endswith(f" (in {source_id})")
+def page_local(facts: ClaimFacts) -> bool:
+    """Whether the claim's subject is named only inside its own page ("x (in doc03)")."""
+    return bool(facts.source_id) and facts.entity_local_to == facts.source_id
 
 
 def base_name(entity: str) -> str:
-    """The name without its page mark or disambiguator ("kind hush (album)" -> "kind hush")."""
+    """The name without its page mark or disambiguator ("kind hush (album)" -> "kind hush"),
+    for retrieval, which reads entities as readable text; the edges read ``ClaimFacts``'
+    entity fields instead."""
     found = _DISAMBIGUATOR.match(entity)
     return found.group(1) if found else entity
 
@@ -235,15 +237,12 @@ def _blocks(
     blocks: dict[str, dict[str, list[ClaimFacts]]] = defaultdict(lambda: defaultdict(list))
     local: set[str] = set()
     for facts in claims:
-        name = facts.entity
-        if not name:
+        if not facts.entity:
             continue
-        if name[-1] == ")":  # only a marked or disambiguated name has another base
-            if page_local(name, facts.source_id):
-                local.add(name)
-                name = name[: -len(f" (in {facts.source_id})")]
-            name = base_name(name)
-        blocks[name][facts.entity].append(facts)
+        if page_local(facts):
+            local.add(facts.entity)
+        # the name without its qualifier or page mark (the entity's own name)
+        blocks[facts.entity_name or facts.entity][facts.entity].append(facts)
     _join_fuller_names(blocks, local)
     return blocks, local
 
@@ -295,7 +294,7 @@ def link_candidates(claims: Iterable[ClaimFacts]) -> set[str]:
         entity
         for entities in blocks.values()
         if 2 <= len(entities) <= MAX_BLOCK_ENTITIES
-        and (local & entities.keys() or len(_disambiguated(entities.keys() - local)) >= 2)
+        and (local & entities.keys() or len(_disambiguated(entities, entities.keys() - local)) >= 2)
         for entity in entities
     }
 
@@ -309,7 +308,7 @@ def link_entities(claims: Iterable[ClaimFacts]) -> EntityLinks:
     for entities in blocks.values():
         if len(entities) < 2 or len(entities) > MAX_BLOCK_ENTITIES:
             continue
-        retitled = _disambiguated(entities.keys() - local)
+        retitled = _disambiguated(entities, entities.keys() - local)
         if not local & entities.keys() and len(retitled) < 2:
             continue
         attributes = {name: _by_attribute(facts) for name, facts in entities.items()}
@@ -398,14 +397,16 @@ def _copied_sentence(x: list[ClaimFacts], y: list[ClaimFacts], attribute: str) -
 _WORDS_ANY = re.compile(r"\w+")
 
 
-def _disambiguated(names: Iterable[str]) -> dict[str, set[str]]:
-    """The names with a disambiguator, and its words ("war music (jay z album)" -> {jay,
-    z, album})."""
+def _disambiguated(
+    entities: Mapping[str, list[ClaimFacts]], names: Iterable[str]
+) -> dict[str, set[str]]:
+    """The names with a qualifier, and its words ("war music (jay z album)" -> {jay, z,
+    album})."""
     found: dict[str, set[str]] = {}
     for name in names:
-        match = _DISAMBIGUATOR.match(name)
-        if match:
-            found[name] = set(_WORDS.findall(name[len(match.group(1)) :].casefold()))
+        qualifier = entities[name][0].entity_qualifier
+        if qualifier:
+            found[name] = set(_WORDS.findall(qualifier.casefold()))
     return found
 
 

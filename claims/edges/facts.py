@@ -68,6 +68,11 @@ class ClaimFacts:
     # extractor); "" entity means the text names none
     entity: str = ""
     attribute: str = ""
+    # the entity as data (claims.models.EntityRef): its name, the qualifier that tells it
+    # from namesakes ("1941 film"), the source it is known in only; "" when it has none
+    entity_name: str = ""
+    entity_qualifier: str = ""
+    entity_local_to: str = ""
 
     # derived once in __post_init__ (the hot loop reads them many times per claim)
     order_key: tuple[str, str, str] = field(init=False, repr=False)
@@ -214,7 +219,7 @@ CHANGE_DIRECTIONS = ("up", "down")
 
 
 def change_direction(claim: Claim) -> str:
-    """"up" or "down" for a change ("sales dropped 7%": key "... change", predicate "down")."""
+    """ "up" or "down" for a change ("sales dropped 7%": key "... change", predicate "down")."""
     if claim.predicate in CHANGE_DIRECTIONS and claim.claim_key.endswith("change"):
         return str(claim.predicate)
     return ""
@@ -379,7 +384,21 @@ def facts_from_claim(claim: Claim) -> ClaimFacts:
         quote_norm=normalise_quote(claim.quote),
         entity=normalise_label(getattr(claim, "entity", None) or ""),
         attribute=getattr(claim, "attribute", None) or claim.claim_key,
+        **_entity_parts(claim),
     )
+
+
+def _entity_parts(claim: Claim) -> dict[str, str]:
+    """``ClaimFacts``' entity fields from the claim's ``EntityRef`` (a claim without one,
+    written before entities were data, names its entity whole)."""
+    ref = claim.__dict__.get("entity_ref")
+    if ref is None:
+        return {"entity_name": normalise_label(claim.__dict__.get("entity") or "")}
+    return {
+        "entity_name": normalise_label(ref.name),
+        "entity_qualifier": normalise_label(ref.qualifier or ""),
+        "entity_local_to": ref.local_to or "",
+    }
 
 
 def scope_items(scope: Mapping[str, str]) -> tuple[tuple[str, str], ...]:

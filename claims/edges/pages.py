@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from claims.edges.compare import AGREE, compare_values
-from claims.edges.entities import Evidence, Stated, base_name, page_local, value_key
+from claims.edges.entities import Evidence, Stated, page_local, value_key
 from claims.edges.facts import ClaimFacts
 
 # Least claim keys two pages must state differently to be told apart: a copy swaps one
@@ -119,24 +119,18 @@ def page_titles(claims: Iterable[ClaimFacts]) -> dict[str, str]:
     navy officer)"; not a page mark "(in doc03)"). A page naming two such, or none, has none."""
     found: dict[str, set[str]] = defaultdict(set)
     for facts in claims:
-        name = facts.entity
-        if (
-            name
-            and name[-1] == ")"
-            and not page_local(name, facts.source_id)
-            and base_name(name) != name
-        ):
-            found[facts.source_id].add(name)
+        if facts.entity and facts.entity_qualifier and not page_local(facts):
+            found[facts.source_id].add(facts.entity)
     return {source: names.pop() for source, names in found.items() if len(names) == 1}
 
 
 def short_form(entity: str, title: str) -> bool:
-    """Whether ``entity`` is what a page titled ``title`` calls its subject for short: words
-    of the title's name in order ("hale" in "andrew hale (royal navy officer)", "north
-    ridge" in "north ridge high school (ohio)"), or its initials ("ndm" for "national
-    democratic movement (malta)")."""
+    """Whether ``entity`` is what a page titled ``title`` (the title's name, without its
+    qualifier) calls its subject for short: words of the title's name in order ("hale" in
+    "andrew hale" of "andrew hale (royal navy officer)", "north ridge" in "north ridge high
+    school"), or its initials ("ndm" for "national democratic movement")."""
     words = _WORDS.findall(entity)
-    name = _WORDS.findall(base_name(title))
+    name = _WORDS.findall(title)
     if not words or len(words) >= len(name):
         return False
     rest = iter(name)
@@ -170,14 +164,22 @@ class PageEvidence:
     """Pages' facts and titles, and which pairs of pages are told apart (each judged once).
 
     ``one_entity`` names the entity a titled subject is one with (``entities.link_entities``:
-    a page retitled with the value it swapped is its original's copy, not a namesake)."""
+    a page retitled with the value it swapped is its original's copy, not a namesake).
+    ``judged`` says which pages the judge may tell apart: those of the reference profile
+    (encyclopedia pages); office documents about one thing that disagree on many figures are
+    never namesakes, so by default no page is judged."""
 
     def __init__(
-        self, claims: Iterable[ClaimFacts], one_entity: Callable[[str], str] = str
+        self,
+        claims: Iterable[ClaimFacts],
+        one_entity: Callable[[str], str] = str,
+        judged: Callable[[str], bool] = lambda _source: False,
     ) -> None:
         claims = list(claims)
+        self._judged = judged
         self._pages = page_facts(claims)
         self._titles = page_titles(claims)
+        self._title_names = {f.entity: f.entity_name for f in claims if f.entity_qualifier}
         self._one_entity = one_entity
         self._apart: dict[tuple[str, str], str | None] = {}
 
@@ -189,6 +191,8 @@ class PageEvidence:
         return self._apart[pair]
 
     def _judge(self, a: str, b: str) -> str | None:
+        if not (self._judged(a) and self._judged(b)):
+            return None
         ta, tb = self._titles.get(a), self._titles.get(b)
         if ta and tb and ta != tb and self._one_entity(ta) != self._one_entity(tb):
             return f"namesakes: {a} is titled {ta!r} and {b} {tb!r}"
@@ -208,7 +212,9 @@ class PageEvidence:
         if unnamed(facts):
             return True
         title = self._titles.get(facts.source_id)
-        return title is not None and short_form(facts.entity or "", title)
+        return title is not None and short_form(
+            facts.entity or "", self._title_names.get(title, title)
+        )
 
     def group_pages(self, claims: Iterable[ClaimFacts]) -> GroupPages | None:
         """The pages of one value group and those of them whose claims here are about their

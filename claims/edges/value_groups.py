@@ -230,7 +230,7 @@ def slot_signature(facts: ClaimFacts) -> tuple[object, ...] | None:
 
 
 def interval_shape(facts: ClaimFacts) -> str | None:
-    """"point" (an exact point), "about+" / "about-" (an approximate value's interval, by
+    """ "point" (an exact point), "about+" / "about-" (an approximate value's interval, by
     sign), or None (another interval: a stated precision, an open or infinite end)."""
     if facts.tol == 0.0 and facts.lo == facts.hi:
         return "point"

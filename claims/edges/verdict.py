@@ -42,8 +42,7 @@ class Rule:
     KIND = "kind"  # a quantity against a label
     # structure
     KEY = "key"  # different claim keys (near miss on the coarse key)
-    COUNTERPART = "counterpart"  # claims check: the other text agrees with one side elsewhere
-    REVISION = "revision"  # claims check: a figure one revision of a sentence changed in place
+    REVISION = "revision"  # a near copy of a sentence with its figure changed
     CLONE = "clone"  # the same sentence under several source ids: one origin
     SAME_SOURCE = "same_source"  # agreement inside one source id is not corroboration
     LINEAGE = "lineage"  # a newer version of the same source id replaces the older

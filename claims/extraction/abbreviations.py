@@ -97,4 +97,3 @@ def abbreviation_claims(
                 )
             )
     return claims
-

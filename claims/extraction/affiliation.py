@@ -94,9 +94,7 @@ def _party_at(doc: Doc, k: int, end: int, parties: tuple[tuple[str, ...], ...]) 
     return None
 
 
-def party_mentions(
-    doc: Doc, text: str, parties: tuple[tuple[str, ...], ...]
-) -> list[PartyMention]:
+def party_mentions(doc: Doc, text: str, parties: tuple[tuple[str, ...], ...]) -> list[PartyMention]:
     """Every sentence's statement of its subject's party, in document order. ``text`` is
     ``doc``'s text, passed in: ``doc.text`` joins every token anew on each read (profiled:
     most of this reader's time on long pages)."""

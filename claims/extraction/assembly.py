@@ -699,15 +699,27 @@ def _joined(entity: Sequence[str], attribute: Sequence[str]) -> list[str]:
     return out
 
 
+# Verbs that move a count from one holder to another (lemmas): the number they state is the
+# size of the move, not what the subject holds ("Ana gave 7 apples" is no count of Ana's
+# apples, which "Ana has 2 apples" states).
+TRANSFER_VERBS = frozenset(
+    {"give", "receive", "buy", "sell", "lose", "lend", "borrow", "donate", "send", "hand",
+     "pass", "swap", "trade", "spend", "eat", "drop", "throw"}
+)  # fmt: skip
+
+
 def fallback_attribute(frame: Frame, counted: Sequence[str]) -> list[str]:
     """The attribute of a claim whose words name none: the verb with what it counts
-    ("employs 250 people": headcount), the verb, then the counted thing."""
+    ("employs 250 people": headcount), the verb, then the counted thing; a verb that moves
+    the count stays with it ("gave 7 apples": ``give apple``, never ``apple``)."""
     lex = attribute_lexicon()
     verb = frame.verb
     if verb and counted and tuple([verb, *counted]) in lex.phrases:
         return lex.canonical([verb, *counted])
     if verb and (verb,) in lex.phrases:
         return lex.canonical([verb])
+    if verb in TRANSFER_VERBS and counted:
+        return [verb, *lex.canonical(list(counted))]
     if counted:
         return lex.canonical(list(counted))
     return [verb] if verb else []
@@ -1321,6 +1333,8 @@ class _DocAssembly:
             start = self._after_attribution(roles, a, b)
             if VALUE not in role[a:start]:
                 a = start  # a value inside the attribution itself keeps the whole clause
+            if a >= b:
+                return []  # "According to the 2010 census," with nothing reported after it
         events: list[Claim] = []
         if TIME in clause_roles or VALUE in clause_roles:
             # "The club was established in 1871": the date is the event's value, and the
@@ -1684,6 +1698,8 @@ class _DocAssembly:
         as_property: bool = False,
     ) -> Claim | None:
         role = roles.role
+        if a >= b:
+            return None  # an empty clause states nothing
         present = set(role[a:b])
         if roles.lower[b - 1] == "?" or role[a] == WH:
             return None  # a question states nothing ("which"/"when" inside a clause is fine)

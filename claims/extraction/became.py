@@ -142,4 +142,3 @@ def became_claims(
                 )
             )
     return claims
-

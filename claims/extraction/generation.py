@@ -1,4 +1,6 @@
-"""The extractor generation: a stable hash of the extraction and units code and data files.
+"""The extractor generation: a stable hash of the extraction, units and document-structure
+code and data files (the structure reader in ``claims/documents`` decides which reader reads
+which line, so a change there changes claims too).
 
 Any change to a pattern, lexicon or rule gives a new generation, so claims made by old
 rules are never mixed silently with claims made by new ones.
@@ -13,6 +15,12 @@ from pathlib import Path
 from claims.ids import stable_id
 
 _ROOTS = (Path(__file__).parent, Path(__file__).parent.parent / "units")
+# the structure reader and its model (not the converters: a converter's own name and
+# version stamp the text it makes, claims/documents/converters)
+_DOCUMENTS = Path(__file__).parent.parent / "documents"
+_STRUCTURE_FILES = tuple(
+    _DOCUMENTS / name for name in ("model.py", "pipe_tables.py", "structure.py")
+)
 _SUFFIXES = {".py", ".yaml", ".yml", ".txt", ".jsonl", ".json"}
 
 
@@ -22,6 +30,7 @@ def _files() -> list[Path]:
         for path in root.rglob("*"):
             if path.is_file() and path.suffix in _SUFFIXES and "__pycache__" not in path.parts:
                 files.append(path)
+    files.extend(path for path in _STRUCTURE_FILES if path.is_file())
     return sorted(files, key=lambda p: (p.parent.name, p.relative_to(p.parent.parent).as_posix()))
 
 

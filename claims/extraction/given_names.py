@@ -18,15 +18,13 @@ from functools import lru_cache
 
 from nicknames import NickNamer
 
-from claims.extraction.identity import lemma
-
 # a given name's forms looked up per question (bounds the reads of the candidate index)
 MAX_FORMS = 12
 
 
 @lru_cache(maxsize=1)
 def _forms_table() -> dict[str, frozenset[str]]:
-    """Each given name in key form (``identity.lemma``: "nicholas" is keyed "nichola", as an
+    """Each given name in key form (lowercase, never lemmatised: ``person_names``; as an
     entity's words are) -> its other forms in key form."""
     namer = NickNamer()
     table: dict[str, set[str]] = {}
@@ -34,7 +32,7 @@ def _forms_table() -> dict[str, frozenset[str]]:
         for form in familiar:
             if not _familiar(name, form):
                 continue
-            a, b = lemma(name), lemma(form)
+            a, b = name.lower(), form.lower()
             if a != b:
                 table.setdefault(a, set()).add(b)
                 table.setdefault(b, set()).add(a)
@@ -51,20 +49,20 @@ def _familiar(name: str, form: str) -> bool:
 
 def forms_of(name: str) -> frozenset[str]:
     """The other forms of given name ``name`` (in key form): its familiar forms and, for a
-    familiar form, the full names it stands for ("nichola" -> {"nick", "nicky", ...};
+    familiar form, the full names it stands for ("nicholas" -> {"nick", "nicky", ...};
     "rick" -> {"richard", "eric", "frederick", ...})."""
-    return _forms_table().get(lemma(name), frozenset())
+    return _forms_table().get(name.lower(), frozenset())
 
 
 def is_given_name(word: str) -> bool:
-    """Whether ``word`` (in key form) is a given name the table knows ("george", "nichola")."""
-    return lemma(word) in _forms_table()
+    """Whether ``word`` (in key form) is a given name the table knows ("george", "nicholas")."""
+    return word.lower() in _forms_table()
 
 
 def same_given_name(one: str, other: str) -> bool:
     """Whether two given names name one person's given name: equal, or one the other's
     familiar form."""
-    a, b = lemma(one), lemma(other)
+    a, b = one.lower(), other.lower()
     return a == b or b in forms_of(a)
 
 

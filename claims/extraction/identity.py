@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from claims.extraction.person_names import name_words
 from claims.extraction.resources import read_yaml
 
 # Format characters (Unicode category Cf: soft hyphen, zero-width space/joiners, bidi marks,
@@ -94,12 +95,31 @@ def _suffix_lemma(w: str) -> str:
     return stem
 
 
-@lru_cache(maxsize=65536)
 def lemma(word: str) -> str:
     """The key form of one English word: cleaned, lowercase, possessive dropped, lemmatised.
 
-    Words with digits or symbols ("p-9", "x200") are only lowercased: they are names.
+    Words with digits or symbols ("p-9", "x200") are only lowercased: they are names, and so
+    are the words of the person names of the text being read (``person_names``: "Maria"
+    stays ``maria``, never ``mare``).
     """
+    names = name_words()
+    if names:
+        bare = _bare_word(word)
+        if bare in names:
+            return bare
+    return _lemma(word)
+
+
+@lru_cache(maxsize=65536)
+def _bare_word(word: str) -> str:
+    w = clean(word).lower().replace("\u2019", "'")
+    if w.endswith("'s"):
+        return w[:-2]
+    return w[:-1] if w.endswith("'") else w
+
+
+@lru_cache(maxsize=65536)
+def _lemma(word: str) -> str:
     w = clean(word).lower().replace("\u2019", "'")
     if w.endswith("'s"):
         w = w[:-2]
@@ -323,6 +343,22 @@ def document_title(text: str) -> str | None:
     ):
         return None
     return first
+
+
+_EDITION_WORDS = frozenset(
+    {"edition", "ed", "version", "revision", "rev", "revised", "update", "updated", "issue",
+     "release", "draft", "amended", "amendment", "final", "new", "current", "of", "the", "as"}
+)  # fmt: skip
+_ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$")
+
+
+def is_edition(aside: str) -> bool:
+    """Whether a title's bracketed aside dates or numbers an edition of one document ("2023",
+    "2024 edition", "rev. 3", "March 2024 update", "v2.1") rather than telling two things of
+    one name apart ("1941 film"): an edition is the same thing again, never a second entity."""
+    words = [w.strip(".").lower() for w in _TITLE_WORD.findall(clean(aside))]
+    dated = [w for w in words if _YEARISH.match(w) or _ORDINAL.match(w)]
+    return bool(dated) and all(w in _EDITION_WORDS or w in dated for w in words)
 
 
 def title_entity(title: str | None, stopwords: frozenset[str]) -> str | None:

@@ -22,9 +22,7 @@ from claims.units.lexicon import currency_for_prefix, lookup
 # "p < .001", "r = .64": a decimal without its leading zero, after a space or a sign. A
 # thousands group is three digits and no more: "1989,2013" (two years glued by a comma in
 # scraped text) is two numbers, not 1,989,201 and a 3
-_NUMBER = re.compile(
-    r"[0-9]+(?:,[0-9]{3}(?![0-9]))*(?:\.[0-9]+)?|(?<=[ =<>~(])\.[0-9]+(?![0-9.])"
-)
+_NUMBER = re.compile(r"[0-9]+(?:,[0-9]{3}(?![0-9]))*(?:\.[0-9]+)?|(?<=[ =<>~(])\.[0-9]+(?![0-9.])")
 _EXPONENT = re.compile(r"[eE][+-]?[0-9]{1,6}(?![A-Za-z0-9])")
 _POWER = re.compile(r"(?:\^[0-9]{1,6})+")
 _JOINER = re.compile(r"[ \t]{0,2}(?:-[ \t]?)?")

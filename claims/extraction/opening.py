@@ -33,7 +33,8 @@ from spacy.tokens import Doc, Span
 
 from claims.extraction.affiliation import party_mentions
 from claims.extraction.disambiguation import entry_labels
-from claims.extraction.identity import fold_name, is_name, lemma, name_tokens
+from claims.extraction.entity_refs import qualified
+from claims.extraction.identity import fold_name, is_edition, is_name, lemma, name_tokens
 from claims.extraction.infobox import (
     Field,
     box_subject,
@@ -466,10 +467,11 @@ def _read_sentence(sent: Span, text: str, mentions: Mentions) -> Opening | None:
     entity = fold_name(name_tokens(name), stopwords)
     if not entity:
         return None
-    if disambiguation:
-        # kept as written (lowercase): it tells two things of one name apart
+    if disambiguation and not is_edition(disambiguation):
+        # kept as written (lowercase): it tells two things of one name apart (an edition's
+        # date or number does not: "Travel Policy (2023)" is the travel policy again)
         inner = " ".join(name_tokens(disambiguation)).replace(" ,", ",")
-        entity = f"{entity} ({inner})" if inner else entity
+        entity = qualified(entity, inner) if inner else entity
     aliases = {entity.split(" (")[0]}
     own = [i for i in kept if split is not None and i >= split]
     if own:
@@ -1047,7 +1049,7 @@ def opening_claims(
         # only (two pages' "Frederick Groves" may be a footballer and a politician), so its
         # claims conflict with no other page's; a question naming it finds it beside the
         # titled articles of that name, and names both when they disagree
-        opening.entity = f"{opening.entity} (in {source_id})"
+        opening.entity = qualified(opening.entity, local_to=source_id)
     boxed = _field_claims(fields, opening, made)
     s0, s1 = opening.sentence
     labelled = {label.attribute for label in opening.labels}
@@ -1199,7 +1201,7 @@ def _heading_subject(text: str, source_id: str | None = None) -> Opening | None:
         return None
     aliases = frozenset({entity})
     if chrome and source_id:
-        entity = f"{entity} (in {source_id})"
+        entity = qualified(entity, local_to=source_id)
     return Opening(
         entity=entity,
         name=name,
@@ -1223,7 +1225,7 @@ def _named_in_box(text: str, source_id: str | None) -> Opening | None:
         return None
     aliases = frozenset({entity, entity.split(",")[0]})
     if source_id:
-        entity = f"{entity} (in {source_id})"
+        entity = qualified(entity, local_to=source_id)
     return Opening(entity=entity, name=name, sentence=(start, end), aliases=aliases)
 
 
@@ -1259,7 +1261,7 @@ def _titled(title: str, start: int, end: int) -> Opening | None:
     aliases = {entity, entity.split(",")[0]}
     inner = " ".join(name_tokens(rest.rsplit(")", 1)[0])).replace(" ,", ",") if rest else ""
     if inner:
-        entity = f"{entity} ({inner})"
+        entity = qualified(entity, inner)
     return Opening(
         entity=entity,
         name=name.strip(),
@@ -1281,7 +1283,7 @@ def _headed_box(text: str, source_id: str | None) -> Opening | None:
         return None
     aliases = frozenset({entity})
     if source_id:
-        entity = f"{entity} (in {source_id})"
+        entity = qualified(entity, local_to=source_id)
     return Opening(entity=entity, name=name, sentence=(start, end), aliases=aliases)
 
 
@@ -1299,7 +1301,7 @@ def _wikidata_subject(text: str, source_id: str | None) -> Opening | None:
         return None
     aliases = frozenset({entity})
     if source_id:
-        entity = f"{entity} (in {source_id})"
+        entity = qualified(entity, local_to=source_id)
     return Opening(
         entity=entity, name=label.title, sentence=(label.start, label.end), aliases=aliases
     )

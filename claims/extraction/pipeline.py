@@ -38,9 +38,13 @@ from claims.extraction.prose_relations import with_relations
 from claims.extraction.records import record_claims, with_records
 from claims.extraction.resources import glued_opener_pattern, read_yaml, resources
 from claims.ids import stable_id_maker
+from claims.units import lookup
 
 SOURCE_ID = "claims.source_id"
 SOURCE_VERSION_ID = "claims.source_version_id"
+# character offsets where the structure reader's blocks start (claims.documents.structure):
+# a label line, list item, heading or table row ends the unit before it, full stop or not
+BLOCK_STARTS = "claims.block_starts"
 MAX_TEXT_CHARS = 20_000_000
 
 # Sentence-final marks of the scripts we read (Latin, CJK, Arabic, Devanagari, Telugu...).
@@ -59,6 +63,12 @@ if not Doc.has_extension("mentions"):
 if not Doc.has_extension("cues"):
     Doc.set_extension("cues", default=None)
 
+
+# a number, a unit symbol, a full stop, then a line break or a capitalised word
+_UNIT_STOP = re.compile(
+    r"\d[ \u00a0]?(?P<unit>[A-Za-z\u00b5\u03bc\u00b0/]{1,6})\."
+    r"(?:[ \t]*\n\s*|[ \t]+)(?=[A-Z0-9\"'(])"
+)
 
 _OPENERS = frozenset("([{\"'\u201c\u2018\u00ab")
 
@@ -202,9 +212,26 @@ class SentenceComponent:
                 found.add(nxt)
                 pending_stop = False
         found.update(self._glued_starts(doc))
+        found.update(_tokens_starting_at(doc, list(doc.user_data.get(BLOCK_STARTS) or ())))
+        found.update(self._unit_stop_starts(doc))
         found.update(self._section_starts(doc))
         found.update(self._caption_starts(doc))
         return sorted(found)
+
+    def _unit_stop_starts(self, doc: Doc) -> list[int]:
+        """A full stop after a unit symbol ends a sentence ("The timeout is 0.5 s." then a
+        new line or a capital): the tokenizer keeps "s." as one token (an abbreviation of
+        its exceptions), so no stop token marks it. A regular expression over the text
+        finds the few candidates; the unit lexicon confirms the symbol."""
+        text = doc.user_data.get(TEXT_KEY) or doc.text  # Doc.text joins every token
+        if "." not in text:
+            return []
+        seams = [
+            m.end()
+            for m in _UNIT_STOP.finditer(text)
+            if lookup(m.group("unit")) is not None
+        ]
+        return _tokens_starting_at(doc, seams)
 
     def _caption_starts(self, doc: Doc) -> list[int]:
         """A caption in square brackets is a sentence of its own, and so is what follows

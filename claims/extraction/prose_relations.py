@@ -694,9 +694,18 @@ class _Reader:
         if subject is None or at >= sent.end:
             return None
         hit = self._phrase_at(at, sent.end, self.w.ranks)
-        if hit is None:
+        if hit is None or self._job_title_goes_on(hit, sent.end):
             return None
         return self._relation(sent, subject[0], "rank", at, hit)
+
+    def _job_title_goes_on(self, after: int, end: int) -> bool:
+        """Whether a rank word is the first word of a longer job title ("promoted to general
+        manager", "to major account lead"): a content word follows it, where a rank is
+        followed by punctuation or a function word ("to colonel in 1944")."""
+        if after >= end:
+            return False
+        word = self.lower[after]
+        return word.isalpha() and word not in resources().stopwords
 
     def career(self, sent: _Sent, k: int) -> Relation | None:
         """ "He became a lawyer", "He joined the university in 1931, then became a

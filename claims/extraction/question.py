@@ -22,6 +22,7 @@ from claims.extraction.assembly import (
 from claims.extraction.effective_time import effective_time
 from claims.extraction.keys import fold_text, fold_word
 from claims.extraction.mentions import Mentions
+from claims.extraction.person_names import reading as reading_person_names
 from claims.extraction.pipeline import get_pipeline
 from claims.extraction.question_frames import FrameMatch, match_frame
 from claims.extraction.resources import Resources, resources
@@ -49,7 +50,14 @@ class QuestionFrame:
 
 
 def parse_question(text: str) -> QuestionFrame:
-    """The claim key, coarse key, scope, residual qualifiers and time a question asks about."""
+    """The claim key, coarse key, scope, residual qualifiers and time a question asks about.
+
+    Person names are keyed as written, as the documents' are (``person_names``)."""
+    with reading_person_names(text):
+        return _parse_question(text)
+
+
+def _parse_question(text: str) -> QuestionFrame:
     res = resources()
     nlp = get_pipeline(get_settings().spacy_model)
     with nlp.select_pipes(disable=["claim_assembler"]):
@@ -143,9 +151,7 @@ def _framed(
     scope = {
         dim: value
         for dim, value in scope.items()
-        if not (
-            set(value.replace("_", " ").split()) <= set(entity_words) & capitalised
-        )
+        if not (set(value.replace("_", " ").split()) <= set(entity_words) & capitalised)
     }
     stated = {w for value in scope.values() for w in value.replace("_", " ").split()}
     entity_words = [w for w in entity_words if w not in stated] or entity_words

@@ -10,10 +10,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from claims.documents.model import Locator
 from claims.models import (
     Bound,
     Claim,
     EffectiveTime,
+    EntityRef,
     Modality,
     Polarity,
     Span,
@@ -64,13 +66,18 @@ def claim_to_values(claim: Claim, *, now: datetime | None = None) -> dict[str, A
         time_end=claim.time.end,
         time_granularity=claim.time.granularity.value if claim.time.granularity else None,
         time_text=claim.time.text,
+        time_year_inferred=claim.time.year_inferred,
         reported_speech=claim.reported_speech,
         span_start=claim.span.start,
         span_end=claim.span.end,
         value_start=claim.value_span.start if claim.value_span else None,
         value_end=claim.value_span.end if claim.value_span else None,
+        entity_name=claim.entity_ref.name if claim.entity_ref else None,
+        entity_qualifier=claim.entity_ref.qualifier if claim.entity_ref else None,
+        entity_local_to=claim.entity_ref.local_to if claim.entity_ref else None,
         quote=claim.quote,
         confidence=claim.confidence,
+        locator=claim.locator.to_dict() if claim.locator is not None else None,
         created_at=claim.created_at or now or datetime.now(UTC),
     )
 
@@ -82,11 +89,12 @@ CLAIM_COLUMNS = (
     "low", "high", "bound", "approximate", "precision", "unit", "canonical_value",
     "canonical_low", "canonical_high", "canonical_unit", "dimension", "polarity", "modality",
     "scope", "scope_residual", "time_start", "time_end", "time_granularity", "time_text",
-    "reported_speech", "span_start", "span_end", "value_start", "value_end", "quote",
-    "confidence", "created_at",
+    "time_year_inferred", "reported_speech", "span_start", "span_end", "value_start",
+    "value_end", "entity_name", "entity_qualifier", "entity_local_to", "quote", "confidence",
+    "locator", "created_at",
 )  # fmt: skip
 _ID, _VERSION, _GENERATION, _KIND = 0, 1, 3, 10
-_QUOTE, _CREATED_AT = len(CLAIM_COLUMNS) - 3, len(CLAIM_COLUMNS) - 1
+_QUOTE, _CREATED_AT = CLAIM_COLUMNS.index("quote"), len(CLAIM_COLUMNS) - 1
 _WRITE_COLUMNS = (*CLAIM_COLUMNS, "quote_id")
 
 
@@ -116,6 +124,22 @@ def claim_to_row(claim: Claim, *, now: datetime | None = None) -> ClaimRow:
     return ClaimRow(**claim_to_values(claim, now=now))
 
 
+def entity_ref_of(row: Any) -> EntityRef | None:
+    """The stored entity reference (a row written before 0018 holds the entity as its name)."""
+    if row.entity_name is not None:
+        return trusted(
+            EntityRef,
+            {
+                "name": row.entity_name,
+                "qualifier": row.entity_qualifier,
+                "local_to": row.entity_local_to,
+            },
+        )
+    if not row.entity:
+        return None
+    return trusted(EntityRef, {"name": row.entity, "qualifier": None, "local_to": None})
+
+
 def row_to_claim(row: ClaimRow) -> Claim:
     value: float | str | None = row.value_number if row.value_number is not None else row.value_text
     return Claim(
@@ -128,6 +152,7 @@ def row_to_claim(row: ClaimRow) -> Claim:
         claim_key=row.claim_key,
         coarse_key=row.coarse_key,
         entity=row.entity,
+        entity_ref=entity_ref_of(row),
         attribute=row.attribute or row.claim_key,
         kind=ValueKind(row.kind),
         value=value,
@@ -151,6 +176,7 @@ def row_to_claim(row: ClaimRow) -> Claim:
             end=row.time_end,
             granularity=row.time_granularity,
             text=row.time_text,
+            year_inferred=bool(row.time_year_inferred),
         ),
         reported_speech=row.reported_speech,
         span=Span(start=row.span_start, end=row.span_end),
@@ -161,8 +187,13 @@ def row_to_claim(row: ClaimRow) -> Claim:
         ),
         quote=row.quote,
         confidence=row.confidence,
+        locator=_locator(row.locator),
         created_at=row.created_at,
     )
+
+
+def _locator(stored: dict[str, Any] | None) -> Locator | None:
+    return Locator.from_dict(stored) if stored else None
 
 
 def stored_claim(row: Any) -> Claim:
@@ -180,6 +211,7 @@ def stored_claim(row: Any) -> Claim:
             "end": row.time_end,
             "granularity": TimeGranularity(row.time_granularity) if row.time_granularity else None,
             "text": row.time_text,
+            "year_inferred": bool(getattr(row, "time_year_inferred", False)),
         },
     )
     value_span = (
@@ -199,6 +231,7 @@ def stored_claim(row: Any) -> Claim:
             "claim_key": row.claim_key,
             "coarse_key": row.coarse_key,
             "entity": row.entity,
+            "entity_ref": entity_ref_of(row),
             "attribute": row.attribute or row.claim_key,
             "kind": ValueKind(row.kind),
             "value": value,
@@ -223,6 +256,7 @@ def stored_claim(row: Any) -> Claim:
             "value_span": value_span,
             "quote": row.quote,
             "confidence": row.confidence,
+            "locator": _locator(getattr(row, "locator", None)),
             "created_at": row.created_at,
         },
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
@@ -19,6 +19,14 @@ from claims.tables import (
     SourceSupersedesRow,
     SourceVersionRow,
 )
+
+PLAIN_TEXT = "utf-8-text"  # the converter of .txt and .md (claims.documents.converters.plain)
+
+
+def converted_text_sha256(converter: str, text: str) -> str | None:
+    """The checksum a converted version's text is checked against (None: the text is the
+    file's own UTF-8, which the version's ``sha256`` covers)."""
+    return None if converter == PLAIN_TEXT else sha256_hex(text.encode("utf-8"))
 
 
 def version_id(source_id: str, sha256: str) -> str:
@@ -35,6 +43,8 @@ class NewVersion:
     media_type: str = "text/plain"
     origin_path: str | None = None
     label: str | None = None
+    converter: str = "utf-8-text"  # what made ``text`` from ``raw`` (claims/documents)
+    converter_version: str = "1"
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,8 @@ class VersionInfo:
     media_type: str
     origin_path: str | None
     ingested_at: datetime
+    converter: str = PLAIN_TEXT  # what made the version's text from its bytes
+    converter_version: str = "1"
 
 
 def _trusted_fields(source: Source) -> tuple[object, ...]:
@@ -94,6 +106,8 @@ def row_to_version(row: SourceVersionRow) -> SourceVersion:
         origin_path=row.origin_path,
         text=row.text,
         ingested_at=row.ingested_at,
+        converter=row.converter,
+        converter_version=row.converter_version,
     )
 
 
@@ -341,6 +355,9 @@ class SourceRepository:
                     origin_path=item.origin_path,
                     text=item.text,
                     ingested_at=now,
+                    converter=item.converter,
+                    converter_version=item.converter_version,
+                    text_sha256=converted_text_sha256(item.converter, item.text),
                 )
             )
             decided.append((vid, item.source_id, number, digest, True))
@@ -385,9 +402,11 @@ class SourceRepository:
             SourceVersionRow.media_type,
             SourceVersionRow.origin_path,
             SourceVersionRow.ingested_at,
+            SourceVersionRow.converter,
+            SourceVersionRow.converter_version,
         ).order_by(SourceVersionRow.source_id, SourceVersionRow.number)
         for row in self.session.execute(stmt):
-            index.setdefault(row.source_id, []).append(VersionInfo(*row))
+            index.setdefault(row.source_id, []).append(VersionInfo(**row._asdict()))
         return index
 
     def count_versions(self) -> int:
@@ -401,6 +420,16 @@ def register_titles(session: Session, source_ids: set[str]) -> dict[str, str]:
         rows = session.execute(select(SourceRow.id, SourceRow.title).where(SourceRow.id.in_(chunk)))
         titles.update({source_id: title for source_id, title in rows if title})
     return titles
+
+
+def register_dates(session: Session, source_ids: set[str]) -> dict[str, date]:
+    """The register's effective-from dates of these sources (sources without one are absent):
+    the year a date written without one ("by March 31") falls in, when the text gives none."""
+    dates: dict[str, date] = {}
+    for chunk in batches(sorted(source_ids)):
+        query = select(SourceRow.id, SourceRow.effective_from).where(SourceRow.id.in_(chunk))
+        dates.update({source_id: day for source_id, day in session.execute(query) if day})
+    return dates
 
 
 def versions_of_sources(session: Session, source_ids: Sequence[str]) -> list[SourceVersion]:

@@ -29,9 +29,18 @@ def singular(noun: str) -> str:
     return noun
 
 
+# nouns that count people: one dimension with the lexicon's employees, staff and workers
+_PEOPLE = frozenset(
+    ["people", "persons", "individuals", "personnel", "residents", "inhabitants", "adults"]
+    + ["attendees", "participants", "members", "colleagues", "volunteers", "visitors"]
+)
+
+
 def _count(noun: str) -> UnitEntry | None:
     if not _NOUN.fullmatch(noun):
         return None
+    if noun in _PEOPLE:
+        return UnitEntry(noun, "person_count", "people", "people", 1.0, 0.0)
     name = singular(noun)
     return UnitEntry(noun, name, f"count:{name}", name, 1.0, 0.0)
 

@@ -24,7 +24,7 @@ from claims.store import ClaimRepository, GenerationRepository
 from claims.store.bulk_load import indexes_deferred, load_pays
 from claims.store.changes import mark_extracted, record_version_changes
 from claims.store.claims import claim_from_row, row_kind
-from claims.store.sources import register_titles
+from claims.store.sources import register_dates, register_titles
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.sources import source_versions
@@ -64,6 +64,7 @@ def claims(
         ]
         versions = corpus.versions_for_keys(session, pending)
         titles = register_titles(session, {v.source_id for v in versions.values()})
+        dates = register_dates(session, {v.source_id for v in versions.values()})
         # a load large against what the store holds builds the claims indexes once, at the
         # end (claims.store.bulk_load); its writes wait for the whole run's extraction
         bulk = load_pays(session, len(versions))
@@ -82,6 +83,9 @@ def claims(
             versions[key].source_id,
             versions[key].id,
             titles.get(versions[key].source_id) if takes_subject else None,
+            # only the built-in extractor reads by structure and infers years
+            None if extractor.extractor else _structure_media_type(versions[key].media_type),
+            None if extractor.extractor else dates.get(versions[key].source_id),
         )
         for key in sorted(versions)
     ]
@@ -150,6 +154,14 @@ def claims(
             "preview": dg.MetadataValue.md(claims_preview(preview)),
         }
     )
+
+
+def _structure_media_type(media_type: str) -> str:
+    """How the structure reader reads a version: Markdown, Word and HTML mark their headings
+    with "#" (the converters render them so); plain text and PDF text have title lines."""
+    if media_type in ("text/plain", "application/pdf"):
+        return "text/plain"
+    return "text/markdown"
 
 
 def _takes_document_subject(extract: Callable[..., list[Claim]]) -> bool:

@@ -3,7 +3,8 @@
 import dagster as dg
 
 from claims.planning import VersionRef, compare
-from claims.store.sources import version_checksums
+from claims.rederive import rederive
+from claims.store.sources import version_checksums, version_id
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
 from pipeline.partitions import shard_of, source_shards, version_key
@@ -72,6 +73,20 @@ def source_versions(
         new = [f for f, source in loaded if source is not None]
         new_sources = [source for _, source in loaded if source is not None]
         new_versions = corpus.store_files(session, scan, new_sources) if new_sources else 0
+        # versions an older converter made: their file converted again (claims/rederive.py)
+        redo = {version_key(r.source_id, r.sha256) for r in lacking.to_rederive}
+        rederived = 0
+        for file in (f for f in good if f.key in redo):
+            source = file.load()  # read now if it was taken from its record; None: changed
+            if source is not None:
+                outcome = rederive(
+                    session,
+                    version_id(source.source_id, source.sha256),
+                    source.text,
+                    source.converter,
+                    source.converter_version,
+                )
+                rederived += int(outcome is not None)
         stored: dict[str, list[str]] = {shard: [] for shard in shards}
         for _, source_id, sha in version_checksums(session):
             if (shard := shard_of(source_id)) in stored:
@@ -83,7 +98,7 @@ def source_versions(
     bad = sorted((f for f in files if f.error is not None), key=lambda f: f.key)
     context.log.info(
         f"{len(shards)} shard(s): {new_versions} source versions newly stored, "
-        f"{len(bad)} bad file(s)"
+        f"{rederived} re-derived by a newer converter, {len(bad)} bad file(s)"
     )
     for shard in context.partition_keys:  # what each shard's partition did, for the UI
         done = sorted(f.key for f in new if f.shard == shard)
@@ -102,6 +117,7 @@ def source_versions(
         metadata={
             "shards": len(shards),
             "new_versions_in_run": new_versions,
+            "rederived_versions_in_run": rederived,
             "bytes": sum(len(source.data) for source in new_sources),
             # each bad file with its ingest error (which already names the path and line);
             # the source_files_readable check of this run reports them

@@ -1,0 +1,242 @@
+"""Tables on a PDF page: ruled ones from the page's drawn lines and cell rectangles, and
+tables drawn without rules from lines whose parts stand in the same columns.
+
+A table is a cluster of touching horizontal and vertical rules (a thin path, or the edges of
+a cell's rectangle) with at least two rows and two columns. Its grid is the distinct rule
+positions; a cell's text is the page text inside it. Where a row has no vertical rule at a
+column edge the cells on both sides are one merged cell, whose text is repeated in each
+column it spans.
+
+A table without vertical rules (only horizontal ones, or none: most financial statements)
+is found from its text instead (``text_tables``): at least three consecutive lines, each
+split by wide gaps into two or more parts, whose parts fall into the same columns (the
+columns are the union of the parts' spans); a line of one part in the first column between
+such rows is a group row (``Current liabilities``). Anything less regular stays text lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+_THIN = 2.5  # points: thinner than this, a path is a rule
+_NEAR = 2.0  # points: rule positions this close are one grid line
+_MAX_SEGMENTS = 800  # a page with more drawn parts is a drawing, not a table
+_MAX_GRID = 60  # rows or columns: more distinct rule positions is a chart, not a table
+
+
+@dataclass(frozen=True)
+class _Rule:
+    horizontal: bool
+    at: float  # y of a horizontal rule, x of a vertical one
+    start: float  # x0 / y0
+    end: float  # x1 / y1
+
+
+@dataclass(frozen=True)
+class RuledTable:
+    left: float
+    bottom: float
+    right: float
+    top: float
+    rows: list[list[str]]
+
+    def holds(self, x: float, y: float) -> bool:
+        return self.left - 1 <= x <= self.right + 1 and self.bottom - 1 <= y <= self.top + 1
+
+
+def find_tables(page: Any, textpage: Any, path_type: int) -> list[RuledTable]:
+    """The ruled tables of ``page`` (a pypdfium2 page), top to bottom."""
+    rules = _rules(page, path_type)
+    if not rules or len(rules) > _MAX_SEGMENTS:
+        return []
+    tables = [_table(group, textpage) for group in _clusters(rules)]
+    found = [t for t in tables if t is not None]
+    return sorted(found, key=lambda t: -t.top)
+
+
+def _rules(page: Any, path_type: int) -> list[_Rule]:
+    width, height = page.get_size()
+    rules: list[_Rule] = []
+    for obj in page.get_objects(max_depth=1):
+        if obj.type != path_type:
+            continue
+        left, bottom, right, top = obj.get_bounds()
+        w, h = right - left, top - bottom
+        if h <= _THIN and w > _THIN * 2:
+            rules.append(_Rule(True, (bottom + top) / 2, left, right))
+        elif w <= _THIN and h > _THIN * 2:
+            rules.append(_Rule(False, (left + right) / 2, bottom, top))
+        elif w > _THIN and h > _THIN and w * h < 0.5 * width * height:
+            rules += [
+                _Rule(True, bottom, left, right),
+                _Rule(True, top, left, right),
+                _Rule(False, left, bottom, top),
+                _Rule(False, right, bottom, top),
+            ]
+        if len(rules) > _MAX_SEGMENTS:
+            break
+    return rules
+
+
+def _touch(a: _Rule, b: _Rule) -> bool:
+    if a.horizontal == b.horizontal:
+        return abs(a.at - b.at) <= _NEAR and a.start <= b.end + _NEAR and b.start <= a.end + _NEAR
+    h, v = (a, b) if a.horizontal else (b, a)
+    return h.start - _NEAR <= v.at <= h.end + _NEAR and v.start - _NEAR <= h.at <= v.end + _NEAR
+
+
+def _clusters(rules: list[_Rule]) -> list[list[_Rule]]:
+    parent = list(range(len(rules)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(rules)):
+        for j in range(i + 1, len(rules)):
+            if _touch(rules[i], rules[j]):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[_Rule]] = {}
+    for i, rule in enumerate(rules):
+        groups.setdefault(root(i), []).append(rule)
+    return list(groups.values())
+
+
+def _positions(values: list[float]) -> list[float]:
+    merged: list[float] = []
+    for value in sorted(values):
+        if merged and value - merged[-1] <= _NEAR:
+            continue
+        merged.append(value)
+    return merged
+
+
+def _table(rules: list[_Rule], textpage: Any) -> RuledTable | None:
+    xs = _positions([r.at for r in rules if not r.horizontal])
+    ys = _positions([r.at for r in rules if r.horizontal])[::-1]  # top first
+    if not 3 <= len(xs) <= _MAX_GRID or not 3 <= len(ys) <= _MAX_GRID:
+        return None
+    verticals = [r for r in rules if not r.horizontal]
+    rows: list[list[str]] = []
+    for top, bottom in zip(ys, ys[1:], strict=False):
+        middle = (top + bottom) / 2
+        edges = [xs[0]]
+        for x in xs[1:-1]:
+            if any(abs(v.at - x) <= _NEAR and v.start <= middle <= v.end for v in verticals):
+                edges.append(x)
+        edges.append(xs[-1])
+        row: list[str] = []
+        for left, right in zip(edges, edges[1:], strict=False):
+            text = _cell_text(textpage, left, bottom, right, top)
+            row += [text] * sum(1 for x in xs[:-1] if left - _NEAR <= x < right - _NEAR)
+        rows.append(row)
+    if not any(cell for row in rows for cell in row) or not _ruled(xs, ys, verticals):
+        return None
+    return RuledTable(xs[0], ys[-1], xs[-1], ys[0], rows)
+
+
+def _ruled(xs: list[float], ys: list[float], verticals: list[_Rule]) -> bool:
+    """Whether the column edges are rules through most rows (a grid), not the ragged right
+    ends of stacked boxes behind lines of text (a highlight, a shaded paragraph)."""
+    middles = [(top + bottom) / 2 for top, bottom in zip(ys, ys[1:], strict=False)]
+    inner = xs[1:-1]
+    crossed = sum(
+        1
+        for x in inner
+        for middle in middles
+        if any(abs(v.at - x) <= _NEAR and v.start <= middle <= v.end for v in verticals)
+    )
+    return crossed >= 0.6 * len(inner) * len(middles)
+
+
+def _cell_text(textpage: Any, left: float, bottom: float, right: float, top: float) -> str:
+    text = textpage.get_text_bounded(left + 0.5, bottom + 0.5, right - 0.5, top - 0.5)
+    return " ".join(str(text).split())
+
+
+_MIN_ROWS = 3  # lines of two or more parts a table drawn without rules needs
+_ROW_GAP = 2.5  # line heights: rows of one table stand closer than this
+_MAX_CELL_WORDS = 6  # words per cell on average: more is prose in columns, not a table
+
+
+def text_tables(items: Sequence[Any], line_type: Any) -> list[Any]:
+    """``items`` (a page's lines and ruled tables in reading order) with each run of lines
+    that forms a table drawn without rules replaced by one ``RuledTable``. A line has
+    ``cells`` ([left, right, text] parts), ``top``, ``bottom`` and ``height``."""
+    out: list[Any] = []
+    i = 0
+    while i < len(items):
+        end = _table_run(items, i, line_type)
+        table = _aligned_table(items[i:end]) if end - i >= _MIN_ROWS else None
+        if table is None:
+            out.append(items[i])
+            i += 1
+            continue
+        out.append(table)
+        i = end
+    return out
+
+
+def _table_run(items: Sequence[Any], start: int, line_type: Any) -> int:
+    """The end of the run of table-like lines starting at ``start`` (``start`` if none)."""
+    if not isinstance(items[start], line_type) or len(items[start].cells) < 2:
+        return start
+    end = start + 1
+    while end < len(items):
+        line, before = items[end], items[end - 1]
+        if not isinstance(line, line_type):
+            break
+        if before.bottom - line.top > _ROW_GAP * before.height or line.top > before.top:
+            break  # a wide gap, or back up the page (another column)
+        if len(line.cells) < 2:
+            following = items[end + 1] if end + 1 < len(items) else None
+            grouped = (
+                isinstance(following, line_type)
+                and len(following.cells) >= 2
+                and line.cells[0][0] <= items[start].cells[0][0] + 2 * line.height
+            )
+            if not grouped:
+                break
+        end += 1
+    return end
+
+
+def _aligned_table(lines: Sequence[Any]) -> RuledTable | None:
+    """The rows of ``lines`` when their parts fall into the same columns, else None."""
+    spans: list[list[float]] = []
+    for line in lines:
+        for left, right, _ in line.cells if len(line.cells) > 1 else ():
+            overlapping = [s for s in spans if left <= s[1] and right >= s[0]]
+            merged = [
+                min([left, *(s[0] for s in overlapping)]),
+                max([right, *(s[1] for s in overlapping)]),
+            ]
+            spans = [s for s in spans if s not in overlapping] + [merged]
+    spans.sort()
+    if len(spans) < 2:
+        return None
+    rows: list[list[str]] = []
+    for line in lines:
+        row = [""] * len(spans)
+        for left, right, text in line.cells:
+            column = next((k for k, s in enumerate(spans) if left <= s[1] and right >= s[0]), 0)
+            if row[column]:
+                return None  # two parts of one line in one column: not aligned
+            row[column] = text
+        rows.append(row)
+    if sum(1 for line in lines if len(line.cells) > 1) < _MIN_ROWS:
+        return None
+    filled = [cell for row in rows for cell in row if cell]
+    if sum(len(cell.split()) for cell in filled) > _MAX_CELL_WORDS * len(filled):
+        return None  # lines of prose side by side (two columns drawn line by line)
+    return RuledTable(
+        min(s[0] for s in spans),
+        min(line.bottom for line in lines),
+        max(s[1] for s in spans),
+        max(line.top for line in lines),
+        rows,
+    )

@@ -1,0 +1,18 @@
+"""Readers per block kind: the structure reader's blocks (claims.documents.structure) decide
+how the claims of each part of a document are read.
+
+- prose (paragraphs, FAQ answers, list items): today's sentence reader (the spaCy pipeline);
+- label lines ("Notice period: 30 days"): ``label_lines`` (the label is the attribute, the
+  heading path may name the entity);
+- list items: ``lists`` (the lead-in before a list lends its scope to every item);
+- FAQ answers: ``faq`` (an answer that names no attribute takes its question's);
+- tables: ``table_dispatch`` (the one point a table reader plugs into).
+
+Public surface: ``read_blocks`` (every claim of a document, with its locator), ``prose_text``
+(the text the sentence reader reads: other readers' blocks blanked), ``ReadContext``.
+"""
+
+from claims.extraction.readers.context import ReadContext
+from claims.extraction.readers.dispatch import prose_text, read_blocks
+
+__all__ = ["ReadContext", "prose_text", "read_blocks"]
