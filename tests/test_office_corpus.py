@@ -17,6 +17,8 @@ from types import ModuleType
 
 import pytest
 
+from claims.documents.converters import convert
+
 REPO = Path(__file__).resolve().parents[1]
 OFFICE = REPO / "samples" / "office"
 
@@ -71,7 +73,8 @@ def test_every_planted_case_names_quotes_that_are_in_the_corpus() -> None:
     module = _eval_office()
     expected = module.load_expected(OFFICE)
     texts = {
-        p.stem: module.folded(p.read_text(encoding="utf-8")) for p in (OFFICE / "corpus").iterdir()
+        p.stem: module.folded(convert(p.read_bytes(), p).text)
+        for p in (OFFICE / "corpus").iterdir()
     }
     planted = expected["conflicts"] + expected["non_conflicts"]
     assert len(expected["conflicts"]) >= 8 and len(expected["non_conflicts"]) >= 6
