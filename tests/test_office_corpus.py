@@ -1,7 +1,7 @@
 """The office corpus (samples/office/) through the real pipeline, scored like bench/eval_office.py.
 
-One run: the twelve documents are ingested with their register into a SQLite store by
-``pipeline.runner.run_pipeline`` on an ephemeral Dagster instance, then every planted case of
+One run: the 31 documents (Markdown, text, Word, PDF and HTML) are ingested with their
+register into a SQLite store by ``pipeline.runner.run_pipeline`` on an ephemeral Dagster instance, then every planted case of
 ``samples/office/expected.yaml`` is checked against the stored edges and ``answer``.
 
 The sets below name what passes today. When a planted conflict or a question starts
@@ -33,6 +33,13 @@ FOUND_NOW = {
     "battery-life-wording",  # "battery life ... is 14 hours" / "battery lasts 10 hours, not ..."
     "migration-cost-reported",  # "according to the finance team" / "the CFO said the ..."
     "gross-margin-comparison",  # "41%, ahead of the forecast": the idiom is no qualifier
+    "p200-price-sales-wording",  # "Price: $1,499" label line / "will retail for $1,299"
+    "pro-plan-price-table",  # an HTML price table's Pro row / "the Pro plan costs $35"
+    "revenue-table-vs-summary",  # a PDF financial table's 2025 cell / a Word board summary
+    "leeds-notice-period",  # HTML label-line bullets / an email: four of six figures differ
+    "leeds-probation",
+    "leeds-pension",
+    "password-length",  # "at least 12 characters" / "at least 14 characters"
 }
 # questions (by the fact they ask about) that get the expected status and value today
 ANSWERED_RIGHT_NOW = {
@@ -52,6 +59,15 @@ ANSWERED_RIGHT_NOW = {
     "migration-cost-reported",
     "gross-margin-comparison",
     "k2-storage-versions",  # the storage sizes answered as one list
+    "revenue-table-vs-summary",
+    "leeds-notice-period",
+    "leeds-probation",
+    "leeds-pension",
+    "parental-leave-weeks-days",  # 16 weeks (a Word bullet) = 112 days (an HTML FAQ)
+    "p200-flow-units",  # 120 L/min (a PDF spec table) = 7.2 m3/h (a catalogue label line)
+    "leeds-annual-leave",
+    "lifting-limit-wording",
+    "revenue-years",  # the 2024 column of the PDF table
 }
 
 
