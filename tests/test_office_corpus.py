@@ -1,8 +1,9 @@
 """The office corpus (samples/office/) through the real pipeline, scored like bench/eval_office.py.
 
 One run: the 31 documents (Markdown, text, Word, PDF and HTML) are ingested with their
-register into a SQLite store by ``pipeline.runner.run_pipeline`` on an ephemeral Dagster instance, then every planted case of
-``samples/office/expected.yaml`` is checked against the stored edges and ``answer``.
+register into a SQLite store by ``pipeline.runner.run_pipeline`` on an ephemeral Dagster
+instance, then every planted case of ``samples/office/expected.yaml`` is checked against
+the stored edges and ``answer``.
 
 The sets below name what passes today. When a planted conflict or a question starts
 passing, add its id here; never remove one (that would be a regression).
