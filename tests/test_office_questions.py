@@ -339,3 +339,17 @@ def test_a_value_merely_beside_the_name_does_not_answer_what_else_is_asked(
     # the crate's volume is no weight, and its name alone does not make 40 litres its price
     assert _ask(engine, "How heavy is the T-9 crate?")["status"] == "not_found"
     assert _ask(engine, "When was the Halvern depot sold?")["status"] == "not_found"
+
+
+def test_a_modal_verb_shared_with_the_question_is_no_evidence(engine: Engine) -> None:
+    load_case(
+        engine,
+        _case(
+            ("support", "Urgent tickets must get a first reply within 3 hours."),
+            ("security", "Badges must be renewed every year at the front desk."),
+        ),
+    )
+    # "must" is all the support sentence shares with the question: its 3 hours is no
+    # answer to how long a PIN must be
+    result = _ask(engine, "How long must a PIN be?")
+    assert result["status"] == "not_found", _short(result)
