@@ -81,9 +81,7 @@ def report(sections: int, *, pages: bool) -> list[tuple[Any, ...]]:
 
 def cold_sentences() -> None:
     """Forget the sentences already read, so the next extraction reads every one."""
-    get_pipeline(get_settings().spacy_model).get_pipe(
-        "claim_assembler"
-    ).assembler.sentences.clear()
+    get_pipeline(get_settings().spacy_model).get_pipe("claim_assembler").assembler.sentences.clear()
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:

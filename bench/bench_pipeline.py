@@ -11,13 +11,13 @@ document, 1.76M for 10k documents; every sentence restates a fact other document
 and 15% contradict it). ``--tables-share S`` (default 0) makes that share of the documents
 Markdown files that also hold a small office table after their prose: either one subject's
 terms (``| Term | Value |``, four rows) or three subjects side by side (``| Team | Notice
-period | Refund window |``), stating the same facts as the sentences (15% contradicting). By default the pool grows with the corpus (one subject per 25
-documents, at least 40), so each fact is stated about 40 times whatever N is; ``--subjects
-40`` keeps 40 subjects at every size, so at 10k each fact is restated about 450 times (a
-stress case: the disagreement edges of a key grow with the square of its claims until the
-star limit). Then, through
-``pipeline.runner.run_pipeline`` on a fresh SQLite claim store
-and a Dagster instance (see --instance below), what ``claims run`` does:
+period | Refund window |``), stating the same facts as the sentences (15% contradicting).
+By default the pool grows with the corpus (one subject per 25 documents, at least 40),
+so each fact is stated about 40 times whatever N is; ``--subjects 40`` keeps 40 subjects
+at every size, so at 10k each fact is restated about 450 times (a stress case: the
+disagreement edges of a key grow with the square of its claims until the star limit).
+Then, through ``pipeline.runner.run_pipeline`` on a fresh SQLite claim store and a
+Dagster instance (see --instance below), what ``claims run`` does:
 
 - full run: files/s, claims/s, wall time, peak memory (max RSS of this process);
 - incremental run after editing one file, against the full run (the target: under 5%);
@@ -156,7 +156,8 @@ def office_table(
         for label, cell, fact in rows:
             lines.append(f"| {label} | {cell.format(n=_stated(truth, entity, fact, rng))} |")
     else:
-        lines = ["## Terms by team", "", "| Team | Notice period | Refund window |", "|---|---|---|"]
+        lines = ["## Terms by team", "", "| Team | Notice period | Refund window |"]
+        lines.append("|---|---|---|")
         for entity in rng.sample(entities, 3):
             notice, refund = _stated(truth, entity, 0, rng), _stated(truth, entity, 5, rng)
             lines.append(f"| {entity} | {notice} days | {refund} days |")
