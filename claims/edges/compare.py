@@ -257,8 +257,7 @@ def _statements(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
             return PairVerdict(
                 Relation.AMBIGUOUS,
                 Rule.REVISION,
-                f"one sentence with its figure changed ({a.shown} vs {b.shown}): "
-                f"{outcome.reason}",
+                f"one sentence with its figure changed ({a.shown} vs {b.shown}): {outcome.reason}",
             )
         return PairVerdict(Relation.COMPATIBLE, outcome.rule, outcome.reason)
     one_sided_scope = (
@@ -280,9 +279,7 @@ def _statements(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
             )
         then_and_now = _then_and_now(a, b)
         if then_and_now:
-            return PairVerdict(
-                Relation.AMBIGUOUS, Rule.TIME, f"{then_and_now}; {outcome.reason}"
-            )
+            return PairVerdict(Relation.AMBIGUOUS, Rule.TIME, f"{then_and_now}; {outcome.reason}")
         return PairVerdict(Relation.CONFLICT, outcome.rule, outcome.reason)
     if outcome.state == AGREE:
         if one_sided_scope:
