@@ -230,7 +230,7 @@ def _claim_fields(
             time, stated_by = row_reading.time, f"row {clean_header(row_label)}"
     else:
         attribute = list(row_reading.words)
-        if not attribute and row_reading.scope:
+        if not attribute and row_reading.scope and not _ranked(row_reading):
             # a row naming only a scope ("Canada" under "Americas"): its words stay in the
             # attribute too, or it would share the group's total row's key ("Total Americas")
             attribute = list(raw_words(named_part(row_label)))
@@ -271,6 +271,13 @@ def _claim_fields(
         residual=[],
         locator=locator,
     )
+
+
+def _ranked(reading: PhraseReading) -> bool:
+    """Whether a row names a ranked level ("Priority 1", "Tier 2"): a scope of its own,
+    whose figures are the column's attribute at that level, as in a sentence ("Priority 1
+    tickets get a first response within 4 hours")."""
+    return any(dim in resources().ranked_levels for dim in reading.scope)
 
 
 def _column_words(reading: PhraseReading) -> tuple[str, ...]:
