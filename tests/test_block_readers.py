@@ -58,8 +58,8 @@ def test_a_datasheet_noise_level_is_a_sound_level_not_a_word_of_the_key() -> Non
 
 def test_label_lines_on_consecutive_lines_are_two_units() -> None:
     claims = _keyed(extract("## P-9 router\n\nWeight: 1.2 kg\nPrice: $149\n"))
-    assert claims["p-9 router weight"].unit == "kg"
-    assert claims["p-9 router price"].value == 149.0
+    assert claims["p-9 weight"].unit == "kg"
+    assert claims["p-9 price"].value == 149.0
 
 
 def test_a_label_line_and_a_prose_sentence_stating_one_fact_share_one_key() -> None:

@@ -41,6 +41,9 @@ FOUND_NOW = {
     "leeds-probation",
     "leeds-pension",
     "password-length",  # "at least 12 characters" / "at least 14 characters"
+    "leeds-remote-days",  # "Remote working: 2 days per week" / "work remotely 3 days per week"
+    "priority-1-response",  # an SLA table's "Priority 1" row / "Priority 1 tickets ..." email
+    "p300-weight",  # a datasheet titled "P-300 Centrifugal Pump" / a catalogue's "## P-300"
 }
 # questions (by the fact they ask about) that get the expected status and value today
 ANSWERED_RIGHT_NOW = {
@@ -69,6 +72,7 @@ ANSWERED_RIGHT_NOW = {
     "leeds-annual-leave",
     "lifting-limit-wording",
     "revenue-years",  # the 2024 column of the PDF table
+    "p300-weight",  # the datasheet's table and the catalogue's label line: one P-300
 }
 
 
