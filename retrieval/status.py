@@ -121,10 +121,9 @@ def sides_of(
             members = heapq.nsmallest(limit, members, key=citation_order)
             shown_sources = heapq.nsmallest(limit, sources)
         first = members[0]
-        if len(stated[key]) == 1 or first.canonical_value is None:
-            value, unit = stated_value(first), first.unit
-        else:
-            value, unit = plain_number(first.canonical_value), first.canonical_unit
+        # one value stated in several units ("16 weeks", "112 days") is shown as its first
+        # citation writes it: a unit a reader knows, never a canonical "9676800 s"
+        value, unit = stated_value(first), first.unit
         out.append(
             Side(
                 value=value,

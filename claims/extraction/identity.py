@@ -176,18 +176,14 @@ _MIN_ADJECTIVE = 4
 
 def manner_adjective(word: str) -> str | None:
     """The adjective a manner adverb is made from ("remotely" -> "remote", "publicly" ->
-    "public", "easily" -> "easy", "reasonably" -> "reasonable"), or None. Only a word the
-    dictionary does not know as a word of its own: "daily", "family", "supply" and "early"
-    are listed words, and stay what they are."""
-    if len(word) < _MIN_ADJECTIVE + 2 or not word.endswith("ly") or is_dictionary_word(word):
+    "public", "easily" -> "easy", "fully" -> "full"), or None. Only a word the dictionary
+    does not know as a word of its own: "daily", "family", "supply" and "early" are listed
+    words, and stay what they are."""
+    if len(word) < _MIN_ADJECTIVE + 1 or not word.endswith("ly") or is_dictionary_word(word):
         return None
     stem = word[:-2]
-    for adjective in (
-        stem,
-        stem[:-1] + "y",
-        word[:-1] + "e",
-        stem[:-2] if stem.endswith("al") else "",
-    ):
+    candidates = (stem, stem[:-1] + "y", word[:-1] + "e", word[:-1] if stem.endswith("l") else "")
+    for adjective in candidates:
         if len(adjective) >= _MIN_ADJECTIVE and is_dictionary_word(adjective):
             return adjective
     return None
