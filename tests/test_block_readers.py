@@ -36,12 +36,13 @@ def test_a_catalogue_section_of_label_lines_gives_one_key_per_line_under_its_pro
     p200 = {k: (c.value, c.unit) for k, c in claims.items() if k.startswith("p-200")}
     assert p200 == {
         "p-200 weight": (21.0, "kg"),
-        "p-200 maximum head": (12.0, "m"),
+        "p-200 head": (12.0, "m"),  # the maximum is a metric scope (docs/EXTRACTION.md)
         "p-200 power": (1.1, "kW"),
         "p-200 flow rate": (120.0, "L/min"),
         "p-200 price": (1499.0, "$"),
     }
     assert claims["p-300 weight"].value == 34.0
+    assert claims["p-200 head"].scope == {"metric": "maximum"}
     weight = claims["p-200 weight"]
     assert weight.quote == "Weight: 21 kg"
     assert weight.value_span is not None
