@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import cast
 
 from spacy.tokens import Doc
@@ -19,7 +20,7 @@ from claims.extraction.identity import (
 )
 from claims.extraction.keys import fold_word, named_after_descriptor
 from claims.extraction.mentions import TimeMention
-from claims.extraction.resources import Resources
+from claims.extraction.resources import Resources, read_yaml
 from claims.extraction.roles import (
     _MODALITY,
     CONTENT,
@@ -410,6 +411,10 @@ def _read_identity(
         attribute = lex.canonical([*attr_words, frame.verb])  # "battery lasts"
     else:
         attribute = lex.canonical(attr_words)
+    limit = _attribute_limits().get(attribute[0]) if len(attribute) > 1 else None
+    if limit is not None and "metric" not in frame.scope:
+        attribute = attribute[1:]  # "maximum flow rate": the flow rate, at its maximum
+        frame.scope["metric"] = limit
     named = [i for i in entity_idx if role[i] != SCOPE]
     described = named_after_descriptor([roles.word(i) for i in named])
     if described:  # "review aggregator Rotten Tomatoes": the name alone is the entity
@@ -423,6 +428,13 @@ def _read_identity(
         | set(frame.key_words)
         | set(named_by_subject)
     )
+
+
+@lru_cache(maxsize=1)
+def _attribute_limits() -> dict[str, str]:
+    """scope.yaml's ``attribute_limits``: "maximum" -> maximum, "min" -> minimum."""
+    limits = read_yaml("scope.yaml").get("attribute_limits") or {}
+    return {str(word): str(metric) for word, metric in limits.items()}
 
 
 _AGE_BOUNDS = frozenset({"up", "plus", "+", "over", "above", "older"})
