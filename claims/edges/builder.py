@@ -40,6 +40,7 @@ from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.entities import EntityLinks, link_entities
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
+from claims.edges.mirrors import StatedIndex, mirrored
 from claims.edges.similarity import similar_key_pairs
 from claims.edges.slot_edges import (
     between_pages,
@@ -285,6 +286,7 @@ class _Emitter:
         self.starred: set[str] = set()
         self._members: list[ClaimFacts] = []
         self._sentences: dict[tuple[str, str], list[ClaimFacts]] | None = None
+        self._stated: StatedIndex | None = None
         self._lists: dict[tuple[str, str], bool] = {}
         # materiality by its inputs (see ``assess``); the settings are fixed for a build
         self._assessed: dict[tuple[object, ...], tuple[bool, float]] = {}
@@ -293,6 +295,7 @@ class _Emitter:
         self._emitted.clear()
         self._members = members
         self._sentences = None
+        self._stated = None
         self._lists.clear()
         self.starred.clear()
 
@@ -303,6 +306,12 @@ class _Emitter:
             for member in self._members:
                 self._sentences[(member.version_id, member.quote_norm)].append(member)
         return self._sentences.get((facts.version_id, facts.quote_norm), [])
+
+    def stated(self) -> StatedIndex:
+        """Which versions of this block state which claims (``mirrors``, built on demand)."""
+        if self._stated is None:
+            self._stated = StatedIndex(self._members)
+        return self._stated
 
     def lists_values(self, facts: ClaimFacts) -> bool:
         """Whether the claim's sentence states other values of the key (an enumeration).
@@ -354,6 +363,8 @@ class _Emitter:
             verdict = listed_values(x, y, verdict, self.mates(x), self.mates(y))
         elif verdict.relation is Relation.AMBIGUOUS:
             verdict = listed_values(x, y, verdict)
+        if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
+            verdict = mirrored(x, y, verdict, self.stated())
         draft = refine(x, y, verdict, self.supersessions)
         if draft is None:
             return
