@@ -127,10 +127,9 @@ _FONTS = (
 )
 
 
-# how the pipeline's structure reader reads each format (pipeline.assets.claims): PDF text
-# has title lines, the other converters mark headings with "#"
-_READ_AS = {".md": "text/markdown", ".html": "text/markdown", ".docx": "text/markdown"}
-_READ_AS[".pdf"] = "text/plain"
+# how the pipeline's structure reader reads each format (pipeline.assets.claims): every
+# converter marks headings with "#"
+_READ_AS = dict.fromkeys((".md", ".html", ".docx", ".pdf"), "text/markdown")
 
 
 def _ttf() -> str | None:

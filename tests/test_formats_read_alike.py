@@ -34,8 +34,7 @@ def _facts(claims: list[Claim]) -> list[tuple[Any, ...]]:
 
 def _read(suffix: str, data: bytes, tmp_path: Path) -> tuple[str, list[Claim]]:
     text = convert(data, tmp_path / f"report{suffix}").text
-    media_type = "text/plain" if suffix == ".pdf" else "text/markdown"
-    return text, extract(text, media_type=media_type)
+    return text, extract(text)  # as the pipeline reads every converter's text
 
 
 def _paragraph_over_a_page_break() -> bytes:
