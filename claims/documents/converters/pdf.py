@@ -398,7 +398,9 @@ class _Paragraphs:
         if last is None:
             return False
         gap = last.bottom - line.top
-        if gap > 0.8 * last.height or gap < -last.height:  # a blank line, or another column
+        # a line without descenders has a low box: its font size is the floor of its height
+        height = max(last.height, last.size)
+        if gap > 0.8 * height or gap < -last.height:  # a blank line, or another column
             return False
         if self.kind == "item":
             if self.bullets and line.left > self.bullets[-1] + 2:
