@@ -105,3 +105,17 @@ def test_a_numbered_note_paragraph_is_no_figure_in_any_format(tmp_path: Path) ->
     for suffix, data in ((".html", html_page(report).encode()), (".docx", docx_bytes(report))):
         _, claims = _read(suffix, data, tmp_path)
         assert _facts(claims) == _facts(md), suffix
+
+
+def test_a_pdf_line_without_descenders_does_not_end_its_paragraph(tmp_path: Path) -> None:
+    # the first line holds no g, j, p, q, y or bracket: its glyphs' box is low, and the gap
+    # to the next line's box looked like a blank line
+    paragraph = (
+        "All home workers at the Leeds site who meet the standard hours will be offered the "
+        "full allowance of 45 euros a month from the start of 2025 onwards, paid with salary."
+    )
+    report: list[tuple[Any, ...]] = [("heading", 1, "Home working"), ("paragraph", paragraph)]
+    md = extract(markdown(report))
+    text, claims = _read(".pdf", pdf_bytes(report), tmp_path)
+    assert "onwards" in text and "\n\n" not in text.split("# Home working")[1].strip()
+    assert _facts(claims) == _facts(md)

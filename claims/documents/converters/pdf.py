@@ -398,15 +398,18 @@ class _Paragraphs:
         if last is None:
             return False
         gap = last.bottom - line.top
-        # a line without descenders has a low box: its font size is the floor of its height
-        height = max(last.height, last.size)
-        if gap > 0.8 * height or gap < -last.height:  # a blank line, or another column
-            return False
+        # measured top to top (a line without descenders has a low box, so its bottom is no
+        # measure), against the font size as the floor of the line's height
+        pitch = last.top - line.top
+        if pitch > 1.8 * max(last.height, last.size) or gap < -last.height:
+            return False  # a blank line, or another column
         if self.kind == "item":
             if self.bullets and line.left > self.bullets[-1] + 2:
                 return True
             # a wrapped item whose next line starts under its marker (no hanging indent)
             return self._wraps_on(last, line)
+        if line.left > min(kept.left for kept in self.lines) + 0.5 * last.size:
+            return False  # a first-line indent opens the next paragraph (LaTeX sets them so)
         return abs(line.left - last.left) < 3 * last.height or line.left > last.left
 
     def runs_on(self, first: _Line | RuledTable | None) -> bool:
