@@ -642,10 +642,15 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
     if not pairs:
         return
     emit.start_block(members)
-    groups = {key: [g[0][0] for g in _groups(claims)] for key, claims in by_key.items()}
+    groups = {key: _groups(claims) for key, claims in by_key.items()}
     for key_a, key_b, _match in pairs:
-        for rep in groups[key_a]:
-            for other in groups[key_b]:
+        for group_a in groups[key_a]:
+            for group_b in groups[key_b]:
+                if _one_version(group_a, group_b):
+                    # one document naming two things differently ("short-term" and
+                    # "long-term deferred commissions") means two things, not a near miss
+                    continue
+                rep, other = group_a[0][0], group_b[0][0]
                 build.comparisons += 1
                 verdict = compare_facts(rep, other)
                 # only the matches worth a look are kept: disagreements and agreements
@@ -653,6 +658,12 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
                     verdict.relation is Relation.COMPATIBLE and verdict.rule == Rule.KEY
                 ):
                     emit.pair(rep, other, verdict, claim_key)
+
+
+def _one_version(*groups: list[list[ClaimFacts]]) -> bool:
+    """Whether every claim of these groups comes from one and the same source version."""
+    versions = {facts.version_id for group in groups for origin in group for facts in origin}
+    return len(versions) == 1 and "" not in versions
 
 
 def _linked_block(
