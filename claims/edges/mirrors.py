@@ -8,47 +8,36 @@ second copy's other says nothing new: the second copy states the first claim as 
 agrees with it. Such a pair is ``compatible`` (rule ``mirrored``); the disagreement stays
 where it is, inside each source, on the edges of its own claims.
 
-"States as well" is strict: a claim of the other source with the same comparable facts
-(``ClaimFacts.signature``: key, value, unit, scope, time...) in a sentence that is the same
-but for its figures (a table row with another cell changed is still the row). A changed
-figure is never mirrored: the other copy does not state it.
+"States as well" is strict about the facts and not about the sentence: a claim of the other
+source with the same comparable facts (``ClaimFacts.signature``: key, value, unit, scope,
+time, qualifier words, predicate...), wherever it stands (a table row with another of its
+cells changed, a paragraph a PDF cut into other sentences). A changed figure is never
+mirrored: the other copy does not state it.
 """
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any
 
 from claims.edges.facts import ClaimFacts
 from claims.edges.verdict import PairVerdict, Rule
 from claims.models import Relation
 
-_FIGURE = re.compile(r"\d[\d,.]*")
-
-
-@lru_cache(maxsize=1 << 14)
-def sentence_frame(quote_norm: str) -> str:
-    """The sentence with its figures masked: what a near-copy with a figure changed keeps."""
-    return _FIGURE.sub("#", quote_norm)
-
 
 class StatedIndex:
-    """Which source versions state a claim's facts in the same sentence frame."""
+    """Which source versions state a claim's facts."""
 
     def __init__(self, members: Iterable[ClaimFacts]) -> None:
-        self._versions: dict[tuple[Any, str], set[str]] = defaultdict(set)
+        self._versions: dict[Any, set[str]] = defaultdict(set)
         for facts in members:
             if facts.version_id:
-                self._versions[(facts.signature, sentence_frame(facts.quote_norm))].add(
-                    facts.version_id
-                )
+                self._versions[facts.signature].add(facts.version_id)
 
     def states(self, version_id: str, facts: ClaimFacts) -> bool:
-        """Whether ``version_id`` states ``facts`` (same facts, same sentence frame)."""
-        found = self._versions.get((facts.signature, sentence_frame(facts.quote_norm)))
+        """Whether ``version_id`` states ``facts`` (the same comparable facts)."""
+        found = self._versions.get(facts.signature)
         return found is not None and version_id in found
 
 
