@@ -1,0 +1,206 @@
+"""Reviewers teach the ledger (issue 32 point 4): "these two attributes are one thing" (or
+two), stored, audited, applied at once to claim keys, edges, review items and questions,
+and withdrawable, on a real store built by real extraction, edge refresh and routing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from retrieval_cases import load_case
+from sqlalchemy import Engine, select
+
+from claims.errors import InputError
+from claims.models import Requester
+from claims.store import transaction
+from claims.tables import AuditEventRow, ClaimRow, ClaimTaughtKeyRow, EdgeRow, ReviewItemRow
+from retrieval.answer import answer
+from review import audit
+from review.synonyms import teach, withdraw
+
+ANYONE = Requester(principal="anyone", groups=[])
+
+# two catalogues name one property of one product in two words
+SHOP_SHEET = "# Z-70 blower\n\nThe Z-70 blower weighs 11 kg.\n"
+SUPPLIER_SHEET = "# Supplier data\n\nThe Z-70 blower has a heft of 14 kg.\n"
+# a handbook that calls paid leave by its own in-house word
+HANDBOOK = (
+    "# Time away\n\n"
+    "Every full-time employee is entitled to 26 days of downtime.\n\n"
+    "Every full-time employee is entitled to 10 days of study time.\n"
+)
+# two kinds of days off the built-in lexicon folds into one attribute
+OFFICE_RULES = "# Office rules\n\nEach employee is entitled to 25 days of vacation per year.\n"
+CALENDAR = "# Calendar\n\nEach employee is entitled to 8 days of holiday per year.\n"
+
+
+def _case(*documents: tuple[str, str]) -> dict[str, Any]:
+    return {"documents": [{"id": i, "text": t} for i, t in documents], "supersedes": {}}
+
+
+def _keys(engine: Engine) -> dict[str, str]:
+    with transaction(engine) as session:
+        return {
+            source: key
+            for source, key in session.execute(select(ClaimRow.source_id, ClaimRow.claim_key))
+        }
+
+
+def _live_conflicts(engine: Engine) -> list[str]:
+    with transaction(engine) as session:
+        return sorted(
+            session.scalars(
+                select(EdgeRow.claim_key).where(
+                    EdgeRow.kind == "conflicts", EdgeRow.retired_at.is_(None)
+                )
+            )
+        )
+
+
+def _items(engine: Engine) -> dict[str, str]:
+    with transaction(engine) as session:
+        return {row.claim_key: row.state for row in session.scalars(select(ReviewItemRow))}
+
+
+@pytest.fixture
+def sheets(engine: Engine) -> Engine:
+    load_case(engine, _case(("shop", SHOP_SHEET), ("supplier", SUPPLIER_SHEET)))
+    return engine
+
+
+def test_teaching_two_words_one_thing_merges_keys_and_opens_the_conflict(sheets: Engine) -> None:
+    assert _keys(sheets) == {"shop": "z-70 blower weight", "supplier": "z-70 blower heft"}
+    assert _live_conflicts(sheets) == []
+    with transaction(sheets) as session:
+        row, impact = teach(
+            session, "heft", "weight", relation="same", reason="suppliers say heft", actor="alice"
+        )
+    assert _keys(sheets) == {"shop": "z-70 blower weight", "supplier": "z-70 blower weight"}
+    assert _live_conflicts(sheets) == ["z-70 blower weight"]
+    assert _items(sheets) == {"z-70 blower weight": "open"}
+    assert impact.keys == [
+        {
+            "from_key": "z-70 blower heft",
+            "to_key": "z-70 blower weight",
+            "claims": 1,
+            "change": "merged",
+        }
+    ]
+    assert impact.edges_added.get("conflicts") == 1 and impact.conflicts_removed == []
+    assert [(c.kind, c.claim_key) for c in impact.items] == [("opened", "z-70 blower weight")]
+    with transaction(sheets) as session:
+        taught = audit.events(session, action="synonym.teach")
+    assert [(e.actor, e.entity_id) for e in taught] == [("alice", f"synonym-{row.id}")]
+    assert taught[0].after["synonym"]["reason"] == "suppliers say heft"
+    assert taught[0].after["impact"]["item_counts"]["opened"] == 1
+
+
+def test_withdrawing_restores_the_keys_retires_the_conflict_and_closes_the_item(
+    sheets: Engine,
+) -> None:
+    with transaction(sheets) as session:
+        row, _ = teach(session, "heft", "weight", relation="same", reason="same", actor="alice")
+    with transaction(sheets) as session:
+        _, impact = withdraw(session, row.id, reason="heft is gross weight here", actor="bob")
+    assert _keys(sheets) == {"shop": "z-70 blower weight", "supplier": "z-70 blower heft"}
+    assert _live_conflicts(sheets) == []
+    assert _items(sheets) == {"z-70 blower weight": "dismissed"}
+    assert [(c.kind, c.claim_key) for c in impact.items] == [("closed", "z-70 blower weight")]
+    assert impact.edges_removed.get("conflicts") == 1
+    assert impact.keys[0]["to_key"] == "z-70 blower heft"
+    with transaction(sheets) as session:
+        assert session.scalars(select(ClaimTaughtKeyRow)).all() == []
+        withdrawn = audit.events(session, action="synonym.withdraw")
+        assert [(e.actor, e.before["withdrawn_at"]) for e in withdrawn] == [("bob", None)]
+        assert withdrawn[0].after["synonym"]["withdraw_reason"] == "heft is gross weight here"
+        # taught and withdrawn: two rows of the one hash chain the review log keeps
+        assert audit.verify(session.connection()).ok
+    with transaction(sheets) as session, pytest.raises(InputError, match="already withdrawn"):
+        withdraw(session, row.id, reason="again", actor="bob")
+
+
+def test_claims_written_after_the_teaching_get_the_taught_key(engine: Engine) -> None:
+    load_case(engine, _case(("shop", SHOP_SHEET)))
+    with transaction(engine) as session:
+        teach(session, "heft", "weight", relation="same", reason="one thing", actor="alice")
+    load_case(engine, _case(("supplier", SUPPLIER_SHEET)))
+    assert _keys(engine)["supplier"] == "z-70 blower weight"
+    assert _live_conflicts(engine) == ["z-70 blower weight"]
+
+
+def test_the_vacation_question_is_answered_once_a_reviewer_teaches_the_handbooks_word(
+    engine: Engine,
+) -> None:
+    load_case(engine, _case(("handbook", HANDBOOK)))
+    question = "How many vacation days do full-time staff get?"
+    before = answer(engine, question, ANYONE)
+    assert before.value != 26
+    with transaction(engine) as session:
+        teach(
+            session, "vacation", "downtime", relation="same", reason="our word", actor="alice"
+        )
+    after = answer(engine, question, ANYONE)
+    assert (after.status.value, after.value) == ("answered", 26)
+    assert after.citations == ["handbook"]
+
+
+def test_telling_two_words_apart_splits_the_key_and_ends_the_false_conflict(
+    engine: Engine,
+) -> None:
+    load_case(engine, _case(("rules", OFFICE_RULES), ("calendar", CALENDAR)))
+    assert _keys(engine) == {"rules": "leave", "calendar": "leave"}
+    assert _live_conflicts(engine) == ["leave"]
+    assert _items(engine) == {"leave": "open"}
+    with transaction(engine) as session:
+        row, impact = teach(
+            session,
+            "holiday",
+            "vacation",
+            relation="different",
+            reason="holidays are the public ones",
+            actor="alice",
+        )
+    assert _keys(engine) == {"rules": "leave", "calendar": "holiday"}
+    assert _live_conflicts(engine) == []
+    assert _items(engine) == {"leave": "dismissed"}
+    assert [(c.kind, c.claim_key) for c in impact.items] == [("closed", "leave")]
+    assert impact.keys == [
+        {"from_key": "leave", "to_key": "holiday", "claims": 1, "change": "split"}
+    ]
+    with transaction(engine) as session:
+        withdraw(session, row.id, reason="they are one after all", actor="alice")
+    assert _keys(engine) == {"rules": "leave", "calendar": "leave"}
+    assert _live_conflicts(engine) == ["leave"]
+    assert _items(engine) == {"leave": "open"}
+
+
+def test_a_teaching_that_teaches_nothing_is_refused_before_anything_is_written(
+    sheets: Engine,
+) -> None:
+    with transaction(sheets) as session:
+        before = len(session.scalars(select(AuditEventRow)).all())
+    cases = [
+        (("weight", "weight", "same", "r"), "already share one attribute"),
+        (("heft", "weight", "different", "r"), "already have keys of their own"),
+        (("heft", "weight", "same", "  "), "reason"),
+        (("", "weight", "same", "r"), "left"),
+        (("heft", "weight", "alike", "r"), "relation"),
+    ]
+    for (left, right, relation, reason), message in cases:
+        with transaction(sheets) as session, pytest.raises(InputError, match=message):
+            teach(session, left, right, relation=relation, reason=reason, actor="alice")
+    with transaction(sheets) as session:
+        assert len(session.scalars(select(AuditEventRow)).all()) == before
+    assert _keys(sheets)["supplier"] == "z-70 blower heft"
+
+
+def test_a_question_in_the_taught_word_reaches_the_claims_of_the_other(sheets: Engine) -> None:
+    question = "What is the heft of the Z-70 blower?"
+    before = answer(sheets, question, ANYONE)
+    # the supplier's figure alone: the shop's weight is another key until taught
+    assert (before.status.value, before.value, before.citations) == ("answered", 14, ["supplier"])
+    with transaction(sheets) as session:
+        teach(session, "heft", "weight", relation="same", reason="one thing", actor="alice")
+    asked = answer(sheets, question, ANYONE)
+    assert (asked.status.value, asked.claim_key) == ("conflict", "weight")
+    assert sorted(side.value for side in asked.sides or []) == [11, 14]
