@@ -35,7 +35,7 @@ from claims.store.taught_synonyms import (
     active_teachings,
     rekey_claims,
 )
-from claims.synonyms import DIFFERENT, RELATIONS, SAME, quote_words
+from claims.synonyms import RELATIONS, SAME, quote_words
 from claims.tables import ClaimRow, EdgeRow, TaughtSynonymRow
 from review import audit
 from review.policy import policy_for_routing
@@ -409,7 +409,9 @@ def _edge_changes(
     impact.conflicts_removed = [shown(e) for e in removed if e[0] == "conflicts"]
 
 
-def _closed(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> list[ItemChange]:
+def _closed(
+    before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]
+) -> list[ItemChange]:
     """Items that were waiting for a person and closed themselves (their conflict is gone)."""
     out = []
     for item_id in sorted(after):

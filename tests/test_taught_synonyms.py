@@ -4,6 +4,8 @@ and withdrawable, on a real store built by real extraction, edge refresh and rou
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from review import audit
 from review.synonyms import teach, withdraw
 
 ANYONE = Requester(principal="anyone", groups=[])
+REVIEWERS = Path(__file__).parent / "fixtures" / "review" / "reviewers.yaml"
 
 # two catalogues name one property of one product in two words
 SHOP_SHEET = "# Z-70 blower\n\nThe Z-70 blower weighs 11 kg.\n"
@@ -136,9 +139,7 @@ def test_the_vacation_question_is_answered_once_a_reviewer_teaches_the_handbooks
     before = answer(engine, question, ANYONE)
     assert before.value != 26
     with transaction(engine) as session:
-        teach(
-            session, "vacation", "downtime", relation="same", reason="our word", actor="alice"
-        )
+        teach(session, "vacation", "downtime", relation="same", reason="our word", actor="alice")
     after = answer(engine, question, ANYONE)
     assert (after.status.value, after.value) == ("answered", 26)
     assert after.citations == ["handbook"]
@@ -204,3 +205,55 @@ def test_a_question_in_the_taught_word_reaches_the_claims_of_the_other(sheets: E
     asked = answer(sheets, question, ANYONE)
     assert (asked.status.value, asked.claim_key) == ("conflict", "weight")
     assert sorted(side.value for side in asked.sides or []) == [11, 14]
+
+
+def test_the_review_cli_teaches_lists_and_withdraws_a_synonym(
+    cli_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from claimledger.cli import app
+    from claims.settings import get_settings
+    from claims.store import make_engine
+    from tests.store_template import upgrade
+
+    monkeypatch.setenv("CLAIMS_REVIEWERS_FILE", str(REVIEWERS))
+    get_settings.cache_clear()
+    url = get_settings().resolved_database_url
+    upgrade(url)
+    store = make_engine(url)
+    try:
+        load_case(store, _case(("shop", SHOP_SHEET), ("supplier", SUPPLIER_SHEET)))
+    finally:
+        store.dispose()
+    runner = CliRunner()
+
+    def claims(*args: str) -> str:
+        run = runner.invoke(app, list(args))
+        assert run.exit_code == 0, (run.output, run.exception)
+        return run.output
+
+    teach_args = ("review", "synonyms", "add", "heft", "weight", "--reason", "supplier word")
+    dry = claims(*teach_args, "--as", "alice", "--dry-run")
+    assert "would teach #1 'heft' is the same as 'weight'" in dry
+    assert "key merged: z-70 blower heft -> z-70 blower weight (1 claims)" in dry
+    assert "dry run: nothing was written" in dry
+    assert json.loads(claims("review", "synonyms", "list", "--json")) == []
+    out = claims(*teach_args, "--as", "alice")
+    assert "opened: ri_" in out and "edges added: 1 conflicts" in out
+    listed = json.loads(claims("review", "synonyms", "list", "--json"))
+    assert [(s["left"], s["right"], s["taught_by"], s["reason"]) for s in listed] == [
+        ("heft", "weight", "alice", "supplier word")
+    ]
+    refused = runner.invoke(app, [*teach_args, "--as", "mallory"])
+    assert refused.exit_code != 0 and "neither a reviewer" in str(refused.exception)
+    out = claims("review", "synonyms", "withdraw", "1", "--reason", "gross weight", "--as", "bob")
+    assert "withdrew #1" in out and "closed itself (evidence changed): ri_" in out
+    assert json.loads(claims("review", "synonyms", "list", "--json")) == []
+    shown = claims("review", "synonyms", "list", "--all")
+    assert "WITHDRAWN by bob" in shown and "gross weight" in shown
+    store = make_engine(url)
+    try:
+        assert _keys(store)["supplier"] == "z-70 blower heft"
+    finally:
+        store.dispose()

@@ -366,3 +366,7 @@ def hash_password_command(
         # Prompts go to stderr, so `... > hash.txt` captures the hash alone.
         password = typer.prompt("Password", hide_input=True, confirmation_prompt=True, err=True)
     print(hash_password(password))
+
+
+# ``claims review synonyms ...`` (its module adds the group to review_app)
+from claimledger.cli import synonyms as _synonyms  # noqa: E402,F401

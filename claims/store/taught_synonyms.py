@@ -130,9 +130,7 @@ def rekey_claims(session: Session, attributes: Collection[str]) -> list[KeyMove]
             known = extracted.get(claim_id)
             first = known or (key, coarse, attribute)
             taught = teachings.key_for(first[0], entity, first[2], first[1], quote)
-            target = (
-                (taught.claim_key, taught.coarse_key, taught.attribute) if taught else first
-            )
+            target = (taught.claim_key, taught.coarse_key, taught.attribute) if taught else first
             if target == (key, coarse, attribute):
                 continue
             session.execute(
