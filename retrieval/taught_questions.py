@@ -42,4 +42,4 @@ def with_taught_synonyms(conn: Connection, frame: Frame) -> Frame:
     for name, value in (("coarse_key", taught.coarse_key), ("attribute", taught.attribute)):
         if hasattr(frame, name):
             changes[name] = value
-    return replace(frame, **changes)  # type: ignore[type-var]
+    return replace(frame, **changes)

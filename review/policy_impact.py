@@ -100,7 +100,7 @@ def item_outcomes(
                 select(ReviewItemRow).where(ReviewItemRow.claim_key.in_(keys[start : start + 500]))
             )
         ]
-    items = {
+    items: dict[str, dict[str, Any]] = {
         row.id: {
             "claim_key": row.claim_key,
             "state": row.state,

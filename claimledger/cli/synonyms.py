@@ -135,7 +135,7 @@ def _in_one_transaction(run: Any, dry_run: bool) -> tuple[str, SynonymImpact]:
             session.rollback()
         else:
             session.commit()
-        return result  # type: ignore[no-any-return]
+        return result
     except BaseException:
         session.rollback()
         raise
