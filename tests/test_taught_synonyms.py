@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from sqlalchemy import Engine, select
 
 from claims.errors import InputError
 from claims.models import Requester
-from claims.store import transaction
+from claims.store import make_engine, transaction
 from claims.tables import AuditEventRow, ClaimRow, ClaimTaughtKeyRow, EdgeRow, ReviewItemRow
 from retrieval.answer import answer
 from review import audit
@@ -66,9 +67,12 @@ def _items(engine: Engine) -> dict[str, str]:
 
 
 @pytest.fixture
-def sheets(engine: Engine) -> Engine:
-    load_case(engine, _case(("shop", SHOP_SHEET), ("supplier", SUPPLIER_SHEET)))
-    return engine
+def sheets(migrated_url: str) -> Iterator[Engine]:
+    """The two sheets in a store on SQLite and on PostgreSQL."""
+    store = make_engine(migrated_url)
+    load_case(store, _case(("shop", SHOP_SHEET), ("supplier", SUPPLIER_SHEET)))
+    yield store
+    store.dispose()
 
 
 def test_teaching_two_words_one_thing_merges_keys_and_opens_the_conflict(sheets: Engine) -> None:
@@ -214,7 +218,6 @@ def test_the_review_cli_teaches_lists_and_withdraws_a_synonym(
 
     from claimledger.cli import app
     from claims.settings import get_settings
-    from claims.store import make_engine
     from tests.store_template import upgrade
 
     monkeypatch.setenv("CLAIMS_REVIEWERS_FILE", str(REVIEWERS))
