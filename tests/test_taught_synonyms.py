@@ -5,8 +5,8 @@ and withdrawable, on a real store built by real extraction, edge refresh and rou
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -260,3 +260,42 @@ def test_the_review_cli_teaches_lists_and_withdraws_a_synonym(
         assert _keys(store)["supplier"] == "z-70 blower heft"
     finally:
         store.dispose()
+
+
+def test_taught_keys_follow_chains_split_by_the_quote_and_leave_other_key_forms() -> None:
+    from claims.synonyms import DIFFERENT, SAME, Teaching, Teachings
+
+    taught = Teachings(
+        [
+            Teaching(1, SAME, "tare", "heft"),
+            Teaching(2, SAME, "heft", "weight"),
+            Teaching(3, DIFFERENT, "leave", "holiday", ("holiday",), ("vacation",)),
+        ]
+    )
+    chained = taught.key_for("p-1 tare", "p-1", "tare", "tare", "The P-1 has a tare of 3 kg.")
+    assert chained is not None
+    assert (chained.claim_key, chained.coarse_key, chained.attribute) == (
+        "p-1 weight",
+        "weight",
+        "weight",
+    )
+    said = "Staff get 8 holidays a year."
+    split = taught.key_for("leave", None, "leave", "leave", said)
+    assert split is not None and split.claim_key == "holiday"
+    # a quote saying both words, or neither, stays with the shared attribute
+    assert taught.key_for("leave", None, "leave", "leave", "8 holiday and vacation days") is None
+    assert taught.key_for("leave", None, "leave", "leave", "Staff get 25 days of leave.") is None
+    # a key that is neither the attribute nor the entity followed by it is left as extracted
+    assert taught.key_for("listed: p-1 heft", "p-1", "heft", "heft", "") is None
+
+
+def test_explain_shows_the_question_read_with_the_taught_word(sheets: Engine) -> None:
+    from retrieval.explain import explain
+
+    question = "What is the heft of the Z-70 blower?"
+    assert explain(sheets, question, ANYONE).frame.attribute == "heft"
+    with transaction(sheets) as session:
+        teach(session, "heft", "weight", relation="same", reason="one thing", actor="alice")
+    why = explain(sheets, question, ANYONE)
+    assert (why.frame.attribute, why.frame.claim_key) == ("weight", "weight")
+    assert why.answer.status.value == "conflict"
