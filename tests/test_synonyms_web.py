@@ -87,6 +87,10 @@ def test_the_page_teaches_lists_and_withdraws_with_the_impact(sheets: Engine) ->
         "/review/synonyms", data={**form, "reason": "", "csrf_token": _csrf(page.text)}
     )
     assert empty.status_code == 422 and "reason: say why" in empty.text
+    preview = client.post("/review/synonyms/preview", data={**form, "csrf_token": _csrf(page.text)})
+    assert preview.status_code == 200 and "(nothing written yet)" in preview.text
+    assert 'class="change opened"' in preview.text and 'value="supplier word"' in preview.text
+    assert _actions(sheets) == [] and _supplier_key(sheets) == "z-70 blower heft"
     done = client.post("/review/synonyms", data={**form, "csrf_token": _csrf(page.text)})
     assert done.status_code == 200 and "Taught." in done.text
     assert (
@@ -157,6 +161,12 @@ def test_a_reviewer_teaches_and_withdraws_a_synonym_in_a_real_browser(
             page.select_option("#teach-relation", "same")
             page.fill("#teach-right", "weight")
             page.fill("#teach-reason", "the supplier's word for weight")
+            page.click("#preview-button")
+            preview = page.locator("#synonym-preview")
+            expect(preview).to_contain_text("nothing written yet")
+            expect(preview.locator("li.key.merged")).to_contain_text("z-70 blower weight")
+            expect(preview.locator("li.change.opened")).to_contain_text("z-70 blower weight")
+            expect(page.locator("#teach-left")).to_have_value("heft")  # the form is kept
             page.click("#teach-button")
 
             expect(page.locator(".notice")).to_contain_text("Taught.")

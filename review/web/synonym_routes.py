@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from claims.errors import ClaimLedgerError
 from claims.store import transaction
+from claims.store.engine import session_factory
 from claims.store.taught_synonyms import TaughtSynonymRepository
 from claims.synonyms import SAME
 from review import audit
@@ -90,6 +91,39 @@ def synonym_router(pages: ReviewPages) -> APIRouter:
             return teach(session, left, right, relation=relation, reason=reason, actor=actor)
 
         return acting(request, csrf_token, "taught", run)
+
+    @router.post("/synonyms/preview")
+    def preview_synonym(
+        request: Request,
+        csrf_token: str = Form(""),
+        left: str = Form(""),
+        right: str = Form(""),
+        relation: str = Form(SAME),
+        reason: str = Form(""),
+    ) -> Response:
+        """What teaching it would change, computed in a transaction rolled back."""
+        try:
+            pages.signer.check_csrf(request, csrf_token)
+        except CsrfError:
+            return pages.forbidden(request)
+        reviewer = pages.current(request)
+        if reviewer is None:
+            return pages.to_login(request)
+        form = {"left": left, "right": right, "relation": relation, "reason": reason}
+        session = session_factory(pages.engine())()
+        try:
+            row, impact = teach(
+                session, left, right, relation=relation, reason=reason or "(preview)",
+                actor=reviewer.name, record=False,
+            )  # fmt: skip
+            said = describe(row)
+        except ClaimLedgerError as problem:
+            return page(request, reviewer, error=str(problem), status_code=problem.http_status)
+        finally:
+            session.rollback()  # a preview writes nothing
+            session.close()
+        preview = {**impact.as_dict(), "said": said}
+        return page(request, reviewer, preview=preview, form=form)
 
     @router.post("/synonyms/{synonym_id}/withdraw")
     def withdraw_synonym(
