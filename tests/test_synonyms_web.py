@@ -182,6 +182,9 @@ def test_a_reviewer_teaches_and_withdraws_a_synonym_in_a_real_browser(
             # the opened item is one click away, with both sheets' figures
             opened.get_by_role("link").click()
             expect(page.locator("mark.quote")).to_have_count(2)
+            # the side re-keyed by the teaching says so, with the key it was extracted with
+            expect(page.locator(".taught-note")).to_have_count(1)
+            expect(page.locator(".taught-note")).to_contain_text("'z-70 blower heft'")
             page.go_back()
 
             row.locator(".withdraw-reason").fill("heft means gross weight here")

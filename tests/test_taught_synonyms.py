@@ -244,6 +244,9 @@ def test_the_review_cli_teaches_lists_and_withdraws_a_synonym(
     assert json.loads(claims("review", "synonyms", "list", "--json")) == []
     out = claims(*teach_args, "--as", "alice")
     assert "opened: ri_" in out and "edges added: 1 conflicts" in out
+    item = out.split("opened: ")[1].split()[0]
+    shown = claims("review", "show", item)
+    assert "key: keyed by a taught synonym; extracted as 'z-70 blower heft'" in shown
     listed = json.loads(claims("review", "synonyms", "list", "--json"))
     assert [(s["left"], s["right"], s["taught_by"], s["reason"]) for s in listed] == [
         ("heft", "weight", "alice", "supplier word")

@@ -129,6 +129,8 @@ def _print_view(view: ItemView) -> None:
         )
         if side.policy_note:
             console.print(f"  policy: {side.policy_note}")
+        if side.taught_note:
+            console.print(f"  key: {side.taught_note}", markup=False)
         if side.claim.locator is not None:
             console.print(f"  where: {side.claim.locator.describe()}")
         console.print(f'  "{side.quote}"')
