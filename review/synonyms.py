@@ -33,6 +33,7 @@ from claims.store.taught_synonyms import (
     KeyMove,
     TaughtSynonymRepository,
     active_teachings,
+    generation_ids,
     rekey_claims,
 )
 from claims.synonyms import RELATIONS, SAME, quote_words
@@ -329,26 +330,34 @@ def _apply(
 
 def _keys_of_attributes(session: Session, attributes: Collection[str]) -> set[str]:
     found: set[str] = set()
-    for attribute in sorted(attributes):
+    for generation in generation_ids(session):  # (generation, attribute) is the index
         found.update(
             session.scalars(
-                select(ClaimRow.claim_key).where(ClaimRow.attribute == attribute).distinct()
+                select(ClaimRow.claim_key)
+                .where(
+                    ClaimRow.generation == generation, ClaimRow.attribute.in_(sorted(attributes))
+                )
+                .distinct()
             )
         )
     return found
 
 
 def _claims_per_key(session: Session, keys: Collection[str]) -> dict[str, int]:
-    counts: dict[str, int] = {}
+    counts: Counter[str] = Counter()
     listed = sorted(keys)
-    for start in range(0, len(listed), 500):
-        rows = session.execute(
-            select(ClaimRow.claim_key, func.count())
-            .where(ClaimRow.claim_key.in_(listed[start : start + 500]))
-            .group_by(ClaimRow.claim_key)
-        )
-        counts.update((key, int(n)) for key, n in rows)
-    return counts
+    for generation in generation_ids(session):  # (generation, claim_key) is the index
+        for start in range(0, len(listed), 500):
+            rows = session.execute(
+                select(ClaimRow.claim_key, func.count())
+                .where(
+                    ClaimRow.generation == generation,
+                    ClaimRow.claim_key.in_(listed[start : start + 500]),
+                )
+                .group_by(ClaimRow.claim_key)
+            )
+            counts.update({key: int(n) for key, n in rows})
+    return dict(counts)
 
 
 def _key_changes(
@@ -378,17 +387,20 @@ def _live_edges(session: Session, keys: Collection[str]) -> dict[str, tuple[str,
     left claim, right claim)."""
     listed = sorted(set(keys) | _near_miss_keys(keys))
     found: dict[str, tuple[str, str, str, str]] = {}
-    for start in range(0, len(listed), 500):
-        rows = session.execute(
-            select(
-                EdgeRow.id, EdgeRow.kind, EdgeRow.claim_key, EdgeRow.left_claim_id,
-                EdgeRow.right_claim_id,
-            ).where(
-                EdgeRow.claim_key.in_(listed[start : start + 500]), EdgeRow.retired_at.is_(None)
-            )
-        )  # fmt: skip
-        for edge_id, kind, key, left, right in rows:
-            found[edge_id] = (kind, key, left, right)
+    for generation in generation_ids(session):  # (generation, claim_key, kind) is the index
+        for start in range(0, len(listed), 500):
+            rows = session.execute(
+                select(
+                    EdgeRow.id, EdgeRow.kind, EdgeRow.claim_key, EdgeRow.left_claim_id,
+                    EdgeRow.right_claim_id,
+                ).where(
+                    EdgeRow.generation == generation,
+                    EdgeRow.claim_key.in_(listed[start : start + 500]),
+                    EdgeRow.retired_at.is_(None),
+                )
+            )  # fmt: skip
+            for edge_id, kind, key, left, right in rows:
+                found[edge_id] = (kind, key, left, right)
     return found
 
 

@@ -21,7 +21,7 @@ from claims.errors import NotFoundError
 from claims.store.batches import batches
 from claims.store.bulk import insert_rows
 from claims.synonyms import Teaching, Teachings
-from claims.tables import ClaimRow, ClaimTaughtKeyRow, TaughtSynonymRow
+from claims.tables import ClaimRow, ClaimTaughtKeyRow, ExtractorGenerationRow, TaughtSynonymRow
 
 Executor = Session | Connection
 
@@ -82,6 +82,12 @@ class TaughtSynonymRepository:
         self.session.flush()
 
 
+def generation_ids(executor: Executor) -> list[str]:
+    """Every extractor generation of the store (a handful: claims are read per generation,
+    the leading column of their indexes)."""
+    return sorted(executor.execute(select(ExtractorGenerationRow.id)).scalars())
+
+
 @dataclass(frozen=True)
 class KeyMove:
     """One claim moved from one key to another by a teaching (or back by a withdrawal)."""
@@ -105,9 +111,15 @@ def rekey_claims(session: Session, attributes: Collection[str]) -> list[KeyMove]
     teachings = active_teachings(session)
     wanted = sorted(set(attributes))
     ids: set[str] = set()
+    generations = generation_ids(session)
     for chunk in batches(wanted):
         ids.update(session.scalars(select(_T.claim_id).where(_T.extracted_attribute.in_(chunk))))
-        ids.update(session.scalars(select(_C.id).where(_C.attribute.in_(chunk))))
+        for generation in generations:  # (generation, attribute) is the index
+            ids.update(
+                session.scalars(
+                    select(_C.id).where(_C.generation == generation, _C.attribute.in_(chunk))
+                )
+            )
     moves: list[KeyMove] = []
     for chunk in batches(sorted(ids)):
         rows = session.execute(
