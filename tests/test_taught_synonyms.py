@@ -156,6 +156,8 @@ def test_telling_two_words_apart_splits_the_key_and_ends_the_false_conflict(
     assert _keys(engine) == {"rules": "leave", "calendar": "leave"}
     assert _live_conflicts(engine) == ["leave"]
     assert _items(engine) == {"leave": "open"}
+    question = "How many days of holiday does each employee get per year?"
+    assert answer(engine, question, ANYONE).status.value == "conflict"
     with transaction(engine) as session:
         row, impact = teach(
             session,
@@ -172,6 +174,9 @@ def test_telling_two_words_apart_splits_the_key_and_ends_the_false_conflict(
     assert impact.keys == [
         {"from_key": "leave", "to_key": "holiday", "claims": 1, "change": "split"}
     ]
+    # a question saying "holiday" asks for the holiday key, no longer the vacation days
+    told = answer(engine, question, ANYONE)
+    assert (told.status.value, told.value, told.citations) == ("answered", 8, ["calendar"])
     with transaction(engine) as session:
         withdraw(session, row.id, reason="they are one after all", actor="alice")
     assert _keys(engine) == {"rules": "leave", "calendar": "leave"}
