@@ -4,9 +4,9 @@ A key holding ranges ("between 4 and 6 minutes"), lists with a unit on every val
 with the unit on the last value only (two slots of one family) and bare values is answered
 by ``retrieval.key_aggregate`` without reading every claim of the key. Its report must be
 the one the claim-by-claim reading gives (verdicts, reasons, sides, citations and counts),
-for readers who see different sources and for every page; and the aggregate reading must
-actually answer it (not decline to the claim-by-claim reading, which would make the
-comparison empty).
+for readers who see different sources and for every page, and with the provenance it reads
+with its citations; and the aggregate reading must actually answer it (not decline to the
+claim-by-claim reading, which would make the comparison empty).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from claims.models import Requester
 from retrieval.evidence import NOW
 from retrieval.key_aggregate import aggregate_status_of_key
 from retrieval.key_summary import KeySummaries
+from retrieval.signals import status_with_provenance
 from retrieval.status import CLAIM_SIDE_LIMIT, status_of_key
 
 PUBLIC = Requester(principal="pat")
@@ -74,6 +75,10 @@ def test_the_status_of_a_key_of_ranges_and_lists_equals_the_claim_by_claim_readi
             fast = _json(engine, key, reader, page)
             assert fast == _json(engine, key, reader, page, aggregate=False), (reader, page)
             assert fast == _json(engine, key, reader, page, summaries=kept), (reader, page)
+        with engine.connect() as conn:  # read with its provenance: as enriched after
+            after = status_with_provenance(conn, status_of_key(engine, key, reader))
+        read_with = status_of_key(engine, key, reader, summaries=kept, provenance=True)
+        assert read_with.model_dump_json() == after.model_dump_json()
     public, desk = (status_of_key(engine, key, r, limit=100) for r in (PUBLIC, DESK))
     assert public.status.value == desk.status.value == "contested"
     assert desk.page is not None and public.page is not None
