@@ -44,7 +44,7 @@ from sqlalchemy import Connection
 from claims.edges.builder import NEAR_MISS_PREFIX
 from claims.edges.value_groups import SlotGroup
 from claims.errors import NotFoundError
-from claims.models import EdgeKind, Requester
+from claims.models import ConflictStatus, EdgeKind, Requester
 from claims.store.batches import batches
 from retrieval.access import source_visible
 from retrieval.contract import (
@@ -722,7 +722,10 @@ def _report(
         for claim, marks, reasons, plans in planned
     ]
     total = sum(cell.count for cell in cells)
-    every_mark = set().union(*(g.marks | g.anchor_marks for g in groups.values()))
+    every_mark: set[ConflictStatus] = set()
+    for group in groups.values():
+        every_mark |= group.marks
+        every_mark |= group.anchor_marks
     return StatusReport(
         target=Target(kind=TargetKind.KEY, id=read.key),
         status=group_status(every_mark),
