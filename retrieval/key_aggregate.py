@@ -607,24 +607,40 @@ def _value_of(claim: ClaimFact) -> tuple[Any, ...]:
     return tuple(getattr(claim, col) for col in _VALUE_COLUMNS)
 
 
-def _report(
-    read: _Read,
-    groups: dict[str, Group],
-    cells: list[Cell],
-    listed: list[tuple[str, str]],
-    facts: dict[str, ClaimFact],
-    page: tuple[int, int, int],
-    ranks: dict[str, int] | None,
-) -> StatusReport:
-    """The report of the listed claims and the key's sides; with ``ranks`` (the policy's
-    tiers), citations with their provenance."""
-    offset, limit, side_limit = page
+class _Parts:
+    """The parts a listed claim's sides count: its own claim, its group's anchor, other
+    groups' anchors and cells (whole, or less the anchor's source); an anchor is one part
+    of most listed claims' sides, made once."""
 
-    def whole(cell: Cell) -> _Part:
-        return _Part(
-            cell.value, cell.count, cell.source_count, cell.sources, cell.citations, cell.repeated
-        )
+    def __init__(
+        self, groups: dict[str, Group], cells: list[Cell], facts: dict[str, ClaimFact]
+    ) -> None:
+        self.groups = groups
+        self.facts = facts
+        self.repeated: set[str] = set().union(*(cell.repeated for cell in cells))
+        self.ones: dict[str, _Part] = {}
 
+    def of_listed(
+        self, claim_id: str, group_id: str
+    ) -> tuple[ClaimFact, set[ConflictStatus], set[str], list[_Part]]:
+        """A listed claim, its marks and reasons, and the parts of its sides."""
+        group, claim = self.groups[group_id], self.facts[claim_id]
+        parts = [self.one(claim_id)]
+        if claim_id == group.anchor:
+            marks, reasons = group.marks | group.anchor_marks, group.reasons | group.anchor_reasons
+            wholes = group.relation_partners | group.slot_sources
+            parts += [self.less_anchor_source(group, cell) for cell in group.cells]
+            parts += [_whole(cell) for other in sorted(wholes) for cell in self.groups[other].cells]
+            met = group.slot_targets - wholes
+        else:
+            marks, reasons = group.marks, group.reasons
+            met = group.relation_partners | group.slot_targets
+            if claim.source_id != group.anchor_source:
+                parts.append(self.anchor(group))
+        parts += [self.anchor(self.groups[other]) for other in sorted(met)]
+        return claim, marks, reasons, parts
+
+    @staticmethod
     def less_anchor_source(group: Group, cell: Cell) -> _Part:
         # the anchor's corroborators: members of its group from another source
         has = 1 if cell.anchor_source_claims else 0
@@ -637,57 +653,57 @@ def _report(
             cell.repeated - {group.anchor_source},
         )
 
-    repeated = set().union(*(cell.repeated for cell in cells))
-    ones: dict[str, _Part] = {}  # an anchor is one part of most listed claims' sides
-
-    def one(claim_id: str) -> _Part:
-        found = ones.get(claim_id)
+    def one(self, claim_id: str) -> _Part:
+        found = self.ones.get(claim_id)
         if found is None:
-            found = ones[claim_id] = _one(facts[claim_id], repeated)
+            found = self.ones[claim_id] = _one(self.facts[claim_id], self.repeated)
         return found
 
-    def anchor(group: Group) -> _Part:
+    def anchor(self, group: Group) -> _Part:
         # a listed anchor is read in full; another one is its cell's value, source, version
-        found = ones.get(group.anchor)
+        found = self.ones.get(group.anchor)
         if found is None:
             source = group.anchor_source
-            found = ones[group.anchor] = _Part(
+            found = self.ones[group.anchor] = _Part(
                 group.anchor_value,
                 1,
                 1,
                 [source],
                 [(source, group.anchor_version, group.anchor)],
-                {source} & repeated,
+                {source} & self.repeated,
             )
         return found
 
+
+def _whole(cell: Cell) -> _Part:
+    return _Part(
+        cell.value, cell.count, cell.source_count, cell.sources, cell.citations, cell.repeated
+    )
+
+
+def _report(
+    read: _Read,
+    groups: dict[str, Group],
+    cells: list[Cell],
+    listed: list[tuple[str, str]],
+    facts: dict[str, ClaimFact],
+    page: tuple[int, int, int],
+    ranks: dict[str, int] | None,
+) -> StatusReport:
+    """The report of the listed claims and the key's sides; with ``ranks`` (the policy's
+    tiers), citations with their provenance."""
+    offset, limit, side_limit = page
+    parts = _Parts(groups, cells, facts)
     planned = []
     for claim_id, group_id in listed:
-        group, claim = groups[group_id], facts[claim_id]
-        parts = [one(claim_id)]
-        if claim_id == group.anchor:
-            marks, reasons = group.marks | group.anchor_marks, group.reasons | group.anchor_reasons
-            wholes = group.relation_partners | group.slot_sources
-            parts += [less_anchor_source(group, cell) for cell in group.cells]
-            parts += [whole(cell) for other in sorted(wholes) for cell in groups[other].cells]
-            met = group.slot_targets - wholes
-        else:
-            marks, reasons = group.marks, group.reasons
-            met = group.relation_partners | group.slot_targets
-            if claim.source_id != group.anchor_source:
-                parts.append(anchor(group))
-        parts += [anchor(groups[other]) for other in sorted(met)]
-        planned.append((claim, marks, reasons, _sides(parts, side_limit)))
-    key_sides = _sides([whole(cell) for cell in cells], limit)
-    # read only the claims that are cited
+        claim, marks, reasons, of_claim = parts.of_listed(claim_id, group_id)
+        planned.append((claim, marks, reasons, _sides(of_claim, side_limit)))
+    key_sides = _sides([_whole(cell) for cell in cells], limit)
+    # read only the claims that are cited (and the listed ones)
     cited = {c for plan in key_sides for c in plan.citations}
     cited |= {c for *_, plans in planned for plan in plans for c in plan.citations}
     # an anchor is cited by most listed claims: one citation object per claim
     citations = _citations(read, cited | facts.keys(), ranks)
-
-    def cite(claim_id: str) -> Citation:
-        return citations[claim_id]
-
     # the side of another group's anchor is the same in every listed claim that meets it:
     # one Side object per distinct side
     built: dict[tuple[Any, ...], Side] = {}
@@ -702,7 +718,7 @@ def _report(
         )
         found = built.get(key)
         if found is None:
-            found = built[key] = _side(plan, cite)
+            found = built[key] = _side(plan, citations.__getitem__)
         return found
 
     claims = [
@@ -712,7 +728,7 @@ def _report(
             status=group_status(marks),
             value=stated_value(claim),
             unit=claim.unit,
-            citation=cite(claim.id),
+            citation=citations[claim.id],
             sides=[side(plan) for plan in plans],
             superseded_by=None,
             resolution=None,
