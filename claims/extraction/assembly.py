@@ -46,10 +46,8 @@ from claims.extraction.effective_time import effective_time
 from claims.extraction.event_dates import dated_act, event_date, time_without
 from claims.extraction.frames import Frame, _joined, read_frame
 from claims.extraction.identity import (
-    TitledModel,
     document_title,
     title_entity,
-    titled_model,
 )
 from claims.extraction.lead_ins import drop_lead_ins
 from claims.extraction.mentions import Mentions
@@ -148,7 +146,6 @@ class DocAssembly:
         self._claim_id = stable_id_maker("cl", source_version_id, self.generation)
         self._subject: str | None = doc.user_data.get(SUBJECT_KEY)
         self._document_entity: str | None = None
-        self._document_model: TitledModel | None = None
         self._document_read = False  # the title is read once, when a claim needs it
         roles = assign_roles(doc, mentions, self.res, self._text, self._stance)
         self._roles = roles
@@ -157,10 +154,7 @@ class DocAssembly:
         if cache is not None:
             ids = IdRecorder(self._claim_id)
             self._claim_id = ids
-            # what "it" names, and the words naming the titled model, in every key
-            entity = self._entity(Frame(entity_ref=True))
-            if self._document_model is not None:
-                entity = f"{entity} ({' '.join(self._document_model.kind)})"
+            entity = self._entity(Frame(entity_ref=True))  # what "it" names, in every key
         q_starts = [q.start for q in mentions.quantities]
         change_firsts = lexicon().change_firsts  # "attrition went up": a direction
         t_starts = [t.start for t in mentions.times]
@@ -225,11 +219,8 @@ class DocAssembly:
         """The claim's entity: the one its words name, else the document's own subject when
         the sentence refers to it ("it", "we", "the company")."""
         if frame.entity_words:
-            if not self._document_read:
-                self._read_document()
-            model = self._document_model
-            if model is not None and model.named(frame.entity_words):
-                return model.name  # "the P-9 router" in the P-9 Router User Guide: the P-9
+            # a sentence's own words name its entity as written, kind words and all ("the
+            # Z-70 blower"): a title's model name is only what "it" and "we" refer to
             return " ".join(frame.entity_words)
         if not frame.entity_ref:
             return None
@@ -241,7 +232,6 @@ class DocAssembly:
         """The entity the document's title (or register subject) names, and its model."""
         title = self._subject if self._subject is not None else document_title(self._text)
         self._document_entity = title_entity(title, self.res.stopwords)
-        self._document_model = titled_model(title, self.res.stopwords)
         self._document_read = True
 
     # ------------------------------------------------------------------ English
