@@ -32,8 +32,13 @@ def stored_links(engine: Engine) -> set[Linked]:
     with engine.connect() as conn:
         rows = conn.execute(
             select(
-                EdgeRow.kind, EdgeRow.rule, left.source_id, left.claim_key, left.quote,
-                right.claim_key, right.quote,
+                EdgeRow.kind,
+                EdgeRow.rule,
+                left.source_id,
+                left.claim_key,
+                left.quote,
+                right.claim_key,
+                right.quote,
             )  # fmt: skip
             .join(left, left.id == EdgeRow.left_claim_id)
             .join(right, right.id == EdgeRow.right_claim_id)
@@ -44,6 +49,7 @@ def stored_links(engine: Engine) -> set[Linked]:
         a, b = (key_a, quote_a), (key_b, quote_b)
         out.add((kind, rule, a, b) if source == LEFT_SOURCE else (kind, rule, b, a))
     return out
+
 
 FILM = "Harbour Lights (2011 film)"
 PERSON = "Ada Okafor"

@@ -84,7 +84,7 @@ def page_title(title: str | None) -> PageTitle | None:
 
 @lru_cache(maxsize=1024)
 def _topic_page(name: str) -> PageTitle:
-    """"2020 measles outbreak in Portugal": a topic (in a place), not a thing's name. The
+    """ "2020 measles outbreak in Portugal": a topic (in a place), not a thing's name. The
     place is read as a sentence's subject would be: a place the core knows is a region
     scope ("Germany has 88 cases": region germany), another a name ("portugal")."""
     from claims.extraction.readers.table_phrases import read_phrase
@@ -112,10 +112,13 @@ def _topic(name: str) -> bool:
     neither capitalised nor a function word ("2020 measles outbreak in Wales", "Disc
     brake"; not "Men in Black", "The Night Before")."""
     stopwords = resources().stopwords
-    return any(
-        w[:1].islower() and w.casefold() not in stopwords
-        for w in re.findall(r"[^\W\d_][\w'\-]*", name)[1:]
-    ) or name[:1].isdigit()
+    return (
+        any(
+            w[:1].islower() and w.casefold() not in stopwords
+            for w in re.findall(r"[^\W\d_][\w'\-]*", name)[1:]
+        )
+        or name[:1].isdigit()
+    )
 
 
 def described_claims(claims: list[Claim], page: PageTitle) -> list[Claim]:
