@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from claims.extraction import person_names
 from claims.extraction.identity import fold_name, lemma, name_tokens, title_entity
 from claims.extraction.resources import resources
 from claims.models import Claim
@@ -48,6 +49,9 @@ class PageTitle:
     scope: tuple[tuple[str, str], ...] = ()  # a topic page's known place ("region", "wales")
     words: tuple[str, ...] = ()  # a topic page's topic words, as qualifiers are folded
     place: str | None = None  # a topic page's place read as a name ("portugal")
+    # the nouns of the page's kind, from its disambiguation ("film", "movie"; "state" of
+    # "New York (state)"): they qualify no claim of the page
+    kind_words: frozenset[str] = frozenset()
 
 
 def page_title(title: str | None) -> PageTitle | None:
@@ -55,19 +59,26 @@ def page_title(title: str | None) -> PageTitle | None:
     if not title or not title.strip():
         return None
     title = title.strip()
+    # the title read with its own person names kept, whatever the text's are: one page's
+    # texts key its subject alike ("The House That Jack Built" in one text only)
+    with person_names.reading(title):
+        return _read(title)
+
+
+def _read(title: str) -> PageTitle | None:
     name, _, aside = title.partition("(")
     name = name.strip()
     if not name:
         return None
+    inner = aside.rsplit(")", 1)[0].replace(",", " ").split() if aside else []
+    head = inner[-1].casefold() if inner else ""
+    kinds = _kinds(head, _words()) if head else frozenset()
     if _topic(name):
-        return _topic_page(name)
+        return replace(_topic_page(name), kind_words=kinds)
     # not cached: the qualified subject's reference is made anew in each text's reading
     opening = _titled(title, 0, 0)  # stated in no sentence of the text
     if opening is None:
         return None
-    inner = aside.rsplit(")", 1)[0].replace(",", " ").split() if aside else []
-    head = inner[-1].casefold() if inner else ""
-    kinds = _kinds(head, _words()) if head else frozenset()
     person = (
         head in _words().occupations
         if head
@@ -78,7 +89,8 @@ def page_title(title: str | None) -> PageTitle | None:
     folded = fold_name(name_tokens(name), resources().stopwords)
     aliases = opening.aliases | {a for a in (core, folded) if a}
     return PageTitle(
-        opening=replace(opening, kinds=kinds, person=person, aliases=frozenset(aliases))
+        opening=replace(opening, kinds=kinds, person=person, aliases=frozenset(aliases)),
+        kind_words=kinds,
     )
 
 
@@ -168,10 +180,14 @@ def _described(claim: Claim, opening: Opening) -> Claim:
     first, _, rest = attribute.partition(" ")
     if entity == opening.entity and rest and lemma(first) in kinds:
         attribute = rest  # "the film score" read as one attribute: the score
+    elif entity is not None and entity != opening.entity and rest and lemma(first) in kinds:
+        attribute = rest  # "On Screen Digest, the film holds a rating": "film hold rate"
     elif entity is not None and entity != opening.entity and entity in kinds:
         pass  # "The film's rating": the noun read as a name
     elif entity is not None and entity != opening.entity and _subject_is_kind(claim, kinds):
         pass  # "On Screen Digest the film has a rating": the site read as the entity
+    elif entity is not None and entity != opening.entity and _subject_names(claim, opening):
+        pass  # "Harbour Lights has a rating of 64% on Screen Digest": the same
     elif entity == opening.entity and any(lemma(w) in kinds for w in claim.scope_residual):
         pass  # already the page's subject: only the noun to drop from the qualifiers
     else:
@@ -201,6 +217,12 @@ def _rekeyed(
     )
 
 
+def _subject_names(claim: Claim, opening: Opening) -> bool:
+    """Whether the sentence's subject is the page's subject by name."""
+    words = frozenset(lemma(w) for w in (claim.subject or "").casefold().split())
+    return bool(words) and any(words == frozenset(a.split()) for a in opening.aliases)
+
+
 def _subject_is_kind(claim: Claim, kinds: frozenset[str]) -> bool:
     """Whether the sentence's subject ends in a noun of the page's kind ("the film")."""
     words = (claim.subject or "").casefold().split()
@@ -209,11 +231,15 @@ def _subject_is_kind(claim: Claim, kinds: frozenset[str]) -> bool:
 
 def titled_scope(claims: list[Claim], page: PageTitle) -> list[Claim]:
     """``claims`` with a topic page's place and topic words added where a claim states none
-    of its own for that dimension (the page's words hold for each of its sentences)."""
-    if not page.scope and not page.words and not page.place:
+    of its own for that dimension (the page's words hold for each of its sentences), and
+    without the nouns of the page's kind among their qualifiers."""
+    if not page.scope and not page.words and not page.place and not page.kind_words:
         return claims
     out = []
     for claim in claims:
+        if page.kind_words and any(lemma(w) in page.kind_words for w in claim.scope_residual):
+            kept = [w for w in claim.scope_residual if lemma(w) not in page.kind_words]
+            claim = claim.model_copy(update={"scope_residual": kept})
         if page.place and claim.entity is None and not claim.scope.get("region"):
             # "There are 88 cases" on the page of an outbreak in Portugal: Portugal's
             attribute = claim.attribute or claim.claim_key
