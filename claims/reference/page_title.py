@@ -38,7 +38,7 @@ from claims.reference.opening import Opening, _kinds, _titled, _words
 
 # a person's name in a title: a given name and one to three more capitalised words
 _PERSON_NAME = re.compile(r"^[A-Z][a-z]+(?: [A-Z][A-Za-z'\-]+){1,3}$")
-_ARTICLES = frozenset({"the", "a", "an"})
+_WORDS = re.compile(r"\w[\w'\-]*")  # a subject's words, its quotes and marks aside
 
 
 @dataclass(frozen=True)
@@ -158,13 +158,14 @@ def described_claims(claims: list[Claim], page: PageTitle) -> list[Claim]:
 
 
 def _without_name_words(claim: Claim, opening: Opening) -> Claim:
-    """A claim about the page's subject without its name's words among its qualifiers
-    ("Harbour Lights has a rating of 64% on Screen Digest": "harbour", "light" qualify
-    nothing, they name what the rating is of)."""
+    """A claim about the page's subject without its name's words (or a stray quote mark)
+    among its qualifiers ("Harbour Lights has a rating of 64% on Screen Digest": "harbour",
+    "light" qualify nothing, they name what the rating is of)."""
     if claim.entity != opening.entity or not claim.scope_residual:
         return claim
     names = {w for alias in opening.aliases for w in alias.replace(",", " ").split()}
-    kept = [w for w in claim.scope_residual if w not in names]
+    # a quote mark read as a word ("`` Harbour Lights ''") qualifies nothing either
+    kept = [w for w in claim.scope_residual if w not in names and _WORDS.search(w)]
     if len(kept) == len(claim.scope_residual):
         return claim
     return claim.model_copy(update={"scope_residual": kept})
@@ -219,7 +220,7 @@ def _rekeyed(
 
 def _subject_names(claim: Claim, opening: Opening) -> bool:
     """Whether the sentence's subject is the page's subject by name."""
-    words = frozenset(lemma(w) for w in (claim.subject or "").casefold().split())
+    words = frozenset(lemma(w) for w in _WORDS.findall((claim.subject or "").casefold()))
     return bool(words) and any(words == frozenset(a.split()) for a in opening.aliases)
 
 
