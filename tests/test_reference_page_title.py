@@ -85,6 +85,19 @@ def test_a_changed_figure_about_the_film_named_or_described_is_a_conflict(
     assert relation(described, named, FILM) == "conflict"
 
 
+def test_a_noun_of_the_films_kind_before_its_name_qualifies_nothing() -> None:
+    # "movie" is a noun of the kind "film" names: it restricts no claim of the film's page
+    left = "The movie Harbour Lights has a budget of 12 million dollars."
+    assert relation(left, "Its budget is 9 million dollars.", FILM) == "conflict"
+
+
+def test_the_films_name_in_quote_marks_is_the_page_subject() -> None:
+    left = "On Screen Digest , `` Harbour Lights '' has a rating of 64 % ."
+    right = "On Screen Digest the film has a rating of 71 % ."
+    assert relation(left, right, FILM) == "conflict"
+    assert relation(left, right, None) != "conflict"
+
+
 def test_without_the_page_title_the_described_film_is_no_conflict() -> None:
     named = "Harbour Lights has a rating of 64% on Screen Digest."
     described = "On Screen Digest the film has a rating of 71%, based on 40 reviews."
