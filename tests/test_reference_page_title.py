@@ -98,19 +98,6 @@ def test_the_films_name_in_quote_marks_is_the_page_subject() -> None:
     assert relation(left, right, None) != "conflict"
 
 
-def test_a_site_named_after_on_in_a_sentence_about_the_film_is_where_not_what() -> None:
-    # the second figure of "Harbour Lights has ... and ... on Screen Digest" is the film's
-    left = "Harbour Lights has a rating of 64 % and an average rating of 6.1/10 on Screen Digest ."
-    right = (
-        "On Screen Digest , the film has a rating of 71 % , based on 40 reviews , with an "
-        "average rating of 6.4/10 ."
-    )
-    result = check_texts(left, right, "reference", FILM)
-    averages = [p for p in result.pairs if p.left.value == 6.1 and p.right.value == 6.4]
-    assert [p.relation.value for p in averages] == ["conflict"]
-    assert all(c.entity != "screen digest" for c in result.left_found)
-
-
 def test_without_the_page_title_the_described_film_is_no_conflict() -> None:
     named = "Harbour Lights has a rating of 64% on Screen Digest."
     described = "On Screen Digest the film has a rating of 71%, based on 40 reviews."

@@ -134,53 +134,27 @@ def _topic(name: str) -> bool:
 
 
 def described_claims(claims: list[Claim], page: PageTitle) -> list[Claim]:
-    """``claims`` of a page whose subject a noun of the page's kind ("the film") or the
-    page's name names keyed by the page's subject, the noun dropped from their attribute and
-    qualifiers, another name the reader took for their entity made a qualifier."""
+    """``claims`` of a page whose subject a noun of the page's kind names ("the film") keyed
+    by the page's subject, the noun dropped from their attribute and qualifiers."""
     opening = page.opening
     if opening is None:
         return claims
+    if not opening.kinds:
+        return [_without_name_words(c, opening) for c in claims]
     out = [_without_name_words(_described(c, opening), opening) for c in claims]
     # "..., based on 13 reviews": the sentence's other claims of the name it displaced
     displaced = [
         (c.entity, o.span) for c, o in zip(claims, out, strict=True)
         if c.entity != o.entity and c.entity is not None and c.entity not in opening.kinds
     ]  # fmt: skip
-    # "Harbour Lights has a rating of 64% and an average of 6.1 on Screen Digest": a
-    # sentence whose subject is the page's; a name after "on" in it is where, not what
-    about = [
-        o.span for c, o in zip(claims, out, strict=True)
-        if o.entity == opening.entity
-        and (_subject_names(c, opening) or _subject_is_kind(c, opening.kinds))
-    ]  # fmt: skip
-    if not displaced and not about:
+    if not displaced:
         return out
     return [
         _rekeyed(o, opening, o.entity)
         if any(o.entity == e and _overlap(o.span, s) for e, s in displaced)
-        or (
-            o.entity not in (None, opening.entity)
-            and o.entity not in opening.kinds
-            and any(_overlap(o.span, s) for s in about)
-            and _named_after_preposition(o.quote, o.entity or "")
-        )
         else o
         for o in out
     ]
-
-
-_PLACE_PREPOSITIONS = frozenset({"on", "at", "from", "via"})
-
-
-def _named_after_preposition(quote: str, entity: str) -> bool:
-    """Whether ``entity`` (key form) is named right after "on", "at", "from" or "via" in
-    ``quote`` ("... on Screen Digest"): where a figure is stated, not what it is about."""
-    words = [lemma(w) for w in _WORDS.findall(quote.casefold())]
-    name = entity.split()
-    for i in range(1, len(words) - len(name) + 1):
-        if words[i - 1] in _PLACE_PREPOSITIONS and words[i : i + len(name)] == name:
-            return True
-    return False
 
 
 def _without_name_words(claim: Claim, opening: Opening) -> Claim:
