@@ -13,9 +13,9 @@ title, so a sentence of the page states what the page's other sentences state:
   such a noun is about the page's subject even when the sentence reader took another name
   of the sentence for its entity ("On Screen Digest the film has a rating of 85%": the
   rating is the film's, on that site); the noun itself qualifies nothing;
-* a title that names **a topic in a place** ("2020 measles outbreak in Wales", "Education
+* a title that names **a topic in a place** ("2020 measles outbreak in Portugal", "Education
   in Ruritania") scopes every sentence of the page: its place and its topic words hold for
-  "There were 88 cases" as they do for "Wales had 88 measles cases", so they are added to
+  "There were 88 cases" as they do for "Portugal had 88 measles cases", so they are added to
   each claim that does not state its own (a claim stating another place keeps it).
 
 Nothing here reads the text: only the title the register gives, so two pages' sentences
@@ -46,7 +46,7 @@ class PageTitle:
     """What a page's title says about every sentence of the page."""
 
     opening: Opening | None = None  # the entity the page is about, when it names one
-    scope: tuple[tuple[str, str], ...] = ()  # a topic page's known place ("region", "wales")
+    scope: tuple[tuple[str, str], ...] = ()  # a topic page's known place ("region", "germany")
     words: tuple[str, ...] = ()  # a topic page's topic words, as qualifiers are folded
     place: str | None = None  # a topic page's place read as a name ("portugal")
     # the nouns of the page's kind, from its disambiguation ("film", "movie"; "state" of
@@ -121,7 +121,7 @@ _IN_PLACE = re.compile(r"^(?P<topic>.+?)\s+in\s+(?P<place>(?:the\s+)?[A-Z][^()]*
 
 def _topic(name: str) -> bool:
     """Whether a title names a topic rather than a thing: a word after the first that is
-    neither capitalised nor a function word ("2020 measles outbreak in Wales", "Disc
+    neither capitalised nor a function word ("2020 measles outbreak in Portugal", "Disc
     brake"; not "Men in Black", "The Night Before")."""
     stopwords = resources().stopwords
     return (
