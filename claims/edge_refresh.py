@@ -76,6 +76,10 @@ class EdgeReport:
     # nowhere else. Claims loaded only as evidence (a namesake's other claims, a page's
     # other claims) form no block here and are not in it. None after a full recompute.
     touched_keys: set[str] | None = None
+    # Live edges by kind after the recompute: of the whole generation after a full one, the
+    # change in the synced blocks after an incremental one (so a caller keeping the totals
+    # need not count every edge of the store again).
+    live_edges: dict[str, int] = field(default_factory=dict)
 
     def as_metadata(self) -> dict[str, object]:
         return {
@@ -374,7 +378,11 @@ def recompute_edges(
         capped = {NEAR_MISS_PREFIX + c for c in over_cap}
         ended = _keys_of_live_edges(session, generation, capped)
         scope |= capped
-    sync = EdgeRepository(session).sync(generation, build.edges, scope)
+    edges = EdgeRepository(session)
+    before = edges.live_counts(generation, scope) if scope is not None else Counter()
+    sync = edges.sync(generation, build.edges, scope)
+    after = Counter(kind for kind in {e.id: e.kind for e in build.edges}.values())
+    live = after if scope is None else Counter({k: after[k] - before[k] for k in after | before})
     ValueGroupRepository(session).sync(
         generation,
         build.members,
@@ -406,6 +414,7 @@ def recompute_edges(
         touched_keys=(
             None if keys is None else _evaluated_keys(facts, keys, coarse or set()) | ended
         ),
+        live_edges={kind: count for kind, count in sorted(live.items()) if count},
     )
 
 

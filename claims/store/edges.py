@@ -7,13 +7,14 @@ no row.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import attrgetter
 from typing import Any
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from claims.edges.builder import NEAR_MISS_PREFIX, EdgeRecord
@@ -179,6 +180,22 @@ class EdgeRepository:
                 out[r[0]] = tuple(r[1:])
         return out  # type: ignore[return-value]
 
+    def live_counts(self, generation: str, claim_keys: Collection[str]) -> Counter[str]:
+        """Live edges of ``claim_keys`` (blocks) by kind, read through the key index."""
+        counts: Counter[str] = Counter()
+        for chunk in batches(sorted(claim_keys)):
+            rows = self.session.execute(
+                select(EdgeRow.kind, func.count())
+                .where(
+                    EdgeRow.generation == generation,
+                    EdgeRow.claim_key.in_(chunk),
+                    EdgeRow.retired_at.is_(None),
+                )
+                .group_by(EdgeRow.kind)
+            )
+            counts.update({kind: int(count) for kind, count in rows})
+        return counts
+
     def sync(
         self,
         generation: str,
@@ -227,8 +244,9 @@ class EdgeRepository:
         doomed: list[str] = []
         for chunk in batches(list(retired)):
             rows = self.session.execute(
-                select(EdgeRow.id, EdgeRow.kind, EdgeRow.left_claim_id, EdgeRow.right_claim_id)
-                .where(
+                select(
+                    EdgeRow.id, EdgeRow.kind, EdgeRow.left_claim_id, EdgeRow.right_claim_id
+                ).where(
                     EdgeRow.id.in_(chunk),
                     EdgeRow.kind.in_(_REWIRED_KINDS),
                     EdgeRow.claim_key.not_like(NEAR_MISS_PREFIX + "%"),
