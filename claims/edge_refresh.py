@@ -80,6 +80,9 @@ class EdgeReport:
     # change in the synced blocks after an incremental one (so a caller keeping the totals
     # need not count every edge of the store again).
     live_edges: dict[str, int] = field(default_factory=dict)
+    # the edge blocks (claim keys, ``~`` near-miss blocks) whose stored edges were synced
+    # (None: every block)
+    synced_blocks: set[str] | None = field(default=None, repr=False)
 
     def as_metadata(self) -> dict[str, object]:
         return {
@@ -335,6 +338,7 @@ def recompute_edges(
     materiality: MaterialitySettings | None = None,
     judges: EdgeJudges | None = None,
     namesake_sources: Collection[str] | None = None,
+    batch_claims: int | None = None,
 ) -> EdgeReport:
     """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
 
@@ -345,14 +349,40 @@ def recompute_edges(
     except those inside one claim key that were only rewired
     (``EdgeRepository._forget_rewired``).
     ``judges``: the profiles' (None: those of the profiles the store's sources use).
+
+    ``batch_claims``: a full recompute (``claim_keys`` None) reads and builds the store a
+    batch of whole coarse-key blocks at a time, about this many claims each
+    (``claims.edge_batches``), so its memory follows the largest block, not the store; the
+    stored rows are those of one pass over everything. None: one pass over everything.
     """
     if judges is None:
         judges = judges_for(profiles_in_use(session))
     if namesake_sources is None:
         namesake_sources = sources_judged_as_pages(session) if judges else ()
+    if claim_keys is None and batch_claims is not None:
+        from claims.edge_batches import recompute_in_batches
+
+        return recompute_in_batches(
+            session, generation, batch_claims, materiality, judges, namesake_sources
+        )
+    return recompute_scope(session, generation, claim_keys, materiality, judges, namesake_sources)
+
+
+def recompute_scope(
+    session: Session,
+    generation: str,
+    claim_keys: set[str] | None,
+    materiality: MaterialitySettings | None,
+    judges: EdgeJudges,
+    namesake_sources: Collection[str],
+    index: SupersessionIndex | None = None,
+) -> EdgeReport:
+    """``recompute_edges`` of ``claim_keys`` (None: every key) in one pass; ``index``: the
+    version supersessions already synced for the whole store (a batched full recompute)."""
     facts, keys, coarse, over_cap = _load(session, generation, claim_keys, judges)
     source_ids = sorted({f.source_id for f in facts})
-    index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
+    if index is None:
+        index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
     tiers: dict[str, str | None] = {}
     for start in range(0, len(source_ids), _CHUNK):
         chunk = source_ids[start : start + _CHUNK]
@@ -378,10 +408,9 @@ def recompute_edges(
         capped = {NEAR_MISS_PREFIX + c for c in over_cap}
         ended = _keys_of_live_edges(session, generation, capped)
         scope |= capped
-    edges = EdgeRepository(session)
-    before = edges.live_counts(generation, scope) if scope is not None else Counter()
-    sync = edges.sync(generation, build.edges, scope)
+    sync = EdgeRepository(session).sync(generation, build.edges, scope)
     after = Counter(kind for kind in {e.id: e.kind for e in build.edges}.values())
+    before = sync.live_before
     live = after if scope is None else Counter({k: after[k] - before[k] for k in after | before})
     ValueGroupRepository(session).sync(
         generation,
@@ -415,6 +444,7 @@ def recompute_edges(
             None if keys is None else _evaluated_keys(facts, keys, coarse or set()) | ended
         ),
         live_edges={kind: count for kind, count in sorted(live.items()) if count},
+        synced_blocks=scope,
     )
 
 

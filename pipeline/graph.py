@@ -42,10 +42,14 @@ def recompute(
     claim_keys: set[str] | None,
     materiality: MaterialitySettings | None,
 ) -> EdgeReport:
-    """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``."""
+    """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``; a
+    full recompute goes a batch of coarse-key blocks at a time (``claims.edge_batches``)."""
+    from claims.edge_batches import BATCH_CLAIMS
     from claims.edge_refresh import recompute_edges
 
-    return recompute_edges(session, generation, claim_keys, materiality=materiality)
+    return recompute_edges(
+        session, generation, claim_keys, materiality=materiality, batch_claims=BATCH_CLAIMS
+    )
 
 
 def materiality_fingerprint(materiality: MaterialitySettings | None) -> str:
