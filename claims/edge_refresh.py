@@ -234,12 +234,14 @@ def _load(
     coarse: set[str] = set()
     for start in range(0, len(keys), _CHUNK):
         chunk = keys[start : start + _CHUNK]
+        # grouped by claim key: with DISTINCT coarse_key SQLite walks the (generation,
+        # coarse_key) index, every claim of the generation, for each chunk (issue 33)
         coarse.update(
             c
             for c in session.scalars(
                 select(ClaimRow.coarse_key)
                 .where(ClaimRow.generation == generation, ClaimRow.claim_key.in_(chunk))
-                .distinct()
+                .group_by(ClaimRow.claim_key, ClaimRow.coarse_key)
             )
             if c
         )
