@@ -14,7 +14,8 @@ from claims.store import changes
 from claims.tables import EdgeRow
 from pipeline.assets.edges import CONSUMER, LIVE_EDGES
 from pipeline.runner import run_pipeline
-from tests.pipeline_support import make_world
+from review.synonyms import teach
+from tests.pipeline_support import make_world, run_quietly
 
 
 def _review_metadata(world) -> dict[str, object]:  # type: ignore[no-untyped-def]
@@ -74,3 +75,29 @@ def test_nothing_new_reads_no_edge_and_the_kept_counts_follow_every_edit(
             select(func.count()).select_from(EdgeRow).where(EdgeRow.retired_at.is_(None))
         )
     assert sum(state[LIVE_EDGES].values()) == live
+
+
+def test_the_kept_counts_are_counted_again_after_another_writer_changed_edges(
+    tmp_path: Path,
+) -> None:
+    world = make_world(tmp_path)
+    (world.corpus / "plant").mkdir()
+    (world.corpus / "plant" / "compressor.md").write_text(
+        "# P-4 compressor\n\nThe P-4 compressor weighs 31 kg.\n", encoding="utf-8"
+    )
+    (world.corpus / "plant" / "vendor.md").write_text(
+        "# Vendor sheet\n\nThe P-4 compressor has a heft of 35 kg.\n", encoding="utf-8"
+    )
+    run_quietly(world)
+    before = _live_in_table(world)
+    # a reviewer teaches that heft is weight: the teaching re-evaluates the merged key's
+    # edges itself, outside claim_edges, which must not add its own change to a stale count
+    with world.store.transaction() as session:
+        teach(session, "heft", "weight", relation="same", reason="vendor word", actor="ana")
+    taught = _live_in_table(world)
+    assert taught != before
+    outcome = run_pipeline(
+        world.instance, store=world.store, sources=world.sources, log_level="ERROR"
+    )
+    assert outcome.graph_metadata["edges"] == sum(_live_in_table(world).values())
+    assert _live_in_table(world) == taught

@@ -60,9 +60,6 @@ class Pending:
     changes: int = 0
     state: dict[str, Any] | None = None  # what the consumer recorded last time (None: never)
     full_because: str = ""
-    # changes recorded for every generation (a register entry, an erasure): writers outside
-    # the consumer's own step may have changed its output's rows directly
-    unscoped: int = 0
 
     @property
     def nothing(self) -> bool:
@@ -144,7 +141,6 @@ def pending(
         if generation is not None and key_generation not in (None, generation):
             continue
         found.changes += 1
-        found.unscoped += key_generation is None
         if key == ALL_KEYS:
             found.everything(_EVERYTHING_BECAUSE.get(kind, "every key changed since the last run"))
         found.add([key])

@@ -1,11 +1,13 @@
 """``claim_edges``: the claim graph, re-evaluated only for the claim keys that changed."""
 
 import dagster as dg
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from claims.edge_refresh import EdgeReport
 from claims.run_summary import count_table, edge_counts
 from claims.store import changes
+from claims.tables import ClaimKeyChangeRow
 from pipeline import graph
 from pipeline.assets.claims import claims
 from pipeline.assets.ownership import OWNERS
@@ -25,6 +27,17 @@ class ClaimEdgesConfig(dg.Config):
 
 CONSUMER = "claim_edges"  # its cursor row in the store's change feed
 LIVE_EDGES = "live_edges"  # the cursor state's live edges of the generation by kind
+SETTLED = "settled"  # the cursor state: the newest change when this step's last run ended
+
+
+def _edge_changes_after(session: Session, change_id: int) -> bool:
+    """Whether any writer recorded an ``edges`` change after ``change_id``."""
+    found = session.scalar(
+        select(ClaimKeyChangeRow.id)
+        .where(ClaimKeyChangeRow.id > change_id, ClaimKeyChangeRow.kind == changes.EDGES)
+        .limit(1)
+    )
+    return found is not None
 
 
 def _live_edges(
@@ -33,13 +46,16 @@ def _live_edges(
     """Live edges of ``generation`` by kind after this evaluation, without counting the
     store's edges again when the last count is known: a full evaluation says them, an
     incremental one adds its change in the blocks it synced to the count its cursor kept.
-    Counted from the table when there is no count of this generation yet, or when changes
-    recorded for every generation (an erasure deletes edges itself) came in between."""
+    Counted from the table when there is no count of this generation yet, or when another
+    writer changed edges since this step last ended (an ``edges`` change after its mark: an
+    erasure, a taught synonym re-evaluating the keys it moved)."""
     state = todo.state or {}
     kept = state.get(LIVE_EDGES) if state.get("generation") == generation else None
+    settled = state.get(SETTLED)
+    outside = settled is None or _edge_changes_after(session, int(settled))
     if report.full:
         counts = dict(report.live_edges)
-    elif isinstance(kept, dict) and not todo.unscoped:
+    elif isinstance(kept, dict) and not outside:
         counts = {k: int(v) for k, v in kept.items()}
         for kind, change in report.live_edges.items():
             counts[kind] = counts.get(kind, 0) + change
@@ -103,6 +119,8 @@ def claim_edges(
                 generation,
             )
         summary = _live_edges(session, generation, todo, report)
+        # the mark after this step's own writes: edge changes after it are another writer's
+        settled = changes.newest_change_id(session)
         changes.acknowledge(
             session,
             CONSUMER,
@@ -112,6 +130,7 @@ def claim_edges(
                 "materiality": fingerprint,
                 "policy_version": policy.stamp,
                 LIVE_EDGES: summary,
+                SETTLED: settled,
             },
         )
     full_because = todo.full_because
