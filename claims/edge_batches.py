@@ -23,8 +23,9 @@ from claims.edge_refresh import EdgeReport, recompute_scope, sync_version_supers
 from claims.edges.builder import NEAR_MISS_PREFIX
 from claims.edges.materiality import MaterialitySettings
 from claims.edges.value_groups import UNKNOWN_KEY_PREFIX
-from claims.profiles import EdgeJudges
+from claims.profiles import EdgeJudges, judges_for
 from claims.store.edges import EdgeRepository, ValueGroupRepository
+from claims.store.sources import profiles_in_use, sources_judged_as_pages
 from claims.tables import (
     ClaimRow,
     EdgeRow,
@@ -103,12 +104,18 @@ def key_batches(session: Session, generation: str, batch_claims: int) -> Iterato
 def recompute_in_batches(
     session: Session,
     generation: str,
-    batch_claims: int,
-    materiality: MaterialitySettings | None,
-    judges: EdgeJudges,
-    namesake_sources: Collection[str],
+    batch_claims: int = BATCH_CLAIMS,
+    materiality: MaterialitySettings | None = None,
+    judges: EdgeJudges | None = None,
+    namesake_sources: Collection[str] | None = None,
 ) -> EdgeReport:
-    """Every block of ``generation`` recomputed, a batch of blocks at a time."""
+    """Every block of ``generation`` recomputed, a batch of blocks of about ``batch_claims``
+    claims at a time: the stored rows of ``recompute_edges(session, generation)``.
+    ``judges`` and ``namesake_sources`` as there (None: the store's)."""
+    if judges is None:
+        judges = judges_for(profiles_in_use(session))
+    if namesake_sources is None:
+        namesake_sources = sources_judged_as_pages(session) if judges else ()
     index = sync_version_supersessions(session, None)
     report = EdgeReport(generation=generation, full=True)
     by_kind: Counter[str] = Counter()

@@ -340,7 +340,6 @@ def recompute_edges(
     materiality: MaterialitySettings | None = None,
     judges: EdgeJudges | None = None,
     namesake_sources: Collection[str] | None = None,
-    batch_claims: int | None = None,
 ) -> EdgeReport:
     """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
 
@@ -352,21 +351,13 @@ def recompute_edges(
     (``EdgeRepository._forget_rewired``).
     ``judges``: the profiles' (None: those of the profiles the store's sources use).
 
-    ``batch_claims``: a full recompute (``claim_keys`` None) reads and builds the store a
-    batch of whole coarse-key blocks at a time, about this many claims each
-    (``claims.edge_batches``), so its memory follows the largest block, not the store; the
-    stored rows are those of one pass over everything. None: one pass over everything.
+    A full recompute in batches of coarse-key blocks, whose memory follows a batch rather
+    than the store: ``claims.edge_batches.recompute_in_batches``.
     """
     if judges is None:
         judges = judges_for(profiles_in_use(session))
     if namesake_sources is None:
         namesake_sources = sources_judged_as_pages(session) if judges else ()
-    if claim_keys is None and batch_claims is not None:
-        from claims.edge_batches import recompute_in_batches
-
-        return recompute_in_batches(
-            session, generation, batch_claims, materiality, judges, namesake_sources
-        )
     return recompute_scope(session, generation, claim_keys, materiality, judges, namesake_sources)
 
 

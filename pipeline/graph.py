@@ -44,12 +44,12 @@ def recompute(
 ) -> EdgeReport:
     """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``; a
     full recompute goes a batch of coarse-key blocks at a time (``claims.edge_batches``)."""
-    from claims.edge_batches import BATCH_CLAIMS
+    from claims.edge_batches import recompute_in_batches
     from claims.edge_refresh import recompute_edges
 
-    return recompute_edges(
-        session, generation, claim_keys, materiality=materiality, batch_claims=BATCH_CLAIMS
-    )
+    if claim_keys is None:
+        return recompute_in_batches(session, generation, materiality=materiality)
+    return recompute_edges(session, generation, claim_keys, materiality=materiality)
 
 
 def materiality_fingerprint(materiality: MaterialitySettings | None) -> str:

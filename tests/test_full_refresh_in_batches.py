@@ -17,7 +17,7 @@ from pathlib import Path
 from sqlalchemy import Engine, text
 from store_template import upgrade
 
-from claims.edge_batches import key_batches
+from claims.edge_batches import key_batches, recompute_in_batches
 from claims.edge_refresh import recompute_edges
 from claims.extraction import current_generation, extract
 from claims.store import (
@@ -85,7 +85,10 @@ def _load(engine: Engine, notes: dict[str, str]) -> str:
 
 def _refresh(engine: Engine, generation: str, batch_claims: int | None) -> None:
     with transaction(engine) as session:
-        recompute_edges(session, generation, batch_claims=batch_claims)
+        if batch_claims is None:
+            recompute_edges(session, generation)
+        else:
+            recompute_in_batches(session, generation, batch_claims)
         policy = policy_for_routing(session, None, actor="pipeline")
         route(session, policy, claim_keys=None, max_items_per_source=100)
     with engine.begin() as conn:

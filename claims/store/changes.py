@@ -105,6 +105,16 @@ _EVERYTHING_BECAUSE = {
 }
 
 
+def changed_after(executor: Executor, change_id: int, kind: str) -> bool:
+    """Whether any writer recorded a change of ``kind`` after ``change_id`` (by the id index)."""
+    found = executor.execute(
+        select(ClaimKeyChangeRow.id)
+        .where(ClaimKeyChangeRow.id > change_id, ClaimKeyChangeRow.kind == kind)
+        .limit(1)
+    ).scalar()
+    return found is not None
+
+
 def newest_change_id(executor: Executor) -> int:
     return int(executor.execute(select(func.max(ClaimKeyChangeRow.id))).scalar() or 0)
 

@@ -1,13 +1,11 @@
 """``claim_edges``: the claim graph, re-evaluated only for the claim keys that changed."""
 
 import dagster as dg
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from claims.edge_refresh import EdgeReport
 from claims.run_summary import count_table, edge_counts
 from claims.store import changes
-from claims.tables import ClaimKeyChangeRow
 from pipeline import graph
 from pipeline.assets.claims import claims
 from pipeline.assets.ownership import OWNERS
@@ -30,16 +28,6 @@ LIVE_EDGES = "live_edges"  # the cursor state's live edges of the generation by 
 SETTLED = "settled"  # the cursor state: the newest change when this step's last run ended
 
 
-def _edge_changes_after(session: Session, change_id: int) -> bool:
-    """Whether any writer recorded an ``edges`` change after ``change_id``."""
-    found = session.scalar(
-        select(ClaimKeyChangeRow.id)
-        .where(ClaimKeyChangeRow.id > change_id, ClaimKeyChangeRow.kind == changes.EDGES)
-        .limit(1)
-    )
-    return found is not None
-
-
 def _live_edges(
     session: Session, generation: str, todo: changes.Pending, report: EdgeReport
 ) -> dict[str, int]:
@@ -52,7 +40,7 @@ def _live_edges(
     state = todo.state or {}
     kept = state.get(LIVE_EDGES) if state.get("generation") == generation else None
     settled = state.get(SETTLED)
-    outside = settled is None or _edge_changes_after(session, int(settled))
+    outside = settled is None or changes.changed_after(session, int(settled), changes.EDGES)
     if report.full:
         counts = dict(report.live_edges)
     elif isinstance(kept, dict) and not outside:

@@ -3,11 +3,8 @@
 from typing import Any
 
 import dagster as dg
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
-from claims.store.changes import EDGES, REVIEW, newest_change_id, record_changes
-from claims.tables import ClaimKeyChangeRow
+from claims.store.changes import EDGES, REVIEW, changed_after, newest_change_id, record_changes
 from pipeline.assets.edges import claim_edges
 from pipeline.assets.ownership import OWNERS
 from pipeline.changes import ROUTING_KINDS, changes_since
@@ -29,16 +26,6 @@ class ReviewQueueConfig(dg.Config):
 
 CONSUMER = "review_queue"  # its cursor row in the store's change feed
 SETTLED = "settled"  # its cursor state: the newest change when its last pass ended
-
-
-def _review_changes_after(session: Session, change_id: int) -> bool:
-    """Whether a review item changed (a reviewer, the CLI, the web UI) after ``change_id``."""
-    found = session.scalar(
-        select(ClaimKeyChangeRow.id)
-        .where(ClaimKeyChangeRow.id > change_id, ClaimKeyChangeRow.kind == REVIEW)
-        .limit(1)
-    )
-    return found is not None
 
 
 # New review items one source may open in one routing pass (issue 31.11): a pasted export
@@ -76,7 +63,7 @@ def review_queue(
         # Review changes after the newest change this consumer saw last time are reviewers'
         # (its own routing's come before that mark): they change the queue's figures too.
         settled = (changes.todo.state or {}).get(SETTLED)
-        reviewed = settled is None or _review_changes_after(session, int(settled))
+        reviewed = settled is None or changed_after(session, int(settled), REVIEW)
         changes.acknowledge(session, {SETTLED: newest_change_id(session)})
         if report.held_back_keys:  # held back: the next pass routes them (after this ack)
             record_changes(session, report.held_back_keys, EDGES)
