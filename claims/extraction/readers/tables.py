@@ -94,7 +94,7 @@ def read_table(
             if value is None:
                 continue
             locator = Locator(
-                page=block.locator.page,
+                page=_page(document.text, block, cell.start),
                 heading_path=block.locator.heading_path,
                 table=table_number,
                 row=row,
@@ -106,6 +106,15 @@ def read_table(
             claim = _build(fields, claim_id, source_id, source_version_id, generation)
             out.append(TableClaim(claim, locator))
     return _told_apart(out, layout)
+
+
+def _page(text: str, block: Block, offset: int) -> int | None:
+    """The page a cell stands on: the table's first page, plus the page breaks between its
+    start and the cell (a PDF table that runs onto the next page)."""
+    page = block.locator.page
+    if page is None:
+        return None
+    return page + text.count("\f", block.start, offset)
 
 
 # ----------------------------------------------------------------------------- context
