@@ -344,6 +344,37 @@ def dagster_database(kind: str) -> Iterator[None]:
         admin.dispose()
 
 
+# What the graph steps store, without ids' creation times: the same corpus must give the same
+# rows whatever the code's speed (issue 33: compare the digest with a run of the code before).
+STORED_ROWS = {
+    "edges": "SELECT id, kind, rule, reason, claim_key, material, retired_at IS NULL FROM edges",
+    "value groups": "SELECT claim_id, value_group_id FROM value_group_claims",
+    "group relations": "SELECT id, kind, rule, material, retired_at IS NULL "
+    "FROM value_group_relations",
+    "statuses": "SELECT claim_id, status, review_item_id, resolution_id, "
+    "superseded_by_version_id FROM claim_status",
+    "review items": "SELECT ri.claim_key, ri.state, ric.claim_id FROM review_items ri "
+    "JOIN review_item_claims ric ON ric.review_item_id = ri.id",
+}
+
+
+def rows_digest(url: str) -> str:
+    """sha256 over the sorted rows of ``STORED_ROWS`` (12 hex), with each part's count."""
+    import hashlib
+
+    engine = create_engine(url)
+    parts = []
+    with engine.connect() as conn:
+        for name, sql in STORED_ROWS.items():
+            digest = hashlib.sha256()
+            rows = sorted("\t".join(map(str, row)) for row in conn.execute(text(sql)))
+            for row in rows:
+                digest.update(row.encode() + b"\n")
+            parts.append(f"{name} {len(rows):,} {digest.hexdigest()[:12]}")
+    engine.dispose()
+    return "; ".join(parts)
+
+
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -367,6 +398,7 @@ def bench(count: int, instance_kind: str, subjects: int | None, tables_share: fl
         home.mkdir()
         instance = dagster_instance(instance_kind, home)
 
+        print(f"== {count} files: start, load average {os.getloadavg()[0]:.1f}", flush=True)
         # each file read as the pipeline reads it: .txt as plain text, .md as Markdown
         texts = [
             (p.read_text("utf-8"), "text/plain" if p.suffix == ".txt" else "text/markdown")
@@ -418,6 +450,7 @@ def bench(count: int, instance_kind: str, subjects: int | None, tables_share: fl
                     "value_group_slots",
                 )
             }
+        digest_full = rows_digest(url)
         (edited,) = (corpus / "unit-07").glob("note-00007.*")
         edited.write_text(
             edited.read_text("utf-8") + "The Zzz notice period is 21 days.\n", encoding="utf-8"
@@ -469,6 +502,9 @@ def bench(count: int, instance_kind: str, subjects: int | None, tables_share: fl
             f"  = {100 * incremental_plain / full:.1f}%"
         )
         print(f"  same run again (no change):  {same:7.2f} s  = {100 * same / full:.1f}%")
+        print(f"  stored rows after the full run (digest): {digest_full}")
+        print(f"  stored rows at the end (digest): {rows_digest(url)}")
+        print(f"  load average at the end: {os.getloadavg()[0]:.1f}")
         print(f"  peak memory (max RSS):       {peak_rss_mb():7.0f} MB")
         labels = ("full", "incremental", "same", "second incremental")
         for label, timing in zip(labels, steps, strict=True):

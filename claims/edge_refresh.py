@@ -76,6 +76,13 @@ class EdgeReport:
     # nowhere else. Claims loaded only as evidence (a namesake's other claims, a page's
     # other claims) form no block here and are not in it. None after a full recompute.
     touched_keys: set[str] | None = None
+    # Live edges by kind after the recompute: of the whole generation after a full one, the
+    # change in the synced blocks after an incremental one (so a caller keeping the totals
+    # need not count every edge of the store again).
+    live_edges: dict[str, int] = field(default_factory=dict)
+    # the edge blocks (claim keys, ``~`` near-miss blocks) whose stored edges were synced
+    # (None: every block)
+    synced_blocks: set[str] | None = field(default=None, repr=False)
 
     def as_metadata(self) -> dict[str, object]:
         return {
@@ -227,12 +234,14 @@ def _load(
     coarse: set[str] = set()
     for start in range(0, len(keys), _CHUNK):
         chunk = keys[start : start + _CHUNK]
+        # grouped by claim key: with DISTINCT coarse_key SQLite walks the (generation,
+        # coarse_key) index, every claim of the generation, for each chunk (issue 33)
         coarse.update(
             c
             for c in session.scalars(
                 select(ClaimRow.coarse_key)
                 .where(ClaimRow.generation == generation, ClaimRow.claim_key.in_(chunk))
-                .distinct()
+                .group_by(ClaimRow.claim_key, ClaimRow.coarse_key)
             )
             if c
         )
@@ -341,14 +350,32 @@ def recompute_edges(
     except those inside one claim key that were only rewired
     (``EdgeRepository._forget_rewired``).
     ``judges``: the profiles' (None: those of the profiles the store's sources use).
+
+    A full recompute in batches of coarse-key blocks, whose memory follows a batch rather
+    than the store: ``claims.edge_batches.recompute_in_batches``.
     """
     if judges is None:
         judges = judges_for(profiles_in_use(session))
     if namesake_sources is None:
         namesake_sources = sources_judged_as_pages(session) if judges else ()
+    return recompute_scope(session, generation, claim_keys, materiality, judges, namesake_sources)
+
+
+def recompute_scope(
+    session: Session,
+    generation: str,
+    claim_keys: set[str] | None,
+    materiality: MaterialitySettings | None,
+    judges: EdgeJudges,
+    namesake_sources: Collection[str],
+    index: SupersessionIndex | None = None,
+) -> EdgeReport:
+    """``recompute_edges`` of ``claim_keys`` (None: every key) in one pass; ``index``: the
+    version supersessions already synced for the whole store (a batched full recompute)."""
     facts, keys, coarse, over_cap = _load(session, generation, claim_keys, judges)
     source_ids = sorted({f.source_id for f in facts})
-    index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
+    if index is None:
+        index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
     tiers: dict[str, str | None] = {}
     for start in range(0, len(source_ids), _CHUNK):
         chunk = source_ids[start : start + _CHUNK]
@@ -375,6 +402,9 @@ def recompute_edges(
         ended = _keys_of_live_edges(session, generation, capped)
         scope |= capped
     sync = EdgeRepository(session).sync(generation, build.edges, scope)
+    after = Counter(kind for kind in {e.id: e.kind for e in build.edges}.values())
+    before = sync.live_before
+    live = after if scope is None else Counter({k: after[k] - before[k] for k in after | before})
     ValueGroupRepository(session).sync(
         generation,
         build.members,
@@ -406,6 +436,8 @@ def recompute_edges(
         touched_keys=(
             None if keys is None else _evaluated_keys(facts, keys, coarse or set()) | ended
         ),
+        live_edges={kind: count for kind, count in sorted(live.items()) if count},
+        synced_blocks=scope,
     )
 
 

@@ -419,19 +419,20 @@ def _candidates(given: Path, scan: SourceScan) -> Iterable[_Candidate]:
             # Sorted for a stable order; hidden entries (.git, .claims, editor files) skipped.
             subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
             real_folder = absolute_folder = ""
+            folder = Path(directory)  # each file's path is a child of it: one parse a folder
             for name in sorted(names):
                 if name.startswith("."):
                     continue
                 if os.path.splitext(name)[1].lower() not in MEDIA_TYPES:
-                    scan.not_read.append(Path(directory, name))  # named in the summary
+                    scan.not_read.append(folder / name)  # named in the summary
                     continue
-                file = Path(directory, name)
-                absolute_folder = absolute_folder or stat_path(Path(directory))
+                file = folder / name
+                absolute_folder = absolute_folder or stat_path(folder)
                 recorded_as = os.path.join(absolute_folder, name)
                 if os.path.islink(file):  # Path.resolve raises on a loop; real_path does not
                     yield _Candidate(file, given, str(real_path(file)), recorded_as)
                     continue
-                real_folder = real_folder or str(real_path(Path(directory)))
+                real_folder = real_folder or str(real_path(folder))
                 yield _Candidate(file, given, os.path.join(real_folder, name), recorded_as)
     elif given.exists() or given.is_symlink():  # a dangling link or a loop: read says which
         yield _Candidate(given, None, str(real_path(given)), stat_path(given))

@@ -52,9 +52,10 @@ class KeyChanges:
     def full_because(self) -> str:
         return self.todo.full_because
 
-    def acknowledge(self, executor: Executor) -> None:
-        """Move the consumer's cursor; call it in the transaction of the consumer's output."""
-        state: dict[str, Any] = {}
+    def acknowledge(self, executor: Executor, extra: dict[str, Any] | None = None) -> None:
+        """Move the consumer's cursor; call it in the transaction of the consumer's output.
+        ``extra``: more the consumer remembers in its cursor's state."""
+        state: dict[str, Any] = dict(extra or {})
         if self.policy_version is not None:
             state["policy_version"] = self.policy_version
         feed.acknowledge(executor, self.consumer, self.todo.upto, state)

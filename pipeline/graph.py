@@ -42,9 +42,13 @@ def recompute(
     claim_keys: set[str] | None,
     materiality: MaterialitySettings | None,
 ) -> EdgeReport:
-    """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``."""
+    """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``; a
+    full recompute goes a batch of coarse-key blocks at a time (``claims.edge_batches``)."""
+    from claims.edge_batches import recompute_in_batches
     from claims.edge_refresh import recompute_edges
 
+    if claim_keys is None:
+        return recompute_in_batches(session, generation, materiality=materiality)
     return recompute_edges(session, generation, claim_keys, materiality=materiality)
 
 

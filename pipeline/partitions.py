@@ -16,6 +16,7 @@ before anything is stored, so the sensor, the schedule and ``claims run`` agree.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 import dagster as dg
@@ -36,6 +37,7 @@ RANGE_END_TAG = "dagster/asset_partition_range_end"
 PARTITION_TAG = "dagster/partition"
 
 
+@functools.lru_cache(maxsize=1 << 18)  # planning and every shard's run ask for each stored source
 def shard_of(source_id: str) -> str:
     """The shard (partition key) of ``source_id``: sha256 of the id, modulo the count."""
     digest = hashlib.sha256(source_id.encode("utf-8")).digest()

@@ -13,16 +13,16 @@ other files of the shard and names it in a failed check.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
 from claims.planning import StoreProgress, VersionRef, compare
 from claims.retention import erased_pairs
-from claims.store.sources import version_checksums
+from claims.store.sources import stored_pairs, stored_source_ids
 from pipeline.corpus import CorpusFile, CorpusScan
-from pipeline.partitions import SHARDS, range_tags, shard_of, version_key
+from pipeline.partitions import SHARDS, range_tags, shard_of, split_version_key, version_key
 
 NEW = "new"  # on disk, not in the store
 INVALID = "invalid"  # only bad files: their shard's run names them
@@ -208,13 +208,29 @@ class StoreGap:
         return text
 
 
-def store_gap(session: Session, remembered: Iterable[str], corpus: CorpusScan) -> StoreGap:
+def store_gap(
+    session: Session,
+    remembered: Iterable[str],
+    corpus: CorpusScan,
+    known_stored: Collection[str] = (),
+) -> StoreGap:
     """Versions ``remembered`` as stored (the version keys each shard's latest
-    ``source_versions`` materialization listed) that the store lacks; one query for the
-    store's keys, no per-version lookups."""
-    stored = {version_key(source_id, sha) for _, source_id, sha in version_checksums(session)}
+    ``source_versions`` materialization listed) that the store lacks. ``known_stored``: keys
+    the caller already knows the store holds (``stored_keys`` of its comparison); only the
+    other remembered keys (files changed or gone since, or a new store) are looked up, by
+    source id, so an unchanged corpus reads nothing here."""
+    unknown = [key for key in remembered if key not in known_stored]
+    if not unknown:
+        return StoreGap(restorable=[], lost=0)
+    wanted = {split_version_key(key)[0] for key in unknown}
+    stored = {version_key(source_id, sha) for source_id, sha in stored_pairs(session, wanted)}
     # an erased version is lacking on purpose (claims/retention.py)
     erased = {version_key(source_id, sha) for source_id, sha in erased_pairs(session)}
-    missing = [key for key in remembered if key not in stored and key not in erased]
+    missing = [key for key in unknown if key not in stored and key not in erased]
     restorable = [key for key in missing if key in corpus.files and corpus.files[key].error is None]
     return StoreGap(restorable=restorable, lost=len(missing) - len(restorable))
+
+
+def stored_shards(session: Session) -> set[str]:
+    """The shards holding any stored version (read when Dagster's history lacks shards)."""
+    return {shard_of(source_id) for source_id in stored_source_ids(session)}

@@ -25,7 +25,7 @@ from pipeline.assets import graph_asset_keys
 from pipeline.assets.review import MAX_ITEMS_PER_SOURCE
 from pipeline.collector import fewer_collections
 from pipeline.jobs import CLAIMS_PIPELINE
-from pipeline.partitions import SHARDS, shard_of
+from pipeline.partitions import SHARDS
 from pipeline.planning import (
     RunBatch,
     RunPlan,
@@ -33,6 +33,7 @@ from pipeline.planning import (
     store_gap,
     store_progress,
     stored_keys,
+    stored_shards,
 )
 from pipeline.resources import (
     LAUNCHER_HOLDS_LOCK,
@@ -130,12 +131,15 @@ def run_pipeline(
     with store.transaction() as session:
         corpus.check_register(session, scan)  # the register ingest rejects stops here too
         lacking = store_progress(session, scan, generation)
-        gap = store_gap(session, [k for keys in remembered.values() for k in keys], scan)
+        known = stored_keys(lacking)
+        gap = store_gap(session, [k for keys in remembered.values() for k in keys], scan, known)
         # files read again but unchanged (touched, racy): not read next time
-        corpus.record_stats(session, scan, stored_keys(lacking))
-    # Shards holding stored versions that Dagster's history has never seen (it was lost, or
-    # predates shards) run too, doing nothing, so the UI's partitions reflect the store.
-    unseen = {shard_of(ref.source_id) for ref in lacking.stored} - set(remembered)
+        corpus.record_stats(session, scan, known)
+        # Shards holding stored versions that Dagster's history has never seen (it was lost,
+        # or predates shards) run too, doing nothing, so the UI's partitions reflect the
+        # store. Read only when the history lacks a shard.
+        forgotten = set(SHARDS) - set(remembered)
+        unseen = stored_shards(session) & forgotten if forgotten else set()
     plan = plan_runs(scan, lacking, batch_size=batch_size, reflect_shards=unseen)
     # files of an erased source: not stored, said so with how to readmit them
     erased = set(lacking.erased)

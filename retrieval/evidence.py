@@ -385,11 +385,14 @@ _EDGE_SQL = (
     "SELECT id, kind, left_claim_id, right_claim_id, rule, reason, material FROM edges "
     "WHERE generation = :g AND claim_key IN :blocks"
 )
+# Grouped by claim key, not DISTINCT: with DISTINCT coarse_key SQLite walked the
+# (generation, coarse_key) index, i.e. every claim of the generation, for each batch of keys
+# (issue 33: the part of conflict_status that grew with the square of the store).
 _COARSE_KEYS = _pair(
-    "SELECT DISTINCT coarse_key FROM claims WHERE generation = :g AND claim_key IN :keys "
-    "AND coarse_key IS NOT NULL",
-    "SELECT DISTINCT coarse_key FROM claims WHERE generation = :g AND claim_key IN :keys "
-    "AND coarse_key IS NOT NULL AND created_at <= :t",
+    "SELECT coarse_key FROM claims WHERE generation = :g AND claim_key IN :keys "
+    "AND coarse_key IS NOT NULL GROUP BY claim_key, coarse_key",
+    "SELECT coarse_key FROM claims WHERE generation = :g AND claim_key IN :keys "
+    "AND coarse_key IS NOT NULL AND created_at <= :t GROUP BY claim_key, coarse_key",
 )
 _EDGES = _pair(
     _EDGE_SQL + " AND retired_at IS NULL",

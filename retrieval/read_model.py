@@ -14,12 +14,12 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, bindparam, delete, select
+from sqlalchemy import Connection, bindparam, delete, func, select
 
 from claims.edges.value_groups import is_unknown_key
 from claims.models import Requester
 from claims.store.bulk import insert_records
-from claims.store.deferred_indexes import first_build
+from claims.store.deferred_indexes import first_build, table_is_empty
 from claims.tables import ClaimRow, ClaimStatusRow, SourceGrantRow
 from retrieval.evidence import EvidenceLoader
 from retrieval.verdicts import evaluate
@@ -51,29 +51,38 @@ def build_claim_status(
     loader = EvidenceLoader(conn, with_reasons=False, with_text=False)
     generation = loader.generation()
     reader = everyone(conn)
-    stored: dict[str, tuple[object, ...]] = {}
+    full = claim_keys is None
+    fresh = False  # a first full build into an empty table: nothing stored to compare with
     claims = 0
     if claim_keys is None:
-        every = list(
-            conn.execute(select(_C.claim_key).where(_C.generation == generation)).scalars()
+        # the keys and a count, not every claim: the rows are read a batch of keys at a
+        # time, so a full build holds one batch, whatever the store's size (issue 33)
+        keys = sorted(
+            conn.execute(
+                select(_C.claim_key).where(_C.generation == generation).distinct()
+            ).scalars()
         )
-        keys, claims = sorted(set(every)), len(every)
-        stored = _stored_rows(conn, None)
+        fresh = table_is_empty(conn, _CS.name)
+        if fresh:
+            claims = int(
+                conn.execute(
+                    select(func.count()).select_from(ClaimRow).where(_C.generation == generation)
+                ).scalar()
+                or 0
+            )
     else:
         keys = sorted(set(claim_keys))
     counts: Counter[str] = Counter()
     # a first full build into an empty table builds its index after the rows
-    with first_build(conn, _CS.name, claims if claim_keys is None and not stored else 0):
+    with first_build(conn, _CS.name, claims):
         for start in range(0, len(keys), KEYS_PER_BATCH):
             chunk = keys[start : start + KEYS_PER_BATCH]
-            if claim_keys is None:
-                _write_batch(conn, loader, reader, chunk, stored, counts, now)
-            else:
-                batch_stored = _stored_rows(conn, chunk)
-                _write_batch(conn, loader, reader, chunk, batch_stored, counts, now)
-                _delete(conn, list(batch_stored))  # rows of claims no longer at these keys
-    if claim_keys is None:
-        _delete(conn, list(stored))  # rows of claims no longer in the generation
+            batch_stored = {} if fresh else _stored_rows(conn, chunk)
+            _write_batch(conn, loader, reader, chunk, batch_stored, counts, now)
+            _delete(conn, list(batch_stored))  # rows of claims no longer at these keys
+    if full and not fresh:  # rows of claims no longer in the generation, at other keys
+        gone = ~select(_C.id).where(_C.id == _CS.c.claim_id, _C.generation == generation).exists()
+        conn.execute(delete(_CS).where(gone))
     return dict(sorted(counts.items()))
 
 

@@ -61,6 +61,11 @@ class Pending:
     state: dict[str, Any] | None = None  # what the consumer recorded last time (None: never)
     full_because: str = ""
 
+    @property
+    def nothing(self) -> bool:
+        """Nothing to do: an incremental refresh of no key."""
+        return self.keys is not None and not self.keys
+
     def everything(self, because: str) -> None:
         if self.keys is not None:
             self.keys = None
@@ -98,6 +103,16 @@ _EVERYTHING_BECAUSE = {
     EDGES: "a full edge evaluation since the last run",
     POLICY: "an authority policy was applied",
 }
+
+
+def changed_after(executor: Executor, change_id: int, kind: str) -> bool:
+    """Whether any writer recorded a change of ``kind`` after ``change_id`` (by the id index)."""
+    found = executor.execute(
+        select(ClaimKeyChangeRow.id)
+        .where(ClaimKeyChangeRow.id > change_id, ClaimKeyChangeRow.kind == kind)
+        .limit(1)
+    ).scalar()
+    return found is not None
 
 
 def newest_change_id(executor: Executor) -> int:

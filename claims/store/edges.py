@@ -7,6 +7,7 @@ no row.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -72,6 +73,8 @@ class EdgeSync:
     # retired rows deleted at once: only rewired (``EdgeRepository._forget_rewired``)
     compacted: int = 0
     retired_ids: list[str] = field(default_factory=list, repr=False)
+    # live edges in the synced scope before the sync, by kind
+    live_before: Counter[str] = field(default_factory=Counter, repr=False)
 
 
 # kinds of an edge inside one claim key whose history readers take from the value groups
@@ -159,9 +162,10 @@ class EdgeRepository:
         self.session = session
 
     def _stored_in_scope(
-        self, generation: str, claim_keys: Collection[str] | None
+        self, generation: str, claim_keys: Collection[str] | None, live: Counter[str]
     ) -> dict[str, tuple[str, str, bool | None, float | None, str, datetime | None]]:
-        """id -> (rule, reason, material, materiality, claim_key, retired_at), as plain rows."""
+        """id -> (rule, reason, material, materiality, claim_key, retired_at), as plain rows;
+        counts the live ones by kind into ``live``."""
         base = select(
             EdgeRow.id,
             EdgeRow.rule,
@@ -170,13 +174,16 @@ class EdgeRepository:
             EdgeRow.materiality,
             EdgeRow.claim_key,
             EdgeRow.retired_at,
+            EdgeRow.kind,
         ).where(EdgeRow.generation == generation)
-        if claim_keys is None:
-            return {r[0]: tuple(r[1:]) for r in self.session.execute(base)}  # type: ignore[misc]
+        chunks = [None] if claim_keys is None else list(batches(sorted(claim_keys)))
         out = {}
-        for chunk in batches(sorted(claim_keys)):
-            for r in self.session.execute(base.where(EdgeRow.claim_key.in_(chunk))):
-                out[r[0]] = tuple(r[1:])
+        for chunk in chunks:
+            query = base if chunk is None else base.where(EdgeRow.claim_key.in_(chunk))
+            for r in self.session.execute(query):
+                out[r[0]] = tuple(r[1:7])
+                if r[6] is None:
+                    live[r[7]] += 1
         return out  # type: ignore[return-value]
 
     def sync(
@@ -192,7 +199,8 @@ class EdgeRepository:
         New edges are inserted, changed ones updated in place, vanished ones retired.
         """
         now = now or datetime.now(UTC)
-        existing = self._stored_in_scope(generation, claim_keys)
+        live: Counter[str] = Counter()
+        existing = self._stored_in_scope(generation, claim_keys, live)
         produced = list(produced)
         counts = sync_rows(
             self.session,
@@ -205,6 +213,7 @@ class EdgeRepository:
             now,
         )
         counts.compacted = self._forget_rewired(counts.retired_ids, produced)
+        counts.live_before = live
         self.session.flush()
         return counts
 

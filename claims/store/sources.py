@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
@@ -473,6 +473,24 @@ def versions_of_sources(session: Session, source_ids: Sequence[str]) -> list[Sou
         query = select(SourceVersionRow).where(SourceVersionRow.source_id.in_(chunk))
         found += [row_to_version(row) for row in session.scalars(query)]
     return found
+
+
+def stored_pairs(session: Session, source_ids: Collection[str]) -> list[tuple[str, str]]:
+    """(source id, sha256) of the stored versions of ``source_ids`` (by the source index)."""
+    found: list[tuple[str, str]] = []
+    for chunk in batches(sorted(source_ids)):
+        rows = session.execute(
+            select(SourceVersionRow.source_id, SourceVersionRow.sha256).where(
+                SourceVersionRow.source_id.in_(chunk)
+            )
+        )
+        found += [(source_id, sha) for source_id, sha in rows]
+    return found
+
+
+def stored_source_ids(session: Session) -> list[str]:
+    """Every source id with a stored version (reads the source index only)."""
+    return list(session.scalars(select(SourceVersionRow.source_id).distinct()))
 
 
 def version_checksums(session: Session) -> list[tuple[str, str, str]]:

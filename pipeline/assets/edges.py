@@ -1,7 +1,9 @@
 """``claim_edges``: the claim graph, re-evaluated only for the claim keys that changed."""
 
 import dagster as dg
+from sqlalchemy.orm import Session
 
+from claims.edge_refresh import EdgeReport
 from claims.run_summary import count_table, edge_counts
 from claims.store import changes
 from pipeline import graph
@@ -22,6 +24,32 @@ class ClaimEdgesConfig(dg.Config):
 
 
 CONSUMER = "claim_edges"  # its cursor row in the store's change feed
+LIVE_EDGES = "live_edges"  # the cursor state's live edges of the generation by kind
+SETTLED = "settled"  # the cursor state: the newest change when this step's last run ended
+
+
+def _live_edges(
+    session: Session, generation: str, todo: changes.Pending, report: EdgeReport
+) -> dict[str, int]:
+    """Live edges of ``generation`` by kind after this evaluation, without counting the
+    store's edges again when the last count is known: a full evaluation says them, an
+    incremental one adds its change in the blocks it synced to the count its cursor kept.
+    Counted from the table when there is no count of this generation yet, or when another
+    writer changed edges since this step last ended (an ``edges`` change after its mark: an
+    erasure, a taught synonym re-evaluating the keys it moved)."""
+    state = todo.state or {}
+    kept = state.get(LIVE_EDGES) if state.get("generation") == generation else None
+    settled = state.get(SETTLED)
+    outside = settled is None or changes.changed_after(session, int(settled), changes.EDGES)
+    if report.full:
+        counts = dict(report.live_edges)
+    elif isinstance(kept, dict) and not outside:
+        counts = {k: int(v) for k, v in kept.items()}
+        for kind, change in report.live_edges.items():
+            counts[kind] = counts.get(kind, 0) + change
+    else:
+        counts = edge_counts(session, generation)
+    return {kind: count for kind, count in sorted(counts.items()) if count > 0}
 
 
 @dg.asset(
@@ -66,18 +94,33 @@ def claim_edges(
         elif todo.keys is not None and len(todo.keys) > config.incremental_limit:
             todo.everything(f"more than {config.incremental_limit} changed claim keys")
         claim_keys = todo.keys
-        report = graph.recompute(session, generation, claim_keys, materiality)
+        if todo.nothing:  # the change feed says nothing changed: nothing is read
+            report = EdgeReport(generation, full=False, touched_keys=set())
+        else:
+            report = graph.recompute(session, generation, claim_keys, materiality)
         touched = report.touched_keys
-        changes.record_changes(
-            session, [changes.ALL_KEYS] if touched is None else touched, changes.EDGES, generation
-        )
+        if touched is None or touched:
+            changes.record_changes(
+                session,
+                [changes.ALL_KEYS] if touched is None else touched,
+                changes.EDGES,
+                generation,
+            )
+        summary = _live_edges(session, generation, todo, report)
+        # the mark after this step's own writes: edge changes after it are another writer's
+        settled = changes.newest_change_id(session)
         changes.acknowledge(
             session,
             CONSUMER,
             todo.upto,
-            {"generation": generation, "materiality": fingerprint, "policy_version": policy.stamp},
+            {
+                "generation": generation,
+                "materiality": fingerprint,
+                "policy_version": policy.stamp,
+                LIVE_EDGES: summary,
+                SETTLED: settled,
+            },
         )
-        summary = edge_counts(session, generation)
     full_because = todo.full_because
     mode = "full" if claim_keys is None else "incremental"
     context.log.info(

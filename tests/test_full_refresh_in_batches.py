@@ -1,0 +1,173 @@
+"""A full refresh a batch of blocks at a time stores the rows one pass does (issue 33).
+
+The full edge recompute reads the store a batch of whole coarse-key blocks at a time
+(``claims.edge_batches``), and the status read model a batch of keys at a time, so their
+memory follows a batch, not the store. Here a generated corpus (subjects restating and
+contradicting ten facts, a boilerplate sentence in most notes, near-miss keys sharing a
+head word) is stored twice; one copy is refreshed in one pass, the other in batches of a
+few dozen claims, and every stored row must be the same: edges (live and retired), value
+groups, relations and slots, claim statuses and the review items routing opens from them.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from sqlalchemy import Engine, text
+from store_template import upgrade
+
+from claims.edge_batches import key_batches, recompute_in_batches
+from claims.edge_refresh import recompute_edges
+from claims.extraction import current_generation, extract
+from claims.store import (
+    ClaimRepository,
+    GenerationRepository,
+    SourceRepository,
+    make_engine,
+    transaction,
+)
+from retrieval.read_model import build_claim_status
+from review.policy import policy_for_routing
+from review.routing import route
+
+FACTS = [
+    ("The {s} deployment freeze lasts {n} days.", (3, 5, 7)),
+    ("The {s} backup copies are kept for {n} weeks.", (4, 6, 8)),
+    ("The {s} login lockout starts after {n} failed attempts.", (3, 5)),
+    ("The {s} help desk answers within {n} hours.", (4, 8, 24)),
+    ("The {s} archive quota is {n} GB.", (50, 100, 200)),
+    ("The {s} laptop refresh cycle is {n} years.", (3, 4)),
+]
+BOILERPLATE = [
+    "This page was checked by the records team in March.",
+    "Send corrections to the service owner by email.",
+]
+SUBJECTS = ["Nordwind", "Kestrel", "Halvard", "Ostara", "Brightmoor", "Quillon", "Tarnby"]
+
+
+def _corpus(count: int, seed: int = 5) -> dict[str, str]:
+    rng = random.Random(seed)
+    truth = {(s, i): rng.choice(v) for s in SUBJECTS for i, (_, v) in enumerate(FACTS)}
+    notes = {}
+    for index in range(count):
+        sentences = []
+        for _ in range(5):
+            subject, fact = rng.choice(SUBJECTS), rng.randrange(len(FACTS))
+            template, values = FACTS[fact]
+            value = truth[(subject, fact)]
+            if rng.random() < 0.2:  # a note that disagrees with the others
+                value = rng.choice([v for v in values if v != value])
+            sentences.append(template.format(s=subject, n=value))
+        if rng.random() < 0.7:
+            sentences.append(rng.choice(BOILERPLATE))
+        notes[f"desk/note-{index:03d}"] = f"Desk note {index}\n\n" + " ".join(sentences) + "\n"
+    return notes
+
+
+def _fresh(tmp_path: Path, name: str) -> Engine:
+    url = f"sqlite:///{tmp_path / name}.db"
+    upgrade(url)
+    return make_engine(url)
+
+
+def _load(engine: Engine, notes: dict[str, str]) -> str:
+    generation, label = current_generation()
+    with transaction(engine) as session:
+        GenerationRepository(session).ensure(generation, label)
+        GenerationRepository(session).promote(generation, {})  # routing reads the active one
+        for source_id, body in sorted(notes.items()):
+            version, _ = SourceRepository(session).add_version(source_id, body)
+            claims = extract(body, source_id=source_id, source_version_id=version.id)
+            ClaimRepository(session).add_all(claims)
+    return generation
+
+
+def _refresh(engine: Engine, generation: str, batch_claims: int | None) -> None:
+    with transaction(engine) as session:
+        if batch_claims is None:
+            recompute_edges(session, generation)
+        else:
+            recompute_in_batches(session, generation, batch_claims)
+        policy = policy_for_routing(session, None, actor="pipeline")
+        route(session, policy, claim_keys=None, max_items_per_source=100)
+    with engine.begin() as conn:
+        build_claim_status(conn, None)
+
+
+ROWS = {
+    "edges": "SELECT id, kind, rule, reason, claim_key, material, retired_at IS NULL FROM edges",
+    "value_group_claims": "SELECT claim_id, value_group_id, claim_key FROM value_group_claims",
+    "value_group_relations": "SELECT id, kind, rule, claim_key, material, retired_at IS NULL "
+    "FROM value_group_relations",
+    "value_group_slots": "SELECT * FROM value_group_slots",
+    "version_supersessions": "SELECT id, newer_version_id, older_version_id, origin, "
+    "effective_from FROM version_supersessions",
+    "claim_status": "SELECT claim_id, claim_key, status, review_item_id, resolution_id, "
+    "superseded_by_version_id, policy_version FROM claim_status",
+    "review_items": "SELECT ri.id, ri.claim_key, ri.state, ric.claim_id FROM review_items ri "
+    "JOIN review_item_claims ric ON ric.review_item_id = ri.id",
+}
+
+
+def _rows(engine: Engine) -> dict[str, list[tuple[object, ...]]]:
+    with engine.connect() as conn:
+        return {
+            name: sorted(tuple(map(str, row)) for row in conn.execute(text(sql)))
+            for name, sql in ROWS.items()
+        }
+
+
+def test_a_full_refresh_in_batches_stores_the_rows_of_one_pass(tmp_path: Path) -> None:
+    notes = _corpus(60)
+    one_pass, batched = _fresh(tmp_path, "one"), _fresh(tmp_path, "batched")
+    generation = _load(one_pass, notes)
+    _load(batched, notes)
+    with transaction(batched) as session:
+        batches = list(key_batches(session, generation, 40))
+    assert len(batches) > 5  # the corpus really is split
+    _refresh(one_pass, generation, None)
+    _refresh(batched, generation, 40)
+    expected = _rows(one_pass)
+    assert expected["edges"] and expected["claim_status"] and expected["review_items"]
+    assert any(row[1] == "conflicts" for row in expected["edges"])
+    assert _rows(batched) == expected
+
+
+def test_keys_sharing_a_head_word_land_in_one_batch(tmp_path: Path) -> None:
+    engine = _fresh(tmp_path, "heads")
+    generation = _load(engine, _corpus(40))
+    with transaction(engine) as session:
+        batches = list(key_batches(session, generation, 1))
+        coarse = dict(
+            session.execute(
+                text("SELECT DISTINCT claim_key, coarse_key FROM claims WHERE generation = :g"),
+                {"g": generation},
+            ).all()
+        )
+    batch_of = {key: n for n, batch in enumerate(batches) for key in batch}
+    assert sorted(batch_of) == sorted(k for k in coarse if not k.startswith("unknown:"))
+    by_head: dict[str, set[int]] = {}
+    for key, head in coarse.items():
+        if head and key in batch_of:
+            by_head.setdefault(head, set()).add(batch_of[key])
+    assert all(len(found) == 1 for found in by_head.values())
+    assert any(len([k for k in coarse if coarse[k] == head]) > 1 for head in by_head)
+
+
+def test_a_batched_refresh_retires_what_one_pass_retires_after_an_edit(tmp_path: Path) -> None:
+    notes = _corpus(50, seed=9)
+    one_pass, batched = _fresh(tmp_path, "one"), _fresh(tmp_path, "batched")
+    generation = _load(one_pass, notes)
+    _load(batched, notes)
+    _refresh(one_pass, generation, None)
+    _refresh(batched, generation, 30)
+    # a note rewritten: its new version replaces the old one, whose claims stop standing
+    edited = {"desk/note-007": "Desk note 7\n\nThe Nordwind archive quota is 999 GB.\n"}
+    for engine in (one_pass, batched):
+        _load(engine, edited)
+    _refresh(one_pass, generation, None)
+    _refresh(batched, generation, 30)
+    expected = _rows(one_pass)
+    assert any(row[-1] == "0" for row in expected["edges"])  # something was retired
+    assert _rows(batched) == expected
