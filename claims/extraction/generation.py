@@ -16,39 +16,39 @@ from claims.ids import stable_id
 
 # the extractor, the units, and the profiles' readers (claims/profiles, claims/reference)
 _CLAIMS = Path(__file__).parent.parent
-_ROOTS = (Path(__file__).parent, _CLAIMS / "units", _CLAIMS / "profiles", _CLAIMS / "reference")
+_ROOTS = ("extraction", "units", "profiles", "reference")
 # the structure reader and its model (not the converters: a converter's own name and
 # version stamp the text it makes, claims/documents/converters)
-_DOCUMENTS = Path(__file__).parent.parent / "documents"
-_STRUCTURE_FILES = tuple(
-    _DOCUMENTS / name for name in ("model.py", "pipe_tables.py", "structure.py")
-)
+_STRUCTURE_FILES = ("documents/model.py", "documents/pipe_tables.py", "documents/structure.py")
+# outside the package but read by it: the folding of look-alike text (its table is data here)
+_ALSO = ("lookalikes.py",)
 _SUFFIXES = {".py", ".yaml", ".yml", ".txt", ".jsonl", ".json"}
 
 
-# outside the package but read by it: the folding of look-alike text (its table is data here)
-_ALSO = (Path(__file__).parent.parent / "lookalikes.py",)
-
-
-def _files() -> list[Path]:
-    files = list(_ALSO)
+def _files(claims_root: Path) -> list[Path]:
+    files = [claims_root / name for name in _ALSO]
     for root in _ROOTS:
-        for path in root.rglob("*"):
+        for path in (claims_root / root).rglob("*"):
             if path.is_file() and path.suffix in _SUFFIXES and "__pycache__" not in path.parts:
                 files.append(path)
-    files.extend(path for path in _STRUCTURE_FILES if path.is_file())
-    return sorted(files, key=lambda p: (p.parent.name, p.relative_to(p.parent.parent).as_posix()))
+    files.extend(claims_root / name for name in _STRUCTURE_FILES if (claims_root / name).is_file())
+    return sorted(files, key=lambda p: p.relative_to(claims_root).as_posix())
+
+
+def generation_digest(claims_root: Path = _CLAIMS) -> str:
+    """The sha256 of the files that decide claims, each named by its path inside the
+    ``claims`` package: the folder a checkout lives in never changes the generation."""
+    digest = hashlib.sha256()
+    for path in _files(claims_root):
+        digest.update(path.relative_to(claims_root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=1)
 def current_generation() -> tuple[str, str]:
     """(generation id, human label "gen-<8hex>") for the code and data files as they are now."""
-    digest = hashlib.sha256()
-    for path in _files():
-        rel = f"{path.parent.parent.name}/{path.parent.name}/{path.name}"
-        digest.update(rel.encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-        digest.update(b"\0")
-    hexdigest = digest.hexdigest()
+    hexdigest = generation_digest()
     return stable_id("gen", hexdigest), f"gen-{hexdigest[:8]}"
