@@ -150,10 +150,12 @@ _NOT_FROM_GROUPS = sorted(
     for kind in EdgeKind
     if kind.value not in ("conflicts", "ambiguous", "corroborates", "compatible")
 )
-# (No "coarse_key IS NOT NULL" here: SQLite then walked the (generation, coarse_key) index,
-# every claim of the store with a coarse key, instead of the key's claims.)
+# The key's claims by the (generation, claim_key) index. A bare DISTINCT coarse_key (or
+# "coarse_key IS NOT NULL") lets SQLite without table statistics walk the (generation,
+# coarse_key) index instead, every claim of the store; "|| ''" (NULL stays NULL) keeps the
+# coarse key from choosing the index, in SQLite and PostgreSQL alike.
 _COARSE = statement(
-    "SELECT DISTINCT coarse_key FROM claims WHERE generation = :g AND claim_key = :k"
+    "SELECT DISTINCT coarse_key || '' FROM claims WHERE generation = :g AND claim_key = :k"
 )
 _NEAR_EDGES = tuple(
     statement(
