@@ -18,7 +18,7 @@ ranked or cut, so a hidden claim never takes a rank (the view-equivalence rule o
 docs/RETRIEVAL.md), and which read decides depends on visible claims only. Each key is then
 scored: attribute similarity (the edges' scoring, ``claims.edges.similarity``) times how well
 the entity fits; a key about another entity, an attribute in the ``different`` band, or
-values of a kind the question does not ask for (``claims.extraction.answer_type``) are
+values of a kind the question does not ask for (``retrieval.answer_type``) are
 dropped: an incidental number never answers.
 """
 
@@ -33,20 +33,14 @@ from functools import lru_cache
 from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
-from claims.extraction.answer_type import AnswerType, value_fits
 from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word
-from claims.extraction.question_frames import (
-    answering_attributes,
-    entity_references,
-    honorifics,
-    kind_words,
-    name_suffixes,
-    standing_in_for,
-)
+from claims.extraction.question_frames import honorifics, kind_words, name_suffixes
 from claims.store.batches import batches
 from claims.store.search import search_quotes, visible_claims_condition
 from claims.units.counted import singular
 from claims.units.lexicon import lookup as unit_lookup
+from retrieval.answer_type import AnswerType, value_fits
+from retrieval.answering import answering_attributes, entity_references, standing_in_for
 from retrieval.name_forms import name_forms
 
 # how many rows each indexed read may return (bounds the work per question)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy import update
 
-from claims.extraction.answer_type import AnswerType
 from claims.store.engine import make_engine
 from claims.tables import ClaimRow
+from retrieval.answer_type import AnswerType
 from retrieval.candidates import (
     EXACT_ENTITY,
     PARTIAL_ENTITY,
