@@ -198,6 +198,12 @@ def attribute_lexicon() -> AttributeLexicon:
     )
 
 
+@lru_cache(maxsize=1)
+def named_attributes() -> frozenset[str]:
+    """The attributes the lexicon names (its canonical phrases: "notice period", "revenue")."""
+    return frozenset(attribute_lexicon().phrases.values())
+
+
 @dataclass(frozen=True)
 class IdentityWords:
     """Word lists of words.yaml that decide what a subject names."""
