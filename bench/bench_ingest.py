@@ -82,12 +82,18 @@ def run(count: int) -> None:
     assert first.new_versions == count and again.new_versions == 0 and edit.new_versions == 1
     print(f"== {count} files, {total_bytes / 1e6:.1f} MB")
     print(f"read bytes only (baseline) {read_s:7.3f} s  {count / read_s:9.0f} files/s")
-    print(f"scan (read + validate)     {scan_s:7.3f} s  {count / scan_s:9.0f} files/s"
-          f"  x{scan_s / read_s:.1f} baseline")
-    print(f"first ingest (new)         {first_s:7.3f} s  {count / first_s:9.0f} files/s"
-          f"  x{first_s / read_s:.1f} baseline")
-    print(f"re-ingest (no-op)          {again_s:7.3f} s  {count / again_s:9.0f} files/s"
-          f"  x{again_s / read_s:.1f} baseline")
+    print(
+        f"scan (read + validate)     {scan_s:7.3f} s  {count / scan_s:9.0f} files/s"
+        f"  x{scan_s / read_s:.1f} baseline"
+    )
+    print(
+        f"first ingest (new)         {first_s:7.3f} s  {count / first_s:9.0f} files/s"
+        f"  x{first_s / read_s:.1f} baseline"
+    )
+    print(
+        f"re-ingest (no-op)          {again_s:7.3f} s  {count / again_s:9.0f} files/s"
+        f"  x{again_s / read_s:.1f} baseline"
+    )
     print(f"one file edited            {edit_s:7.3f} s  ({edit_s / first_s:.0%} of first ingest)")
 
 

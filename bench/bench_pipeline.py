@@ -2,19 +2,22 @@
 
 Usage: python bench/bench_pipeline.py [--version-floor]
                                       [--instance sqlite|memory|postgres|postgres-stock]
-                                      [--subjects K] [N ...]
+                                      [--subjects K] [--tables-share S] [N ...]
        (default: --instance sqlite, subjects N/25 (at least 40), sizes 1000 10000)
 
 For each N: writes N documents of realistic policy / filing / SLA sentences about a pool of
 subjects (systems, teams, entities), each with ten facts (about 176 whitespace tokens per
 document, 1.76M for 10k documents; every sentence restates a fact other documents state,
-and 15% contradict it). By default the pool grows with the corpus (one subject per 25
-documents, at least 40), so each fact is stated about 40 times whatever N is; ``--subjects
-40`` keeps 40 subjects at every size, so at 10k each fact is restated about 450 times (a
-stress case: the disagreement edges of a key grow with the square of its claims until the
-star limit). Then, through
-``pipeline.runner.run_pipeline`` on a fresh SQLite claim store
-and a Dagster instance (see --instance below), what ``claims run`` does:
+and 15% contradict it). ``--tables-share S`` (default 0) makes that share of the documents
+Markdown files that also hold a small office table after their prose: either one subject's
+terms (``| Term | Value |``, four rows) or three subjects side by side (``| Team | Notice
+period | Refund window |``), stating the same facts as the sentences (15% contradicting).
+By default the pool grows with the corpus (one subject per 25 documents, at least 40),
+so each fact is stated about 40 times whatever N is; ``--subjects 40`` keeps 40 subjects
+at every size, so at 10k each fact is restated about 450 times (a stress case: the
+disagreement edges of a key grow with the square of its claims until the star limit).
+Then, through ``pipeline.runner.run_pipeline`` on a fresh SQLite claim store and a
+Dagster instance (see --instance below), what ``claims run`` does:
 
 - full run: files/s, claims/s, wall time, peak memory (max RSS of this process);
 - incremental run after editing one file, against the full run (the target: under 5%);
@@ -120,8 +123,52 @@ def entity_names(count: int, rng: random.Random) -> list[str]:
     return sorted(names)
 
 
-def generate(root: Path, count: int, subjects: int = 40, seed: int = 11) -> int:
-    """Write ``count`` documents; returns the number of whitespace tokens written."""
+# rows of a subject's terms table: (row label, cell written from the fact's value, FACTS index)
+TABLE_FACTS = [
+    ("Notice period", "{n} days", 0),
+    ("Invoice retention period", "{n} years", 1),
+    ("Portal upload limit", "{n} MB", 2),
+    ("Refund window", "{n} days", 5),
+    ("Payments availability target", "{n}%", 6),
+    ("Maximum session length", "{n} minutes", 9),
+]
+
+
+def _stated(
+    truth: dict[tuple[str, int], object], entity: str, fact: int, rng: random.Random
+) -> object:
+    """The value a document states for a fact: the truth, or 15% of the time another."""
+    value = truth[(entity, fact)]
+    if rng.random() < 0.15:  # a contradiction of what the other documents say
+        value = rng.choice([v for v in FACTS[fact][1] if v != value])
+    return value
+
+
+def office_table(
+    entities: list[str], truth: dict[tuple[str, int], object], rng: random.Random
+) -> str:
+    """A small table as people put in office documents, in Markdown: one subject's terms,
+    or three subjects side by side."""
+    if rng.random() < 0.5:
+        entity = rng.choice(entities)
+        rows = rng.sample(TABLE_FACTS, 4)
+        lines = [f"## {entity}", "", "| Term | Value |", "|---|---|"]
+        for label, cell, fact in rows:
+            lines.append(f"| {label} | {cell.format(n=_stated(truth, entity, fact, rng))} |")
+    else:
+        lines = ["## Terms by team", "", "| Team | Notice period | Refund window |"]
+        lines.append("|---|---|---|")
+        for entity in rng.sample(entities, 3):
+            notice, refund = _stated(truth, entity, 0, rng), _stated(truth, entity, 5, rng)
+            lines.append(f"| {entity} | {notice} days | {refund} days |")
+    return "\n".join(lines) + "\n"
+
+
+def generate(
+    root: Path, count: int, subjects: int = 40, seed: int = 11, tables_share: float = 0.0
+) -> int:
+    """Write ``count`` documents, ``tables_share`` of them Markdown with a table; returns the
+    number of whitespace tokens written."""
     rng = random.Random(seed)
     # Many documents state each subject's facts: that is what makes them restate and
     # contradict each other.
@@ -143,8 +190,12 @@ def generate(root: Path, count: int, subjects: int = 40, seed: int = 11) -> int:
         sentences += rng.sample(FILLER, 3)
         rng.shuffle(sentences)
         text = f"Operating note {index}\n\n" + " ".join(sentences) + "\n"
+        suffix = ".txt"
+        if int((index + 1) * tables_share) > int(index * tables_share):  # spread evenly
+            text = f"# {text}\n" + office_table(entities, truth, rng)
+            suffix = ".md"
         tokens += len(text.split())
-        (folder / f"note-{index:05d}.txt").write_text(text, encoding="utf-8")
+        (folder / f"note-{index:05d}{suffix}").write_text(text, encoding="utf-8")
     return tokens
 
 
@@ -297,12 +348,17 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def bench(count: int, instance_kind: str, subjects: int | None) -> None:
+def _documents(corpus: Path) -> list[Path]:
+    return sorted(p for p in corpus.rglob("*") if p.suffix in (".txt", ".md"))
+
+
+def bench(count: int, instance_kind: str, subjects: int | None, tables_share: float = 0.0) -> None:
     subjects = subjects or max(40, count // 25)
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
         root = Path(tmp)
         corpus = root / "corpus"
-        tokens = generate(corpus, count, subjects=subjects)
+        tokens = generate(corpus, count, subjects=subjects, tables_share=tables_share)
+        tabled = sum(1 for _ in corpus.rglob("*.md"))
         url = f"sqlite:///{root / 'claims.db'}"
         upgrade(url)
         store = ClaimStore(database_url=url)
@@ -311,10 +367,15 @@ def bench(count: int, instance_kind: str, subjects: int | None) -> None:
         home.mkdir()
         instance = dagster_instance(instance_kind, home)
 
-        texts = [p.read_text("utf-8") for p in sorted(corpus.rglob("*.txt"))]
+        # each file read as the pipeline reads it: .txt as plain text, .md as Markdown
+        texts = [
+            (p.read_text("utf-8"), "text/plain" if p.suffix == ".txt" else "text/markdown")
+            for p in _documents(corpus)
+        ]
         start = time.perf_counter()
         baseline_claims = sum(
-            len(extract(t, source_id="bench", source_version_id=None)) for t in texts
+            len(extract(t, source_id="bench", source_version_id=None, media_type=media))
+            for t, media in texts
         )
         baseline = time.perf_counter() - start
         del texts
@@ -324,9 +385,7 @@ def bench(count: int, instance_kind: str, subjects: int | None) -> None:
             "claim_assembler"
         ).assembler.sentences.clear()
 
-        source_ids = [
-            p.relative_to(corpus).with_suffix("").as_posix() for p in corpus.rglob("*.txt")
-        ]
+        source_ids = [p.relative_to(corpus).with_suffix("").as_posix() for p in _documents(corpus)]
         floor, floor_runs, floor_partitions = dagster_floor(source_ids, 1000)
         version_floor = dagster_floor_per_version(count, 1000) if VERSION_FLOOR else None
 
@@ -359,7 +418,7 @@ def bench(count: int, instance_kind: str, subjects: int | None) -> None:
                     "value_group_slots",
                 )
             }
-        edited = corpus / "unit-07" / "note-00007.txt"
+        (edited,) = (corpus / "unit-07").glob("note-00007.*")
         edited.write_text(
             edited.read_text("utf-8") + "The Zzz notice period is 21 days.\n", encoding="utf-8"
         )
@@ -368,17 +427,16 @@ def bench(count: int, instance_kind: str, subjects: int | None) -> None:
         # A second sample of the incremental cost: the same edit to a note that states no
         # dividend (the sentence whose key was shared by every subject until the actor
         # entered the key; docs/EXTRACTION.md).
-        plain = next(
-            p for p in sorted(corpus.rglob("*.txt")) if "dividend" not in p.read_text("utf-8")
-        )
+        plain = next(p for p in _documents(corpus) if "dividend" not in p.read_text("utf-8"))
         plain.write_text(
             plain.read_text("utf-8") + "The Zzz notice period is 21 days.\n", encoding="utf-8"
         )
         incremental_plain = run()
 
         print(
-            f"== {count} files, {tokens:,} tokens, {subjects} subjects, "
-            f"Dagster instance: {instance_kind}"
+            f"== {count} files ({tabled} with a table), {tokens:,} tokens, {subjects} subjects, "
+            f"Dagster instance: {instance_kind}; load average at the end "
+            f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}"
         )
         print(f"  extraction alone (baseline): {baseline:7.1f} s  {baseline_claims:,} claims")
         print(
@@ -426,16 +484,21 @@ def main() -> None:
     if "--version-floor" in args:
         VERSION_FLOOR = True
         args.remove("--version-floor")
-    while args[:1] in (["--instance"], ["--subjects"]):
+    tables_share = 0.0
+    while args[:1] in (["--instance"], ["--subjects"], ["--tables-share"]):
         if args[0] == "--instance":
             instance_kind = args[1]
+        elif args[0] == "--tables-share":
+            tables_share = float(args[1])
+            if not 0.0 <= tables_share <= 1.0:
+                raise SystemExit(f"--tables-share {args[1]}: give a share between 0 and 1")
         else:
             subjects = int(args[1])
         args = args[2:]
     sizes = [int(arg) for arg in args] or [1000, 10000]
     for count in sizes:
         with dagster_database(instance_kind):
-            bench(count, instance_kind, subjects)
+            bench(count, instance_kind, subjects, tables_share)
         sys.stdout.flush()
 
 

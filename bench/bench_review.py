@@ -64,42 +64,85 @@ def build_store(url: str, sets: int) -> None:
             tier = TIERS[side] if not material else "approved"
             version_id = stable_id("sv", source_id)
             sources.append(
-                {"id": source_id, "title": source_id, "authority_tier": tier, "withdrawn": False,
-                 "created_at": now, "updated_at": now}
+                {
+                    "id": source_id,
+                    "title": source_id,
+                    "authority_tier": tier,
+                    "withdrawn": False,
+                    "created_at": now,
+                    "updated_at": now,
+                }
             )
             text = f"The value is {100 + side}."
             versions.append(
-                {"id": version_id, "source_id": source_id, "number": 1, "sha256": version_id,
-                 "size_bytes": len(text), "media_type": "text/plain", "text": text,
-                 "ingested_at": now}
+                {
+                    "id": version_id,
+                    "source_id": source_id,
+                    "number": 1,
+                    "sha256": version_id,
+                    "size_bytes": len(text),
+                    "media_type": "text/plain",
+                    "text": text,
+                    "ingested_at": now,
+                }
             )
             claim_id = stable_id("c", number, side)
             claims.append(
-                {"id": claim_id, "source_version_id": version_id, "source_id": source_id,
-                 "generation": GENERATION, "claim_key": key, "kind": "quantity",
-                 "value_number": 100.0 + side, "bound": "exact", "approximate": False,
-                 "scope": {}, "scope_residual": [], "reported_speech": False,
-                 "span_start": 0, "span_end": len(text), "quote": text, "confidence": 0.9,
-                 "created_at": now}
+                {
+                    "id": claim_id,
+                    "source_version_id": version_id,
+                    "source_id": source_id,
+                    "generation": GENERATION,
+                    "claim_key": key,
+                    "kind": "quantity",
+                    "value_number": 100.0 + side,
+                    "bound": "exact",
+                    "approximate": False,
+                    "scope": {},
+                    "scope_residual": [],
+                    "reported_speech": False,
+                    "span_start": 0,
+                    "span_end": len(text),
+                    "quote": text,
+                    "confidence": 0.9,
+                    "created_at": now,
+                }
             )
             members.append(claim_id)
         for left in range(width):
             for right in range(left + 1, width):
                 edges.append(
-                    {"id": stable_id("e", members[left], members[right]), "kind": "conflicts",
-                     "left_claim_id": members[left], "right_claim_id": members[right],
-                     "claim_key": key, "rule": "value", "reason": "values differ",
-                     "material": material, "materiality": 0.8 if material else 0.1,
-                     "generation": GENERATION, "created_at": now}
+                    {
+                        "id": stable_id("e", members[left], members[right]),
+                        "kind": "conflicts",
+                        "left_claim_id": members[left],
+                        "right_claim_id": members[right],
+                        "claim_key": key,
+                        "rule": "value",
+                        "reason": "values differ",
+                        "material": material,
+                        "materiality": 0.8 if material else 0.1,
+                        "generation": GENERATION,
+                        "created_at": now,
+                    }
                 )
     with transaction(engine) as session:
         session.execute(
             insert(ExtractorGenerationRow),
-            [{"id": GENERATION, "label": "bench", "status": "active", "regression_report": {},
-              "created_at": now}],
+            [
+                {
+                    "id": GENERATION,
+                    "label": "bench",
+                    "status": "active",
+                    "regression_report": {},
+                    "created_at": now,
+                }
+            ],
         )
         for table, rows in (
-            (SourceRow, sources), (SourceVersionRow, versions), (ClaimRow, claims),
+            (SourceRow, sources),
+            (SourceVersionRow, versions),
+            (ClaimRow, claims),
             (EdgeRow, edges),
         ):
             for start in range(0, len(rows), 5000):
@@ -150,8 +193,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         results = [measure(size, Path(tmp)) for size in sizes]
     base = results[0]["first_s"] / results[0]["sets"]
-    print(f"{'sets':>7} {'edges':>7} {'auto':>6} {'route s':>8} {'ms/set':>7} "
-          f"{'vs base':>7} {'re-route s':>10} {'re/first':>8} {'metrics s':>9}")
+    print(
+        f"{'sets':>7} {'edges':>7} {'auto':>6} {'route s':>8} {'ms/set':>7} "
+        f"{'vs base':>7} {'re-route s':>10} {'re/first':>8} {'metrics s':>9}"
+    )
     for r in results:
         per_set = r["first_s"] / r["sets"]
         print(

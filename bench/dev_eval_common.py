@@ -241,8 +241,11 @@ def run_corpus(
     return CorpusRun(url, failures)
 
 
-def linked_edges(url: str) -> list[dict[str, Any]]:
-    """Live conflicts/ambiguous edges with both claims' source ids, quotes and values."""
+def linked_edges(
+    url: str, kinds: tuple[str, ...] = ("conflicts", "ambiguous")
+) -> list[dict[str, Any]]:
+    """Live edges of ``kinds`` (conflicts and ambiguous unless told) with both claims' source
+    ids, quotes, keys and values (tests/test_table_restatement.py reads them too)."""
     from sqlalchemy import select
     from sqlalchemy.orm import aliased
 
@@ -267,11 +270,13 @@ def linked_edges(url: str) -> list[dict[str, Any]]:
                     right.quote.label("right_quote"),
                     left.claim_key.label("left_key"),
                     right.claim_key.label("right_key"),
+                    left.value_number.label("left_value"),
+                    right.value_number.label("right_value"),
                 )
                 .join(left, left.id == EdgeRow.left_claim_id)
                 .join(right, right.id == EdgeRow.right_claim_id)
                 .where(EdgeRow.retired_at.is_(None))
-                .where(EdgeRow.kind.in_(("conflicts", "ambiguous")))
+                .where(EdgeRow.kind.in_(kinds))
             ).all()
     finally:
         engine.dispose()

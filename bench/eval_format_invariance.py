@@ -1,6 +1,8 @@
 """The same reports as .md, .html, .docx and .pdf: do they give the same claims?
 
     python bench/eval_format_invariance.py [--show]
+    python bench/eval_format_invariance.py --tatqa [TATQA_JSON] [--part tuning|check|both]
+                                           [--limit N] [--show] [--json OUT]
 
 Writes a handful of office documents of our own (a handbook with bulleted entitlements, a
 price list with a table and a sales paragraph, a datasheet with label lines under product
@@ -12,6 +14,14 @@ compares every format's claims with the Markdown file's, as a multiset of (claim
 value, unit, time, scope). Prints, per format, the share of the Markdown claims the format
 gives too and the claims it gives that Markdown does not; ``--show`` lists the differences.
 The issue's target is 0.98 per format.
+
+``--tatqa``: the TAT-QA dev contexts instead (each a report: a title, the first paragraph,
+the table with its first row as header row, the other paragraphs; split by the stable hash
+of ``bench/eval_tatqa.py``, even = tuning). Besides the share of the Markdown claims each
+format gives, it counts the conflict or ambiguous edges the store's builder draws between
+the Markdown report and the same report in each other format (``claims.check``; the target
+is none). The PDF is written with a TrueType font when one is installed (DejaVu Sans), since
+the reports hold curly quotes, dashes and currency signs the PDF's core fonts lack.
 """
 
 from __future__ import annotations
@@ -23,7 +33,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 
 from claims.documents.converters import convert  # noqa: E402
 from claims.extraction import extract  # noqa: E402
@@ -94,10 +105,169 @@ def claim_tuples(text: str) -> Counter[tuple[str, ...]]:
     return found
 
 
+def tatqa_report(context: dict[str, Any]) -> Report:
+    """A TAT-QA context as the blocks of a report (what ``eval_tatqa.render`` writes)."""
+    rows = context["table"]["table"]
+    width = max(len(r) for r in rows)
+    rows = [[" ".join(c.split()) for c in r] + [""] * (width - len(r)) for r in rows]
+    paragraphs = [
+        " ".join(p["text"].split()) for p in sorted(context["paragraphs"], key=lambda p: p["order"])
+    ]
+    report: Report = [("heading", 1, "Annual report")]
+    report += [("paragraph", p) for p in paragraphs[:1]]
+    report.append(("table", rows))
+    report += [("paragraph", p) for p in paragraphs[1:]]
+    return report
+
+
+_FONTS = (
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/dejavu/DejaVuSans.ttf"),
+    Path("/Library/Fonts/DejaVuSans.ttf"),
+)
+
+
+# how the pipeline's structure reader reads each format (pipeline.assets.claims): every
+# converter marks headings with "#"
+_READ_AS = dict.fromkeys((".md", ".html", ".docx", ".pdf"), "text/markdown")
+
+
+def _ttf() -> str | None:
+    return next((str(p) for p in _FONTS if p.exists()), None)
+
+
+def _disagreements(base: list[Any], other: list[Any]) -> list[Any]:
+    """Conflict or ambiguous pairs the store's builder draws between two formats' claims."""
+    from claims.check import check_claims
+    from claims.extraction import current_generation
+    from claims.models import Relation
+
+    result = check_claims(base, other, current_generation()[0])
+    return [p for p in result.pairs if p.relation in (Relation.CONFLICT, Relation.AMBIGUOUS)]
+
+
+def _as_tuples(claims: list[Any]) -> Counter[tuple[str, ...]]:
+    found: Counter[tuple[str, ...]] = Counter()
+    for claim in claims:
+        time = f"{claim.time.start}..{claim.time.end}" if claim.time.start else ""
+        scope = ",".join(f"{k}={v}" for k, v in sorted(claim.scope.items()))
+        found[(claim.claim_key, str(claim.value), claim.unit or "", time, scope)] += 1
+    return found
+
+
+def tatqa_main(args: argparse.Namespace) -> int:
+    import json
+    import time
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import dev_eval_common as common
+    from eval_tatqa import part_of
+
+    from claims.check import text_version_id
+
+    common.quiet_warnings()
+    contexts = json.loads(common.require(args.data).read_text(encoding="utf-8"))
+    parts = ("tuning", "check") if args.part == "both" else (args.part,)
+    code = common.describe_code()
+    common.header("TAT-QA reports as .md, .html, .docx and .pdf", args.data, len(contexts), code)
+    font = _ttf()
+    print(f"pdf font: {font or 'core Helvetica (text folded to Latin-1)'}")
+    started = time.perf_counter()
+    figures: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for part in parts:
+            chosen = [c for c in contexts if part_of(c["table"]["uid"]) == part][: args.limit]
+            shared: Counter[str] = Counter()
+            total: Counter[str] = Counter()
+            extra: Counter[str] = Counter()
+            edges: Counter[str] = Counter()
+            failed: Counter[str] = Counter()
+            for number, context in enumerate(chosen, start=1):
+                report = tatqa_report(context)
+                uid = context["table"]["uid"][:8]
+                files = _files(report, font)
+                claims: dict[str, list[Any]] = {}
+                for suffix, data in files.items():
+                    try:
+                        text = convert(data, Path(tmp, "report" + suffix)).text
+                    except Exception as error:  # noqa: BLE001 - a bench names what failed
+                        failed[suffix] += 1
+                        print(f"  {uid}{suffix}: not converted: {error}")
+                        continue
+                    source = suffix.strip(".")
+                    claims[suffix] = extract(
+                        text,
+                        source_id=source,
+                        source_version_id=text_version_id(source, text),
+                        media_type=_READ_AS[suffix],
+                    )
+                base_claims = claims[".md"]
+                base = _as_tuples(base_claims)
+                for suffix in list(files)[1:]:
+                    if suffix not in claims:
+                        continue
+                    got = _as_tuples(claims[suffix])
+                    same = base & got
+                    shared[suffix] += sum(same.values())
+                    total[suffix] += sum(base.values())
+                    extra[suffix] += sum((got - base).values())
+                    pairs = _disagreements(base_claims, claims[suffix])
+                    edges[suffix] += len(pairs)
+                    if args.show and (base - same or got - base or pairs):
+                        print(f"{uid}{suffix}: missing {sorted((base - same).elements())}")
+                        print(f"{uid}{suffix}: extra   {sorted((got - base).elements())}")
+                        for p in pairs:
+                            print(f"{uid}{suffix}: {p.relation.value} {p.reason[:160]}")
+                common.progress(number, len(chosen), 10, part)
+            print(f"\n-- {part} part ({len(chosen)} reports); .md claims: {total['.html']}")
+            print("| format | same as .md | share | extra claims | conflict/ambiguous edges |")
+            print("|---|---|---|---|---|")
+            figures[part] = {}
+            for suffix in list(total):
+                share = shared[suffix] / total[suffix] if total[suffix] else 1.0
+                print(
+                    f"| {suffix} | {shared[suffix]}/{total[suffix]} | {share:.3f} | "
+                    f"{extra[suffix]} | {edges[suffix]} |"
+                )
+                figures[part][suffix] = {
+                    "same": shared[suffix],
+                    "total": total[suffix],
+                    "extra": extra[suffix],
+                    "edges": edges[suffix],
+                    "not_converted": failed[suffix],
+                }
+    print(f"\ntime: {time.perf_counter() - started:.1f} s")
+    common.write_json(args.json_out, {**code, **figures})
+    return 0
+
+
+def _files(report: Report, font: str | None = None) -> dict[str, bytes]:
+    return {
+        ".md": write.markdown(report).encode(),
+        ".html": write.html_page(report).encode(),
+        ".docx": write.docx_bytes(report),
+        ".pdf": write.pdf_bytes(report, font=font),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", action="store_true", help="list the claims that differ")
+    parser.add_argument(
+        "--tatqa",
+        nargs="?",
+        type=Path,
+        const=REPO.parent / "shared" / "data" / "dev" / "tatqa" / "tatqa_dataset_dev.json",
+        default=None,
+        dest="data",
+        help="measure the TAT-QA dev reports (default path: ../shared/data/dev/tatqa/...)",
+    )
+    parser.add_argument("--part", choices=("tuning", "check", "both"), default="both")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N reports")
+    parser.add_argument("--json", dest="json_out", type=Path, default=None)
     args = parser.parse_args()
+    if args.data is not None:
+        return tatqa_main(args)
     shared: Counter[str] = Counter()
     total: Counter[str] = Counter()
     extra: Counter[str] = Counter()

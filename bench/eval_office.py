@@ -9,7 +9,9 @@
 
 - each planted conflict is found when a conflicts or ambiguous edge links a claim whose
   quote contains one expected quote with a claim whose quote contains the other;
-- each planted non-conflict holds when no conflicts edge links such claims;
+- each planted non-conflict holds when no conflicts edge links such claims; one of the
+  class "equal after unit conversion" is also *corroborated* when a corroborates edge
+  links them (16 weeks = 112 days agree: the store says so, not only "no conflict");
 - every other conflicts edge is invented;
 - each question is asked through ``retrieval.answer.answer`` (what ``claims ask`` calls)
   and must get the expected status: the value for ``answered``, both sources for
@@ -35,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dev_eval_common as common  # noqa: E402
 
 DEFAULT_OFFICE = common.REPO / "samples" / "office"
+EQUAL_AFTER_CONVERSION = "equal after unit conversion"
 
 
 def folded(text: str) -> str:
@@ -77,10 +80,15 @@ class OfficeReport:
     invented: list[dict[str, Any]] = field(default_factory=list)
     other_ambiguous: list[dict[str, Any]] = field(default_factory=list)
     questions: list[QuestionOutcome] = field(default_factory=list)
+    # planted equal values in other units: linked by a corroborates edge or not
+    conversions: list[Outcome] = field(default_factory=list)
     claims: int = 0
 
     def found(self) -> set[str]:
         return {o.planted.id for o in self.conflicts if o.ok}
+
+    def corroborated(self) -> set[str]:
+        return {o.planted.id for o in self.conversions if o.ok}
 
     def to_dict(self) -> dict[str, Any]:
         def outcomes(items: Iterable[Outcome]) -> list[dict[str, Any]]:
@@ -96,6 +104,7 @@ class OfficeReport:
             "invented": self.invented,
             "other_ambiguous": self.other_ambiguous,
             "questions": [q.__dict__ for q in self.questions],
+            "conversions": outcomes(self.conversions),
         }
 
 
@@ -210,6 +219,13 @@ def score_office(office: Path, database: Path) -> OfficeReport:
         ]
         detail = "; ".join(e["reason"] for e in wrong) if wrong else "not called conflict"
         report.non_conflicts.append(Outcome(planted, not wrong, detail))
+    agreeing = common.linked_edges(url, kinds=("corroborates",))
+    for planted in expected["non_conflicts"]:
+        if planted.cls != EQUAL_AFTER_CONVERSION:
+            continue
+        linked = [e for e in agreeing if planted.links(e["left_quote"], e["right_quote"])]
+        detail = linked[0]["reason"] if linked else "no corroborates edge"
+        report.conversions.append(Outcome(planted, bool(linked), detail))
     for edge in edges:
         if any(p.links(edge["left_quote"], edge["right_quote"]) for p in expected["conflicts"]):
             continue
@@ -267,6 +283,10 @@ def print_report(report: OfficeReport) -> None:
     for o in report.non_conflicts:
         mark = "held  " if o.ok else "BROKEN"
         print(f"  {mark} {o.planted.cls:<42} {o.planted.id:<26} {o.detail}")
+    print("\n-- equal values in other units (corroborated = a corroborates edge)")
+    for o in report.conversions:
+        mark = "corrob" if o.ok else "NOT   "
+        print(f"  {mark} {o.planted.id:<26} {o.detail[:110]}")
     print(f"\n-- invented conflicts: {len(report.invented)}")
     for e in report.invented:
         print(f"  - [{e['left_source']}] {e['left_quote'][:90]}")
@@ -289,6 +309,8 @@ def print_report(report: OfficeReport) -> None:
     print(f"  planted conflicts found      {n_found}/{n_conf}")
     print(f"  planted non-conflicts held   {n_held}/{n_non}")
     print(f"  invented conflicts           {len(report.invented)}")
+    n_agree = sum(o.ok for o in report.conversions)
+    print(f"  unit conversions corroborated {n_agree}/{len(report.conversions)}")
     print(f"  questions answered right     {n_ok}/{n_q}")
     for part in common.PARTS:  # the stable split (sha256 of an item's id, or its question)
         conf = [o.ok for o in report.conflicts if common.dev_part(o.planted.id) == part]

@@ -54,7 +54,7 @@ def main() -> int:
             continue
         ms = (time.perf_counter() - started) * 1000
         text = converted.text
-        pages = text.count("\n\f\n") + 1
+        pages = text.count("\f") + 1  # a form feed may stand inside a paragraph going on
         lines = text.splitlines()
         tables = sum(1 for line in lines if line.startswith("|---"))
         headings = sum(1 for line in lines if line.startswith("#"))

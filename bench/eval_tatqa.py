@@ -231,6 +231,10 @@ class Tally:
     planted_ambiguous: int = 0
     invented: int = 0
     invented_by: Counter[str] = field(default_factory=Counter)  # table-table, prose-table...
+    # conflicts/ambiguous edges between two claims of the original copy (no target: what
+    # the copy disagrees with inside itself, read by the rule that linked them)
+    inside: int = 0
+    inside_by: Counter[str] = field(default_factory=Counter)
     misses: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
 
@@ -347,6 +351,9 @@ def score_restatement(context: dict[str, Any], tally: Tally, keep: int, tmp: Pat
     for edge in common.linked_edges(url):
         sources = {edge["left_source"], edge["right_source"]}
         if len(sources) < 2:
+            if sources == {"report"}:  # within the original copy: counted apart
+                tally.inside += 1
+                tally.inside_by[edge["rule"]] += 1
             continue  # within one copy: not between the two
         a, b = spans.get(edge["left_claim_id"]), spans.get(edge["right_claim_id"])
         planted = _at(a, offsets[(r, c)], offsets_b[(r, c)]) and _at(
@@ -443,6 +450,11 @@ def report(name: str, tally: Tally, keep: int) -> dict[str, Any]:
         print(f"       planted linked as ambiguous only: {tally.planted_ambiguous}")
         sides = ", ".join(f"{k} {v}" for k, v in sorted(tally.invented_by.items()))
         print(f"       invented edges by the quotes' sides: {sides or 'none'}")
+        rules = ", ".join(f"{k} {v}" for k, v in tally.inside_by.most_common())
+        print(
+            f"       edges inside the original copy: {tally.inside}/{tally.reports} = "
+            f"{tally.inside / max(tally.reports, 1):.2f} per report ({rules or 'none'})"
+        )
     for line in common.counter_lines("misses by class", tally.misses, tally.cells):
         print(line)
     for cls, shown in tally.examples.items():
@@ -457,6 +469,8 @@ def report(name: str, tally: Tally, keep: int) -> dict[str, Any]:
         "planted": [tally.planted_found, tally.planted],
         "invented": tally.invented,
         "invented_by": dict(tally.invented_by),
+        "inside_original": tally.inside,
+        "inside_by_rule": dict(tally.inside_by),
         "reports": tally.reports,
         "misses": dict(tally.misses),
     }

@@ -1,7 +1,7 @@
 """VitaminC real dev pairs through ``claims check``: conflict rates and why pairs are missed.
 
     python bench/eval_vitaminc.py [DATA.jsonl] [--limit N] [--json OUT] [--examples K]
-                                  [--misses OUT.jsonl]
+                                  [--misses OUT.jsonl] [--no-page]
 
 Every row's (claim, evidence) goes through ``claims.check.check_texts``, the code path
 of ``claims check``. Figures (issue 12 targets):
@@ -10,6 +10,11 @@ of ``claims check``. Figures (issue 12 targets):
 - revision pairs: two distinct evidence sentences of one ``case_id`` whose numbers differ
   land in one slot, i.e. the verdict is conflict or ambiguous (>= 0.85), and the subset whose
   texts are equal once numbers are masked (>= 0.98).
+
+Both texts of a row are sentences of one page: its title (the row's ``page``, written with
+``-LRB-``/``-RRB-``/``-COLON-`` for brackets and colons) is given to ``check_texts`` as both
+texts' subject, as a register's ``title:`` would give it to the two files (``--no-page``:
+no subject, the reading before session 17).
 
 Misses are sorted into automatic failure classes (one primary class per pair: no claim on
 a side, keys differ, same key but not a conflict by <rule>) and tagged with content classes
@@ -194,6 +199,19 @@ def part_of(case_id: str) -> str:
     return "tuning" if int(hashlib.sha256(case_id.encode()).hexdigest(), 16) % 2 == 0 else "check"
 
 
+_TITLE_MARKS = (("-LRB-", "("), ("-RRB-", ")"), ("-COLON-", ":"), ("( ", "("), (" )", ")"))
+
+
+def page_title(page: str | None) -> str | None:
+    """A row's ``page`` as the page's title is written ("Harbour Lights -LRB-2011 film-RRB-"
+    -> "Harbour Lights (2011 film)")."""
+    if not page:
+        return None
+    for mark, char in _TITLE_MARKS:
+        page = page.replace(mark, char)
+    return page.strip() or None
+
+
 def revision_pairs(rows: list[dict[str, Any]]) -> list[tuple[str, str, bool, str]]:
     """(before, after, only_numbers_changed, case_id) for distinct evidence of one case whose
     numbers differ; each unordered pair once."""
@@ -286,6 +304,11 @@ def main() -> None:
     cli.add_argument(
         "--misses", type=Path, default=None, help="write the revision pairs not in one slot here"
     )
+    cli.add_argument(
+        "--no-page",
+        action="store_true",
+        help="do not give the page's title as the texts' subject (the reading before session 17)",
+    )
     common.profile_option(cli, "reference")
     args = cli.parse_args()
     common.quiet_warnings()
@@ -295,9 +318,13 @@ def main() -> None:
 
     # the pages are reference articles (claims.profiles); a commit before profiles reads
     # with every reader on
-    takes_profile = "profile" in inspect.signature(check.check_texts).parameters
+    parameters = inspect.signature(check.check_texts).parameters
+    takes_profile = "profile" in parameters
+    takes_subject = "subject" in parameters and not args.no_page
 
-    def check_texts(left: str, right: str) -> Any:
+    def check_texts(left: str, right: str, page: str | None) -> Any:
+        if takes_subject:
+            return check.check_texts(left, right, args.profile, page_title(page))
         if takes_profile:
             return check.check_texts(left, right, args.profile)
         return check.check_texts(left, right)
@@ -307,7 +334,7 @@ def main() -> None:
     parts = {part: new_tallies() for part in PARTS}
     false_rules: Counter[str] = Counter()
     for done, row in enumerate(rows, start=1):
-        result = check_texts(row["claim"], row["evidence"])
+        result = check_texts(row["claim"], row["evidence"], row.get("page"))
         for part in ("all", part_of(row["case_id"])):
             keep = args.examples if part == "all" else 0
             parts[part][row["label"]].add(row["claim"], row["evidence"], result, keep)
@@ -315,9 +342,10 @@ def main() -> None:
             false_rules[f"rule {result.rule}"] += 1
         common.progress(done, len(rows), 2000, "rows")
     pairs = revision_pairs(rows)
+    pages = {row["case_id"]: row.get("page") for row in rows}
     misses: list[dict[str, Any]] = []
     for done, (a, b, numbers_only, case) in enumerate(pairs, start=1):
-        result = check_texts(a, b)
+        result = check_texts(a, b, pages[case])
         for part in ("all", part_of(case)):
             keep = args.examples if part == "all" else 0
             parts[part]["revisions"].add(a, b, result, keep)

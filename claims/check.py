@@ -177,21 +177,27 @@ def text_version_id(source_id: str, text: str) -> str:
     return version_id(source_id, sha256_hex(text.encode("utf-8")))
 
 
-def check_texts(left_text: str, right_text: str, profile: str | None = None) -> CheckResult:
+def check_texts(
+    left_text: str, right_text: str, profile: str | None = None, subject: str | None = None
+) -> CheckResult:
     """Extract both texts as two sources read with ``profile`` (None: office) and report the
-    edges the store would draw."""
+    edges the store would draw. ``subject`` is what both texts are about, as a register
+    title given to both files (the title of the page two sentences come from): what "it"
+    or "the company" in them refer to."""
     from claims.extraction import current_generation, extract
 
     left = extract(
         left_text,
         source_id=LEFT_SOURCE,
         source_version_id=text_version_id(LEFT_SOURCE, left_text),
+        document_subject=subject,
         profile=profile,
     )
     right = extract(
         right_text,
         source_id=RIGHT_SOURCE,
         source_version_id=text_version_id(RIGHT_SOURCE, right_text),
+        document_subject=subject,
         profile=profile,
     )
     return check_claims(left, right, current_generation()[0], profile)

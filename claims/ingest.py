@@ -502,9 +502,7 @@ def _rejection(
     return RejectedFile(path, message, line, source_id, sha256_of_regular_file(path))
 
 
-def _refused(
-    path: Path, reason: str, root: Path | None, register: Register | None
-) -> RejectedFile:
+def _refused(path: Path, reason: str, root: Path | None, register: Register | None) -> RejectedFile:
     try:
         source_id: str | None = _source_id(path, root, register)
     except InputError:

@@ -230,7 +230,7 @@ class EffectiveTime(_Model):
     text: str | None = Field(None, description="The words that stated the time.")
     year_inferred: bool = Field(
         False,
-        description="The text gave no year (\"by March 31\"): it was taken from the document's "
+        description='The text gave no year ("by March 31"): it was taken from the document\'s '
         "own date or the register's effective date.",
     )
 

@@ -102,6 +102,7 @@ class Register:
             if entry.source.profile
         ]
         return "\n".join(rules)
+
     # the organization's glossary (YAML ``term: other words``), relative to the register
     glossary: Path | None = None
 

@@ -33,7 +33,7 @@ from functools import lru_cache
 from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
-from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word
+from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word, model_name
 from claims.extraction.question_frames import honorifics, kind_words, name_suffixes
 from claims.models import EntityRef
 from claims.store.batches import batches
@@ -204,6 +204,10 @@ def _entity_fit(asked: str | None, given: str | EntityRef | None) -> float:
         return EXACT_ENTITY
     if have[: len(want)] == want:
         return PARTIAL_ENTITY
+    if stated == _model_of(asked):
+        # "the P-9 router" asked, "p-9" stated: a document titled "P-9 Router" names the
+        # model without its kind word (claims.extraction.identity.model_name)
+        return PARTIAL_ENTITY
     if len(have) < len(want) and set(have) <= set(want) and have[-1] == want[-1]:
         return SHORT_NAME
     named = _without_trailing_kinds(want)
@@ -316,6 +320,13 @@ def _only_a_name(word: str) -> bool:
     return word not in kind_words() and not is_dictionary_word(word) and word.isalpha()
 
 
+def _model_of(entity: str) -> str | None:
+    """The model code an entity names with its kind words ("p-9 router" -> "p-9"), or None."""
+    words = entity.split(" ")
+    kept = model_name(words)
+    return " ".join(words[:kept]) if kept < len(words) else None
+
+
 def _short_names(entity: str) -> list[str]:
     """The shorter names a text may use for ``entity`` after the first mention: its
     trailing words ("general bryan" -> "bryan"); exact lookups, at most ``MAX_NAMED``."""
@@ -362,6 +373,9 @@ def candidate_keys(
         longer = _starts_with(conn, params, "entity_prefix", entity)
         by_entity.append(("entity", f"(c.entity = :entity OR {longer})"))
         shorter = _short_names(entity)
+        model = _model_of(entity)
+        if model is not None:
+            shorter.append(model)
         familiar = [" ".join(form) for form in name_forms().name_forms(name_words(entity))]
         if familiar:
             # "nick hill" for "nicholas hill": the given name in its other forms, exact or

@@ -632,7 +632,6 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
     )
 
 
-
 def find(ask: Ask, referring: set[str]) -> Found:
     """``found_slot``, with the subjects known only as named in one page read beside a
     found slot that names its entity no better than they do.

@@ -393,6 +393,7 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
                     offset=page_offset or 0,
                     limit=HTTP_PAGE_LIMIT if page_limit is None else page_limit,
                     summaries=service.key_summaries,
+                    provenance=True,
                 )
             else:
                 span = (span_start, span_end) if span_start is not None else None
@@ -404,8 +405,9 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
                     span=span,  # type: ignore[arg-type]
                     as_of=as_of,
                 )
-            with service.engine.connect() as conn:  # the three confidences, kept apart
-                report = status_with_provenance(conn, report)
+            if not key:  # (a key's report is read with its provenance)
+                with service.engine.connect() as conn:  # the three confidences, kept apart
+                    report = status_with_provenance(conn, report)
             return _json(report)
 
         return guarded("status", work)

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -42,7 +42,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from claims.edges.builder import NEAR_MISS_PREFIX
-from claims.edges.value_groups import SlotGroup, family_disagreements, slot_disagreements
+from claims.edges.value_groups import SlotGroup
 from claims.errors import NotFoundError
 from claims.models import ConflictStatus, EdgeKind, Requester
 from claims.store.batches import batches
@@ -53,14 +53,16 @@ from retrieval.contract import (
     ClaimStatus,
     PageOut,
     Side,
+    SpanOut,
     StatusReport,
     Target,
     TargetKind,
 )
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader, RelationFact, statement
+from retrieval.key_groups import Cell, Group, cells_of_rows, group_status, relate, value_fact
 from retrieval.key_summary import VALUE_COLUMNS, KeySummaries, KeySummary
-from retrieval.status import citation, citation_order, stated_value, value_key
-from retrieval.verdicts import family_reason, relation_reason, slot_reason
+from retrieval.signals import policy_tiers, tier_ranks
+from retrieval.status import citation_order, stated_value, value_key
 
 # ----------------------------------------------------------------------------- reads
 # The columns a side reads of a claim's value (value_key, stated_value, unit): claims equal
@@ -167,6 +169,17 @@ _SUPERSEDED = statement(
     "JOIN source_versions o ON o.id = vs.older_version_id WHERE vs.older_version_id IN "
     "(SELECT DISTINCT source_version_id FROM claims WHERE generation = :g AND claim_key = :k)"
 )
+# What a side reads of an anchor it does not list, and what a citation shows of a claim.
+_ANCHORS = statement(
+    "SELECT c.id, c.source_id, sv.number FROM claims c "
+    "JOIN source_versions sv ON sv.id = c.source_version_id WHERE c.id IN :ids"
+)
+_CITED = statement(
+    "SELECT c.id, c.source_id, sv.number, c.source_version_id, c.quote, c.span_start, "
+    "c.span_end, c.confidence, s.authority_tier, sv.sha256 FROM claims c "
+    "JOIN source_versions sv ON sv.id = c.source_version_id "
+    "JOIN sources s ON s.id = c.source_id WHERE c.id IN :ids"
+)
 _RELATIONS = statement(
     "SELECT id, claim_key, left_group_id, right_group_id, kind, rule, material "
     "FROM value_group_relations WHERE generation = :g AND claim_key = :k "
@@ -195,41 +208,6 @@ def _day(value: Any) -> date:
 
 
 # ----------------------------------------------------------------------------- cells
-
-
-@dataclass
-class _Cell:
-    """The visible claims of one value group stating one value the same way."""
-
-    group: str
-    value: tuple[Any, ...]
-    count: int
-    source_count: int
-    first_id: str
-    anchor_source_claims: int = 0
-    repeated: set[str] = field(default_factory=set)  # its sources that state the key twice
-    citations: list[tuple[str, int, str]] = field(default_factory=list)  # (source, v, id)
-    others: list[tuple[str, int, str]] = field(default_factory=list)  # not the anchor's source
-    sources: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _Group:
-    id: str
-    anchor: str
-    anchor_source: str = ""
-    cells: list[_Cell] = field(default_factory=list)
-    # verdict pieces: for every visible member, and for the anchor alone
-    marks: set[ConflictStatus] = field(default_factory=set)
-    anchor_marks: set[ConflictStatus] = field(default_factory=set)
-    reasons: set[str] = field(default_factory=set)
-    anchor_reasons: set[str] = field(default_factory=set)
-    # groups met: through a relation (each member meets their anchor, the anchor meets them
-    # all), as the contested side of a slot pair (each member meets their anchor) and as
-    # the contesting side (their members all meet this group's anchor)
-    relation_partners: set[str] = field(default_factory=set)
-    slot_targets: set[str] = field(default_factory=set)
-    slot_sources: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -295,11 +273,15 @@ def aggregate_status_of_key(
     limit: int,
     claim_side_limit: int,
     summaries: KeySummaries | None = None,
+    *,
+    provenance: bool = False,
 ) -> StatusReport | None:
     """The status of ``claim_key`` from its value groups, or None when they do not say
     everything (the caller then reads the key claim by claim). NotFoundError when no
     claim of the key is visible. With ``summaries``, the cells come from the key's kept
-    summary (``retrieval.key_summary``) instead of a read over every claim of the key."""
+    summary (``retrieval.key_summary``) instead of a read over every claim of the key.
+    With ``provenance``, each citation carries its provenance, read with it (the report
+    ``signals.status_with_provenance`` makes of the one without)."""
     if as_of != NOW:
         return None
     read = _Read(conn, claim_key, requester)
@@ -320,21 +302,61 @@ def aggregate_status_of_key(
     ]
     if any(r.kind not in ("conflicts", "ambiguous") for r in relations):
         return None
-    groups, cells = _cells(rows)
+    groups, cells = cells_of_rows(rows)
     if not _one_way_per_value(cells):
         return None
     _find_repeated_sources(read, cells, summary)
-    facts = read.loader.claims_by_ids(sorted({g.anchor for g in groups.values()}))
-    for group in groups.values():
-        group.anchor_source = facts[group.anchor].source_id
+    _read_anchors(read, groups)
     _count_anchor_sources(read, groups)
     side_limit = min(limit, claim_side_limit)
     _first_of_cells(read, groups, limit, side_limit)
     listed = _page(read, rows, summary, offset, limit)
-    facts.update(read.loader.claims_by_ids(sorted({c for c, _ in listed} - facts.keys())))
+    facts = read.loader.claims_by_ids(sorted({c for c, _ in listed}))
     slots = {r[0]: SlotGroup(*r[:5], bool(r[5]), *r[6:12], r[12] or "") for r in read.run(_SLOTS)}
-    _relate(groups, relations, slots, facts)
-    return _report(read, groups, cells, listed, facts, (offset, limit, side_limit))
+    relate(groups, relations, slots, listed)
+    ranks = tier_ranks(policy_tiers(conn, None)) if provenance else None
+    return _report(read, groups, cells, listed, facts, (offset, limit, side_limit), ranks)
+
+
+def _read_anchors(read: _Read, groups: dict[str, Group]) -> None:
+    """Each group's anchor's source and version number (all a side reads of an anchor that
+    is not listed: its value is its cell's)."""
+    by_anchor = {group.anchor: group for group in groups.values()}
+    for chunk in batches(sorted(by_anchor)):
+        for claim_id, source_id, number in read.loader.run(_ANCHORS, ids=chunk):
+            group = by_anchor[claim_id]
+            group.anchor_source, group.anchor_version = source_id, number
+
+
+def _citations(
+    read: _Read, claim_ids: Iterable[str], ranks: dict[str, int] | None
+) -> dict[str, Citation]:
+    """The citations of these claims, from the columns a citation shows; with ``ranks``
+    (the policy's rank of each tier), with their provenance as
+    ``signals.status_with_provenance`` adds it."""
+    found = {}
+    for chunk in batches(sorted(claim_ids)):
+        for row in read.loader.run(_CITED, ids=chunk):
+            claim_id, source_id, number, version_id, quote, start, end = row[:7]
+            shown: dict[str, Any] = {}
+            if ranks is not None:
+                confidence, tier, checksum = row[7:]
+                shown = {
+                    "extraction_confidence": confidence,
+                    "tier": tier,
+                    "tier_rank": None if tier is None else ranks.get(tier),
+                    "checksum": checksum,
+                }
+            found[claim_id] = Citation(
+                source_id=source_id,
+                version=number,
+                version_id=version_id,
+                claim_id=claim_id,
+                quote=quote,
+                span=SpanOut(start=start, end=end),
+                **shown,
+            )
+    return found
 
 
 def _page(
@@ -404,30 +426,7 @@ def _supersession_seen(read: _Read) -> bool:
     return False
 
 
-def _cells(rows: Sequence[tuple[Any, ...]]) -> tuple[dict[str, _Group], list[_Cell]]:
-    groups: dict[str, _Group] = {}
-    cells = []
-    for row in rows:
-        # a cell's sources are counted as its claims until _find_repeated_sources
-        count, first_id = row[1 + _WIDTH : 3 + _WIDTH]
-        cell = _Cell(row[0], tuple(row[1 : 1 + _WIDTH]), count, count, first_id)
-        group = groups.setdefault(cell.group, _Group(cell.group, cell.first_id))
-        group.anchor = min(group.anchor, cell.first_id)
-        group.cells.append(cell)
-        cells.append(cell)
-    return groups, cells
-
-
-def _value_fact(value: tuple[Any, ...]) -> ClaimFact:
-    """A claim stating ``value`` (the value columns), for the functions that read one."""
-    kind, number, text, unit, canonical, canonical_unit, polarity, modality = value
-    return ClaimFact(
-        "", "", "", "", 0, kind, number, text, unit, canonical, canonical_unit, polarity,
-        modality, {}, (), None, None, "", 0, 0,
-    )  # fmt: skip
-
-
-def _one_way_per_value(cells: Iterable[_Cell]) -> bool:
+def _one_way_per_value(cells: Iterable[Cell]) -> bool:
     """True when each side's value is stated one way (``1 h`` and ``60 min`` are one side
     stated two ways: then a side's value depends on which claims it holds)."""
     ways: dict[tuple[str, ...], set[tuple[Any, ...]]] = defaultdict(set)
@@ -437,7 +436,7 @@ def _one_way_per_value(cells: Iterable[_Cell]) -> bool:
 
 
 def _find_repeated_sources(
-    read: _Read, cells: Iterable[_Cell], summary: KeySummary | None = None
+    read: _Read, cells: Iterable[Cell], summary: KeySummary | None = None
 ) -> None:
     """Each cell's sources stating the key more than once, and its source count: its claims
     less the claims of one source past the first (only such sources can have them)."""
@@ -460,7 +459,7 @@ def _find_repeated_sources(
             cell.source_count -= row[2 + _WIDTH] - 1
 
 
-def _count_anchor_sources(read: _Read, groups: dict[str, _Group]) -> None:
+def _count_anchor_sources(read: _Read, groups: dict[str, Group]) -> None:
     anchors = {(g.id, g.anchor_source) for g in groups.values()}
     by_cell = {(cell.group, cell.value): cell for g in groups.values() for cell in g.cells}
     rows = read.run(_OF_SOURCES, sources=sorted({source for _, source in anchors}))
@@ -470,7 +469,7 @@ def _count_anchor_sources(read: _Read, groups: dict[str, _Group]) -> None:
             cell.anchor_source_claims = row[2 + _WIDTH]
 
 
-def _first_of_cells(read: _Read, groups: dict[str, _Group], limit: int, side_limit: int) -> None:
+def _first_of_cells(read: _Read, groups: dict[str, Group], limit: int, side_limit: int) -> None:
     """Each cell's first ``limit`` claims by citation order, its first claims not from its
     anchor's source, and its first sources, reading claims in source order until all are
     known (a few hundred rows at a key of four values, not the whole key)."""
@@ -525,69 +524,6 @@ def _first_of_cells(read: _Read, groups: dict[str, _Group], limit: int, side_lim
         cursor.close()
 
 
-# ----------------------------------------------------------------------------- verdicts
-
-
-def _relate(
-    groups: dict[str, _Group],
-    relations: Iterable[RelationFact],
-    slots: dict[str, SlotGroup],
-    facts: dict[str, ClaimFact],
-) -> None:
-    """What ``verdicts.relation_edges`` and ``evaluate`` give each visible group's members
-    and its anchor, decided per group (every member of a group gets the same verdict)."""
-    for relation in relations:
-        left, right = groups.get(relation.left_group), groups.get(relation.right_group)
-        if left is None or right is None:
-            continue
-        left.relation_partners.add(right.id)
-        right.relation_partners.add(left.id)
-        if relation.kind == "conflicts" and relation.material is False:
-            continue  # immaterial: related, no mark
-        ambiguous = relation.kind == "ambiguous"
-        mark = ConflictStatus.AMBIGUOUS if ambiguous else ConflictStatus.CONTESTED
-        reason = relation_reason(relation, facts[left.anchor], facts[right.anchor])
-        for group in (left, right):
-            group.marks.add(mark)
-            group.reasons.add(reason)
-    by_slot: dict[str, list[SlotGroup]] = defaultdict(list)
-    for group_id in sorted(groups):
-        row = slots.get(group_id)
-        if row is not None:
-            by_slot[row.slot_id].append(row)
-    for x, y in family_disagreements([r for rows in by_slot.values() for r in rows]):
-        gx, gy = groups[x.value_group_id], groups[y.value_group_id]
-        gx.slot_targets.add(gy.id)
-        gy.slot_sources.add(gx.id)
-        reason = family_reason(facts[gx.anchor], facts[gy.anchor])
-        gx.marks.add(ConflictStatus.AMBIGUOUS)
-        gx.reasons.add(reason)
-        gy.anchor_marks.add(ConflictStatus.AMBIGUOUS)
-        gy.anchor_reasons.add(reason)
-    for _slot, rows in sorted(by_slot.items()):
-        if len(rows) < 2:
-            continue
-        for x, y, material in slot_disagreements(rows):
-            # every member of x meets y's anchor
-            gx, gy = groups[x.value_group_id], groups[y.value_group_id]
-            gx.slot_targets.add(gy.id)
-            gy.slot_sources.add(gx.id)
-            if material is False:
-                continue
-            reason = slot_reason(facts[gx.anchor], facts[gy.anchor])
-            gx.marks.add(ConflictStatus.CONTESTED)
-            gx.reasons.add(reason)
-            gy.anchor_marks.add(ConflictStatus.CONTESTED)
-            gy.anchor_reasons.add(reason)
-
-
-def _status(marks: set[ConflictStatus]) -> ConflictStatus:
-    for status in (ConflictStatus.CONTESTED, ConflictStatus.AMBIGUOUS):
-        if status in marks:
-            return status
-    return ConflictStatus.NONE
-
-
 # ----------------------------------------------------------------------------- sides
 
 
@@ -608,8 +544,8 @@ def _sides(parts: Iterable[_Part], limit: int) -> list[_SidePlan]:
                     part.value,
                     part.count,
                     part.source_count,
-                    heapq.nsmallest(limit, set(part.sources)),
-                    [c[2] for c in heapq.nsmallest(limit, part.citations)],
+                    _smallest(limit, set(part.sources)),
+                    [c[2] for c in _smallest(limit, part.citations)],
                 )
             )
             continue
@@ -631,16 +567,21 @@ def _sides(parts: Iterable[_Part], limit: int) -> list[_SidePlan]:
     return out
 
 
+def _smallest(limit: int, items: Collection[Any]) -> list[Any]:
+    # most sides hold one claim or a few: sorting them beats heapq's general case
+    return sorted(items)[:limit] if len(items) <= limit else heapq.nsmallest(limit, items)
+
+
 @lru_cache(maxsize=4096)
 def _key_of(value: tuple[Any, ...]) -> tuple[str, ...]:
     """``value_key`` of a claim stating ``value`` (a report asks it per side it builds)."""
-    return value_key(_value_fact(value))
+    return value_key(value_fact(value))
 
 
 @lru_cache(maxsize=4096)
 def _stated(value: tuple[Any, ...]) -> tuple[Any, str | None]:
     # one way of stating each side's value (_one_way_per_value): the value as stated
-    stated = _value_fact(value)
+    stated = value_fact(value)
     return stated_value(stated), stated.unit
 
 
@@ -666,22 +607,41 @@ def _value_of(claim: ClaimFact) -> tuple[Any, ...]:
     return tuple(getattr(claim, col) for col in _VALUE_COLUMNS)
 
 
-def _report(
-    read: _Read,
-    groups: dict[str, _Group],
-    cells: list[_Cell],
-    listed: list[tuple[str, str]],
-    facts: dict[str, ClaimFact],
-    page: tuple[int, int, int],
-) -> StatusReport:
-    offset, limit, side_limit = page
+class _Parts:
+    """The parts a listed claim's sides count: its own claim, its group's anchor, other
+    groups' anchors and cells (whole, or less the anchor's source); an anchor is one part
+    of most listed claims' sides, made once."""
 
-    def whole(cell: _Cell) -> _Part:
-        return _Part(
-            cell.value, cell.count, cell.source_count, cell.sources, cell.citations, cell.repeated
-        )
+    def __init__(
+        self, groups: dict[str, Group], cells: list[Cell], facts: dict[str, ClaimFact]
+    ) -> None:
+        self.groups = groups
+        self.facts = facts
+        self.repeated: set[str] = set().union(*(cell.repeated for cell in cells))
+        self.ones: dict[str, _Part] = {}
 
-    def less_anchor_source(group: _Group, cell: _Cell) -> _Part:
+    def of_listed(
+        self, claim_id: str, group_id: str
+    ) -> tuple[ClaimFact, set[ConflictStatus], set[str], list[_Part]]:
+        """A listed claim, its marks and reasons, and the parts of its sides."""
+        group, claim = self.groups[group_id], self.facts[claim_id]
+        parts = [self.one(claim_id)]
+        if claim_id == group.anchor:
+            marks, reasons = group.marks | group.anchor_marks, group.reasons | group.anchor_reasons
+            wholes = group.relation_partners | group.slot_sources
+            parts += [self.less_anchor_source(group, cell) for cell in group.cells]
+            parts += [_whole(cell) for other in sorted(wholes) for cell in self.groups[other].cells]
+            met = group.slot_targets - wholes
+        else:
+            marks, reasons = group.marks, group.reasons
+            met = group.relation_partners | group.slot_targets
+            if claim.source_id != group.anchor_source:
+                parts.append(self.anchor(group))
+        parts += [self.anchor(self.groups[other]) for other in sorted(met)]
+        return claim, marks, reasons, parts
+
+    @staticmethod
+    def less_anchor_source(group: Group, cell: Cell) -> _Part:
         # the anchor's corroborators: members of its group from another source
         has = 1 if cell.anchor_source_claims else 0
         return _Part(
@@ -693,46 +653,57 @@ def _report(
             cell.repeated - {group.anchor_source},
         )
 
-    repeated = set().union(*(cell.repeated for cell in cells))
-    ones: dict[str, _Part] = {}  # an anchor is one part of most listed claims' sides
-
-    def one(claim_id: str) -> _Part:
-        found = ones.get(claim_id)
+    def one(self, claim_id: str) -> _Part:
+        found = self.ones.get(claim_id)
         if found is None:
-            found = ones[claim_id] = _one(facts[claim_id], repeated)
+            found = self.ones[claim_id] = _one(self.facts[claim_id], self.repeated)
         return found
 
+    def anchor(self, group: Group) -> _Part:
+        # a listed anchor is read in full; another one is its cell's value, source, version
+        found = self.ones.get(group.anchor)
+        if found is None:
+            source = group.anchor_source
+            found = self.ones[group.anchor] = _Part(
+                group.anchor_value,
+                1,
+                1,
+                [source],
+                [(source, group.anchor_version, group.anchor)],
+                {source} & self.repeated,
+            )
+        return found
+
+
+def _whole(cell: Cell) -> _Part:
+    return _Part(
+        cell.value, cell.count, cell.source_count, cell.sources, cell.citations, cell.repeated
+    )
+
+
+def _report(
+    read: _Read,
+    groups: dict[str, Group],
+    cells: list[Cell],
+    listed: list[tuple[str, str]],
+    facts: dict[str, ClaimFact],
+    page: tuple[int, int, int],
+    ranks: dict[str, int] | None,
+) -> StatusReport:
+    """The report of the listed claims and the key's sides; with ``ranks`` (the policy's
+    tiers), citations with their provenance."""
+    offset, limit, side_limit = page
+    parts = _Parts(groups, cells, facts)
     planned = []
     for claim_id, group_id in listed:
-        group, claim = groups[group_id], facts[claim_id]
-        parts = [one(claim_id)]
-        if claim_id == group.anchor:
-            marks, reasons = group.marks | group.anchor_marks, group.reasons | group.anchor_reasons
-            wholes = group.relation_partners | group.slot_sources
-            parts += [less_anchor_source(group, cell) for cell in group.cells]
-            parts += [whole(cell) for other in sorted(wholes) for cell in groups[other].cells]
-            met = group.slot_targets - wholes
-        else:
-            marks, reasons = group.marks, group.reasons
-            met = group.relation_partners | group.slot_targets
-            if claim.source_id != group.anchor_source:
-                parts.append(one(group.anchor))
-        parts += [one(groups[other].anchor) for other in sorted(met)]
-        planned.append((claim, marks, reasons, _sides(parts, side_limit)))
-    key_sides = _sides([whole(cell) for cell in cells], limit)
-    # read only the claims that are cited
+        claim, marks, reasons, of_claim = parts.of_listed(claim_id, group_id)
+        planned.append((claim, marks, reasons, _sides(of_claim, side_limit)))
+    key_sides = _sides([_whole(cell) for cell in cells], limit)
+    # read only the claims that are cited (and the listed ones)
     cited = {c for plan in key_sides for c in plan.citations}
     cited |= {c for *_, plans in planned for plan in plans for c in plan.citations}
-    facts.update(read.loader.claims_by_ids(sorted(cited - facts.keys())))
     # an anchor is cited by most listed claims: one citation object per claim
-    citations: dict[str, Citation] = {}
-
-    def cite(claim_id: str) -> Citation:
-        found = citations.get(claim_id)
-        if found is None:
-            found = citations[claim_id] = citation(facts[claim_id])
-        return found
-
+    citations = _citations(read, cited | facts.keys(), ranks)
     # the side of another group's anchor is the same in every listed claim that meets it:
     # one Side object per distinct side
     built: dict[tuple[Any, ...], Side] = {}
@@ -747,17 +718,17 @@ def _report(
         )
         found = built.get(key)
         if found is None:
-            found = built[key] = _side(plan, cite)
+            found = built[key] = _side(plan, citations.__getitem__)
         return found
 
     claims = [
         ClaimStatus(
             claim_id=claim.id,
             claim_key=claim.claim_key,
-            status=_status(marks),
+            status=group_status(marks),
             value=stated_value(claim),
             unit=claim.unit,
-            citation=citation(claim),
+            citation=citations[claim.id],
             sides=[side(plan) for plan in plans],
             superseded_by=None,
             resolution=None,
@@ -767,10 +738,13 @@ def _report(
         for claim, marks, reasons, plans in planned
     ]
     total = sum(cell.count for cell in cells)
-    every_mark = set().union(*(g.marks | g.anchor_marks for g in groups.values()))
+    every_mark: set[ConflictStatus] = set()
+    for group in groups.values():
+        every_mark |= group.marks
+        every_mark |= group.anchor_marks
     return StatusReport(
         target=Target(kind=TargetKind.KEY, id=read.key),
-        status=_status(every_mark),
+        status=group_status(every_mark),
         superseded_by=None,
         policy_version=None,
         sides=[side(plan) for plan in key_sides],

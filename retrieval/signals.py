@@ -157,13 +157,18 @@ def _provenance(conn: Connection, claim_ids: Iterable[str]) -> dict[str, _Proven
     return found
 
 
+def tier_ranks(tiers: list[str]) -> dict[str, int]:
+    """The policy's rank of each tier (0 highest; a tier listed twice keeps its first)."""
+    return {tier: n for n, tier in reversed(list(enumerate(tiers)))}
+
+
 class _Enricher:
     """Citations with their provenance, one enriched copy per cited claim (a status page
     cites each group's first claims from most of its listed claims)."""
 
     def __init__(self, found: dict[str, _Provenance], tiers: list[str]) -> None:
         self.found = found
-        self.rank = {tier: n for n, tier in reversed(list(enumerate(tiers)))}
+        self.rank = tier_ranks(tiers)
         self.done: dict[tuple[Any, ...], Citation] = {}
         self.sides: dict[int, tuple[Side, Side]] = {}
 

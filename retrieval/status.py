@@ -33,6 +33,7 @@ from retrieval.contract import (
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
 from retrieval.key_summary import KeySummaries
 from retrieval.public_ids import ShownIds
+from retrieval.signals import status_with_provenance
 from retrieval.verdicts import Replacement, Verdict, aggregate, evaluate, version_replacement
 
 # ----------------------------------------------------------------------------- rendering
@@ -121,10 +122,9 @@ def sides_of(
             members = heapq.nsmallest(limit, members, key=citation_order)
             shown_sources = heapq.nsmallest(limit, sources)
         first = members[0]
-        if len(stated[key]) == 1 or first.canonical_value is None:
-            value, unit = stated_value(first), first.unit
-        else:
-            value, unit = plain_number(first.canonical_value), first.canonical_unit
+        # one value stated in several units ("16 weeks", "112 days") is shown as its first
+        # citation writes it: a unit a reader knows, never a canonical "9676800 s"
+        value, unit = stated_value(first), first.unit
         out.append(
             Side(
                 value=value,
@@ -285,6 +285,7 @@ def status_of_key(
     limit: int = DEFAULT_PAGE_LIMIT,
     aggregate: bool = True,
     summaries: KeySummaries | None = None,
+    provenance: bool = False,
 ) -> StatusReport:
     """Status of the visible claims at a claim key. NotFoundError if none is visible.
 
@@ -295,6 +296,10 @@ def status_of_key(
     key claim by claim (the reading the aggregate one is tested equal to). ``summaries``
     keeps the key's cells between calls (``retrieval.key_summary``; the HTTP service holds
     one), so a repeated status does not read every claim of the key again.
+
+    With ``provenance``, the report is the one ``signals.status_with_provenance`` gives:
+    the aggregate reading reads each citation's provenance with the citation (at a key of
+    1,200 values, copying every citation and side after was a fifth of a status call).
     """
     if offset < 0 or not 1 <= limit <= MAX_PAGE_LIMIT:
         raise InputError(
@@ -308,7 +313,15 @@ def status_of_key(
             from retrieval.key_aggregate import aggregate_status_of_key
 
             report = aggregate_status_of_key(
-                conn, claim_key, requester, as_of, offset, limit, CLAIM_SIDE_LIMIT, summaries
+                conn,
+                claim_key,
+                requester,
+                as_of,
+                offset,
+                limit,
+                CLAIM_SIDE_LIMIT,
+                summaries,
+                provenance=provenance,
             )
             if report is not None:
                 return report
@@ -316,9 +329,12 @@ def status_of_key(
         verdicts = [v for v in evaluate(group).values() if v.claim.claim_key == claim_key]
         if not verdicts:
             raise NotFoundError(f"no claims found for key {claim_key!r}")
-        return _report(
+        report = _report(
             Target(kind=TargetKind.KEY, id=claim_key), verdicts, group, as_of, page=(offset, limit)
         )
+        if provenance:
+            report = status_with_provenance(conn, report)
+        return report
     finally:
         if conn is not store:
             conn.close()

@@ -6,9 +6,7 @@ from claims.check import check_texts
 from claims.models import Relation
 
 
-def both_ways(
-    left: str, right: str, profile: str | None = None
-) -> tuple[Relation, str, str]:
+def both_ways(left: str, right: str, profile: str | None = None) -> tuple[Relation, str, str]:
     """The verdict (both texts read with ``profile``), checked to be the same whichever text
     comes first."""
     one, other = check_texts(left, right, profile), check_texts(right, left, profile)

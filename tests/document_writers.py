@@ -89,33 +89,44 @@ def docx_bytes(report: Sequence[Block]) -> bytes:
 
 
 def pdf_bytes(
-    report: Sequence[Block], *, encrypt_with: str | None = None, table_rules: str = "ALL"
+    report: Sequence[Block],
+    *,
+    encrypt_with: str | None = None,
+    table_rules: str = "ALL",
+    font: str | None = None,
 ) -> bytes:
     """``table_rules``: fpdf2's ``borders_layout`` ("ALL": a ruled grid; "NONE",
-    "HORIZONTAL_LINES": tables drawn without column rules, as financial statements are)."""
+    "HORIZONTAL_LINES": tables drawn without column rules, as financial statements are).
+    ``font``: a TrueType file for text beyond Latin-1 (curly quotes, dashes, the euro
+    sign); the default is the PDF's core Helvetica."""
     from fpdf import FPDF
 
     pdf = FPDF()
     pdf.add_page()
+    family = "Helvetica"
+    if font is not None:
+        family = "Body"
+        pdf.add_font(family, "", font)
+        pdf.add_font(family, "B", font)
     sizes = {1: 20, 2: 15, 3: 13}
     for block in report:
         kind = block[0]
         if kind == "heading":
-            pdf.set_font("Helvetica", "B", sizes.get(block[1], 12))
+            pdf.set_font(family, "B", sizes.get(block[1], 12))
             pdf.ln(2)
             pdf.multi_cell(0, 9, block[2], new_x="LMARGIN", new_y="NEXT")
             pdf.ln(2)
         elif kind == "paragraph":
-            pdf.set_font("Helvetica", "", 11)
+            pdf.set_font(family, "", 11)
             pdf.multi_cell(0, 6, block[1], new_x="LMARGIN", new_y="NEXT")
             pdf.ln(4)
         elif kind == "items":
-            pdf.set_font("Helvetica", "", 11)
+            pdf.set_font(family, "", 11)
             for item in block[1]:
                 pdf.multi_cell(0, 6, f"- {item}", new_x="LMARGIN", new_y="NEXT")
             pdf.ln(4)
         elif kind == "table":
-            pdf.set_font("Helvetica", "", 11)
+            pdf.set_font(family, "", 11)
             with pdf.table(borders_layout=table_rules) as table:
                 for row in block[1]:
                     cells = table.row()

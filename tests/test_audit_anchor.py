@@ -178,8 +178,7 @@ def test_a_trigger_the_migrations_did_not_create_is_named(store: Engine) -> None
     else:
         run_ddl(
             store,
-            "CREATE TRIGGER audit_events_extra AFTER INSERT ON audit_events "
-            "BEGIN SELECT 1; END",
+            "CREATE TRIGGER audit_events_extra AFTER INSERT ON audit_events BEGIN SELECT 1; END",
         )
     code, found = _verify(store)
     assert code == 1

@@ -45,7 +45,7 @@ def _converted(suffix: str, data: bytes, tmp_path: Path) -> list[Claim]:
 def test_the_markdown_reads_as_intended() -> None:
     claims = {c.claim_key: c for c in extract(markdown(REPORT))}
     assert claims["p-200 weight"].value == 21.0
-    assert claims["p-200 maximum head"].value == 12.0
+    assert claims["p-200 head"].value == 12.0  # "Maximum head": metric maximum
     assert {c.scope.get("employment") for c in claims.values() if "leave" in c.claim_key} == {
         "full-time"
     }

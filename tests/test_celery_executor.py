@@ -217,9 +217,7 @@ def test_a_run_spreads_its_steps_over_two_celery_workers(
             _wait_for_workers(redis_url, workers, logs)
 
             job = dg.reconstructable(resolved_claims_pipeline)
-            result = dg.execute_job(
-                job, instance=instance, tags=all_shards_tags()
-            )
+            result = dg.execute_job(job, instance=instance, tags=all_shards_tags())
             assert result.success, _failure_text(instance, result.run_id)
             events = [e.dagster_event for e in instance.all_logs(result.run_id) if e.dagster_event]
             step_pids = {str(e.step_key): int(e.pid) for e in events if e.is_step_start}  # type: ignore[arg-type]

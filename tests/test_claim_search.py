@@ -132,8 +132,7 @@ def test_words_that_are_not_words_are_ignored(migrated_url: str) -> None:
         with transaction(engine) as session:
             # FTS syntax characters never reach the query
             assert (
-                search_quotes(session, ['" OR *', "NEAR("], generation=GENERATION, groups=())
-                == []
+                search_quotes(session, ['" OR *', "NEAR("], generation=GENERATION, groups=()) == []
             )
     finally:
         engine.dispose()

@@ -44,6 +44,7 @@ def test_every_block_offset_points_into_the_text_itself() -> None:
 def test_a_plain_text_file_reads_short_lines_between_blank_lines_as_headings() -> None:
     md = read_structure((DOCUMENTS / "handbook.md").read_text())
     txt = read_structure((DOCUMENTS / "handbook.txt").read_text(), "text/plain")
+
     def placed(document: Document) -> list[tuple[BlockKind, tuple[str, ...]]]:
         return [(b.kind, b.locator.heading_path) for b in document.blocks]
 

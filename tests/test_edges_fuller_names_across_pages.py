@@ -49,10 +49,6 @@ FILM_COPY = (
 )
 
 
-
-
-
-
 def test_a_copy_naming_the_full_name_conflicts_with_the_article_on_the_changed_year(
     engine: Engine,
 ) -> None:

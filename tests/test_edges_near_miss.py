@@ -36,9 +36,7 @@ def test_pairs_from_the_index_match_the_pairwise_score() -> None:
         "accept size",
     ]
     expected = {
-        (a, b)
-        for a, b in combinations(sorted(keys), 2)
-        if match_attributes(a, b).band != DIFFERENT
+        (a, b) for a, b in combinations(sorted(keys), 2) if match_attributes(a, b).band != DIFFERENT
     }
     found = {(a, b) for a, b, _ in similar_key_pairs({k: ("", k) for k in keys})}
     assert found == expected

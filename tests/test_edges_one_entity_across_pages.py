@@ -50,8 +50,6 @@ UNNAMED = (
 )
 
 
-
-
 def _edges(engine: Engine) -> list[tuple[str, str, str, str]]:
     """Live edges between two sources: (left source, right source, kind, reason)."""
     left, right = aliased(ClaimRow), aliased(ClaimRow)

@@ -65,8 +65,9 @@ def test_scan_refuses_links_leaving_the_folder_and_names_their_targets(tmp_path:
 
     assert sorted(f.source_id for f in scan.files) == ["inner/notice-copy", "notice"]
     refused = {r.path.name: r.reason for r in scan.rejected}
-    assert f"a symbolic link to {outside}, outside the folder being ingested" in (
-        refused["holiday.txt"]
+    assert (
+        f"a symbolic link to {outside}, outside the folder being ingested"
+        in (refused["holiday.txt"])
     )
     assert "--follow-outside-links" in refused["holiday.txt"]
     assert "claim store's own data" in refused["reviewers.md"]
@@ -108,9 +109,7 @@ def test_ingest_stores_nothing_of_the_reviewers_file_through_a_link(
     finally:
         get_settings.cache_clear()
     assert "reviewers.md" in str(kept.exception) and "holiday.txt" in str(kept.exception)
-    assert "reviewers.md" in str(allowed.exception) and "holiday.txt" not in str(
-        allowed.exception
-    )
+    assert "reviewers.md" in str(allowed.exception) and "holiday.txt" not in str(allowed.exception)
     stored = _stored_text(data_dir)
     assert [source_id for source_id, _ in stored] == ["holiday", "inner/notice-copy", "notice"]
     assert all("only-the-store-knows-this" not in text for _, text in stored)

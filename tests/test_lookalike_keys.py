@@ -113,9 +113,7 @@ def test_the_item_page_notes_mixed_scripts(ledger: CliRunner, cli_env: Path) -> 
     listed = ledger.invoke(app, ["review", "list"]).output
     (item_id,) = re.findall(r"^(ri_\w+)", listed, flags=re.MULTILINE)
     reviewers = Path(__file__).parent / "fixtures" / "review" / "reviewers.yaml"
-    settings = Settings(
-        database_url=f"sqlite:///{cli_env / 'claims.db'}", reviewers_file=reviewers
-    )
+    settings = Settings(database_url=f"sqlite:///{cli_env / 'claims.db'}", reviewers_file=reviewers)
     with TestClient(create_app(settings)) as client:
         page = client.get("/review/login")
         token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)

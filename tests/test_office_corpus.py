@@ -41,6 +41,17 @@ FOUND_NOW = {
     "leeds-probation",
     "leeds-pension",
     "password-length",  # "at least 12 characters" / "at least 14 characters"
+    "leeds-remote-days",  # "Remote working: 2 days per week" / "work remotely 3 days per week"
+    "priority-1-response",  # an SLA table's "Priority 1" row / "Priority 1 tickets ..." email
+    "p300-weight",  # a datasheet titled "P-300 Centrifugal Pump" / a catalogue's "## P-300"
+}
+# planted equal values in other units linked by a corroborates edge today (the three:
+# 16 weeks = 112 days, 1.1 kW = 1100 W, 120 L/min = 7.2 m3/h; and 4.5p = 4.5 pence)
+CORROBORATED_NOW = {
+    "parental-leave-weeks-days",  # a Word list item for full-time staff / an HTML FAQ answer
+    "p200-power-kw-w",  # a PDF spec table / a catalogue label line
+    "p200-flow-units",  # "Maximum flow rate" (PDF table) / "Flow rate" (label line)
+    "dividend-pence",  # "4.5p per share, payable in November" / "4.5 pence per share"
 }
 # questions (by the fact they ask about) that get the expected status and value today
 ANSWERED_RIGHT_NOW = {
@@ -69,6 +80,7 @@ ANSWERED_RIGHT_NOW = {
     "leeds-annual-leave",
     "lifting-limit-wording",
     "revenue-years",  # the 2024 column of the PDF table
+    "p300-weight",  # the datasheet's table and the catalogue's label line: one P-300
 }
 
 
@@ -128,3 +140,9 @@ def test_the_questions_answered_right_today_stay_right(report) -> None:  # type:
     right = {q.fact for q in report.questions if q.ok}
     wrong = {q.fact: f"expected {q.expected}; got {q.got}" for q in report.questions if not q.ok}
     assert right >= ANSWERED_RIGHT_NOW, wrong
+
+
+def test_equal_values_in_other_units_corroborate_in_the_store(report) -> None:  # type: ignore[no-untyped-def]
+    corroborated = report.corroborated()
+    missing = {o.planted.id: o.detail for o in report.conversions if not o.ok}
+    assert corroborated >= CORROBORATED_NOW, missing

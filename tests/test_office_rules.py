@@ -69,8 +69,6 @@ def run_conflicts(folder: Path) -> list[tuple[str, str]]:
     return [(a, b) for a, b in rows]
 
 
-
-
 @pytest.mark.parametrize("form", ["prose", "bullet list", "label lines"])
 @pytest.mark.parametrize("differing", [1, 2, 3, 4, 5, 6])
 def test_two_handbooks_disagreeing_on_k_of_six_figures_give_k_conflicts(

@@ -76,7 +76,8 @@ def test_rematerializing_a_shard_yields_identical_rows(tmp_path: Path) -> None:
     result = job.execute_in_process(instance=world.instance, tags={PARTITION_TAG: shard})
     assert result.success
     claims_events = [
-        e for e in result.get_asset_materialization_events()
+        e
+        for e in result.get_asset_materialization_events()
         if e.asset_key.to_user_string() == "claims"
     ]
     assert [e.partition for e in claims_events] == [shard]

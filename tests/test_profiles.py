@@ -103,7 +103,10 @@ def _conflicting_keys(judges: object, pages: tuple[str, ...] = ()) -> set[str]:
         for claim in extract(text, source_id=source, source_version_id=f"{source}@1")
     ]
     build = build_edges(
-        facts, generation="gen-test", judges=judges, namesake_sources=pages  # type: ignore[arg-type]
+        facts,
+        generation="gen-test",
+        judges=judges,
+        namesake_sources=pages,  # type: ignore[arg-type]
     )
     by_id = {f.id: f for f in facts}
     return {

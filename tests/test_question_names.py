@@ -22,9 +22,7 @@ from retrieval.candidates import entity_fit
         ("devata", "devata (1941 film)"),  # a title and its disambiguation
     ],
 )
-def test_a_name_asked_as_people_ask_it_fits_the_articles_full_name(
-    asked: str, stated: str
-) -> None:
+def test_a_name_asked_as_people_ask_it_fits_the_articles_full_name(asked: str, stated: str) -> None:
     assert entity_fit(asked, stated) > 0
 
 
@@ -44,6 +42,8 @@ def test_another_thing_with_a_shared_word_does_not_fit(asked: str, stated: str) 
 
 def test_the_closer_name_fits_better() -> None:
     exact = entity_fit("devata", "devata")
-    assert exact > entity_fit("devata", "devata (1941 film)") > entity_fit(
-        "general hartigan", "brendan p hartigan"
+    assert (
+        exact
+        > entity_fit("devata", "devata (1941 film)")
+        > entity_fit("general hartigan", "brendan p hartigan")
     )

@@ -71,14 +71,19 @@ def test_a_file_with_a_byte_order_mark_passes_the_quote_check(
     assert "check failed" not in result.output
     assert "edges: conflicts\t1" in result.output
     url = f"sqlite:///{cli_env / 'claims.db'}"
-    quote = _count(url, select(func.count()).select_from(ClaimRow).where(
-        ClaimRow.quote == "The notice period for the Lisbon office is 30 days.",
-        ClaimRow.span_start == 0,  # offsets do not count the mark
-    ))
+    quote = _count(
+        url,
+        select(func.count())
+        .select_from(ClaimRow)
+        .where(
+            ClaimRow.quote == "The notice period for the Lisbon office is 30 days.",
+            ClaimRow.span_start == 0,  # offsets do not count the mark
+        ),
+    )
     assert quote == 1
-    size = _count(url, select(SourceVersionRow.size_bytes).where(
-        SourceVersionRow.source_id == "lisbon"
-    ))
+    size = _count(
+        url, select(SourceVersionRow.size_bytes).where(SourceVersionRow.source_id == "lisbon")
+    )
     assert size == len(b"The notice period for the Lisbon office is 30 days.\n") + 3
 
 
@@ -107,13 +112,22 @@ def test_one_document_failing_a_blocking_check_fails_alone(tmp_path: Path) -> No
     # The rest went on: the other documents' claims and edges are there; none of Lisbon's.
     url = world.database_url
     lisbon = select(SourceVersionRow.id).where(SourceVersionRow.source_id == "ops/lisbon")
-    assert _count(url, select(func.count()).select_from(ClaimRow).where(
-        ClaimRow.source_version_id.in_(lisbon)
-    )) == 0
+    assert (
+        _count(
+            url,
+            select(func.count())
+            .select_from(ClaimRow)
+            .where(ClaimRow.source_version_id.in_(lisbon)),
+        )
+        == 0
+    )
     assert _count(url, select(func.count()).select_from(ClaimRow)) > 0
-    assert _count(url, select(func.count()).select_from(EdgeRow).where(
-        EdgeRow.generation == MISQUOTING
-    )) > 0
+    assert (
+        _count(
+            url, select(func.count()).select_from(EdgeRow).where(EdgeRow.generation == MISQUOTING)
+        )
+        > 0
+    )
     assert world.instance.get_latest_materialization_event(dg.AssetKey("claim_edges"))
 
     # The next run tries that document again, alone (and fails it again, named).

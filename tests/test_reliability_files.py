@@ -139,6 +139,8 @@ def test_the_sensor_asks_for_each_special_file_s_shard_without_reading_it(
     covered = {shard for r in result.run_requests for shard in run_shards(dict(r.tags)) or []}
     for source_id in ("inbox/circle", "inbox/endless", "inbox/gone", "inbox/inbox"):
         assert shard_of(source_id) in covered  # its shard's run names it (check failed)
+
+
 def test_bounded_read_takes_the_limit_and_rejects_one_byte_more(tmp_path: Path) -> None:
     from claims.errors import InputError
     from claims.files import read_bounded

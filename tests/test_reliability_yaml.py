@@ -68,9 +68,7 @@ def test_policy_with_a_duplicate_key_is_rejected_with_its_line(tmp_path: Path) -
 
 
 @pytest.mark.parametrize("tagged", ["!!str 5", "!!float 5", "!include other.yaml", "!!binary aGk="])
-def test_yaml_tags_are_rejected_in_the_policy_and_the_register(
-    tmp_path: Path, tagged: str
-) -> None:
+def test_yaml_tags_are_rejected_in_the_policy_and_the_register(tmp_path: Path, tagged: str) -> None:
     policy = _write(tmp_path / "policy.yaml", POLICY.format(version=tagged))
     with pytest.raises(PolicyError, match=r"policy.yaml:2: YAML tags are not accepted here"):
         load_policy(policy)

@@ -149,6 +149,24 @@ def test_batched_provenance_equals_the_per_side_reading_on_a_large_key(
     assert ranked and confidences  # the store exercises tiers and confidences
 
 
+def test_a_key_read_with_its_provenance_equals_the_report_enriched_after(
+    branch_store: Engine,
+) -> None:
+    # the aggregate reading reads each citation's provenance with it (issue 31.1) instead of
+    # copying every citation and side after: the same report, for every reader and page
+    for reader in READERS:
+        for aggregate in (True, False):
+            for offset, limit in ((0, 100), (0, 5), (11, 7)):
+                page: dict[str, Any] = {"offset": offset, "limit": limit, "aggregate": aggregate}
+                read_with = status_of_key(branch_store, KEY, reader, provenance=True, **page)
+                with branch_store.connect() as conn:
+                    after = status_with_provenance(
+                        conn, status_of_key(branch_store, KEY, reader, **page)
+                    )
+                assert read_with.model_dump_json() == after.model_dump_json(), (reader, page)
+                assert all(c["checksum"] for c in _citations(read_with.model_dump_json()))
+
+
 def test_batched_provenance_equals_the_per_side_reading_for_claims_and_sources(
     branch_store: Engine,
 ) -> None:

@@ -302,3 +302,41 @@ def test_the_resolve_form_stores_the_reviewers_confidence(
     assert done.status_code == 200
     assert "Resolution confidence: 0.85, set by alice" in done.text
     assert '<dd class="extraction-confidence">0.90</dd>' in done.text
+
+
+def test_each_item_form_reads_its_own_fields_and_names_the_one_that_does_not_parse(
+    client: TestClient, engine: Engine
+) -> None:
+    csrf = login(client)
+    item = item_for_key(engine, LIMIT)
+    before = _changes(engine)
+    refused = {
+        "dismiss": ({"reason": "looks odd"}, "reason: &#39;looks odd&#39; is not a dismiss"),
+        "defer": ({"until": "next week"}, "until: &#39;next week&#39; is not a date"),
+        "ambiguous": ({"rationale": "both fit", "confidence": "high"}, "&#39;high&#39; is not a"),
+        "release": ({"revision": "0"}, "changed since you loaded it"),
+    }
+    for action, (fields, error) in refused.items():
+        response = client.post(
+            f"/review/items/{item.id}/{action}", data={"csrf_token": csrf, **fields}
+        )
+        assert response.status_code in (409, 422) and error in response.text, action
+    assert _changes(engine) == before
+    steps = [
+        ("claim", {}, "You claimed the item."),
+        ("release", {}, "You released the item."),
+        ("defer", {"until": "2031-05-04", "rationale": "awaiting the audit"}, "Deferred."),
+        ("reopen", {"reason": "the audit came early"}, "Reopened."),
+        ("ambiguous", {"rationale": "both fit", "confidence": "0.4"}, "Marked ambiguous."),
+        ("reopen", {"reason": "a second look"}, "Reopened."),
+        ("dismiss", {"reason": "different_scope", "rationale": "two products"}, "Dismissed"),
+    ]
+    for action, fields, notice in steps:
+        revision = str(item_for_key(engine, LIMIT).revision)
+        response = client.post(
+            f"/review/items/{item.id}/{action}",
+            data={"csrf_token": csrf, "revision": revision, **fields},
+        )
+        assert response.status_code == 200 and notice in response.text, (action, response.text)
+    assert "deferred until 2031-05-04" not in client.get(f"/review/items/{item.id}").text
+    assert _changes(engine)[0] >= before[0] + len(steps)

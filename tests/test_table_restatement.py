@@ -1,46 +1,17 @@
 """A report restated with one table figure changed: through the real pipeline (Dagster,
-SQLite store, edge builder) the two copies conflict on that cell and nowhere else."""
+SQLite store, edge builder) the two copies conflict on that cell and nowhere else.
+
+The corpus is run and its edges read as the dev-data evaluations do it
+(``bench/dev_eval_common.py``: one way of running a corpus, not a second one here)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import dagster as dg
-from sqlalchemy import select
-from sqlalchemy.orm import aliased
-
-from claims.store.engine import make_engine
-from claims.tables import ClaimRow, EdgeRow
-from pipeline.resources import ClaimStore, ExtractorResource, SourcesResource
-from pipeline.runner import run_pipeline
+from bench.dev_eval_common import linked_edges, run_corpus
 from tests.store_template import upgrade
 
 TABLES = Path(__file__).parent / "fixtures" / "tables"
-
-
-def _live_edges(url: str) -> list[dict[str, object]]:
-    left, right = aliased(ClaimRow), aliased(ClaimRow)
-    engine = make_engine(url)
-    try:
-        with engine.connect() as conn:
-            rows = conn.execute(
-                select(
-                    EdgeRow.kind,
-                    left.source_id.label("left_source"),
-                    right.source_id.label("right_source"),
-                    left.quote.label("left_quote"),
-                    right.quote.label("right_quote"),
-                    left.value_number.label("left_value"),
-                    right.value_number.label("right_value"),
-                )
-                .join(left, left.id == EdgeRow.left_claim_id)
-                .join(right, right.id == EdgeRow.right_claim_id)
-                .where(EdgeRow.retired_at.is_(None))
-                .where(EdgeRow.kind.in_(("conflicts", "ambiguous")))
-            ).all()
-    finally:
-        engine.dispose()
-    return [dict(r._mapping) for r in rows]
 
 
 def test_a_restated_table_figure_is_the_one_conflict_between_two_copies(tmp_path: Path) -> None:
@@ -53,17 +24,10 @@ def test_a_restated_table_figure_is_the_one_conflict_between_two_copies(tmp_path
     corpus.mkdir()
     (corpus / "results.md").write_text(report, encoding="utf-8")
     (corpus / "results-restated.md").write_text(restated, encoding="utf-8")
-    url = f"sqlite:///{tmp_path / 'claims.db'}"
-    upgrade(url)
-    outcome = run_pipeline(
-        dg.DagsterInstance.ephemeral(),
-        store=ClaimStore(database_url=url),
-        sources=SourcesResource(sources_dir=str(corpus), register_file=""),
-        extractor=ExtractorResource(),
-        log_level="CRITICAL",
-    )
-    assert outcome.failures == []
-    edges = _live_edges(url)
+    database = tmp_path / "claims.db"
+    upgrade(f"sqlite:///{database}")  # a copy of a store migrated once
+    run = run_corpus(corpus, None, database)  # a failed step raises
+    edges = linked_edges(run.url)
     assert [e["kind"] for e in edges] == ["conflicts"], edges
     (edge,) = edges
     assert {edge["left_value"], edge["right_value"]} == {88.1e6, 95.1e6}

@@ -262,9 +262,7 @@ def test_a_single_valued_label_still_conflicts() -> None:
          "Dana Whitlock ( born October 19 , 1984 ) is a bass player .", Relation.CONFLICT),
     ],
 )  # fmt: skip
-def test_event_dates_with_bounds_and_split_dates(
-    left: str, right: str, relation: Relation
-) -> None:
+def test_event_dates_with_bounds_and_split_dates(left: str, right: str, relation: Relation) -> None:
     assert _relation(left, right) is relation
 
 

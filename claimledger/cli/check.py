@@ -55,6 +55,12 @@ def check(
         help="Readers to add to the core for both texts: office (the default) or reference "
         "(encyclopedia pages).",
     ),
+    subject: str | None = typer.Option(
+        None,
+        "--subject",
+        help="What both texts are about, as a register title given to both files (the "
+        "title of the page two sentences come from).",
+    ),
 ) -> None:
     """Extract claims from two texts and print how every claim pair relates.
 
@@ -73,13 +79,13 @@ def check(
             raise InputError("give either two texts or --jsonl FILE, not both")
         lines = _pair_lines(jsonl)  # validate the whole file before writing anything
         for _, item_id, left_text, right_text in lines:
-            result = check_texts(left_text, right_text, profile)
+            result = check_texts(left_text, right_text, profile, subject)
             sys.stdout.write(json.dumps({"id": item_id, **result.summary()}, ensure_ascii=False))
             sys.stdout.write("\n")
         return
     if left is None or right is None:
         raise InputError('give two texts: claims check "TEXT A" "TEXT B" (or --jsonl FILE)')
-    result = check_texts(left, right, profile)
+    result = check_texts(left, right, profile, subject)
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
         return

@@ -59,14 +59,15 @@ def status(
             raise NotFoundError(note)
         if claim:
             report = status_of_claim(store, claim, requester, as_of)
-        elif key:
-            report = status_of_key(store, key, requester, as_of)
+        elif key:  # read with the three confidences
+            report = status_of_key(store, key, requester, as_of, provenance=True)
         else:
             report = status_of_source(
                 store, source or "", requester, version=version, span=_span(span), as_of=as_of
             )
-        with store.connect() as conn:  # the three confidences, kept apart
-            report = status_with_provenance(conn, report)
+        if not key:
+            with store.connect() as conn:  # the three confidences, kept apart
+                report = status_with_provenance(conn, report)
     finally:
         store.dispose()
     if as_json:

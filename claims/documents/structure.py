@@ -32,7 +32,9 @@ _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$|^ {0,3}(#{1,6})[ \
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _BULLET = re.compile(
     r"^([ \t]*)"
-    r"([-*+\u2022\u00b7\u25aa\u2023\u25e6\u25cb\u25cf\u25a0\u25a1\u25ba\u2013\u2014]|\d{1,3}[.)]|[a-zA-Z][.)])"
+    # "7\." is a converter's escaped number: a paragraph of HTML or Word that opens "7. ",
+    # numbered as a list item is (Markdown would read it as one)
+    r"([-*+\u2022\u00b7\u25aa\u2023\u25e6\u25cb\u25cf\u25a0\u25a1\u25ba\u2013\u2014]|\d{1,3}\\?[.)]|[a-zA-Z][.)])"
     r"[ \t]+(?=\S)"
 )
 _RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")

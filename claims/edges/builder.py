@@ -40,6 +40,7 @@ from claims.edges.compare import compare_facts, listed_values, ordered
 from claims.edges.entities import EntityLinks, link_entities
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
+from claims.edges.mirrors import StatedIndex, mirrored
 from claims.edges.similarity import similar_key_pairs
 from claims.edges.slot_edges import (
     between_pages,
@@ -285,6 +286,7 @@ class _Emitter:
         self.starred: set[str] = set()
         self._members: list[ClaimFacts] = []
         self._sentences: dict[tuple[str, str], list[ClaimFacts]] | None = None
+        self._stated: StatedIndex | None = None
         self._lists: dict[tuple[str, str], bool] = {}
         # materiality by its inputs (see ``assess``); the settings are fixed for a build
         self._assessed: dict[tuple[object, ...], tuple[bool, float]] = {}
@@ -293,6 +295,7 @@ class _Emitter:
         self._emitted.clear()
         self._members = members
         self._sentences = None
+        self._stated = None
         self._lists.clear()
         self.starred.clear()
 
@@ -303,6 +306,12 @@ class _Emitter:
             for member in self._members:
                 self._sentences[(member.version_id, member.quote_norm)].append(member)
         return self._sentences.get((facts.version_id, facts.quote_norm), [])
+
+    def stated(self) -> StatedIndex:
+        """Which versions of this block state which claims (``mirrors``, built on demand)."""
+        if self._stated is None:
+            self._stated = StatedIndex(self._members)
+        return self._stated
 
     def lists_values(self, facts: ClaimFacts) -> bool:
         """Whether the claim's sentence states other values of the key (an enumeration).
@@ -354,6 +363,8 @@ class _Emitter:
             verdict = listed_values(x, y, verdict, self.mates(x), self.mates(y))
         elif verdict.relation is Relation.AMBIGUOUS:
             verdict = listed_values(x, y, verdict)
+        if verdict.relation in (Relation.CONFLICT, Relation.AMBIGUOUS):
+            verdict = mirrored(x, y, verdict, self.stated())
         draft = refine(x, y, verdict, self.supersessions)
         if draft is None:
             return
@@ -631,10 +642,15 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
     if not pairs:
         return
     emit.start_block(members)
-    groups = {key: [g[0][0] for g in _groups(claims)] for key, claims in by_key.items()}
+    groups = {key: _groups(claims) for key, claims in by_key.items()}
     for key_a, key_b, _match in pairs:
-        for rep in groups[key_a]:
-            for other in groups[key_b]:
+        for group_a in groups[key_a]:
+            for group_b in groups[key_b]:
+                if _one_version(group_a, group_b):
+                    # one document naming two things differently ("short-term" and
+                    # "long-term deferred commissions") means two things, not a near miss
+                    continue
+                rep, other = group_a[0][0], group_b[0][0]
                 build.comparisons += 1
                 verdict = compare_facts(rep, other)
                 # only the matches worth a look are kept: disagreements and agreements
@@ -642,6 +658,12 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
                     verdict.relation is Relation.COMPATIBLE and verdict.rule == Rule.KEY
                 ):
                     emit.pair(rep, other, verdict, claim_key)
+
+
+def _one_version(*groups: list[list[ClaimFacts]]) -> bool:
+    """Whether every claim of these groups comes from one and the same source version."""
+    versions = {facts.version_id for group in groups for origin in group for facts in origin}
+    return len(versions) == 1 and "" not in versions
 
 
 def _linked_block(

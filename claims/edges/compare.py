@@ -257,8 +257,7 @@ def _statements(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
             return PairVerdict(
                 Relation.AMBIGUOUS,
                 Rule.REVISION,
-                f"one sentence with its figure changed ({a.shown} vs {b.shown}): "
-                f"{outcome.reason}",
+                f"one sentence with its figure changed ({a.shown} vs {b.shown}): {outcome.reason}",
             )
         return PairVerdict(Relation.COMPATIBLE, outcome.rule, outcome.reason)
     one_sided_scope = (
@@ -280,16 +279,17 @@ def _statements(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
             )
         then_and_now = _then_and_now(a, b)
         if then_and_now:
-            return PairVerdict(
-                Relation.AMBIGUOUS, Rule.TIME, f"{then_and_now}; {outcome.reason}"
-            )
+            return PairVerdict(Relation.AMBIGUOUS, Rule.TIME, f"{then_and_now}; {outcome.reason}")
         return PairVerdict(Relation.CONFLICT, outcome.rule, outcome.reason)
     if outcome.state == AGREE:
         if one_sided_scope:
+            # one side states the figure for all, the other for a part or at a limit ("16
+            # weeks" for full-time employees, "112 days" for parents; "Maximum flow rate: 120
+            # L/min", "Flow rate: 7.2 m3/h"): where both speak, they say the same
             return PairVerdict(
-                Relation.COMPATIBLE,
+                Relation.CORROBORATION,
                 Rule.SCOPE,
-                f"values agree ({outcome.reason}) but scope is stated on one side only "
+                f"values agree ({outcome.reason}); scope is stated on one side only "
                 f"({one_sided_scope})",
             )
         if one_sided_time:

@@ -312,8 +312,9 @@ def slot_material(x: SlotGroup, y: SlotGroup) -> bool:
     if x.high_risk:
         return True
     # materiality.relative_difference: the gap between the intervals against the largest end
-    scale = max(abs(x.lower), abs(x.upper), abs(y.lower), abs(y.upper))
-    gap = max(y.lower - x.upper, x.lower - y.upper, 0.0)
+    x_low, x_high, y_low, y_high = x.lower, x.upper, y.lower, y.upper
+    scale = max(abs(x_low), abs(x_high), abs(y_low), abs(y_high))
+    gap = max(y_low - x_high, x_low - y_high, 0.0)
     difference = (1.0 if gap else 0.0) if scale == 0.0 else min(1.0, gap / scale)
     resolvable = (
         x.tier_rank is not None

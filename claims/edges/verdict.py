@@ -44,6 +44,7 @@ class Rule:
     KEY = "key"  # different claim keys (near miss on the coarse key)
     REVISION = "revision"  # a near copy of a sentence with its figure changed
     CLONE = "clone"  # the same sentence under several source ids: one origin
+    MIRRORED = "mirrored"  # both sources state both sides: the disagreement is inside each
     SAME_SOURCE = "same_source"  # agreement inside one source id is not corroboration
     LINEAGE = "lineage"  # a newer version of the same source id replaces the older
     REGISTER = "register"  # the source register says one source replaces another

@@ -218,14 +218,20 @@ class DocAssembly:
         """The claim's entity: the one its words name, else the document's own subject when
         the sentence refers to it ("it", "we", "the company")."""
         if frame.entity_words:
+            # a sentence's own words name its entity as written, kind words and all ("the
+            # Z-70 blower"): a title's model name is only what "it" and "we" refer to
             return " ".join(frame.entity_words)
         if not frame.entity_ref:
             return None
         if not self._document_read:
-            title = self._subject if self._subject is not None else document_title(self._text)
-            self._document_entity = title_entity(title, self.res.stopwords)
-            self._document_read = True
+            self._read_document()
         return self._document_entity
+
+    def _read_document(self) -> None:
+        """The entity the document's title (or register subject) names, and its model."""
+        title = self._subject if self._subject is not None else document_title(self._text)
+        self._document_entity = title_entity(title, self.res.stopwords)
+        self._document_read = True
 
     # ------------------------------------------------------------------ English
     def _clause(self, clause: Clause) -> list[Claim]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import cast
 
 from spacy.tokens import Doc
@@ -15,10 +16,11 @@ from claims.extraction.identity import (
     entity_name,
     identity_words,
     is_name,
+    manner_adjective,
 )
 from claims.extraction.keys import fold_word, named_after_descriptor
 from claims.extraction.mentions import TimeMention
-from claims.extraction.resources import Resources
+from claims.extraction.resources import Resources, read_yaml
 from claims.extraction.roles import (
     _MODALITY,
     CONTENT,
@@ -298,6 +300,7 @@ def _read_frame(
     )
     for i in others:
         w = fold_word(roles.lower[i])
+        w = manner_adjective(w) or w  # "fully paid" and "on full pay" qualify alike
         if w in seen or w in res.generic_heads or roles.lower[i] in res.generic_heads:
             continue
         seen.add(w)
@@ -368,7 +371,14 @@ def _read_identity(
     attr_idx = [i for i in attr_idx if i not in used and lower[i] not in references]
     attr_idx = [i for i in attr_idx if fold_word(lower[i])]  # a lone zero-width space folds to ""
     attr_words = [fold_word(lower[i]) for i in attr_idx]
-    if not attr_words or (
+    measured_after = _measured_after_unit(roles, res, idxs) if attr_words else []
+    if measured_after:
+        # "Parents can take 112 days of parental leave": a measure of something named
+        # after it; the subject and the verb only qualify it (as "Employees get ...")
+        attr_words = [fold_word(lower[i]) for i in measured_after]
+        used.update(measured_after)
+        attr_idx = []
+    elif not attr_words or (
         len(attr_words) == 1
         and (attr_words[0] in lex.measure_heads or lower[attr_idx[0]] in res.unit_words)
     ):
@@ -401,6 +411,10 @@ def _read_identity(
         attribute = lex.canonical([*attr_words, frame.verb])  # "battery lasts"
     else:
         attribute = lex.canonical(attr_words)
+    limit = _attribute_limits().get(attribute[0]) if len(attribute) > 1 else None
+    if limit is not None and "metric" not in frame.scope:
+        attribute = attribute[1:]  # "maximum flow rate": the flow rate, at its maximum
+        frame.scope["metric"] = limit
     named = [i for i in entity_idx if role[i] != SCOPE]
     described = named_after_descriptor([roles.word(i) for i in named])
     if described:  # "review aggregator Rotten Tomatoes": the name alone is the entity
@@ -414,6 +428,13 @@ def _read_identity(
         | set(frame.key_words)
         | set(named_by_subject)
     )
+
+
+@lru_cache(maxsize=1)
+def _attribute_limits() -> dict[str, str]:
+    """scope.yaml's ``attribute_limits``: "maximum" -> maximum, "min" -> minimum."""
+    limits = read_yaml("scope.yaml").get("attribute_limits") or {}
+    return {str(word): str(metric) for word, metric in limits.items()}
 
 
 _AGE_BOUNDS = frozenset({"up", "plus", "+", "over", "above", "older"})
@@ -577,8 +598,17 @@ def _of_phrase(roles: Roles, idxs: Sequence[int], *, after_head: bool) -> list[i
         if (before == VALUE) == after_head:
             continue
         words: list[int] = []
-        for j in idxs[k + 1 :]:
+        rest = idxs[k + 1 :]
+        for n, j in enumerate(rest):
             r = role[j]
+            if (
+                r == CONTENT
+                and not words
+                and n + 1 < len(rest)
+                and role[rest[n + 1]] == PIVOT
+                and manner_adjective(fold_word(roles.lower[j]))
+            ):
+                continue  # "16 weeks of *fully* paid leave": the adverb qualifies the participle
             if r == PIVOT and roles.info[j] == "action" and not words:
                 words.append(j)  # "25 days of *paid* time off": a participle describes
                 continue
@@ -591,11 +621,35 @@ def _of_phrase(roles: Roles, idxs: Sequence[int], *, after_head: bool) -> list[i
                 break
             if r == CONTENT or (r == SCOPE and cast(tuple[str, str], roles.info[j])[0] == "party"):
                 words.append(j)
+        if len(words) > 1 and role[words[0]] == PIVOT:
+            # "paid time off" names leave as a whole; in "paid parental leave" the
+            # participle only describes the leave
+            folded = [fold_word(roles.lower[i]) for i in words]
+            if attribute_lexicon().known_suffix(folded) != len(folded):
+                words = words[1:]
         if words and fold_word(roles.lower[words[-1]]) not in attribute_lexicon().reference_points:
             return words
     return []
 
 
+def _measured_after_unit(roles: Roles, res: Resources, idxs: Sequence[int]) -> list[int]:
+    """The words of "of <what>" right after a value written with a unit that measures
+    ("112 days *of parental leave*", "3 hours *of battery life*"), or []: a share ("25% of
+    the shares") or a count ("3 teams of engineers") is no measure of what follows."""
+    measured = _of_phrase(roles, idxs, after_head=False)
+    if not measured:
+        return []
+    of = next((i for i in reversed(idxs) if i < measured[0] and roles.lower[i] == "of"), None)
+    if of is None or of == 0:
+        return []
+    unit = roles.lower[of - 1]
+    if unit not in res.unit_words or unit in _NO_MEASURE:
+        return []
+    return measured
+
+
+# unit words that count or share out what an of-phrase names
+_NO_MEASURE = frozenset({"percent", "per", "cent", "pct", "times", "time", "x"})
 _ARTICLES = frozenset({"the", "a", "an"})
 _PARTICLES = frozenset({"off", "out"})
 

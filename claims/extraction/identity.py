@@ -147,9 +147,12 @@ class AttributeLexicon:
 
     def canonical(self, words: Sequence[str]) -> list[str]:
         """The attribute ``words`` (lemmas) name: a known phrase as a whole, else its longest
-        known ending ("annual leave allowance" keeps no unknown word it can explain)."""
+        known ending ("annual leave allowance" keeps no unknown word it can explain). A
+        manner adverb closing the words is said as the adjective before them ("work
+        remotely" -> "remote work"), as a label names the same thing ("Remote working")."""
         if not words:
             return []
+        words = adjective_first(words)
         whole = self.phrases.get(tuple(words))
         if whole is not None:
             return whole.split(" ")
@@ -165,6 +168,37 @@ class AttributeLexicon:
             if tuple(words[-size:]) in self.phrases:
                 return size
         return 0
+
+
+# shortest adjective an adverb of manner is read back to ("only" -> "on" is no adjective)
+_MIN_ADJECTIVE = 4
+
+
+def manner_adjective(word: str) -> str | None:
+    """The adjective a manner adverb is made from ("remotely" -> "remote", "publicly" ->
+    "public", "easily" -> "easy", "fully" -> "full"), or None. Only a word the dictionary
+    does not know as a word of its own: "daily", "family", "supply" and "early" are listed
+    words, and stay what they are."""
+    if len(word) < _MIN_ADJECTIVE + 1 or not word.endswith("ly") or is_dictionary_word(word):
+        return None
+    stem = word[:-2]
+    candidates = (stem, stem[:-1] + "y", word[:-1] + "e", word[:-1] if stem.endswith("l") else "")
+    for adjective in candidates:
+        if len(adjective) >= _MIN_ADJECTIVE and is_dictionary_word(adjective):
+            return adjective
+    return None
+
+
+def adjective_first(words: Sequence[str]) -> list[str]:
+    """Attribute words ending with a manner adverb, the adverb said as the adjective before
+    the word it qualifies: "work remotely" -> "remote work", "travel internationally" ->
+    "international travel"; other words as they are."""
+    if len(words) < 2:
+        return list(words)
+    adjective = manner_adjective(words[-1])
+    if adjective is None:
+        return list(words)
+    return [*words[:-2], adjective, words[-2]]
 
 
 def _dedupe(words: Iterable[str]) -> list[str]:
@@ -211,6 +245,7 @@ class IdentityWords:
     document_types: frozenset[str]  # "guide", "handbook": a title's kind, not its subject
     references: frozenset[str]  # "it", "we", "the company": the document's own subject
     entity_suffixes: frozenset[str]  # "corp", "ltd": not part of an entity's name
+    model_editions: frozenset[str]  # "pro", "ultra": after a model code, part of the name
     salutations: dict[str, tuple[tuple[str, ...], ...]]  # first word -> phrases (lowercase)
 
 
@@ -225,6 +260,7 @@ def identity_words() -> IdentityWords:
         document_types=frozenset(lemma(str(w)) for w in data.get("document_types") or ()),
         references=frozenset(str(w) for w in data.get("document_references") or ()),
         entity_suffixes=frozenset(str(w) for w in data.get("entity_suffixes") or ()),
+        model_editions=frozenset(str(w) for w in data.get("model_editions") or ()),
         salutations={
             first: tuple(sorted(phrases, key=len, reverse=True))
             for first, phrases in salutations.items()
@@ -289,6 +325,49 @@ def entity_name(words: Sequence[str]) -> str | None:
     while len(kept) > 1 and kept[-1] in identity_words().entity_suffixes:
         kept.pop()
     return " ".join(kept) or None
+
+
+# a model code: a short letter prefix and a number ("P-300", "K2", "X200", "A320neo"), not a
+# longer word with a number ("COVID-19") nor a quarter, half or fiscal year ("Q3", "FY2024")
+_MODEL_CODE = re.compile(r"^[a-z]{1,4}-?\d{1,5}[a-z]{0,3}$")
+_NOT_A_MODEL = re.compile(r"^(?:q[1-4]|h[12]|fy\d+|p\d{2,3})$")
+
+
+def is_model_code(word: str) -> bool:
+    """Whether a key word (lowercase) is a model code such as "p-300" or "k2"."""
+    return _MODEL_CODE.match(word) is not None and _NOT_A_MODEL.match(word) is None
+
+
+def model_name(words: Sequence[str]) -> int:
+    """How many of the words a title or heading names its subject with (lowercase) name
+    it: all of them, or up to the last model code when only words of what kind of thing the
+    model is follow it ("P-300 Centrifugal Pump", "Kestrel K2 data logger", "P-9 Router" ->
+    2 of 3 ... "P-300", "Kestrel K2", "P-9"). So a datasheet titled "P-300 Centrifugal Pump"
+    and a catalogue section headed "P-300" name one thing. An edition word ("Galaxy S24
+    Ultra": ``model_editions``) is part of the name, and keeps all. Only titles and headings
+    are read so: in a sentence, the words after a code may name a part of the model ("the
+    K2 mounting bracket weighs 80 g"), never the model."""
+    last = max((k for k, w in enumerate(words) if is_model_code(w.lower())), default=-1)
+    if last < 0 or last == len(words) - 1:
+        return len(words)
+    editions = identity_words().model_editions
+    if all(w.isalpha() and w.lower() not in editions for w in words[last + 1 :]):
+        return last + 1
+    return len(words)
+
+
+@dataclass(frozen=True)
+class TitledModel:
+    """A model a title names, and the words of what kind of thing it is ("p-300",
+    ("centrifugal", "pump")): a sentence naming it with those words names the model."""
+
+    name: str
+    kind: tuple[str, ...]
+
+    def named(self, entity_words: Sequence[str]) -> bool:
+        """Whether ``entity_words`` (key form) are the model's name and its kind words."""
+        n = len(self.name.split(" "))
+        return " ".join(entity_words[:n]) == self.name and tuple(entity_words[n:]) == self.kind
 
 
 def is_name(word: str) -> bool:
@@ -362,11 +441,21 @@ def is_edition(aside: str) -> bool:
 
 
 def title_entity(title: str | None, stopwords: frozenset[str]) -> str | None:
-    """The entity a document title names: "P-9 Router User Guide" -> "p-9 router".
+    """The entity a document title names: "P-9 Router User Guide" -> "p-9" (a model
+    code without its kind words, ``model_name``), "Acme Employee Handbook" -> "acme".
 
     Document-type words, years, version numbers and function words are dropped; a title
     that names no thing by name ("Leave policy", "Interim report Q1") names no entity.
     """
+    kept = title_entity_words(title, stopwords)
+    if kept is None:
+        return None
+    return entity_name(kept[: model_name(kept)])
+
+
+def title_entity_words(title: str | None, stopwords: frozenset[str]) -> list[str] | None:
+    """The key words of the thing a title names, kind words and all ("p-9", "router"), or
+    None (``title_entity``)."""
     if not title:
         return None
     kept: list[str] = []
@@ -388,4 +477,14 @@ def title_entity(title: str | None, stopwords: frozenset[str]) -> str | None:
         named = named or is_name(raw)
     if not kept or not named or attribute_lexicon().known_suffix(kept) == len(kept):
         return None
-    return entity_name(kept)
+    return kept
+
+
+def titled_model(title: str | None, stopwords: frozenset[str]) -> TitledModel | None:
+    """The model a title names with its kind words ("P-9 Router User Guide" -> "p-9",
+    ("router",)), or None when it names no model code followed by kind words."""
+    name = title_entity(title, stopwords)
+    whole = title_entity_words(title, stopwords)
+    if name is None or whole is None or whole == name.split(" "):
+        return None
+    return TitledModel(name, tuple(whole[len(name.split(" ")) :]))

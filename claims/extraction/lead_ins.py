@@ -134,6 +134,7 @@ def _drop_fronted_before_pronoun(roles: Roles, first: int, end: int) -> None:
 _CLAIMING = frozenset({PIVOT, MODAL, VERB, NEG, VALUE})
 _ACTING = frozenset({PIVOT, MODAL, VERB, NEG})  # "it had", "he was", "she did not"
 _OWN_CLAUSE = frozenset({PIVOT, MODAL, NEG})  # a fronted part stating its own claim
+_STATING = frozenset({VALUE, MODAL, NEG})  # a figure, an obligation or a denial
 # what a greeting or lead-in loses (its scope, label and time words are kept)
 _LEAD_IN_WORDS = frozenset({CONTENT, VERB, PIVOT, STOP, POSS, PREP, SEP})
 
@@ -158,12 +159,17 @@ def _drop_salutation(
 
 
 def _drop_colon_lead_in(roles: Roles, first: int, end: int) -> None:
+    """ "Friendly note ahead of the holidays: ...", and a lead-in that tells why the rest
+    is said ("After last week's outage, a reminder of what we promised our customers:
+    Priority 1 tickets must get ... within 2 hours"): words before a colon that state no
+    figure, obligation or negation, before a clause that states a figure of its own."""
     lower, role = roles.lower, roles.role
     for k in range(first, end):
         if lower[k] != ":" or role[k] not in (PUNCT, SEP):
             continue
         before, after = role[first:k], role[k + 1 : end]
-        if _CLAIMING.isdisjoint(before) and not _CLAIMING.isdisjoint(after):
+        telling = _STATING.isdisjoint(before) and VALUE in after and not _ACTING.isdisjoint(after)
+        if (_CLAIMING.isdisjoint(before) and not _CLAIMING.isdisjoint(after)) or telling:
             for j in range(first, k):
                 if role[j] in _LEAD_IN_WORDS:
                     role[j] = STOP  # "ahead *of* the holidays:" must not start a qualifier

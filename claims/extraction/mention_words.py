@@ -289,7 +289,8 @@ _LIST_MORE = re.compile(
 )
 # a line start, after a Markdown heading mark too ("## 2. Leave")
 _LIST_ITEM = re.compile(r"(?:^|\n)[ \t]*(?:#{1,6}[ \t]+)?$")
-_LIST_MARK = re.compile(r"[0-9]{1,3}(?:\.|\))(?=[ \t]+\S)")
+# "7\." too: a converter's escaped number (a paragraph of HTML or Word opening "7. ")
+_LIST_MARK = re.compile(r"[0-9]{1,3}\\?(?:\.|\))(?=[ \t]+\S)")
 # "2.1 Leave", "4.10 Expenses" at a line start: a section number before its heading
 _SECTION_MARK = re.compile(r"[0-9]{1,2}\.[0-9]{1,2}\.?(?=[ \t]+[A-Z][a-z])")
 _COORDINATE = re.compile(

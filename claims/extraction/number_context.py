@@ -4,6 +4,7 @@ month day, a score, a rating, a name's number, a counted noun after it, a label'
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from claims.extraction.mention_model import Mentions
@@ -309,14 +310,22 @@ def counts_people(scanner: MentionScanner, folded: str, pos: int) -> bool:
     )
 
 
+# the code of a ranked level: a number or a single letter ("Priority 1", "Band B")
+_LEVEL_CODE = re.compile(r"^(?:\d{1,2}|[a-z])$")
+
+
 def label_scope(
     scanner: MentionScanner, folded: str, start: int, end: int
 ) -> tuple[str, str] | None:
-    """p99 -> (metric, p99), Q1 -> (period, q1), FY2024 -> (period, fy2024)."""
+    """p99 -> (metric, p99), Q1 -> (period, q1), FY2024 -> (period, fy2024), a ranked
+    level "Priority 1" -> (priority, 1)."""
     text = folded[start:end].lower()
     known = scanner.res.label_scope.get(text)
     if known is not None:
         return known
+    words = text.split()
+    if len(words) == 2 and words[0] in scanner.res.ranked_levels and _LEVEL_CODE.match(words[1]):
+        return words[0], words[1]
     for pattern, dim in scanner.res.label_scope_patterns:
         if pattern.match(text):
             return dim, text

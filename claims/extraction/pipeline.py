@@ -256,11 +256,7 @@ class SentenceComponent:
         text = doc.user_data.get(TEXT_KEY) or doc.text  # Doc.text joins every token
         if "." not in text:
             return []
-        seams = [
-            m.end()
-            for m in _UNIT_STOP.finditer(text)
-            if lookup(m.group("unit")) is not None
-        ]
+        seams = [m.end() for m in _UNIT_STOP.finditer(text) if lookup(m.group("unit")) is not None]
         return _tokens_starting_at(doc, seams)
 
     def _profile_starts(self, doc: Doc) -> list[int]:
@@ -398,7 +394,7 @@ class AssemblerComponent:
 
 
 class AbbreviationComponent:
-    """"vibrational circular dichroism (VCD)": what an abbreviation stands for."""
+    """ "vibrational circular dichroism (VCD)": what an abbreviation stands for."""
 
     def __call__(self, doc: Doc) -> Doc:
         at = claim_context(doc)

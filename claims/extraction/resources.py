@@ -128,6 +128,7 @@ class Resources:
     non_latin_trailing: tuple[str, ...]
     label_scope: dict[str, tuple[str, str]]  # one-word scope label ("p99", "q1") -> (dim, value)
     label_scope_patterns: tuple[tuple[re.Pattern[str], str], ...]  # regex -> dim
+    ranked_levels: frozenset[str]  # "priority", "tier": "Priority 1" scopes {priority: 1}
 
 
 class UnitMatcher:
@@ -346,4 +347,5 @@ def resources() -> Resources:
         non_latin_trailing=tuple(str(t) for t in cues["NON_LATIN_TRAILING"]),
         label_scope=label_scope,
         label_scope_patterns=label_scope_patterns,
+        ranked_levels=frozenset(str(w).lower() for w in scope.get("ranked_levels") or ()),
     )

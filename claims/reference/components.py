@@ -16,10 +16,12 @@ from spacy.tokens import Doc
 
 from claims.extraction.mentions import Mentions
 from claims.extraction.pipeline import ClaimContext, claim_context, sentence_offsets
+from claims.extraction.roles import SUBJECT_KEY
 from claims.ids import stable_id_maker
 from claims.models import Claim
 from claims.reference.became import became_claims
 from claims.reference.opening import opening_claims
+from claims.reference.page_title import described_claims, page_title, titled_scope
 from claims.reference.prose_relations import relation_claims, with_relations
 from claims.reference.records import record_claims, with_records
 
@@ -75,14 +77,20 @@ class BecameReader:
 
 
 class OpeningReader:
-    """A reference article's opening: its subject and labels."""
+    """A reference article's opening: its subject and labels; the page's title (the
+    register's, when it gives one) for a text cut from a page."""
 
     def __call__(self, doc: Doc) -> Doc:
         at: ClaimContext = claim_context(doc)
         mentions: Mentions = doc._.mentions or Mentions()
-        doc._.claims = opening_claims(
-            doc, at.text, mentions, _claims(doc), at.source_id, at.version_id, at.generation
-        )
+        page = page_title(doc.user_data.get(SUBJECT_KEY))
+        claims = opening_claims(
+            doc, at.text, mentions, _claims(doc), at.source_id, at.version_id, at.generation,
+            page.opening if page is not None else None,
+        )  # fmt: skip
+        if page is not None:
+            claims = titled_scope(described_claims(claims, page), page)
+        doc._.claims = claims
         return doc
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -987,13 +987,15 @@ def opening_claims(
     source_id: str | None,
     source_version_id: str | None,
     generation: str,
+    page: Opening | None = None,
 ) -> list[Claim]:
     """``claims`` with the opening's subject placed on the claims that name no entity, and
     the opening's labels added as claims (replacing the sentence parser's reading of the same
-    attribute in the opening sentence)."""
+    attribute in the opening sentence). ``page`` is the subject the register's title names
+    (``page_title.py``): it serves when the text has no opening and no title of its own."""
     if not text.strip() or _is_not_english(text[:200]):
         return claims
-    opening = read_opening(doc, text, mentions)
+    opening = _with_page(read_opening(doc, text, mentions), page)
     made = _ClaimMaker(
         text, stable_id_maker("cl", source_version_id, generation), source_id,
         source_version_id, generation,
@@ -1027,7 +1029,7 @@ def opening_claims(
         if not is_reference_date(c.quote) and not in_block(*_value_at(c), furnished)
     ]
     if opening is None:
-        opening = _title_subject(text)
+        opening = _title_subject(text) or page
     parties = _party_claims(doc, text, opening, made)
     # a cut page's own title in its footer or its Wikidata label (page_footer.py)
     parties = _inserted(parties, _footer_claims(text, source_id, made))
@@ -1045,7 +1047,7 @@ def opening_claims(
                 made.label(boxed_subject.entity, boxed_subject.name, label, header[1], header[5])
             )
         return _inserted(_inserted(claims, parties), boxed)
-    if opening.late and source_id:
+    if opening.late and source_id and opening.entity != (page.entity if page else None):
         # no title tells this subject from its namesakes: it is known as named in this page
         # only (two pages' "Frederick Dunmore" may be a footballer and a politician), so its
         # claims conflict with no other page's; a question naming it finds it beside the
@@ -1096,6 +1098,25 @@ def opening_claims(
     if "political party" in labelled:
         parties = [c for c in parties if not s0 <= c.span.start < s1]
     return _inserted(_inserted(ordered, parties), boxed)
+
+
+def _with_page(opening: Opening | None, page: Opening | None) -> Opening | None:
+    """The text's opening as the page's title names its subject, when the opening names it
+    (by an alias, or a person by the surname: "Okafor was born in ..." on the page of
+    "Ada Okafor"): the title tells it from its namesakes."""
+    if opening is None or page is None:
+        return opening
+    if opening.entity not in page.aliases and not (
+        page.person and _ends_the_name(opening.entity, page.entity)
+    ):
+        return opening
+    return replace(
+        opening,
+        entity=page.entity,
+        aliases=opening.aliases | page.aliases | {opening.entity},
+        kinds=opening.kinds | page.kinds,
+        person=opening.person or page.person,
+    )
 
 
 def _names_the_subject(claim: Claim, entity: str, opening: Opening, in_opening: bool) -> bool:

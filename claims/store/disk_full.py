@@ -46,7 +46,7 @@ def _chain(error: BaseException) -> Iterator[BaseException]:
 
 
 def _kind(error: BaseException) -> str | None:
-    """"full" for a full disk, "io" for SQLite's disk I/O error, None for anything else."""
+    """ "full" for a full disk, "io" for SQLite's disk I/O error, None for anything else."""
     if isinstance(error, OSError) and error.errno in _FULL_ERRNOS:
         return "full"
     if getattr(error, "sqlstate", None) == POSTGRES_DISK_FULL:
@@ -64,7 +64,7 @@ def _kind(error: BaseException) -> str | None:
 
 
 def _free_space(folders: Iterable[Path]) -> list[str]:
-    """"N bytes free in FOLDER" once per file system among ``folders`` that exist."""
+    """ "N bytes free in FOLDER" once per file system among ``folders`` that exist."""
     lines, devices = [], set()
     for folder in folders:
         existing = next((p for p in [folder, *folder.parents] if p.exists()), None)

@@ -227,8 +227,9 @@ class EdgeRepository:
         doomed: list[str] = []
         for chunk in batches(list(retired)):
             rows = self.session.execute(
-                select(EdgeRow.id, EdgeRow.kind, EdgeRow.left_claim_id, EdgeRow.right_claim_id)
-                .where(
+                select(
+                    EdgeRow.id, EdgeRow.kind, EdgeRow.left_claim_id, EdgeRow.right_claim_id
+                ).where(
                     EdgeRow.id.in_(chunk),
                     EdgeRow.kind.in_(_REWIRED_KINDS),
                     EdgeRow.claim_key.not_like(NEAR_MISS_PREFIX + "%"),

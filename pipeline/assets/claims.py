@@ -212,9 +212,10 @@ def _accepts(extract: Callable[..., list[Claim]], name: str) -> bool:
 
 
 def _structure_media_type(media_type: str) -> str:
-    """How the structure reader reads a version: Markdown, Word and HTML mark their headings
-    with "#" (the converters render them so); plain text and PDF text have title lines."""
-    if media_type in ("text/plain", "application/pdf"):
+    """How the structure reader reads a version: Markdown, Word, HTML and PDF mark their
+    headings with "#" (the converters render them so; the PDF converter by font size and
+    weight, so a short line in the body font is a paragraph); plain text has title lines."""
+    if media_type == "text/plain":
         return "text/plain"
     return "text/markdown"
 

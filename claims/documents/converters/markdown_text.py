@@ -109,6 +109,21 @@ class MarkdownWriter:
         lines.extend(_pipe_row(row) for row in padded[heads:])
         self._add("\n".join(lines))
 
+    def table_continued(self, rows: Sequence[Sequence[str]]) -> bool:
+        """More body rows of the table written last, after a page break (a table that runs
+        onto the next page stays one table; the form feed opens its first row there).
+        False, and nothing written, when the last block is no table of that width."""
+        cleaned = [[cell_text(cell) for cell in row] for row in rows]
+        cleaned = [row for row in cleaned if any(row)]
+        last = self._blocks[-1] if self._blocks else ""
+        width = last.split("\n", 1)[0].count(" | ") + 1 if last.startswith("| ") else 0
+        if not cleaned or not width or max(len(row) for row in cleaned) > width:
+            return False
+        padded = [row + [""] * (width - len(row)) for row in cleaned]
+        lines = [_pipe_row(row) for row in padded]
+        self._blocks[-1] += "\n" + PAGE_BREAK + "\n".join(lines)
+        return True
+
     def page_break(self) -> None:
         self._add(PAGE_BREAK)
 

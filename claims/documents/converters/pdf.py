@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claims.documents.converters.markdown_text import MarkdownWriter
+from claims.documents.converters.markdown_text import PAGE_BREAK, MarkdownWriter
 from claims.documents.converters.pdf_tables import RuledTable, find_tables, text_tables
 from claims.errors import InputError
 
 NAME = "pdf"
-VERSION = "1"
+VERSION = "2"
 LIBRARY = "pypdfium2"
 
 # bullets as PDFs draw them: round, square, Symbol/Wingdings private-use glyphs, dashes
@@ -41,6 +41,7 @@ _SUB_BULLET = re.compile(r"^(o)\s+")  # Word's second-level bullet (Courier New 
 _NUMBERED = re.compile(r"^\(?(\d{1,2})[.)]\s+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")
 _SOFT_HYPHEN = "\u00ad"
+_SENTENCE_END = (".", "!", "?", ":", ";")
 
 
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi",
@@ -79,6 +80,8 @@ class _Line:
     # the line's parts apart by a wide gap (columns of a table drawn without rules):
     # [left, right, text]; one part for an ordinary line
     cells: list[list[Any]] = field(default_factory=list)
+    # the first line of a page that goes on with the paragraph the page before left open
+    after_page_break: bool = False
 
     @property
     def height(self) -> float:
@@ -344,7 +347,9 @@ class _Paragraphs:
                 and before.right >= widest - 0.12 * (widest - left)
                 and line.text[:1].islower()
             )
-            if wrapped and text.endswith(_SOFT_HYPHEN):
+            if line.after_page_break:  # the form feed stays inside: page numbers count it
+                text = text.removesuffix(_SOFT_HYPHEN) + " " + PAGE_BREAK + line.text
+            elif wrapped and text.endswith(_SOFT_HYPHEN):
                 text = text[:-1] + line.text
             else:
                 text += (" " if wrapped else "\n") + line.text
@@ -370,6 +375,10 @@ class _Paragraphs:
             number = int(marker.group(1)) if marker.re is _NUMBERED else None
             self.item = (self._depth(line.left), number)
             self.kind, self.text = "item", line.text[marker.end() :]
+        elif line.after_page_break and self.kind == "paragraph":
+            self.lines.append(line)
+        elif line.after_page_break and self.kind == "item":
+            self.text = self.text.removesuffix(_SOFT_HYPHEN) + " " + PAGE_BREAK + line.text
         elif self.kind is not None and self._continues(line):
             if self.kind == "item":
                 hyphen = self.text.endswith(_SOFT_HYPHEN)
@@ -389,11 +398,39 @@ class _Paragraphs:
         if last is None:
             return False
         gap = last.bottom - line.top
-        if gap > 0.8 * last.height or gap < -last.height:  # a blank line, or another column
-            return False
+        # measured top to top (a line without descenders has a low box, so its bottom is no
+        # measure), against the font size as the floor of the line's height
+        pitch = last.top - line.top
+        if pitch > 1.8 * max(last.height, last.size) or gap < -last.height:
+            return False  # a blank line, or another column
         if self.kind == "item":
-            return line.left > self.bullets[-1] + 2 if self.bullets else False
+            if self.bullets and line.left > self.bullets[-1] + 2:
+                return True
+            # a wrapped item whose next line starts under its marker (no hanging indent)
+            return self._wraps_on(last, line)
+        if line.left > min(kept.left for kept in self.lines) + 0.5 * last.size:
+            return False  # a first-line indent opens the next paragraph (LaTeX sets them so)
         return abs(line.left - last.left) < 3 * last.height or line.left > last.left
+
+    def runs_on(self, first: _Line | RuledTable | None) -> bool:
+        """Whether the open paragraph goes on at the top of the next page (``first``): its
+        last line runs to the right margin with no end of sentence, and the next page opens
+        with a plain line in lower case ("... with the following" / "assumptions: ...")."""
+        last = self.lines[-1] if self.kind == "paragraph" and self.lines else self.last
+        if self.kind is None or not isinstance(first, _Line) or last is None:
+            return False
+        return (
+            self._wraps_on(last, first)
+            and first.text[:1].islower()
+            and self.layout.heading_level(first) is None
+            and not (_BULLET.match(first.text) or _NUMBERED.match(first.text))
+        )
+
+    def _wraps_on(self, last: _Line, line: _Line) -> bool:
+        """Whether ``last`` runs to the right margin mid-sentence, so ``line`` goes on."""
+        return self.layout.wraps(last) and (
+            line.text[:1].islower() or not last.text.rstrip().endswith(_SENTENCE_END)
+        )
 
     def _depth(self, left: float) -> int:
         while self.bullets and left < self.bullets[-1] - 2:
@@ -405,16 +442,43 @@ class _Paragraphs:
 
 def _render(pages: list[_Page], layout: _Layout) -> str:
     writer = MarkdownWriter()
+    gather = _Paragraphs(writer, layout)
+    last_table: RuledTable | None = None  # the table the page before ended with
     for number, page in enumerate(pages):
-        if number:
+        items = page.items
+        first = items[0] if items else None
+        if number and isinstance(first, _Line) and gather.runs_on(first):
+            first.after_page_break = True  # one paragraph over two pages stays one
+        elif number and _repeats_header(last_table, first):
+            assert isinstance(first, RuledTable)
+            if writer.table_continued(first.rows[1:]):  # its header row drawn again
+                items = items[1:]
+            else:
+                writer.page_break()
+        elif number:
+            gather.end_list()
             writer.page_break()
-        gather = _Paragraphs(writer, layout)
-        for item in page.items:
+        gather.last = None
+        for item in items:
             if isinstance(item, RuledTable):
                 gather.end_list()
                 gather.last = None
                 writer.table(item.rows)
             else:
                 gather.add(item)
-        gather.end_list()
+        ends = page.items[-1] if page.items else None
+        last_table = ends if isinstance(ends, RuledTable) else None
+    gather.end_list()
     return writer.text()
+
+
+def _repeats_header(before: RuledTable | None, first: object) -> bool:
+    """Whether a page opens with the table the page before ended with, its header row drawn
+    again (a table that runs onto the next page)."""
+    return (
+        before is not None
+        and isinstance(first, RuledTable)
+        and len(first.rows) > 1
+        and bool(before.rows)
+        and [c.strip() for c in first.rows[0]] == [c.strip() for c in before.rows[0]]
+    )

@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from claims.documents.model import Block, BlockKind
+from claims.extraction.identity import model_name
 from claims.extraction.readers.context import ReadContext
 from claims.extraction.readers.relocate import moved_claim
 from claims.extraction.resources import read_yaml
@@ -75,14 +76,16 @@ def label_value(text: str, block: Block) -> tuple[int, int] | None:
 
 def heading_entity(path: tuple[str, ...]) -> str | None:
     """The innermost heading that names a thing ("P-200", "Aero X2", "SKU 4411"), or None:
-    topic headings ("Leave", "Technical data") name no entity."""
+    topic headings ("Leave", "Technical data") name no entity. A model code's kind words
+    are no part of its name ("P-300 Centrifugal Pump" -> "P-300", ``model_name``), as in
+    the table reader's and the title's entity."""
     for title in reversed(path):
         if title.endswith("?"):
             continue
         name = _without_document_kind(title)
         words = name.split()
         if 0 < len(words) <= 4 and _NAMED.search(name):
-            return name
+            return " ".join(words[: model_name(words)])
     return None
 
 
@@ -104,7 +107,7 @@ def _document_kinds() -> re.Pattern[str]:
 
 
 def _without_document_kind(title: str) -> str:
-    """"Aero X2 datasheet" -> "Aero X2": the kind of document is no part of the thing."""
+    """ "Aero X2 datasheet" -> "Aero X2": the kind of document is no part of the thing."""
     return _document_kinds().sub("", title).strip()
 
 

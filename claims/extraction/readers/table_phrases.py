@@ -109,6 +109,7 @@ def read_phrase(text: str) -> PhraseReading:
     content = [w for w in content if w and not w.isdigit()]
     kept = set(entity) | set(attribute)
     kept |= {w for v in frame.scope.values() for w in str(v).replace("_", " ").split()}
+    kept |= {dim for dim in frame.scope if dim in res.ranked_levels}  # "Priority 1"
     kept |= set(raw_words(time.text or "")) if time is not None else set()
     if content and 2 * sum(1 for w in content if w in kept) < len(content):
         # "Other", "Member aged 65 (...)": the frame reader kept too few of the header's

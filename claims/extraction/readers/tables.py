@@ -93,7 +93,7 @@ def read_table(
             if value is None:
                 continue
             locator = Locator(
-                page=block.locator.page,
+                page=_page(document.text, block, cell.start),
                 heading_path=block.locator.heading_path,
                 table=table_number,
                 row=row,
@@ -105,6 +105,15 @@ def read_table(
             claim = _build(fields, claim_id, source_id, source_version_id, generation)
             out.append(TableClaim(claim, locator))
     return _told_apart(out, layout)
+
+
+def _page(text: str, block: Block, offset: int) -> int | None:
+    """The page a cell stands on: the table's first page, plus the page breaks between its
+    start and the cell (a PDF table that runs onto the next page)."""
+    page = block.locator.page
+    if page is None:
+        return None
+    return page + text.count("\f", block.start, offset)
 
 
 # ----------------------------------------------------------------------------- context
@@ -229,7 +238,7 @@ def _claim_fields(
             time, stated_by = row_reading.time, f"row {clean_header(row_label)}"
     else:
         attribute = list(row_reading.words)
-        if not attribute and row_reading.scope:
+        if not attribute and row_reading.scope and not _ranked(row_reading):
             # a row naming only a scope ("Canada" under "Americas"): its words stay in the
             # attribute too, or it would share the group's total row's key ("Total Americas")
             attribute = list(raw_words(named_part(row_label)))
@@ -270,6 +279,13 @@ def _claim_fields(
         residual=[],
         locator=locator,
     )
+
+
+def _ranked(reading: PhraseReading) -> bool:
+    """Whether a row names a ranked level ("Priority 1", "Tier 2"): a scope of its own,
+    whose figures are the column's attribute at that level, as in a sentence ("Priority 1
+    tickets get a first response within 4 hours")."""
+    return any(dim in resources().ranked_levels for dim in reading.scope)
 
 
 def _column_words(reading: PhraseReading) -> tuple[str, ...]:

@@ -1,0 +1,121 @@
+"""Shapes of a financial report that one format used to read apart from the others.
+
+Each report is ours, written at test time (python-docx, fpdf2); the Markdown file is the
+reference and the other formats must give the same claims (key, value, unit, time, scope):
+
+- a paragraph that runs onto the next page of a PDF is one paragraph;
+- a table that runs onto the next page of a PDF, its header row drawn again there, is one
+  table (the rows on the second page keep the units row and caption of the first);
+- a paragraph of HTML or Word that opens with a number ("4. Intangible assets", a note's
+  number) is numbered as Markdown numbers a list item: the number is no figure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from document_writers import docx_bytes, html_page, markdown, pdf_bytes
+
+from claims.documents.converters import convert
+from claims.documents.converters.markdown_text import PAGE_BREAK
+from claims.extraction import extract
+from claims.models import Claim
+
+FILLER = "This section sets out how the figures below were prepared and reviewed by the board."
+
+
+def _facts(claims: list[Claim]) -> list[tuple[Any, ...]]:
+    return sorted(
+        (c.claim_key, c.value, c.unit, c.time.text or "", tuple(sorted(c.scope.items())))
+        for c in claims
+    )
+
+
+def _read(suffix: str, data: bytes, tmp_path: Path) -> tuple[str, list[Claim]]:
+    text = convert(data, tmp_path / f"report{suffix}").text
+    return text, extract(text)  # as the pipeline reads every converter's text
+
+
+def _paragraph_over_a_page_break() -> bytes:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 20)
+    pdf.multi_cell(0, 9, "Annual report", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 11)
+    pdf.set_y(pdf.h - pdf.b_margin - 13)  # room for two lines: the paragraph breaks after
+    pdf.multi_cell(0, 6, PARAGRAPH, new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
+PARAGRAPH = (
+    "We estimated the fair value of the options granted during fiscal 2024 with a lattice "
+    "model and the following inputs, agreed with the auditors before the year end closed: "
+    "a risk-free interest rate of 3.9%, an expected term of six years, an expected "
+    "volatility of 27.5% and a dividend yield of 1.2%."
+)
+
+
+def test_a_pdf_paragraph_running_onto_the_next_page_is_one_paragraph(tmp_path: Path) -> None:
+    md = extract(f"# Annual report\n\n{PARAGRAPH}\n")
+    text, claims = _read(".pdf", _paragraph_over_a_page_break(), tmp_path)
+    assert PAGE_BREAK in text  # the paragraph did run onto page 2
+    assert _facts(claims) == _facts(md)
+    volatility = next(c for c in claims if c.value == 27.5)
+    assert volatility.time.start is not None and volatility.time.start.year == 2024
+    assert volatility.locator is not None and volatility.locator.page in (1, 2)
+
+
+def _long_table_report() -> list[tuple[Any, ...]]:
+    rows = [["Cash flow", "2024", "2023"], ["", "EUR m", "EUR m"]]
+    rows += [[f"Line item {n}", f"{100 + n}.5", f"{90 + n}.25"] for n in range(1, 56)]
+    rows.append(["Free cash flow", "4,411", "4,044"])
+    return [
+        ("heading", 1, "Annual report"),
+        ("paragraph", "Cash flow measures"),
+        ("table", rows),
+        ("paragraph", "The measures are not defined by IFRS."),
+    ]
+
+
+def test_a_pdf_table_running_onto_the_next_page_keeps_its_header_rows(tmp_path: Path) -> None:
+    report = _long_table_report()
+    md = extract(markdown(report))
+    text, claims = _read(".pdf", pdf_bytes(report), tmp_path)
+    assert PAGE_BREAK in text and text.count("| Cash flow | 2024 | 2023 |") == 1
+    assert _facts(claims) == _facts(md)
+    last = next(c for c in claims if c.value == 4411e6)
+    assert last.unit == "EUR" and last.locator is not None and last.locator.page == 2
+
+
+def test_a_numbered_note_paragraph_is_no_figure_in_any_format(tmp_path: Path) -> None:
+    report: list[tuple[Any, ...]] = [
+        ("heading", 1, "Annual report"),
+        ("paragraph", "Notes"),
+        ("paragraph", "4. Intangible assets"),
+        (
+            "paragraph",
+            "7. Amortisation of $4.3 million was charged in the year (2023 $3.9 million).",
+        ),
+    ]
+    md = extract(markdown(report))
+    assert sorted(c.value for c in md) == [3.9e6, 4.3e6]
+    for suffix, data in ((".html", html_page(report).encode()), (".docx", docx_bytes(report))):
+        _, claims = _read(suffix, data, tmp_path)
+        assert _facts(claims) == _facts(md), suffix
+
+
+def test_a_pdf_line_without_descenders_does_not_end_its_paragraph(tmp_path: Path) -> None:
+    # the first line holds no g, j, p, q, y or bracket: its glyphs' box is low, and the gap
+    # to the next line's box looked like a blank line
+    paragraph = (
+        "All home workers at the Leeds site who meet the standard hours will be offered the "
+        "full allowance of 45 euros a month from the start of 2025 onwards, paid with salary."
+    )
+    report: list[tuple[Any, ...]] = [("heading", 1, "Home working"), ("paragraph", paragraph)]
+    md = extract(markdown(report))
+    text, claims = _read(".pdf", pdf_bytes(report), tmp_path)
+    assert "onwards" in text and "\n\n" not in text.split("# Home working")[1].strip()
+    assert _facts(claims) == _facts(md)
