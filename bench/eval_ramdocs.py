@@ -221,7 +221,7 @@ def _fits_slot(row: Any, entity: str | None, attribute: str) -> str | None:
     """Why a stored claim cannot answer the asked (entity, attribute), or None when it fits
     both: names no entity, names another, states another attribute."""
     from claims.edges.similarity import DIFFERENT, match_attributes
-    from claims.extraction.question_frames import answering_attributes
+    from retrieval.answering import answering_attributes
     from retrieval.candidates import entity_fit
 
     if entity and not row.entity:
@@ -253,7 +253,7 @@ def where_value_lands(
     )
     why, row = best
     if why == "fits the slot":
-        from claims.extraction.answer_type import dimension_of_unit, value_fits
+        from retrieval.answer_type import dimension_of_unit, value_fits
 
         if not value_fits(asked, kind=row.kind, dimension=dimension_of_unit(row.canonical_unit)):
             why = "fits the slot, value of another type"
@@ -318,11 +318,11 @@ def main() -> None:
     code = common.describe_code()
     profile_register = _profile_register(args.profile)
     from claims.extraction import parse_question
-    from claims.extraction.question_frames import answering_attributes
     from claims.models import Requester
     from claims.store.engine import make_engine
     from claims.tables import ClaimRow
     from retrieval.answer import answer, asked_type
+    from retrieval.answering import answering_attributes
 
     clock = common.Clock()
     common.header("RAMDocs dev through the pipeline and claims ask", args.data, len(rows), code)

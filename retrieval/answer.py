@@ -25,15 +25,11 @@ from sqlalchemy import Connection, Engine
 from claims.edges.compare import multi_valued_predicates
 from claims.edges.entities import base_name
 from claims.errors import InputError
-from claims.extraction.answer_type import AnswerType, expected_answer_type
-from claims.extraction.question_frames import (
-    answering_attributes,
-    counted_by,
-    entity_references,
-)
 from claims.models import ConflictStatus, Requester
 from claims.profiles import name_forms_for
 from claims.store.sources import profiles_in_use
+from retrieval.answer_type import AnswerType, expected_answer_type
+from retrieval.answering import answering_attributes, counted_by, entity_references
 from retrieval.contract import Answer, AnswerStatus, AsOfOut, Side
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader, ResolutionFact
 from retrieval.finding import (

@@ -18,7 +18,7 @@ ranked or cut, so a hidden claim never takes a rank (the view-equivalence rule o
 docs/RETRIEVAL.md), and which read decides depends on visible claims only. Each key is then
 scored: attribute similarity (the edges' scoring, ``claims.edges.similarity``) times how well
 the entity fits; a key about another entity, an attribute in the ``different`` band, or
-values of a kind the question does not ask for (``claims.extraction.answer_type``) are
+values of a kind the question does not ask for (``retrieval.answer_type``) are
 dropped: an incidental number never answers.
 """
 
@@ -33,20 +33,16 @@ from functools import lru_cache
 from sqlalchemy import Connection, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
-from claims.extraction.answer_type import AnswerType, value_fits
 from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word, model_name
-from claims.extraction.question_frames import (
-    answering_attributes,
-    entity_references,
-    honorifics,
-    kind_words,
-    name_suffixes,
-    standing_in_for,
-)
+from claims.extraction.question_frames import honorifics, kind_words, name_suffixes
+from claims.models import EntityRef
 from claims.store.batches import batches
+from claims.store.claims import entity_ref_of
 from claims.store.search import search_quotes, visible_claims_condition
 from claims.units.counted import singular
 from claims.units.lexicon import lookup as unit_lookup
+from retrieval.answer_type import AnswerType, value_fits
+from retrieval.answering import answering_attributes, entity_references, standing_in_for
 from retrieval.name_forms import name_forms
 
 # how many rows each indexed read may return (bounds the work per question)
@@ -157,7 +153,7 @@ def name_words(name: str) -> tuple[str, ...]:
     return tuple(_NAME_WORD.findall(name.casefold()))
 
 
-def entity_fit(asked: str | None, stated: str | None) -> float:
+def entity_fit(asked: str | None, stated: str | EntityRef | None) -> float:
     """How well a claim's entity fits the asked one; 0 when they are different things.
 
     Exact; a longer name starting with the asked one ("springfield" -> "springfield,
@@ -170,28 +166,34 @@ def entity_fit(asked: str | None, stated: str | None) -> float:
     fit = _entity_fit(asked, stated)
     if fit or not asked or not stated:
         return fit
+    text = stated.text if isinstance(stated, EntityRef) else stated
     spelling_keys = name_forms().spelling_keys
-    keyed, stated_keyed = spelling_keys(asked), spelling_keys(stated)
-    if keyed == asked and stated_keyed == stated:
+    keyed, stated_keyed = spelling_keys(asked), spelling_keys(text)
+    if keyed == asked and stated_keyed == text:
         return fit
     return min(_entity_fit(keyed, stated_keyed), NAME_PART)
 
 
-def _entity_fit(asked: str | None, stated: str | None) -> float:
+def _entity_fit(asked: str | None, given: str | EntityRef | None) -> float:
     if not asked:
-        return ENTITY_NOT_ASKED if stated else EXACT_ENTITY
-    if not stated:
+        return ENTITY_NOT_ASKED if given else EXACT_ENTITY
+    if not given:
         return ENTITY_NOT_STATED
+    stated = given.text if isinstance(given, EntityRef) else given
     if asked == stated:
         return EXACT_ENTITY
     if stated in entity_references():
         # "The club was founded in 1968" on a page cut from its article names its subject
         # only by what it is: as good as a claim naming none, never a name of its own
         return ENTITY_NOT_STATED
-    named_in = NAMED_IN_PAGE.search(stated)
-    if named_in is not None:
-        # a subject known as named in one page ("kind hush (in doc03)": no title tells it
-        # from its namesakes) fits no better than a titled namesake ("kind hush (album)")
+    # a subject known as named in one page ("kind hush (in doc03)": no title tells it from
+    # its namesakes) fits no better than a titled namesake ("kind hush (album)"); a stored
+    # reference says so as data, a readable entity by its mark
+    if isinstance(given, EntityRef):
+        if given.local_to is not None:
+            titled = EntityRef(name=given.name, qualifier=given.qualifier)
+            return min(PARTIAL_ENTITY, entity_fit(asked, titled))
+    elif (named_in := NAMED_IN_PAGE.search(stated)) is not None:
         return min(PARTIAL_ENTITY, entity_fit(asked, stated[: named_in.start()]))
     if any(stated.startswith(asked + sep) for sep in _NAME_SEPARATORS):
         return PARTIAL_ENTITY
@@ -351,10 +353,12 @@ def candidate_keys(
     something else.
     """
     rows: dict[tuple[str, str | None, str, str, str | None], str] = {}
+    refs: dict[str, EntityRef | None] = {}  # a readable entity -> its stored reference
     params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
     visible = visible_claims_condition(groups, params)
     select = (
-        "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension "
+        "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension, "
+        "c.entity_name, c.entity_qualifier, c.entity_local_to "
         "FROM claims c JOIN sources s ON s.id = c.source_id "
         f"WHERE c.generation = :generation AND {visible} AND "
     )
@@ -430,8 +434,11 @@ def candidate_keys(
                 continue  # nothing holds it, visible or not: no ordered read of the store
             for row in conn.execute(text(select + condition + order), params):
                 rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), found_by)
+                if row[1]:
+                    refs.setdefault(row[1], entity_ref_of(row))
         ranked = _rank(
             rows,
+            refs,
             entity=entity,
             attribute=attribute,
             asked=asked,
@@ -457,15 +464,24 @@ def candidate_keys(
             key_params[f"k{i}"] = key
             marks.append(f":k{i}")
         sql = (
-            "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension "
+            "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension, "
+            "c.entity_name, c.entity_qualifier, c.entity_local_to "
             "FROM claims c JOIN sources s ON s.id = c.source_id "
             f"WHERE c.generation = :generation AND {key_visible} "
             f"AND c.claim_key IN ({', '.join(marks)})" + order
         )
         for row in conn.execute(text(sql), key_params):
             rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), "quote search")
+            if row[1]:
+                refs.setdefault(row[1], entity_ref_of(row))
     return _rank(
-        rows, entity=entity, attribute=attribute, asked=asked, qualifiers=qualifiers, names=names
+        rows,
+        refs,
+        entity=entity,
+        attribute=attribute,
+        asked=asked,
+        qualifiers=qualifiers,
+        names=names,
     )
 
 
@@ -480,6 +496,7 @@ def _any_claim(conn: Connection, condition: str, params: dict[str, object]) -> b
 
 def _rank(
     rows: dict[tuple[str, str | None, str, str, str | None], str],
+    refs: dict[str, EntityRef | None],
     *,
     entity: str | None,
     attribute: str,
@@ -493,7 +510,10 @@ def _rank(
         if not value_fits(asked, kind=kind, dimension=dimension):
             continue
         asked_entity, asked_attribute = entity, attribute
-        head = stated.split(" (")[0].split(",")[0] if stated else ""
+        ref = refs.get(stated) if stated else None
+        # the name before its place ("springfield, illinois") is read off the stored name,
+        # its disambiguation and page apart
+        head = (ref.name if ref else stated or "").split(",")[0]
         if not entity and stated and _holds_phrase(attribute, stated):
             # the name the parser left among the attribute words is the claim's entity
             asked_entity = stated
@@ -506,7 +526,7 @@ def _rank(
         # is measured in, not which slot; it is no attribute word of the claim's "limit"
         for word in _unit_words(asked_attribute, dimension):
             asked_attribute = _without_phrase(asked_attribute, word) or asked_attribute
-        fit = entity_fit(asked_entity, stated)
+        fit = entity_fit(asked_entity, ref or stated)
         if (
             not asked_entity
             and stated

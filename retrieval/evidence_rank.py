@@ -29,8 +29,8 @@ from typing import Any
 
 from sqlalchemy import bindparam, text
 
-from claims.extraction.answer_type import dimension_of_unit
 from claims.store.search import search_quotes, visible_claims_condition
+from retrieval.answer_type import dimension_of_unit
 from retrieval.document_aliases import version_aliases, with_aliases
 from retrieval.evidence import ClaimFact
 from retrieval.finding import Ask, Found, claim_entities

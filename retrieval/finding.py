@@ -21,17 +21,13 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection, select
 
-from claims.extraction.answer_type import AnswerType, dimension_of_unit, value_fits
-from claims.extraction.question_frames import (
-    answering_attributes,
-    counts_what_is_asked,
-    entity_references,
-    kind_words,
-)
+from claims.extraction.question_frames import kind_words
 from claims.models import Requester
 from claims.store.batches import batches
 from claims.store.search import search_words
 from claims.tables import ClaimRow, SourceVersionRow
+from retrieval.answer_type import AnswerType, dimension_of_unit, value_fits
+from retrieval.answering import answering_attributes, counts_what_is_asked, entity_references
 from retrieval.candidates import (
     EXACT_ENTITY,
     NAME_PART,

@@ -36,10 +36,10 @@ from sqlalchemy import Connection, select
 
 from claims.edges.entities import Stated, base_name, evidence, value_key
 from claims.edges.facts import ClaimFacts, facts_from_claim
-from claims.extraction.question_frames import entity_references
 from claims.store.batches import batches
 from claims.store.claims import CLAIM_COLUMNS, claim_from_row
 from claims.tables import ClaimRow
+from retrieval.answering import entity_references
 from retrieval.candidates import NAMED_IN_PAGE, name_words
 from retrieval.contract import Side
 from retrieval.evidence import ClaimFact, EvidenceGroup

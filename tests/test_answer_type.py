@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.extraction.answer_type import AnswerType, expected_answer_type, value_fits
+from retrieval.answer_type import AnswerType, expected_answer_type, value_fits
 
 
 @pytest.mark.parametrize(

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from claims.extraction.answer_type import AnswerType, expected_answer_type
 from claims.models import Requester
 from retrieval.answer import answer
+from retrieval.answer_type import AnswerType, expected_answer_type
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))

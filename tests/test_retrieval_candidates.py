@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from sqlalchemy import update
 
-from claims.extraction.answer_type import AnswerType
+from claims.models import EntityRef
 from claims.store.engine import make_engine
 from claims.tables import ClaimRow
+from retrieval.answer_type import AnswerType
 from retrieval.candidates import (
     EXACT_ENTITY,
     PARTIAL_ENTITY,
@@ -160,3 +161,41 @@ def test_quote_search_finds_a_key_the_attribute_read_misses(migrated_url: str) -
     assert [(c.claim_key, c.found_by) for c in found] == [
         ("springfield, massachusetts bus fare", "quote search")
     ]
+
+
+def test_a_stored_page_local_reference_fits_no_better_than_a_titled_namesake() -> None:
+    # the reference says where the subject is known, as data: no "(in ...)" mark is read
+    local = EntityRef(name="harwick mill", local_to="src-field-notes")
+    titled = EntityRef(name="harwick mill", qualifier="cotton mill")
+    assert entity_fit("harwick mill", EntityRef(name="harwick mill")) == EXACT_ENTITY
+    assert entity_fit("harwick mill", local) == PARTIAL_ENTITY
+    assert entity_fit("harwick mill", titled) == PARTIAL_ENTITY
+    assert entity_fit("harwick mill", EntityRef(name="oldham mill", local_to="src-x")) == 0.0
+
+
+def test_candidate_keys_read_the_stored_entity_reference(migrated_url: str) -> None:
+    corpus = Corpus()
+    corpus.source("notes", ())
+    version = corpus.version("notes", "Harwick Mill employed 140 weavers in its first year.")
+    claim_id = corpus.claim(version, "harwick mill (in notes) population", 140, None)
+    engine = make_engine(migrated_url)
+    try:
+        corpus.write(engine)
+        with engine.begin() as conn:
+            conn.execute(
+                update(ClaimRow)
+                .where(ClaimRow.id == claim_id)
+                .values(
+                    entity="harwick mill (in notes)",
+                    entity_name="harwick mill",
+                    entity_local_to="notes",
+                    attribute="population",
+                    coarse_key="population",
+                )
+            )
+    finally:
+        engine.dispose()
+    found = _keys(migrated_url, entity="harwick mill")
+    # known only inside its page: found, but at a titled namesake's fit, not as the name
+    assert [c.claim_key for c in found] == ["harwick mill (in notes) population"]
+    assert found[0].entity_fit == PARTIAL_ENTITY

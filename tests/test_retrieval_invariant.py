@@ -20,11 +20,11 @@ from retrieval_corpus import GENERATION, Corpus, at
 from sqlalchemy import Engine
 
 from claims.errors import ClaimLedgerError
-from claims.extraction.answer_type import expected_answer_type
 from claims.models import Requester
 from claims.store.search import search_words
 from retrieval.access import source_visible
 from retrieval.answer import answer_frame
+from retrieval.answer_type import expected_answer_type
 from retrieval.candidates import candidate_keys
 from retrieval.evidence import AsOf
 from retrieval.status import status_of_claim, status_of_key, status_of_source

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from claims.extraction.question_frames import answering_attributes, standing_in_for
 from claims.models import Requester
 from retrieval.answer import answer
+from retrieval.answering import answering_attributes, standing_in_for
 from retrieval.contract import AnswerStatus
 
 sys.path.insert(0, str(Path(__file__).parent))

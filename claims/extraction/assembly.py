@@ -22,9 +22,10 @@ clauses, one claim per value). The steps live in modules named for what they do:
 from __future__ import annotations
 
 from bisect import bisect_left
+from dataclasses import replace
 from typing import cast
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from claims.extraction.claim_shapes import (
     _ITEM_LEADS,
@@ -41,7 +42,7 @@ from claims.extraction.claim_shapes import (
     _without_comparisons,
     _words_only_after,
 )
-from claims.extraction.clauses import _clauses, _is_non_latin
+from claims.extraction.clauses import Clause, _clauses, _is_non_latin
 from claims.extraction.effective_time import effective_time
 from claims.extraction.event_dates import dated_act, event_date, time_without
 from claims.extraction.frames import Frame, _joined, read_frame
@@ -75,7 +76,6 @@ from claims.extraction.value_kinds import (
 from claims.ids import stable_id_maker
 from claims.models import (
     Claim,
-    EffectiveTime,
     ValueKind,
 )
 from claims.models import Span as CharSpan
@@ -199,18 +199,17 @@ class DocAssembly:
             # expression can share one unknown time
             when = effective_time(self._text, times) if times else _UNKNOWN_TIME
             if non_latin:
-                claims.extend(
-                    non_latin_claims(
-                        self, doc, sent, mentions, qlo, qhi, when, source_id, source_version_id
-                    )
-                )
+                whole = Clause(
+                    doc, sent, sent.start, sent.end, roles, mentions, when, sent.start, None,
+                    source_id, source_version_id,
+                )  # fmt: skip
+                claims.extend(non_latin_claims(self, whole, qlo, qhi))
                 continue
             for a, b in _clauses(doc, sent, roles):
-                claims.extend(
-                    self._clause(
-                        doc, sent, a, b, roles, mentions, when, source_id, source_version_id
-                    )
+                clause = Clause(
+                    doc, sent, a, b, roles, mentions, when, a, None, source_id, source_version_id
                 )
+                claims.extend(self._clause(clause))
             if key is not None and cache is not None:
                 cache.store(key, s0, s1, claims[first:], ids)
         return claims
@@ -235,18 +234,8 @@ class DocAssembly:
         self._document_read = True
 
     # ------------------------------------------------------------------ English
-    def _clause(
-        self,
-        doc: Doc,
-        sent: Span,
-        a: int,
-        b: int,
-        roles: Roles,
-        mentions: Mentions,
-        when: EffectiveTime,
-        source_id: str | None,
-        source_version_id: str | None,
-    ) -> list[Claim]:
+    def _clause(self, clause: Clause) -> list[Claim]:
+        roles, mentions, a, b = clause.roles, clause.mentions, clause.a, clause.b
         role, info = roles.role, roles.info
         clause_roles = role[a:b]  # membership tests on the slice run in C
         values: list[int] = []
@@ -256,72 +245,37 @@ class DocAssembly:
                 if role[i] == VALUE and info[i] not in seen:
                     seen.add(info[i])  # type: ignore[arg-type]
                     values.append(info[i])  # type: ignore[arg-type]
-        clause_start = a  # the evidence window of a long sentence starts here
-        reported_at: int | None = None
         if REPORTED in clause_roles:
-            reported_at = a + clause_roles.index(REPORTED)
             start = self._after_attribution(roles, a, b)
             if VALUE not in role[a:start]:
                 a = start  # a value inside the attribution itself keeps the whole clause
             if a >= b:
                 return []  # "According to the 2010 census," with nothing reported after it
+            clause = replace(clause, a=a, reported_at=clause.start + clause_roles.index(REPORTED))
+        when = clause.when
         events: list[Claim] = []
         if TIME in clause_roles or VALUE in clause_roles:
             # "The club was established in 1871": the date is the event's value, and the
             # clause's other claims no longer hold "in 1871"
-            event = event_date(self,
-                doc, sent, a, b, roles, mentions, clause_start, reported_at is not None,
-                source_id, source_version_id,
-            )  # fmt: skip
+            event = event_date(self, clause)
             if event is not None:
                 events.append(event[0])
                 if event[1] >= 0:
-                    when = time_without(self, sent, mentions, event[1])
+                    when = time_without(self, clause.sent, mentions, event[1])
                 # "founded in 1542": a year, not a count
                 values = [v for v in values if v not in event[2]]
         if not values:
             if events:
                 return events
-            return self._worded_clause(
-                doc, sent, a, b, roles, mentions, when, clause_start, clause_roles,
-                reported_at, source_id, source_version_id,
-            )  # fmt: skip
-        return events + self._valued_clause(
-            doc, sent, a, b, roles, mentions, when, clause_start, values,
-            reported_at, source_id, source_version_id,
-        )  # fmt: skip
+            return self._worded_clause(replace(clause, when=when), clause_roles)
+        return events + self._valued_clause(replace(clause, when=when), values)
 
-    def _worded_clause(
-        self,
-        doc: Doc,
-        sent: Span,
-        a: int,
-        b: int,
-        roles: Roles,
-        mentions: Mentions,
-        when: EffectiveTime,
-        clause_start: int,
-        clause_roles: list[int],
-        reported_at: int | None,
-        source_id: str | None,
-        source_version_id: str | None,
-    ) -> list[Claim]:
+    def _worded_clause(self, clause: Clause, clause_roles: list[int]) -> list[Claim]:
         """The claims of a clause that states no value: a label or a statement, the property
-        a class sentence implies, a direction, or a dated act."""
-        claim = statement_claims(
-            self,
-            doc,
-            sent,
-            a,
-            b,
-            roles,
-            mentions,
-            when,
-            clause_start,
-            reported_at is not None,
-            source_id,
-            source_version_id,
-        )
+        a class sentence implies, a direction, or a dated act (``clause_roles``: the roles
+        of the whole clause, its attribution included)."""
+        roles, a, b = clause.roles, clause.a, clause.b
+        claim = statement_claims(self, clause)
         if claim is not None and claim.kind is ValueKind.CATEGORICAL and "metric" in claim.scope:
             # "Median age is the age that splits the residents in half": a metric (median,
             # mean, p99) measures a number; worded, the sentence defines the metric
@@ -333,46 +287,25 @@ class DocAssembly:
             and _predicate_shape(roles, a, b) == "class"
         ):
             # "The seminar is a prerequisite": also the property its negation denies
-            prop = statement_claims(self,
-                doc, sent, a, b, roles, mentions, when, clause_start,
-                reported_at is not None, source_id, source_version_id, as_property=True,
-            )  # fmt: skip
+            prop = statement_claims(self, clause, as_property=True)
             out_claims += [prop] if prop else []
-        direction = direction_claim(self,
-            doc, sent, a, b, roles, mentions, when, clause_start, reported_at is not None,
-            source_id, source_version_id,
-        )  # fmt: skip
+        direction = direction_claim(self, clause)
         if direction is not None:
             # "Attrition went up in May": the direction is the value
             return [direction]
         if not out_claims and TIME in clause_roles:
             # "In June 2011, his niece gave birth to triplets": a dated act with no other
             # value; its date is what the sentence states
-            dated = dated_act(self,
-                doc, sent, a, b, roles, mentions, clause_start, reported_at is not None,
-                source_id, source_version_id,
-            )  # fmt: skip
+            dated = dated_act(self, clause)
             return [dated] if dated is not None else []
         return out_claims
 
-    def _valued_clause(
-        self,
-        doc: Doc,
-        sent: Span,
-        a: int,
-        b: int,
-        roles: Roles,
-        mentions: Mentions,
-        when: EffectiveTime,
-        clause_start: int,
-        values: list[int],
-        reported_at: int | None,
-        source_id: str | None,
-        source_version_id: str | None,
-    ) -> list[Claim]:
+    def _valued_clause(self, clause: Clause, values: list[int]) -> list[Claim]:
         """One claim per value of a clause, list items sharing the key the first one named."""
+        doc, roles, mentions, a, b = clause.doc, clause.roles, clause.mentions, clause.a, clause.b
+        reported_at, when = clause.reported_at, clause.when
         role, info = roles.role, roles.info
-        span = self._evidence(doc, sent, clause_start, b)
+        span = self._evidence(clause)
         contexts = [
             _without_comparisons(roles, idxs, qi)
             for qi, idxs in zip(values, self._contexts(a, b, role, info, values), strict=True)
@@ -441,11 +374,7 @@ class DocAssembly:
                 frame.attribute_words = [*frame.attribute_words, "change"]
                 frame.key_words = _joined(frame.entity_words, frame.attribute_words)
                 frame.predicate = moved
-            out.append(
-                quantity_claim(
-                    self, doc, q, frame, value_when, span, reported, source_id, source_version_id
-                )
-            )
+            out.append(quantity_claim(self, clause, q, frame, value_when, span, reported))
             if frame.attribute_words and qi not in bases:
                 previous = frame
                 previous_count = counts
@@ -540,12 +469,14 @@ class DocAssembly:
                 cut = k + 1
         return cut
 
-    def _evidence(self, doc: Doc, sent: Span, a: int, b: int) -> CharSpan:
-        """The sentence (trimmed of surrounding whitespace), or the clause window if it is long."""
+    def _evidence(self, clause: Clause) -> CharSpan:
+        """The sentence (trimmed of surrounding whitespace), or the clause window if it is long
+        (from the clause's own first token, its attribution included)."""
+        sent = clause.sent
         if sent.end_char - sent.start_char <= MAX_QUOTE_CHARS:
             start, end = sent.start_char, sent.end_char
         else:
-            start, end = self._roles.idx[a], self._roles.end[b - 1]
+            start, end = self._roles.idx[clause.start], self._roles.end[clause.b - 1]
         text = self._text
         while start < end and text[start].isspace():
             start += 1

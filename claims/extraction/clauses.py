@@ -3,12 +3,41 @@ a trailing "which ..."), in token windows that keep the cost linear."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from spacy.tokens import Doc, Span
 
 from claims.extraction.resources import read_yaml
 from claims.extraction.roles import MAX_CLAUSE_TOKENS, MODAL, PIVOT, PUNCT, SEP, VALUE, VERB, Roles
+
+if TYPE_CHECKING:
+    from claims.extraction.mentions import Mentions
+    from claims.models import EffectiveTime
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One clause as the claim readers read it: where it stands, the sentence's token roles
+    and mentions, and what every claim read from it carries (time, provenance)."""
+
+    doc: Doc
+    sent: Span
+    a: int  # the first token of what the clause states (after an attribution)
+    b: int  # the token after the clause
+    roles: Roles
+    mentions: Mentions
+    when: EffectiveTime  # the time each claim of the clause copies
+    start: int  # the clause's own first token: a long sentence's evidence window starts here
+    reported_at: int | None  # the reported-speech cue ("said", "according to"), if any
+    source_id: str | None
+    source_version_id: str | None
+
+    @property
+    def reported(self) -> bool:
+        """Whether the clause reports what someone said."""
+        return self.reported_at is not None
 
 
 def _clauses(doc: Doc, sent: Span, roles: Roles) -> list[tuple[int, int]]:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import TYPE_CHECKING, cast
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Span
 
 from claims.extraction.claim_shapes import (
     _COPULAS,
@@ -61,24 +61,14 @@ from claims.models import (
 
 if TYPE_CHECKING:
     from claims.extraction.assembly import DocAssembly
+    from claims.extraction.clauses import Clause
 
 
-def event_date(
-    asm: DocAssembly,
-    doc: Doc,
-    sent: Span,
-    a: int,
-    b: int,
-    roles: Roles,
-    mentions: Mentions,
-    clause_start: int,
-    reported: bool,
-    source_id: str | None,
-    source_version_id: str | None,
-) -> tuple[Claim, int, list[int]] | None:
+def event_date(asm: DocAssembly, clause: Clause) -> tuple[Claim, int, list[int]] | None:
     """(date claim, index of the time mention it took or -1, indices of the bare
     numbers it is made of) for "X came into force in 2017", "she was born on 3 May
     1970", "the city was founded in 1542"; None when no event predicate has a date."""
+    roles, mentions, a, b = clause.roles, clause.mentions, clause.a, clause.b
     role, info, lower = roles.role, roles.info, roles.lower
     lex = lexicon()
     hit = find_phrase(lower[a:b], lex.events, lex.longest_event, lex.event_firsts)
@@ -135,11 +125,7 @@ def event_date(
     return (
         value_claim(
             asm,
-            doc,
-            sent,
-            a,
-            b,
-            clause_start,
+            clause,
             ValueKind.DATE,
             entity,
             attribute,
@@ -147,13 +133,10 @@ def event_date(
             event,
             negated,
             residual,
-            time_without(asm, sent, mentions, -1 if taken is None else taken),
-            reported,
+            time_without(asm, clause.sent, mentions, -1 if taken is None else taken),
             0.75,
-            source_id,
-            source_version_id,
             subject=_text(roles, head),
-        ),  # fmt: skip
+        ),
         -1 if taken is None else taken,
         (used if year_q >= 0 else []) + stepped,
     )
@@ -299,25 +282,15 @@ def relative_span(asm: DocAssembly, roles: Roles, mentions: Mentions, i: int, b:
     return -1
 
 
-def dated_act(
-    asm: DocAssembly,
-    doc: Doc,
-    sent: Span,
-    a: int,
-    b: int,
-    roles: Roles,
-    mentions: Mentions,
-    clause_start: int,
-    reported: bool,
-    source_id: str | None,
-    source_version_id: str | None,
-) -> Claim | None:
+def dated_act(asm: DocAssembly, clause: Clause) -> Claim | None:
     """ "In June 2011, his niece gave birth to triplets", "The new timetable was revealed
     on March 11, 2009": a clause with no value and no listed event predicate that dates
     what it tells. The date is the value of the act the clause's words name (its key
     read as for any clause, the time words left out), so two tellings of the act
     with different dates compare; the clause's other time expressions stay its time.
     None when no time expression is dated or nothing names the act."""
+    doc, sent, roles, mentions = clause.doc, clause.sent, clause.roles, clause.mentions
+    a, b = clause.a, clause.b
     role, info, lower = roles.role, roles.info, roles.lower
     if lower[b - 1] == "?" or role[a] == WH:
         return None  # a question asks when; it states no date
@@ -388,11 +361,10 @@ def dated_act(
         kind, value, taken = ValueKind.CATEGORICAL, yearless, yearless_at
     else:
         kind, value = ValueKind.DATE, _event_value(mentions.times[taken], 0, 0)
-    return value_claim(asm,
-        doc, sent, a, b, clause_start, kind, entity_words, attribute, value,
+    return value_claim(asm, clause, kind, entity_words, attribute, value,
         frame.verb or "date", frame.negated, list(frame.residual),
-        time_without(asm, sent, mentions, taken), reported, 0.5,
-        source_id, source_version_id, subject=frame.subject, scope=frame.scope,
+        time_without(asm, sent, mentions, taken), 0.5,
+        subject=frame.subject, scope=frame.scope,
     )  # fmt: skip
 
 

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spacy.tokens import Doc, Span
-
 from claims.extraction.claim_shapes import _claim, _copy_time
-from claims.extraction.clauses import _plain_statement
+from claims.extraction.clauses import Clause, _plain_statement
 from claims.extraction.frames import Frame
 from claims.extraction.keys import fold_text
 from claims.extraction.markers import scan_markers
-from claims.extraction.mentions import Mentions
 from claims.extraction.roles import _MODALITY, MAX_QUOTE_CHARS
 from claims.extraction.value_claims import quantity_claim
 from claims.extraction.value_kinds import (
@@ -20,7 +17,6 @@ from claims.extraction.value_kinds import (
 )
 from claims.models import (
     Claim,
-    EffectiveTime,
     Modality,
     Polarity,
     ValueKind,
@@ -33,25 +29,16 @@ if TYPE_CHECKING:
 
 
 # ------------------------------------------------------------------ other scripts
-def non_latin_claims(
-    asm: DocAssembly,
-    doc: Doc,
-    sent: Span,
-    mentions: Mentions,
-    qlo: int,
-    qhi: int,
-    when: EffectiveTime,
-    source_id: str | None,
-    source_version_id: str | None,
-) -> list[Claim]:
+def non_latin_claims(asm: DocAssembly, whole: Clause, qlo: int, qhi: int) -> list[Claim]:
+    """The claims of a sentence of another script (``whole``: the sentence as one clause),
+    whose quantities are ``mentions.quantities[qlo:qhi]``."""
     if qlo == qhi:
-        claim = non_latin_polarity(asm, sent, when, source_id, source_version_id)
+        claim = non_latin_polarity(asm, whole)
         return [claim] if claim else []
+    sent, mentions = whole.sent, whole.mentions
     s0, s1 = sent.start_char, sent.end_char
     if s1 - s0 > MAX_QUOTE_CHARS:
-        return non_latin_windows(
-            asm, doc, sent, mentions, qlo, qhi, when, source_id, source_version_id
-        )
+        return non_latin_windows(asm, whole, qlo, qhi)
     text = asm._text
     pieces = list(text[s0:s1])
     cut: list[tuple[int, int]] = [(q.cue_start, q.end) for q in mentions.quantities[qlo:qhi]]
@@ -75,24 +62,11 @@ def non_latin_claims(
     key = fold_text("".join(pieces), asm.res.non_latin_trim)
     frame = Frame(scope=scope, subject=key or None, negated=scan.negated)
     frame.modality = _MODALITY.get(scan.modal_id) if scan.modal_id else None
-    span = asm._evidence(doc, sent, sent.start, sent.end)
-    out = []
-    for q in mentions.quantities[qlo:qhi]:
-        out.append(
-            quantity_claim(
-                asm,
-                doc,
-                q,
-                frame,
-                when,
-                span,
-                False,
-                source_id,
-                source_version_id,
-                non_latin_key=key,
-            )
-        )
-    return out
+    span = asm._evidence(whole)
+    return [
+        quantity_claim(asm, whole, q, frame, whole.when, span, False, non_latin_key=key)
+        for q in mentions.quantities[qlo:qhi]
+    ]
 
 
 def has_non_latin_marker(asm: DocAssembly, sentence: str) -> bool:
@@ -102,15 +76,10 @@ def has_non_latin_marker(asm: DocAssembly, sentence: str) -> bool:
     )
 
 
-def non_latin_polarity(
-    asm: DocAssembly,
-    sent: Span,
-    when: EffectiveTime,
-    source_id: str | None,
-    source_version_id: str | None,
-) -> Claim | None:
+def non_latin_polarity(asm: DocAssembly, whole: Clause) -> Claim | None:
     """A modal or negated sentence in another script: the markers are removed and the
     rest is the key, so permission and prohibition of one action share a key."""
+    sent = whole.sent
     s0, s1 = sent.start_char, sent.end_char
     if s1 - s0 > MAX_QUOTE_CHARS:
         return None
@@ -131,13 +100,13 @@ def non_latin_polarity(
     polarity = Polarity.NEGATIVE if negated else Polarity.POSITIVE
     if modality == Modality.PROHIBITION:
         polarity = Polarity.NEGATIVE
-    span = asm._evidence(sent.doc, sent, sent.start, sent.end)
+    span = asm._evidence(whole)
     kind = ValueKind.POLARITY
     claim_id = asm._claim_id(span.start, span.end, s0, None, kind.value, key)
     return _claim(
         id=claim_id,
-        source_version_id=source_version_id,
-        source_id=source_id,
+        source_version_id=whole.source_version_id,
+        source_id=whole.source_id,
         generation=asm.generation,
         subject=None,
         predicate=key,
@@ -150,7 +119,7 @@ def non_latin_polarity(
         modality=modality,
         scope={},
         scope_residual=[],
-        time=_copy_time(when),
+        time=_copy_time(whole.when),
         reported_speech=False,
         span=span,
         quote=asm._text[span.start : span.end],
@@ -159,21 +128,11 @@ def non_latin_polarity(
     )
 
 
-def non_latin_windows(
-    asm: DocAssembly,
-    doc: Doc,
-    sent: Span,
-    mentions: Mentions,
-    qlo: int,
-    qhi: int,
-    when: EffectiveTime,
-    source_id: str | None,
-    source_version_id: str | None,
-) -> list[Claim]:
+def non_latin_windows(asm: DocAssembly, whole: Clause, qlo: int, qhi: int) -> list[Claim]:
     """A very long non-Latin sentence: each value keyed by the 40 characters before it."""
     out = []
-    text = asm._text
-    for q in mentions.quantities[qlo:qhi]:
+    text, sent = asm._text, whole.sent
+    for q in whole.mentions.quantities[qlo:qhi]:
         w0 = max(sent.start_char, q.cue_start - 40)
         w1 = min(sent.end_char, q.end + 40)
         key = fold_text(text[w0 : q.cue_start], asm.res.non_latin_trim)
@@ -181,14 +140,12 @@ def non_latin_windows(
         out.append(
             quantity_claim(
                 asm,
-                doc,
+                whole,
                 q,
                 Frame(subject=key or None),
-                when,
+                whole.when,
                 span,
                 False,
-                source_id,
-                source_version_id,
                 non_latin_key=key,
             )
         )

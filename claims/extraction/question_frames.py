@@ -171,69 +171,6 @@ def match_frame(question: str) -> FrameMatch | None:
 
 
 @lru_cache(maxsize=1)
-def _answered_by() -> dict[str, tuple[str, ...]]:
-    data = read_yaml("question_frames.yaml")
-    return {
-        str(asked): tuple(str(a) for a in answering)
-        for asked, answering in (data.get("answered_by") or {}).items()
-    }
-
-
-def answering_attributes(attribute: str) -> tuple[str, ...]:
-    """Other attributes whose claims answer a question about ``attribute`` (a census
-    count answers a population question); empty for most attributes."""
-    return _answered_by().get(attribute, ())
-
-
-@lru_cache(maxsize=1)
-def _standing_in() -> dict[str, tuple[str, ...]]:
-    data = read_yaml("question_frames.yaml")
-    return {
-        str(asked): tuple(str(a) for a in answering)
-        for asked, answering in (data.get("answered_when_missing") or {}).items()
-    }
-
-
-def standing_in_for(attribute: str) -> tuple[str, ...]:
-    """Attributes whose claims answer a question about ``attribute`` only when no claim
-    states it (a school "opened" in 1961 answers "when was it established" when no page
-    gives its founding); empty for most attributes."""
-    return _standing_in().get(attribute, ())
-
-
-@lru_cache(maxsize=1)
-def _counted() -> dict[str, frozenset[str]]:
-    data = read_yaml("question_frames.yaml")
-    return {
-        str(attribute): frozenset(lemma(str(w)) for w in words)
-        for attribute, words in (data.get("counted") or {}).items()
-    }
-
-
-def counts_what_is_asked(attribute: str, unit: str | None) -> bool:
-    """Whether a count stated with ``unit`` (as written: "people", "families") can answer a
-    question about ``attribute``; a count that names nothing it counts can."""
-    nouns = _counted().get(attribute)
-    if nouns is None or not unit:
-        return True
-    return lemma(unit.split()[-1]) in nouns or unit.casefold() in nouns
-
-
-def counted_by(attribute: str, unit: str) -> bool:
-    """Whether ``unit`` (as written) names what ``attribute`` counts ("people" for a
-    population)."""
-    nouns = _counted().get(attribute)
-    return bool(nouns) and counts_what_is_asked(attribute, unit)
-
-
-@lru_cache(maxsize=1)
-def entity_references() -> frozenset[str]:
-    """Nouns a text uses for the thing it is about ("the town"), as lemmas."""
-    data = read_yaml("question_frames.yaml")
-    return frozenset(lemma(str(w)) for w in data.get("entity_references") or ())
-
-
-@lru_cache(maxsize=1)
 def honorifics() -> frozenset[str]:
     """Titles and ranks put before a name ("general", "justice"), lowercase."""
     data = read_yaml("question_frames.yaml")

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from spacy.tokens import Doc, Span
-
 from claims.extraction.claim_shapes import (
     _CONTRAST_WORDS,
     _action_with_verb,
@@ -22,7 +20,6 @@ from claims.extraction.claim_shapes import (
 )
 from claims.extraction.frames import Frame, _joined, read_frame
 from claims.extraction.keys import fold_word
-from claims.extraction.mentions import Mentions
 from claims.extraction.roles import (
     _CLAIM_ROLES,
     CONTENT,
@@ -40,7 +37,6 @@ from claims.extraction.value_kinds import (
 )
 from claims.models import (
     Claim,
-    EffectiveTime,
     Modality,
     Polarity,
     ValueKind,
@@ -48,27 +44,17 @@ from claims.models import (
 
 if TYPE_CHECKING:
     from claims.extraction.assembly import DocAssembly
+    from claims.extraction.clauses import Clause
 
 
 # what a clause states: kind, value, attribute words, predicate, confidence
 _Reading = tuple[ValueKind, str | None, list[str], str | None, float]
 
 
-def statement_claims(
-    asm: DocAssembly,
-    doc: Doc,
-    sent: Span,
-    a: int,
-    b: int,
-    roles: Roles,
-    mentions: Mentions,
-    when: EffectiveTime,
-    clause_start: int,
-    reported: bool,
-    source_id: str | None,
-    source_version_id: str | None,
-    as_property: bool = False,
-) -> Claim | None:
+def statement_claims(asm: DocAssembly, clause: Clause, as_property: bool = False) -> Claim | None:
+    """The label or statement ``clause`` states (``as_property``: the property a class
+    sentence implies), or None."""
+    roles, a, b = clause.roles, clause.a, clause.b
     role = roles.role
     if a >= b:
         return None  # an empty clause states nothing
@@ -87,7 +73,7 @@ def statement_claims(
         # <label>", "X includes <thing>" can still be a claim: decide that before
         # reading the frame (prose sentences end here).
         return None
-    frame = read_frame(doc, roles, idxs, asm.res, mentions.times)
+    frame = read_frame(clause.doc, roles, idxs, asm.res, clause.mentions.times)
     has_verb = frame.pivot_kind in ("verb", "possession", "action")
     shape = _predicate_shape(roles, a, b) if frame.pivot_kind == "copula" else ""
     # "The licence is transferable" states a property, as "... is not transferable"
@@ -105,7 +91,7 @@ def statement_claims(
         return None
     kind, value, attribute_words, predicate, confidence = reading
     # the evidence only once a claim is certain (most prose clauses returned above)
-    span = asm._evidence(doc, sent, clause_start, b)
+    span = asm._evidence(clause)
     entity = asm._entity(frame)
     attribute = " ".join(attribute_words)
     key = " ".join(_joined(entity.split(" ") if entity else [], attribute_words))
@@ -125,8 +111,8 @@ def statement_claims(
     )
     return _claim(
         id=claim_id,
-        source_version_id=source_version_id,
-        source_id=source_id,
+        source_version_id=clause.source_version_id,
+        source_id=clause.source_id,
         generation=asm.generation,
         subject=frame.subject,
         predicate=predicate,
@@ -141,8 +127,8 @@ def statement_claims(
         modality=modality,
         scope=dict(frame.scope),
         scope_residual=list(frame.residual),
-        time=_copy_time(when),
-        reported_speech=reported,
+        time=_copy_time(clause.when),
+        reported_speech=clause.reported,
         span=span,
         quote=asm._text[span.start : span.end],
         confidence=confidence,

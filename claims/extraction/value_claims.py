@@ -6,12 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from spacy.tokens import Doc, Span
-
 from claims.extraction.claim_shapes import _COPULAS, _claim, _copy_time, _counts_things
 from claims.extraction.frames import Frame, _head, _joined, fallback_attribute, read_frame
 from claims.extraction.keys import fold_word
-from claims.extraction.mentions import Mentions, QuantityMention
+from claims.extraction.mentions import QuantityMention
 from claims.extraction.roles import CONTENT, MODAL, NEG, PUNCT, VALUE, VERB, Roles, _text
 from claims.extraction.value_kinds import (
     NO_QUANTITY,
@@ -32,20 +30,21 @@ from claims.units.normalize import conversion
 
 if TYPE_CHECKING:
     from claims.extraction.assembly import DocAssembly
+    from claims.extraction.clauses import Clause
 
 
 def quantity_claim(
     asm: DocAssembly,
-    doc: Doc,
+    clause: Clause,
     q: QuantityMention,
     frame: Frame,
     when: EffectiveTime,
     span: CharSpan,
     reported: bool,
-    source_id: str | None,
-    source_version_id: str | None,
     non_latin_key: str | None = None,
 ) -> Claim:
+    """The claim of quantity ``q`` of ``clause``, keyed by ``frame``, at time ``when``, with
+    ``span`` as evidence (``non_latin_key``: the key a sentence of another script gives)."""
     # a plain noun after the number ("1200 pallets") counts things
     entry = conversion(q.unit_key) if q.unit_key else counted_unit(q.unit or "")
     dimension = entry.dimension if entry else None
@@ -99,8 +98,8 @@ def quantity_claim(
     )
     return _claim(
         id=claim_id,
-        source_version_id=source_version_id,
-        source_id=source_id,
+        source_version_id=clause.source_version_id,
+        source_id=clause.source_id,
         generation=asm.generation,
         subject=frame.subject,
         predicate=frame.predicate,
@@ -159,21 +158,9 @@ def change_of(asm: DocAssembly, roles: Roles, idxs: Sequence[int], qi: int) -> s
     return ""
 
 
-def direction_claim(
-    asm: DocAssembly,
-    doc: Doc,
-    sent: Span,
-    a: int,
-    b: int,
-    roles: Roles,
-    mentions: Mentions,
-    when: EffectiveTime,
-    clause_start: int,
-    reported: bool,
-    source_id: str | None,
-    source_version_id: str | None,
-) -> Claim | None:
+def direction_claim(asm: DocAssembly, clause: Clause) -> Claim | None:
     """ "Attrition went up in May": a categorical claim "<subject> change" = up/down."""
+    roles, a, b = clause.roles, clause.a, clause.b
     role, lower = roles.role, roles.lower
     if NEG in role[a:b] or MODAL in role[a:b] or lower[b - 1] == "?":
         return None
@@ -199,24 +186,19 @@ def direction_claim(
         w = fold_word(lower[i])
         if w not in entity:
             entity.append(w)
-    frame = read_frame(doc, roles, [i for i in range(a, b) if role[i] != PUNCT],
-                       asm.res, mentions.times)  # fmt: skip
+    idxs = [i for i in range(a, b) if role[i] != PUNCT]
+    frame = read_frame(clause.doc, roles, idxs, asm.res, clause.mentions.times)
     residual = [fold_word(lower[i]) for i in quals]
     residual += [w for w in frame.residual if w not in entity and w not in residual]
-    return value_claim(asm,
-        doc, sent, a, b, clause_start, ValueKind.CATEGORICAL, entity, ["change"],
-        direction, " ".join(phrase), False, residual, when, reported, 0.6,
-        source_id, source_version_id, subject=_text(roles, head), scope=frame.scope,
+    return value_claim(asm, clause, ValueKind.CATEGORICAL, entity, ["change"],
+        direction, " ".join(phrase), False, residual, clause.when, 0.6,
+        subject=_text(roles, head), scope=frame.scope,
     )  # fmt: skip
 
 
 def value_claim(
     asm: DocAssembly,
-    doc: Doc,
-    sent: Span,
-    a: int,
-    b: int,
-    clause_start: int,
+    clause: Clause,
     kind: ValueKind,
     entity: list[str],
     attribute: list[str],
@@ -225,22 +207,19 @@ def value_claim(
     negated: bool,
     residual: list[str],
     when: EffectiveTime,
-    reported: bool,
     confidence: float,
-    source_id: str | None,
-    source_version_id: str | None,
     subject: str | None = None,
     scope: dict[str, str] | None = None,
 ) -> Claim:
-    """A date or direction claim: key = entity words + attribute words."""
-    span = asm._evidence(doc, sent, clause_start, b)
+    """A date or direction claim of ``clause``: key = entity words + attribute words."""
+    span = asm._evidence(clause)
     key_words = entity + [w for w in attribute if w not in entity]
     key = " ".join(key_words)
-    claim_id = asm._claim_id(span.start, span.end, asm._roles.idx[a], None, kind.value, key)
+    claim_id = asm._claim_id(span.start, span.end, asm._roles.idx[clause.a], None, kind.value, key)
     fields: dict[str, Any] = dict(
         id=claim_id,
-        source_version_id=source_version_id,
-        source_id=source_id,
+        source_version_id=clause.source_version_id,
+        source_id=clause.source_id,
         generation=asm.generation,
         subject=subject,
         predicate=predicate,
@@ -254,7 +233,7 @@ def value_claim(
         scope=dict(scope or {}),
         scope_residual=[w for w in residual if w not in key_words],
         time=_copy_time(when),
-        reported_speech=reported,
+        reported_speech=clause.reported,
         span=span,
         quote=asm._text[span.start : span.end],
         confidence=confidence,

@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 
 from claims.documents.model import Block, BlockKind, Document, Locator, TableCell
 from claims.extraction.identity import title_entity
-from claims.extraction.readers.context import ReadContext
 from claims.extraction.readers.table_cells import (
     CellValue,
     currency_in,
@@ -524,19 +523,3 @@ def _parent_words(layout: TableLayout, row: int) -> tuple[str, ...]:
         if label and label != own:
             return raw_words(label)
     return ()
-
-
-def table_block_claims(context: ReadContext, block: Block) -> list[Claim]:
-    """The table reader as the structure reader's table dispatch calls it: the claims of one
-    TABLE block, each carrying its cell locator."""
-    return [
-        item.claim.model_copy(update={"locator": item.locator})
-        for item in read_table(
-            context.document,
-            block,
-            table_number=block.locator.table or 1,
-            source_id=context.source_id,
-            source_version_id=context.source_version_id,
-            generation=context.generation,
-        )
-    ]

@@ -62,7 +62,7 @@ class _Lexicon:
 @lru_cache(maxsize=1)
 def _lexicon() -> _Lexicon:
     raw = yaml.safe_load(
-        resources.files("claims.extraction").joinpath("data/answer_types.yaml").read_text("utf-8")
+        resources.files("retrieval").joinpath("data/answer_types.yaml").read_text("utf-8")
     )
     rules = tuple(
         (
