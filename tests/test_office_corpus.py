@@ -52,6 +52,7 @@ CORROBORATED_NOW = {
     "p200-power-kw-w",  # a PDF spec table / a catalogue label line
     "p200-flow-units",  # "Maximum flow rate" (PDF table) / "Flow rate" (label line)
     "dividend-pence",  # "4.5p per share, payable in November" / "4.5 pence per share"
+    "backup-window-conversion",  # "from next week the ... window is 1.5 hours" / "90 minutes"
 }
 # questions (by the fact they ask about) that get the expected status and value today
 ANSWERED_RIGHT_NOW = {

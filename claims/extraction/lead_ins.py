@@ -22,6 +22,7 @@ from claims.extraction.roles import (
     SCOPE,
     SEP,
     STOP,
+    TIME,
     VALUE,
     VERB,
     Roles,
@@ -42,6 +43,12 @@ def drop_lead_ins(roles: Roles, first: int, end: int) -> None:
         _drop_salutation(roles, first, end, salutations[lower[first]])
     if ":" in lower[first:end]:
         _drop_colon_lead_in(roles, first, end)
+        while first < end and lower[first] != ":":
+            first += 1
+        first += 1  # what follows the colon may open with its own time phrase
+        if first >= end:
+            return
+    _drop_fronted_time(roles, first, end)
     if "," in lower[first:end]:
         _drop_comma_lead_in(roles, first, end)
         _drop_fronted_before_pronoun(roles, first, end)
@@ -131,10 +138,36 @@ def _drop_fronted_before_pronoun(roles: Roles, first: int, end: int) -> None:
         return
 
 
+def _drop_fronted_time(roles: Roles, first: int, end: int) -> None:
+    """ "From next week the nightly backup window is 90 minutes", "Starting in May the
+    monthly fee is ...": a time phrase fronted without a comma runs into the subject's
+    determiner; it says when, not what, so its words leave the subject (its dates stay)."""
+    lower, role = roles.lower, roles.role
+    if lower[first] not in _TIME_OPENERS:
+        return
+    for k in range(first + 1, min(end - 1, first + 6)):
+        if lower[k] in _DETERMINERS:
+            if k == first + 1 or _CLAIMING.isdisjoint(role[k + 1 : end]):
+                return
+            for j in range(first, k):
+                if role[j] in _LEAD_IN_WORDS:
+                    role[j] = STOP
+            return
+        if not (role[k] in (TIME, PREP) or lower[k] in _TIME_WORDS):
+            return
+
+
 _CLAIMING = frozenset({PIVOT, MODAL, VERB, NEG, VALUE})
 _ACTING = frozenset({PIVOT, MODAL, VERB, NEG})  # "it had", "he was", "she did not"
 _OWN_CLAUSE = frozenset({PIVOT, MODAL, NEG})  # a fronted part stating its own claim
 _STATING = frozenset({VALUE, MODAL, NEG})  # a figure, an obligation or a denial
+_TIME_OPENERS = frozenset({"from", "starting", "beginning", "effective", "until"})
+_DETERMINERS = frozenset({"the", "all", "each", "every", "our", "your", "its", "their", "any"})
+_TIME_WORDS = frozenset(
+    {"next", "this", "last", "coming", "week", "month", "quarter", "year", "today",
+     "tomorrow", "now", "then", "monday", "tuesday", "wednesday", "thursday", "friday",
+     "spring", "summer", "autumn", "fall", "winter", "q1", "q2", "q3", "q4"}
+)  # fmt: skip
 # what a greeting or lead-in loses (its scope, label and time words are kept)
 _LEAD_IN_WORDS = frozenset({CONTENT, VERB, PIVOT, STOP, POSS, PREP, SEP})
 
