@@ -622,9 +622,13 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
     claim there has a value of the asked kind, the candidate keys, best first; then the
     question's own words as a key."""
     from retrieval.evidence_rank import found_by_evidence  # issue 32: office questions
+    from retrieval.table_cells import found_in_table  # issue 32: a table's row and column
 
+    table = found_in_table(ask)
     own = addressed(ask)
     matching = fitting(ask.asked, own.claims, ask.attribute)
+    if table is not None:
+        return _beside_the_cell(ask, table, own, matching)
     if matching:
         kept, entities = best_named(ask, matching)
         return Found(own.keys, kept, own.extra, ask.key, entities)
@@ -635,6 +639,25 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
         or Found(own.keys, [], set(), ask.key)
     )
 
+
+
+def _beside_the_cell(ask: Ask, table: Found, own: Found, matching: list[ClaimFact]) -> Found:
+    """The table cell the question names, with what other documents state at the question's
+    own key: a cell answers for its document, and another document's value for the same
+    slot and time stays a side (a board summary's revenue beside the annual report's)."""
+    if not matching:
+        return table
+    kept, _ = best_named(ask, matching)
+    versions = {c.version_id for c in table.claims}
+    beside = [c for c in kept if c.version_id not in versions]
+    if not beside:
+        return table
+    return Found(
+        sorted({*table.keys, *own.keys}),
+        [*table.claims, *beside],
+        table.extra | own.extra,
+        table.key,
+    )
 
 
 def find(ask: Ask, referring: set[str]) -> Found:

@@ -1,0 +1,267 @@
+"""A question that names a table's row and column: the cell (issue 32, table questions).
+
+"What was the revenue in 2019?" of a report whose table has a row ``Revenue`` and a column
+``2019`` asks for one cell. The question's words are matched against what the table
+itself says of each cell: its row header and its column header (the claim's locator), and
+the words of its claim key (which hold a group row's words, "Net sales" over "APAC"):
+
+- a cell is named when every content word of its row header is in the question (or a
+  synonym of one, ``retrieval.glossary``; "total" may be left out);
+- named cells are ranked by the question's content words they carry (row, column, key,
+  qualifiers, headings), then by fewer row-header words the question left out;
+- of the best, those at the asked time (a cell whose year column lies in the asked year)
+  and, when the question asks for a percentage or not, of that kind;
+- the cells answer when they state one value; several values the question cannot tell
+  apart are left to the other readings (never a guess).
+
+Candidates come from one bounded full-text read of the visible quotes (a table row's quote
+is its line, so every cell of a matching row is found) and one read of their locators.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import re
+
+import yaml
+
+from claims.extraction.answer_type import dimension_of_unit
+from claims.store.search import search_quotes
+from retrieval.evidence import ClaimFact
+from retrieval.evidence_rank import _locators
+from retrieval.finding import Ask, Found
+from retrieval.glossary import expand, fold, words
+from retrieval.question_reading import Reading, read_question
+
+_DATA = Path(__file__).parent / "data" / "table_questions.yaml"
+_BRACKETED = re.compile(r"\([^()]*\)")
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+@dataclass(frozen=True)
+class Cell:
+    claim: ClaimFact
+    row: frozenset[str]  # the row header's content words (none for an unlabelled row)
+    carried: frozenset[str]  # every word the cell carries
+    column: frozenset[str]
+    table: tuple[str, int]  # the version and the table's number in it
+
+
+@dataclass(frozen=True)
+class Words:
+    function: frozenset[str]
+    optional: frozenset[str]  # row-header words a question may leave out ("total")
+    filler: frozenset[str]  # question words that name no row ("amount", "value")
+    percent: frozenset[str]  # question words asking for a percentage
+
+
+@lru_cache(maxsize=1)
+def _words() -> Words:
+    data = yaml.safe_load(_DATA.read_text(encoding="utf-8"))
+
+    def folded(name: str) -> frozenset[str]:
+        return frozenset(fold(str(w)) for w in data[name])
+
+    cues = yaml.safe_load((Path(__file__).parent / "data" / "value_cues.yaml").read_text())
+    function = frozenset(fold(str(w)) for w in cues["function_words"])
+    return Words(
+        function | folded("function_words"),
+        folded("optional_row_words"),
+        folded("filler_words"),
+        folded("percent_words"),
+    )
+
+
+def _content(text: str, vocabulary: Words) -> list[str]:
+    return [w for w in words(text) if w not in vocabulary.function and not w.isdigit()]
+
+
+def _cell(claim: ClaimFact, locator: dict[str, Any], vocabulary: Words) -> Cell | None:
+    header = str(locator.get("row_header") or "")
+    if locator.get("table") is None:
+        return None
+    # what a header says in brackets qualifies it ("Carrying amount (non-current)"): a
+    # question may leave it out, and it still counts when the question says it
+    row = frozenset(_content(_BRACKETED.sub(" ", header), vocabulary))
+    column_header = str(locator.get("column_header") or "")
+    column = frozenset(_content(column_header, vocabulary)) | set(_YEAR.findall(column_header))
+    carried = set(row) | set(column) | set(_content(header, vocabulary))
+    carried |= set(words(claim.claim_key))
+    carried |= {w for v in claim.scope.values() for w in words(str(v))}
+    carried |= {w for r in claim.scope_residual for w in words(r)}
+    carried |= {w for h in locator.get("heading_path") or [] for w in words(str(h))}
+    return Cell(claim, row, frozenset(carried), column, (claim.version_id, locator["table"]))
+
+
+def _is_percent(claim: ClaimFact) -> bool:
+    return (claim.unit or "").strip() in ("%", "percent") or claim.canonical_unit == "percent"
+
+
+def _in_asked_time(cell: Cell, ask: Ask, years: set[str]) -> bool:
+    """The cell's time lies in the asked time; a year the question names without a
+    preposition ("the 2019 carrying amount") is asked of the cell's column."""
+    claim = cell.claim
+    if ask.start is None and ask.end is None:
+        return not years or bool(years & cell.column) or (
+            claim.time_start is not None and str(claim.time_start.year) in years
+        )
+    if claim.time_start is None or claim.time_end is None:
+        return False
+    return (ask.start is None or claim.time_end >= ask.start) and (
+        ask.end is None or claim.time_start <= ask.end
+    )
+
+
+def _at_asked_time(cells: list[Cell], ask: Ask, tables: list[Cell]) -> list[Cell]:
+    """The cells at the asked time. A cell of unknown time is read as of the asked time when
+    its table's dated cells span it (a roll-forward from 31 December 2018 to 31 December
+    2019 has undated rows "Granted", "Vested" for 2019), or its table has no dated cell."""
+    years = set(_YEAR.findall(ask.text))
+    timed = [c for c in cells if _in_asked_time(c, ask, years)]
+    if timed or not (ask.start or ask.end):
+        return timed
+    assert ask.start is not None or ask.end is not None
+    asked_start, asked_end = ask.start or ask.end, ask.end or ask.start
+    kept = []
+    for cell in cells:
+        if cell.claim.time_start is not None or cell.claim.time_end is not None:
+            continue
+        dated = [
+            t for c in tables if c.table == cell.table
+            for t in (c.claim.time_start, c.claim.time_end) if t is not None
+        ]
+        if not dated or (min(dated) <= asked_end and asked_start <= max(dated)):  # type: ignore[operator]
+            kept.append(cell)
+    return kept
+
+
+def _row_named(cell: Cell, said: set[str], vocabulary: Words) -> bool:
+    """Every content word of the cell's row header is in the question; a row with no label
+    (the total under a group row) is named by its key's words, which hold the group's."""
+    row = cell.row or frozenset(_content(cell.claim.claim_key, vocabulary))
+    needed = row - vocabulary.optional
+    return bool(needed) and needed <= said
+
+
+def _names(question: str, vocabulary: Words) -> list[str]:
+    """Words the question writes as a name: capitalised after its first word, neither an
+    acronym ("EMEA") nor a word that also starts a sentence of report prose ("Total")."""
+    said = re.findall(r"[^\W_]+(?:[-'][^\W_]+)*", question)[1:]
+    named = [w for w in said if w[0].isupper() and not w.isupper() and not w.isdigit()]
+    return [w for w in words(" ".join(named)) if w not in vocabulary.function]
+
+
+def _kind_fits(claim: ClaimFact, reading: Reading) -> bool:
+    """A question asking for a kind of value ("how many years") is not answered by a cell
+    of another dimension (an amount of money)."""
+    if not reading.dimensions or claim.kind != "quantity":
+        return True
+    dimension = dimension_of_unit(claim.canonical_unit)
+    if dimension is None:
+        return claim.unit is None or not claim.canonical_unit
+    if "currency" in reading.dimensions:
+        return len(dimension) == 3 and dimension.isupper()
+    return dimension in reading.dimensions
+
+
+def _value(claim: ClaimFact) -> object:
+    return (claim.canonical_value, claim.canonical_unit, claim.value_number, claim.value_text)
+
+
+def named_cells(ask: Ask) -> tuple[list[ClaimFact], list[str]]:
+    """The visible table cells the question names by row and column, best first, and the
+    keys they were read at; empty when no cell is named or the named ones disagree."""
+    generation = ask.loader.generation()
+    vocabulary = _words()
+    terms = list(dict.fromkeys(_content(ask.text, vocabulary)))
+    if generation is None or not terms:
+        return [], []
+    expanded = expand(terms)  # every word (and synonym) -> the question term it stands for
+    matches = search_quotes(
+        ask.conn, sorted(expanded), generation=generation, groups=ask.requester.groups
+    )
+    keys = sorted({m.claim_key for m in matches})
+    if not keys:
+        return [], []
+    matched = {m.claim_id for m in matches}
+    group = ask.visible(keys)
+    claims = [c for c in group.claims.values() if c.id in matched and ask.holds(c)]
+    locators = _locators(ask.conn, [c.id for c in claims])
+    said = set(expanded)
+    reading = read_question(ask.text, ask.frame)
+    tables = [
+        cell
+        for cell in (_cell(c, locators.get(c.id, {}), vocabulary) for c in claims)
+        if cell is not None
+    ]
+    # a question asking for a percentage is answered by a percent cell ("the percentage
+    # change in revenue" is no amount of money); one that does not ask for one, by an
+    # amount when its row has one
+    wants_percent = bool(set(words(ask.text)) & vocabulary.percent)
+    cells = [
+        cell
+        for cell in tables
+        if _row_named(cell, said, vocabulary)
+        and (wants_percent or _kind_fits(cell.claim, reading))
+    ]
+    of_kind = [c for c in cells if _is_percent(c.claim) == wants_percent]
+    cells = of_kind if of_kind or wants_percent else cells
+    if not cells:
+        return [], keys
+
+    def covered(cell: Cell) -> set[str]:
+        return {expanded[w] for w in cell.carried if w in expanded}
+
+    def rank(cell: Cell) -> tuple[int, int, int]:
+        # most asked words carried; then the header the question says most fully (the
+        # plain "Change" column over "Change normalised" when neither word is asked)
+        return (len(covered(cell)), -len(cell.row - said), -len(cell.column - said))
+
+    best = max(rank(c) for c in cells)
+    chosen = [c for c in cells if rank(c) == best]
+    asked = set(terms) - vocabulary.filler - vocabulary.optional
+    hit = covered(chosen[0])
+    # the row, column and key must carry most of what is asked: a row merely named in
+    # passing does not answer a question about something else
+    if len(hit & asked) * 2 < len(asked):
+        return [], keys
+    # a name the question gives ("Blizzard's bookings") that the cell's table never says:
+    # the question is about a part of the figures' subject the table does not break out
+    table_words = set().union(*(c.carried for c in tables if c.table == chosen[0].table))
+    if any(n not in table_words for n in _names(ask.text, vocabulary)):
+        return [], keys
+    chosen = _at_asked_time(chosen, ask, tables)
+    if not chosen:
+        return [], keys
+    values = {_value(c.claim) for c in chosen}
+    if len(values) != 1 and not _one_value_per_time(chosen, ask):
+        return [], keys
+    return [c.claim for c in chosen], keys
+
+
+def _one_value_per_time(cells: list[Cell], ask: Ask) -> bool:
+    """A question naming no time, of cells that differ only by their known times (a row
+    across quarter columns of two years): the answer takes the latest (``_latest``)."""
+    if ask.start or ask.end:
+        return False
+    times: dict[object, set[object]] = {}
+    for cell in cells:
+        if cell.claim.time_start is None and cell.claim.time_end is None:
+            return False
+        times.setdefault((cell.claim.time_start, cell.claim.time_end), set()).add(
+            _value(cell.claim)
+        )
+    return len(times) == len(cells) and all(len(v) == 1 for v in times.values())
+
+
+def found_in_table(ask: Ask) -> Found | None:
+    """The cell a question names by its table's row and column, as a finding."""
+    chosen, keys = named_cells(ask)
+    if not chosen:
+        return None
+    stated = {w for c in chosen for w in c.scope_residual}
+    return Found(keys, chosen, stated, chosen[0].claim_key)
