@@ -45,7 +45,9 @@ import dev_eval_common as common  # noqa: E402
 from eval_tatqa import cell_number, part_of, render  # noqa: E402
 
 _SCALES = (1.0, 1e3, 1e6, 1e9)
-_YEAR_ASKED = re.compile(r"\b(?:in|for|of|during)\s+(?:fy\s*|fiscal\s+(?:year\s+)?)?(?:19|20)\d\d\b", re.I)
+_YEAR_ASKED = re.compile(
+    r"\b(?:in|for|of|during)\s+(?:fy\s*|fiscal\s+(?:year\s+)?)?(?:19|20)\d\d\b", re.I
+)
 _AS_OF = re.compile(r"\bas (?:of|at)\b", re.I)
 
 
@@ -125,7 +127,8 @@ class Tally:
 
 def _sides_hold(result: Any, want: float, percent: bool) -> bool:
     return any(
-        matches(_number(side.value), want, percent) for side in (getattr(result, "sides", None) or [])
+        matches(_number(side.value), want, percent)
+        for side in (getattr(result, "sides", None) or [])
     )
 
 
@@ -203,8 +206,12 @@ def ask_report(
 
 def report(name: str, tally: Tally, show_examples: bool) -> dict[str, Any]:
     print(f"\n-- {name}: {tally.questions} questions in {tally.reports} reports")
-    print(common.target_line("answered with the gold figure", tally.gold, tally.questions, ">= 0.60"))
-    print(common.target_line("answered with a wrong figure", tally.wrong, tally.questions, "<= 0.05"))
+    print(
+        common.target_line("answered with the gold figure", tally.gold, tally.questions, ">= 0.60")
+    )
+    print(
+        common.target_line("answered with a wrong figure", tally.wrong, tally.questions, "<= 0.05")
+    )
     print(f"       gold by absolute value only (sign differs): {tally.sign_only}")
     print(
         f"       conflict: {tally.conflict} (the gold figure among the sides: "

@@ -622,9 +622,9 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
     claim there has a value of the asked kind, the candidate keys, best first; then the
     question's own words as a key."""
     from retrieval.evidence_rank import found_by_evidence  # issue 32: office questions
-    from retrieval.table_cells import found_in_table  # issue 32: a table's row and column
+    from retrieval.table_cells import as_found, named_cells  # issue 32: row and column
 
-    table = found_in_table(ask)
+    table = as_found(named_cells(ask))
     own = addressed(ask)
     matching = fitting(ask.asked, own.claims, ask.attribute)
     if table is not None:
@@ -638,7 +638,6 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
         or found_by_evidence(ask)
         or Found(own.keys, [], set(), ask.key)
     )
-
 
 
 def _beside_the_cell(ask: Ask, table: Found, own: Found, matching: list[ClaimFact]) -> Found:

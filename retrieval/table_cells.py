@@ -20,12 +20,11 @@ is its line, so every cell of a matching row is found) and one read of their loc
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-
-import re
 
 import yaml
 
@@ -57,6 +56,7 @@ class Words:
     optional: frozenset[str]  # row-header words a question may leave out ("total")
     filler: frozenset[str]  # question words that name no row ("amount", "value")
     percent: frozenset[str]  # question words asking for a percentage
+    time: frozenset[str]  # question words saying when ("December")
 
 
 @lru_cache(maxsize=1)
@@ -73,6 +73,7 @@ def _words() -> Words:
         folded("optional_row_words"),
         folded("filler_words"),
         folded("percent_words"),
+        folded("time_words"),
     )
 
 
@@ -106,8 +107,10 @@ def _in_asked_time(cell: Cell, ask: Ask, years: set[str]) -> bool:
     preposition ("the 2019 carrying amount") is asked of the cell's column."""
     claim = cell.claim
     if ask.start is None and ask.end is None:
-        return not years or bool(years & cell.column) or (
-            claim.time_start is not None and str(claim.time_start.year) in years
+        return (
+            not years
+            or bool(years & cell.column)
+            or (claim.time_start is not None and str(claim.time_start.year) in years)
         )
     if claim.time_start is None or claim.time_end is None:
         return False
@@ -131,8 +134,11 @@ def _at_asked_time(cells: list[Cell], ask: Ask, tables: list[Cell]) -> list[Cell
         if cell.claim.time_start is not None or cell.claim.time_end is not None:
             continue
         dated = [
-            t for c in tables if c.table == cell.table
-            for t in (c.claim.time_start, c.claim.time_end) if t is not None
+            t
+            for c in tables
+            if c.table == cell.table
+            for t in (c.claim.time_start, c.claim.time_end)
+            if t is not None
         ]
         if not dated or (min(dated) <= asked_end and asked_start <= max(dated)):  # type: ignore[operator]
             kept.append(cell)
@@ -145,6 +151,24 @@ def _row_named(cell: Cell, said: set[str], vocabulary: Words) -> bool:
     row = cell.row or frozenset(_content(cell.claim.claim_key, vocabulary))
     needed = row - vocabulary.optional
     return bool(needed) and needed <= said
+
+
+def _bracketed(question: str, vocabulary: Words) -> set[str]:
+    inside = " ".join(m.group()[1:-1] for m in _BRACKETED.finditer(question))
+    return set(_content(inside, vocabulary)) - vocabulary.percent
+
+
+def _raw_words(cell: Cell, locators: dict[str, dict[str, Any]], vocabulary: Words) -> set[str]:
+    """The words of the cell's row line and headers as written (unit brackets included)."""
+    locator = locators.get(cell.claim.id, {})
+    said = " ".join(
+        [
+            cell.claim.quote,
+            str(locator.get("row_header") or ""),
+            str(locator.get("column_header") or ""),
+        ]
+    )
+    return set(_content(said, vocabulary)) | set(cell.carried)
 
 
 def _names(question: str, vocabulary: Words) -> list[str]:
@@ -172,21 +196,29 @@ def _value(claim: ClaimFact) -> object:
     return (claim.canonical_value, claim.canonical_unit, claim.value_number, claim.value_text)
 
 
-def named_cells(ask: Ask) -> tuple[list[ClaimFact], list[str]]:
-    """The visible table cells the question names by row and column, best first, and the
-    keys they were read at; empty when no cell is named or the named ones disagree."""
+@dataclass(frozen=True)
+class CellReading:
+    """What the table reading found: the cells that answer and the keys read."""
+
+    cells: list[ClaimFact]
+    keys: list[str]
+
+
+def named_cells(ask: Ask) -> CellReading:
+    """The visible table cells the question names by row and column, and the keys they
+    were read at; no cells when none is named or the named ones disagree."""
     generation = ask.loader.generation()
     vocabulary = _words()
     terms = list(dict.fromkeys(_content(ask.text, vocabulary)))
     if generation is None or not terms:
-        return [], []
+        return CellReading([], [])
     expanded = expand(terms)  # every word (and synonym) -> the question term it stands for
     matches = search_quotes(
         ask.conn, sorted(expanded), generation=generation, groups=ask.requester.groups
     )
     keys = sorted({m.claim_key for m in matches})
     if not keys:
-        return [], []
+        return CellReading([], [])
     matched = {m.claim_id for m in matches}
     group = ask.visible(keys)
     claims = [c for c in group.claims.values() if c.id in matched and ask.holds(c)]
@@ -205,13 +237,12 @@ def named_cells(ask: Ask) -> tuple[list[ClaimFact], list[str]]:
     cells = [
         cell
         for cell in tables
-        if _row_named(cell, said, vocabulary)
-        and (wants_percent or _kind_fits(cell.claim, reading))
+        if _row_named(cell, said, vocabulary) and (wants_percent or _kind_fits(cell.claim, reading))
     ]
     of_kind = [c for c in cells if _is_percent(c.claim) == wants_percent]
     cells = of_kind if of_kind or wants_percent else cells
     if not cells:
-        return [], keys
+        return CellReading([], keys)
 
     def covered(cell: Cell) -> set[str]:
         return {expanded[w] for w in cell.carried if w in expanded}
@@ -223,24 +254,31 @@ def named_cells(ask: Ask) -> tuple[list[ClaimFact], list[str]]:
 
     best = max(rank(c) for c in cells)
     chosen = [c for c in cells if rank(c) == best]
-    asked = set(terms) - vocabulary.filler - vocabulary.optional
+    asked = set(terms) - vocabulary.filler - vocabulary.optional - vocabulary.time
     hit = covered(chosen[0])
     # the row, column and key must carry most of what is asked: a row merely named in
     # passing does not answer a question about something else
     if len(hit & asked) * 2 < len(asked):
-        return [], keys
+        return CellReading([], keys)
     # a name the question gives ("Blizzard's bookings") that the cell's table never says:
     # the question is about a part of the figures' subject the table does not break out
     table_words = set().union(*(c.carried for c in tables if c.table == chosen[0].table))
     if any(n not in table_words for n in _names(ask.text, vocabulary)):
-        return [], keys
+        return CellReading([], keys)
+    # what the question says in brackets ("earnings per share (cents per share)") names
+    # which of several like rows it means: a cell whose row line and headers do not say it
+    # is not that row
+    bracketed = _bracketed(ask.text, vocabulary)
+    chosen = [c for c in chosen if bracketed <= _raw_words(c, locators, vocabulary)]
+    if not chosen:
+        return CellReading([], keys)
     chosen = _at_asked_time(chosen, ask, tables)
     if not chosen:
-        return [], keys
+        return CellReading([], keys)
     values = {_value(c.claim) for c in chosen}
     if len(values) != 1 and not _one_value_per_time(chosen, ask):
-        return [], keys
-    return [c.claim for c in chosen], keys
+        return CellReading([], keys)
+    return CellReading([c.claim for c in chosen], keys)
 
 
 def _one_value_per_time(cells: list[Cell], ask: Ask) -> bool:
@@ -260,8 +298,11 @@ def _one_value_per_time(cells: list[Cell], ask: Ask) -> bool:
 
 def found_in_table(ask: Ask) -> Found | None:
     """The cell a question names by its table's row and column, as a finding."""
-    chosen, keys = named_cells(ask)
-    if not chosen:
+    return as_found(named_cells(ask))
+
+
+def as_found(reading: CellReading) -> Found | None:
+    if not reading.cells:
         return None
-    stated = {w for c in chosen for w in c.scope_residual}
-    return Found(keys, chosen, stated, chosen[0].claim_key)
+    stated = {w for c in reading.cells for w in c.scope_residual}
+    return Found(reading.keys, reading.cells, stated, reading.cells[0].claim_key)
