@@ -624,11 +624,11 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
     from retrieval.evidence_rank import found_by_evidence  # issue 32: office questions
     from retrieval.table_cells import as_found, named_cells  # issue 32: row and column
 
-    table = as_found(named_cells(ask))
+    table = as_found(ask, named_cells(ask))
     own = addressed(ask)
     matching = fitting(ask.asked, own.claims, ask.attribute)
     if table is not None:
-        return _beside_the_cell(ask, table, own, matching)
+        return _beside_the_cell(ask, _beside(table, found_by_evidence(ask)), own, matching)
     if matching:
         kept, entities = best_named(ask, matching)
         return Found(own.keys, kept, own.extra, ask.key, entities)
@@ -637,6 +637,29 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
         or stated_key(ask)
         or found_by_evidence(ask)
         or Found(own.keys, [], set(), ask.key)
+    )
+
+
+def _beside(table: Found, ranked: Found | None) -> Found:
+    """The cell with what the evidence ranker found of the asked kind in other documents
+    ("How heavy is the P-300?": a datasheet table's cell and a catalogue's label line)."""
+    if ranked is None:
+        return table
+    versions = {c.version_id for c in table.claims}
+    units = {dimension_of_unit(c.canonical_unit) for c in table.claims}
+    others = [
+        c
+        for c in ranked.claims
+        if c.version_id not in versions and dimension_of_unit(c.canonical_unit) in units
+    ]
+    if not others:
+        return table
+    ids = {c.id for c in table.claims}
+    return Found(
+        sorted({*table.keys, *ranked.keys}),
+        [*table.claims, *(c for c in others if c.id not in ids)],
+        table.extra,
+        table.key,
     )
 
 

@@ -57,6 +57,7 @@ class Words:
     filler: frozenset[str]  # question words that name no row ("amount", "value")
     percent: frozenset[str]  # question words asking for a percentage
     time: frozenset[str]  # question words saying when ("December")
+    same: dict[str, str]  # a word and the word it is read as ("monthly": "month")
 
 
 @lru_cache(maxsize=1)
@@ -74,11 +75,20 @@ def _words() -> Words:
         folded("filler_words"),
         folded("percent_words"),
         folded("time_words"),
+        {fold(str(k)): fold(str(v)) for k, v in data["same_words"].items()},
     )
 
 
 def _content(text: str, vocabulary: Words) -> list[str]:
-    return [w for w in words(text) if w not in vocabulary.function and not w.isdigit()]
+    """The content words of ``text``: folded, function words and years left out, a word
+    of frequency written as its period ("monthly" -> "month"); numbers that are no year
+    stay ("Priority 2", "Member aged 65")."""
+    out = []
+    for word in words(text):
+        word = vocabulary.same.get(word, word)
+        if word not in vocabulary.function and not _YEAR.fullmatch(word):
+            out.append(word)
+    return out
 
 
 def _cell(claim: ClaimFact, locator: dict[str, Any], vocabulary: Words) -> Cell | None:
@@ -298,11 +308,35 @@ def _one_value_per_time(cells: list[Cell], ask: Ask) -> bool:
 
 def found_in_table(ask: Ask) -> Found | None:
     """The cell a question names by its table's row and column, as a finding."""
-    return as_found(named_cells(ask))
+    return as_found(ask, named_cells(ask))
 
 
-def as_found(reading: CellReading) -> Found | None:
+def as_found(ask: Ask, reading: CellReading) -> Found | None:
+    """The named cells as a finding, with what other documents state for the same slot:
+    a cell answers for its document, and another document's value at the cell's key, in
+    the asked time, of the cell's dimension and stating no other value of the cell's
+    qualifiers (a board summary's revenue for the year beside the annual report's) stays
+    a side; the answer's own rules then weigh them together."""
     if not reading.cells:
         return None
-    stated = {w for c in reading.cells for w in c.scope_residual}
-    return Found(reading.keys, reading.cells, stated, reading.cells[0].claim_key)
+    cells = reading.cells
+    keys = sorted({c.claim_key for c in cells})
+    versions = {c.version_id for c in cells}
+    elsewhere = [
+        c
+        for c in ask.visible(keys).claims.values()
+        if c.claim_key in keys
+        and c.version_id not in versions
+        and ask.holds(c)
+        and any(_same_slot(c, cell) for cell in cells)
+    ]
+    stated = {w for c in cells for w in c.scope_residual}
+    return Found(sorted({*reading.keys, *keys}), [*cells, *elsewhere], stated, cells[0].claim_key)
+
+
+def _same_slot(claim: ClaimFact, cell: ClaimFact) -> bool:
+    if claim.claim_key != cell.claim_key or claim.kind != cell.kind:
+        return False
+    if dimension_of_unit(claim.canonical_unit) != dimension_of_unit(cell.canonical_unit):
+        return False
+    return all(claim.scope.get(k, v) == v for k, v in cell.scope.items())
