@@ -38,6 +38,7 @@ from retrieval.glossary import expand, words
 from retrieval.question_reading import Reading, read_question
 
 MARGIN = 1.5  # the best value group's score over the next one's, to answer alone
+MIN_WHOLE = 2  # question words a claim must all carry to answer a question with no cue
 CLOSE = 0.8  # groups scoring this share of the best one go on together
 
 
@@ -152,8 +153,11 @@ def rank(ask: Ask, reading: Reading) -> tuple[list[Ranked], list[str]]:
     """The visible claims that fit the reading, best first, and the keys they were read at."""
     generation = ask.loader.generation()
     # only a question that says what kind of value it wants is read this way: without a
-    # cue any number of the thing would do, and an incidental one would answer
-    if generation is None or not reading.terms or not reading.dimensions:
+    # cue any number of the thing would do, and an incidental one would answer; unless
+    # the claim carries every word the question asks with ("What is the daily meal
+    # allowance?" of "Daily meal allowance: £45 per day")
+    whole = not reading.dimensions
+    if generation is None or not reading.terms or (whole and len(reading.terms) < MIN_WHOLE):
         return [], []
     expanded = expand(list(reading.terms))
     matches = search_quotes(
@@ -181,6 +185,10 @@ def rank(ask: Ask, reading: Reading) -> tuple[list[Ranked], list[str]]:
         # a question word that is part of the claim's own entity name names the thing
         asked = topic - set(words(entities.get(claim.id) or ""))
         if asked and not any(expanded[w] in asked for w in expanded if w in said):
+            continue
+        if whole and not all(
+            any(expanded[w] == t for w in said if w in expanded) for t in reading.terms
+        ):
             continue
         if _dimension_fits(reading, claim, said):
             kept.append((claim, said))
