@@ -251,13 +251,30 @@ def winners(ranked: list[Ranked], reading: Reading) -> tuple[list[ClaimFact], st
     )
 
 
+def _one_sentence_several_figures(ask: Ask, chosen: list[ClaimFact]) -> bool:
+    """Figures of one sentence that carries every word of a question with no cue ("expense
+    of $1.8m, after a reduction of $0.2m"): the words do not say which figure is asked. A
+    table row's cells are told apart by their columns and time instead."""
+    by_quote: dict[tuple[str, str], set[object]] = {}
+    for claim in chosen:
+        by_quote.setdefault((claim.version_id, claim.quote), set()).add(_value(claim))
+    several = {q for q, values in by_quote.items() if len(values) > 1}
+    if not several:
+        return False
+    locators = _locators(ask.conn, [c.id for c in chosen])
+    return any(
+        (c.version_id, c.quote) in several and locators.get(c.id, {}).get("table") is None
+        for c in chosen
+    )
+
+
 def found_by_evidence(ask: Ask) -> Found | None:
     """The claims of the asked entity whose value is of the asked kind and dimension, ranked
     by the question's words against everything they carry (``retrieval.evidence_rank``)."""
     reading = read_question(ask.text, ask.frame)
     ranked, keys = rank(ask, reading)
     chosen, _ = winners(ranked, reading)
-    if not chosen:
+    if not chosen or (not reading.dimensions and _one_sentence_several_figures(ask, chosen)):
         return None
     # the ranker chose among the qualifiers already: the words they state stay with them
     stated = {w for c in chosen for w in c.scope_residual}
