@@ -29,7 +29,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, text
 
-from claims.extraction.answer_type import dimension_of_unit
+from claims.extraction.answer_type import dimension_of_unit, value_fits
 from claims.store.search import search_quotes, visible_claims_condition
 from retrieval.document_aliases import version_aliases, with_aliases
 from retrieval.evidence import ClaimFact
@@ -154,10 +154,17 @@ def rank(ask: Ask, reading: Reading) -> tuple[list[Ranked], list[str]]:
     generation = ask.loader.generation()
     # only a question that says what kind of value it wants is read this way: without a
     # cue any number of the thing would do, and an incidental one would answer; unless
-    # the claim carries every word the question asks with ("What is the daily meal
-    # allowance?" of "Daily meal allowance: £45 per day")
+    # a claim carries every word the question asks with, and the question asks a figure
+    # of the organization's own, naming no entity ("What is the daily meal allowance?" of
+    # "Daily meal allowance: £45 per day"; "the height of the Ostrava tower" is no such)
     whole = not reading.dimensions
-    if generation is None or not reading.terms or (whole and len(reading.terms) < MIN_WHOLE):
+    if whole and (
+        reading.entity
+        or len(reading.terms) < MIN_WHOLE
+        or words(ask.text)[:1] != ["what"]  # "where", "who": a place, a person
+    ):
+        return [], []
+    if generation is None or not reading.terms:
         return [], []
     expanded = expand(list(reading.terms))
     matches = search_quotes(
@@ -185,6 +192,14 @@ def rank(ask: Ask, reading: Reading) -> tuple[list[Ranked], list[str]]:
         # a question word that is part of the claim's own entity name names the thing
         asked = topic - set(words(entities.get(claim.id) or ""))
         if asked and not any(expanded[w] in asked for w in expanded if w in said):
+            continue
+        # a figure, and of the kind the question's words ask ("where" asks for a place)
+        if whole and (
+            claim.kind != "quantity"
+            or not value_fits(
+                ask.asked, kind=claim.kind, dimension=dimension_of_unit(claim.canonical_unit)
+            )
+        ):
             continue
         if whole and not all(
             any(expanded[w] == t for w in said if w in expanded) for t in reading.terms
@@ -252,9 +267,9 @@ def winners(ranked: list[Ranked], reading: Reading) -> tuple[list[ClaimFact], st
 
 
 def _one_sentence_several_figures(ask: Ask, chosen: list[ClaimFact]) -> bool:
-    """Figures of one sentence that carries every word of a question with no cue ("expense
-    of $1.8m, after a reduction of $0.2m"): the words do not say which figure is asked. A
-    table row's cells are told apart by their columns and time instead."""
+    """Figures of one sentence that carries every word of a question with no cue ("a fee
+    of £40, after a discount of £5"): the words do not say which figure is asked. A table
+    row's cells are told apart by their columns and time instead."""
     by_quote: dict[tuple[str, str], set[object]] = {}
     for claim in chosen:
         by_quote.setdefault((claim.version_id, claim.quote), set()).add(_value(claim))

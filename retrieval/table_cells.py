@@ -3,7 +3,7 @@
 "What was the revenue in 2019?" of a report whose table has a row ``Revenue`` and a column
 ``2019`` asks for one cell. The question's words are matched against what the table
 itself says of each cell: its row header and its column header (the claim's locator), and
-the words of its claim key (which hold a group row's words, "Net sales" over "APAC"):
+the words of its claim key (which hold a group row's words, "Net sales" over "Southern routes"):
 
 - a cell is named when every content word of its row header is in the question (or a
   synonym of one, ``retrieval.glossary``; "total" may be left out);
@@ -82,7 +82,7 @@ def _words() -> Words:
 def _content(text: str, vocabulary: Words) -> list[str]:
     """The content words of ``text``: folded, function words and years left out, a word
     of frequency written as its period ("monthly" -> "month"); numbers that are no year
-    stay ("Priority 2", "Member aged 65")."""
+    stay ("Priority 2", "Band 3")."""
     out = []
     for word in words(text):
         word = vocabulary.same.get(word, word)
@@ -95,7 +95,7 @@ def _cell(claim: ClaimFact, locator: dict[str, Any], vocabulary: Words) -> Cell 
     header = str(locator.get("row_header") or "")
     if locator.get("table") is None:
         return None
-    # what a header says in brackets qualifies it ("Carrying amount (non-current)"): a
+    # what a header says in brackets qualifies it ("Freight costs (excluding fuel)"): a
     # question may leave it out, and it still counts when the question says it
     row = frozenset(_content(_BRACKETED.sub(" ", header), vocabulary))
     column_header = str(locator.get("column_header") or "")
@@ -114,7 +114,7 @@ def _is_percent(claim: ClaimFact) -> bool:
 
 def _in_asked_time(cell: Cell, ask: Ask, years: set[str]) -> bool:
     """The cell's time lies in the asked time; a year the question names without a
-    preposition ("the 2019 carrying amount") is asked of the cell's column."""
+    preposition ("the 2022 gross profit") is asked of the cell's column."""
     claim = cell.claim
     if ask.start is None and ask.end is None:
         return (
@@ -132,7 +132,7 @@ def _in_asked_time(cell: Cell, ask: Ask, years: set[str]) -> bool:
 def _at_asked_time(cells: list[Cell], ask: Ask, tables: list[Cell]) -> list[Cell]:
     """The cells at the asked time. A cell of unknown time is read as of the asked time when
     its table's dated cells span it (a roll-forward from 31 December 2018 to 31 December
-    2019 has undated rows "Granted", "Vested" for 2019), or its table has no dated cell."""
+    2019 has undated rows "Awarded", "Lapsed" for 2019), or its table has no dated cell."""
     years = set(_YEAR.findall(ask.text))
     timed = [c for c in cells if _in_asked_time(c, ask, years)]
     if timed or not (ask.start or ask.end):
@@ -259,7 +259,7 @@ def named_cells(ask: Ask) -> CellReading:
 
     def rank(cell: Cell) -> tuple[int, int, int]:
         # most asked words carried; then the header the question says most fully (the
-        # plain "Change" column over "Change normalised" when neither word is asked)
+        # plain "Change" column over "Change at constant currency" when neither word is asked)
         return (len(covered(cell)), -len(cell.row - said), -len(cell.column - said))
 
     best = max(rank(c) for c in cells)
@@ -270,12 +270,13 @@ def named_cells(ask: Ask) -> CellReading:
     # passing does not answer a question about something else
     if len(hit & asked) * 2 < len(asked):
         return CellReading([], keys)
-    # a name the question gives ("Blizzard's bookings") that the cell's table never says:
-    # the question is about a part of the figures' subject the table does not break out
+    # a name the question gives ("the Kestrel division's gross profit") that the cell's
+    # table never says: the question is about a part of the figures' subject the table
+    # does not break out
     table_words = set().union(*(c.carried for c in tables if c.table == chosen[0].table))
     if any(n not in table_words for n in _names(ask.text, vocabulary)):
         return CellReading([], keys)
-    # what the question says in brackets ("earnings per share (cents per share)") names
+    # what the question says in brackets ("the margin (after freight)") names
     # which of several like rows it means: a cell whose row line and headers do not say it
     # is not that row
     bracketed = _bracketed(ask.text, vocabulary)

@@ -37,8 +37,8 @@ AWARDS = (
     "# Share awards\n\n"
     "| Share awards | Shares |\n|---|---|\n"
     "| Outstanding at 31 December 2022 | 12,400 |\n"
-    "| Granted | 3,100 |\n"
-    "| Forfeited | 450 |\n"
+    "| Awarded | 3,100 |\n"
+    "| Lapsed | 450 |\n"
     "| Outstanding at 31 December 2023 | 15,050 |\n"
 )
 BOARD_NOTE = "# Board note\n\nGross profit for 2023 was $3.5 million.\n"
@@ -101,7 +101,7 @@ def test_a_percentage_question_gets_the_percent_cell_and_an_amount_question_the_
 
 
 def test_an_undated_row_of_a_roll_forward_holds_for_the_year_it_spans(reports: Engine) -> None:
-    assert _ask(reports, "How many share awards were granted in 2023?")[:2] == ("answered", 3100)
+    assert _ask(reports, "How many share awards were awarded in 2023?")[:2] == ("answered", 3100)
 
 
 def test_a_name_the_table_never_says_is_not_answered_from_it(reports: Engine) -> None:
