@@ -622,13 +622,13 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
     claim there has a value of the asked kind, the candidate keys, best first; then the
     question's own words as a key."""
     from retrieval.evidence_rank import found_by_evidence  # issue 32: office questions
-    from retrieval.table_cells import as_found, named_cells  # issue 32: row and column
+    from retrieval.table_cells import found_in_table, with_other_documents  # issue 32
 
-    table = as_found(ask, named_cells(ask))
+    table = found_in_table(ask)
     own = addressed(ask)
     matching = fitting(ask.asked, own.claims, ask.attribute)
-    if table is not None:
-        return _beside_the_cell(ask, _beside(table, found_by_evidence(ask)), own, matching)
+    if table is not None:  # the cell, and what other documents say of the same slot
+        return with_other_documents(ask, table, own, matching, found_by_evidence(ask))
     if matching:
         kept, entities = best_named(ask, matching)
         return Found(own.keys, kept, own.extra, ask.key, entities)
@@ -637,48 +637,6 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
         or stated_key(ask)
         or found_by_evidence(ask)
         or Found(own.keys, [], set(), ask.key)
-    )
-
-
-def _beside(table: Found, ranked: Found | None) -> Found:
-    """The cell with what the evidence ranker found of the asked kind in other documents
-    ("How heavy is the P-300?": a datasheet table's cell and a catalogue's label line)."""
-    if ranked is None:
-        return table
-    versions = {c.version_id for c in table.claims}
-    units = {dimension_of_unit(c.canonical_unit) for c in table.claims}
-    others = [
-        c
-        for c in ranked.claims
-        if c.version_id not in versions and dimension_of_unit(c.canonical_unit) in units
-    ]
-    if not others:
-        return table
-    ids = {c.id for c in table.claims}
-    return Found(
-        sorted({*table.keys, *ranked.keys}),
-        [*table.claims, *(c for c in others if c.id not in ids)],
-        table.extra,
-        table.key,
-    )
-
-
-def _beside_the_cell(ask: Ask, table: Found, own: Found, matching: list[ClaimFact]) -> Found:
-    """The table cell the question names, with what other documents state at the question's
-    own key: a cell answers for its document, and another document's value for the same
-    slot and time stays a side (a board summary's revenue beside the annual report's)."""
-    if not matching:
-        return table
-    kept, _ = best_named(ask, matching)
-    versions = {c.version_id for c in table.claims}
-    beside = [c for c in kept if c.version_id not in versions]
-    if not beside:
-        return table
-    return Found(
-        sorted({*table.keys, *own.keys}),
-        [*table.claims, *beside],
-        table.extra | own.extra,
-        table.key,
     )
 
 

@@ -32,7 +32,7 @@ from claims.extraction.answer_type import dimension_of_unit
 from claims.store.search import search_quotes
 from retrieval.evidence import ClaimFact
 from retrieval.evidence_rank import _locators
-from retrieval.finding import Ask, Found
+from retrieval.finding import Ask, Found, best_named
 from retrieval.glossary import expand, fold, words
 from retrieval.question_reading import Reading, read_question
 
@@ -341,3 +341,54 @@ def _same_slot(claim: ClaimFact, cell: ClaimFact) -> bool:
     if dimension_of_unit(claim.canonical_unit) != dimension_of_unit(cell.canonical_unit):
         return False
     return all(claim.scope.get(k, v) == v for k, v in cell.scope.items())
+
+
+def with_other_documents(
+    ask: Ask, table: Found, own: Found, matching: list[ClaimFact], ranked: Found | None
+) -> Found:
+    """The named cell with the claims of other documents that the question's own key
+    (``own``, of which ``matching`` fit the asked kind) and the evidence ranker (``ranked``)
+    found for the same slot: the answer weighs them together."""
+    return _beside_own_key(ask, _beside(table, ranked), own, matching)
+
+
+def _beside(table: Found, ranked: Found | None) -> Found:
+    """The cell with what the evidence ranker found of the asked kind in other documents
+    ("How heavy is the P-300?": a datasheet table's cell and a catalogue's label line)."""
+    if ranked is None:
+        return table
+    versions = {c.version_id for c in table.claims}
+    units = {dimension_of_unit(c.canonical_unit) for c in table.claims}
+    others = [
+        c
+        for c in ranked.claims
+        if c.version_id not in versions and dimension_of_unit(c.canonical_unit) in units
+    ]
+    if not others:
+        return table
+    ids = {c.id for c in table.claims}
+    return Found(
+        sorted({*table.keys, *ranked.keys}),
+        [*table.claims, *(c for c in others if c.id not in ids)],
+        table.extra,
+        table.key,
+    )
+
+
+def _beside_own_key(ask: Ask, table: Found, own: Found, matching: list[ClaimFact]) -> Found:
+    """The table cell the question names, with what other documents state at the question's
+    own key: a cell answers for its document, and another document's value for the same
+    slot and time stays a side (a board summary's revenue beside the annual report's)."""
+    if not matching:
+        return table
+    kept, _ = best_named(ask, matching)
+    versions = {c.version_id for c in table.claims}
+    beside = [c for c in kept if c.version_id not in versions]
+    if not beside:
+        return table
+    return Found(
+        sorted({*table.keys, *own.keys}),
+        [*table.claims, *beside],
+        table.extra | own.extra,
+        table.key,
+    )
