@@ -212,6 +212,7 @@ class CellReading:
 
     cells: list[ClaimFact]
     keys: list[str]
+    why: str = ""  # what decided it, for ``claims ask --explain``
 
 
 def named_cells(ask: Ask) -> CellReading:
@@ -221,14 +222,14 @@ def named_cells(ask: Ask) -> CellReading:
     vocabulary = _words()
     terms = list(dict.fromkeys(_content(ask.text, vocabulary)))
     if generation is None or not terms:
-        return CellReading([], [])
+        return CellReading([], [], "the question has no content words")
     expanded = expand(terms)  # every word (and synonym) -> the question term it stands for
     matches = search_quotes(
         ask.conn, sorted(expanded), generation=generation, groups=ask.requester.groups
     )
     keys = sorted({m.claim_key for m in matches})
     if not keys:
-        return CellReading([], [])
+        return CellReading([], [], "no visible quote holds the question's words")
     matched = {m.claim_id for m in matches}
     group = ask.visible(keys)
     claims = [c for c in group.claims.values() if c.id in matched and ask.holds(c)]
@@ -252,7 +253,7 @@ def named_cells(ask: Ask) -> CellReading:
     of_kind = [c for c in cells if _is_percent(c.claim) == wants_percent]
     cells = of_kind if of_kind or wants_percent else cells
     if not cells:
-        return CellReading([], keys)
+        return CellReading([], keys, "no table row is named by every word of its header")
 
     def covered(cell: Cell) -> set[str]:
         return {expanded[w] for w in cell.carried if w in expanded}
@@ -269,27 +270,35 @@ def named_cells(ask: Ask) -> CellReading:
     # the row, column and key must carry most of what is asked: a row merely named in
     # passing does not answer a question about something else
     if len(hit & asked) * 2 < len(asked):
-        return CellReading([], keys)
+        return CellReading([], keys, "the named row carries fewer than half of the asked words")
     # a name the question gives ("the Kestrel division's gross profit") that the cell's
     # table never says: the question is about a part of the figures' subject the table
     # does not break out
     table_words = set().union(*(c.carried for c in tables if c.table == chosen[0].table))
     if any(n not in table_words for n in _names(ask.text, vocabulary)):
-        return CellReading([], keys)
+        return CellReading([], keys, "the question names something the row's table never says")
     # what the question says in brackets ("the margin (after freight)") names
     # which of several like rows it means: a cell whose row line and headers do not say it
     # is not that row
     bracketed = _bracketed(ask.text, vocabulary)
     chosen = [c for c in chosen if bracketed <= _raw_words(c, locators, vocabulary)]
     if not chosen:
-        return CellReading([], keys)
+        return CellReading([], keys, "the question's bracketed words are not in the named row")
     chosen = _at_asked_time(chosen, ask, tables)
     if not chosen:
-        return CellReading([], keys)
+        return CellReading([], keys, "no named cell is at the asked time")
     values = {_value(c.claim) for c in chosen}
     if len(values) != 1 and not _one_value_per_time(chosen, ask):
-        return CellReading([], keys)
-    return CellReading([c.claim for c in chosen], keys)
+        return CellReading(
+            [], keys, "the named cells state several values the question does not tell apart"
+        )
+    where = _locators(ask.conn, [chosen[0].claim.id]).get(chosen[0].claim.id, {})
+    return CellReading(
+        [c.claim for c in chosen],
+        keys,
+        f"row {where.get('row_header')!r}, column {where.get('column_header')!r}: "
+        f"{len(chosen)} cell(s) of one value",
+    )
 
 
 def _one_value_per_time(cells: list[Cell], ask: Ask) -> bool:

@@ -288,6 +288,10 @@ def test_explain_shows_the_reading_the_ranked_evidence_and_why_the_winner_won(
     assert human.exit_code == 0, human.output
     assert "reading: asks for money" in human.output
     assert "evidence 1: 9050" in human.output and "winner: 9050" in human.output
+    # the table reading names the row and the column that answered
+    assert [c["value"] for c in why["table"]["cells"]] == [9050]
+    assert "'Revenue'" in why["table"]["why"] and "'2022'" in why["table"]["why"]
+    assert "table: row 'Revenue', column '2022'" in human.output
 
 
 BENEFITS = (
