@@ -546,6 +546,51 @@ class VersionExtractionRow(Base):
     extracted_at: Mapped[datetime] = mapped_column(TS)
 
 
+# --------------------------------------------------------------------------- taught synonyms
+
+
+class TaughtSynonymRow(Base):
+    """A reviewer's teaching that two attributes are one thing (``same``) or two (``different``).
+
+    Rows are never deleted: a withdrawal sets ``withdrawn_at`` (the audit log keeps both acts).
+    ``from_attribute`` -> ``to_attribute`` is the rewrite a ``same`` teaching makes; a
+    ``different`` one moves claims of ``from_attribute`` whose quote says ``split_words`` to
+    ``to_attribute`` (claims/synonyms.py).
+    """
+
+    __tablename__ = "taught_synonyms"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    relation: Mapped[str] = mapped_column(String(16))
+    left_phrase: Mapped[str] = mapped_column(String(256))
+    right_phrase: Mapped[str] = mapped_column(String(256))
+    from_attribute: Mapped[str] = mapped_column(KEY, index=True)
+    to_attribute: Mapped[str] = mapped_column(KEY)
+    split_words: Mapped[str | None] = mapped_column(String(256))
+    kept_words: Mapped[str | None] = mapped_column(String(256))
+    reason: Mapped[str] = mapped_column(Text)
+    taught_by: Mapped[str] = mapped_column(String(256))
+    taught_at: Mapped[datetime] = mapped_column(TS)
+    withdrawn_by: Mapped[str | None] = mapped_column(String(256))
+    withdrawn_at: Mapped[datetime | None] = mapped_column(TS)
+    withdraw_reason: Mapped[str | None] = mapped_column(Text)
+
+
+class ClaimTaughtKeyRow(Base):
+    """The key, attribute and coarse key the extractor gave a claim that a teaching re-keyed:
+    what a withdrawal restores. One row per re-keyed claim; gone when the claim is back to
+    its extracted key (or erased)."""
+
+    __tablename__ = "claim_taught_keys"
+
+    claim_id: Mapped[str] = mapped_column(
+        ID, ForeignKey("claims.id", ondelete="CASCADE"), primary_key=True
+    )
+    extracted_claim_key: Mapped[str] = mapped_column(KEY)
+    extracted_coarse_key: Mapped[str | None] = mapped_column(KEY)
+    extracted_attribute: Mapped[str | None] = mapped_column(KEY, index=True)
+
+
 # --------------------------------------------------------------------------- read model
 
 

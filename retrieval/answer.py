@@ -51,6 +51,7 @@ from retrieval.name_forms import names_read_as
 from retrieval.namesakes import told_apart
 from retrieval.signals import Decision, decision, with_signals
 from retrieval.status import sides_of, value_key
+from retrieval.taught_questions import with_taught_synonyms
 from retrieval.verdicts import Verdict, evaluate
 
 __all__ = ["MAX_PAGE_NAMED", "answer", "answer_frame", "asked_type", "check_question"]
@@ -138,6 +139,7 @@ def answer_frame(
             return answer_frame(
                 conn, frame, requester, question=question, as_of=as_of, profile=profile
             )
+    frame = with_taught_synonyms(store, frame)  # the words reviewers taught (issue 32.4)
     profiles = {profile} if profile else profiles_in_use(store)
     with names_read_as(name_forms_for(profiles)):
         return _answer_frame(store, frame, requester, question=question, as_of=as_of)

@@ -23,6 +23,7 @@ from retrieval.evidence_rank import Ranked, rank, winners
 from retrieval.finding import Ask
 from retrieval.question_reading import Reading, read_question
 from retrieval.table_cells import CellReading, named_cells
+from retrieval.taught_questions import with_taught_synonyms
 
 
 class FrameOut(BaseModel):
@@ -116,6 +117,8 @@ def explain(
     from claims.extraction import parse_question
 
     frame = parse_question(text)
+    with store.connect() as conn:
+        frame = with_taught_synonyms(conn, frame)  # the frame as answered (reviewers' words)
     attribute = frame.attribute or frame.claim_key
     asked = asked_type(frame, text)
     with store.connect() as conn:

@@ -19,7 +19,13 @@ from sqlalchemy.orm import Session
 from claims.lookalikes import lookalike_note
 from claims.models import AuditEvent, Claim, Resolution, ReviewItem
 from claims.store import row_to_claim
-from claims.tables import ClaimRow, SourceGrantRow, SourceRow, SourceVersionRow
+from claims.tables import (
+    ClaimRow,
+    ClaimTaughtKeyRow,
+    SourceGrantRow,
+    SourceRow,
+    SourceVersionRow,
+)
 from review import audit
 from review.explain import Explanation, explain_item
 from review.items import ReviewItemRepository
@@ -50,6 +56,7 @@ class Side:
     scope_text: str
     time_text: str
     policy_note: str = ""  # what the policy's rules say about this side
+    taught_note: str = ""  # the key the extractor gave it, when a taught synonym re-keyed it
     winner: bool = False  # a winner of the standing resolution
 
     @property
@@ -164,6 +171,14 @@ def item_view(session: Session, item_id: str, *, with_history: bool = True) -> I
     winners = set(resolution.winner_claim_ids) if resolution else set()
     groups = _access_groups(session, sorted({source.id for _, _, source in rows}))
     units = [c.unit for c, _, _ in sorted(rows, key=lambda r: (r[2].id, r[0].id)) if c.unit]
+    extracted = {
+        claim_id: key
+        for claim_id, key in session.execute(
+            select(ClaimTaughtKeyRow.claim_id, ClaimTaughtKeyRow.extracted_claim_key).where(
+                ClaimTaughtKeyRow.claim_id.in_([c.id for c, _, _ in rows])
+            )
+        )
+    }
     sides = []
     for claim_row, version, source in rows:
         claim = row_to_claim(claim_row)
@@ -189,6 +204,11 @@ def item_view(session: Session, item_id: str, *, with_history: bool = True) -> I
                 scope_text=_scope_text(claim),
                 time_text=_time_text(claim),
                 winner=claim.id in winners,
+                taught_note=(
+                    f"keyed by a taught synonym; extracted as '{extracted[claim.id]}'"
+                    if claim.id in extracted
+                    else ""
+                ),
             )
         )
     sides.sort(key=lambda s: (s.source_id, s.claim.id))

@@ -12,6 +12,7 @@ run of ``claims policy apply --dry-run``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -83,9 +84,23 @@ class PolicyImpact:
         }
 
 
-def item_outcomes(session: Session) -> dict[str, dict[str, Any]]:
-    """Every item's outcome as the diff compares it: state, decider, winners, risk."""
-    items = {
+def item_outcomes(
+    session: Session, claim_keys: Collection[str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """Every item's outcome as the diff compares it: state, decider, winners, risk (only the
+    items of ``claim_keys`` when given)."""
+    if claim_keys is None:
+        rows = list(session.scalars(select(ReviewItemRow)))
+    else:
+        keys = sorted(set(claim_keys))
+        rows = [
+            row
+            for start in range(0, len(keys), 500)
+            for row in session.scalars(
+                select(ReviewItemRow).where(ReviewItemRow.claim_key.in_(keys[start : start + 500]))
+            )
+        ]
+    items: dict[str, dict[str, Any]] = {
         row.id: {
             "claim_key": row.claim_key,
             "state": row.state,
@@ -94,11 +109,13 @@ def item_outcomes(session: Session) -> dict[str, dict[str, Any]]:
             "risk": round(row.risk, 4),
             "high_risk": row.high_risk,
         }
-        for row in session.scalars(select(ReviewItemRow))
+        for row in rows
     }
     standing = select(
         ResolutionRow.id, ResolutionRow.review_item_id, ResolutionRow.decided_by
     ).where(ResolutionRow.superseded_at.is_(None))
+    if claim_keys is not None:
+        standing = standing.where(ResolutionRow.review_item_id.in_(sorted(items)))
     resolutions: dict[str, str] = {}  # resolution id -> item id
     for res_id, item_id, decided_by in session.execute(standing):
         if item_id in items:
@@ -107,6 +124,8 @@ def item_outcomes(session: Session) -> dict[str, dict[str, Any]]:
     winners = select(ResolutionWinnerRow.resolution_id, ClaimRow.id, ClaimRow.source_id).join(
         ClaimRow, ClaimRow.id == ResolutionWinnerRow.claim_id
     )
+    if claim_keys is not None:
+        winners = winners.where(ResolutionWinnerRow.resolution_id.in_(sorted(resolutions)))
     for res_id, claim_id, source_id in session.execute(winners.order_by(ClaimRow.id)):
         if res_id in resolutions:
             items[resolutions[res_id]]["winners"].append(f"{source_id} ({claim_id})")

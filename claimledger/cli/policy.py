@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import getpass
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
-from claimledger.cli.app import app, console, empty_store_note, engine, settings
+from claimledger.cli.actors import policy_actor as _actor
+from claimledger.cli.app import app, console, empty_store_note, engine
 from claims.errors import InputError, NotFoundError
 from claims.store import transaction
 from claims.store.engine import session_factory
@@ -22,7 +22,6 @@ from review.policy import (
     policy_from_row,
     policy_versions,
 )
-from review.reviewers import load_reviewers
 
 if TYPE_CHECKING:  # the impact report loads with the commands that print one
     from review.policy_impact import PolicyImpact
@@ -38,26 +37,6 @@ AS_OPTION = typer.Option(
     help="Who applies it: a reviewer of the reviewers file, or `admin` (the operator at this "
     "terminal, recorded with the OS account). Default CLAIMS_REVIEWER, then admin.",
 )
-ADMIN = "admin"
-
-
-def _actor(name: str | None) -> str:
-    """The audit actor: a known reviewer, or the local administrator; never a made-up name.
-
-    The audit log is where a policy change is traced to a person, so an unknown name is an
-    error (it would otherwise be recorded as if that person had acted).
-    """
-    name = name or settings().reviewer or ADMIN
-    if name == ADMIN:
-        return f"{ADMIN}:{getpass.getuser()}"
-    directory = load_reviewers(settings().resolved_reviewers_file)
-    if name not in directory.names:
-        known = ", ".join(directory.names) or "none: no reviewers file is configured"
-        raise InputError(
-            f"--as {name!r} is neither a reviewer of the reviewers file (known: {known}) nor "
-            f"{ADMIN!r}; name one of them, or add {name!r} to the reviewers file"
-        )
-    return directory.get(name).name
 
 
 @policy_app.command("validate")

@@ -129,6 +129,8 @@ def _print_view(view: ItemView) -> None:
         )
         if side.policy_note:
             console.print(f"  policy: {side.policy_note}")
+        if side.taught_note:
+            console.print(f"  key: {side.taught_note}", markup=False)
         if side.claim.locator is not None:
             console.print(f"  where: {side.claim.locator.describe()}")
         console.print(f'  "{side.quote}"')
@@ -366,3 +368,7 @@ def hash_password_command(
         # Prompts go to stderr, so `... > hash.txt` captures the hash alone.
         password = typer.prompt("Password", hide_input=True, confirmation_prompt=True, err=True)
     print(hash_password(password))
+
+
+# ``claims review synonyms ...`` (its module adds the group to review_app)
+from claimledger.cli import synonyms as _synonyms  # noqa: E402,F401

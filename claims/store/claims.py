@@ -24,6 +24,7 @@ from claims.models import (
 )
 from claims.store.bulk import insert_tuples
 from claims.store.quotes import quote_ids
+from claims.store.taught_synonyms import record_taught_rows, taught_rows
 from claims.tables import ClaimRow
 from claims.trusted import trusted
 
@@ -288,6 +289,8 @@ class ClaimRepository:
                 fresh.append(row)
         if not fresh:
             return 0
+        # reviewers' taught synonyms re-key what they name, as they did the stored claims
+        fresh, taught = taught_rows(self.session, CLAIM_COLUMNS, fresh)
         # tuples all the way to the driver: no dict per claim (the writer's hot path)
         ids = quote_ids(
             self.session,
@@ -301,6 +304,7 @@ class ClaimRepository:
             stamped.append((*written, *quote_id))
         columns = CLAIM_COLUMNS if ids is None else _WRITE_COLUMNS
         insert_tuples(self.session, ClaimRow.__table__, columns, stamped)  # type: ignore[arg-type]
+        record_taught_rows(self.session, taught)
         for row in rows:
             self._version_has_claims[(row[_VERSION], row[_GENERATION])] = True
         return len(fresh)
