@@ -179,14 +179,12 @@ def _answer_frame(
             made = made.model_copy(update={"values": None})  # too few origins: no list
         return made
 
-    if not key:
-        return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
     scope = dict(frame.scope or {})
     asked_words = set(getattr(frame, "scope_residual", None) or [])
     # "the median age in the town": the town is the asked entity, not a qualifier
     referring = set(entity_references()) if getattr(frame, "entity", None) else set()
     asked = asked_type(frame, question)
-    attribute = getattr(frame, "attribute", None) or key
+    attribute = getattr(frame, "attribute", None) or key or ""
     # "as of the census of 2010, there were 5,000 people": the census is the asked slot
     referring |= {w for other in answering_attributes(attribute) for w in other.split()}
     ask = Ask(
@@ -196,13 +194,22 @@ def _answer_frame(
         frame=frame,
         asked=asked,
         requester=requester,
-        key=key,
+        key=key or "",
         scope=scope,
         start=start,
         end=end,
         asked_words=frozenset(asked_words),
     )
-    found = find(ask, referring)
+    if key:
+        found = find(ask, referring)
+    else:
+        # a question whose words name a table's row and column needs no key of its own
+        from retrieval.table_cells import found_in_table
+
+        in_table = found_in_table(ask)
+        if in_table is None:
+            return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
+        found = in_table
     key, entities = found.key, found.entities
     if not found.claims:
         return result(

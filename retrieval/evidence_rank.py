@@ -30,7 +30,7 @@ from typing import Any
 from sqlalchemy import bindparam, text
 
 from claims.store.search import search_quotes, visible_claims_condition
-from retrieval.answer_type import dimension_of_unit
+from retrieval.answer_type import dimension_of_unit, value_fits
 from retrieval.document_aliases import version_aliases, with_aliases
 from retrieval.evidence import ClaimFact
 from retrieval.finding import Ask, Found, claim_entities
@@ -38,6 +38,7 @@ from retrieval.glossary import expand, words
 from retrieval.question_reading import Reading, read_question
 
 MARGIN = 1.5  # the best value group's score over the next one's, to answer alone
+MIN_WHOLE = 2  # question words a claim must all carry to answer a question with no cue
 CLOSE = 0.8  # groups scoring this share of the best one go on together
 
 
@@ -152,8 +153,18 @@ def rank(ask: Ask, reading: Reading) -> tuple[list[Ranked], list[str]]:
     """The visible claims that fit the reading, best first, and the keys they were read at."""
     generation = ask.loader.generation()
     # only a question that says what kind of value it wants is read this way: without a
-    # cue any number of the thing would do, and an incidental one would answer
-    if generation is None or not reading.terms or not reading.dimensions:
+    # cue any number of the thing would do, and an incidental one would answer; unless
+    # a claim carries every word the question asks with, and the question asks a figure
+    # of the organization's own, naming no entity ("What is the daily meal allowance?" of
+    # "Daily meal allowance: £45 per day"; "the height of the Ostrava tower" is no such)
+    whole = not reading.dimensions
+    if whole and (
+        reading.entity
+        or len(reading.terms) < MIN_WHOLE
+        or words(ask.text)[:1] != ["what"]  # "where", "who": a place, a person
+    ):
+        return [], []
+    if generation is None or not reading.terms:
         return [], []
     expanded = expand(list(reading.terms))
     matches = search_quotes(
@@ -181,6 +192,18 @@ def rank(ask: Ask, reading: Reading) -> tuple[list[Ranked], list[str]]:
         # a question word that is part of the claim's own entity name names the thing
         asked = topic - set(words(entities.get(claim.id) or ""))
         if asked and not any(expanded[w] in asked for w in expanded if w in said):
+            continue
+        # a figure, and of the kind the question's words ask ("where" asks for a place)
+        if whole and (
+            claim.kind != "quantity"
+            or not value_fits(
+                ask.asked, kind=claim.kind, dimension=dimension_of_unit(claim.canonical_unit)
+            )
+        ):
+            continue
+        if whole and not all(
+            any(expanded[w] == t for w in said if w in expanded) for t in reading.terms
+        ):
             continue
         if _dimension_fits(reading, claim, said):
             kept.append((claim, said))
@@ -243,13 +266,30 @@ def winners(ranked: list[Ranked], reading: Reading) -> tuple[list[ClaimFact], st
     )
 
 
+def _one_sentence_several_figures(ask: Ask, chosen: list[ClaimFact]) -> bool:
+    """Figures of one sentence that carries every word of a question with no cue ("a fee
+    of £40, after a discount of £5"): the words do not say which figure is asked. A table
+    row's cells are told apart by their columns and time instead."""
+    by_quote: dict[tuple[str, str], set[object]] = {}
+    for claim in chosen:
+        by_quote.setdefault((claim.version_id, claim.quote), set()).add(_value(claim))
+    several = {q for q, values in by_quote.items() if len(values) > 1}
+    if not several:
+        return False
+    locators = _locators(ask.conn, [c.id for c in chosen])
+    return any(
+        (c.version_id, c.quote) in several and locators.get(c.id, {}).get("table") is None
+        for c in chosen
+    )
+
+
 def found_by_evidence(ask: Ask) -> Found | None:
     """The claims of the asked entity whose value is of the asked kind and dimension, ranked
     by the question's words against everything they carry (``retrieval.evidence_rank``)."""
     reading = read_question(ask.text, ask.frame)
     ranked, keys = rank(ask, reading)
     chosen, _ = winners(ranked, reading)
-    if not chosen:
+    if not chosen or (not reading.dimensions and _one_sentence_several_figures(ask, chosen)):
         return None
     # the ranker chose among the qualifiers already: the words they state stay with them
     stated = {w for c in chosen for w in c.scope_residual}

@@ -22,6 +22,7 @@ from retrieval.evidence import NOW, AsOf, EvidenceLoader
 from retrieval.evidence_rank import Ranked, rank, winners
 from retrieval.finding import Ask
 from retrieval.question_reading import Reading, read_question
+from retrieval.table_cells import CellReading, named_cells
 from retrieval.taught_questions import with_taught_synonyms
 
 
@@ -77,6 +78,23 @@ class EvidenceOut(BaseModel):
     matched: list[str]
 
 
+class TableCellOut(BaseModel):
+    """A table cell the question names by its row and column (issue 32, table questions)."""
+
+    claim_id: str
+    claim_key: str
+    source_id: str
+    value: float | str | None
+    unit: str | None
+
+
+class TableReadingOut(BaseModel):
+    """What the table reading found, and what decided it (a cell, or why none answers)."""
+
+    cells: list[TableCellOut] = Field(default_factory=list)
+    why: str
+
+
 class Explanation(BaseModel):
     question: str
     frame: FrameOut
@@ -86,6 +104,8 @@ class Explanation(BaseModel):
     # why the evidence ranking chose what it chose (it answers when no key the question
     # names reaches a claim of the asked kind)
     winner: str | None = None
+    # the table reading (it runs first: a question naming a table's row and column)
+    table: TableReadingOut | None = None
     answer: Answer
 
 
@@ -118,7 +138,7 @@ def explain(
             if generation and attribute
             else []
         )
-        reading, ranked, why = ranked_evidence(conn, frame, requester, as_of, text)
+        reading, ranked, why, table = ranked_evidence(conn, frame, requester, as_of, text)
     result = answer_frame(store, frame, requester, question=text, as_of=as_of)
     return Explanation(
         question=text,
@@ -162,6 +182,19 @@ def explain(
             for rank, r in enumerate(ranked[:MAX_SHOWN], start=1)
         ],
         winner=why,
+        table=TableReadingOut(
+            cells=[
+                TableCellOut(
+                    claim_id=c.id,
+                    claim_key=c.claim_key,
+                    source_id=c.source_id,
+                    value=c.value_number if c.value_number is not None else c.value_text,
+                    unit=c.unit,
+                )
+                for c in table.cells
+            ],
+            why=table.why,
+        ),
         answer=result,
     )
 
@@ -171,9 +204,10 @@ MAX_SHOWN = 10  # evidence rows an explanation lists
 
 def ranked_evidence(
     conn: Any, frame: Any, requester: Requester, as_of: AsOf, question: str
-) -> tuple[Reading, list[Ranked], str | None]:
+) -> tuple[Reading, list[Ranked], str | None, CellReading]:
     """The question's reading, the visible claims of the asked kind ranked by the whole
-    evidence, and why the best won (the same reads as ``answer``'s evidence stage)."""
+    evidence, why the best won (the same reads as ``answer``'s evidence stage), and the
+    table reading's cells (``retrieval.table_cells``)."""
     from dataclasses import replace
 
     start = frame.time.start if frame.time else None
@@ -199,4 +233,4 @@ def ranked_evidence(
     if chosen:
         values = sorted({str(c.value_number or c.value_text) for c in chosen})
         why = f"{', '.join(values)}: {why}"
-    return reading, ranked, why
+    return reading, ranked, why, named_cells(ask)

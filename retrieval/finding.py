@@ -618,9 +618,13 @@ def found_slot(ask: Ask, referring: set[str]) -> Found:
     claim there has a value of the asked kind, the candidate keys, best first; then the
     question's own words as a key."""
     from retrieval.evidence_rank import found_by_evidence  # issue 32: office questions
+    from retrieval.table_cells import found_in_table, with_other_documents  # issue 32
 
+    table = found_in_table(ask)
     own = addressed(ask)
     matching = fitting(ask.asked, own.claims, ask.attribute)
+    if table is not None:  # the cell, and what other documents say of the same slot
+        return with_other_documents(ask, table, own, matching, found_by_evidence(ask))
     if matching:
         kept, entities = best_named(ask, matching)
         return Found(own.keys, kept, own.extra, ask.key, entities)

@@ -81,7 +81,13 @@ ANSWERED_RIGHT_NOW = {
     "leeds-annual-leave",
     "lifting-limit-wording",
     "revenue-years",  # the 2024 column of the PDF table
-    "p300-weight",  # the datasheet's table and the catalogue's label line: one P-300
+    # session 17 (issue 32, the question side)
+    "password-length",  # "how long" of characters: 12 (a standard) vs 14 (an email)
+    "p300-weight",  # a Word spec table's cell beside a catalogue label line
+    "p200-power-kw-w",  # a spec table row named by the question
+    "meal-allowance-editions",  # a label line carrying every word of a question with no cue
+    "sla-priorities",  # a numbered row ("Priority 2") and its column
+    "plan-prices",  # "per month" meets the "Monthly price" column
 }
 
 

@@ -288,6 +288,10 @@ def test_explain_shows_the_reading_the_ranked_evidence_and_why_the_winner_won(
     assert human.exit_code == 0, human.output
     assert "reading: asks for money" in human.output
     assert "evidence 1: 9050" in human.output and "winner: 9050" in human.output
+    # the table reading names the row and the column that answered
+    assert [c["value"] for c in why["table"]["cells"]] == [9050]
+    assert "'Revenue'" in why["table"]["why"] and "'2022'" in why["table"]["why"]
+    assert "table: row 'Revenue', column '2022'" in human.output
 
 
 BENEFITS = (
@@ -353,3 +357,29 @@ def test_a_modal_verb_shared_with_the_question_is_no_evidence(engine: Engine) ->
     # answer to how long a PIN must be
     result = _ask(engine, "How long must a PIN be?")
     assert result["status"] == "not_found", _short(result)
+
+
+EXPENSES = (
+    "# Expenses\n\n"
+    "Daily subsistence allowance: £30 per day spent off site.\n\n"
+    "Mileage is repaid at 45p per mile.\n\n"
+    "Access badges must be renewed every 12 months. PIN codes must be at least 6 digits long.\n"
+)
+
+
+def test_a_question_with_no_cue_is_answered_by_a_claim_carrying_every_word_it_asks(
+    engine: Engine,
+) -> None:
+    load_case(engine, _case(("expenses", EXPENSES)))
+    # keyed by the words after the figure, the label line still carries every asked word
+    assert _short(_ask(engine, "What is the daily subsistence allowance?"))[:2] == (
+        "answered",
+        30,
+    )
+    # words the claims do not carry ("hotel") leave it unanswered, not guessed
+    assert _ask(engine, "What is the overnight hotel rate?")["status"] == "not_found"
+
+
+def test_how_long_may_ask_for_a_length_in_characters_or_digits(engine: Engine) -> None:
+    load_case(engine, _case(("expenses", EXPENSES)))
+    assert _short(_ask(engine, "How long must PIN codes be?"))[:2] == ("answered", 6)

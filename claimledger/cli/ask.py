@@ -181,6 +181,11 @@ def show_explanation(why: Explanation) -> None:
         )
     if why.winner:
         console.print(f"winner: {why.winner}", markup=False)
+    if why.table is not None:
+        cells = ", ".join(
+            f"{c.value} {c.unit or ''} ({c.source_id})".strip() for c in why.table.cells
+        )
+        console.print(f"table: {why.table.why}" + (f"; {cells}" if cells else ""), markup=False)
     if not why.candidates:
         console.print("candidates: none the requester may see", markup=False)
     for c in why.candidates:
