@@ -28,8 +28,8 @@ from typing import Any
 
 import yaml
 
-from retrieval.answer_type import dimension_of_unit
 from claims.store.search import search_quotes
+from retrieval.answer_type import dimension_of_unit
 from retrieval.evidence import ClaimFact
 from retrieval.evidence_rank import _locators
 from retrieval.finding import Ask, Found, best_named
