@@ -176,7 +176,23 @@ def _answer_matches(expected: dict[str, Any], result: Any) -> bool:
             and all(any(_same_value(w, v) for v in got) for w in want)
             and (unit is None or folded(str(result.unit or "")).casefold() == unit.casefold())
         )
-    return _same_value(want, result.value)
+    if _same_value(want, result.value):
+        return True
+    return _same_quantity(want, expected.get("unit"), result.value, getattr(result, "unit", None))
+
+
+def _same_quantity(want: Any, want_unit: Any, got: Any, got_unit: Any) -> bool:
+    """One quantity written in other units ("1.5 hours" for "90 minutes"): a person asking
+    takes either as the answer, so both are compared in the canonical unit."""
+    from claims.units.normalize import normalize
+
+    got_n, want_n = _number(got), _number(want)
+    if None in (got_n, want_n) or not want_unit or not got_unit:
+        return False
+    a, b = normalize(want_n, str(want_unit)), normalize(got_n, str(got_unit))
+    if a is None or b is None or a.canonical_unit != b.canonical_unit:
+        return False
+    return abs(a.canonical_value - b.canonical_value) <= 1e-6 * max(1.0, abs(a.canonical_value))
 
 
 def _same_value(want: Any, got: Any) -> bool:
