@@ -368,10 +368,14 @@ _KEYS_OF_VERSION = _pair(
     "SELECT DISTINCT claim_key FROM claims WHERE source_version_id = :v AND generation = :g "
     "AND created_at <= :t",
 )
+# A coarse block's keys are read up to a bound: a head word shared by a million claims
+# ("limit") must not cost a question seconds; the keys past the bound are not widened to.
+MAX_BLOCK_KEYS = 2000
 _KEYS_OF_COARSE = _pair(
-    "SELECT DISTINCT claim_key FROM claims WHERE generation = :g AND coarse_key = :c",
     "SELECT DISTINCT claim_key FROM claims WHERE generation = :g AND coarse_key = :c "
-    "AND created_at <= :t",
+    f"LIMIT {MAX_BLOCK_KEYS}",
+    "SELECT DISTINCT claim_key FROM claims WHERE generation = :g AND coarse_key = :c "
+    f"AND created_at <= :t LIMIT {MAX_BLOCK_KEYS}",
 )
 _VERSIONS_OF_SOURCE = _pair(
     "SELECT id, number FROM source_versions WHERE source_id = :s ORDER BY number",

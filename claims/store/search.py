@@ -118,6 +118,9 @@ def search_quotes(
             f"AND c.generation = :generation AND {visible} ORDER BY score DESC, c.id LIMIT :limit"
         )
     else:
+        terms = _selective_terms(session, terms)
+        if not terms:
+            return []
         params["match"] = " OR ".join(f'"{term}"' for term in terms)
         sql = (
             f"SELECT c.id, c.claim_key, -bm25({FTS_TABLE}) AS score FROM {FTS_TABLE} "
@@ -128,6 +131,25 @@ def search_quotes(
         )
     rows = session.execute(text(sql), params)
     return [QuoteMatch(row[0], row[1], round(float(row[2]), 6)) for row in rows]
+
+
+# A word in more quotes than this says little about which claim is meant ("limit" in a
+# store of a million limits) and ranking every quote that holds it costs seconds: such
+# words are left out of the search, as an index leaves out stop words. Counting stops at
+# the bound, so the check costs at most this many index rows per word.
+COMMON_WORD_QUOTES = 5000
+
+
+def _selective_terms(session: Session | Connection, terms: list[str]) -> list[str]:
+    count = text(
+        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :m LIMIT :bound)"
+    )
+    return [
+        term
+        for term in terms
+        if session.execute(count, {"m": f'"{term}"', "bound": COMMON_WORD_QUOTES + 1}).scalar_one()
+        <= COMMON_WORD_QUOTES
+    ]
 
 
 def sqlite_search_ddl() -> list[str]:
