@@ -41,14 +41,13 @@ def drop_lead_ins(roles: Roles, first: int, end: int) -> None:
     salutations = identity_words().salutations
     if lower[first] in salutations:
         _drop_salutation(roles, first, end, salutations[lower[first]])
+    opening = first
     if ":" in lower[first:end]:
         _drop_colon_lead_in(roles, first, end)
-        while first < end and lower[first] != ":":
-            first += 1
-        first += 1  # what follows the colon may open with its own time phrase
-        if first >= end:
-            return
-    _drop_fronted_time(roles, first, end)
+        # what follows the colon may open with its own time phrase
+        opening = lower.index(":", first, end) + 1
+    if opening < end:
+        _drop_fronted_time(roles, opening, end)
     if "," in lower[first:end]:
         _drop_comma_lead_in(roles, first, end)
         _drop_fronted_before_pronoun(roles, first, end)
