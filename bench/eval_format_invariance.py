@@ -185,7 +185,7 @@ def tatqa_main(args: argparse.Namespace) -> int:
             for number, context in enumerate(chosen, start=1):
                 report = tatqa_report(context)
                 uid = context["table"]["uid"][:8]
-                files = _files(report, font)
+                files = _files(report, font, args.formats)
                 claims: dict[str, list[Any]] = {}
                 for suffix, data in files.items():
                     try:
@@ -195,6 +195,9 @@ def tatqa_main(args: argparse.Namespace) -> int:
                         print(f"  {uid}{suffix}: not converted: {error}")
                         continue
                     source = suffix.strip(".")
+                    if args.dump is not None:
+                        args.dump.mkdir(parents=True, exist_ok=True)
+                        Path(args.dump, f"{part}-{uid}{suffix}.txt").write_text(text)
                     claims[suffix] = extract(
                         text,
                         source_id=source,
@@ -219,7 +222,7 @@ def tatqa_main(args: argparse.Namespace) -> int:
                         for p in pairs:
                             print(f"{uid}{suffix}: {p.relation.value} {p.reason[:160]}")
                 common.progress(number, len(chosen), 10, part)
-            print(f"\n-- {part} part ({len(chosen)} reports); .md claims: {total['.html']}")
+            print(f"\n-- {part} part ({len(chosen)} reports); .md claims: {max(total.values())}")
             print("| format | same as .md | share | extra claims | conflict/ambiguous edges |")
             print("|---|---|---|---|---|")
             figures[part] = {}
@@ -241,13 +244,17 @@ def tatqa_main(args: argparse.Namespace) -> int:
     return 0
 
 
-def _files(report: Report, font: str | None = None) -> dict[str, bytes]:
-    return {
-        ".md": write.markdown(report).encode(),
-        ".html": write.html_page(report).encode(),
-        ".docx": write.docx_bytes(report),
-        ".pdf": write.pdf_bytes(report, font=font),
-    }
+def _files(
+    report: Report, font: str | None = None, formats: tuple[str, ...] = ("html", "docx", "pdf")
+) -> dict[str, bytes]:
+    files = {".md": write.markdown(report).encode()}
+    if "html" in formats:
+        files[".html"] = write.html_page(report).encode()
+    if "docx" in formats:
+        files[".docx"] = write.docx_bytes(report)
+    if "pdf" in formats:
+        files[".pdf"] = write.pdf_bytes(report, font=font)
+    return files
 
 
 def main() -> int:
@@ -265,6 +272,15 @@ def main() -> int:
     parser.add_argument("--part", choices=("tuning", "check", "both"), default="both")
     parser.add_argument("--limit", type=int, default=None, help="only the first N reports")
     parser.add_argument("--json", dest="json_out", type=Path, default=None)
+    parser.add_argument(
+        "--formats",
+        type=lambda text: tuple(f.strip(" .") for f in text.split(",")),
+        default=("html", "docx", "pdf"),
+        help="--tatqa: the formats compared with .md (default html,docx,pdf)",
+    )
+    parser.add_argument(
+        "--dump", type=Path, default=None, help="--tatqa: write each converted text to this folder"
+    )
     args = parser.parse_args()
     if args.data is not None:
         return tatqa_main(args)

@@ -38,7 +38,16 @@ _BULLET = re.compile(
     r"\u27a2\u2713\u2756\uf0b7\uf0a7\uf0d8\uf076*\-\u2013])\s+"
 )
 _SUB_BULLET = re.compile(r"^(o)\s+")  # Word's second-level bullet (Courier New "o")
-_NUMBERED = re.compile(r"^\(?(\d{1,2})[.)]\s+")
+_NUMBERED = re.compile(r"^(\d{1,2})[.)]\s+")
+# a note's mark opening a line ("(1) Useful lives are ..."): a paragraph of its own that
+# keeps its mark, as Markdown, HTML and Word read it (no numbered list item)
+_NOTE_MARK = re.compile(r"^\(\d{1,2}\)\s+")
+# a line ending so is mid-clause: the text goes on after it ("... as of December 31," /
+# "2019 ..."), whatever the next line opens with
+_OPEN_END = re.compile(
+    r"(?:,|\b(?:of|to|in|on|at|by|for|from|with|and|or|than|the|a|an|as|was|were|is|are))$",
+    re.IGNORECASE,
+)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")
 _SOFT_HYPHEN = "\u00ad"
 _SENTENCE_END = (".", "!", "?", ":", ";")
@@ -109,6 +118,8 @@ def convert(data: bytes, path: Path) -> str:
         document.close()
     _drop_running_lines(pages)
     lines = [item for page in pages for item in page.items if isinstance(item, _Line)]
+    _drop_page_numbers(pages, _Layout.of(lines, max((p.width for p in pages), default=0.0)))
+    lines = [item for page in pages for item in page.items if isinstance(item, _Line)]
     if not lines and not any(page.items for page in pages):
         raise InputError(
             f"no text layer: none of the {len(pages)} page(s) holds text (a scan or images "
@@ -167,8 +178,12 @@ def _read_page(page: Any, pdfium_c: Any) -> _Page:
                     cell[2] = _clean(str(bounded)) or cell[2]
         items += [t for t in tables if id(t) not in placed and any(any(r) for r in t.rows)]
         width, height = page.get_size()
-        kept = [item for item in items if not _page_number(item, height)]
-        return _Page(text_tables(kept, _Line), width, height)
+        # page numbers stay out of the tables; _drop_page_numbers decides on them
+        numbers = {id(item) for item in items if _page_number(item, height)}
+        found = text_tables([item for item in items if id(item) not in numbers], _Line)
+        high = [i for i in items if id(i) in numbers and i.top > (1 - _MARGIN) * height]
+        low = [i for i in items if id(i) in numbers and i not in high]
+        return _Page(high + found + low, width, height)
     finally:
         textpage.close()
         page.close()
@@ -236,6 +251,43 @@ def _bold(textpage: Any, index: int, pdfium_c: Any) -> bool:
     flags = ctypes.c_int()
     pdfium_c.FPDFText_GetFontInfo(textpage.raw, index, name, 128, ctypes.byref(flags))
     return bool(_BOLD_NAME.search(name.value.decode("latin-1")))
+
+
+def _drop_page_numbers(pages: list[_Page], layout: _Layout) -> None:
+    """Page numbers are not text of the pages. A figure in the margin that goes on with the
+    text is kept: a page's first line ending the sentence the page before left open at its
+    right margin ("... as of December 31," / "2019"), a page's line right under a line that
+    wraps mid-sentence."""
+    before: _Line | None = None  # the last line of the page before, when it ends the page
+    for page in pages:
+        items = page.items
+        kept: set[int] = set()
+        if items and isinstance(items[0], _Line) and before is not None:
+            if _goes_on(before, items[0], layout):
+                kept.add(0)
+        for i in range(1, len(items)):
+            above, line = items[i - 1], items[i]
+            if isinstance(above, _Line) and isinstance(line, _Line):
+                pitch = above.top - line.top
+                if pitch <= 1.8 * max(above.height, above.size) and _goes_on(above, line, layout):
+                    kept.add(i)
+        page.items = [
+            item for i, item in enumerate(items) if i in kept or not _page_number(item, page.height)
+        ]
+        last = page.items[-1] if page.items else None
+        before = last if isinstance(last, _Line) else None
+
+
+def _goes_on(above: _Line, line: _Line, layout: _Layout) -> bool:
+    """Whether ``line`` is text going on from ``above``: ``above`` runs to the right margin
+    mid-sentence and ``line`` starts at the text column's left edge (where no centred or
+    outer-margin page number stands)."""
+    return _open_at_margin(above, layout) and abs(line.left - layout.left) < line.height
+
+
+def _open_at_margin(line: _Line, layout: _Layout) -> bool:
+    """Whether ``line`` runs to the right margin with its sentence still open."""
+    return layout.wraps(line) and not line.text.rstrip().endswith(_SENTENCE_END)
 
 
 def _page_number(item: _Line | RuledTable, height: float) -> bool:
@@ -379,7 +431,7 @@ class _Paragraphs:
             self.lines.append(line)
         elif line.after_page_break and self.kind == "item":
             self.text = self.text.removesuffix(_SOFT_HYPHEN) + " " + PAGE_BREAK + line.text
-        elif self.kind is not None and self._continues(line):
+        elif self.kind is not None and not self._opens_note(line) and self._continues(line):
             if self.kind == "item":
                 hyphen = self.text.endswith(_SOFT_HYPHEN)
                 self.text = self.text.removesuffix(_SOFT_HYPHEN) + ("" if hyphen else " ")
@@ -412,16 +464,24 @@ class _Paragraphs:
             return False  # a first-line indent opens the next paragraph (LaTeX sets them so)
         return abs(line.left - last.left) < 3 * last.height or line.left > last.left
 
+    def _opens_note(self, line: _Line) -> bool:
+        """A line opening with a note's mark ("(2) ...") starts a paragraph, unless the line
+        before runs to the margin mid-sentence (the mark is then text of that sentence)."""
+        if not _NOTE_MARK.match(line.text):
+            return False
+        return self.last is None or not _open_at_margin(self.last, self.layout)
+
     def runs_on(self, first: _Line | RuledTable | None) -> bool:
         """Whether the open paragraph goes on at the top of the next page (``first``): its
         last line runs to the right margin with no end of sentence, and the next page opens
-        with a plain line in lower case ("... with the following" / "assumptions: ...")."""
+        with a plain line in lower case ("... with the following" / "assumptions: ..."), or
+        the last line stops mid-clause ("... as of December 31," / "2019 ...")."""
         last = self.lines[-1] if self.kind == "paragraph" and self.lines else self.last
         if self.kind is None or not isinstance(first, _Line) or last is None:
             return False
         return (
             self._wraps_on(last, first)
-            and first.text[:1].islower()
+            and (first.text[:1].islower() or bool(_OPEN_END.search(last.text.rstrip())))
             and self.layout.heading_level(first) is None
             and not (_BULLET.match(first.text) or _NUMBERED.match(first.text))
         )
