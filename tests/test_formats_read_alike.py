@@ -27,9 +27,14 @@ FILLER = "This section sets out how the figures below were prepared and reviewed
 
 def _facts(claims: list[Claim]) -> list[tuple[Any, ...]]:
     return sorted(
-        (c.claim_key, c.value, c.unit, c.time.text or "", tuple(sorted(c.scope.items())))
+        (c.claim_key, c.value, c.unit, _words(c.time.text), tuple(sorted(c.scope.items())))
         for c in claims
     )
+
+
+def _words(text: str | None) -> str:
+    """A quoted stretch of text, a page break inside it read as a space."""
+    return " ".join((text or "").replace(PAGE_BREAK, " ").split())
 
 
 def _read(suffix: str, data: bytes, tmp_path: Path) -> tuple[str, list[Claim]]:
@@ -119,3 +124,59 @@ def test_a_pdf_line_without_descenders_does_not_end_its_paragraph(tmp_path: Path
     text, claims = _read(".pdf", pdf_bytes(report), tmp_path)
     assert "onwards" in text and "\n\n" not in text.split("# Home working")[1].strip()
     assert _facts(claims) == _facts(md)
+
+
+def test_a_pdf_note_mark_opening_a_paragraph_is_no_list_item(tmp_path: Path) -> None:
+    # "(1) ..." under a table is a note: Markdown, HTML and Word keep it a paragraph with its
+    # mark; the PDF made it item 1 of a list, and the lead-in above it read as the list's
+    report: list[tuple[Any, ...]] = [
+        ("heading", 1, "Annual report"),
+        ("table", [["Asset", "Useful life"], ["Buildings (1)", "30 years"], ["Vans", "5 years"]]),
+        ("paragraph", "Equipment held at June 30, 2024 and 2023 is set out as follows:"),
+        ("paragraph", "(1) Leasehold improvements are written off over the lease term."),
+        ("paragraph", "(2) The depot lease was renewed in 2022 for a further 12 years."),
+    ]
+    md = extract(markdown(report))
+    text, claims = _read(".pdf", pdf_bytes(report), tmp_path)
+    assert "\n(1) Leasehold" in text and "\n(2) The depot" in text
+    assert _facts(claims) == _facts(md)
+
+
+def _open_sentence_over_a_page(year: str) -> tuple[str, bytes]:
+    """A paragraph whose line before the page break ends "... as of December 31," and whose
+    next page opens with the year alone on a line (as a page number would stand)."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 11)
+    for words in range(1, 40):
+        filler = " ".join(("under the plan", "and its rules")[w % 2] for w in range(words))
+        paragraph = f"None of the units granted to the directors {filler} had vested as of "
+        paragraph += f"December 31, {year}"
+        lines = pdf.multi_cell(0, 6, paragraph, dry_run=True, output="LINES")
+        if lines[-1] == year and lines[-2].endswith("31,"):
+            break
+    else:
+        raise AssertionError("no wrap puts the year on a line of its own")
+    pdf.set_font("Helvetica", "B", 20)
+    pdf.multi_cell(0, 9, "Share plans", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 11)
+    pdf.set_y(pdf.h - pdf.b_margin - 6 * (len(lines) - 1) - 1)  # the year opens page 2
+    pdf.multi_cell(0, 6, paragraph, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(4)
+    pdf.multi_cell(0, 6, "In March 2024 the board granted 4,500 new units.")
+    return paragraph, bytes(pdf.output())
+
+
+def test_a_year_opening_a_pdf_page_that_ends_an_open_sentence_is_no_page_number(
+    tmp_path: Path,
+) -> None:
+    paragraph, data = _open_sentence_over_a_page("2023")
+    md = extract(
+        f"# Share plans\n\n{paragraph}\n\nIn March 2024 the board granted 4,500 new units.\n"
+    )
+    text, claims = _read(".pdf", data, tmp_path)
+    assert PAGE_BREAK + "2023" in text.replace(" ", "")
+    assert _facts(claims) == _facts(md)
+    assert any(c.time.start is not None and c.time.start.year == 2023 for c in claims)

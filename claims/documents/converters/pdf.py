@@ -29,7 +29,7 @@ from claims.documents.converters.pdf_tables import RuledTable, find_tables, text
 from claims.errors import InputError
 
 NAME = "pdf"
-VERSION = "2"
+VERSION = "3"
 LIBRARY = "pypdfium2"
 
 # bullets as PDFs draw them: round, square, Symbol/Wingdings private-use glyphs, dashes
