@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from document_writers import docx_bytes, html_page, markdown, pdf_bytes
 
 from claims.documents.converters import convert
@@ -180,3 +181,47 @@ def test_a_year_opening_a_pdf_page_that_ends_an_open_sentence_is_no_page_number(
     assert PAGE_BREAK + "2023" in text.replace(" ", "")
     assert _facts(claims) == _facts(md)
     assert any(c.time.start is not None and c.time.start.year == 2023 for c in claims)
+
+
+WRAPPED_ROWS = [
+    ["", "Q1", "Q2", "Q3", "Q4"],
+    ["Operating cash flow before working capital", "1,204", "(310)", "845", "(1,022)"],
+    ["Capital expenditure", "(450)", "(475)", "(390)", "(610)"],
+    ["Free cash flow", "754", "(785)", "455", "(1,632)"],
+]
+
+
+def _table_with_wrapped_row_headers(rules: str, v_align: str) -> bytes:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 20)
+    pdf.multi_cell(0, 9, "Cash flow", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 11)
+    pdf.multi_cell(0, 6, "Amounts in thousands of euros", new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(4)
+    # a narrow first column: the first row header wraps over two lines of its cell
+    with pdf.table(borders_layout=rules, v_align=v_align, col_widths=(40, 20, 20, 20, 20)) as t:
+        for row in WRAPPED_ROWS:
+            cells = t.row()
+            for value in row:
+                cells.cell(value)
+    return bytes(pdf.output())
+
+
+@pytest.mark.parametrize("rules", ["NONE", "HORIZONTAL_LINES"])
+@pytest.mark.parametrize("v_align", ["TOP", "MIDDLE", "BOTTOM"])
+def test_a_pdf_table_without_column_rules_keeps_a_row_header_wrapped_in_its_cell(
+    tmp_path: Path, rules: str, v_align: str
+) -> None:
+    report = [
+        ("heading", 1, "Cash flow"),
+        ("paragraph", "Amounts in thousands of euros"),
+        ("table", WRAPPED_ROWS),
+    ]
+    md = extract(markdown(report))
+    assert len(md) == 12
+    text, claims = _read(".pdf", _table_with_wrapped_row_headers(rules, v_align), tmp_path)
+    assert "| Operating cash flow before working capital | 1,204 | (310) |" in text
+    assert _facts(claims) == _facts(md)

@@ -262,9 +262,9 @@ def _drop_page_numbers(pages: list[_Page], layout: _Layout) -> None:
     for page in pages:
         items = page.items
         kept: set[int] = set()
-        if items and isinstance(items[0], _Line) and before is not None:
-            if _goes_on(before, items[0], layout):
-                kept.add(0)
+        first = items[0] if items else None
+        if isinstance(first, _Line) and before is not None and _goes_on(before, first, layout):
+            kept.add(0)
         for i in range(1, len(items)):
             above, line = items[i - 1], items[i]
             if isinstance(above, _Line) and isinstance(line, _Line):

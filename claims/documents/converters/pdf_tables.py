@@ -16,6 +16,7 @@ such rows is a group row (``Current liabilities``). Anything less regular stays 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -167,18 +168,154 @@ def text_tables(items: Sequence[Any], line_type: Any) -> list[Any]:
     """``items`` (a page's lines and ruled tables in reading order) with each run of lines
     that forms a table drawn without rules replaced by one ``RuledTable``. A line has
     ``cells`` ([left, right, text] parts), ``top``, ``bottom`` and ``height``."""
+    folds: dict[int, list[Any]] = {}  # a folded row -> the lines it was made of
+    items = _fold_wrapped_labels(items, line_type, folds)
     out: list[Any] = []
     i = 0
     while i < len(items):
         end = _table_run(items, i, line_type)
         table = _aligned_table(items[i:end]) if end - i >= _MIN_ROWS else None
         if table is None:
-            out.append(items[i])
+            out += folds.get(id(items[i]), [items[i]])  # no table: the lines as drawn
             i += 1
             continue
         out.append(table)
         i = end
     return out
+
+
+_MAX_LABEL_LINES = 4  # lines a row header wraps over
+_MAX_LABEL_WORDS = 12  # words on one of them
+
+
+def _fold_wrapped_labels(
+    items: Sequence[Any], line_type: Any, folds: dict[int, list[Any]]
+) -> list[Any]:
+    """Rows whose first cell wraps over lines, each read as one line of parts:
+
+    - the label's lines first, then the other cells, set once within the label's lines
+      (cells centred on the row, fpdf2's default, or drawn after the label):
+      ``Operating cash`` / ``flow`` / ``1,204  (310)``;
+    - the other cells on the label's first line, the label going on below in lower case
+      (cells set at the row's top, Word's default): ``Operating cash  1,204  (310)`` /
+      ``flow``;
+    - the other cells on the label's last line, which goes on in lower case (cells set at
+      the row's bottom): ``Operating cash`` / ``flow  1,204  (310)``.
+    """
+    out: list[Any] = []
+    i = 0
+    while i < len(items):
+        folded, used = _centred_row(items, i, line_type)
+        if folded is None:
+            folded, used = _label_going_on(items, i, line_type)
+        if folded is None:
+            folded, used = _label_ending_on_the_row(items, i, line_type)
+        if folded is None:
+            out.append(items[i])
+            i += 1
+            continue
+        out.append(folded)
+        folds[id(folded)] = list(items[i : i + used])
+        i += used
+    return out
+
+
+def _one_part(item: Any, line_type: Any) -> bool:
+    return isinstance(item, line_type) and len(item.cells) == 1
+
+
+_CELL_LINE_PITCH = 2.5  # font sizes: lines of one cell stand closer (fpdf2 sets 2)
+
+
+def _next_line(above: Any, line: Any) -> bool:
+    """Whether ``line`` is the line under ``above`` in one table cell."""
+    size = max(line.height, getattr(line, "size", 0.0))
+    return 0 < above.top - line.top <= _CELL_LINE_PITCH * size
+
+
+def _centred_row(items: Sequence[Any], i: int, line_type: Any) -> tuple[Any, int]:
+    labels = [items[i]] if _one_part(items[i], line_type) else []
+    if labels and len(labels[0].text.split()) > _MAX_LABEL_WORDS:
+        return None, 0
+    while labels and len(labels) < _MAX_LABEL_LINES and i + len(labels) < len(items):
+        line = items[i + len(labels)]
+        if not _one_part(line, line_type) or abs(line.left - labels[0].left) > line.height:
+            break
+        if len(line.text.split()) > _MAX_LABEL_WORDS:
+            break
+        if not _next_line(labels[-1], line):
+            break
+        labels.append(line)
+    if len(labels) < 2 or i + len(labels) >= len(items):
+        return None, 0
+    row = items[i + len(labels)]
+    middle = (row.top + row.bottom) / 2
+    if (
+        not isinstance(row, line_type)
+        or row.left <= max(label.right for label in labels)
+        or not labels[-1].bottom <= middle <= labels[0].top
+        or any(len(cell[2].split()) > _MAX_CELL_WORDS for cell in row.cells)
+    ):
+        return None, 0
+    first = copy.copy(labels[0])
+    text = " ".join(label.text for label in labels)
+    first.cells = [[first.left, max(label.right for label in labels), text]]
+    first.cells += [list(cell) for cell in row.cells]
+    first.text = f"{text} {row.text}"
+    first.right = row.right
+    first.bottom = min(labels[-1].bottom, row.bottom)
+    return first, len(labels) + 1
+
+
+def _label_going_on(items: Sequence[Any], i: int, line_type: Any) -> tuple[Any, int]:
+    row = items[i]
+    if not isinstance(row, line_type) or len(row.cells) < 2 or i + 1 >= len(items):
+        return None, 0
+    used = 1
+    label = row.cells[0]
+    while i + used < len(items) and used <= _MAX_LABEL_LINES:
+        line = items[i + used]
+        if (
+            not _one_part(line, line_type)
+            or not line.text[:1].islower()
+            or abs(line.left - label[0]) > line.height
+            or line.right >= row.cells[1][0]
+            or not _next_line(items[i + used - 1], line)
+        ):
+            break
+        used += 1
+    if used == 1:
+        return None, 0
+    first = copy.copy(row)
+    first.cells = [list(cell) for cell in row.cells]
+    going_on = [items[i + k].text for k in range(1, used)]
+    first.cells[0][2] = " ".join([label[2], *going_on])
+    first.cells[0][1] = max([label[1], *(items[i + k].right for k in range(1, used))])
+    first.text = " ".join([row.text, *going_on])
+    first.bottom = items[i + used - 1].bottom
+    return first, used
+
+
+def _label_ending_on_the_row(items: Sequence[Any], i: int, line_type: Any) -> tuple[Any, int]:
+    label = items[i]
+    row = items[i + 1] if i + 1 < len(items) else None
+    if (
+        not _one_part(label, line_type)
+        or not isinstance(row, line_type)
+        or len(row.cells) < 2
+        or not row.cells[0][2][:1].islower()
+        or abs(row.cells[0][0] - label.left) > row.height
+        or label.right >= row.cells[1][0]
+        or not _next_line(label, row)
+    ):
+        return None, 0
+    first = copy.copy(row)
+    first.cells = [list(cell) for cell in row.cells]
+    first.cells[0][2] = f"{label.text} {row.cells[0][2]}"
+    first.cells[0][0], first.cells[0][1] = label.left, max(label.right, row.cells[0][1])
+    first.text = f"{label.text} {row.text}"
+    first.left, first.top = min(label.left, row.left), label.top
+    return first, 2
 
 
 def _table_run(items: Sequence[Any], start: int, line_type: Any) -> int:
