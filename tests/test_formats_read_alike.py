@@ -225,3 +225,57 @@ def test_a_pdf_table_without_column_rules_keeps_a_row_header_wrapped_in_its_cell
     text, claims = _read(".pdf", _table_with_wrapped_row_headers(rules, v_align), tmp_path)
     assert "| Operating cash flow before working capital | 1,204 | (310) |" in text
     assert _facts(claims) == _facts(md)
+
+
+def _raised_marks(kind: str) -> bytes:
+    """One paragraph with a footnote mark raised after a figure and a unit's power raised
+    after its letter, as HTML (``sup``), Word (superscript runs) and a PDF (a smaller run
+    above the baseline) set them."""
+    parts = [
+        ("Net sales were $4,411", False),
+        ("1", True),
+        (" million in 2024 and the new store covers 1,250 m", False),
+        ("2", True),
+        (" of floor space.", False),
+    ]
+    if kind == "html":
+        body = "".join(f"<sup>{t}</sup>" if up else t for t, up in parts)
+        return f"<html><body><h1>Stores</h1><p>{body}</p></body></html>".encode()
+    if kind == "docx":
+        import io
+
+        import docx
+
+        document = docx.Document()
+        document.add_heading("Stores", 1)
+        paragraph = document.add_paragraph()
+        for text, up in parts:
+            paragraph.add_run(text).font.superscript = up
+        out = io.BytesIO()
+        document.save(out)
+        return out.getvalue()
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 20)
+    pdf.multi_cell(0, 9, "Stores", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 11)
+    for text, up in parts:
+        pdf.char_vpos = "SUP" if up else "LINE"
+        pdf.write(6, text)
+    return bytes(pdf.output())
+
+
+@pytest.mark.parametrize("kind", ["html", "docx", "pdf"])
+def test_a_raised_footnote_mark_is_no_digit_of_the_figure_before_it(
+    tmp_path: Path, kind: str
+) -> None:
+    md = extract(
+        "# Stores\n\nNet sales were $4,411 million in 2024 and the new store covers "
+        "1,250 m² of floor space.\n"
+    )
+    assert {c.value for c in md} >= {4411e6}
+    text, claims = _read(f".{kind}", _raised_marks(kind), tmp_path)
+    assert "$4,411 million" in text and "1,250 m² of" in text
+    assert _facts(claims) == _facts(md)

@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from claims.documents.converters.markdown_text import MarkdownWriter
+from claims.documents.converters.raised_text import raised_reads_as
 from claims.errors import InputError
 
 NAME = "docx"
-VERSION = "1"
+VERSION = "2"
 LIBRARY = "python-docx"
 
 _MAX_UNPACKED = 512 * 1024 * 1024  # a "zip bomb" is refused before it is unpacked
@@ -147,11 +148,26 @@ def _text(element: Any) -> str:
                 if parts:
                     parts.append(" ")
                 walk(child)
+            elif tag == f"{_W}r" and _superscript(child):
+                before = "".join(parts[-3:])
+                start = len(parts)
+                walk(child)
+                text = "".join(parts[start:])
+                del parts[start:]
+                read = raised_reads_as(text.strip(), before)
+                parts.append(text if read is None else read)
             else:
                 walk(child)
 
     walk(element)
     return "".join(parts)
+
+
+def _superscript(run: Any) -> bool:
+    """Whether a run is set superscript (its own formatting; a character style's is not
+    looked up)."""
+    align = run.find(f"{_W}rPr/{_W}vertAlign")
+    return align is not None and align.get(f"{_W}val") == "superscript"
 
 
 def _style_id(p: Any) -> str | None:

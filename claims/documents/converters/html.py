@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from claims.documents.converters.markdown_text import MarkdownWriter, tidy
+from claims.documents.converters.raised_text import raised_reads_as
 from claims.errors import InputError
 
 NAME = "html"
@@ -219,22 +220,12 @@ def _layout_table(table: Any) -> bool:
     return bool(widths) and max(widths) == 1
 
 
-_FOOTNOTE_MARK = re.compile(r"^[0-9a-z*\u2020\u2021\u00a7]{1,3}$", re.IGNORECASE)
-_POWERS = {"2": "\u00b2", "3": "\u00b3"}
-
-
 def _superscript(node: Any, before: str) -> str:
-    """A ``sup``'s text as it reads inline: a unit's power after a letter (``m²``), a power
-    of ten after ``10`` (``10^6``), nothing for a footnote mark (``4.2<sup>3</sup>`` must
-    not read as 4.23), else its text."""
+    """A ``sup``'s text as it reads inline (``raised_text``): ``m²``, ``10^6``, nothing for a
+    footnote mark (``4.2<sup>3</sup>`` must not read as 4.23), else its text."""
     text = " ".join(node.text_content().split())
-    if text in _POWERS and before[-1:].isalpha():
-        return _POWERS[text]
-    if before.endswith("10") and re.fullmatch(r"[-\u2212]?\d{1,3}", text):
-        return "^" + text
-    if _FOOTNOTE_MARK.match(text):
-        return ""
-    return text
+    read = raised_reads_as(text, before)
+    return text if read is None else read
 
 
 def _int(value: str | None, default: int) -> int:

@@ -26,6 +26,7 @@ from typing import Any
 
 from claims.documents.converters.markdown_text import PAGE_BREAK, MarkdownWriter
 from claims.documents.converters.pdf_tables import RuledTable, find_tables, text_tables
+from claims.documents.converters.raised_text import raised_reads_as
 from claims.errors import InputError
 
 NAME = "pdf"
@@ -91,6 +92,9 @@ class _Line:
     cells: list[list[Any]] = field(default_factory=list)
     # the first line of a page that goes on with the paragraph the page before left open
     after_page_break: bool = False
+    raised: bool = False  # a raised small run (a footnote mark, a power) was read into it
+    spaced: bool = False  # a run whose text opens with a space
+    after_raised: bool = False  # the last run read into the line was a raised one
 
     @property
     def height(self) -> float:
@@ -159,7 +163,8 @@ def _read_page(page: Any, pdfium_c: Any) -> _Page:
                     placed.add(id(table))
                     items.append(table)
                 continue
-            text = _clean(str(textpage.get_text_bounded(left, bottom, right, top)))
+            raw = str(textpage.get_text_bounded(left, bottom, right, top))
+            text = _clean(raw)
             if not text:
                 continue
             index = textpage.get_index(min(left + 1, x), y, 2, 2)
@@ -168,9 +173,10 @@ def _read_page(page: Any, pdfium_c: Any) -> _Page:
             run = _Line(text, left, right, top, bottom, size or (top - bottom))
             run.bold = found and _bold(textpage, index, pdfium_c)
             run.cells = [[left, right, text]]
+            run.spaced = raw[:1].isspace()
             _add_run(items, run)
         for line in items:  # PDFium spaces a line's runs better than their gaps tell
-            if isinstance(line, _Line) and line.runs > 1:
+            if isinstance(line, _Line) and line.runs > 1 and not line.raised:
                 whole = textpage.get_text_bounded(line.left, line.bottom, line.right, line.top)
                 line.text = _clean(str(whole)) or line.text
                 for cell in line.cells if len(line.cells) > 1 else ():
@@ -297,15 +303,40 @@ def _page_number(item: _Line | RuledTable, height: float) -> bool:
     return item.bottom < _MARGIN * height or item.top > (1 - _MARGIN) * height
 
 
+def _raised(last: _Line, run: _Line) -> str | None:
+    """A small run raised above the line's baseline right after its text, as it reads
+    inline (``raised_text``: ``m²``, ``10^6``, nothing for a footnote mark: ``$4,411`` with
+    a raised ``1`` must not read as 4,4111); None when ``run`` is no such run."""
+    if not (
+        0 < run.size <= 0.8 * last.size
+        and run.bottom > last.bottom + 0.25 * last.height
+        and last.right - 1 <= run.left <= last.right + 0.5 * last.height
+        and len(run.text) <= 3
+    ):
+        return None
+    return raised_reads_as(run.text, last.text)
+
+
 def _add_run(items: list[_Line | RuledTable], run: _Line) -> None:
     """A text run joins the line before it when it continues that line's baseline."""
     last = items[-1] if items else None
+    raised = _raised(last, run) if isinstance(last, _Line) else None
+    if isinstance(last, _Line) and raised is not None:
+        last.text += raised
+        last.cells[-1][2] += raised
+        last.right = last.cells[-1][1] = run.right
+        last.raised = last.after_raised = True
+        last.runs += 1
+        return
     if (
         isinstance(last, _Line)
         and abs((last.top + last.bottom) - (run.top + run.bottom)) / 2 < 0.5 * last.height
         and run.left >= last.right - 1
     ):
         gap = run.left - last.right
+        if last.after_raised and gap < _CELL_GAP * run.height:
+            gap = run.height if run.spaced else 0.0  # a raised glyph's box tells it badly
+        last.after_raised = False
         last.text += (" " if gap > 0.15 * run.height else "") + run.text
         if gap >= _CELL_GAP * run.height:
             last.cells.append([run.left, run.right, run.text])
