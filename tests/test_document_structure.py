@@ -142,3 +142,24 @@ def test_a_locator_reads_as_a_short_path() -> None:
         "heading_path": ["Northwind Studio: People Handbook", "Notice"],
         "paragraph": 3,
     }
+
+
+def test_a_bullet_glyph_inside_a_line_opens_an_item_of_its_own() -> None:
+    text = (
+        "Costs changed as follows: \u2022 freight rose 4% \u2022 fuel fell 2%\n\n"
+        "\u2022 staff costs rose $1.2 million; \u2022 rent fell $0.3 million; and "
+        "\u2022 insurance was flat\n\n"
+        "The 2024 - 2025 plan keeps the kg\u00b7m figures and the A - B split.\n"
+    )
+    document = read_structure(text)
+    assert _kinds(document) == [
+        ("paragraph", "Costs changed as follows:"),
+        ("list_item", "freight rose 4%"),
+        ("list_item", "fuel fell 2%"),
+        ("list_item", "staff costs rose $1.2 million;"),
+        ("list_item", "rent fell $0.3 million; and"),
+        ("list_item", "insurance was flat"),
+        ("paragraph", "The 2024 - 2025 plan keeps the kg\u00b7m figures and the A - B split."),
+    ]
+    items = [b.locator.list_item for b in document.blocks if b.kind is BlockKind.LIST_ITEM]
+    assert items == [1, 2, 3, 4, 5]  # one list, as a blank line between items keeps it

@@ -279,3 +279,37 @@ def test_a_raised_footnote_mark_is_no_digit_of_the_figure_before_it(
     text, claims = _read(f".{kind}", _raised_marks(kind), tmp_path)
     assert "$4,411 million" in text and "1,250 m² of" in text
     assert _facts(claims) == _facts(md)
+
+
+INLINE_ITEMS = (
+    "\u2022 an increase of $12.1 million from higher volumes across the northern and western "
+    "regions at Leeds in 2024; \u2022 a decrease of $4.4 million due to the sale of the Ferrol "
+    "plant in March 2023; and \u2022 an increase of $2.0 million from new contracts signed in 2024."
+)
+
+
+def test_items_run_into_one_paragraph_read_alike_wherever_a_pdf_line_breaks(
+    tmp_path: Path,
+) -> None:
+    # the PDF's second line opens with the second bullet glyph: the PDF reads an item there,
+    # the Markdown file has one line; each bullet glyph now opens an item in both
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.core_fonts_encoding = "windows-1252"  # the bullet glyph in the core font
+    pdf.set_font("Helvetica", "B", 20)
+    pdf.multi_cell(0, 9, "Revenue", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 11)
+    pdf.multi_cell(0, 6, "Revenue changed as follows:", new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(4)
+    pdf.multi_cell(0, 6, INLINE_ITEMS, new_x="LMARGIN", new_y="NEXT")
+    md = extract(f"# Revenue\n\nRevenue changed as follows:\n\n{INLINE_ITEMS}\n")
+    text, claims = _read(".pdf", bytes(pdf.output()), tmp_path)
+    assert "\n- a decrease of $4.4 million" in text  # the PDF line did open with the glyph
+    assert _facts(claims) == _facts(md)
+    sale = next(c for c in md if c.value == 4.4e6)
+    assert sale.time.start is not None and (sale.time.start.year, sale.time.start.month) == (
+        2023,
+        3,
+    )

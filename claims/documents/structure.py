@@ -217,6 +217,8 @@ def _read_at(scan: _Scan, lines: list[_Line], i: int, plain_titles: bool) -> int
         _title(scan, start, start + len(bold.group("inner").rstrip()), _sub_level(scan))
         return i + 1
     label = _label(line)
+    if label is not None and _INLINE_BULLET.search(line.text):
+        label = None  # "Costs changed as follows: • freight ... • fuel ...": a list's lead-in
     digits = any(c.isdigit() for c in stripped)
     if label is not None and plain_titles and not digits and _title_line(lines, i):
         label = None  # "Northwind Studio: People Handbook" alone between blank lines: a title
@@ -352,7 +354,12 @@ def _paragraph(scan: _Scan, lines: list[_Line], i: int) -> int:
     kind = (
         BlockKind.CAPTION if j == i + 1 and _caption_beside_table(lines, i) else BlockKind.PARAGRAPH
     )
-    scan.add(kind, start, end)
+    lead, *items = _inline_items(scan.text, start, end)
+    scan.add(kind, *lead)
+    for number, (item_start, item_end) in enumerate(items, start=1):
+        _add_item(scan, item_start, item_end, number, 1)
+    if items:
+        scan.list_counts[1] = ("bullet", len(items))
     return j
 
 
@@ -395,22 +402,38 @@ def _list_item(scan: _Scan, lines: list[_Line], i: int, bullet: re.Match[str]) -
             break
         j += 1
     end = lines[j - 1].content_end
-    label = (
-        _label(_Line(start, lines[i].end, scan.text[start : lines[i].end])) if j == i + 1 else None
-    )
+    pieces = _inline_items(scan.text, start, end)
     counts = dict(scan.list_counts)
-    scan.blocks.append(
-        Block(
-            BlockKind.LIST_ITEM,
-            start,
-            end,
-            Locator(page=scan.page(start), heading_path=scan.path(), list_item=number),
-            level=level,
-            label=label,
-        )
-    )
+    for k, (piece_start, piece_end) in enumerate(pieces):
+        text = scan.text[piece_start:piece_end]
+        label = _label(_Line(piece_start, piece_end, text)) if "\n" not in text else None
+        counts[level] = (marker, number + k)
+        _add_item(scan, piece_start, piece_end, number + k, level, label)
     scan.list_counts = counts
     return j
+
+
+def _add_item(
+    scan: _Scan, start: int, end: int, number: int, level: int, label: str | None = None
+) -> None:
+    locator = Locator(page=scan.page(start), heading_path=scan.path(), list_item=number)
+    scan.blocks.append(Block(BlockKind.LIST_ITEM, start, end, locator, level=level, label=label))
+
+
+# a bullet glyph standing inside a line ("...; • a decrease of ...; and • ..."): the items
+# of a list run into one paragraph. Each is an item of its own, wherever a line breaks: a
+# PDF's line break that happens to put the glyph first on a line makes an item there too
+_INLINE_BULLET = re.compile(r"[ \t]+[\u2022\u25aa\u25cf\u25a0\u25ba\u25e6][ \t]+(?=\S)")
+
+
+def _inline_items(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """``text[start:end]`` cut before each bullet glyph inside it: [(start, end), ...]."""
+    pieces: list[tuple[int, int]] = []
+    for found in _INLINE_BULLET.finditer(text, start, end):
+        pieces.append((start, found.start()))
+        start = found.end()
+    pieces.append((start, end))
+    return [(a, b) for a, b in pieces if text[a:b].strip()]
 
 
 def _table(scan: _Scan, lines: list[_Line], i: int) -> int | None:

@@ -14,6 +14,7 @@ Public surface:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 from typing import TYPE_CHECKING
@@ -22,7 +23,7 @@ from claims.extraction.spacy_import import import_spacy
 
 import_spacy()  # first, before any module of the package imports spaCy: without its CLI
 
-from claims.documents.model import Document  # noqa: E402
+from claims.documents.model import BlockKind, Document  # noqa: E402
 from claims.documents.structure import read_structure  # noqa: E402
 from claims.errors import InputError  # noqa: E402
 from claims.extraction.assembly import SUBJECT_KEY, TEXT_KEY  # noqa: E402
@@ -166,9 +167,19 @@ def parse_question(text: str) -> QuestionFrame:
 
 def _unit_starts(document: Document) -> list[int]:
     """Where the line of every block starts: each ends the unit before it (a heading's or
-    list item's marker stays with its line, as the sentence reader expects)."""
+    list item's marker stays with its line, as the sentence reader expects); a list item
+    that a bullet glyph opens inside a line starts at its glyph."""
     text = document.text
-    return sorted({text.rfind("\n", 0, b.start) + 1 for b in document.blocks})
+    starts = {text.rfind("\n", 0, b.start) + 1 for b in document.blocks}
+    for block in document.blocks:
+        inline = _INLINE_BULLET.search(text, max(0, block.start - 8), block.start)
+        if block.kind is BlockKind.LIST_ITEM and inline is not None:
+            starts.add(inline.start(1))
+    return sorted(starts)
+
+
+# the glyph of an item opening inside a line ("...; • a decrease"), right before its text
+_INLINE_BULLET = re.compile(r"\S[ \t]+([^\w\s])[ \t]+\Z")
 
 
 def _sentence_claims(
