@@ -143,9 +143,10 @@ def test_a_pdf_note_mark_opening_a_paragraph_is_no_list_item(tmp_path: Path) -> 
     assert _facts(claims) == _facts(md)
 
 
-def _open_sentence_over_a_page(year: str) -> tuple[str, bytes]:
-    """A paragraph whose line before the page break ends "... as of December 31," and whose
-    next page opens with the year alone on a line (as a page number would stand)."""
+def _open_sentence_over_a_page(ending: str, figure: str) -> tuple[str, bytes]:
+    """A paragraph whose line before the page break ends with ``ending``'s last word
+    ("... as of December 31,") and whose next page opens with ``figure`` alone on a line,
+    at the column's left edge (where a page number could stand)."""
     from fpdf import FPDF
 
     pdf = FPDF()
@@ -153,34 +154,52 @@ def _open_sentence_over_a_page(year: str) -> tuple[str, bytes]:
     pdf.set_font("Helvetica", "", 11)
     for words in range(1, 40):
         filler = " ".join(("under the plan", "and its rules")[w % 2] for w in range(words))
-        paragraph = f"None of the units granted to the directors {filler} had vested as of "
-        paragraph += f"December 31, {year}"
+        paragraph = f"Of the units granted to the directors {filler} {ending} {figure}"
         lines = pdf.multi_cell(0, 6, paragraph, dry_run=True, output="LINES")
-        if lines[-1] == year and lines[-2].endswith("31,"):
+        if lines[-1] == figure and lines[-2].endswith(ending.split()[-1]):
             break
     else:
-        raise AssertionError("no wrap puts the year on a line of its own")
+        raise AssertionError("no wrap puts the figure on a line of its own")
     pdf.set_font("Helvetica", "B", 20)
     pdf.multi_cell(0, 9, "Share plans", new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("Helvetica", "", 11)
-    pdf.set_y(pdf.h - pdf.b_margin - 6 * (len(lines) - 1) - 1)  # the year opens page 2
+    pdf.set_y(pdf.h - pdf.b_margin - 6 * (len(lines) - 1) - 1)  # the figure opens page 2
     pdf.multi_cell(0, 6, paragraph, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
     pdf.multi_cell(0, 6, "In March 2024 the board granted 4,500 new units.")
     return paragraph, bytes(pdf.output())
 
 
-def test_a_year_opening_a_pdf_page_that_ends_an_open_sentence_is_no_page_number(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("ending", "figure"),
+    [("none had vested as of December 31,", "2023"), ("the units still unvested were", "480")],
+)
+def test_a_figure_opening_a_pdf_page_that_ends_an_open_sentence_is_no_page_number(
+    tmp_path: Path, ending: str, figure: str
 ) -> None:
-    paragraph, data = _open_sentence_over_a_page("2023")
+    paragraph, data = _open_sentence_over_a_page(ending, figure)
     md = extract(
         f"# Share plans\n\n{paragraph}\n\nIn March 2024 the board granted 4,500 new units.\n"
     )
+    assert any(figure in (c.time.text or "") or str(c.value) == figure + ".0" for c in md)
     text, claims = _read(".pdf", data, tmp_path)
-    assert PAGE_BREAK + "2023" in text.replace(" ", "")
+    assert PAGE_BREAK + figure in text.replace(" ", "")
     assert _facts(claims) == _facts(md)
-    assert any(c.time.start is not None and c.time.start.year == 2023 for c in claims)
+
+
+def test_a_year_alone_near_a_pdf_page_top_is_no_page_number(tmp_path: Path) -> None:
+    filler = "The group reviewed the terms it holds with its larger customers this year. " * 3
+    report: list[tuple[Any, ...]] = [
+        ("heading", 1, "Annual report"),
+        ("paragraph", filler),
+        ("page",),
+        ("paragraph", "2024"),
+        ("paragraph", "Revenue was $4.1 million."),
+        ("paragraph", "2023"),
+        ("paragraph", "Revenue was $3.7 million."),
+    ]
+    text, _ = _read(".pdf", pdf_bytes(report), tmp_path)
+    assert "\n2024\n" in text and "\n2023\n" in text
 
 
 WRAPPED_ROWS = [
@@ -313,3 +332,26 @@ def test_items_run_into_one_paragraph_read_alike_wherever_a_pdf_line_breaks(
         2023,
         3,
     )
+
+
+def test_a_raised_mark_opening_a_pdf_footnote_is_left_out_as_html_leaves_it(
+    tmp_path: Path,
+) -> None:
+    from fpdf import FPDF
+
+    note = " Sales of the 12 stores opened in 2024 are included from their opening day."
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 11)
+    pdf.multi_cell(0, 6, "Net sales were $4,411 million in 2024.", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_y(-30)  # the footnote in the bottom margin, under its raised mark
+    pdf.char_vpos = "SUP"
+    pdf.write(6, "1")
+    pdf.char_vpos = "LINE"
+    pdf.write(6, note)
+    html = f"<p>Net sales were $4,411 million in 2024.</p><p><sup>1</sup>{note}</p>"
+    html_text, html_claims = _read(".html", html.encode(), tmp_path)
+    text, claims = _read(".pdf", bytes(pdf.output()), tmp_path)
+    assert "\nSales of the 12 stores" in text
+    assert not any(line.strip() == "1" or line.startswith("1 ") for line in text.splitlines())
+    assert _facts(claims) == _facts(html_claims)

@@ -70,6 +70,7 @@ _HEADING_RATIO = 1.18  # a line this much larger than the body text is a heading
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s+)?[-\u2013(]?\s*\d{1,4}\s*[-\u2013)]?(?:\s*(?:of|/)\s*\d{1,4})?$", re.I
 )
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _BOLD = 600  # font weight from which a run is bold
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _BOLD_HEADING = re.compile(r"^[^\d$%]*[^\W\d_)\]]$")  # no figure in it, no final stop or colon
@@ -95,6 +96,8 @@ class _Line:
     raised: bool = False  # a raised small run (a footnote mark, a power) was read into it
     spaced: bool = False  # a run whose text opens with a space
     after_raised: bool = False  # the last run read into the line was a raised one
+    # the page's topmost or bottommost line, a page number by its look (_page_number)
+    margin_number: bool = False
 
     @property
     def height(self) -> float:
@@ -185,10 +188,16 @@ def _read_page(page: Any, pdfium_c: Any) -> _Page:
         items += [t for t in tables if id(t) not in placed and any(any(r) for r in t.rows)]
         width, height = page.get_size()
         # page numbers stay out of the tables; _drop_page_numbers decides on them
-        numbers = {id(item) for item in items if _page_number(item, height)}
+        lines = [item for item in items if isinstance(item, _Line)]
+        ends = (
+            [max(lines, key=lambda x: x.top), min(lines, key=lambda x: x.bottom)] if lines else []
+        )
+        high = [line for line in ends[:1] if _page_number(line, height)]
+        low = [line for line in ends[1:] if line is not ends[0] and _page_number(line, height)]
+        for line in high + low:
+            line.margin_number = True
+        numbers = {id(line) for line in high + low}
         found = text_tables([item for item in items if id(item) not in numbers], _Line)
-        high = [i for i in items if id(i) in numbers and i.top > (1 - _MARGIN) * height]
-        low = [i for i in items if id(i) in numbers and i not in high]
         return _Page(high + found + low, width, height)
     finally:
         textpage.close()
@@ -278,7 +287,9 @@ def _drop_page_numbers(pages: list[_Page], layout: _Layout) -> None:
                 if pitch <= 1.8 * max(above.height, above.size) and _goes_on(above, line, layout):
                     kept.add(i)
         page.items = [
-            item for i, item in enumerate(items) if i in kept or not _page_number(item, page.height)
+            item
+            for i, item in enumerate(items)
+            if i in kept or not (isinstance(item, _Line) and item.margin_number)
         ]
         last = page.items[-1] if page.items else None
         before = last if isinstance(last, _Line) else None
@@ -297,8 +308,11 @@ def _open_at_margin(line: _Line, layout: _Layout) -> bool:
 
 
 def _page_number(item: _Line | RuledTable, height: float) -> bool:
-    """A page number standing alone in the top or bottom margin (not text of the page)."""
+    """A page number standing alone in the top or bottom margin (not text of the page); a
+    year alone (``2019``, a table's or a section's) is none."""
     if not isinstance(item, _Line) or not _PAGE_NUMBER.match(item.text):
+        return False
+    if _YEAR.fullmatch(item.text.strip()):
         return False
     return item.bottom < _MARGIN * height or item.top > (1 - _MARGIN) * height
 
@@ -317,9 +331,24 @@ def _raised(last: _Line, run: _Line) -> str | None:
     return raised_reads_as(run.text, last.text)
 
 
+def _leading_mark(mark: _Line, run: _Line) -> bool:
+    """Whether ``mark`` is a footnote's mark raised before the footnote's text ``run``
+    (read as an HTML ``sup`` with nothing before it: left out)."""
+    return (
+        mark.runs == 1
+        and 0 < mark.size <= 0.8 * run.size
+        and mark.bottom > run.bottom + 0.25 * run.height
+        and mark.right - 1 <= run.left <= mark.right + run.height
+        and raised_reads_as(mark.text, "") == ""
+    )
+
+
 def _add_run(items: list[_Line | RuledTable], run: _Line) -> None:
     """A text run joins the line before it when it continues that line's baseline."""
     last = items[-1] if items else None
+    if isinstance(last, _Line) and _leading_mark(last, run):
+        items.pop()
+        last = items[-1] if items else None
     raised = _raised(last, run) if isinstance(last, _Line) else None
     if isinstance(last, _Line) and raised is not None:
         last.text += raised
