@@ -355,3 +355,32 @@ def test_a_raised_mark_opening_a_pdf_footnote_is_left_out_as_html_leaves_it(
     assert "\nSales of the 12 stores" in text
     assert not any(line.strip() == "1" or line.startswith("1 ") for line in text.splitlines())
     assert _facts(claims) == _facts(html_claims)
+
+
+@pytest.mark.parametrize("rules", ["ALL", "NONE"])
+def test_a_pdf_table_running_onto_the_next_page_without_its_header_row_is_one_table(
+    tmp_path: Path, rules: str
+) -> None:
+    # Word repeats a table's header row on the next page only when asked to: most tables
+    # go on there with their next body row
+    from fpdf import FPDF
+
+    report = _long_table_report()
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 20)
+    pdf.multi_cell(0, 9, "Annual report", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 11)
+    pdf.multi_cell(0, 6, "Cash flow measures", new_x="LMARGIN", new_y="NEXT")
+    with pdf.table(borders_layout=rules, repeat_headings=0) as table:
+        for row in report[2][1]:
+            cells = table.row()
+            for value in row:
+                cells.cell(value)
+    pdf.multi_cell(0, 6, "The measures are not defined by IFRS.")
+    md = extract(markdown(report))
+    text, claims = _read(".pdf", bytes(pdf.output()), tmp_path)
+    assert PAGE_BREAK in text and text.count("\n|---") == 1  # one table
+    assert _facts(claims) == _facts(md)
+    last = next(c for c in claims if c.value == 4411e6)
+    assert last.unit == "EUR" and last.locator is not None and last.locator.page == 2

@@ -575,6 +575,12 @@ def _render(pages: list[_Page], layout: _Layout) -> str:
                 items = items[1:]
             else:
                 writer.page_break()
+        elif number and _same_columns(last_table, first):
+            assert isinstance(first, RuledTable)
+            if writer.table_continued(first.rows):  # no header row drawn again
+                items = items[1:]
+            else:
+                writer.page_break()
         elif number:
             gather.end_list()
             writer.page_break()
@@ -590,6 +596,20 @@ def _render(pages: list[_Page], layout: _Layout) -> str:
         last_table = ends if isinstance(ends, RuledTable) else None
     gather.end_list()
     return writer.text()
+
+
+def _same_columns(before: RuledTable | None, first: object) -> bool:
+    """Whether a page opens with a table standing in the columns of the table the page
+    before ended with (a table running onto the next page without its header row drawn
+    again): as many columns, the same left edge, about the same width."""
+    if before is None or not isinstance(first, RuledTable) or not before.rows or not first.rows:
+        return False
+    width = before.right - before.left
+    return (
+        max(len(row) for row in first.rows) == max(len(row) for row in before.rows)
+        and abs(first.left - before.left) <= 3.0
+        and abs(first.right - before.right) <= 0.1 * width
+    )
 
 
 def _repeats_header(before: RuledTable | None, first: object) -> bool:
