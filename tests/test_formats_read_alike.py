@@ -384,3 +384,53 @@ def test_a_pdf_table_running_onto_the_next_page_without_its_header_row_is_one_ta
     assert _facts(claims) == _facts(md)
     last = next(c for c in claims if c.value == 4411e6)
     assert last.unit == "EUR" and last.locator is not None and last.locator.page == 2
+
+
+def _dash_first_on_a_line(dash: str) -> tuple[str, bytes]:
+    """A sentence with a dash inside it, the PDF's line wrap putting the dash first on a
+    line."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.core_fonts_encoding = "windows-1252"  # the en dash in the core font
+    pdf.set_font("Helvetica", "", 11)
+    words = [
+        "across",
+        "the",
+        "northern",
+        "and",
+        "western",
+        "regions",
+        "of",
+        "the",
+        "group",
+        "in",
+        "every",
+        "quarter",
+    ]
+    for n in range(len(words) + 1):
+        for place in ("Leeds", "York", "Hull", "Bradford", "Sheffield", "Ely", "Bath"):
+            sentence = (
+                f"Operating profit rose to $12.1 million in 2024 from higher volumes "
+                f"{' '.join(words[:n])} at {place} {dash} partly offset by a $4.4 million "
+                "charge for the closure of the Ferrol plant in March 2023."
+            )
+            lines = pdf.multi_cell(0, 6, sentence, dry_run=True, output="LINES")
+            if any(line.startswith(dash.encode("cp1252").decode("latin-1")) for line in lines):
+                pdf.set_font("Helvetica", "B", 20)
+                pdf.multi_cell(0, 9, "Results", new_x="LMARGIN", new_y="NEXT")
+                pdf.set_font("Helvetica", "", 11)
+                pdf.multi_cell(0, 6, sentence, new_x="LMARGIN", new_y="NEXT")
+                return sentence, bytes(pdf.output())
+    raise AssertionError("no wrap puts the dash first on a line")
+
+
+def test_a_dash_a_pdf_line_wrap_puts_first_on_a_line_is_no_list_item(tmp_path: Path) -> None:
+    # fpdf2 keeps a hyphen at the end of a line; an en dash opens the next one
+    dash = "\u2013"
+    sentence, data = _dash_first_on_a_line(dash)
+    md = extract(f"# Results\n\n{sentence}\n")
+    text, claims = _read(".pdf", data, tmp_path)
+    assert "\n- " not in text and f" {dash} partly offset" in text
+    assert _facts(claims) == _facts(md)

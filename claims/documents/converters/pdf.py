@@ -38,6 +38,7 @@ _BULLET = re.compile(
     r"^([\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u25c6\u25ba\u2023\u2043\u00b7"
     r"\u27a2\u2713\u2756\uf0b7\uf0a7\uf0d8\uf076*\-\u2013])\s+"
 )
+_DASHES = ("-", "\u2013")
 _SUB_BULLET = re.compile(r"^(o)\s+")  # Word's second-level bullet (Courier New "o")
 _NUMBERED = re.compile(r"^(\d{1,2})[.)]\s+")
 # a note's mark opening a line ("(1) Useful lives are ..."): a paragraph of its own that
@@ -480,6 +481,8 @@ class _Paragraphs:
             self.last = None
             return
         marker = _BULLET.match(line.text) or _NUMBERED.match(line.text)
+        if marker and self._dash_in_sentence(line, marker):
+            marker = None
         if not marker and self.bullets and line.left > self.bullets[0] + 2:
             marker = _SUB_BULLET.match(line.text)  # only inside a list, indented
         if marker:
@@ -523,6 +526,19 @@ class _Paragraphs:
         if line.left > min(kept.left for kept in self.lines) + 0.5 * last.size:
             return False  # a first-line indent opens the next paragraph (LaTeX sets them so)
         return abs(line.left - last.left) < 3 * last.height or line.left > last.left
+
+    def _dash_in_sentence(self, line: _Line, marker: re.Match[str]) -> bool:
+        """A dash that a line wrap put first on a line ("... at Leeds" / "– partly offset
+        by ..."): the line before runs to the right margin mid-sentence and the dash is
+        followed by a lowercase word or a figure. Text of the sentence, no list item."""
+        if marker.re is not _BULLET or marker.group(1) not in _DASHES or self.last is None:
+            return False
+        after = line.text[marker.end() :][:1]
+        return (
+            self.kind is not None
+            and (after.islower() or after.isdigit() or after == "$")
+            and _open_at_margin(self.last, self.layout)
+        )
 
     def _opens_note(self, line: _Line) -> bool:
         """A line opening with a note's mark ("(2) ...") starts a paragraph, unless the line
