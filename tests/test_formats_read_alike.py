@@ -434,3 +434,34 @@ def test_a_dash_a_pdf_line_wrap_puts_first_on_a_line_is_no_list_item(tmp_path: P
     text, claims = _read(".pdf", data, tmp_path)
     assert "\n- " not in text and f" {dash} partly offset" in text
     assert _facts(claims) == _facts(md)
+
+
+def test_a_note_number_a_pdf_line_wrap_puts_first_on_a_line_is_no_list_item(
+    tmp_path: Path,
+) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 11)
+    places = ("Leeds", "York", "Hull", "Bradford", "Sheffield", "Rotherham", "Ely", "Bath")
+    for n, place in ((n, p) for n in range(12) for p in places):
+        sentence = (
+            f"Leases held {'in the north ' * n}at {place} are set out in Note 7. Revenue from "
+            "the leased sites was $4.4 million in 2024, down from $4.9 million in 2023."
+        )
+        lines = pdf.multi_cell(0, 6, sentence, dry_run=True, output="LINES")
+        if any(line.startswith("7. ") for line in lines):
+            break
+    else:
+        raise AssertionError("no wrap puts the note's number first on a line")
+    report: list[tuple[Any, ...]] = [
+        ("heading", 1, "Leases"),
+        ("paragraph", sentence),
+        ("paragraph", "1. Agree the rent with the landlord."),
+        ("paragraph", "2. Sign the lease by 30 June 2025."),
+    ]
+    md = extract(markdown(report))
+    text, claims = _read(".pdf", pdf_bytes(report), tmp_path)
+    assert "Note 7. Revenue" in text and "\n1. Agree" in text and "\n2. Sign" in text
+    assert _facts(claims) == _facts(md)

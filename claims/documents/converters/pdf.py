@@ -528,10 +528,18 @@ class _Paragraphs:
         return abs(line.left - last.left) < 3 * last.height or line.left > last.left
 
     def _dash_in_sentence(self, line: _Line, marker: re.Match[str]) -> bool:
-        """A dash that a line wrap put first on a line ("... at Leeds" / "– partly offset
-        by ..."): the line before runs to the right margin mid-sentence and the dash is
-        followed by a lowercase word or a figure. Text of the sentence, no list item."""
-        if marker.re is not _BULLET or marker.group(1) not in _DASHES or self.last is None:
+        """A dash or a number that a line wrap put first on a line, text of the sentence
+        (no list item): the line before runs to the right margin mid-sentence, and the dash
+        is followed by a lowercase word or a figure ("... at Leeds" / "– partly offset by
+        ..."), or the number is neither 1 nor the next of the open list's ("... set out in
+        Note" / "7. Revenue ...")."""
+        if self.last is None or self.kind is None:
+            return False
+        if marker.re is _NUMBERED:  # "... as set out in Note" / "7. Revenue ..."
+            number, (_, before) = int(marker.group(1)), self.item
+            next_item = self.kind == "item" and before is not None and number == before + 1
+            return number != 1 and not next_item and _open_at_margin(self.last, self.layout)
+        if marker.group(1) not in _DASHES:
             return False
         after = line.text[marker.end() :][:1]
         return (
