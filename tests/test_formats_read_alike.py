@@ -465,3 +465,21 @@ def test_a_note_number_a_pdf_line_wrap_puts_first_on_a_line_is_no_list_item(
     text, claims = _read(".pdf", pdf_bytes(report), tmp_path)
     assert "Note 7. Revenue" in text and "\n1. Agree" in text and "\n2. Sign" in text
     assert _facts(claims) == _facts(md)
+
+
+def test_a_word_too_long_for_its_pdf_table_cell_stays_one_word(tmp_path: Path) -> None:
+    # eight columns: "Outstanding" breaks inside the word, "Weighted-Average" at its hyphen
+    rows = [
+        ["", "Weighted-Average Exercise Price", "Outstanding", "Exercisable", "Intrinsic"]
+        + ["Remaining Contractual", "Unrecognized Compensation", "Shares"],
+        ["Balance at December 31, 2023", "$12.45", "1,204", "845", "$3,210", "4.2", "$1,100"]
+        + ["2,300"],
+        ["Balance at December 31, 2024", "$13.02", "1,514", "1,022", "$4,115", "3.9", "$950"]
+        + ["2,800"],
+    ]
+    report = [("heading", 1, "Share options"), ("table", rows)]
+    md = extract(markdown(report))
+    text, claims = _read(".pdf", pdf_bytes(report), tmp_path)
+    header = "|  | Weighted-Average Exercise Price | Outstanding | Exercisable | Intrinsic |"
+    assert header in text and "| Unrecognized Compensation |" in text
+    assert _facts(claims) == _facts(md)

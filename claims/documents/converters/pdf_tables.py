@@ -52,7 +52,8 @@ def find_tables(page: Any, textpage: Any, path_type: int) -> list[RuledTable]:
     rules = _rules(page, path_type)
     if not rules or len(rules) > _MAX_SEGMENTS:
         return []
-    tables = [_table(group, textpage) for group in _clusters(rules)]
+    chars = _page_chars(textpage)
+    tables = [_table(group, textpage, chars) for group in _clusters(rules)]
     found = [t for t in tables if t is not None]
     return sorted(found, key=lambda t: -t.top)
 
@@ -116,7 +117,7 @@ def _positions(values: list[float]) -> list[float]:
     return merged
 
 
-def _table(rules: list[_Rule], textpage: Any) -> RuledTable | None:
+def _table(rules: list[_Rule], textpage: Any, chars: list[_Char] | None) -> RuledTable | None:
     xs = _positions([r.at for r in rules if not r.horizontal])
     ys = _positions([r.at for r in rules if r.horizontal])[::-1]  # top first
     if not 3 <= len(xs) <= _MAX_GRID or not 3 <= len(ys) <= _MAX_GRID:
@@ -132,7 +133,7 @@ def _table(rules: list[_Rule], textpage: Any) -> RuledTable | None:
         edges.append(xs[-1])
         row: list[str] = []
         for left, right in zip(edges, edges[1:], strict=False):
-            text = _cell_text(textpage, left, bottom, right, top)
+            text = _cell_text(textpage, chars, (left, bottom, right, top))
             row += [text] * sum(1 for x in xs[:-1] if left - _NEAR <= x < right - _NEAR)
         rows.append(row)
     if not any(cell for row in rows for cell in row) or not _ruled(xs, ys, verticals):
@@ -154,9 +155,81 @@ def _ruled(xs: list[float], ys: list[float], verticals: list[_Rule]) -> bool:
     return crossed >= 0.6 * len(inner) * len(middles)
 
 
-def _cell_text(textpage: Any, left: float, bottom: float, right: float, top: float) -> str:
-    text = textpage.get_text_bounded(left + 0.5, bottom + 0.5, right - 0.5, top - 0.5)
-    return " ".join(str(text).split())
+@dataclass
+class _Char:
+    text: str
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+
+def _page_chars(textpage: Any) -> list[_Char] | None:
+    """The page's characters with their boxes, in PDFium's order (None when its text and
+    its character count disagree)."""
+    count = textpage.count_chars()
+    text = str(textpage.get_text_range(0, count)) if count > 0 else ""
+    if len(text) != count:
+        return None
+    return [_Char(ch, *textpage.get_charbox(i)) for i, ch in enumerate(text)]
+
+
+_HYPHEN_AT_END = ("\ufffe", "\x02")  # PDFium's marks for a hyphen ending a line
+
+
+def _cell_text(textpage: Any, chars: list[_Char] | None, box: tuple[float, ...]) -> str:
+    """A ruled cell's text, its lines joined with a space; but a word too long for the cell,
+    broken onto the next line where no space stood (``Outstandin`` / ``g``), is one word,
+    and a hyphen ending a line stays (``Weighted-`` / ``Average``)."""
+    left, bottom, right, top = box
+    bounded = " ".join(
+        str(textpage.get_text_bounded(left + 0.5, bottom + 0.5, right - 0.5, top - 0.5)).split()
+    )
+    if chars is None:
+        return bounded
+    lines: list[list[_Char]] = []
+    spaced: set[int] = set()  # ids of characters a space stands before
+    space = False
+    for ch in chars:
+        if ch.text.isspace():
+            space = bool(lines)
+            continue
+        x, y = (ch.left + ch.right) / 2, (ch.bottom + ch.top) / 2
+        if not (left < x < right and bottom < y < top):
+            continue
+        if not lines or ch.top < min(c.bottom for c in lines[-1]):  # wholly below: next line
+            lines.append([])
+        elif space:
+            spaced.add(id(ch))
+        lines[-1].append(ch)
+        space = False
+    if len(lines) < 2:
+        return bounded
+    text = _line_text(lines[0], spaced)
+    for before, line in zip(lines, lines[1:], strict=False):
+        joined, word = text, _line_text(line, spaced)
+        height = max(c.top - c.bottom for c in before)
+        if joined.endswith(_HYPHEN_AT_END):
+            text = joined[:-1] + "-" + word
+        elif (
+            not any(id(ch) in spaced for ch in before)
+            and before[-1].right >= right - 1.5 * height
+            and (word[:1].islower() or (word[:1].isdigit() and joined[-1:].isdigit()))
+        ):
+            text = joined + word
+        else:
+            text = joined + " " + word
+    flat, read = "".join(text.split()), "".join(bounded.split())
+    for mark in ("-", *_HYPHEN_AT_END):
+        flat, read = flat.replace(mark, ""), read.replace(mark, "")
+    if flat != read:
+        return bounded  # the characters read otherwise than PDFium's text: keep its
+    return " ".join(text.split())
+
+
+def _line_text(line: list[_Char], spaced: set[int]) -> str:
+    """A cell line's characters, with the spaces PDFium reads between them."""
+    return "".join((" " if id(ch) in spaced else "") + ch.text for ch in line)
 
 
 _MIN_ROWS = 3  # lines of two or more parts a table drawn without rules needs
