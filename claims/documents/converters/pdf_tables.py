@@ -126,6 +126,7 @@ def _table(rules: list[_Rule], textpage: Any, chars: list[_Char] | None) -> Rule
     rows: list[list[str]] = []
     for top, bottom in zip(ys, ys[1:], strict=False):
         middle = (top + bottom) / 2
+        band = None if chars is None else [c for c in chars if bottom < c.top and c.bottom < top]
         edges = [xs[0]]
         for x in xs[1:-1]:
             if any(abs(v.at - x) <= _NEAR and v.start <= middle <= v.end for v in verticals):
@@ -133,7 +134,7 @@ def _table(rules: list[_Rule], textpage: Any, chars: list[_Char] | None) -> Rule
         edges.append(xs[-1])
         row: list[str] = []
         for left, right in zip(edges, edges[1:], strict=False):
-            text = _cell_text(textpage, chars, (left, bottom, right, top))
+            text = _cell_text(textpage, band, (left, bottom, right, top))
             row += [text] * sum(1 for x in xs[:-1] if left - _NEAR <= x < right - _NEAR)
         rows.append(row)
     if not any(cell for row in rows for cell in row) or not _ruled(xs, ys, verticals):
