@@ -180,8 +180,9 @@ _HYPHEN_AT_END = ("\ufffe", "\x02")  # PDFium's marks for a hyphen ending a line
 
 def _cell_text(textpage: Any, chars: list[_Char] | None, box: tuple[float, ...]) -> str:
     """A ruled cell's text, its lines joined with a space; but a word too long for the cell,
-    broken onto the next line where no space stood (``Outstandin`` / ``g``), is one word,
-    and a hyphen ending a line stays (``Weighted-`` / ``Average``)."""
+    broken onto the next line where no space stood (``Outstandin`` / ``g``: a line of one
+    word that left no room for the next line's first letter), is one word, and a hyphen
+    ending a line stays (``Weighted-`` / ``Average``)."""
     left, bottom, right, top = box
     bounded = " ".join(
         str(textpage.get_text_bounded(left + 0.5, bottom + 0.5, right - 0.5, top - 0.5)).split()
@@ -207,15 +208,16 @@ def _cell_text(textpage: Any, chars: list[_Char] | None, box: tuple[float, ...])
     if len(lines) < 2:
         return bounded
     text = _line_text(lines[0], spaced)
+    padding = min(line[0].left for line in lines) - left  # the cell's inner margin
     for before, line in zip(lines, lines[1:], strict=False):
         joined, word = text, _line_text(line, spaced)
-        height = max(c.top - c.bottom for c in before)
+        room = right - padding - before[-1].right  # what the line left free
         if joined.endswith(_HYPHEN_AT_END):
             text = joined[:-1] + "-" + word
         elif (
             not any(id(ch) in spaced for ch in before)
-            and before[-1].right >= right - 1.5 * height
-            and (word[:1].islower() or (word[:1].isdigit() and joined[-1:].isdigit()))
+            and room < line[0].right - line[0].left + 0.5  # not even its next letter fitted
+            and _word_rest(word, joined)
         ):
             text = joined + word
         else:
@@ -226,6 +228,30 @@ def _cell_text(textpage: Any, chars: list[_Char] | None, box: tuple[float, ...])
     if flat != read:
         return bounded  # the characters read otherwise than PDFium's text: keep its
     return " ".join(text.split())
+
+
+# short words a cell's line may open with after a wrap at a space ("Depreciation" / "and
+# amortization"): never the rest of a broken word
+_SHORT_WORDS = frozenset(
+    ("a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "per", "the")
+    + ("to", "net", "tax")
+)
+
+
+def _word_rest(word: str, before: str) -> bool:
+    """Whether a cell line opening with ``word`` can go on with the word the line before
+    broke: a few lowercase letters (``g``, ``zed``, ``tion``) that are no short word of
+    their own, or digits after digits."""
+    first = word.split(" ", 1)[0]
+    if first[:1].isdigit():
+        return before[-1:].isdigit()
+    letters = first.rstrip(",.;:)")
+    return (
+        letters.isalpha()
+        and letters.islower()
+        and len(letters) <= 4
+        and (letters not in _SHORT_WORDS)
+    )
 
 
 def _line_text(line: list[_Char], spaced: set[int]) -> str:
