@@ -240,7 +240,7 @@ _SHORT_WORDS = frozenset(
 
 def _word_rest(word: str, before: str) -> bool:
     """Whether a cell line opening with ``word`` can go on with the word the line before
-    broke: a few lowercase letters (``g``, ``zed``, ``tion``) that are no short word of
+    broke: up to six lowercase letters (``g``, ``zed``, ``verage``) that are no short word of
     their own, or digits after digits."""
     first = word.split(" ", 1)[0]
     if first[:1].isdigit():
@@ -249,7 +249,7 @@ def _word_rest(word: str, before: str) -> bool:
     return (
         letters.isalpha()
         and letters.islower()
-        and len(letters) <= 4
+        and len(letters) <= 6
         and (letters not in _SHORT_WORDS)
     )
 
