@@ -616,9 +616,9 @@ def _open_item(
         opened_at=now,
         updated_at=now,
     )
-    session.add(row)  # flushed with its audit row below
+    session.add(row)  # flushed with its audit row by the next query (one flush for many)
     opening.claims.append((item_id, conflict.claim_ids))
-    audit.record(
+    audit.record_with_next_flush(
         session,
         actor=actor,
         action="item.open",
