@@ -340,16 +340,25 @@ def dagster_database(kind: str) -> Iterator[None]:
             f"--instance {kind} needs DAGSTER_POSTGRES_URL (postgresql+psycopg2://user:password"
             "@host:port/empty_database), or run it under scripts/with-postgres.sh"
         )
-    name = f"bench_dagster_{uuid.uuid4().hex[:10]}"
+    with new_database(admin_url, "bench_dagster", "postgresql+psycopg2") as url:
+        os.environ["DAGSTER_POSTGRES_URL"] = url
+        try:
+            yield
+        finally:
+            os.environ.pop("DAGSTER_POSTGRES_URL", None)
+
+
+@contextmanager
+def new_database(admin_url: str, prefix: str, driver: str) -> Iterator[str]:
+    """A new database on the server of ``admin_url``, its URL with ``driver``; dropped after."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(admin_url).set(drivername="postgresql+psycopg2", database=name)
-    os.environ["DAGSTER_POSTGRES_URL"] = url.render_as_string(hide_password=False)
+    url = make_url(admin_url).set(drivername=driver, database=name)
     try:
-        yield
+        yield url.render_as_string(hide_password=False)
     finally:
-        os.environ.pop("DAGSTER_POSTGRES_URL", None)
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
@@ -409,17 +418,8 @@ def claim_store_url(kind: str, root: Path) -> Iterator[str]:
             "the bench may create and drop a database (postgresql+psycopg://user@host:port/"
             "postgres), or run it under scripts/with-postgres.sh"
         )
-    name = f"bench_claims_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(admin_url).set(drivername="postgresql+psycopg", database=name)
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with new_database(admin_url, "bench_claims", "postgresql+psycopg") as url:
+        yield url
 
 
 def peak_rss_mb() -> float:

@@ -57,34 +57,6 @@ def record(
     return _to_event(row)
 
 
-def record_with_next_flush(
-    session: Session,
-    *,
-    actor: str,
-    action: str,
-    entity_type: str,
-    entity_id: str,
-    before: dict[str, Any] | None,
-    after: dict[str, Any] | None,
-    policy_version: str | None = None,
-    at: datetime | None = None,
-) -> None:
-    """``record``, the row written with the session's next flush (chained in the order
-    recorded): for a writer of many events in one pass, such as routing opening items."""
-    audit_log.append(
-        session,
-        actor=actor,
-        action=action,
-        entity_type=entity_type,
-        entity_id=entity_id,
-        before=before,
-        after=after,
-        policy_version=policy_version,
-        at=at,
-        flush=False,
-    )
-
-
 def history(session: Session, entity_id: str) -> list[AuditEvent]:
     """Every event about ``entity_id``, in the order they were written."""
     stmt = (

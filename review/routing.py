@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from sqlalchemy import and_, func, not_, or_, select
 from sqlalchemy.orm import Session
 
+from claims import audit_log
 from claims.ids import stable_id
 from claims.models import DismissReason, ResolutionMethod, ReviewState
 from claims.store.batches import batches
@@ -41,7 +42,6 @@ from claims.tables import (
     SourceRow,
     SourceVersionRow,
 )
-from review import audit
 from review.items import CLOSED_STATES, ReviewItemRepository, as_utc, snapshot
 from review.policy import AuthorityPolicy, RuleKind
 from review.queue import SYSTEM_ACTOR, change_item, release_due_deferrals, reopen
@@ -618,7 +618,7 @@ def _open_item(
     )
     session.add(row)  # flushed with its audit row by the next query (one flush for many)
     opening.claims.append((item_id, conflict.claim_ids))
-    audit.record_with_next_flush(
+    audit_log.append(  # written and chained with the next flush, with the other items
         session,
         actor=actor,
         action="item.open",
@@ -628,6 +628,7 @@ def _open_item(
         after={**snapshot(row, conflict.claim_ids), "edges": [e.id for e in conflict.edges]},
         policy_version=policy.stamp,
         at=now,
+        flush=False,
     )
     opening.keys.append(conflict.claim_key)
     return row

@@ -17,7 +17,7 @@ Three shapes of rows, one writer: dicts (``insert_rows``), tuples in column orde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
@@ -77,17 +77,7 @@ def insert_tuples(
             chunk = rows[start : start + CHUNK]
             session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in chunk])
         return
-    converters = _converters(table, tuple(columns), dialect)
-    prepared: list[Sequence[Any]] = []
-    if converters:
-        for row in rows:
-            values = list(row)
-            for index, convert in converters:
-                if values[index] is not None:
-                    values[index] = convert(values[index])
-            prepared.append(values)
-    else:
-        prepared = list(rows)
+    prepared = list(_converted(rows, _converters(table, tuple(columns), dialect)))
     connection = _connection(session)
     statement = (
         f"INSERT INTO {table.name} ({', '.join(columns)}) "
@@ -120,18 +110,23 @@ def _copy_tuples(
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
     try:
         with cursor.copy(f'COPY "{table.name}" ({names}) FROM STDIN') as copy:
-            if not converters:
-                for row in rows:
-                    copy.write_row(row)
-                return
-            for row in rows:
-                values = list(row)
-                for index, convert in converters:
-                    if values[index] is not None:
-                        values[index] = convert(values[index])
-                copy.write_row(values)
+            for row in _converted(rows, converters):
+                copy.write_row(row)
     finally:
         cursor.close()
+
+
+def _converted(rows: Sequence[Sequence[Any]], converters: _Converters) -> Iterator[Sequence[Any]]:
+    """``rows`` with the values ``converters`` name converted (None stays None)."""
+    if not converters:
+        yield from rows
+        return
+    for row in rows:
+        values = list(row)
+        for index, convert in converters:
+            if values[index] is not None:
+                values[index] = convert(values[index])
+        yield values
 
 
 def _connection(session: Session | Connection) -> Connection:
