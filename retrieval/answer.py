@@ -23,22 +23,20 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from claims.edges.compare import multi_valued_predicates
-from claims.edges.entities import base_name
 from claims.errors import InputError
-from claims.models import ConflictStatus, Requester
+from claims.models import ConflictStatus, EntityRef, Requester
 from claims.profiles import name_forms_for
 from claims.store.sources import profiles_in_use
 from retrieval.answer_type import AnswerType, expected_answer_type
 from retrieval.answering import answering_attributes, counted_by, entity_references
 from retrieval.contract import Answer, AnswerStatus, AsOfOut, Side
+from retrieval.disputes import edge_held
 from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader, ResolutionFact
 from retrieval.finding import (
     MAX_PAGE_NAMED,
     Ask,
     QuestionFrameLike,
     closest,
-    edge_held,
-    entities_about,
     evidence,
     find,
 )
@@ -47,6 +45,7 @@ from retrieval.name_forms import names_read_as
 from retrieval.namesakes import told_apart
 from retrieval.signals import Decision, decision, with_signals
 from retrieval.status import sides_of, value_key
+from retrieval.subjects import entities_about
 from retrieval.taught_questions import with_taught_synonyms
 from retrieval.verdicts import Verdict, evaluate
 
@@ -329,7 +328,7 @@ def _answer_frame(
         return result(
             AnswerStatus.CONFLICT,
             "the question does not say which it means: "
-            + " or ".join(repr(e) for e in entities)
+            + " or ".join(repr(e.text) for e in entities)
             + f" ({values}); name one to get its value",
             citations=unique_citations,
             sides=sides,
@@ -371,7 +370,7 @@ def _several_hold(claims: list[ClaimFact]) -> bool:
 def _per_namesake(
     sides: list[Side],
     frame: QuestionFrameLike,
-    entities: list[str],
+    entities: list[EntityRef],
     policy: str | None,
     result: Callable[..., Answer],
     what: str,
@@ -379,7 +378,7 @@ def _per_namesake(
     """Namesakes the ledger tells apart, each answered on its own side (issue 13: two
     things of one name are two scopes, their values no conflict): ``value`` null, each side
     naming its entity, the reason giving every namesake's value."""
-    name = getattr(frame, "entity", None) or base_name(entities[0])
+    name = getattr(frame, "entity", None) or entities[0].name
     each = "; ".join(f"{side.entity!r}: {_describe([(side.value, side.unit)])}" for side in sides)
     return result(
         AnswerStatus.ANSWERED,
@@ -394,7 +393,7 @@ def _per_namesake(
 def _listed_answer(
     found: list[Statement],
     key: str,
-    entities: list[str],
+    entities: list[EntityRef],
     policy: str | None,
     result: Callable[..., Answer],
 ) -> Answer:
@@ -407,7 +406,7 @@ def _listed_answer(
     if len(sides) > 1:
         which = (
             "the question does not say which it means: "
-            + " or ".join(repr(e) for e in entities)
+            + " or ".join(repr(e.text) for e in entities)
             + f" ({values}); name one to get its list"
             if len(entities) > 1
             else f"the visible sources list different values for {key!r} ({values}) and no "
@@ -489,7 +488,7 @@ def _as_asked_count(claim: ClaimFact, attribute: str) -> ClaimFact:
 def _closest_of_each(
     conn: Connection,
     claims: list[ClaimFact],
-    entities: list[str],
+    entities: list[EntityRef],
     asked: str | None,
     scope: dict[str, str],
     asked_words: set[str],
@@ -514,7 +513,7 @@ def _closest_of_each(
 
 
 def _latest_of_each(
-    conn: Connection, claims: list[ClaimFact], entities: list[str], asked: str | None
+    conn: Connection, claims: list[ClaimFact], entities: list[EntityRef], asked: str | None
 ) -> list[ClaimFact]:
     """``_latest`` for each of the namesakes a question does not tell apart: a township's
     2010 count says nothing of its namesake's, whose own latest value is still a side
@@ -523,10 +522,10 @@ def _latest_of_each(
     if len(entities) < 2:
         return _latest(claims)
     named = entities_about(conn, claims, asked)
-    by_entity: dict[str, list[ClaimFact]] = {}
+    by_entity: dict[EntityRef | None, list[ClaimFact]] = {}
     for claim in claims:
-        by_entity.setdefault(str(named.get(claim.id)), []).append(claim)
-    unnamed = [c for c in claims if str(named.get(c.id)) not in entities]
+        by_entity.setdefault(named.get(claim.id), []).append(claim)
+    unnamed = [c for c in claims if named.get(c.id) not in entities]
     kept = {c.id for c in _latest(unnamed)} if unnamed else set()
     for entity in entities:
         kept |= {c.id for c in _latest(by_entity.get(entity, []))}
