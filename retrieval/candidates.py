@@ -28,9 +28,9 @@ import re
 import sys
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, TextClause, text
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word, model_name
@@ -347,6 +347,17 @@ def _short_names(entity: str) -> list[str]:
     return [" ".join(words[i:]) for i in range(1, len(words))][:MAX_NAMED]
 
 
+_ROW_COLUMNS = (
+    "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension, "
+    "c.entity_name, c.entity_qualifier, c.entity_local_to "
+    "FROM claims c JOIN sources s ON s.id = c.source_id "
+)
+# ordered before the limit, so the rows kept depend only on the visible claims
+_ROW_ORDER = " ORDER BY c.claim_key, c.entity, c.attribute, c.kind, c.dimension LIMIT :limit"
+# a read row: (claim key, entity, attribute, kind, dimension) -> found by
+Rows = dict[tuple[str, str | None, str, str, str | None], str]
+
+
 def candidate_keys(
     conn: Connection,
     *,
@@ -365,21 +376,68 @@ def candidate_keys(
     read as the entity, "lakeview"): a claim naming an entity none of them names is about
     something else.
     """
-    rows: dict[tuple[str, str | None, str, str, str | None], str] = {}
+    rows: Rows = {}
     refs: dict[str, EntityRef | None] = {}  # a readable entity -> its stored reference
     params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
     visible = visible_claims_condition(groups, params)
-    select = (
-        "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension, "
-        "c.entity_name, c.entity_qualifier, c.entity_local_to "
-        "FROM claims c JOIN sources s ON s.id = c.source_id "
-        f"WHERE c.generation = :generation AND {visible} AND "
+    select = _ROW_COLUMNS + f"WHERE c.generation = :generation AND {visible} AND "
+    # a name the parser left among the attribute words ("zorbex" in "zorbex token limit")
+    names = [] if entity else unknown_names(attribute)
+    rank = partial(
+        _rank,
+        refs=refs,
+        entity=entity,
+        attribute=attribute,
+        asked=asked,
+        qualifiers=qualifiers,
+        names=names,
     )
-    # ordered before the limit, so the rows kept depend only on the visible claims
-    order = " ORDER BY c.claim_key, c.entity, c.attribute, c.kind, c.dimension LIMIT :limit"
     # Reads from the most selective to the broadest; the first that yields a candidate
     # decides (each depends on visible claims only, so the choice does too).
-    stages: list[list[tuple[str, str]]] = []  # (found by, SQL condition)
+    stages = [
+        _by_entity(conn, params, entity, attribute),
+        *_by_attribute(params, attribute, attribute_class, names),
+    ]
+    ranked: list[KeyCandidate] = []
+    for stage in stages:
+        for found_by, condition in stage:
+            if found_by == "attribute" and not _any_claim(conn, condition, params):
+                continue  # nothing holds it, visible or not: no ordered read of the store
+            _read_rows(conn, text(select + condition + _ROW_ORDER), params, found_by, rows, refs)
+        ranked = rank(rows)
+        if ranked:
+            return ranked
+    if names:
+        # the quote of a claim about the named thing holds the name: searched for the name
+        # alone, a few postings, never every quote holding "limit"
+        words = names
+    if not words:
+        return ranked
+    _by_quote_search(conn, words, generation, groups, rows, refs)
+    return rank(rows)
+
+
+def _read_rows(
+    conn: Connection,
+    sql: TextClause,
+    params: dict[str, object],
+    found_by: str,
+    rows: Rows,
+    refs: dict[str, EntityRef | None],
+) -> None:
+    """Add the rows ``sql`` reads to ``rows`` (the first way each was found kept), and the
+    stored reference of each entity to ``refs``."""
+    for row in conn.execute(sql, params):
+        rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), found_by)
+        if row[1]:
+            refs.setdefault(row[1], entity_ref_of(row))
+
+
+def _by_entity(
+    conn: Connection, params: dict[str, object], entity: str | None, attribute: str
+) -> list[tuple[str, str]]:
+    """The first stage: (found by, SQL condition) reads of claims by the asked entity, its
+    shorter and familiar forms, and the attribute's words read as names."""
     by_entity = []
     if entity:
         params["entity"] = entity
@@ -419,83 +477,58 @@ def candidate_keys(
             likes.append(f"{comma} OR {bracket}")
         if likes:
             by_entity.append(("entity", "(" + " OR ".join(likes) + ")"))
-    stages.append(by_entity)
+    return by_entity
+
+
+def _by_attribute(
+    params: dict[str, object], attribute: str, attribute_class: str | None, names: list[str]
+) -> list[list[tuple[str, str]]]:
+    """The later stages: claims of the asked attribute (or one answering it), then of its
+    attribute class."""
     params["attribute"] = attribute
     answering = (*answering_attributes(attribute), *standing_in_for(attribute))
     marks = [":attribute"]
     for i, other in enumerate(answering):
         params[f"answering{i}"] = other
         marks.append(f":answering{i}")
-    by_attribute = f"c.attribute IN ({', '.join(marks)})"
-    stages.append([("attribute", by_attribute)])
-    # a name the parser left among the attribute words ("zorbex" in "zorbex token limit"):
-    # a claim of the class naming another entity is about something else, and the claims
-    # naming it were read by entity above; of the class only claims naming no entity (or
-    # naming it by what it is, "the club") remain, an indexed read, not the whole class
-    names = [] if entity else unknown_names(attribute)
+    stages = [[("attribute", f"c.attribute IN ({', '.join(marks)})")]]
     if attribute_class:
+        # a name the parser left among the attribute words ("zorbex" in "zorbex token
+        # limit"): a claim of the class naming another entity is about something else, and
+        # the claims naming it were read by entity above; of the class only claims naming
+        # no entity (or naming it by what it is, "the club") remain, an indexed read, not
+        # the whole class
         params["attribute_class"] = attribute_class
         by_class = "c.coarse_key = :attribute_class"
         if names:
             references = _bind_list(params, "reference", sorted(entity_references()))
             by_class += f" AND (c.entity IS NULL OR c.entity IN ({references}))"
         stages.append([("attribute", by_class)])
-    ranked: list[KeyCandidate] = []
-    for stage in stages:
-        for found_by, condition in stage:
-            if found_by == "attribute" and not _any_claim(conn, condition, params):
-                continue  # nothing holds it, visible or not: no ordered read of the store
-            for row in conn.execute(text(select + condition + order), params):
-                rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), found_by)
-                if row[1]:
-                    refs.setdefault(row[1], entity_ref_of(row))
-        ranked = _rank(
-            rows,
-            refs,
-            entity=entity,
-            attribute=attribute,
-            asked=asked,
-            qualifiers=qualifiers,
-            names=names,
-        )
-        if ranked:
-            return ranked
-    if names:
-        # the quote of a claim about the named thing holds the name: searched for the name
-        # alone, a few postings, never every quote holding "limit"
-        words = names
-    if not words:
-        return ranked
-    # the full-text index is the fallback: only when entity and attribute found nothing
+    return stages
+
+
+def _by_quote_search(
+    conn: Connection,
+    words: Sequence[str],
+    generation: str,
+    groups: Collection[str],
+    rows: Rows,
+    refs: dict[str, EntityRef | None],
+) -> None:
+    """The fallback when entity and attribute found nothing: the keys of the claims whose
+    quotes the full-text index finds for ``words``, visible claims only."""
     matches = search_quotes(conn, words, generation=generation, groups=groups, limit=MAX_ROWS // 2)
     keys = sorted({m.claim_key for m in matches})
-    if keys:
-        key_params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
-        key_visible = visible_claims_condition(groups, key_params)
-        marks = []
-        for i, key in enumerate(keys):
-            key_params[f"k{i}"] = key
-            marks.append(f":k{i}")
-        sql = (
-            "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension, "
-            "c.entity_name, c.entity_qualifier, c.entity_local_to "
-            "FROM claims c JOIN sources s ON s.id = c.source_id "
-            f"WHERE c.generation = :generation AND {key_visible} "
-            f"AND c.claim_key IN ({', '.join(marks)})" + order
-        )
-        for row in conn.execute(text(sql), key_params):
-            rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), "quote search")
-            if row[1]:
-                refs.setdefault(row[1], entity_ref_of(row))
-    return _rank(
-        rows,
-        refs,
-        entity=entity,
-        attribute=attribute,
-        asked=asked,
-        qualifiers=qualifiers,
-        names=names,
+    if not keys:
+        return
+    params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
+    visible = visible_claims_condition(groups, params)
+    marks = _bind_list(params, "k", keys)
+    sql = (
+        _ROW_COLUMNS + f"WHERE c.generation = :generation AND {visible} "
+        f"AND c.claim_key IN ({marks})" + _ROW_ORDER
     )
+    _read_rows(conn, text(sql), params, "quote search", rows, refs)
 
 
 def _any_claim(conn: Connection, condition: str, params: dict[str, object]) -> bool:
@@ -508,9 +541,9 @@ def _any_claim(conn: Connection, condition: str, params: dict[str, object]) -> b
 
 
 def _rank(
-    rows: dict[tuple[str, str | None, str, str, str | None], str],
-    refs: dict[str, EntityRef | None],
+    rows: Rows,
     *,
+    refs: dict[str, EntityRef | None],
     entity: str | None,
     attribute: str,
     asked: AnswerType,
