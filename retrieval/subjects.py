@@ -19,7 +19,7 @@ from claims.store.claims import entity_ref_of
 from claims.tables import ClaimRow
 from retrieval.answering import entity_references
 from retrieval.candidates import entity_fit
-from retrieval.evidence import ClaimFact
+from retrieval.evidence import MAX_BLOCK_KEYS, ClaimFact
 
 Named = dict[str, EntityRef | None]  # claim id -> the entity it is about
 
@@ -187,7 +187,8 @@ def local_subjects(
 ) -> dict[str, EntityRef]:
     """Claim keys of ``attribute`` (in its ``coarse_key`` block) whose claims are about a
     subject stored as local to one source, each with that subject (one indexed read of the
-    block; keys and references only, so nothing about who may see their claims)."""
+    block, at most ``MAX_BLOCK_KEYS`` rows, as the block's keys are read; keys and
+    references only, so nothing about who may see their claims)."""
     if generation is None:
         return {}
     rows = conn.execute(
@@ -198,6 +199,7 @@ def local_subjects(
         .where(ClaimRow.entity_local_to.is_not(None))
         .distinct()
         .order_by(ClaimRow.claim_key, ClaimRow.entity)
+        .limit(MAX_BLOCK_KEYS)
     )
     found: dict[str, EntityRef] = {}
     for row in rows:
