@@ -8,14 +8,14 @@ is about, when the ledger can tell them apart:
 - every side is about one named entity, a different one for each side, all of one name
   (their disambiguators aside: "x (1934 film)", "x (1959 film)"), and none of them is
   a subject known only inside one page (its stored ``EntityRef`` is local to that source,
-  shown "x (in doc03)"; or a bare name on a page with no
-  title): no title tells such a subject from its namesakes; nor is one's name all words of
+  shown "x (in doc03)"; or a bare name on a page with no title): no title tells such a
+  subject from its namesakes; nor is one's name all words of
   another's ("harlan voss" beside "harlan voss (vermont representative)"): the bare name may be
   the disambiguated one;
 - no ``conflicts`` or ``ambiguous`` edge among the visible evidence joins claims of two of
   them (the ledger itself holds them to be one thing in dispute);
-- a claim of an untitled page (or of a subject stored as local to its source) cited by a side rides
-  along with that side's titled claim: it states the same value and names no namesake of
+- a claim of an untitled page (or of a subject stored as local to its source) cited by a
+  side rides along with that side's titled claim: it states the same value and names no namesake of
   its own ("Gordon Tate" on a cut copy of the 1968 film's page beside the page "Nightfall
   (1968 film)"), unless an edge disputes it against another side's claim; a side of such
   claims only names no namesake;
