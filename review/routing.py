@@ -28,8 +28,10 @@ from typing import Any, Protocol
 from sqlalchemy import and_, func, not_, or_, select
 from sqlalchemy.orm import Session
 
+from claims import audit_log
 from claims.ids import stable_id
 from claims.models import DismissReason, ResolutionMethod, ReviewState
+from claims.store.batches import batches
 from claims.store.changes import record_review_changes
 from claims.tables import (
     AuditEventRow,
@@ -40,7 +42,6 @@ from claims.tables import (
     SourceRow,
     SourceVersionRow,
 )
-from review import audit
 from review.items import CLOSED_STATES, ReviewItemRepository, as_utc, snapshot
 from review.policy import AuthorityPolicy, RuleKind
 from review.queue import SYSTEM_ACTOR, change_item, release_due_deferrals, reopen
@@ -345,6 +346,8 @@ def route(
     opening = _Opening()
     sources_of = sources_of_claims(session, live) if max_items_per_source is not None else {}
     opened_by_source: dict[str, int] = defaultdict(int)
+    # only the router writes during the pass, and its events are a machine's: read up front
+    touched = _touched_by_people(session, [row.id for row in existing_rows])
 
     for conflict in sets:
         material, risk = set_risk(conflict, policy)
@@ -403,9 +406,7 @@ def route(
                 )
             _check_closed_item(session, row, conflict, policy, material, actor, now, report, tiers)
         fresh_item = row.id in opened_now  # opened by this pass: no person touched it
-        if row.state == ReviewState.OPEN.value and (
-            fresh_item or not _touched_by_a_person(session, row.id)
-        ):
+        if row.state == ReviewState.OPEN.value and (fresh_item or row.id not in touched):
             decision = rule_decision(session, policy, conflict, material=material, tiers=tiers)
             if decision is not None:
                 opening.write(session)  # the item's claims are stored before it is decided
@@ -545,16 +546,26 @@ def _carry_over(
 
 def _touched_by_a_person(session: Session, item_id: str) -> bool:
     """Whether a reviewer ever acted on the item: from then on rules never decide it."""
+    return bool(_touched_by_people(session, [item_id]))
+
+
+def _touched_by_people(session: Session, item_ids: Collection[str]) -> set[str]:
+    """The items among ``item_ids`` a reviewer ever acted on, read in batches: a query per
+    item cost a round trip each, which on PostgreSQL under load was most of an incremental
+    routing pass (docs/PIPELINE.md, "Session 18: PostgreSQL")."""
     machine = or_(
         AuditEventRow.actor.in_([ROUTER_ACTOR, SYSTEM_ACTOR]),
         AuditEventRow.actor.startswith("rule:"),
     )
-    stmt = select(AuditEventRow.id).where(
-        AuditEventRow.entity_id == item_id,
-        AuditEventRow.entity_type == "review_item",
-        not_(machine),
-    )
-    return session.scalars(stmt.limit(1)).first() is not None
+    touched: set[str] = set()
+    for chunk in batches(sorted(set(item_ids))):
+        stmt = select(AuditEventRow.entity_id).where(
+            AuditEventRow.entity_id.in_(chunk),
+            AuditEventRow.entity_type == "review_item",
+            not_(machine),
+        )
+        touched.update(session.scalars(stmt.distinct()))
+    return touched
 
 
 touched_by_a_person = _touched_by_a_person  # review.explain says why rules stopped deciding
@@ -605,9 +616,9 @@ def _open_item(
         opened_at=now,
         updated_at=now,
     )
-    session.add(row)  # flushed with its audit row below
+    session.add(row)  # flushed with its audit row by the next query (one flush for many)
     opening.claims.append((item_id, conflict.claim_ids))
-    audit.record(
+    audit_log.append(  # written and chained with the next flush, with the other items
         session,
         actor=actor,
         action="item.open",
@@ -617,6 +628,7 @@ def _open_item(
         after={**snapshot(row, conflict.claim_ids), "edges": [e.id for e in conflict.edges]},
         policy_version=policy.stamp,
         at=now,
+        flush=False,
     )
     opening.keys.append(conflict.claim_key)
     return row
