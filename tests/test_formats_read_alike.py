@@ -210,15 +210,21 @@ WRAPPED_ROWS = [
 ]
 
 
-def _table_with_wrapped_row_headers(rules: str, v_align: str) -> bytes:
+def _titled_pdf(title: str, lead: str) -> Any:
+    """An fpdf2 document opened with a title and a paragraph, set for body text."""
     from fpdf import FPDF
 
     pdf = FPDF()
     pdf.add_page()
     pdf.set_font("Helvetica", "B", 20)
-    pdf.multi_cell(0, 9, "Cash flow", new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 9, title, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("Helvetica", "", 11)
-    pdf.multi_cell(0, 6, "Amounts in thousands of euros", new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 6, lead, new_x="LMARGIN", new_y="NEXT")
+    return pdf
+
+
+def _table_with_wrapped_row_headers(rules: str, v_align: str) -> bytes:
+    pdf = _titled_pdf("Cash flow", "Amounts in thousands of euros")
     pdf.ln(4)
     # a narrow first column: the first row header wraps over two lines of its cell
     with pdf.table(borders_layout=rules, v_align=v_align, col_widths=(40, 20, 20, 20, 20)) as t:
@@ -363,15 +369,8 @@ def test_a_pdf_table_running_onto_the_next_page_without_its_header_row_is_one_ta
 ) -> None:
     # Word repeats a table's header row on the next page only when asked to: most tables
     # go on there with their next body row
-    from fpdf import FPDF
-
     report = _long_table_report()
-    pdf = FPDF()
-    pdf.add_page()
-    pdf.set_font("Helvetica", "B", 20)
-    pdf.multi_cell(0, 9, "Annual report", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", "", 11)
-    pdf.multi_cell(0, 6, "Cash flow measures", new_x="LMARGIN", new_y="NEXT")
+    pdf = _titled_pdf("Annual report", "Cash flow measures")
     with pdf.table(borders_layout=rules, repeat_headings=0) as table:
         for row in report[2][1]:
             cells = table.row()
