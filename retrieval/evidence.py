@@ -391,8 +391,7 @@ _KEYS_OF_COARSE = {
 # Whether a key has a claim of the generation: one index seek, however many claims it has.
 _KEY_PRESENT = _pair(
     "SELECT 1 FROM claims WHERE generation = :g AND claim_key = :k LIMIT 1",
-    "SELECT 1 FROM claims WHERE generation = :g AND claim_key = :k AND created_at <= :t "
-    "LIMIT 1",
+    "SELECT 1 FROM claims WHERE generation = :g AND claim_key = :k AND created_at <= :t LIMIT 1",
 )
 _VERSIONS_OF_SOURCE = _pair(
     "SELECT id, number FROM source_versions WHERE source_id = :s ORDER BY number",

@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, TextClause, text
 from sqlalchemy.orm import Session
 
 FTS_TABLE = "claim_quotes_fts"
@@ -30,6 +31,14 @@ QUOTE_KEY_INDEX = "uq_claim_quotes_version_quote"
 # the largest number of candidates one search returns
 MAX_CANDIDATES = 200
 _WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@lru_cache(maxsize=1024)
+def statement_text(sql: str) -> TextClause:
+    """``text(sql)``, made once per distinct SQL: building a text statement parses its bind
+    parameters, which cost a question at 1M claims more than the reads it made (the SQL of
+    a search varies only with the number of words and groups, so few are made)."""
+    return text(sql)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +138,7 @@ def search_quotes(
             f"WHERE {FTS_TABLE} MATCH :match AND c.generation = :generation "
             f"AND {visible} ORDER BY score DESC, c.id LIMIT :limit"
         )
-    rows = session.execute(text(sql), params)
+    rows = session.execute(statement_text(sql), params)
     return [QuoteMatch(row[0], row[1], round(float(row[2]), 6)) for row in rows]
 
 
@@ -140,10 +149,13 @@ def search_quotes(
 COMMON_WORD_QUOTES = 5000
 
 
+_COUNT_QUOTES = text(
+    f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :m LIMIT :bound)"
+)
+
+
 def _selective_terms(session: Session | Connection, terms: list[str]) -> list[str]:
-    count = text(
-        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :m LIMIT :bound)"
-    )
+    count = _COUNT_QUOTES
     return [
         term
         for term in terms
