@@ -27,6 +27,7 @@ from claims.edges.entities import base_name
 from claims.errors import InputError
 from claims.models import ConflictStatus, Requester
 from claims.profiles import name_forms_for
+from claims.store.search import searches_remembered
 from claims.store.sources import profiles_in_use
 from retrieval.answer_type import AnswerType, expected_answer_type
 from retrieval.answering import answering_attributes, counted_by, entity_references
@@ -137,7 +138,8 @@ def answer_frame(
             )
     frame = with_taught_synonyms(store, frame)  # the words reviewers taught (issue 32.4)
     profiles = {profile} if profile else profiles_in_use(store)
-    with names_read_as(name_forms_for(profiles)):
+    # one answer's readers search the quotes for the same words: each search is made once
+    with names_read_as(name_forms_for(profiles)), searches_remembered():
         return _answer_frame(store, frame, requester, question=question, as_of=as_of)
 
 

@@ -16,9 +16,12 @@ ranking and the limit, so what a requester cannot see never takes a rank, a scor
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from sqlalchemy import Connection, TextClause, text
 from sqlalchemy.orm import Session
@@ -95,6 +98,26 @@ def visible_claims_condition(groups: Collection[str], params: dict[str, object])
     )
 
 
+# Searches made in the current ``searches_remembered`` scope: (words, generation, groups,
+# limit) -> matches, and word -> whether it is selective. One answer searches the quotes
+# from several readers (candidate keys, table cells, the evidence ranking), often for the
+# same words; the store does not change under one read.
+_REMEMBERED: ContextVar[dict[tuple[object, ...], Any] | None] = ContextVar(
+    "searches_remembered", default=None
+)
+
+
+@contextmanager
+def searches_remembered() -> Iterator[None]:
+    """Within this scope a search (or a word's count) asked again is answered from the
+    first one: for one answer's reads, never across them (the store changes between)."""
+    token = _REMEMBERED.set({})
+    try:
+        yield
+    finally:
+        _REMEMBERED.reset(token)
+
+
 def search_quotes(
     session: Session | Connection,
     words: Sequence[str],
@@ -111,6 +134,24 @@ def search_quotes(
     if not terms:
         return []
     limit = max(1, min(limit, MAX_CANDIDATES))
+    remembered = _REMEMBERED.get()
+    asked = ("search", tuple(terms), generation, tuple(sorted(set(groups))), limit)
+    if remembered is not None and asked in remembered:
+        return list(remembered[asked])
+    found = _search(session, terms, generation=generation, groups=groups, limit=limit)
+    if remembered is not None:
+        remembered[asked] = tuple(found)
+    return found
+
+
+def _search(
+    session: Session | Connection,
+    terms: list[str],
+    *,
+    generation: str,
+    groups: Collection[str],
+    limit: int,
+) -> list[QuoteMatch]:
     params: dict[str, object] = {"generation": generation, "limit": limit}
     visible = visible_claims_condition(groups, params)
     if _dialect(session) == "postgresql":
@@ -155,13 +196,19 @@ _COUNT_QUOTES = text(
 
 
 def _selective_terms(session: Session | Connection, terms: list[str]) -> list[str]:
-    count = _COUNT_QUOTES
-    return [
-        term
-        for term in terms
-        if session.execute(count, {"m": f'"{term}"', "bound": COMMON_WORD_QUOTES + 1}).scalar_one()
-        <= COMMON_WORD_QUOTES
-    ]
+    remembered = _REMEMBERED.get()
+    if remembered is None:
+        remembered = {}
+    kept = []
+    for term in terms:
+        asked = ("selective", term)
+        if asked not in remembered:
+            params = {"m": f'"{term}"', "bound": COMMON_WORD_QUOTES + 1}
+            quotes = session.execute(_COUNT_QUOTES, params).scalar_one()
+            remembered[asked] = quotes <= COMMON_WORD_QUOTES
+        if remembered[asked]:
+            kept.append(term)
+    return kept
 
 
 def sqlite_search_ddl() -> list[str]:
