@@ -155,6 +155,9 @@ def _search(
     params: dict[str, object] = {"generation": generation, "limit": limit}
     visible = visible_claims_condition(groups, params)
     if _dialect(session) == "postgresql":
+        terms = _selective_terms(session, terms, _COUNT_QUOTES_PG)
+        if not terms:
+            return []
         query_parts = []
         for i, term in enumerate(terms):
             params[f"t{i}"] = term
@@ -168,7 +171,7 @@ def _search(
             f"AND c.generation = :generation AND {visible} ORDER BY score DESC, c.id LIMIT :limit"
         )
     else:
-        terms = _selective_terms(session, terms)
+        terms = _selective_terms(session, terms, _COUNT_QUOTES)
         if not terms:
             return []
         params["match"] = " OR ".join(f'"{term}"' for term in terms)
@@ -190,12 +193,19 @@ def _search(
 COMMON_WORD_QUOTES = 5000
 
 
+# (both backends leave the same words out, so a question answers alike on either)
 _COUNT_QUOTES = text(
     f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :m LIMIT :bound)"
 )
+_COUNT_QUOTES_PG = text(
+    "SELECT count(*) FROM (SELECT 1 FROM claim_quotes WHERE to_tsvector('english', quote) "
+    "@@ plainto_tsquery('english', :m) LIMIT :bound) AS holding"
+)
 
 
-def _selective_terms(session: Session | Connection, terms: list[str]) -> list[str]:
+def _selective_terms(
+    session: Session | Connection, terms: list[str], count: TextClause
+) -> list[str]:
     remembered = _REMEMBERED.get()
     if remembered is None:
         remembered = {}
@@ -203,8 +213,9 @@ def _selective_terms(session: Session | Connection, terms: list[str]) -> list[st
     for term in terms:
         asked = ("selective", term)
         if asked not in remembered:
-            params = {"m": f'"{term}"', "bound": COMMON_WORD_QUOTES + 1}
-            quotes = session.execute(_COUNT_QUOTES, params).scalar_one()
+            word = f'"{term}"' if count is _COUNT_QUOTES else term
+            params = {"m": word, "bound": COMMON_WORD_QUOTES + 1}
+            quotes = session.execute(count, params).scalar_one()
             remembered[asked] = quotes <= COMMON_WORD_QUOTES
         if remembered[asked]:
             kept.append(term)
