@@ -42,7 +42,6 @@ from pipeline.collector import with_fewer_collections
 from pipeline.partitions import extraction_part_of, shard_of, source_shards, version_key
 from pipeline.resources import ClaimStore, ExtractorResource
 
-
 DESCRIPTION = (
     "Atomic claims of the source versions of each shard that the store has not extracted in "
     "the configured generation yet (subject, predicate, value, unit and canonical value, "
@@ -185,7 +184,10 @@ class PartReport:
             "supersession_candidates": self.candidates,
             "bulk_load": self.bulk,
             "written": dg.MetadataValue.json(
-                {shard: [list(entry) for entry in entries] for shard, entries in self.by_shard.items()}
+                {
+                    shard: [list(entry) for entry in entries]
+                    for shard, entries in self.by_shard.items()
+                }
             ),
             "claims_by_kind": dg.MetadataValue.json(dict(self.kinds)),
             "bounded_documents": dg.MetadataValue.json(self.bounded),
@@ -201,7 +203,9 @@ class PartReport:
                 str(shard): [(str(key), int(count)) for key, count in entries]
                 for shard, entries in written.items()
             },
-            kinds=Counter({str(k): int(v) for k, v in (values.get("claims_by_kind") or {}).items()}),
+            kinds=Counter(
+                {str(k): int(v) for k, v in (values.get("claims_by_kind") or {}).items()}
+            ),
             new_claims=int(values.get("new_claims", 0)),
             candidates=int(values.get("supersession_candidates", 0)),
             bulk=bool(values.get("bulk_load", False)),
