@@ -92,3 +92,12 @@ def extraction_part_of(source_id: str, parts: int) -> int:
         return 0
     digest = hashlib.sha256(b"extraction-part:" + source_id.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") % parts
+
+
+# The ops of the ``claims`` graph asset that extract (``claims.extract_part_<n>`` steps).
+EXTRACTION_PART_OP_PREFIX = "extract_part_"
+
+
+def is_extraction_part(step_key: str) -> bool:
+    """Whether ``step_key`` is one of the ``claims`` asset's extraction steps."""
+    return step_key.rpartition(".")[2].startswith(EXTRACTION_PART_OP_PREFIX)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import dagster as dg
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from claims.document_bounds import MAX_CLAIMS_PER_LONG_LINE, bound_claims
@@ -39,7 +40,14 @@ from claims.store.sources import record_profiles, register_dates, register_title
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
 from pipeline.collector import with_fewer_collections
-from pipeline.partitions import extraction_part_of, shard_of, source_shards, version_key
+from pipeline.partitions import (
+    EXTRACTION_PART_OP_PREFIX,
+    extraction_part_of,
+    is_extraction_part,
+    shard_of,
+    source_shards,
+    version_key,
+)
 from pipeline.resources import ClaimStore, ExtractorResource
 
 DESCRIPTION = (
@@ -51,7 +59,6 @@ DESCRIPTION = (
     "runs in CLAIMS_EXTRACT_STEPS steps (each the sources that hash to it, written in its "
     "own transactions); the last step records the asset."
 )
-PART_OP_PREFIX = "extract_part_"
 
 
 def claims_asset(parts: int = 1) -> dg.AssetsDefinition:
@@ -82,7 +89,7 @@ def claims_asset(parts: int = 1) -> dg.AssetsDefinition:
 
 def _part_op(part: int, parts: int) -> dg.OpDefinition:
     @dg.op(
-        name=f"{PART_OP_PREFIX}{part}",
+        name=f"{EXTRACTION_PART_OP_PREFIX}{part}",
         ins={"source_versions": dg.In(dg.Nothing)},
         out=dg.Out(dg.Nothing),
         description=f"Extract and store the claims of the run's versions whose source "
@@ -153,12 +160,12 @@ def _part_reports(context: dg.OpExecutionContext) -> "list[PartReport]":
     ):
         event = entry.dagster_event
         step = str(event.step_key or "") if event else ""
-        op_name = step.rsplit(".", 1)[-1]
-        if event is None or not op_name.startswith(PART_OP_PREFIX):
+        if event is None or not is_extraction_part(step):
             continue
         data = event.event_specific_data
         metadata = {name: value.value for name, value in (data.metadata or {}).items()}
-        reports[int(op_name.removeprefix(PART_OP_PREFIX))] = PartReport.from_metadata(metadata)
+        part = int(step.rpartition(".")[2].removeprefix(EXTRACTION_PART_OP_PREFIX))
+        reports[part] = PartReport.from_metadata(metadata)
     return [reports[part] for part in sorted(reports)]
 
 
@@ -249,8 +256,8 @@ def extract_and_write(
     shards = set(context.partition_keys)
     generation, label = extractor.generation()
     extract = extractor.extract_function()
+    _ensure_generation(store, generation, label)
     with store.transaction() as session:
-        GenerationRepository(session).ensure(generation, label)
         # What the store has not extracted in this generation, in the run's shards and this
         # step's part: the store is the record of progress, so a re-run does only what is
         # left, and what another step of the run wrote meanwhile is never this step's.
@@ -346,6 +353,17 @@ def extract_and_write(
 
 
 claims = claims_asset()
+
+
+def _ensure_generation(store: ClaimStore, generation: str, label: str) -> None:
+    """The generation's row, in a transaction of its own: the run's extraction steps may
+    start together, and the one that loses the race to create it finds it made."""
+    try:
+        with store.transaction() as session:
+            GenerationRepository(session).ensure(generation, label)
+    except IntegrityError:
+        with store.transaction() as session:
+            GenerationRepository(session).ensure(generation, label)
 
 
 _SPAN_START = CLAIM_COLUMNS.index("span_start")
