@@ -26,10 +26,10 @@ from sqlalchemy.orm import Session
 
 from claims.models import ResolutionMethod, ReviewState
 from claims.tables import ReviewItemRow
+from review.conflict_edges import count_live_conflict_edges
 from review.items import UNRESOLVED_STATES, as_utc
 from review.policy import AuthorityPolicy
 from review.resolutions import current_resolutions
-from review.routing import count_live_conflict_edges
 
 
 @dataclass
