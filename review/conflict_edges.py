@@ -58,13 +58,13 @@ def live_conflict_edges(
     """
     if claim_keys is None:
         stmt = select(*_LIVE_EDGE_COLUMNS).where(live_conflicts())
-        return list(session.execute(stmt.order_by(_EDGES.claim_key, _EDGES.id)))  # type: ignore[arg-type]
+        return list(session.execute(stmt.order_by(_EDGES.claim_key, _EDGES.id)))
     keys = sorted(set(claim_keys))
     edges: list[ConflictEdge] = []
     for start in range(0, len(keys), 500):
         chunk = keys[start : start + 500]
         stmt = select(*_LIVE_EDGE_COLUMNS).where(live_conflicts(chunk))
-        edges += session.execute(stmt.order_by(_EDGES.claim_key, _EDGES.id))  # type: ignore[arg-type]
+        edges += session.execute(stmt.order_by(_EDGES.claim_key, _EDGES.id))
     return edges
 
 

@@ -151,7 +151,7 @@ def _record_op(parts: int) -> dg.OpDefinition:
     return record_claims
 
 
-def _part_reports(context: dg.OpExecutionContext) -> "list[PartReport]":
+def _part_reports(context: dg.AssetExecutionContext) -> "list[PartReport]":
     """What each extraction step of this run reported (its output's metadata, from the run's
     event log: the steps may have run in other processes or on other machines)."""
     reports: dict[int, PartReport] = {}
@@ -162,8 +162,8 @@ def _part_reports(context: dg.OpExecutionContext) -> "list[PartReport]":
         step = str(event.step_key or "") if event else ""
         if event is None or not is_extraction_part(step):
             continue
-        data = event.event_specific_data
-        metadata = {name: value.value for name, value in (data.metadata or {}).items()}
+        output = event.step_output_data.metadata or {}
+        metadata = {name: value.value for name, value in output.items()}
         part = int(step.rpartition(".")[2].removeprefix(EXTRACTION_PART_OP_PREFIX))
         reports[part] = PartReport.from_metadata(metadata)
     return [reports[part] for part in sorted(reports)]
