@@ -61,7 +61,7 @@ def preview_cells(claim: Claim) -> list[str]:
     """A claim's cells in ``preview_table`` (plain strings: they travel as JSON metadata)."""
     quote = claim.quote.replace("|", "/").replace("\n", " ")
     quote = quote if len(quote) <= 80 else quote[:77] + "..."
-    return [claim.source_id, claim.claim_key, str(claim.value), claim.unit or "", quote]
+    return [str(claim.source_id), claim.claim_key, str(claim.value), claim.unit or "", quote]
 
 
 def preview_table(rows: Sequence[Sequence[str]]) -> str:

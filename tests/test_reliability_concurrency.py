@@ -141,13 +141,17 @@ def _steps_of_one_run_share_the_lock(database_url: str) -> None:
     with run_lock(database_url, shared=True):
         with run_lock(database_url, shared=True, wait=False):
             pass  # a second extraction step of the same run
-        with pytest.raises(ConcurrencyError, match="another `claims run`"):
-            with run_lock(database_url, wait=False):
-                pass
-    with run_lock(database_url, wait=False):
-        with pytest.raises(ConcurrencyError, match="another `claims run`"):
-            with run_lock(database_url, shared=True, wait=False):
-                pass
+        with (
+            pytest.raises(ConcurrencyError, match="another `claims run`"),
+            run_lock(database_url, wait=False),
+        ):
+            pass
+    with (
+        run_lock(database_url, wait=False),
+        pytest.raises(ConcurrencyError, match="another `claims run`"),
+        run_lock(database_url, shared=True, wait=False),
+    ):
+        pass
     with run_lock(database_url, wait=False):  # every holder let go
         pass
 
