@@ -151,6 +151,16 @@ def test_a_person_name_keys_alike_in_a_question_and_a_document() -> None:
     assert any(e and "james hughes" in e for e in stated), stated
 
 
+def test_a_person_name_with_initials_keys_its_surname_as_written() -> None:
+    from claims.extraction import parse_question
+
+    # the initials stand between given name and surname: the surname is still a name
+    assert parse_question("What is the job of Lucas H. Banks?").entity == "lucas h banks"
+    assert parse_question("Where was Agnes J. K. Hughes born?").entity == "agnes j k hughes"
+    stated = {c.entity for c in extract("Thomas R. Matthews joined the firm in 2011.")}
+    assert "thomas r. matthews" in stated, stated  # the entity keeps its full stop
+
+
 def test_words_that_are_no_names_still_fold() -> None:
     (claim,) = [c for c in extract("The policies cover 40 sites.") if c.value == 40]
     assert claim.claim_key == "policy"
