@@ -128,6 +128,15 @@ def test_a_bracket_that_tells_two_things_apart_still_does() -> None:
     assert {c.entity for c in claims} == {"harbour mill (1904 building)"}
 
 
+@pytest.mark.parametrize("span", ["1861\u20131930", "1861 \u2013 1930", "1861-1930"])
+def test_a_span_of_two_years_in_a_title_tells_two_people_apart(span: str) -> None:
+    # a life (or a term) is no edition: two pages of one name are two people
+    text = f"Edwin Larsen Holm ({span}) Edwin Larsen Holm was a Danish harbour engineer."
+    claims = extract(text, profile="reference")
+    (entity,) = {c.entity for c in claims}
+    assert entity.startswith("edwin larsen holm (1861") and entity.endswith("1930)"), entity
+
+
 # -- person names are never lemmatised ----------------------------------------------------
 
 # given names the lookup table or the suffix rules would fold into other words
