@@ -154,3 +154,22 @@ def test_a_sentence_of_several_percentages_reached_by_a_looser_key_answers_nothi
     assert (status, value) == ("not_found", None)
     # asked by the sentence's own key, the figure answers
     assert _ask(engine, "What were the sales?")[:2] == ("answered", 2300000000)
+
+
+def test_a_sentence_saying_every_asked_word_the_named_row_lacks_is_a_side(
+    engine: Engine,
+) -> None:
+    _load(
+        engine,
+        report=(
+            "# Annual report\n\n| | 2024 | 2023 |\n|---|---|---|\n| Stores | 1,240 | 1,180 |\n"
+            "| Employees | 9,100 | 8,700 |\n\nThe group opened eight new coastal stores during "
+            "the year, and the coastal network reached 310 stores in 2024.\n"
+        ),
+    )
+    # the row "Stores" is named, but only the sentence says "coastal": both are sides
+    status, value, sides = _ask(engine, "How many coastal stores were there in 2024?")
+    assert (status, value) == ("conflict", None)
+    assert {"1240", "310"} <= {v for v, _ in sides}
+    # the row says all that is asked: the cell answers
+    assert _ask(engine, "How many stores were there in 2024?")[:2] == ("answered", 1240)
