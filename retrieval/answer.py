@@ -45,7 +45,7 @@ from retrieval.finding import (
 from retrieval.listed import Statement, list_sides, statements
 from retrieval.name_forms import names_read_as
 from retrieval.namesakes import told_apart
-from retrieval.sentence_figures import paired_by_respectively, unsure_sentence
+from retrieval.sentence_figures import paired_by_respectively
 from retrieval.signals import Decision, decision, with_signals
 from retrieval.status import sides_of, value_key
 from retrieval.taught_questions import with_taught_synonyms
@@ -212,12 +212,6 @@ def _answer_frame(
             return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
         found = in_table
     key, entities = found.key, found.entities
-    if unsure_sentence(ask, found):
-        return result(
-            AnswerStatus.NOT_FOUND,
-            "the sentence states several figures of the asked kind and the question does "
-            "not say which",
-        )
     if not found.claims:
         return result(
             AnswerStatus.NOT_FOUND,

@@ -183,16 +183,11 @@ def rank(ask: Ask, reading: Reading) -> tuple[list[Ranked], list[str]]:
     # synonym), so a date or number merely beside the name never answers
     topic = set(reading.terms) - set(names) - reading.dimension_words
     entities = claim_entities(ask.conn, [c.id for c in claims]) if topic else {}
-    thing = set(expand(sorted(reading.thing))) if reading.thing else set()
     kept: list[tuple[ClaimFact, set[str]]] = []
     for claim in claims:
         said = _evidence_words(claim, locators.get(claim.id, {}))
         said = with_aliases(said, aliases.get(claim.version_id, []))
         if names and not all(n in said for n in names):
-            continue
-        # "What was the revenue in the third quarter?": a gain of that quarter is money
-        # too, but nothing it carries says revenue (or sales, turnover)
-        if thing and not thing & said:
             continue
         # a question word that is part of the claim's own entity name names the thing
         asked = topic - set(words(entities.get(claim.id) or ""))

@@ -41,10 +41,6 @@ class Reading:
     time: str | None
     scope: dict[str, str] = field(default_factory=dict)
     terms: tuple[str, ...] = ()  # the content words, folded, in question order
-    # a one-word cue naming the thing asked ("revenue", "price", "population"): its word
-    # and the cue's words, one of which a claim's evidence must say (a money value is
-    # no revenue unless something says revenue)
-    thing: frozenset[str] = frozenset()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -128,7 +124,6 @@ def read_question(question: str, frame: Any) -> Reading:
         time=getattr(time, "text", None) if time else None,
         scope=dict(getattr(frame, "scope", None) or {}),
         terms=terms,
-        thing=frozenset({said[best[1][0]], *best[0].words}) if best and kept_cue else frozenset(),
     )
 
 

@@ -32,7 +32,7 @@ from claims.store.search import search_quotes
 from retrieval.answer_type import AnswerType, dimension_of_unit, value_fits
 from retrieval.evidence import ClaimFact
 from retrieval.evidence_rank import _locators
-from retrieval.finding import Ask, Found, best_named, compatible
+from retrieval.finding import Ask, Found, best_named
 from retrieval.glossary import expand, fold, words
 from retrieval.question_reading import Reading, read_question
 
@@ -287,22 +287,6 @@ def named_cells(ask: Ask) -> CellReading:
     chosen = _at_asked_time(chosen, ask, tables)
     if not chosen:
         return CellReading([], keys, "no named cell is at the asked time")
-    # the chosen cells' row at any time (a row's quote is its line; same key, same unit)
-    row_cells = [
-        c
-        for c in group.claims.values()
-        if c.id in matched
-        and compatible(c, ask.scope)
-        and any(_same_row(c, b.claim) for b in chosen)
-    ]
-    later = _year_ended_early_after(row_cells, chosen, ask)
-    if later:
-        # both years' cells are sides: the answer names the disagreement, never one guess
-        return CellReading(
-            [*(c.claim for c in chosen), *later],
-            keys,
-            "the asked year may name either year ended in January or February: both are sides",
-        )
     values = {_value(c.claim) for c in chosen}
     if len(values) != 1 and not _one_value_per_time(chosen, ask):
         return CellReading(
@@ -365,41 +349,6 @@ def _prose_rivals(
         if asked <= said:
             rivals.append(claim)
     return rivals
-
-
-EARLY_MONTHS = 2  # a year ended in January or February lies mostly in the year before
-
-
-def _same_row(claim: ClaimFact, cell: ClaimFact) -> bool:
-    return (
-        claim.version_id == cell.version_id
-        and claim.quote == cell.quote
-        and claim.claim_key == cell.claim_key
-        and claim.canonical_unit == cell.canonical_unit
-    )
-
-
-def _year_ended_early_after(row: list[ClaimFact], timed: list[Cell], ask: Ask) -> list[ClaimFact]:
-    """Cells of a year ended early in the year after the asked one, when the cells at the
-    asked time are of a year ended early in it: a fiscal year ended 1 February 2019 lies
-    mostly in 2018, one ended 31 January 2020 mostly in 2019, and reports name either by
-    the year asked ("the expected term in 2019"); the question does not say which."""
-    if ask.start is None or ask.end is None or ask.start.year != ask.end.year:
-        return []
-
-    def ended_early(claim: ClaimFact, year: int) -> bool:
-        end = claim.time_end
-        return (
-            end is not None
-            and claim.time_start == end
-            and end.year == year
-            and end.month <= EARLY_MONTHS
-        )
-
-    year = ask.start.year
-    if not timed or not all(ended_early(c.claim, year) for c in timed):
-        return []
-    return [c for c in row if ended_early(c, year + 1)]
 
 
 def _one_value_per_time(cells: list[Cell], ask: Ask) -> bool:
