@@ -722,12 +722,21 @@ def edge_held(
             joined.setdefault(edge.right, set()).add(edge.left)
         elif edge.right in ids and edge.left not in ids:
             joined.setdefault(edge.left, set()).add(edge.right)
-    # a disagreement inside one key's value groups is read from the groups, not the edges
-    for claim_id in ids:
-        verdict = verdicts.get(claim_id)
+    # a disagreement inside one key's value groups is read from the groups, not the edges;
+    # between documents that do not each state both values (a page stating "a median age of
+    # 42.7" and "65 years of age or older" says two things, and so does its copy)
+    stated = {(c.source_id, c.claim_key, value_key(c)) for c in group.claims.values()}
+    for claim in chosen:
+        verdict = verdicts.get(claim.id)
         for other in (verdict.contested_with | verdict.ambiguous_with) if verdict else ():
-            if other not in ids:
-                joined.setdefault(other, set()).add(claim_id)
+            held = group.claims.get(other)
+            if (
+                other not in ids
+                and held is not None
+                and (held.source_id, claim.claim_key, value_key(claim)) not in stated
+                and (claim.source_id, held.claim_key, value_key(held)) not in stated
+            ):
+                joined.setdefault(other, set()).add(claim.id)
     others = [
         group.claims[i]
         for i in sorted(joined)
