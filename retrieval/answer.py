@@ -52,6 +52,7 @@ from retrieval.finding import (
 from retrieval.listed import Statement, list_sides, statements
 from retrieval.name_forms import names_read_as
 from retrieval.namesakes import told_apart
+from retrieval.sentence_figures import paired_by_respectively
 from retrieval.signals import Decision, decision, with_signals
 from retrieval.status import sides_of, value_key
 from retrieval.subjects import entities_about
@@ -328,6 +329,12 @@ def _decided(
     remaining_claims, remaining = answering.claims, answering.remaining
     deciding = result.deciding
     listed = statements(conn, remaining_claims)
+    if listed is not None and paired_by_respectively(remaining_claims):
+        return result(
+            AnswerStatus.NOT_FOUND,
+            f"the sentence pairs its figures for {key!r} with as many things (respectively); "
+            "the question does not say which",
+        )
     if listed is not None:
         apart = (
             told_apart(
