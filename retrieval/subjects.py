@@ -186,22 +186,24 @@ def local_subjects(
     conn: Connection, generation: str | None, coarse_key: str, attribute: str
 ) -> dict[str, EntityRef]:
     """Claim keys of ``attribute`` (in its ``coarse_key`` block) whose claims are about a
-    subject stored as local to one source, each with that subject (one indexed read of the
-    block, at most ``MAX_BLOCK_ROWS`` rows, as the block's keys are read; keys and
-    references only, so nothing about who may see their claims)."""
+    subject stored as local to one source, each with that subject. Read from the block's
+    first ``MAX_BLOCK_ROWS`` claims, as the block's keys are (one bounded indexed read:
+    filtering by attribute in the statement let the database walk a whole block of a million
+    claims when none matched); keys and references only, so nothing about who may see their
+    claims."""
     if generation is None:
         return {}
-    rows = conn.execute(
-        select(ClaimRow.claim_key, *_REF_COLUMNS)
+    block = (
+        select(ClaimRow.claim_key, ClaimRow.attribute, *_REF_COLUMNS)
         .where(ClaimRow.generation == generation)
         .where(ClaimRow.coarse_key == coarse_key)
-        .where(ClaimRow.attribute == attribute)
-        .where(ClaimRow.entity_local_to.is_not(None))
-        .distinct()
-        .order_by(ClaimRow.claim_key, ClaimRow.entity)
         .limit(MAX_BLOCK_ROWS)
     )
     found: dict[str, EntityRef] = {}
+    rows = sorted(
+        (row for row in conn.execute(block) if row.attribute == attribute and row.entity_local_to),
+        key=lambda row: (row.claim_key, row.entity or ""),
+    )
     for row in rows:
         ref = entity_ref_of(row)
         if ref is not None:
