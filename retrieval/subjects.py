@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, select, text
 
 from claims.models import EntityRef
 from claims.store.batches import batches
@@ -29,6 +29,7 @@ _REF_COLUMNS = (
     ClaimRow.entity_qualifier,
     ClaimRow.entity_local_to,
 )
+_REF_NAMES = ", ".join(column.key for column in _REF_COLUMNS)
 
 
 def is_local(ref: EntityRef | None) -> bool:
@@ -193,12 +194,11 @@ def local_subjects(
     claims."""
     if generation is None:
         return {}
-    block = (
-        select(ClaimRow.claim_key, ClaimRow.attribute, *_REF_COLUMNS)
-        .where(ClaimRow.generation == generation)
-        .where(ClaimRow.coarse_key == coarse_key)
-        .limit(MAX_BLOCK_ROWS)
-    )
+    indexed = " INDEXED BY ix_claims_generation_coarse_key" if conn.dialect.name == "sqlite" else ""
+    block = text(
+        f"SELECT claim_key, attribute, {_REF_NAMES} FROM claims{indexed} "
+        f"WHERE generation = :g AND coarse_key = :c LIMIT {MAX_BLOCK_ROWS}"
+    ).bindparams(g=generation, c=coarse_key)
     found: dict[str, EntityRef] = {}
     rows = sorted(
         (row for row in conn.execute(block) if row.attribute == attribute and row.entity_local_to),
