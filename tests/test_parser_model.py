@@ -9,9 +9,9 @@ from importlib.resources import files
 import pytest
 
 from claims.errors import InputError
-from claims.extraction import syntax
+from claims.parser import syntax
 
-MODEL = files("claims.extraction") / "model"
+MODEL = files("claims.parser") / "model"
 
 # Floors on the held-out treebank documents (never used for training or model selection).
 # "gold_sentences" is how the extractor parses (one known sentence at a time); "raw_text" also
