@@ -243,12 +243,12 @@ def measeval_parts(root: Path, limit: int | None) -> dict[str, Any]:
 
 def vitaminc_negation(path: Path, limit: int | None) -> dict[str, Any]:
     from claims.extraction import extract, get_pipeline
-    from claims.parser import syntax
     from claims.extraction.frames import read_frame
     from claims.extraction.mentions import Mentions
     from claims.extraction.resources import resources
     from claims.extraction.roles import assign_roles
     from claims.models import Modality, Polarity
+    from claims.parser import syntax
 
     rows = [r for r in common.read_jsonl(path, limit) if r["label"] in ("REFUTES", "SUPPORTS")]
     nlp = get_pipeline(None)

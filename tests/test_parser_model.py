@@ -88,7 +88,8 @@ from claims.extraction import extract, parse_question
 text = sys.stdin.read()
 counts = [len(extract(text, profile=name)) for name in ("office", "reference")]
 parse_question("How long is the notice period?")
-print(json.dumps({"counts": counts, "parser": sorted(m for m in sys.modules if m.startswith("claims.parser"))}))
+parser = sorted(m for m in sys.modules if m.startswith("claims.parser"))
+print(json.dumps({"counts": counts, "parser": parser}))
 """
 
 
