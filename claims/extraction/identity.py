@@ -356,20 +356,6 @@ def model_name(words: Sequence[str]) -> int:
     return len(words)
 
 
-@dataclass(frozen=True)
-class TitledModel:
-    """A model a title names, and the words of what kind of thing it is ("p-300",
-    ("centrifugal", "pump")): a sentence naming it with those words names the model."""
-
-    name: str
-    kind: tuple[str, ...]
-
-    def named(self, entity_words: Sequence[str]) -> bool:
-        """Whether ``entity_words`` (key form) are the model's name and its kind words."""
-        n = len(self.name.split(" "))
-        return " ".join(entity_words[:n]) == self.name and tuple(entity_words[n:]) == self.kind
-
-
 def is_name(word: str) -> bool:
     """Whether a word as written names one thing: an identifier with digits ("P-9",
     "X200"), a capitalised word no dictionary knows ("Lakeview", "Acme"), an acronym."""
@@ -484,13 +470,3 @@ def title_entity_words(title: str | None, stopwords: frozenset[str]) -> list[str
     if not kept or not named or attribute_lexicon().known_suffix(kept) == len(kept):
         return None
     return kept
-
-
-def titled_model(title: str | None, stopwords: frozenset[str]) -> TitledModel | None:
-    """The model a title names with its kind words ("P-9 Router User Guide" -> "p-9",
-    ("router",)), or None when it names no model code followed by kind words."""
-    name = title_entity(title, stopwords)
-    whole = title_entity_words(title, stopwords)
-    if name is None or whole is None or whole == name.split(" "):
-        return None
-    return TitledModel(name, tuple(whole[len(name.split(" ")) :]))
