@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict, namedtuple
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, NamedTuple
@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Text, null, or_, select, type_coerce
 from sqlalchemy.orm import Session
 
+from claims.edge_delta import KeyDelta, add_deltas, delta_keys, evaluate_deltas
 from claims.edges.builder import MAX_NEAR_MISS_KEYS, NEAR_MISS_PREFIX, build_edges, refine
 from claims.edges.compare import compare_facts
 from claims.edges.entities import link_candidates
@@ -71,6 +72,9 @@ class EdgeReport:
     value_groups: int = 0
     group_relations: int = 0
     slot_groups: int = 0
+    # of ``keys``, those evaluated from their changed claims and their groups' first claims
+    # (``claims.edge_delta``), not whole
+    keys_in_part: int = 0
     # Claim keys of the blocks the recompute evaluated (the touched keys and the keys of the
     # near-miss blocks around them): whatever is derived from edges may have changed there,
     # nowhere else. Claims loaded only as evidence (a namesake's other claims, a page's
@@ -89,6 +93,7 @@ class EdgeReport:
             "generation": self.generation,
             "full": self.full,
             "keys": self.keys,
+            "keys_in_part": self.keys_in_part,
             "claims": self.claims,
             "comparisons": self.comparisons,
             "edges": self.edges,
@@ -224,28 +229,52 @@ class _Scope(NamedTuple):
     over_cap: set[str]
 
 
-def _load(
-    session: Session, generation: str, claim_keys: Collection[str] | None, judges: EdgeJudges
-) -> _Scope:
-    """The claims to evaluate plus the exact-key and coarse-key blocks in scope."""
-    if claim_keys is None:
-        return _Scope(_claims_where(session, generation), None, None, set())
+class _Coarse(NamedTuple):
+    """The coarse-key blocks around some claim keys: those re-evaluated with them, those
+    over the near-miss cap, and each key's coarse keys."""
+
+    kept: set[str]
+    over_cap: set[str]
+    of_key: dict[str, set[str]]
+
+
+def _coarse_scope(session: Session, generation: str, claim_keys: Collection[str]) -> _Coarse:
     keys = sorted(set(claim_keys))
-    coarse: set[str] = set()
+    of_key: dict[str, set[str]] = defaultdict(set)
     for start in range(0, len(keys), _CHUNK):
         chunk = keys[start : start + _CHUNK]
         # grouped by claim key: with DISTINCT coarse_key SQLite walks the (generation,
         # coarse_key) index, every claim of the generation, for each chunk (issue 33)
-        coarse.update(
-            c
-            for c in session.scalars(
-                select(ClaimRow.coarse_key)
-                .where(ClaimRow.generation == generation, ClaimRow.claim_key.in_(chunk))
-                .group_by(ClaimRow.claim_key, ClaimRow.coarse_key)
-            )
-            if c
+        rows = session.execute(
+            select(ClaimRow.claim_key, ClaimRow.coarse_key)
+            .where(ClaimRow.generation == generation, ClaimRow.claim_key.in_(chunk))
+            .group_by(ClaimRow.claim_key, ClaimRow.coarse_key)
         )
-    coarse, over_cap = _narrow_coarse_keys(session, generation, coarse, set(keys))
+        for key, coarse_key in rows:
+            if coarse_key:
+                of_key[key].add(coarse_key)
+    coarse = set().union(*of_key.values()) if of_key else set()
+    kept, over_cap = _narrow_coarse_keys(session, generation, coarse, set(keys))
+    return _Coarse(kept, over_cap, dict(of_key))
+
+
+def _load(
+    session: Session,
+    generation: str,
+    claim_keys: Collection[str] | None,
+    judges: EdgeJudges,
+    around: _Coarse | None = None,
+    skip: Collection[str] = (),
+) -> _Scope:
+    """The claims to evaluate plus the exact-key and coarse-key blocks in scope; the keys
+    of ``skip`` (evaluated from part of their claims, ``claims.edge_delta``) are left out
+    but for the coarse blocks around them (``around``, computed with them)."""
+    if claim_keys is None:
+        return _Scope(_claims_where(session, generation), None, None, set())
+    if around is None:
+        around = _coarse_scope(session, generation, claim_keys)
+    coarse, over_cap = set(around.kept), set(around.over_cap)
+    keys = sorted(set(claim_keys) - set(skip))
     by_id: dict[str, ClaimFacts] = {}
     for start in range(0, len(keys), _CHUNK):
         for facts in _claims_where(
@@ -340,8 +369,14 @@ def recompute_edges(
     materiality: MaterialitySettings | None = None,
     judges: EdgeJudges | None = None,
     namesake_sources: Collection[str] | None = None,
+    changed_versions: Mapping[str, set[str] | None] | None = None,
 ) -> EdgeReport:
     """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
+
+    ``changed_versions``: for each key, the source versions whose claims changed there
+    (None for a key that changed whole; the change feed's ``Pending.versions``): a large
+    key is then evaluated from those claims and its groups' first claims
+    (``claims.edge_delta``), with the same stored rows.
 
     ``namesake_sources``: the sources read as reference pages (``build_edges``; None: the
     store's sources whose profile lends a namesake judge).
@@ -358,7 +393,15 @@ def recompute_edges(
         judges = judges_for(profiles_in_use(session))
     if namesake_sources is None:
         namesake_sources = sources_judged_as_pages(session) if judges else ()
-    return recompute_scope(session, generation, claim_keys, materiality, judges, namesake_sources)
+    return recompute_scope(
+        session,
+        generation,
+        claim_keys,
+        materiality,
+        judges,
+        namesake_sources,
+        changed_versions=changed_versions,
+    )
 
 
 def recompute_scope(
@@ -369,10 +412,21 @@ def recompute_scope(
     judges: EdgeJudges,
     namesake_sources: Collection[str],
     index: SupersessionIndex | None = None,
+    changed_versions: Mapping[str, set[str] | None] | None = None,
 ) -> EdgeReport:
     """``recompute_edges`` of ``claim_keys`` (None: every key) in one pass; ``index``: the
     version supersessions already synced for the whole store (a batched full recompute)."""
-    facts, keys, coarse, over_cap = _load(session, generation, claim_keys, judges)
+    around: _Coarse | None = None
+    deltas: list[KeyDelta] = []
+    if claim_keys is not None and changed_versions is not None:
+        around = _coarse_scope(session, generation, claim_keys)
+        near = {k for k, found in around.of_key.items() if found & around.kept}
+        candidates = delta_keys(set(claim_keys) - near, changed_versions, namesake_sources)
+        deltas, _whole = evaluate_deltas(
+            session, generation, candidates, materiality, sync_version_supersessions
+        )
+    skipped = {d.claim_key for d in deltas}
+    facts, keys, coarse, over_cap = _load(session, generation, claim_keys, judges, around, skipped)
     source_ids = sorted({f.source_id for f in facts})
     if index is None:
         index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
@@ -413,7 +467,7 @@ def recompute_scope(
         slots=build.slots,
     )
     by_kind = Counter(e.kind for e in build.edges)
-    return EdgeReport(
+    report = EdgeReport(
         generation=generation,
         full=claim_keys is None,
         keys=len(keys) if keys is not None else len({f.claim_key for f in facts}),
@@ -439,6 +493,9 @@ def recompute_scope(
         live_edges={kind: count for kind, count in sorted(live.items()) if count},
         synced_blocks=scope,
     )
+    if deltas:
+        add_deltas(report, deltas)
+    return report
 
 
 def _keys_of_live_edges(session: Session, generation: str, edge_keys: set[str]) -> set[str]:

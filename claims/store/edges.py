@@ -217,6 +217,11 @@ class EdgeRepository:
         self.session.flush()
         return counts
 
+    def forget_rewired(self, retired: Sequence[str], live: Sequence[EdgeRecord]) -> int:
+        """``_forget_rewired`` for a sync done by the caller (``claims.edge_delta``): ``live``
+        must hold every edge live after it that ends at a retired edge's claims."""
+        return self._forget_rewired(retired, live)
+
     def _forget_rewired(self, retired: Sequence[str], live: Sequence[EdgeRecord]) -> int:
         """Delete the just-retired edges that were only rewired (issue 31.2).
 
@@ -364,6 +369,46 @@ class ValueGroupRepository:
         report = GroupSync(members_written=len(fresh), members_removed=len(stale))
         report.relations = self._sync_relations(generation, relations, claim_keys, now)
         report.slots_written, report.slots_removed = self._sync_slots(generation, slots, claim_keys)
+        self.session.flush()
+        return report
+
+    def sync_part(
+        self,
+        generation: str,
+        members: Iterable[GroupMember],
+        relations: Iterable[GroupRelation],
+        slots: Iterable[SlotGroup],
+        claim_key: str,
+        claim_ids: Collection[str],
+        now: datetime,
+    ) -> GroupSync:
+        """``sync`` of one key evaluated from part of its claims (``claims.edge_delta``): the
+        memberships of ``claim_ids`` only (the others' did not move), the key's relations
+        and slot rows whole (the build gives them all: they are per value group)."""
+        wanted = {m.claim_id: m for m in members}
+        table = ValueGroupClaimRow.__table__
+        stored: dict[str, str] = {}
+        for chunk in batches(sorted(claim_ids)):
+            rows = self.session.execute(
+                select(table.c.claim_id, table.c.value_group_id).where(table.c.claim_id.in_(chunk))
+            )
+            stored.update((r[0], r[1]) for r in rows)
+        stale = sorted(
+            cid
+            for cid, group in stored.items()
+            if wanted.get(cid) is None or wanted[cid].value_group_id != group
+        )
+        for chunk in batches(stale):
+            self.session.execute(
+                delete(ValueGroupClaimRow).where(ValueGroupClaimRow.claim_id.in_(chunk))
+            )
+        fresh = [m for cid, m in sorted(wanted.items()) if stored.get(cid) != m.value_group_id]
+        insert_records(self.session, table, fresh, {"generation": generation})  # type: ignore[arg-type]
+        report = GroupSync(members_written=len(fresh), members_removed=len(stale))
+        report.relations = self._sync_relations(generation, relations, [claim_key], now)
+        report.slots_written, report.slots_removed = self._sync_slots(
+            generation, slots, [claim_key]
+        )
         self.session.flush()
         return report
 
