@@ -42,10 +42,10 @@ of the key.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -69,9 +69,6 @@ from claims.tables import (
     ValueGroupClaimRow,
     VersionSupersessionRow,
 )
-
-if TYPE_CHECKING:
-    from claims.edge_refresh import EdgeReport
 
 # a key with fewer stored members is re-evaluated whole (as cheap as reading its cells)
 DELTA_MIN_MEMBERS = 1000
@@ -132,10 +129,12 @@ def evaluate_deltas(
     generation: str,
     keys: Mapping[str, set[str]],
     materiality: MaterialitySettings | None,
-    sync_supersessions: Any,
+    sync_supersessions: Callable[[Session, Collection[str]], SupersessionIndex],
+    read: ClaimReader,
 ) -> tuple[list[KeyDelta], set[str]]:
     """Delta-evaluate ``keys`` (key -> its changed versions); returns the deltas done and
-    the keys left for a whole evaluation (too small, too much read, a witness moved)."""
+    the keys left for a whole evaluation (too small, too much read, a witness moved).
+    ``sync_supersessions`` and ``read`` are ``edge_refresh``'s (which calls this)."""
     done: list[KeyDelta] = []
     whole: set[str] = set()
     if not keys:
@@ -144,7 +143,7 @@ def evaluate_deltas(
     changed = set().union(*keys.values())
     claims_of = _claims_of_versions(session, generation, changed | involved)
     for key in sorted(keys):
-        part = _read_part(session, generation, key, claims_of.get(key, set()))
+        part = _read_part(session, generation, key, claims_of.get(key, set()), read)
         if part is None:
             whole.add(key)
             continue
@@ -155,42 +154,6 @@ def evaluate_deltas(
         else:
             done.append(delta)
     return done, whole
-
-
-_SUMMED = (
-    "claims",
-    "comparisons",
-    "edges",
-    "material_conflicts",
-    "inserted",
-    "updated",
-    "revived",
-    "retired",
-    "compacted",
-    "unchanged",
-    "value_groups",
-    "group_relations",
-    "slot_groups",
-)
-
-
-def add_deltas(report: EdgeReport, deltas: Iterable[KeyDelta]) -> None:
-    """Sum the deltas into an incremental recompute's report."""
-    by_kind = Counter(report.by_kind)
-    live = Counter(report.live_edges)
-    for delta in deltas:
-        report.keys += 1
-        report.keys_in_part += 1
-        for name in _SUMMED:
-            setattr(report, name, getattr(report, name) + getattr(delta, name))
-        by_kind.update(delta.by_kind)
-        live.update(delta.live_change)
-        if report.touched_keys is not None:
-            report.touched_keys.add(delta.claim_key)
-        if report.synced_blocks is not None:
-            report.synced_blocks.add(delta.claim_key)
-    report.by_kind = dict(sorted(by_kind.items()))
-    report.live_edges = {kind: count for kind, count in sorted(live.items()) if count}
 
 
 def _versions_in_supersessions(session: Session) -> set[str]:
@@ -218,7 +181,9 @@ def _claims_of_versions(
     return out
 
 
-def _read_part(session: Session, generation: str, key: str, changed_ids: set[str]) -> _Part | None:
+def _read_part(
+    session: Session, generation: str, key: str, changed_ids: set[str], read: ClaimReader
+) -> _Part | None:
     """The claims of ``key`` to evaluate (module doc), or None: re-evaluate it whole."""
     v = ValueGroupClaimRow.__table__.c
     members = session.execute(
@@ -230,7 +195,7 @@ def _read_part(session: Session, generation: str, key: str, changed_ids: set[str
         return None  # (counted from the index alone: a small key costs nothing here)
     firsts, witnesses, members = _cell_firsts(session, generation, key, changed_ids)
     wanted = firsts | witnesses | changed_ids
-    facts = _facts(session, generation, wanted)
+    facts = _facts(session, generation, wanted, read)
     # the other claims of their versions at this key: sentence mates, stated values
     versions = sorted({f.version_id for f in facts})
     c = ClaimRow.__table__.c
@@ -241,18 +206,22 @@ def _read_part(session: Session, generation: str, key: str, changed_ids: set[str
         )
         mates.update(i for i, k, g in rows if k == key and g == generation and i not in wanted)
     if mates:
-        facts += _facts(session, generation, mates)
+        facts += _facts(session, generation, mates, read)
     if len(facts) > DELTA_MAX_SHARE * members:
         return None
     return _Part(key, sorted(facts, key=lambda f: f.id), witnesses - changed_ids)
 
 
-def _facts(session: Session, generation: str, ids: Collection[str]) -> list[ClaimFacts]:
-    from claims.edge_refresh import _claims_where  # that module calls this one
+# reads claims of a generation matching conditions as facts (``edge_refresh``'s reader)
+ClaimReader = Callable[..., list[ClaimFacts]]
 
+
+def _facts(
+    session: Session, generation: str, ids: Collection[str], read: ClaimReader
+) -> list[ClaimFacts]:
     out: list[ClaimFacts] = []
     for chunk in batches(sorted(ids)):
-        out += _claims_where(session, generation, ClaimRow.id.in_(chunk))
+        out += read(session, generation, ClaimRow.id.in_(chunk))
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict, namedtuple
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, NamedTuple
@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Text, null, or_, select, type_coerce
 from sqlalchemy.orm import Session
 
-from claims.edge_delta import KeyDelta, add_deltas, delta_keys, evaluate_deltas
+from claims.edge_delta import KeyDelta, delta_keys, evaluate_deltas
 from claims.edges.builder import MAX_NEAR_MISS_KEYS, NEAR_MISS_PREFIX, build_edges, refine
 from claims.edges.compare import compare_facts
 from claims.edges.entities import link_candidates
@@ -423,7 +423,12 @@ def recompute_scope(
         near = {k for k, found in around.of_key.items() if found & around.kept}
         candidates = delta_keys(set(claim_keys) - near, changed_versions, namesake_sources)
         deltas, _whole = evaluate_deltas(
-            session, generation, candidates, materiality, sync_version_supersessions
+            session,
+            generation,
+            candidates,
+            materiality,
+            sync_version_supersessions,
+            _claims_where,
         )
     skipped = {d.claim_key for d in deltas}
     facts, keys, coarse, over_cap = _load(session, generation, claim_keys, judges, around, skipped)
@@ -494,8 +499,44 @@ def recompute_scope(
         synced_blocks=scope,
     )
     if deltas:
-        add_deltas(report, deltas)
+        _add_deltas(report, deltas)
     return report
+
+
+_SUMMED = (
+    "claims",
+    "comparisons",
+    "edges",
+    "material_conflicts",
+    "inserted",
+    "updated",
+    "revived",
+    "retired",
+    "compacted",
+    "unchanged",
+    "value_groups",
+    "group_relations",
+    "slot_groups",
+)
+
+
+def _add_deltas(report: EdgeReport, deltas: Iterable[KeyDelta]) -> None:
+    """Sum the deltas into an incremental recompute's report."""
+    by_kind = Counter(report.by_kind)
+    live = Counter(report.live_edges)
+    for delta in deltas:
+        report.keys += 1
+        report.keys_in_part += 1
+        for name in _SUMMED:
+            setattr(report, name, getattr(report, name) + getattr(delta, name))
+        by_kind.update(delta.by_kind)
+        live.update(delta.live_change)
+        if report.touched_keys is not None:
+            report.touched_keys.add(delta.claim_key)
+        if report.synced_blocks is not None:
+            report.synced_blocks.add(delta.claim_key)
+    report.by_kind = dict(sorted(by_kind.items()))
+    report.live_edges = {kind: count for kind, count in sorted(live.items()) if count}
 
 
 def _keys_of_live_edges(session: Session, generation: str, edge_keys: set[str]) -> set[str]:
