@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from claims.edges.builder import EdgeRecord, build_edges
@@ -74,6 +74,8 @@ from claims.tables import (
 DELTA_MIN_MEMBERS = 1000
 # reading more than this share of a key's claims: the key is evaluated whole
 DELTA_MAX_SHARE = 0.25
+# ... or more claims than this (their ids are listed in one query)
+DELTA_MAX_READ = 10_000
 # more changed versions than this in one evaluation is a load, not an edit: whole keys
 DELTA_MAX_VERSIONS = 50
 
@@ -207,7 +209,7 @@ def _read_part(
         mates.update(i for i, k, g in rows if k == key and g == generation and i not in wanted)
     if mates:
         facts += _facts(session, generation, mates, read)
-    if len(facts) > DELTA_MAX_SHARE * members:
+    if len(facts) > min(DELTA_MAX_SHARE * members, DELTA_MAX_READ):
         return None
     return _Part(key, sorted(facts, key=lambda f: f.id), witnesses - changed_ids)
 
@@ -291,12 +293,19 @@ _EdgeValues = tuple[Any, ...]  # (rule, reason, material, materiality, claim_key
 
 
 def _stored_edges(
-    session: Session, generation: str, key: str, claim_ids: Collection[str]
+    session: Session,
+    generation: str,
+    key: str,
+    claim_ids: Collection[str],
+    both_ends: bool,
 ) -> dict[str, tuple[str, str, str, _EdgeValues]]:
-    """The stored edges of ``key`` with an end among ``claim_ids``: id -> (kind, left,
-    right, values), by the claim indexes."""
+    """The stored edges of ``key`` with an end (``both_ends``: both ends) among
+    ``claim_ids``: id -> (kind, left, right, values), by the claim indexes. With both ends
+    the other end is tested in SQL: a group's first claim meets every member of the group,
+    and those edges are not read."""
     e = EdgeRow.__table__.c
     out: dict[str, tuple[str, str, str, _EdgeValues]] = {}
+    ordered = sorted(claim_ids)
     columns = (
         e.id,
         e.kind,
@@ -310,9 +319,12 @@ def _stored_edges(
         e.materiality,
         e.retired_at,
     )
-    for side in (e.left_claim_id, e.right_claim_id):
-        for chunk in batches(sorted(claim_ids)):
-            for row in session.execute(select(*columns).where(side.in_(chunk))):
+    for side, other in ((e.left_claim_id, e.right_claim_id), (e.right_claim_id, e.left_claim_id)):
+        for chunk in batches(ordered):
+            query = select(*columns).where(side.in_(chunk))
+            if both_ends:
+                query = query.where(other.in_(bindparam("ids", ordered, expanding=True)))
+            for row in session.execute(query):
                 edge_id, kind, left, right, edge_key, edge_generation = row[:6]
                 if edge_key != key or edge_generation != generation:
                     continue
@@ -366,17 +378,15 @@ def _evaluate(
         coarse_keys=set(),
     )
     read = {f.id for f in part.facts}
-    stored = _stored_edges(session, generation, key, read)
-    if not _witnesses_hold(part, build.edges, stored):
+    if not _witnesses_hold(
+        part, build.edges, _stored_edges(session, generation, key, part.witnesses, False)
+    ):
         return None
+    stored = _stored_edges(session, generation, key, read, True)
     now = datetime.now(UTC)
     # in scope: the stored edges between read claims (the others join an unread member
     # to a first claim that did not move: they stay as they are)
-    existing = {
-        edge_id: values
-        for edge_id, (_kind, left, right, values) in stored.items()
-        if left in read and right in read
-    }
+    existing = {edge_id: values for edge_id, (_kind, _l, _r, values) in stored.items()}
     live_before = Counter(
         kind
         for edge_id, (kind, _l, _r, values) in stored.items()
@@ -392,13 +402,8 @@ def _evaluate(
         {"generation": generation},
         now,
     )
-    # what stays live besides the produced edges: the unread members' edges to read claims
-    staying = [
-        EdgeRecord(edge_id, kind, left, right, key, "", "", None, None)
-        for edge_id, (kind, left, right, values) in stored.items()
-        if edge_id not in existing and values[-1] is None
-    ]
-    compacted = EdgeRepository(session).forget_rewired(counts.retired_ids, [*build.edges, *staying])
+    # the unread members' edges to read claims stay live too: asked of the written store
+    compacted = EdgeRepository(session).forget_rewired_in_key(counts.retired_ids, generation, key)
     groups = ValueGroupRepository(session)
     groups.sync_part(generation, build.members, build.relations, build.slots, key, read, now)
     after = Counter(kind for kind in {e.id: e.kind for e in build.edges}.values())

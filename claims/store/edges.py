@@ -217,12 +217,38 @@ class EdgeRepository:
         self.session.flush()
         return counts
 
-    def forget_rewired(self, retired: Sequence[str], live: Sequence[EdgeRecord]) -> int:
-        """``_forget_rewired`` for a sync done by the caller (``claims.edge_delta``): ``live``
-        must hold every edge live after it that ends at a retired edge's claims."""
-        return self._forget_rewired(retired, live)
+    def forget_rewired_in_key(self, retired: Sequence[str], generation: str, key: str) -> int:
+        """``_forget_rewired`` after a sync of part of one key done by the caller
+        (``claims.edge_delta``): whether a claim still has a live edge of a kind is asked
+        of the stored edges of the key (the sync is written), one indexed lookup each, so a
+        group's first claim met by every member is not read whole."""
+        e = EdgeRow.__table__.c
 
-    def _forget_rewired(self, retired: Sequence[str], live: Sequence[EdgeRecord]) -> int:
+        def standing(claim_id: str, kind: str) -> bool:
+            for side in (e.left_claim_id, e.right_claim_id):
+                found = self.session.execute(
+                    select(e.id)
+                    .where(
+                        side == claim_id,
+                        e.kind == kind,
+                        e.retired_at.is_(None),
+                        e.claim_key == key,
+                        e.generation == generation,
+                    )
+                    .limit(1)
+                ).first()
+                if found is not None:
+                    return True
+            return False
+
+        return self._forget_rewired(retired, (), standing)
+
+    def _forget_rewired(
+        self,
+        retired: Sequence[str],
+        live: Sequence[EdgeRecord],
+        standing: Callable[[str, str], bool] | None = None,
+    ) -> int:
         """Delete the just-retired edges that were only rewired (issue 31.2).
 
         An edge inside one claim key (not a ``~`` near miss, not a supersession) whose two
@@ -236,8 +262,10 @@ class EdgeRepository:
         """
         if not retired:
             return 0
-        standing = {(e.left_claim_id, e.kind) for e in live}
-        standing.update((e.right_claim_id, e.kind) for e in live)
+        if standing is None:
+            ends = {(e.left_claim_id, e.kind) for e in live}
+            ends.update((e.right_claim_id, e.kind) for e in live)
+            standing = lambda claim_id, kind: (claim_id, kind) in ends  # noqa: E731
         doomed: list[str] = []
         for chunk in batches(list(retired)):
             rows = self.session.execute(
@@ -252,7 +280,7 @@ class EdgeRepository:
             doomed += [
                 edge_id
                 for edge_id, kind, left, right in rows
-                if (left, kind) in standing and (right, kind) in standing
+                if standing(left, kind) and standing(right, kind)
             ]
         for chunk in batches(doomed):
             self.session.execute(
