@@ -43,13 +43,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
+from claims.edge_report import EdgeReport
 from claims.edges.builder import EdgeRecord, build_edges
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings
@@ -78,28 +79,6 @@ DELTA_MAX_SHARE = 0.25
 DELTA_MAX_READ = 10_000
 # more changed versions than this in one evaluation is a load, not an edit: whole keys
 DELTA_MAX_VERSIONS = 50
-
-
-@dataclass
-class KeyDelta:
-    """What one key's delta evaluation read and changed (summed into ``EdgeReport``)."""
-
-    claim_key: str
-    claims: int = 0
-    comparisons: int = 0
-    edges: int = 0
-    by_kind: Counter[str] = field(default_factory=Counter)
-    material_conflicts: int = 0
-    inserted: int = 0
-    updated: int = 0
-    revived: int = 0
-    retired: int = 0
-    compacted: int = 0
-    unchanged: int = 0
-    value_groups: int = 0
-    group_relations: int = 0
-    slot_groups: int = 0
-    live_change: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass
@@ -133,11 +112,11 @@ def evaluate_deltas(
     materiality: MaterialitySettings | None,
     sync_supersessions: Callable[[Session, Collection[str]], SupersessionIndex],
     read: ClaimReader,
-) -> tuple[list[KeyDelta], set[str]]:
+) -> tuple[list[EdgeReport], set[str]]:
     """Delta-evaluate ``keys`` (key -> its changed versions); returns the deltas done and
     the keys left for a whole evaluation (too small, too much read, a witness moved).
     ``sync_supersessions`` and ``read`` are ``edge_refresh``'s (which calls this)."""
-    done: list[KeyDelta] = []
+    done: list[EdgeReport] = []
     whole: set[str] = set()
     if not keys:
         return done, whole
@@ -364,7 +343,7 @@ def _evaluate(
     part: _Part,
     materiality: MaterialitySettings | None,
     index: SupersessionIndex,
-) -> KeyDelta | None:
+) -> EdgeReport | None:
     """Build the part's edges, check the witnesses, sync; None (nothing written) when a
     witness says the key must be re-evaluated whole."""
     key = part.claim_key
@@ -407,12 +386,16 @@ def _evaluate(
     groups = ValueGroupRepository(session)
     groups.sync_part(generation, build.members, build.relations, build.slots, key, read, now)
     after = Counter(kind for kind in {e.id: e.kind for e in build.edges}.values())
-    delta = KeyDelta(
-        key,
+    live = Counter({k: after[k] - live_before[k] for k in after | live_before})
+    session.flush()
+    return EdgeReport(
+        generation,
+        full=False,
+        keys=1,
         claims=len(part.facts),
         comparisons=build.comparisons,
         edges=len(build.edges),
-        by_kind=Counter(e.kind for e in build.edges),
+        by_kind=dict(Counter(e.kind for e in build.edges)),
         material_conflicts=sum(1 for e in build.edges if e.kind == "conflicts" and e.material),
         inserted=counts.inserted,
         updated=counts.updated,
@@ -423,7 +406,7 @@ def _evaluate(
         value_groups=len({m.value_group_id for m in build.members}),
         group_relations=len(build.relations),
         slot_groups=len(build.slots),
+        touched_keys={key},
+        live_edges={kind: count for kind, count in live.items() if count},
+        synced_blocks={key},
     )
-    delta.live_change = Counter({k: after[k] - live_before[k] for k in after | live_before})
-    session.flush()
-    return delta

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict, namedtuple
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
 from sqlalchemy import Text, literal_column, null, or_, select, type_coerce
 from sqlalchemy.orm import Session
 
-from claims.edge_delta import KeyDelta, delta_keys, evaluate_deltas
+from claims.edge_delta import delta_keys, evaluate_deltas
+from claims.edge_report import EdgeReport
 from claims.edges.builder import MAX_NEAR_MISS_KEYS, NEAR_MISS_PREFIX, build_edges, refine
 from claims.edges.compare import compare_facts
 from claims.edges.entities import link_candidates
@@ -46,70 +47,6 @@ from claims.tables import (
 )
 
 _CHUNK = 500
-
-
-@dataclass
-class EdgeReport:
-    """What a recompute looked at and changed (reported as Dagster metadata upstream)."""
-
-    generation: str
-    full: bool
-    keys: int = 0
-    coarse_keys: int = 0
-    claims: int = 0
-    comparisons: int = 0
-    edges: int = 0
-    by_kind: dict[str, int] = field(default_factory=dict)
-    material_conflicts: int = 0
-    inserted: int = 0
-    updated: int = 0
-    revived: int = 0
-    retired: int = 0
-    # of the retired edges, those deleted at once (history read from value groups)
-    compacted: int = 0
-    unchanged: int = 0
-    version_supersessions: int = 0
-    value_groups: int = 0
-    group_relations: int = 0
-    slot_groups: int = 0
-    # of ``keys``, those evaluated from their changed claims and their groups' first claims
-    # (``claims.edge_delta``), not whole
-    keys_in_part: int = 0
-    # Claim keys of the blocks the recompute evaluated (the touched keys and the keys of the
-    # near-miss blocks around them): whatever is derived from edges may have changed there,
-    # nowhere else. Claims loaded only as evidence (a namesake's other claims, a page's
-    # other claims) form no block here and are not in it. None after a full recompute.
-    touched_keys: set[str] | None = None
-    # Live edges by kind after the recompute: of the whole generation after a full one, the
-    # change in the synced blocks after an incremental one (so a caller keeping the totals
-    # need not count every edge of the store again).
-    live_edges: dict[str, int] = field(default_factory=dict)
-    # the edge blocks (claim keys, ``~`` near-miss blocks) whose stored edges were synced
-    # (None: every block)
-    synced_blocks: set[str] | None = field(default=None, repr=False)
-
-    def as_metadata(self) -> dict[str, object]:
-        return {
-            "generation": self.generation,
-            "full": self.full,
-            "keys": self.keys,
-            "keys_in_part": self.keys_in_part,
-            "claims": self.claims,
-            "comparisons": self.comparisons,
-            "edges": self.edges,
-            **{f"edges_{k}": v for k, v in sorted(self.by_kind.items())},
-            "material_conflicts": self.material_conflicts,
-            "inserted": self.inserted,
-            "updated": self.updated,
-            "revived": self.revived,
-            "retired": self.retired,
-            "compacted": self.compacted,
-            "unchanged": self.unchanged,
-            "version_supersessions": self.version_supersessions,
-            "value_groups": self.value_groups,
-            "group_relations": self.group_relations,
-            "slot_groups": self.slot_groups,
-        }
 
 
 def register_closure(
@@ -419,7 +356,7 @@ def recompute_scope(
     """``recompute_edges`` of ``claim_keys`` (None: every key) in one pass; ``index``: the
     version supersessions already synced for the whole store (a batched full recompute)."""
     around: _Coarse | None = None
-    deltas: list[KeyDelta] = []
+    deltas: list[EdgeReport] = []
     if claim_keys is not None and changed_versions is not None:
         around = _coarse_scope(session, generation, claim_keys)
         near = {k for k, found in around.of_key.items() if found & around.kept}
@@ -432,7 +369,7 @@ def recompute_scope(
             sync_version_supersessions,
             _claims_where,
         )
-    skipped = {d.claim_key for d in deltas}
+    skipped = {key for d in deltas for key in d.touched_keys or ()}
     facts, keys, coarse, over_cap = _load(session, generation, claim_keys, judges, around, skipped)
     source_ids = sorted({f.source_id for f in facts})
     if index is None:
@@ -500,45 +437,9 @@ def recompute_scope(
         live_edges={kind: count for kind, count in sorted(live.items()) if count},
         synced_blocks=scope,
     )
-    if deltas:
-        _add_deltas(report, deltas)
-    return report
-
-
-_SUMMED = (
-    "claims",
-    "comparisons",
-    "edges",
-    "material_conflicts",
-    "inserted",
-    "updated",
-    "revived",
-    "retired",
-    "compacted",
-    "unchanged",
-    "value_groups",
-    "group_relations",
-    "slot_groups",
-)
-
-
-def _add_deltas(report: EdgeReport, deltas: Iterable[KeyDelta]) -> None:
-    """Sum the deltas into an incremental recompute's report."""
-    by_kind = Counter(report.by_kind)
-    live = Counter(report.live_edges)
     for delta in deltas:
-        report.keys += 1
-        report.keys_in_part += 1
-        for name in _SUMMED:
-            setattr(report, name, getattr(report, name) + getattr(delta, name))
-        by_kind.update(delta.by_kind)
-        live.update(delta.live_change)
-        if report.touched_keys is not None:
-            report.touched_keys.add(delta.claim_key)
-        if report.synced_blocks is not None:
-            report.synced_blocks.add(delta.claim_key)
-    report.by_kind = dict(sorted(by_kind.items()))
-    report.live_edges = {kind: count for kind, count in sorted(live.items()) if count}
+        report.add(delta, in_part=True)
+    return report
 
 
 def _keys_of_live_edges(session: Session, generation: str, edge_keys: set[str]) -> set[str]:

@@ -383,18 +383,7 @@ class ValueGroupRepository:
             for chunk in batches(sorted(claim_keys)):
                 rows = self.session.execute(base.where(table.c.claim_key.in_(chunk)))
                 stored.update((r[0], r[1]) for r in rows)
-        stale = sorted(
-            cid
-            for cid, group in stored.items()
-            if wanted.get(cid) is None or wanted[cid].value_group_id != group
-        )
-        for chunk in batches(stale):
-            self.session.execute(
-                delete(ValueGroupClaimRow).where(ValueGroupClaimRow.claim_id.in_(chunk))
-            )
-        fresh = [m for cid, m in sorted(wanted.items()) if stored.get(cid) != m.value_group_id]
-        _insert_fresh(self.session, table, fresh, {"generation": generation})
-        report = GroupSync(members_written=len(fresh), members_removed=len(stale))
+        report = self._sync_members(generation, wanted, stored)
         report.relations = self._sync_relations(generation, relations, claim_keys, now)
         report.slots_written, report.slots_removed = self._sync_slots(generation, slots, claim_keys)
         self.session.flush()
@@ -421,6 +410,18 @@ class ValueGroupRepository:
                 select(table.c.claim_id, table.c.value_group_id).where(table.c.claim_id.in_(chunk))
             )
             stored.update((r[0], r[1]) for r in rows)
+        report = self._sync_members(generation, wanted, stored)
+        report.relations = self._sync_relations(generation, relations, [claim_key], now)
+        report.slots_written, report.slots_removed = self._sync_slots(
+            generation, slots, [claim_key]
+        )
+        self.session.flush()
+        return report
+
+    def _sync_members(
+        self, generation: str, wanted: Mapping[str, GroupMember], stored: Mapping[str, str]
+    ) -> GroupSync:
+        """Rewrite the memberships that differ: ``stored`` (claim id -> group) to ``wanted``."""
         stale = sorted(
             cid
             for cid, group in stored.items()
@@ -431,14 +432,8 @@ class ValueGroupRepository:
                 delete(ValueGroupClaimRow).where(ValueGroupClaimRow.claim_id.in_(chunk))
             )
         fresh = [m for cid, m in sorted(wanted.items()) if stored.get(cid) != m.value_group_id]
-        insert_records(self.session, table, fresh, {"generation": generation})  # type: ignore[arg-type]
-        report = GroupSync(members_written=len(fresh), members_removed=len(stale))
-        report.relations = self._sync_relations(generation, relations, [claim_key], now)
-        report.slots_written, report.slots_removed = self._sync_slots(
-            generation, slots, [claim_key]
-        )
-        self.session.flush()
-        return report
+        _insert_fresh(self.session, ValueGroupClaimRow.__table__, fresh, {"generation": generation})
+        return GroupSync(members_written=len(fresh), members_removed=len(stale))
 
     def _sync_slots(
         self, generation: str, slots: Iterable[SlotGroup], claim_keys: Collection[str] | None
