@@ -2,8 +2,10 @@
 
 Usage: python bench/bench_pipeline.py [--version-floor]
                                       [--instance sqlite|memory|postgres|postgres-stock]
+                                      [--store sqlite|postgres|both]
                                       [--subjects K] [--tables-share S] [N ...]
-       (default: --instance sqlite, subjects N/25 (at least 40), sizes 1000 10000)
+       (default: --instance sqlite, --store sqlite, subjects N/25 (at least 40),
+       sizes 1000 10000)
 
 For each N: writes N documents of realistic policy / filing / SLA sentences about a pool of
 subjects (systems, teams, entities), each with ten facts (about 176 whitespace tokens per
@@ -40,6 +42,14 @@ dagster-postgres's own storage (what deploy/dagster.yaml used before session 6).
 ``DAGSTER_POSTGRES_URL`` naming an empty database, or ``CLAIMS_TEST_POSTGRES_URL`` naming a
 server where the bench may create (and afterwards drop) one: ``scripts/with-postgres.sh
 .venv/bin/python bench/bench_pipeline.py --instance postgres 1000`` starts a throwaway one.
+
+``--store`` picks the claim store (apart from Dagster's instance): ``sqlite`` (default) a
+fresh SQLite file, ``postgres`` a fresh database on the server of ``CLAIMS_TEST_POSTGRES_URL``
+(psycopg 3, created before and dropped after the size; ``scripts/with-postgres.sh`` starts a
+throwaway server), ``both`` the two back to back on the same generated corpus in one process,
+then the ratio PostgreSQL / SQLite of each figure (full run, each step, incremental, nothing
+changed) and whether the two rows digests are equal. The machine is shared: ratios measured in
+one run are what can be read. Extraction alone (no store) is timed once per size.
 """
 
 from __future__ import annotations
@@ -56,6 +66,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -329,16 +340,25 @@ def dagster_database(kind: str) -> Iterator[None]:
             f"--instance {kind} needs DAGSTER_POSTGRES_URL (postgresql+psycopg2://user:password"
             "@host:port/empty_database), or run it under scripts/with-postgres.sh"
         )
-    name = f"bench_dagster_{uuid.uuid4().hex[:10]}"
+    with new_database(admin_url, "bench_dagster", "postgresql+psycopg2") as url:
+        os.environ["DAGSTER_POSTGRES_URL"] = url
+        try:
+            yield
+        finally:
+            os.environ.pop("DAGSTER_POSTGRES_URL", None)
+
+
+@contextmanager
+def new_database(admin_url: str, prefix: str, driver: str) -> Iterator[str]:
+    """A new database on the server of ``admin_url``, its URL with ``driver``; dropped after."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(admin_url).set(drivername="postgresql+psycopg2", database=name)
-    os.environ["DAGSTER_POSTGRES_URL"] = url.render_as_string(hide_password=False)
+    url = make_url(admin_url).set(drivername=driver, database=name)
     try:
-        yield
+        yield url.render_as_string(hide_password=False)
     finally:
-        os.environ.pop("DAGSTER_POSTGRES_URL", None)
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
@@ -358,6 +378,12 @@ STORED_ROWS = {
 }
 
 
+def _cell(value: object) -> str:
+    """A stored value as text, the same whatever the backend: SQLite hands booleans back as
+    1 / 0 (and ``x IS NULL`` as an integer), PostgreSQL as True / False."""
+    return str(int(value)) if isinstance(value, bool) else str(value)
+
+
 def rows_digest(url: str) -> str:
     """sha256 over the sorted rows of ``STORED_ROWS`` (12 hex), with each part's count."""
     import hashlib
@@ -367,12 +393,33 @@ def rows_digest(url: str) -> str:
     with engine.connect() as conn:
         for name, sql in STORED_ROWS.items():
             digest = hashlib.sha256()
-            rows = sorted("\t".join(map(str, row)) for row in conn.execute(text(sql)))
+            rows = sorted("\t".join(map(_cell, row)) for row in conn.execute(text(sql)))
             for row in rows:
                 digest.update(row.encode() + b"\n")
             parts.append(f"{name} {len(rows):,} {digest.hexdigest()[:12]}")
     engine.dispose()
     return "; ".join(parts)
+
+
+STORES = ("sqlite", "postgres", "both")
+
+
+@contextmanager
+def claim_store_url(kind: str, root: Path) -> Iterator[str]:
+    """The URL of a fresh claim store: a SQLite file in ``root``, or a new database on the
+    server of ``CLAIMS_TEST_POSTGRES_URL`` (psycopg 3), dropped afterwards."""
+    if kind == "sqlite":
+        yield f"sqlite:///{root / 'claims.db'}"
+        return
+    admin_url = os.environ.get("CLAIMS_TEST_POSTGRES_URL")
+    if not admin_url:
+        raise SystemExit(
+            "--store postgres needs CLAIMS_TEST_POSTGRES_URL naming a PostgreSQL server where "
+            "the bench may create and drop a database (postgresql+psycopg://user@host:port/"
+            "postgres), or run it under scripts/with-postgres.sh"
+        )
+    with new_database(admin_url, "bench_claims", "postgresql+psycopg") as url:
+        yield url
 
 
 def peak_rss_mb() -> float:
@@ -383,14 +430,39 @@ def _documents(corpus: Path) -> list[Path]:
     return sorted(p for p in corpus.rglob("*") if p.suffix in (".txt", ".md"))
 
 
-def bench(count: int, instance_kind: str, subjects: int | None, tables_share: float = 0.0) -> None:
+def extraction_alone(corpus: Path) -> tuple[float, int]:
+    """Seconds and claims of ``claims.extraction.extract`` over the corpus, no store."""
+    # each file read as the pipeline reads it: .txt as plain text, .md as Markdown
+    texts = [
+        (p.read_text("utf-8"), "text/plain" if p.suffix == ".txt" else "text/markdown")
+        for p in _documents(corpus)
+    ]
+    start = time.perf_counter()
+    claims = sum(
+        len(extract(t, source_id="bench", source_version_id=None, media_type=media))
+        for t, media in texts
+    )
+    return time.perf_counter() - start, claims
+
+
+def bench(
+    count: int,
+    instance_kind: str,
+    subjects: int | None,
+    tables_share: float = 0.0,
+    store_kind: str = "sqlite",
+    baseline_timed: tuple[float, int] | None = None,
+) -> dict[str, object]:
+    """One size on one claim store; prints the figures and returns them (``figures``)."""
     subjects = subjects or max(40, count // 25)
-    with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp,
+        claim_store_url(store_kind, Path(tmp)) as url,
+    ):
         root = Path(tmp)
         corpus = root / "corpus"
         tokens = generate(corpus, count, subjects=subjects, tables_share=tables_share)
         tabled = sum(1 for _ in corpus.rglob("*.md"))
-        url = f"sqlite:///{root / 'claims.db'}"
         upgrade(url)
         store = ClaimStore(database_url=url)
         sources = SourcesResource(sources_dir=str(corpus), register_file="")
@@ -398,19 +470,12 @@ def bench(count: int, instance_kind: str, subjects: int | None, tables_share: fl
         home.mkdir()
         instance = dagster_instance(instance_kind, home)
 
-        print(f"== {count} files: start, load average {os.getloadavg()[0]:.1f}", flush=True)
-        # each file read as the pipeline reads it: .txt as plain text, .md as Markdown
-        texts = [
-            (p.read_text("utf-8"), "text/plain" if p.suffix == ".txt" else "text/markdown")
-            for p in _documents(corpus)
-        ]
-        start = time.perf_counter()
-        baseline_claims = sum(
-            len(extract(t, source_id="bench", source_version_id=None, media_type=media))
-            for t, media in texts
+        print(
+            f"== {count} files, claim store {store_kind}: start, load average "
+            f"{os.getloadavg()[0]:.1f}",
+            flush=True,
         )
-        baseline = time.perf_counter() - start
-        del texts
+        baseline, baseline_claims = baseline_timed or extraction_alone(corpus)
         # the full run starts with an empty sentence cache, as `claims run` in a new process
         # does; else it would replay the sentences the baseline read
         get_pipeline(get_settings().spacy_model).get_pipe(
@@ -466,10 +531,11 @@ def bench(count: int, instance_kind: str, subjects: int | None, tables_share: fl
         )
         incremental_plain = run()
 
+        digest_end = rows_digest(url)
         print(
             f"== {count} files ({tabled} with a table), {tokens:,} tokens, {subjects} subjects, "
-            f"Dagster instance: {instance_kind}; load average at the end "
-            f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+            f"claim store: {store_kind}, Dagster instance: {instance_kind}; load average at the "
+            f"end {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
         )
         print(f"  extraction alone (baseline): {baseline:7.1f} s  {baseline_claims:,} claims")
         print(
@@ -503,13 +569,45 @@ def bench(count: int, instance_kind: str, subjects: int | None, tables_share: fl
         )
         print(f"  same run again (no change):  {same:7.2f} s  = {100 * same / full:.1f}%")
         print(f"  stored rows after the full run (digest): {digest_full}")
-        print(f"  stored rows at the end (digest): {rows_digest(url)}")
+        print(f"  stored rows at the end (digest): {digest_end}")
         print(f"  load average at the end: {os.getloadavg()[0]:.1f}")
         print(f"  peak memory (max RSS):       {peak_rss_mb():7.0f} MB")
         labels = ("full", "incremental", "same", "second incremental")
         for label, timing in zip(labels, steps, strict=True):
             top = sorted(timing.items(), key=lambda kv: -kv[1])[:6]
             print(f"  {label} run steps: " + ", ".join(f"{k} {v:.1f}s" for k, v in top))
+        sys.stdout.flush()
+        return {
+            "baseline": (baseline, baseline_claims),
+            "figures": {
+                "full run": full,
+                **{f"  full: {step}": seconds for step, seconds in steps[0].items()},
+                "incremental (1 file)": incremental,
+                **{f"  incremental: {step}": seconds for step, seconds in steps[1].items()},
+                "incremental (2nd file)": incremental_plain,
+                "nothing changed": same,
+            },
+            "digests": (digest_full, digest_end),
+        }
+
+
+def print_ratios(count: int, sqlite: dict[str, Any], postgres: dict[str, Any]) -> None:
+    """PostgreSQL against SQLite, figure by figure, measured back to back in this process."""
+    print(
+        f"== {count} files, claim store PostgreSQL / SQLite (same corpus, back to back); "
+        f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
+    for label, lite in sqlite["figures"].items():
+        pg = postgres["figures"].get(label)
+        if pg is None or max(lite, pg) < 0.1:  # the asset checks and steps that do nothing
+            continue
+        ratio = f"{pg / lite:5.2f}x" if lite >= 0.005 else "    -"
+        print(f"  {label:42s} sqlite {lite:8.2f} s  postgres {pg:8.2f} s  {ratio}")
+    for when, lite, pg in zip(
+        ("after the full run", "at the end"), sqlite["digests"], postgres["digests"], strict=True
+    ):
+        same = "equal" if lite == pg else f"DIFFER: sqlite {lite} / postgres {pg}"
+        print(f"  rows digest {when}: {same}")
 
 
 def main() -> None:
@@ -521,9 +619,14 @@ def main() -> None:
         VERSION_FLOOR = True
         args.remove("--version-floor")
     tables_share = 0.0
-    while args[:1] in (["--instance"], ["--subjects"], ["--tables-share"]):
+    store_kind = "sqlite"
+    while args[:1] in (["--instance"], ["--store"], ["--subjects"], ["--tables-share"]):
         if args[0] == "--instance":
             instance_kind = args[1]
+        elif args[0] == "--store":
+            store_kind = args[1]
+            if store_kind not in STORES:
+                raise SystemExit(f"--store must be one of {', '.join(STORES)}, not {args[1]!r}")
         elif args[0] == "--tables-share":
             tables_share = float(args[1])
             if not 0.0 <= tables_share <= 1.0:
@@ -533,8 +636,14 @@ def main() -> None:
         args = args[2:]
     sizes = [int(arg) for arg in args] or [1000, 10000]
     for count in sizes:
-        with dagster_database(instance_kind):
-            bench(count, instance_kind, subjects, tables_share)
+        kinds = ("sqlite", "postgres") if store_kind == "both" else (store_kind,)
+        results: dict[str, dict[str, Any]] = {}
+        for kind in kinds:
+            baseline = next(iter(results.values()))["baseline"] if results else None
+            with dagster_database(instance_kind):
+                results[kind] = bench(count, instance_kind, subjects, tables_share, kind, baseline)
+        if len(results) == 2:
+            print_ratios(count, results["sqlite"], results["postgres"])
         sys.stdout.flush()
 
 

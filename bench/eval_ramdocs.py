@@ -221,12 +221,13 @@ def _fits_slot(row: Any, entity: str | None, attribute: str) -> str | None:
     """Why a stored claim cannot answer the asked (entity, attribute), or None when it fits
     both: names no entity, names another, states another attribute."""
     from claims.edges.similarity import DIFFERENT, match_attributes
+    from claims.store.claims import entity_ref_of
     from retrieval.answering import answering_attributes
     from retrieval.candidates import entity_fit
 
     if entity and not row.entity:
         return "names no entity"
-    if entity and entity_fit(entity, row.entity) == 0.0:
+    if entity and entity_fit(entity, entity_ref_of(row)) == 0.0:
         return "names another entity"
     stated = row.attribute or row.claim_key
     if stated not in answering_attributes(attribute) and (

@@ -27,9 +27,12 @@ def append(
     after: dict[str, Any] | None,
     policy_version: str | None = None,
     at: datetime | None = None,
+    flush: bool = True,
 ) -> AuditEventRow:
     """Append one event; it commits or rolls back with the caller's change. The row is
-    flushed, so its id and chain hashes are set when this returns."""
+    flushed, so its id and chain hashes are set when this returns; with ``flush=False`` it
+    is written (and chained, in the order appended) with the session's next flush, so a
+    writer of many events pays one flush for them, not a round trip each."""
     row = AuditEventRow(
         at=at or datetime.now(UTC),
         actor=actor[:256],
@@ -41,5 +44,6 @@ def append(
         policy_version=policy_version,
     )
     session.add(row)
-    session.flush()
+    if flush:
+        session.flush()
     return row

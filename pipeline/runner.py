@@ -114,6 +114,55 @@ def run_pipeline(
     partitioned = [k for k in all_keys if k not in set(graph_keys)]
     register_key = dg.AssetKey("source_register")
 
+    scan, outcome = _planned(instance, store, sources, extractor, batch_size, full_graph)
+    plan = outcome.plan
+    total = plan.versions
+    notify = progress or (lambda done, of, label: None)
+
+    loggers = {"loggers": {"console": {"config": {"log_level": log_level}}}}
+    graph = [k for k in graph_keys if k != register_key]
+    graph_names = {k.to_user_string() for k in graph}
+    # The register rides on the first run and the graph on the last, so an incremental run
+    # is a single Dagster run.
+    batches: list[RunBatch | None] = list(plan.batches) or [None]
+    notify(0, total, "planned")
+    for index, batch in enumerate(batches):
+        selection = list(partitioned) if batch is not None else []
+        if index == 0:
+            selection.append(register_key)
+        last = index == len(batches) - 1
+        if last:
+            selection += graph
+        with (
+            asset_events_in_batches(batch_size),
+            corpus.pinned(scan, sources.sources_paths(), sources.register_path()),
+            fewer_collections(),  # Dagster's own bookkeeping allocates as much as the assets
+        ):
+            result = job.execute_in_process(
+                run_config={**loggers, **(FULL_GRAPH_CONFIG if full_graph else {})}
+                if last and graph
+                else loggers,
+                instance=instance,
+                asset_selection=selection,
+                tags={**(batch.tags if batch is not None else {}), **LOCK_HELD},
+                raise_on_error=False,
+            )
+        _record_run(outcome, result, batch, graph_names)
+        notify(outcome.versions_processed, total, batch.reason if batch else "graph")
+    notify(total, total, "graph refreshed")
+    return outcome
+
+
+def _planned(
+    instance: dg.DagsterInstance,
+    store: ClaimStore,
+    sources: SourcesResource,
+    extractor: ExtractorResource,
+    batch_size: int,
+    full_graph: bool,
+) -> tuple[corpus.CorpusScan, PipelineRun]:
+    """The scan of the sources and the run's outcome so far: its plan of batches, the gap
+    between the store and Dagster's history, and the files found."""
     # Only files whose status changed since the store recorded it are read; --full
     # (full_graph) reads and hashes every file again, and records what it found.
     with store.transaction() as session:
@@ -148,73 +197,50 @@ def run_pipeline(
         for f in scan.good
         if VersionRef(f.source_id, f.sha256) in erased
     ]
-    outcome = PipelineRun(
+    return scan, PipelineRun(
         plan=plan,
         store_gap=gap.message() if gap else None,
         files_found=len(scan.files) + len(plan.unkeyed),
         not_read=list(scan.not_read),
     )
-    total = plan.versions
-    notify = progress or (lambda done, of, label: None)
 
-    loggers = {"loggers": {"console": {"config": {"log_level": log_level}}}}
-    graph = [k for k in graph_keys if k != register_key]
-    graph_names = {k.to_user_string() for k in graph}
-    # The register rides on the first run and the graph on the last, so an incremental run
-    # is a single Dagster run.
-    batches: list[RunBatch | None] = list(plan.batches) or [None]
-    notify(0, total, "planned")
-    for index, batch in enumerate(batches):
-        selection = list(partitioned) if batch is not None else []
-        if index == 0:
-            selection.append(register_key)
-        last = index == len(batches) - 1
-        if last:
-            selection += graph
-        with (
-            asset_events_in_batches(batch_size),
-            corpus.pinned(scan, sources.sources_paths(), sources.register_path()),
-            fewer_collections(),  # Dagster's own bookkeeping allocates as much as the assets
-        ):
-            result = job.execute_in_process(
-                run_config={**loggers, **(FULL_GRAPH_CONFIG if full_graph else {})}
-                if last and graph
-                else loggers,
-                instance=instance,
-                asset_selection=selection,
-                tags={**(batch.tags if batch is not None else {}), **LOCK_HELD},
-                raise_on_error=False,
-            )
-        outcome.runs += 1
-        outcome.record(result)
-        if batch is not None:
-            outcome.versions_processed += len(batch.versions)  # bad files named included
-        for step, message in _failures(result):
-            if any(step.startswith(name) for name in graph_names):
-                what = "graph"
-            elif step.startswith("source_register"):
-                what = "register"
-            else:
-                what = f"{batch.work if batch else 0} versions"
-            outcome.failures.append(RunFailure(what, f"{step}: {message}"))
-        outcome.check_failures += _failed_checks(result)
-        # Documents a check named on their own (a bad file; claims a blocking check took
-        # out, which the store no longer counts as extracted, so the next run tries them
-        # again): fail exactly these documents, while the rest of the run went on.
-        for key, (check, reason) in sorted(_failed_documents(result).items()):
-            outcome.failures.append(RunFailure(key, f"{check}: {reason}"))
-        notify(outcome.versions_processed, total, batch.reason if batch else "graph")
-        for event in result.get_asset_materialization_events():
-            materialization = event.materialization
-            outcome.bounded += [
-                line for line in _bounds_said(materialization) if line not in outcome.bounded
-            ]
-            if materialization.asset_key == dg.AssetKey("claim_edges"):
-                outcome.graph_metadata = {
-                    key: value.value for key, value in materialization.metadata.items()
-                }
-    notify(total, total, "graph refreshed")
-    return outcome
+
+def _record_run(
+    outcome: PipelineRun,
+    result: dg.ExecuteInProcessResult,
+    batch: RunBatch | None,
+    graph_names: set[str],
+) -> None:
+    """Add one Dagster run's result to ``outcome``: its failures (by graph, register,
+    batch or document), failed checks, the bounds its assets said they kept, and the
+    graph's metadata."""
+    outcome.runs += 1
+    outcome.record(result)
+    if batch is not None:
+        outcome.versions_processed += len(batch.versions)  # bad files named included
+    for step, message in _failures(result):
+        if any(step.startswith(name) for name in graph_names):
+            what = "graph"
+        elif step.startswith("source_register"):
+            what = "register"
+        else:
+            what = f"{batch.work if batch else 0} versions"
+        outcome.failures.append(RunFailure(what, f"{step}: {message}"))
+    outcome.check_failures += _failed_checks(result)
+    # Documents a check named on their own (a bad file; claims a blocking check took
+    # out, which the store no longer counts as extracted, so the next run tries them
+    # again): fail exactly these documents, while the rest of the run went on.
+    for key, (check, reason) in sorted(_failed_documents(result).items()):
+        outcome.failures.append(RunFailure(key, f"{check}: {reason}"))
+    for event in result.get_asset_materialization_events():
+        materialization = event.materialization
+        outcome.bounded += [
+            line for line in _bounds_said(materialization) if line not in outcome.bounded
+        ]
+        if materialization.asset_key == dg.AssetKey("claim_edges"):
+            outcome.graph_metadata = {
+                key: value.value for key, value in materialization.metadata.items()
+            }
 
 
 def _bounds_said(materialization: dg.AssetMaterialization) -> list[str]:

@@ -16,37 +16,46 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 from sqlalchemy import Connection, Engine
 
 from claims.edges.compare import multi_valued_predicates
-from claims.edges.entities import base_name
 from claims.errors import InputError
-from claims.models import ConflictStatus, Requester
+from claims.models import ConflictStatus, EntityRef, Requester
 from claims.profiles import name_forms_for
+from claims.store.search import searches_remembered
 from claims.store.sources import profiles_in_use
 from retrieval.answer_type import AnswerType, expected_answer_type
 from retrieval.answering import answering_attributes, counted_by, entity_references
 from retrieval.contract import Answer, AnswerStatus, AsOfOut, Side
-from retrieval.evidence import NOW, AsOf, ClaimFact, EvidenceLoader, ResolutionFact
+from retrieval.disputes import edge_held
+from retrieval.evidence import (
+    NOW,
+    AsOf,
+    ClaimFact,
+    EvidenceGroup,
+    EvidenceLoader,
+    ResolutionFact,
+)
 from retrieval.finding import (
     MAX_PAGE_NAMED,
     Ask,
+    Found,
     QuestionFrameLike,
     closest,
-    edge_held,
-    entities_about,
     evidence,
     find,
 )
 from retrieval.listed import Statement, list_sides, statements
 from retrieval.name_forms import names_read_as
 from retrieval.namesakes import told_apart
+from retrieval.sentence_figures import paired_by_respectively
 from retrieval.signals import Decision, decision, with_signals
 from retrieval.status import sides_of, value_key
+from retrieval.subjects import entities_about
 from retrieval.taught_questions import with_taught_synonyms
 from retrieval.verdicts import Verdict, evaluate
 
@@ -137,8 +146,53 @@ def answer_frame(
             )
     frame = with_taught_synonyms(store, frame)  # the words reviewers taught (issue 32.4)
     profiles = {profile} if profile else profiles_in_use(store)
-    with names_read_as(name_forms_for(profiles)):
+    # one answer's readers search the quotes for the same words: each search is made once
+    with names_read_as(name_forms_for(profiles)), searches_remembered():
         return _answer_frame(store, frame, requester, question=question, as_of=as_of)
+
+
+@dataclass
+class _Reply:
+    """Makes the ``Answer`` of one question (its question, key and time), with the signals of
+    the resolution that decided it and the surface clones among its claims."""
+
+    conn: Connection
+    question: str
+    key: str | None
+    as_of: AsOfOut
+    deciding: Decision | None = None
+    clones: list[tuple[str, str]] = field(default_factory=list)  # surface-clone edges
+
+    def __call__(self, status: AnswerStatus, reason: str, **fields: Any) -> Answer:
+        made = Answer(
+            question=self.question,
+            status=status,
+            value=fields.pop("value", None),
+            unit=fields.pop("unit", None),
+            citations=fields.pop("citations", []),
+            reason=reason,
+            claim_key=self.key,
+            as_of=self.as_of,
+            **fields,
+        )
+        if status is AnswerStatus.NOT_FOUND:
+            return made
+        made = with_signals(self.conn, made, self.deciding, self.clones)
+        if made.status is not AnswerStatus.ANSWERED and made.values is not None:
+            made = made.model_copy(update={"values": None})  # too few origins: no list
+        return made
+
+
+@dataclass
+class _Answering:
+    """The claims that answer a question after supersession, resolutions and disputes, with
+    their verdicts among themselves (``remaining``) and over the whole evidence."""
+
+    group: EvidenceGroup
+    addressed: list[ClaimFact]
+    verdicts: dict[str, Verdict]
+    claims: list[ClaimFact]
+    remaining: list[Verdict]
 
 
 def _answer_frame(
@@ -150,57 +204,14 @@ def _answer_frame(
     as_of: AsOf,
 ) -> Answer:
     start, end = _interval(frame)
-    key = frame.claim_key
     if as_of.effective is None and (start or end):
         # "... in 2019": which versions replace which, and which register entries are in
         # force, as at the end of the asked period; claims are matched by overlap instead.
         as_of = replace(as_of, reference=end or start)
     as_of_out = AsOfOut(effective=as_of.effective or as_of.reference, known_at=as_of.known_at)
-
-    deciding: Decision | None = None
-    clones: list[tuple[str, str]] = []  # surface-clone edges among the visible claims
-
-    def result(status: AnswerStatus, reason: str, **fields: Any) -> Answer:
-        made = Answer(
-            question=question,
-            status=status,
-            value=fields.pop("value", None),
-            unit=fields.pop("unit", None),
-            citations=fields.pop("citations", []),
-            reason=reason,
-            claim_key=key,
-            as_of=as_of_out,
-            **fields,
-        )
-        if status is AnswerStatus.NOT_FOUND:
-            return made
-        made = with_signals(conn, made, deciding, clones)
-        if made.status is not AnswerStatus.ANSWERED and made.values is not None:
-            made = made.model_copy(update={"values": None})  # too few origins: no list
-        return made
-
-    scope = dict(frame.scope or {})
-    asked_words = set(getattr(frame, "scope_residual", None) or [])
-    # "the median age in the town": the town is the asked entity, not a qualifier
-    referring = set(entity_references()) if getattr(frame, "entity", None) else set()
-    asked = asked_type(frame, question)
-    attribute = getattr(frame, "attribute", None) or key or ""
-    # "as of the census of 2010, there were 5,000 people": the census is the asked slot
-    referring |= {w for other in answering_attributes(attribute) for w in other.split()}
-    ask = Ask(
-        conn=conn,
-        loader=EvidenceLoader(conn, as_of),
-        as_of=as_of,
-        frame=frame,
-        asked=asked,
-        requester=requester,
-        key=key or "",
-        scope=scope,
-        start=start,
-        end=end,
-        asked_words=frozenset(asked_words),
-    )
-    if key:
+    result = _Reply(conn, question, frame.claim_key, as_of_out)
+    ask, referring = _ask(conn, frame, requester, question, as_of, (start, end))
+    if ask.key:
         found = find(ask, referring)
     else:
         # a question whose words name a table's row and column needs no key of its own
@@ -210,33 +221,75 @@ def _answer_frame(
         if in_table is None:
             return result(AnswerStatus.NOT_FOUND, "the question names no subject and predicate")
         found = in_table
-    key, entities = found.key, found.entities
+    result.key = found.key
     if not found.claims:
         return result(
             AnswerStatus.NOT_FOUND,
-            f"no visible claim addresses {frame.claim_key!r} with a {asked.value} value",
+            f"no visible claim addresses {frame.claim_key!r} with a {ask.asked.value} value",
         )
-    asked_words |= found.extra
+    answering = _answering(ask, found, referring)
+    if isinstance(answering, str):
+        return result(AnswerStatus.NOT_FOUND, answering)
+    policy = _policy(answering.remaining)
+    result.clones = [(e.left, e.right) for e in answering.group.edges if e.rule == CLONE_RULE]
+    applied = _deciding(answering.remaining)
+    if applied is not None:
+        result.deciding = decision(conn, applied.id)
+    return _decided(ask, frame, found, answering, policy, result)
+
+
+def _ask(
+    conn: Connection,
+    frame: QuestionFrameLike,
+    requester: Requester,
+    question: str,
+    as_of: AsOf,
+    interval: tuple[date | None, date | None],
+) -> tuple[Ask, set[str]]:
+    """The question as the finders read it, and the words that refer to the asked entity or
+    slot rather than qualify it."""
+    asked_words = set(getattr(frame, "scope_residual", None) or [])
+    # "the median age in the town": the town is the asked entity, not a qualifier
+    referring = set(entity_references()) if getattr(frame, "entity", None) else set()
+    attribute = getattr(frame, "attribute", None) or frame.claim_key or ""
+    # "as of the census of 2010, there were 5,000 people": the census is the asked slot
+    referring |= {w for other in answering_attributes(attribute) for w in other.split()}
+    ask = Ask(
+        conn=conn,
+        loader=EvidenceLoader(conn, as_of),
+        as_of=as_of,
+        frame=frame,
+        asked=asked_type(frame, question),
+        requester=requester,
+        key=frame.claim_key or "",
+        scope=dict(frame.scope or {}),
+        start=interval[0],
+        end=interval[1],
+        asked_words=frozenset(asked_words),
+    )
+    return ask, referring
+
+
+def _answering(ask: Ask, found: Found, referring: set[str]) -> _Answering | str:
+    """The claims that answer, read from the found keys' evidence (one full read): live,
+    closest to the asked scope, not decided against, the latest when no time is asked, with
+    the claims the ledger holds in dispute with them; or why none does."""
+    key, entities, scope = found.key, found.entities, ask.scope
+    asked_words = set(ask.asked_words) | found.extra
     group, addressed = evidence(ask, found)  # the one full read of the evidence
     verdicts = evaluate(group)
     live = [c for c in addressed if verdicts[c.id].superseded_by is None]
     if not live:
-        return result(
-            AnswerStatus.NOT_FOUND,
-            f"every visible claim about {key!r} is superseded by a version that states no value",
-        )
-    chosen = _closest_of_each(conn, live, entities, ask.entity, scope, asked_words | referring)
-    if asked is AnswerType.STANCE:
+        return f"every visible claim about {key!r} is superseded by a version that states no value"
+    chosen = _closest_of_each(ask.conn, live, entities, ask.entity, scope, asked_words | referring)
+    if ask.asked is AnswerType.STANCE:
         chosen += _opposite_stances(chosen, live)
     chosen += _disputed_beside(chosen, live, verdicts)
     remaining_claims = [c for c in chosen if not _decided_against(verdicts[c.id], group.claims)]
     if not remaining_claims:
-        return result(
-            AnswerStatus.NOT_FOUND,
-            f"the visible claims about {key!r} lost a resolution to claims that no longer hold",
-        )
-    if start is None and end is None:
-        remaining_claims = _latest_of_each(conn, remaining_claims, entities, ask.entity)
+        return f"the visible claims about {key!r} lost a resolution to claims that no longer hold"
+    if ask.start is None and ask.end is None:
+        remaining_claims = _latest_of_each(ask.conn, remaining_claims, entities, ask.entity)
     # what the ledger holds in dispute with an answering claim is a side too (issue 13:
     # "the ledger holds both"), whatever key or page it was read under
     remaining_claims += [
@@ -244,7 +297,7 @@ def _answer_frame(
         for c in edge_held(ask, group, remaining_claims, verdicts)
         if not _decided_against(verdicts[c.id], group.claims)
     ]
-    remaining_claims = [_as_stated(_as_asked_count(c, attribute)) for c in remaining_claims]
+    remaining_claims = [_as_stated(_as_asked_count(c, ask.attribute)) for c in remaining_claims]
     # Only relations among the claims that answer this question decide it: an edge to a
     # claim of another scope or key says nothing about the asked case.
     ids = {c.id for c in remaining_claims}
@@ -258,12 +311,30 @@ def _answer_frame(
     remaining = [local[c.id] for c in remaining_claims]
     for verdict in remaining:
         verdict.resolution = verdict.resolution or verdicts[verdict.claim.id].resolution
-    policy = _policy(remaining)
-    clones = [(e.left, e.right) for e in group.edges if e.rule == CLONE_RULE]
-    applied = _deciding(remaining)
-    if applied is not None:
-        deciding = decision(conn, applied.id)
+    return _Answering(group, addressed, verdicts, remaining_claims, remaining)
+
+
+def _decided(
+    ask: Ask,
+    frame: QuestionFrameLike,
+    found: Found,
+    answering: _Answering,
+    policy: str | None,
+    result: _Reply,
+) -> Answer:
+    """The answer the answering claims' verdicts decide: a list, namesakes answered apart,
+    a conflict, several values at once, or one value."""
+    conn, key, entities = ask.conn, found.key, found.entities
+    group, addressed, verdicts = answering.group, answering.addressed, answering.verdicts
+    remaining_claims, remaining = answering.claims, answering.remaining
+    deciding = result.deciding
     listed = statements(conn, remaining_claims)
+    if listed is not None and paired_by_respectively(remaining_claims):
+        return result(
+            AnswerStatus.NOT_FOUND,
+            f"the sentence pairs its figures for {key!r} with as many things (respectively); "
+            "the question does not say which",
+        )
     if listed is not None:
         apart = (
             told_apart(
@@ -329,7 +400,7 @@ def _answer_frame(
         return result(
             AnswerStatus.CONFLICT,
             "the question does not say which it means: "
-            + " or ".join(repr(e) for e in entities)
+            + " or ".join(repr(e.text) for e in entities)
             + f" ({values}); name one to get its value",
             citations=unique_citations,
             sides=sides,
@@ -371,7 +442,7 @@ def _several_hold(claims: list[ClaimFact]) -> bool:
 def _per_namesake(
     sides: list[Side],
     frame: QuestionFrameLike,
-    entities: list[str],
+    entities: list[EntityRef],
     policy: str | None,
     result: Callable[..., Answer],
     what: str,
@@ -379,7 +450,7 @@ def _per_namesake(
     """Namesakes the ledger tells apart, each answered on its own side (issue 13: two
     things of one name are two scopes, their values no conflict): ``value`` null, each side
     naming its entity, the reason giving every namesake's value."""
-    name = getattr(frame, "entity", None) or base_name(entities[0])
+    name = getattr(frame, "entity", None) or entities[0].name
     each = "; ".join(f"{side.entity!r}: {_describe([(side.value, side.unit)])}" for side in sides)
     return result(
         AnswerStatus.ANSWERED,
@@ -394,7 +465,7 @@ def _per_namesake(
 def _listed_answer(
     found: list[Statement],
     key: str,
-    entities: list[str],
+    entities: list[EntityRef],
     policy: str | None,
     result: Callable[..., Answer],
 ) -> Answer:
@@ -407,7 +478,7 @@ def _listed_answer(
     if len(sides) > 1:
         which = (
             "the question does not say which it means: "
-            + " or ".join(repr(e) for e in entities)
+            + " or ".join(repr(e.text) for e in entities)
             + f" ({values}); name one to get its list"
             if len(entities) > 1
             else f"the visible sources list different values for {key!r} ({values}) and no "
@@ -489,7 +560,7 @@ def _as_asked_count(claim: ClaimFact, attribute: str) -> ClaimFact:
 def _closest_of_each(
     conn: Connection,
     claims: list[ClaimFact],
-    entities: list[str],
+    entities: list[EntityRef],
     asked: str | None,
     scope: dict[str, str],
     asked_words: set[str],
@@ -514,7 +585,7 @@ def _closest_of_each(
 
 
 def _latest_of_each(
-    conn: Connection, claims: list[ClaimFact], entities: list[str], asked: str | None
+    conn: Connection, claims: list[ClaimFact], entities: list[EntityRef], asked: str | None
 ) -> list[ClaimFact]:
     """``_latest`` for each of the namesakes a question does not tell apart: a township's
     2010 count says nothing of its namesake's, whose own latest value is still a side
@@ -523,10 +594,10 @@ def _latest_of_each(
     if len(entities) < 2:
         return _latest(claims)
     named = entities_about(conn, claims, asked)
-    by_entity: dict[str, list[ClaimFact]] = {}
+    by_entity: dict[EntityRef | None, list[ClaimFact]] = {}
     for claim in claims:
-        by_entity.setdefault(str(named.get(claim.id)), []).append(claim)
-    unnamed = [c for c in claims if str(named.get(c.id)) not in entities]
+        by_entity.setdefault(named.get(claim.id), []).append(claim)
+    unnamed = [c for c in claims if named.get(c.id) not in entities]
     kept = {c.id for c in _latest(unnamed)} if unnamed else set()
     for entity in entities:
         kept |= {c.id for c in _latest(by_entity.get(entity, []))}

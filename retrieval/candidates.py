@@ -28,9 +28,9 @@ import re
 import sys
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, TextClause
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word, model_name
@@ -38,7 +38,7 @@ from claims.extraction.question_frames import honorifics, kind_words, name_suffi
 from claims.models import EntityRef
 from claims.store.batches import batches
 from claims.store.claims import entity_ref_of
-from claims.store.search import search_quotes, visible_claims_condition
+from claims.store.search import search_quotes, statement_text, visible_claims_condition
 from claims.units.counted import singular
 from claims.units.lexicon import lookup as unit_lookup
 from retrieval.answer_type import AnswerType, value_fits
@@ -63,10 +63,10 @@ ANSWERING_ATTRIBUTE = 0.9
 # an attribute that answers it when nothing states it ("opened" for "founded"): below any
 # claim of the asked attribute
 STANDING_IN_ATTRIBUTE = 0.6
-_NAME_SEPARATORS = (" ", ",", " (")
+# what may follow a name that a longer name starts with ("springfield, illinois"); a
+# stored disambiguator is read from the claim's ``EntityRef``, never from a bracket
+_NAME_SEPARATORS = (" ", ",")
 _NAME_WORD = re.compile(r"[^\W_]+")
-# the mark of a subject known only as named in one page (claims/reference/opening.py)
-NAMED_IN_PAGE = re.compile(r" \(in [^()]+\)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +80,7 @@ class KeyCandidate:
     attribute_score: float
     entity_fit: float
     found_by: str  # "attribute", "entity" or "quote search"
+    ref: EntityRef | None = None  # ``entity`` as stored: name, qualifier, source it is local to
 
     def describe(self) -> str:
         entity = f", entity {self.entity!r}" if self.entity else ""
@@ -156,6 +157,10 @@ def name_words(name: str) -> tuple[str, ...]:
 def entity_fit(asked: str | None, stated: str | EntityRef | None) -> float:
     """How well a claim's entity fits the asked one; 0 when they are different things.
 
+    ``stated`` is the claim's stored ``EntityRef`` (its name, the qualifier that tells it
+    from namesakes, the source it is local to); a plain string is a name and nothing else:
+    a bracket in it is part of the name ("router (model b)"), never read as a qualifier.
+
     Exact; a longer name starting with the asked one ("springfield" -> "springfield,
     illinois", "harry parke" -> "harry parke footballer"); a shorter reference made of the
     asked name's words and ending with its last word ("general bryan" -> "bryan", the way a
@@ -163,38 +168,43 @@ def entity_fit(asked: str | None, stated: str | EntityRef | None) -> float:
     ("devatha" for "devata (1941 film)", the reference profile's ``NameForms``) fits as well
     as its spelling would, at most as part of the name.
     """
-    fit = _entity_fit(asked, stated)
-    if fit or not asked or not stated:
+    given = as_ref(stated)
+    fit = _entity_fit(asked, given)
+    if fit or not asked or given is None:
         return fit
-    text = stated.text if isinstance(stated, EntityRef) else stated
     spelling_keys = name_forms().spelling_keys
-    keyed, stated_keyed = spelling_keys(asked), spelling_keys(text)
-    if keyed == asked and stated_keyed == text:
+    keyed, stated_keyed = spelling_keys(asked), spelling_keys(given.name)
+    if keyed == asked and stated_keyed == given.name:
         return fit
-    return min(_entity_fit(keyed, stated_keyed), NAME_PART)
+    spelt = EntityRef(name=stated_keyed, qualifier=given.qualifier, local_to=given.local_to)
+    return min(_entity_fit(keyed, spelt), NAME_PART)
 
 
-def _entity_fit(asked: str | None, given: str | EntityRef | None) -> float:
+def as_ref(stated: str | EntityRef | None) -> EntityRef | None:
+    """``stated`` as a reference: a plain string is a name with no qualifier, local to no
+    source (its brackets are its own words)."""
+    if stated is None or isinstance(stated, EntityRef):
+        return stated
+    return EntityRef(name=stated) if stated else None
+
+
+def _entity_fit(asked: str | None, given: EntityRef | None) -> float:
     if not asked:
         return ENTITY_NOT_ASKED if given else EXACT_ENTITY
     if not given:
         return ENTITY_NOT_STATED
-    stated = given.text if isinstance(given, EntityRef) else given
+    stated = given.text
     if asked == stated:
         return EXACT_ENTITY
     if stated in entity_references():
         # "The club was founded in 1968" on a page cut from its article names its subject
         # only by what it is: as good as a claim naming none, never a name of its own
         return ENTITY_NOT_STATED
-    # a subject known as named in one page ("kind hush (in doc03)": no title tells it from
-    # its namesakes) fits no better than a titled namesake ("kind hush (album)"); a stored
-    # reference says so as data, a readable entity by its mark
-    if isinstance(given, EntityRef):
-        if given.local_to is not None:
-            titled = EntityRef(name=given.name, qualifier=given.qualifier)
-            return min(PARTIAL_ENTITY, entity_fit(asked, titled))
-    elif (named_in := NAMED_IN_PAGE.search(stated)) is not None:
-        return min(PARTIAL_ENTITY, entity_fit(asked, stated[: named_in.start()]))
+    # a subject known as named in one source (no title tells it from its namesakes) fits
+    # no better than a titled namesake ("kind hush (album)"): the reference says so as data
+    if given.local_to is not None:
+        titled = EntityRef(name=given.name, qualifier=given.qualifier)
+        return min(PARTIAL_ENTITY, entity_fit(asked, titled))
     if any(stated.startswith(asked + sep) for sep in _NAME_SEPARATORS):
         return PARTIAL_ENTITY
     want, have = name_words(asked), name_words(stated)
@@ -215,7 +225,7 @@ def _entity_fit(asked: str | None, given: str | EntityRef | None) -> float:
         # "washington street station" for "washington street", "the Night Owls TV
         # series" for "night owls": the words after the name say what kind of thing it is
         return NAME_PART
-    return _name_part(want, stated)
+    return _name_part(want, given)
 
 
 def _without_trailing_kinds(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -228,22 +238,24 @@ def _without_trailing_kinds(words: tuple[str, ...]) -> tuple[str, ...]:
     return words[:end]
 
 
-def question_fit(asked: str | None, stated: str | None, question_words: Collection[str]) -> float:
+def question_fit(
+    asked: str | None, stated: str | EntityRef | None, question_words: Collection[str]
+) -> float:
     """``entity_fit``, but a titled entity whose disambiguation the question states in its
     own words is the asked one as much as the bare name: "When was Harlan Voss elected to the
     Vermont House of Representatives?" asks about "harlan voss (vermont representative)" as
     much as about a page's bare "harlan voss", so neither outranks the other and both are named. A
     disambiguation the question does not state ("long shadows (the tin herons album)") keeps
-    its lower fit."""
+    its lower fit. The disambiguation is the stored reference's qualifier (a subject local
+    to one source has none that tells it apart; a plain string has none)."""
     fit = entity_fit(asked, stated)
-    if fit == 0.0 or fit == EXACT_ENTITY or not stated or NAMED_IN_PAGE.search(stated):
+    if fit == 0.0 or fit == EXACT_ENTITY or not asked or not isinstance(stated, EntityRef):
         return fit
-    opened = stated.rfind(" (")
-    if opened < 0 or not stated.endswith(")") or not asked:
+    if stated.qualifier is None or stated.local_to is not None:
         return fit
-    if entity_fit(asked, stated[:opened]) != EXACT_ENTITY:
-        return fit  # the name before the bracket must be the asked one
-    words = [w for w in name_words(stated[opened:]) if w not in _function_words()]
+    if entity_fit(asked, EntityRef(name=stated.name)) != EXACT_ENTITY:
+        return fit  # the name before the qualifier must be the asked one
+    words = [w for w in name_words(stated.qualifier) if w not in _function_words()]
     if not words or any(w.isdigit() for w in words):
         return fit
     asked_words = {w for q in question_words for w in name_words(q)}
@@ -252,21 +264,22 @@ def question_fit(asked: str | None, stated: str | None, question_words: Collecti
     return fit
 
 
-def _name_part(want: tuple[str, ...], stated: str) -> float:
+def _name_part(want: tuple[str, ...], given: EntityRef) -> float:
     """A person or place named by part of its full name: "justice dunn" for "charles j
     dunn", "horace rumbold" for "sir horace rumbold, 8th baronet", "john williams" for "john
     hartley williams", "blue lake township, michigan" for "blue lake township, kalkaska
-    county, michigan". Titles aside, the names agree on their head (the words before a comma
-    or bracket) and every asked word is in the stated name: the same head, the same first
+    county, michigan". Titles aside, the names agree on their head (the words before a comma,
+    qualifier apart) and every asked word is in the stated name: the same head, the same first
     and last word, or a surname after a title ("General Bryan"). A longer head that merely
     ends with the asked name ("north harlow mill" for "harlow mill") is another thing."""
     titles = honorifics()
     asked = [w for w in want if w not in titles] or list(want)
     titled = len(asked) < len(want)
-    head = [w for w in name_words(stated.split("(")[0].split(",")[0]) if w not in titles]
+    # the head: the stored name before its place, its qualifier and source apart
+    head = [w for w in name_words(given.name.split(",")[0]) if w not in titles]
     while len(head) > 1 and head[-1] in name_suffixes():
         head.pop()  # "henry sturgis morgan jr" is named "morgan"
-    words = set(name_words(stated))
+    words = set(name_words(given.text))
     initials = {w[0] for w in words}
     same_given_name = name_forms().same_given_name
     if len(asked) > 1 and head and asked[0] not in words and same_given_name(asked[0], head[0]):
@@ -334,6 +347,17 @@ def _short_names(entity: str) -> list[str]:
     return [" ".join(words[i:]) for i in range(1, len(words))][:MAX_NAMED]
 
 
+_ROW_COLUMNS = (
+    "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension, "
+    "c.entity_name, c.entity_qualifier, c.entity_local_to "
+    "FROM claims c JOIN sources s ON s.id = c.source_id "
+)
+# ordered before the limit, so the rows kept depend only on the visible claims
+_ROW_ORDER = " ORDER BY c.claim_key, c.entity, c.attribute, c.kind, c.dimension LIMIT :limit"
+# a read row: (claim key, entity, attribute, kind, dimension) -> found by
+Rows = dict[tuple[str, str | None, str, str, str | None], str]
+
+
 def candidate_keys(
     conn: Connection,
     *,
@@ -352,21 +376,70 @@ def candidate_keys(
     read as the entity, "lakeview"): a claim naming an entity none of them names is about
     something else.
     """
-    rows: dict[tuple[str, str | None, str, str, str | None], str] = {}
+    rows: Rows = {}
     refs: dict[str, EntityRef | None] = {}  # a readable entity -> its stored reference
     params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
     visible = visible_claims_condition(groups, params)
-    select = (
-        "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension, "
-        "c.entity_name, c.entity_qualifier, c.entity_local_to "
-        "FROM claims c JOIN sources s ON s.id = c.source_id "
-        f"WHERE c.generation = :generation AND {visible} AND "
+    select = _ROW_COLUMNS + f"WHERE c.generation = :generation AND {visible} AND "
+    # a name the parser left among the attribute words ("zorbex" in "zorbex token limit")
+    names = [] if entity else unknown_names(attribute)
+    rank = partial(
+        _rank,
+        refs=refs,
+        entity=entity,
+        attribute=attribute,
+        asked=asked,
+        qualifiers=qualifiers,
+        names=names,
     )
-    # ordered before the limit, so the rows kept depend only on the visible claims
-    order = " ORDER BY c.claim_key, c.entity, c.attribute, c.kind, c.dimension LIMIT :limit"
     # Reads from the most selective to the broadest; the first that yields a candidate
     # decides (each depends on visible claims only, so the choice does too).
-    stages: list[list[tuple[str, str]]] = []  # (found by, SQL condition)
+    stages = [
+        _by_entity(conn, params, entity, attribute),
+        *_by_attribute(params, attribute, attribute_class, names),
+    ]
+    ranked: list[KeyCandidate] = []
+    for stage in stages:
+        for found_by, condition in stage:
+            if found_by == "attribute" and not _any_claim(conn, condition, params):
+                continue  # nothing holds it, visible or not: no ordered read of the store
+            _read_rows(
+                conn, statement_text(select + condition + _ROW_ORDER), params, found_by, rows, refs
+            )
+        ranked = rank(rows)
+        if ranked:
+            return ranked
+    if names:
+        # the quote of a claim about the named thing holds the name: searched for the name
+        # alone, a few postings, never every quote holding "limit"
+        words = names
+    if not words:
+        return ranked
+    _by_quote_search(conn, words, generation, groups, rows, refs)
+    return rank(rows)
+
+
+def _read_rows(
+    conn: Connection,
+    sql: TextClause,
+    params: dict[str, object],
+    found_by: str,
+    rows: Rows,
+    refs: dict[str, EntityRef | None],
+) -> None:
+    """Add the rows ``sql`` reads to ``rows`` (the first way each was found kept), and the
+    stored reference of each entity to ``refs``."""
+    for row in conn.execute(sql, params):
+        rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), found_by)
+        if row[1]:
+            refs.setdefault(row[1], entity_ref_of(row))
+
+
+def _by_entity(
+    conn: Connection, params: dict[str, object], entity: str | None, attribute: str
+) -> list[tuple[str, str]]:
+    """The first stage: (found by, SQL condition) reads of claims by the asked entity, its
+    shorter and familiar forms, and the attribute's words read as names."""
     by_entity = []
     if entity:
         params["entity"] = entity
@@ -406,83 +479,58 @@ def candidate_keys(
             likes.append(f"{comma} OR {bracket}")
         if likes:
             by_entity.append(("entity", "(" + " OR ".join(likes) + ")"))
-    stages.append(by_entity)
+    return by_entity
+
+
+def _by_attribute(
+    params: dict[str, object], attribute: str, attribute_class: str | None, names: list[str]
+) -> list[list[tuple[str, str]]]:
+    """The later stages: claims of the asked attribute (or one answering it), then of its
+    attribute class."""
     params["attribute"] = attribute
     answering = (*answering_attributes(attribute), *standing_in_for(attribute))
     marks = [":attribute"]
     for i, other in enumerate(answering):
         params[f"answering{i}"] = other
         marks.append(f":answering{i}")
-    by_attribute = f"c.attribute IN ({', '.join(marks)})"
-    stages.append([("attribute", by_attribute)])
-    # a name the parser left among the attribute words ("zorbex" in "zorbex token limit"):
-    # a claim of the class naming another entity is about something else, and the claims
-    # naming it were read by entity above; of the class only claims naming no entity (or
-    # naming it by what it is, "the club") remain, an indexed read, not the whole class
-    names = [] if entity else unknown_names(attribute)
+    stages = [[("attribute", f"c.attribute IN ({', '.join(marks)})")]]
     if attribute_class:
+        # a name the parser left among the attribute words ("zorbex" in "zorbex token
+        # limit"): a claim of the class naming another entity is about something else, and
+        # the claims naming it were read by entity above; of the class only claims naming
+        # no entity (or naming it by what it is, "the club") remain, an indexed read, not
+        # the whole class
         params["attribute_class"] = attribute_class
         by_class = "c.coarse_key = :attribute_class"
         if names:
             references = _bind_list(params, "reference", sorted(entity_references()))
             by_class += f" AND (c.entity IS NULL OR c.entity IN ({references}))"
         stages.append([("attribute", by_class)])
-    ranked: list[KeyCandidate] = []
-    for stage in stages:
-        for found_by, condition in stage:
-            if found_by == "attribute" and not _any_claim(conn, condition, params):
-                continue  # nothing holds it, visible or not: no ordered read of the store
-            for row in conn.execute(text(select + condition + order), params):
-                rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), found_by)
-                if row[1]:
-                    refs.setdefault(row[1], entity_ref_of(row))
-        ranked = _rank(
-            rows,
-            refs,
-            entity=entity,
-            attribute=attribute,
-            asked=asked,
-            qualifiers=qualifiers,
-            names=names,
-        )
-        if ranked:
-            return ranked
-    if names:
-        # the quote of a claim about the named thing holds the name: searched for the name
-        # alone, a few postings, never every quote holding "limit"
-        words = names
-    if not words:
-        return ranked
-    # the full-text index is the fallback: only when entity and attribute found nothing
+    return stages
+
+
+def _by_quote_search(
+    conn: Connection,
+    words: Sequence[str],
+    generation: str,
+    groups: Collection[str],
+    rows: Rows,
+    refs: dict[str, EntityRef | None],
+) -> None:
+    """The fallback when entity and attribute found nothing: the keys of the claims whose
+    quotes the full-text index finds for ``words``, visible claims only."""
     matches = search_quotes(conn, words, generation=generation, groups=groups, limit=MAX_ROWS // 2)
     keys = sorted({m.claim_key for m in matches})
-    if keys:
-        key_params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
-        key_visible = visible_claims_condition(groups, key_params)
-        marks = []
-        for i, key in enumerate(keys):
-            key_params[f"k{i}"] = key
-            marks.append(f":k{i}")
-        sql = (
-            "SELECT DISTINCT c.claim_key, c.entity, c.attribute, c.kind, c.dimension, "
-            "c.entity_name, c.entity_qualifier, c.entity_local_to "
-            "FROM claims c JOIN sources s ON s.id = c.source_id "
-            f"WHERE c.generation = :generation AND {key_visible} "
-            f"AND c.claim_key IN ({', '.join(marks)})" + order
-        )
-        for row in conn.execute(text(sql), key_params):
-            rows.setdefault((row[0], row[1], row[2] or row[0], row[3], row[4]), "quote search")
-            if row[1]:
-                refs.setdefault(row[1], entity_ref_of(row))
-    return _rank(
-        rows,
-        refs,
-        entity=entity,
-        attribute=attribute,
-        asked=asked,
-        qualifiers=qualifiers,
-        names=names,
+    if not keys:
+        return
+    params: dict[str, object] = {"generation": generation, "limit": MAX_ROWS}
+    visible = visible_claims_condition(groups, params)
+    marks = _bind_list(params, "k", keys)
+    sql = (
+        _ROW_COLUMNS + f"WHERE c.generation = :generation AND {visible} "
+        f"AND c.claim_key IN ({marks})" + _ROW_ORDER
     )
+    _read_rows(conn, statement_text(sql), params, "quote search", rows, refs)
 
 
 def _any_claim(conn: Connection, condition: str, params: dict[str, object]) -> bool:
@@ -491,13 +539,13 @@ def _any_claim(conn: Connection, condition: str, params: dict[str, object]) -> b
     make by claim key over the whole store, when every claim shares one attribute). Hidden
     claims only spare a read that would find nothing visible, so no answer depends on them."""
     sql = f"SELECT 1 FROM claims c WHERE c.generation = :generation AND {condition} LIMIT 1"
-    return conn.execute(text(sql), params).first() is not None
+    return conn.execute(statement_text(sql), params).first() is not None
 
 
 def _rank(
-    rows: dict[tuple[str, str | None, str, str, str | None], str],
-    refs: dict[str, EntityRef | None],
+    rows: Rows,
     *,
+    refs: dict[str, EntityRef | None],
     entity: str | None,
     attribute: str,
     asked: AnswerType,
@@ -566,6 +614,7 @@ def _rank(
             attribute_score=attribute_score,
             entity_fit=fit,
             found_by=found_by,
+            ref=ref,
         )
         current = best.get(claim_key)
         if current is None or candidate.score > current.score:
@@ -607,7 +656,7 @@ def visible_keys(
             "SELECT DISTINCT c.claim_key FROM claims c JOIN sources s ON s.id = c.source_id "
             f"WHERE c.generation = :generation AND c.claim_key IN ({marks}) AND {visible}"
         )
-        found.update(row[0] for row in conn.execute(text(sql), params))
+        found.update(row[0] for row in conn.execute(statement_text(sql), params))
     return found
 
 

@@ -33,9 +33,10 @@ from claims.store.search import search_quotes, visible_claims_condition
 from retrieval.answer_type import dimension_of_unit, value_fits
 from retrieval.document_aliases import version_aliases, with_aliases
 from retrieval.evidence import ClaimFact
-from retrieval.finding import Ask, Found, claim_entities
+from retrieval.finding import Ask, Found
 from retrieval.glossary import expand, words
 from retrieval.question_reading import Reading, read_question
+from retrieval.subjects import claim_entities, text_of
 
 MARGIN = 1.5  # the best value group's score over the next one's, to answer alone
 MIN_WHOLE = 2  # question words a claim must all carry to answer a question with no cue
@@ -190,7 +191,7 @@ def rank(ask: Ask, reading: Reading) -> tuple[list[Ranked], list[str]]:
         if names and not all(n in said for n in names):
             continue
         # a question word that is part of the claim's own entity name names the thing
-        asked = topic - set(words(entities.get(claim.id) or ""))
+        asked = topic - set(words(text_of(entities.get(claim.id))))
         if asked and not any(expanded[w] in asked for w in expanded if w in said):
             continue
         # a figure, and of the kind the question's words ask ("where" asks for a place)

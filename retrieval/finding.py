@@ -14,24 +14,20 @@ Every read keeps to what the requester may see before anything is ranked, counte
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 
 from claims.extraction.question_frames import kind_words
-from claims.models import Requester
-from claims.store.batches import batches
+from claims.models import EntityRef, Requester
 from claims.store.search import search_words
-from claims.tables import ClaimRow, SourceVersionRow
 from retrieval.answer_type import AnswerType, dimension_of_unit, value_fits
 from retrieval.answering import answering_attributes, counts_what_is_asked, entity_references
 from retrieval.candidates import (
     EXACT_ENTITY,
     NAME_PART,
-    NAMED_IN_PAGE,
     PARTIAL_ENTITY,
     candidate_keys,
     entity_fit,
@@ -41,6 +37,16 @@ from retrieval.candidates import (
 )
 from retrieval.evidence import AsOf, ClaimFact, EvidenceGroup, EvidenceLoader
 from retrieval.status import value_key
+from retrieval.subjects import (
+    Named,
+    as_their_pages_name_them,
+    claim_entities,
+    is_local,
+    local_subjects,
+    named_entities,
+    named_in_passing,
+    text_of,
+)
 
 MAX_KEY_WORDS_FOR_NARROWER = 8
 MAX_PAGE_NAMED = 20  # page-named namesakes read beside the found slot (bounds the work)
@@ -104,7 +110,7 @@ class Found:
     claims: list[ClaimFact]
     extra: set[str] = field(default_factory=set)
     key: str = ""
-    entities: list[str] = field(default_factory=list)
+    entities: list[EntityRef] = field(default_factory=list)
 
 
 def evidence(ask: Ask, found: Found) -> tuple[EvidenceGroup, list[ClaimFact]]:
@@ -161,146 +167,6 @@ def fitting(asked: AnswerType, claims: list[ClaimFact], attribute: str = "") -> 
     ]
 
 
-# ----------------------------------------------------------------- who a claim is about
-
-
-def claim_entities(conn: Connection, ids: list[str]) -> dict[str, str | None]:
-    """The entity each claim names (one indexed read by primary key)."""
-    found: dict[str, str | None] = {}
-    for chunk in batches(ids):
-        rows = conn.execute(select(ClaimRow.id, ClaimRow.entity).where(ClaimRow.id.in_(chunk)))
-        found.update({row[0]: row[1] for row in rows})
-    return found
-
-
-def claim_attributes(conn: Connection, ids: list[str]) -> dict[str, str]:
-    """The attribute each claim states (its key when it has none)."""
-    found: dict[str, str] = {}
-    for chunk in batches(ids):
-        rows = conn.execute(
-            select(ClaimRow.id, ClaimRow.attribute, ClaimRow.claim_key).where(
-                ClaimRow.id.in_(chunk)
-            )
-        )
-        found.update({row[0]: row[1] or row[2] for row in rows})
-    return found
-
-
-def page_subjects(conn: Connection, claims: list[ClaimFact]) -> dict[str, str]:
-    """The subject of each claim's page, where the page names it in its opening: the
-    entity of a claim read from the page's first words (a title, an opening sentence, a box
-    that names its subject). Only the pages of the given claims are read, by version (one
-    indexed read each batch); a page cut from the middle of an article has no subject."""
-    versions = sorted({c.version_id for c in claims})
-    found: dict[str, str] = {}
-    for chunk in batches(versions):
-        rows = conn.execute(
-            select(ClaimRow.source_version_id, ClaimRow.entity)
-            .where(ClaimRow.source_version_id.in_(chunk))
-            .where(ClaimRow.span_start == 0)
-            .where(ClaimRow.entity.is_not(None))
-            .order_by(ClaimRow.source_version_id, ClaimRow.entity)
-        )
-        for version, entity in rows:
-            if entity and entity not in entity_references():
-                found.setdefault(version, entity)
-    return {c.id: found[c.version_id] for c in claims if c.version_id in found}
-
-
-def named_entities(
-    conn: Connection, claims: list[ClaimFact], asked: str | None
-) -> dict[str, str | None]:
-    """The entity each claim is about: the one it names, else (it names none, or only what
-    the thing is: "the house") its page's subject when that is the asked entity's name. The
-    question knows which entity it asks about: "Built in 1912, it was added to the county
-    roll" on the page titled "Harlow Courthouse (Nebraska)" is about that
-    courthouse, though the sentence names nothing. A page about something else leaves the
-    claim unnamed (unknown, not excluded)."""
-    named = claim_entities(conn, [c.id for c in claims])
-    if not asked:
-        return named
-    unnamed = [c for c in claims if not named.get(c.id) or named[c.id] in entity_references()]
-    if not unnamed:
-        return named
-    for claim_id, subject in page_subjects(conn, unnamed).items():
-        if entity_fit(asked, subject) > 0:
-            named[claim_id] = subject
-    return named
-
-
-def entities_about(
-    conn: Connection, claims: list[ClaimFact], asked: str | None
-) -> dict[str, str | None]:
-    """``named_entities``, each named claim read as its page names its subject (as
-    ``best_named`` reads them): what the answer groups namesakes by."""
-    named = named_entities(conn, claims, asked)
-    if asked:
-        as_their_pages_name_them(conn, claims, named)
-    return named
-
-
-def as_their_pages_name_them(
-    conn: Connection, claims: list[ClaimFact], named: dict[str, str | None]
-) -> set[str]:
-    """Read each named claim as its page names its subject; updates ``named`` in place and
-    returns the claims whose name is known only inside an untitled page.
-
-    A sentence naming a short form of its page's titled subject ("Princess Mirela was born
-    in Lyon" on the page "Princess Mirela Antonovna of Varsenia") is about that subject, as
-    well or as badly as the title fits the asked name. A bare name on a page with no title
-    ("Irena Valdoro (Greek: ...) was a queen-consort" under a box) is the subject of
-    that page only: like a subject marked "(in docNN)", no title tells it from its titled
-    namesakes, so it fits no better than they do and cannot answer alone beside them."""
-    with_names = [c for c in claims if named.get(c.id)]
-    if not with_names:
-        return set()
-    subjects = page_subjects(conn, with_names)
-    untitled: set[str] = set()
-    for claim in with_names:
-        own = str(named[claim.id])
-        subject = subjects.get(claim.id)
-        if subject is None:
-            if not NAMED_IN_PAGE.search(own):
-                untitled.add(claim.id)
-        elif subject != own and entity_fit(own, subject) > 0:
-            named[claim.id] = subject
-    return untitled
-
-
-def named_in_passing(
-    conn: Connection, claims: list[ClaimFact], named: dict[str, str | None]
-) -> set[str]:
-    """The named claims whose page's first words name something else only: "The granary
-    was restored and became the Museum of X in 1955" on a page cut from the middle (its
-    first claims name "the building"). Like a bare name on an untitled page, no title tells
-    that museum from its titled namesakes, so it fits no better than they do (read by
-    ``best_named`` only; namesakes are still told apart by their own names). A page whose
-    first words name the claim's entity among others ("Tom Ashby Tom Ashby (15 March
-    1851 ...) was an Irish American boxer") names it."""
-    with_names = [
-        c for c in claims if named.get(c.id) and not NAMED_IN_PAGE.search(str(named[c.id]))
-    ]
-    if not with_names:
-        return set()
-    opening: dict[str, set[str]] = defaultdict(set)  # version -> entities of its first words
-    for chunk in batches(sorted({c.version_id for c in with_names})):
-        rows = conn.execute(
-            select(ClaimRow.source_version_id, ClaimRow.entity)
-            .where(ClaimRow.source_version_id.in_(chunk))
-            .where(ClaimRow.span_start == 0)
-            .where(ClaimRow.entity.is_not(None))
-        )
-        for version, entity in rows:
-            if entity and entity not in entity_references():
-                opening[version].add(entity)
-    return {
-        c.id
-        for c in with_names
-        if opening.get(c.version_id)
-        and not any(entity_fit(str(named[c.id]), e) > 0 for e in opening[c.version_id])
-    }
-
-
 # ----------------------------------------------------------------- the question's own key
 
 
@@ -322,22 +188,38 @@ def wider_keys(
 ) -> list[str]:
     """Longer keys that name one of the question's qualifier words: "What is Acme's notice
     period?" (key ``notice period``, qualifier ``acme``) is about claims keyed ``acme notice
-    period``. Found in the key's coarse block (one indexed read of keys), never by a scan."""
+    period``. Found in the key's coarse block (a bounded indexed read of keys), never by a
+    scan; the keys a qualifier word or two put before the key (``acme notice period``,
+    ``acme uk notice period``) by an index seek each, so that they are found however many
+    claims share the block (the block's read stops at ``MAX_BLOCK_ROWS``)."""
     if not asked_words:
         return []
     words = set(key.split())
-    return [
-        k
-        for k in loader.keys_with_coarse_key(key.split()[-1])
-        if words < set(k.split()) and set(k.split()) - words & asked_words
-    ]
+    block = set(loader.keys_with_coarse_key(key.split()[-1]))
+    block.update(loader.keys_present(_qualified_keys(key, asked_words)))
+    return sorted(
+        k for k in block if words < set(k.split()) and set(k.split()) - words & asked_words
+    )
+
+
+# qualifier words of a question put before its key one by one, and two by two when there
+# are this many or fewer (in either order): a bounded number of index seeks
+MAX_WORDS_FOR_PAIRS = 3
+
+
+def _qualified_keys(key: str, asked_words: set[str] | frozenset[str]) -> set[str]:
+    asked = sorted(asked_words - set(key.split()))
+    keys = {f"{w} {key}" for w in asked}
+    if len(asked) <= MAX_WORDS_FOR_PAIRS:
+        keys |= {f"{a} {b} {key}" for a in asked for b in asked if a != b}
+    return keys
 
 
 def naming_most(
     claims: list[ClaimFact],
     key: str,
     asked_words: set[str] | frozenset[str],
-    named: dict[str, str | None],
+    named: Named,
     entity: str | None = None,
 ) -> list[ClaimFact]:
     """The claims naming most of the asked qualifier words, in their key, qualifiers or
@@ -355,12 +237,12 @@ def naming_most(
     def count(claim: ClaimFact) -> int:
         words = set(claim.claim_key.split()) - key_words | set(claim.scope_residual)
         stated = named.get(claim.id)
-        words |= set((stated or "").replace(",", " ").split())
+        words |= set(text_of(stated).replace(",", " ").split())
         if (
             entity
             and stated
             and entity_fit(entity, stated) >= NAME_PART
-            and _written_as_a_name(stated, claim.quote)
+            and _written_as_a_name(stated.text, claim.quote)
         ):
             words |= asked_entity
         return len(words & asked_words)
@@ -420,7 +302,7 @@ def addressed(ask: Ask) -> Found:
     return Found(sorted(shorter), found, extra, key)
 
 
-def best_named(ask: Ask, claims: list[ClaimFact]) -> tuple[list[ClaimFact], list[str]]:
+def best_named(ask: Ask, claims: list[ClaimFact]) -> tuple[list[ClaimFact], list[EntityRef]]:
     """Among claims that name an entity, those naming the one that fits the asked name best
     ("giant steps" beats "giant steps (the boo radleys album)"), and the entities when
     several fit equally well (two films of one name: the question does not say which).
@@ -446,7 +328,7 @@ def best_named(ask: Ask, claims: list[ClaimFact]) -> tuple[list[ClaimFact], list
     best = max(fit.values())
     _titles_agreeing_with_the_best(fit, named, claims, best)
     kept = [c for c in claims if c.id not in fit or fit[c.id] == best]
-    entities = sorted({str(named[c.id]) for c in kept if c.id in fit})
+    entities = sorted({r for c in kept if c.id in fit and (r := named[c.id])}, key=text_of)
     return kept, entities if len(entities) > 1 else []
 
 
@@ -465,7 +347,7 @@ _WRITTEN_WORD = re.compile(r"[^\W\d_][\w'-]*")
 
 
 def _surnames_fit_as_their_names(
-    fit: dict[str, float], named: dict[str, str | None], claims: list[ClaimFact]
+    fit: dict[str, float], named: Named, claims: list[ClaimFact]
 ) -> None:
     """A name of one word that ends a fuller name fitting the question fits no better than
     that name (``fit`` updated in place). "Tate was a Republican member of the House" names
@@ -479,14 +361,15 @@ def _surnames_fit_as_their_names(
     commune around the town, and "Larwice" keeps its own fit beside it."""
     fuller: dict[str, float] = {}  # a last word -> the best fit of a longer name ending so
     for claim_id, value in fit.items():
-        words = name_words(str(named.get(claim_id) or "").split("(")[0])
+        own = named.get(claim_id)
+        words = name_words(own.name) if own is not None else ()  # its qualifier and page apart
         if len(words) > 1 and value >= NAME_PART:
             fuller[words[-1]] = max(fuller.get(words[-1], 0.0), value)
     if not fuller:
         return
     quotes = {c.id: c.quote for c in claims}
     for claim_id, value in fit.items():
-        words = name_words(str(named.get(claim_id) or ""))
+        words = name_words(text_of(named.get(claim_id)))
         if (
             len(words) == 1
             and _written_as_a_name(words[0], quotes.get(claim_id, ""))
@@ -499,7 +382,7 @@ def _surnames_fit_as_their_names(
 
 
 def _titles_agreeing_with_the_best(
-    fit: dict[str, float], named: dict[str, str | None], claims: list[ClaimFact], best: float
+    fit: dict[str, float], named: Named, claims: list[ClaimFact], best: float
 ) -> None:
     """A titled name ("X (disambiguation)") that states the value a best-fitting claim
     states is the same thing under its page's title (``fit`` and ``named`` updated in place):
@@ -507,27 +390,27 @@ def _titles_agreeing_with_the_best(
     article reads its subject bare ("KWLT ( 1340 kHz , is an AM station broadcasting a
     Classic Country format") and outranks the article "KWLT (AM)" that states the same
     format; a second copy of that article stating another format is then a side of the
-    answer, not a namesake set aside. Only a name made of the best claim's name and a
-    bracket is read so (a titled namesake with a value of its own stays aside, and one that
-    agrees on a value names the same thing as far as the ledger can tell)."""
-    by_value: dict[tuple[str, ...], str] = {}  # a value a best claim states -> its entity
+    answer, not a namesake set aside. Only a stored reference made of the best claim's name
+    and a qualifier is read so (a titled namesake with a value of its own stays aside, and
+    one that agrees on a value names the same thing as far as the ledger can tell); a
+    bracket that is part of a name is no qualifier."""
+    by_value: dict[tuple[str, ...], EntityRef] = {}  # a value a best claim states -> its entity
     for claim in claims:
-        if fit.get(claim.id) == best and named.get(claim.id):
-            by_value.setdefault(value_key(claim), str(named[claim.id]))
-    same: dict[str, str] = {}  # a titled name -> the best entity it agrees with
+        if fit.get(claim.id) == best and (own := named.get(claim.id)) is not None:
+            by_value.setdefault(value_key(claim), own)
+    same: dict[EntityRef, EntityRef] = {}  # a titled name -> the best entity it agrees with
     for claim in claims:
         name = named.get(claim.id)
-        if not name or fit.get(claim.id, best) >= best or NAMED_IN_PAGE.search(name):
+        if name is None or fit.get(claim.id, best) >= best:
             continue
-        opened = name.rfind(" (")
-        if opened < 0 or not name.endswith(")"):
+        if name.qualifier is None or is_local(name):
             continue
         agreed = by_value.get(value_key(claim))
-        if agreed is not None and name_words(agreed) == name_words(name[:opened]):
+        if agreed is not None and name_words(agreed.text) == name_words(name.name):
             same[name] = agreed
     for claim in claims:
         name = named.get(claim.id)
-        if name in same:
+        if name is not None and name in same:
             fit[claim.id] = best
             named[claim.id] = same[name]
 
@@ -583,7 +466,7 @@ def found_by_candidates(ask: Ask, referring: set[str]) -> Found | None:
             continue
         stated = {c.claim_key for c in found}
         entities = sorted(
-            {c.entity for c in [candidate, *tied] if c.entity and c.claim_key in stated}
+            {c.ref for c in [candidate, *tied] if c.ref and c.claim_key in stated}, key=text_of
         )
         narrowed = closest(found, ask.scope, set(ask.asked_words) - entity_words | referring)
         return Found(sorted(set(keys)), narrowed, set(), candidate.claim_key, entities)
@@ -656,21 +539,17 @@ def find(ask: Ask, referring: set[str]) -> Found:
         return found
     attribute = ask.attribute
     answering = {c.claim_key for c in found.claims}
-    beside: dict[str, str] = {}  # key -> its page-named entity
+    beside: dict[str, EntityRef] = {}  # key -> its page-local entity
+    generation = ask.loader.generation()
     for slot in sorted({attribute, *answering_attributes(attribute)}):
-        for other in ask.loader.keys_with_coarse_key(slot.split()[-1]):
-            subject = other[: -len(slot) - 1] if other.endswith(" " + slot) else ""
-            if (
-                other not in answering
-                and NAMED_IN_PAGE.search(subject)
-                and entity_fit(entity, subject) > 0
-            ):
+        coarse = slot.split()[-1]
+        block = set(ask.loader.keys_with_coarse_key(coarse))
+        for other, subject in local_subjects(ask.conn, generation, coarse, slot).items():
+            if other in block and other not in answering and entity_fit(entity, subject) > 0:
                 beside[other] = subject
     # only keys the requester may see are counted toward the bound, so which of them are
     # read never depends on hidden claims (issue 13, point 3)
-    shown = visible_keys(
-        ask.conn, beside, generation=ask.loader.generation(), groups=ask.requester.groups
-    )
+    shown = visible_keys(ask.conn, beside, generation=generation, groups=ask.requester.groups)
     beside = {k: v for k, v in beside.items() if k in shown}
     if not beside:
         return found
@@ -684,7 +563,7 @@ def find(ask: Ask, referring: set[str]) -> Found:
     if not added:
         return found
     best = max(fits.values())
-    stated = {str(named[i]) for i, fit in fits.items() if fit == best} | {
+    stated = {r for i, fit in fits.items() if fit == best and (r := named[i])} | {
         beside[c.claim_key] for c in added
     }
     return Found(
@@ -692,136 +571,5 @@ def find(ask: Ask, referring: set[str]) -> Found:
         [*found.claims, *added],
         found.extra,
         found.key,
-        sorted(stated | set(found.entities)),
+        sorted(stated | set(found.entities), key=text_of),
     )
-
-
-# ----------------------------------------------------------------- held in dispute
-
-DISPUTES = ("conflicts", "ambiguous")
-
-
-def edge_held(
-    ask: Ask, group: EvidenceGroup, chosen: list[ClaimFact], verdicts: dict[str, Any]
-) -> list[ClaimFact]:
-    """Claims the ledger holds in dispute with an answering claim (a live conflicts or
-    ambiguous edge) that answer the question too: the same attribute as the claim they
-    dispute, a value of the asked kind, in the asked scope and time, not superseded, and
-    about the asked entity as far as the ledger knows (naming it, naming nothing, or on a
-    page about it). They were read under another key or page ("The mill was last worked
-    commercially in 1955" on a page cut from an article, with no title, that mentions Corran
-    Mill, beside "Corran Mill, Haddleby" of 1921): the answer names them as sides instead of
-    answering one value the ledger itself holds in doubt. Only edges among the visible
-    claims are read (``group`` is narrowed), so a hidden claim never adds a side."""
-    ids = {c.id for c in chosen}
-    joined: dict[str, set[str]] = {}
-    for edge in group.edges:
-        if edge.kind not in DISPUTES:
-            continue
-        if edge.left in ids and edge.right not in ids:
-            joined.setdefault(edge.right, set()).add(edge.left)
-        elif edge.right in ids and edge.left not in ids:
-            joined.setdefault(edge.left, set()).add(edge.right)
-    others = [
-        group.claims[i]
-        for i in sorted(joined)
-        if i in group.claims
-        and ask.holds(group.claims[i])
-        and i in verdicts
-        and verdicts[i].superseded_by is None
-    ]
-    others = fitting(ask.asked, others, ask.attribute)
-    if not others:
-        return []
-    attributes = claim_attributes(ask.conn, sorted({c.id for c in others} | ids))
-    others = [
-        c for c in others if any(attributes.get(c.id) == attributes.get(j) for j in joined[c.id])
-    ]
-    if not others:
-        return []
-    # who each is about: the entity it names, else its page's subject (any, not only one
-    # fitting the asked name: a page about a namesake is about the namesake)
-    stated = claim_entities(ask.conn, sorted({c.id for c in others} | ids))
-    subjects = page_subjects(
-        ask.conn, [c for c in others if not stated.get(c.id) or stated[c.id] in entity_references()]
-    )
-    about: dict[str, str | None] = {}
-    for claim in others:
-        own = stated.get(claim.id)
-        about[claim.id] = subjects.get(claim.id) or (
-            own if own and own not in entity_references() else None
-        )
-    asked_names = (
-        [ask.entity]
-        if ask.entity
-        else sorted({e for i in ids if (e := stated.get(i)) and e not in entity_references()})
-    )
-    if not asked_names:
-        # with no name asked or answered ("What was the Q1 dividend?"), a claim naming a
-        # company is about a narrower thing than the answer, and none is added
-        return []
-
-    def fit(name: str | None) -> float:
-        return max(entity_fit(n, name) for n in asked_names) if name else 0.0
-
-    # a namesake the answer set aside stays aside: only what fits the asked name as well as
-    # the answering claims do
-    chosen_subjects = named_entities(ask.conn, chosen, asked_names[0])
-    floor = max((fit(chosen_subjects.get(c.id)) for c in chosen), default=0.0)
-    # a claim about nothing the ledger can name (a sentence naming nothing on a page naming
-    # nothing; or, beside an answer naming nothing, any claim) counts only when its page is a
-    # copy of the page it disputes (they share sentences word for word, numbers included):
-    # "The mill was last worked commercially in 1955" in a copy of the Corran Mill article is
-    # about the mill; "there were 3,292 people" on another town's page of one name is not,
-    # nor is "The Q1 dividend was 15 cents" beside Moallu's dividend
-    unsure = [c for c in others if not about[c.id] or floor == 0.0]
-    copied = copies(ask.conn, unsure, {c.id: c for c in chosen}, joined)
-    return [
-        c
-        for c in others
-        if (c.id in copied) or (about[c.id] and floor > 0.0 and fit(about[c.id]) >= floor)
-    ]
-
-
-MIN_SHARED_SENTENCES = 2  # sentences two pages must share word for word to be copies
-MIN_SENTENCE_WORDS = 6  # shorter sentences ("See also.") say nothing of a copy
-
-
-def _sentences(text: str) -> set[tuple[str, ...]]:
-    """A page's sentences as folded words (numbers kept), the short ones left out."""
-    found = set()
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
-        words = name_words(sentence)
-        if len(words) >= MIN_SENTENCE_WORDS:
-            found.add(words)
-    return found
-
-
-def copies(
-    conn: Connection,
-    claims: list[ClaimFact],
-    chosen: dict[str, ClaimFact],
-    joined: dict[str, set[str]],
-) -> set[str]:
-    """The ids of ``claims`` whose page is a copy of the page of a chosen claim it is joined
-    to: the two texts share at least ``MIN_SHARED_SENTENCES`` sentences word for word. Reads
-    the text of those pages only (each page's own version: what the requester sees)."""
-    if not claims:
-        return set()
-    versions = {c.version_id for c in claims}
-    versions |= {chosen[j].version_id for c in claims for j in joined[c.id] if j in chosen}
-    texts: dict[str, set[tuple[str, ...]]] = {}
-    for chunk in batches(sorted(versions)):
-        rows = conn.execute(
-            select(SourceVersionRow.id, SourceVersionRow.text).where(SourceVersionRow.id.in_(chunk))
-        )
-        texts.update((version, _sentences(text or "")) for version, text in rows)
-    found = set()
-    for claim in claims:
-        own = texts.get(claim.version_id, set())
-        for other in joined[claim.id]:
-            if other not in chosen or chosen[other].version_id == claim.version_id:
-                continue
-            if len(own & texts.get(chosen[other].version_id, set())) >= MIN_SHARED_SENTENCES:
-                found.add(claim.id)
-    return found

@@ -23,6 +23,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -366,49 +367,9 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
         credentials: HTTPAuthorizationCredentials | None = Security(bearer),
     ) -> Response:
         def work() -> Response:
-            requester = service.requester(credentials)
-            chosen = [
-                name
-                for name, value in (("claim", claim), ("source", source), ("key", key))
-                if value
-            ]
-            if len(chosen) != 1:
-                raise InputError("give exactly one of the query parameters claim, source, key")
-            as_of = AsOf(
-                effective=_parse_date("effective", effective),
-                known_at=_parse_moment("known_at", known_at),
-            )
-            span_start, span_end = _parse_int("start", start), _parse_int("end", end)
-            if (span_start is None) != (span_end is None):
-                raise InputError("a passage needs both start and end offsets")
-            if claim:
-                report = status_of_claim(service.engine, claim, requester, as_of)
-            elif key:
-                page_offset, page_limit = _parse_int("offset", offset), _parse_int("limit", limit)
-                report = status_of_key(
-                    service.engine,
-                    key,
-                    requester,
-                    as_of,
-                    offset=page_offset or 0,
-                    limit=HTTP_PAGE_LIMIT if page_limit is None else page_limit,
-                    summaries=service.key_summaries,
-                    provenance=True,
-                )
-            else:
-                span = (span_start, span_end) if span_start is not None else None
-                report = status_of_source(
-                    service.engine,
-                    source or "",
-                    requester,
-                    version=_parse_int("version", version),
-                    span=span,  # type: ignore[arg-type]
-                    as_of=as_of,
-                )
-            if not key:  # (a key's report is read with its provenance)
-                with service.engine.connect() as conn:  # the three confidences, kept apart
-                    report = status_with_provenance(conn, report)
-            return _json(report)
+            query = _StatusQuery(claim, source, key, version, start, end, effective, known_at)
+            page = (offset, limit)
+            return _json(_status_report(service, service.requester(credentials), query, page))
 
         return guarded("status", work)
 
@@ -421,19 +382,89 @@ def create_router(settings: Settings, engine: Engine | None = None) -> APIRouter
     def get_metrics(
         credentials: HTTPAuthorizationCredentials | None = Security(bearer),
     ) -> Response:
-        try:
-            requester = service.requester(credentials)
-            if not service.access.get().may_read_metrics(requester):
-                raise ForbiddenError(
-                    "metrics include store totals; ask for a token in a metrics group"
-                )
-        except ClaimLedgerError as error:
-            return error_response(error)
-        # A plain ``def`` route: the store-derived gauges (seconds to recompute) run in the
-        # thread pool, never on the event loop.
-        return Response(generate_latest(service.registry), media_type=CONTENT_TYPE_LATEST)
+        return _metrics(service, credentials)
 
     return router
+
+
+@dataclass(frozen=True)
+class _StatusQuery:
+    """The query parameters of ``GET /api/status`` as given (text; parsed by
+    ``_status_report``)."""
+
+    claim: str | None
+    source: str | None
+    key: str | None
+    version: str | None
+    start: str | None
+    end: str | None
+    effective: str | None
+    known_at: str | None
+
+
+def _status_report(
+    service: RetrievalService,
+    requester: Requester,
+    query: _StatusQuery,
+    page: tuple[str | None, str | None],
+) -> StatusReport:
+    """The status report ``GET /api/status`` asks for: of exactly one claim, source (or a
+    passage of one of its versions) or claim key (a page of its claims)."""
+    chosen = [
+        name
+        for name, value in (("claim", query.claim), ("source", query.source), ("key", query.key))
+        if value
+    ]
+    if len(chosen) != 1:
+        raise InputError("give exactly one of the query parameters claim, source, key")
+    as_of = AsOf(
+        effective=_parse_date("effective", query.effective),
+        known_at=_parse_moment("known_at", query.known_at),
+    )
+    span_start, span_end = _parse_int("start", query.start), _parse_int("end", query.end)
+    if (span_start is None) != (span_end is None):
+        raise InputError("a passage needs both start and end offsets")
+    if query.claim:
+        report = status_of_claim(service.engine, query.claim, requester, as_of)
+    elif query.key:
+        page_offset, page_limit = _parse_int("offset", page[0]), _parse_int("limit", page[1])
+        return status_of_key(  # (a key's report is read with its provenance)
+            service.engine,
+            query.key,
+            requester,
+            as_of,
+            offset=page_offset or 0,
+            limit=HTTP_PAGE_LIMIT if page_limit is None else page_limit,
+            summaries=service.key_summaries,
+            provenance=True,
+        )
+    else:
+        span = (span_start, span_end) if span_start is not None else None
+        report = status_of_source(
+            service.engine,
+            query.source or "",
+            requester,
+            version=_parse_int("version", query.version),
+            span=span,  # type: ignore[arg-type]
+            as_of=as_of,
+        )
+    with service.engine.connect() as conn:  # the three confidences, kept apart
+        return status_with_provenance(conn, report)
+
+
+def _metrics(
+    service: RetrievalService, credentials: HTTPAuthorizationCredentials | None
+) -> Response:
+    """Prometheus metrics, for callers in a metrics group of the access file."""
+    try:
+        requester = service.requester(credentials)
+        if not service.access.get().may_read_metrics(requester):
+            raise ForbiddenError("metrics include store totals; ask for a token in a metrics group")
+    except ClaimLedgerError as error:
+        return error_response(error)
+    # A plain ``def`` route: the store-derived gauges (seconds to recompute) run in the
+    # thread pool, never on the event loop.
+    return Response(generate_latest(service.registry), media_type=CONTENT_TYPE_LATEST)
 
 
 async def read_body(request: Request, limit: int) -> bytes:

@@ -7,14 +7,15 @@ is about, when the ledger can tell them apart:
 
 - every side is about one named entity, a different one for each side, all of one name
   (their disambiguators aside: "x (1934 film)", "x (1959 film)"), and none of them is
-  a subject known only inside one page ("x (in doc03)", or a bare name on a page with no
-  title): no title tells such a subject from its namesakes; nor is one's name all words of
+  a subject known only inside one page (its stored ``EntityRef`` is local to that source,
+  shown "x (in doc03)"; or a bare name on a page with no title): no title tells such a
+  subject from its namesakes; nor is one's name all words of
   another's ("harlan voss" beside "harlan voss (vermont representative)"): the bare name may be
   the disambiguated one;
 - no ``conflicts`` or ``ambiguous`` edge among the visible evidence joins claims of two of
   them (the ledger itself holds them to be one thing in dispute);
-- a claim of an untitled page (or of a subject marked "(in doc03)") cited by a side rides
-  along with that side's titled claim: it states the same value and names no namesake of
+- a claim of an untitled page (or of a subject stored as local to its source) cited by a
+  side rides along with that side's titled claim: it states the same value and names no namesake of
   its own ("Gordon Tate" on a cut copy of the 1968 film's page beside the page "Nightfall
   (1968 film)"), unless an edge disputes it against another side's claim; a side of such
   claims only names no namesake;
@@ -34,16 +35,23 @@ from itertools import combinations
 
 from sqlalchemy import Connection, select
 
-from claims.edges.entities import Stated, base_name, evidence, value_key
+from claims.edges.entities import Stated, evidence, value_key
 from claims.edges.facts import ClaimFacts, facts_from_claim
+from claims.models import EntityRef
 from claims.store.batches import batches
 from claims.store.claims import CLAIM_COLUMNS, claim_from_row
 from claims.tables import ClaimRow
-from retrieval.answering import entity_references
-from retrieval.candidates import NAMED_IN_PAGE, name_words
+from retrieval.candidates import name_words
 from retrieval.contract import Side
+from retrieval.disputes import DISPUTES
 from retrieval.evidence import ClaimFact, EvidenceGroup
-from retrieval.finding import DISPUTES, as_their_pages_name_them, named_entities
+from retrieval.subjects import (
+    as_their_pages_name_them,
+    is_local,
+    is_reference,
+    named_entities,
+    text_of,
+)
 
 
 def told_apart(
@@ -61,7 +69,7 @@ def told_apart(
     by_id = {c.id: c for c in claims}
     named = named_entities(conn, claims, asked)
     untitled = as_their_pages_name_them(conn, claims, named) if asked else set()
-    owners: list[str] = []
+    owners: list[EntityRef] = []
     titled_ids: list[set[str]] = []
     riders: set[str] = set()
     for side in sides:
@@ -70,12 +78,12 @@ def told_apart(
             return None
         # a claim of an untitled page, or of a subject known only inside its page, rides
         # along with a titled claim stating the same value: it names no namesake of its own
-        ride = {i for i in ids if i in untitled or NAMED_IN_PAGE.search(named.get(i) or "")}
+        ride = {i for i in ids if i in untitled or is_local(named.get(i))}
         about = {named.get(i) for i in ids if i not in ride}
         if len(about) != 1:
             return None
         entity = about.pop()
-        if not entity or entity in entity_references() or NAMED_IN_PAGE.search(entity):
+        if entity is None or is_reference(entity) or is_local(entity):
             return None
         owners.append(entity)
         titled_ids.append(set(ids) - ride)
@@ -97,29 +105,31 @@ def told_apart(
     if riders and _rider_elsewhere(conn, sides, pages, riders, generation):
         return None
     return [
-        side.model_copy(update={"entity": owner}) for owner, side in zip(owners, sides, strict=True)
+        side.model_copy(update={"entity": owner.text})
+        for owner, side in zip(owners, sides, strict=True)
     ]
 
 
-def _name_of(entity: str) -> tuple[str, ...]:
-    """The name an entity shares with its namesakes: its words without the disambiguator
-    ("imitation of life (1934 film)") or the place after a comma ("lawrence, rusk county,
-    wisconsin"). Things the question names only in part ("c. mayer": Christa and Constant
+def _name_of(entity: EntityRef) -> tuple[str, ...]:
+    """The name an entity shares with its namesakes: its stored name's words without its
+    qualifier ("imitation of life (1934 film)") or the place after a comma ("lawrence, rusk
+    county, wisconsin"); a bracket that is part of the name ("router (model b)") stays.
+    Things the question names only in part ("c. mayer": Christa and Constant
     Mayer) have two names, not one: they are not namesakes, and stay a conflict."""
-    return name_words(base_name(entity).split(",")[0])
+    return name_words(entity.name.split(",")[0])
 
 
-def _one_within_another(owners: list[str]) -> bool:
+def _one_within_another(owners: list[EntityRef]) -> bool:
     """Whether one namesake's name is all words of another's ("harlan voss" beside "harlan
     voss (vermont representative)"): the shorter name says nothing the longer one does not,
     so the ledger cannot tell that page from its disambiguated namesake. Two names each
     with a word of their own ("(1934 film)", "(1959 film)") tell the two apart."""
-    words = [set(name_words(owner)) for owner in owners]
+    words = [set(name_words(owner.text)) for owner in owners]
     return any(a <= b or b <= a for a, b in combinations(words, 2))
 
 
 def _disputed_across(
-    conn: Connection, group: EvidenceGroup, owners: set[str], asked: str | None
+    conn: Connection, group: EvidenceGroup, owners: set[EntityRef], asked: str | None
 ) -> bool:
     """Whether a visible conflicts or ambiguous edge joins claims of two of ``owners``."""
     disputes = [
@@ -176,7 +186,7 @@ def _shown(facts: ClaimFacts) -> tuple[object, ...]:
 def _rider_elsewhere(
     conn: Connection,
     sides: list[Side],
-    pages: dict[str, set[str]],
+    pages: dict[EntityRef, set[str]],
     riders: set[str],
     generation: str | None,
 ) -> bool:
@@ -207,19 +217,19 @@ def _rider_elsewhere(
     return False
 
 
-def _copies(conn: Connection, pages: dict[str, set[str]], generation: str | None) -> bool:
+def _copies(conn: Connection, pages: dict[EntityRef, set[str]], generation: str | None) -> bool:
     """Whether the pages of two of the namesakes state alike what the edge linker takes for
     one entity's facts (enough telling attributes agree, at most one differs). A value
     another of the namesakes states as well tells nothing, as in the linker's block. Only
     the claims of the ``generation`` being answered from are read: an older extractor's
     claims of the same page would add facts the answer never saw."""
     stated = {owner: _stated(conn, versions, generation) for owner, versions in pages.items()}
-    by_value: dict[tuple[str, tuple[object, ...]], set[str]] = defaultdict(set)
+    by_value: dict[tuple[str, tuple[object, ...]], set[EntityRef]] = defaultdict(set)
     for owner, found in stated.items():
         for attribute, values in found.items():
             for facts in values.values():
                 by_value[(attribute, (facts.kind, facts.label, facts.lo, facts.hi))].add(owner)
-    for a, b in combinations(sorted(stated), 2):
+    for a, b in combinations(sorted(stated, key=text_of), 2):
         pair = {a, b}
 
         def telling(attribute: str, value: tuple[object, ...]) -> bool:

@@ -218,13 +218,15 @@ def test_a_disambiguation_the_question_states_names_the_titled_page_beside_the_b
 
 
 def test_a_disambiguation_the_question_does_not_state_keeps_the_bare_name_first() -> None:
+    from claims.models import EntityRef
     from claims.store.search import search_words
     from retrieval.candidates import EXACT_ENTITY, PARTIAL_ENTITY, question_fit
 
-    titled = "harlan voss (vermont representative)"
+    titled = EntityRef(name="harlan voss", qualifier="vermont representative")
     asked = search_words("When was Harlan Voss elected to the Vermont House of Representatives?")
     assert question_fit("harlan voss", titled, asked) == EXACT_ENTITY
     other = search_words("When was Harlan Voss elected to the Senate?")
     assert question_fit("harlan voss", titled, other) == PARTIAL_ENTITY
     # a namesake's longer name is no disambiguation, whatever the question says
-    assert question_fit("harlan voss", "harlan voss jr (ohio)", ["Ohio"]) < EXACT_ENTITY
+    namesake = EntityRef(name="harlan voss jr", qualifier="ohio")
+    assert question_fit("harlan voss", namesake, ["Ohio"]) < EXACT_ENTITY

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from claims.models import Requester
+from claims.models import EntityRef, Requester
 from retrieval.answer import answer
 from retrieval.candidates import NAME_PART, entity_fit
 from retrieval.contract import AnswerStatus
@@ -34,7 +34,8 @@ CUT = (
 
 def test_kind_words_after_the_asked_name_are_not_part_of_it() -> None:
     assert entity_fit("harbour mouse tv series", "harbour mouse") == NAME_PART
-    assert entity_fit("harbour mouse tv series", "harbour mouse (in doc02)") == NAME_PART
+    local = EntityRef(name="harbour mouse", local_to="doc02")
+    assert entity_fit("harbour mouse tv series", local) == NAME_PART
     assert entity_fit("washington street station", "washington street") == NAME_PART
     # the name itself must match: another mouse is another series
     assert entity_fit("harbour mouse tv series", "field mouse") == 0.0

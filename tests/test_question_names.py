@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from claims.models import EntityRef
 from retrieval.candidates import entity_fit
 
 
@@ -18,11 +19,13 @@ from retrieval.candidates import entity_fit
         ("c mayer", "christa mayer"),  # an initial for the first name
         ("admiral morgan", "henry sturgis morgan jr"),  # the suffix of a son's name aside
         ("blue lake township, michigan", "blue lake township, kalkaska county, michigan"),
-        ("maryborough", "city maryborough (queensland)"),  # the kind of place aside
-        ("devata", "devata (1941 film)"),  # a title and its disambiguation
+        ("maryborough", EntityRef(name="city maryborough", qualifier="queensland")),
+        ("devata", EntityRef(name="devata", qualifier="1941 film")),  # a title, its qualifier
     ],
 )
-def test_a_name_asked_as_people_ask_it_fits_the_articles_full_name(asked: str, stated: str) -> None:
+def test_a_name_asked_as_people_ask_it_fits_the_articles_full_name(
+    asked: str, stated: str | EntityRef
+) -> None:
     assert entity_fit(asked, stated) > 0
 
 
@@ -44,6 +47,6 @@ def test_the_closer_name_fits_better() -> None:
     exact = entity_fit("devata", "devata")
     assert (
         exact
-        > entity_fit("devata", "devata (1941 film)")
+        > entity_fit("devata", EntityRef(name="devata", qualifier="1941 film"))
         > entity_fit("general hartigan", "brendan p hartigan")
     )

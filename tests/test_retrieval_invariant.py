@@ -266,7 +266,10 @@ def _candidates(engine: Engine, frame: Frame, requester: Requester) -> str:
             generation=GENERATION,
             groups=requester.groups,
         )
-    return json.dumps([dataclasses.asdict(c) for c in found], sort_keys=True)
+    # a candidate's stored entity reference (a pydantic model) compares by its fields
+    return json.dumps(
+        [dataclasses.asdict(c) for c in found], sort_keys=True, default=lambda o: o.model_dump()
+    )
 
 
 @settings(

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import Engine
 
 from claims.extraction import extract as extract_any
-from claims.models import Claim, Requester
+from claims.models import Claim, EntityRef, Requester
 from claims.profiles import profile_named
 from retrieval.answer import answer
 from retrieval.candidates import entity_fit
@@ -142,11 +142,12 @@ def test_a_common_noun_or_furniture_ending_with_the_name_is_not_it() -> None:
 
 
 def test_a_page_named_subject_fits_no_better_than_a_titled_namesake() -> None:
-    assert entity_fit("lantern season", "lantern season (in doc03)") == entity_fit(
-        "lantern season", "lantern season (album)"
-    )
-    assert entity_fit("pell street station", "pell street (in doc01)") > 0
-    assert entity_fit("pell street station", "pell road (in doc01)") == 0.0
+    # the stored reference says the subject is local to its source, as data
+    assert entity_fit(
+        "lantern season", EntityRef(name="lantern season", local_to="doc03")
+    ) == entity_fit("lantern season", EntityRef(name="lantern season", qualifier="album"))
+    assert entity_fit("pell street station", EntityRef(name="pell street", local_to="doc01")) > 0
+    assert entity_fit("pell street station", EntityRef(name="pell road", local_to="doc01")) == 0.0
 
 
 def test_a_surname_question_is_answered_from_the_full_name(engine: Engine) -> None:

@@ -3,6 +3,7 @@ the ORM writes: same stored text for timestamps, same integers for booleans, NUL
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -99,3 +100,35 @@ def test_claims_written_in_bulk_store_timestamps_as_the_orm_does(any_engine: Eng
             ).all()
         )
     assert rows[fast.id] == rows[orm.id]
+
+
+def test_text_with_tabs_newlines_backslashes_and_a_scope_stores_as_the_orm_does(
+    any_engine: Engine,
+) -> None:
+    """On PostgreSQL the bulk writer streams rows through COPY, whose text format gives tabs,
+    newlines and backslashes a meaning (``\\N`` is NULL): values holding them, and a JSON
+    scope, must come back as the ORM stores them."""
+    from claims.store.claims import claim_to_row
+
+    awkward = "Notice:\tthirty days\nsee C:\\policies\\N and \\\\ twice"
+    scope = {"region": "north\tand\\south", "term": "line one\nline two"}
+    with transaction(any_engine) as session:
+        version, _ = SourceRepository(session).add_version("hr/gamma", NOTE)
+        claims = extract(NOTE, source_id="hr/gamma", source_version_id=version.id)
+        GenerationRepository(session).ensure(claims[0].generation, "test")
+        update = {"subject": awkward, "scope": scope, "scope_residual": ["a\tb", "\\N"]}
+        fast, orm = (c.model_copy(update=update) for c in claims[:2])
+        ClaimRepository(session).add_all([fast])
+        session.add(claim_to_row(orm))
+    with any_engine.connect() as conn:
+        rows = {
+            claim_id: (value, json.loads(scoped), json.loads(residual))
+            for claim_id, value, scoped, residual in conn.execute(
+                text(
+                    "SELECT id, subject, CAST(scope AS TEXT), CAST(scope_residual AS TEXT) "
+                    "FROM claims WHERE id IN (:a, :b)"
+                ),
+                {"a": fast.id, "b": orm.id},
+            )
+        }
+    assert rows[fast.id] == rows[orm.id] == (awkward, scope, ["a\tb", "\\N"])

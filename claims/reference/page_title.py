@@ -34,7 +34,9 @@ from claims.extraction.resources import resources
 from claims.models import Claim
 from claims.models import Span as CharSpan
 from claims.reference.given_names import is_given_name
-from claims.reference.opening import Opening, _kinds, _titled, _words
+from claims.reference.opening import _kinds
+from claims.reference.opening_subject import _titled
+from claims.reference.opening_words import Opening, _words
 
 # a person's name in a title: a given name and one to three more capitalised words
 _PERSON_NAME = re.compile(r"^[A-Z][a-z]+(?: [A-Z][A-Za-z'\-]+){1,3}$")

@@ -17,7 +17,7 @@ Three shapes of rows, one writer: dicts (``insert_rows``), tuples in column orde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
@@ -69,27 +69,16 @@ def insert_tuples(
     if not rows:
         return
     dialect = session.get_bind().dialect if isinstance(session, Session) else session.dialect
+    if dialect.name == "postgresql":
+        _copy_tuples(session, table, columns, rows, dialect)
+        return
     if dialect.name != "sqlite":
         for start in range(0, len(rows), CHUNK):
             chunk = rows[start : start + CHUNK]
             session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in chunk])
         return
-    converters = _converters(table, tuple(columns), dialect)
-    prepared: list[Sequence[Any]] = []
-    if converters:
-        for row in rows:
-            values = list(row)
-            for index, convert in converters:
-                if values[index] is not None:
-                    values[index] = convert(values[index])
-            prepared.append(values)
-    else:
-        prepared = list(rows)
-    if isinstance(session, Session):
-        session.flush()
-        connection = session.connection()
-    else:
-        connection = session
+    prepared = list(_converted(rows, _converters(table, tuple(columns), dialect)))
+    connection = _connection(session)
     statement = (
         f"INSERT INTO {table.name} ({', '.join(columns)}) "
         f"VALUES ({', '.join('?' for _ in columns)})"
@@ -99,6 +88,54 @@ def insert_tuples(
         cursor.executemany(statement, prepared)
     finally:
         cursor.close()
+
+
+def _copy_tuples(
+    session: Session | Connection,
+    table: Table,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    dialect: Any,
+) -> None:
+    """PostgreSQL: the rows in one ``COPY ... FROM STDIN`` in the caller's transaction.
+
+    psycopg's ``executemany`` sends one INSERT per row (pipelined, but each row is still a
+    statement the server parses, plans and executes): 37,565 edges cost 4.6 s of server
+    time at 1,000 bench files. COPY streams them as one statement. Values go through the
+    bind processor of the column type's PostgreSQL implementation, as an INSERT's would
+    (JSON wrapped for psycopg), so the stored values are the same."""
+    converters = _converters(table, tuple(columns), dialect)
+    connection = _connection(session)
+    names = ", ".join(f'"{name}"' for name in columns)
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        with cursor.copy(f'COPY "{table.name}" ({names}) FROM STDIN') as copy:
+            for row in _converted(rows, converters):
+                copy.write_row(row)
+    finally:
+        cursor.close()
+
+
+def _converted(rows: Sequence[Sequence[Any]], converters: _Converters) -> Iterator[Sequence[Any]]:
+    """``rows`` with the values ``converters`` name converted (None stays None)."""
+    if not converters:
+        yield from rows
+        return
+    for row in rows:
+        values = list(row)
+        for index, convert in converters:
+            if values[index] is not None:
+                values[index] = convert(values[index])
+        yield values
+
+
+def _connection(session: Session | Connection) -> Connection:
+    """The connection of ``session``'s transaction, its pending ORM changes flushed first
+    (a bulk write on the driver's cursor must come after them)."""
+    if isinstance(session, Session):
+        session.flush()
+        return session.connection()
+    return session
 
 
 _Converters = list[tuple[int, Callable[[Any], Any]]]
@@ -125,7 +162,8 @@ def _converters(table: Table, columns: tuple[str, ...], dialect: Any) -> _Conver
 
 
 def _converter(kind: Any, dialect: Any) -> Callable[[Any], Any] | None:
-    """What a value of a column of type ``kind`` goes through on SQLite, or None."""
+    """What a value of a column of type ``kind`` goes through on SQLite (or PostgreSQL's
+    COPY), or None."""
     if isinstance(kind, Boolean):
         return None  # the driver binds True / False as 1 / 0, what the processor returns
     process = kind.dialect_impl(dialect).bind_processor(dialect)

@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, select
-from sqlalchemy.dialects import postgresql
+from sqlalchemy import Connection, select, text
 from sqlalchemy.orm import Session
 
 from claims.store.batches import batches
@@ -23,6 +22,16 @@ from claims.store.search import FTS_TABLE
 from claims.tables import ClaimQuoteRow
 
 QuoteKey = tuple[str, str]  # (source version id, quote text)
+
+# PostgreSQL: the missing rows in one statement of two arrays, in the order given (ids made
+# in that order). An executemany sent a statement per row: 19,208 quotes of 1,000 bench files
+# cost 1.1 s of server time and a round trip each.
+INSERT_BATCH = 5000
+_PG_INSERT = text(
+    "INSERT INTO claim_quotes (source_version_id, quote) "
+    "SELECT version, quote FROM unnest(CAST(:versions AS TEXT[]), CAST(:quotes AS TEXT[])) "
+    "WITH ORDINALITY AS given(version, quote, place) ORDER BY place ON CONFLICT DO NOTHING"
+)
 
 
 def link_quotes(session: Session | Connection, rows: Sequence[MutableMapping[str, Any]]) -> None:
@@ -58,9 +67,10 @@ def quote_ids(
     found = _quote_ids(session, sorted({version for version, _ in wanted}))
     missing = sorted(wanted - found.keys(), key=in_order)
     if missing:
-        statement = postgresql.insert(ClaimQuoteRow).on_conflict_do_nothing()
-        for chunk in batches(missing):
-            session.execute(statement, [{"source_version_id": v, "quote": q} for v, q in chunk])
+        for chunk in batches(missing, INSERT_BATCH):
+            session.execute(
+                _PG_INSERT, {"versions": [v for v, _ in chunk], "quotes": [q for _, q in chunk]}
+            )
         found = _quote_ids(session, sorted({version for version, _ in missing}), found)
     return found
 
