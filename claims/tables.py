@@ -514,6 +514,9 @@ class ClaimKeyChangeRow(Base):
     kind: Mapped[str] = mapped_column(String(32))
     generation: Mapped[str | None] = mapped_column(ID)
     created_at: Mapped[datetime] = mapped_column(TS)
+    # a ``claims`` change written for the claims of one source version: the version (so the
+    # edge step knows which claims of the key changed); null for a change of the whole key
+    source_version_id: Mapped[str | None] = mapped_column(ID)
 
 
 class ConsumerCursorRow(Base):
