@@ -34,7 +34,7 @@ ui: install
 serve: install
 	$(BIN)/claims serve
 
-## model: retrain the shipped tagger + parser (claims/extraction/model) from the UD treebanks
+## model: retrain the shipped tagger + parser (claims/parser/model) from the UD treebanks
 TREEBANK ?= ../shared/data/treebank
 model: install
 	OMP_NUM_THREADS=1 $(PY) scripts/train_parser.py --treebank $(TREEBANK)

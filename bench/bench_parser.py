@@ -1,4 +1,4 @@
-"""Parser speed and memory: the shipped tagger + parser (claims/extraction/syntax.py) on
+"""Parser speed and memory: the shipped tagger + parser (claims/parser/syntax.py) on
 generated claim sentences, beside spaCy's blank English tokenizer alone in the same run, and
 the resident memory the loaded parser adds to the process.
 
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import spacy  # noqa: E402
 
-from claims.extraction import syntax  # noqa: E402
+from claims.parser import syntax  # noqa: E402
 
 SUBJECTS = [
     "The P-9 router's battery",

@@ -2,7 +2,7 @@
 
     python bench/compare_parse_rules.py [DEV_DIR] [--limit N] [--json OUT]
 
-For each part the extractor could take from the parse (claims/extraction/syntax.py) instead
+For each part the extractor could take from the parse (claims/parser/syntax.py) instead
 of its rules, the same items are decided both ways and scored against the dev data's gold:
 
 - **asserted value** (MeasEval train): which numbers are quantities. Rules: the value spans
@@ -123,7 +123,8 @@ def read_entities(tsv: Path) -> list[tuple[int, int, str]]:
 
 
 def measeval_parts(root: Path, limit: int | None) -> dict[str, Any]:
-    from claims.extraction import extract, syntax
+    from claims.extraction import extract
+    from claims.parser import syntax
 
     docs, _ = measeval.documents(root)
     docs = [d for d in docs if d[0].startswith("train/")][: limit or None]
@@ -241,12 +242,13 @@ def measeval_parts(root: Path, limit: int | None) -> dict[str, Any]:
 
 
 def vitaminc_negation(path: Path, limit: int | None) -> dict[str, Any]:
-    from claims.extraction import extract, get_pipeline, syntax
+    from claims.extraction import extract, get_pipeline
     from claims.extraction.frames import read_frame
     from claims.extraction.mentions import Mentions
     from claims.extraction.resources import resources
     from claims.extraction.roles import assign_roles
     from claims.models import Modality, Polarity
+    from claims.parser import syntax
 
     rows = [r for r in common.read_jsonl(path, limit) if r["label"] in ("REFUTES", "SUPPORTS")]
     nlp = get_pipeline(None)

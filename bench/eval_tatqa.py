@@ -152,15 +152,14 @@ def render_as(
     """The report converted from ``fmt`` (html, docx) by the project's converters, and the
     offsets of its table's cells in the converted text (row, column as in ``rows``)."""
     from claims.documents.converters import convert
-    from claims.extraction.readers import table_document
+    from claims.documents.structure import read_structure
 
     blocks = _report_blocks(context, rows)
     data = _html(blocks) if fmt == "html" else _docx(blocks)
     text = convert(data, Path(f"report.{fmt}")).text
     offsets: dict[tuple[int, int], tuple[int, int]] = {}
-    document = table_document(text)
-    if document is not None:
-        table = next(b.table for b in document.blocks if b.table is not None)
+    table = next((b.table for b in read_structure(text).blocks if b.table is not None), None)
+    if table is not None:
         offsets = {(c.row, c.column): (c.start, c.end) for c in table.cells}
     return text, offsets
 

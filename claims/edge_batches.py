@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from claims.edge_refresh import EdgeReport, recompute_scope, sync_version_supersessions
+from claims.edge_report import SUMMED_COUNTS
 from claims.edges.builder import NEAR_MISS_PREFIX
 from claims.edges.materiality import MaterialitySettings
 from claims.edges.value_groups import UNKNOWN_KEY_PREFIX
@@ -38,23 +39,7 @@ from claims.tables import (
 # batch still holds hundreds of keys (the queries per batch are a few dozen).
 BATCH_CLAIMS = 50_000
 
-_SUMMED = (
-    "keys",
-    "coarse_keys",
-    "claims",
-    "comparisons",
-    "edges",
-    "material_conflicts",
-    "inserted",
-    "updated",
-    "revived",
-    "retired",
-    "compacted",
-    "unchanged",
-    "value_groups",
-    "group_relations",
-    "slot_groups",
-)
+_SUMMED = ("keys", "coarse_keys", *SUMMED_COUNTS)
 
 
 def key_batches(session: Session, generation: str, batch_claims: int) -> Iterator[set[str]]:

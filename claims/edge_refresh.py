@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict, namedtuple
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
-from sqlalchemy import Text, null, or_, select, type_coerce
+from sqlalchemy import Text, literal_column, null, or_, select, type_coerce
 from sqlalchemy.orm import Session
 
+from claims.edge_delta import delta_keys, evaluate_deltas
+from claims.edge_report import EdgeReport
 from claims.edges.builder import MAX_NEAR_MISS_KEYS, NEAR_MISS_PREFIX, build_edges, refine
 from claims.edges.compare import compare_facts
 from claims.edges.entities import link_candidates
@@ -45,66 +47,6 @@ from claims.tables import (
 )
 
 _CHUNK = 500
-
-
-@dataclass
-class EdgeReport:
-    """What a recompute looked at and changed (reported as Dagster metadata upstream)."""
-
-    generation: str
-    full: bool
-    keys: int = 0
-    coarse_keys: int = 0
-    claims: int = 0
-    comparisons: int = 0
-    edges: int = 0
-    by_kind: dict[str, int] = field(default_factory=dict)
-    material_conflicts: int = 0
-    inserted: int = 0
-    updated: int = 0
-    revived: int = 0
-    retired: int = 0
-    # of the retired edges, those deleted at once (history read from value groups)
-    compacted: int = 0
-    unchanged: int = 0
-    version_supersessions: int = 0
-    value_groups: int = 0
-    group_relations: int = 0
-    slot_groups: int = 0
-    # Claim keys of the blocks the recompute evaluated (the touched keys and the keys of the
-    # near-miss blocks around them): whatever is derived from edges may have changed there,
-    # nowhere else. Claims loaded only as evidence (a namesake's other claims, a page's
-    # other claims) form no block here and are not in it. None after a full recompute.
-    touched_keys: set[str] | None = None
-    # Live edges by kind after the recompute: of the whole generation after a full one, the
-    # change in the synced blocks after an incremental one (so a caller keeping the totals
-    # need not count every edge of the store again).
-    live_edges: dict[str, int] = field(default_factory=dict)
-    # the edge blocks (claim keys, ``~`` near-miss blocks) whose stored edges were synced
-    # (None: every block)
-    synced_blocks: set[str] | None = field(default=None, repr=False)
-
-    def as_metadata(self) -> dict[str, object]:
-        return {
-            "generation": self.generation,
-            "full": self.full,
-            "keys": self.keys,
-            "claims": self.claims,
-            "comparisons": self.comparisons,
-            "edges": self.edges,
-            **{f"edges_{k}": v for k, v in sorted(self.by_kind.items())},
-            "material_conflicts": self.material_conflicts,
-            "inserted": self.inserted,
-            "updated": self.updated,
-            "revived": self.revived,
-            "retired": self.retired,
-            "compacted": self.compacted,
-            "unchanged": self.unchanged,
-            "version_supersessions": self.version_supersessions,
-            "value_groups": self.value_groups,
-            "group_relations": self.group_relations,
-            "slot_groups": self.slot_groups,
-        }
 
 
 def register_closure(
@@ -224,28 +166,52 @@ class _Scope(NamedTuple):
     over_cap: set[str]
 
 
-def _load(
-    session: Session, generation: str, claim_keys: Collection[str] | None, judges: EdgeJudges
-) -> _Scope:
-    """The claims to evaluate plus the exact-key and coarse-key blocks in scope."""
-    if claim_keys is None:
-        return _Scope(_claims_where(session, generation), None, None, set())
+class _Coarse(NamedTuple):
+    """The coarse-key blocks around some claim keys: those re-evaluated with them, those
+    over the near-miss cap, and each key's coarse keys."""
+
+    kept: set[str]
+    over_cap: set[str]
+    of_key: dict[str, set[str]]
+
+
+def _coarse_scope(session: Session, generation: str, claim_keys: Collection[str]) -> _Coarse:
     keys = sorted(set(claim_keys))
-    coarse: set[str] = set()
+    of_key: dict[str, set[str]] = defaultdict(set)
     for start in range(0, len(keys), _CHUNK):
         chunk = keys[start : start + _CHUNK]
         # grouped by claim key: with DISTINCT coarse_key SQLite walks the (generation,
         # coarse_key) index, every claim of the generation, for each chunk (issue 33)
-        coarse.update(
-            c
-            for c in session.scalars(
-                select(ClaimRow.coarse_key)
-                .where(ClaimRow.generation == generation, ClaimRow.claim_key.in_(chunk))
-                .group_by(ClaimRow.claim_key, ClaimRow.coarse_key)
-            )
-            if c
+        rows = session.execute(
+            select(ClaimRow.claim_key, ClaimRow.coarse_key)
+            .where(ClaimRow.generation == generation, ClaimRow.claim_key.in_(chunk))
+            .group_by(ClaimRow.claim_key, ClaimRow.coarse_key)
         )
-    coarse, over_cap = _narrow_coarse_keys(session, generation, coarse, set(keys))
+        for key, coarse_key in rows:
+            if coarse_key:
+                of_key[key].add(coarse_key)
+    coarse = set().union(*of_key.values()) if of_key else set()
+    kept, over_cap = _narrow_coarse_keys(session, generation, coarse, set(keys))
+    return _Coarse(kept, over_cap, dict(of_key))
+
+
+def _load(
+    session: Session,
+    generation: str,
+    claim_keys: Collection[str] | None,
+    judges: EdgeJudges,
+    around: _Coarse | None = None,
+    skip: Collection[str] = (),
+) -> _Scope:
+    """The claims to evaluate plus the exact-key and coarse-key blocks in scope; the keys
+    of ``skip`` (evaluated from part of their claims, ``claims.edge_delta``) are left out
+    but for the coarse blocks around them (``around``, computed with them)."""
+    if claim_keys is None:
+        return _Scope(_claims_where(session, generation), None, None, set())
+    if around is None:
+        around = _coarse_scope(session, generation, claim_keys)
+    coarse, over_cap = set(around.kept), set(around.over_cap)
+    keys = sorted(set(claim_keys) - set(skip))
     by_id: dict[str, ClaimFacts] = {}
     for start in range(0, len(keys), _CHUNK):
         for facts in _claims_where(
@@ -295,18 +261,20 @@ def _narrow_coarse_keys(
     takes it over (issue 31.8: 3,000 new "api N limit" keys ended the near misses of
     "output limit" in a full build but not in the incremental one).
     """
-    listed = sorted(coarse)
-    keys_of: dict[str, set[str]] = defaultdict(set)
-    for start in range(0, len(listed), _CHUNK):
-        chunk = listed[start : start + _CHUNK]
-        rows = session.execute(
-            select(ClaimRow.coarse_key, ClaimRow.claim_key)
-            .where(ClaimRow.generation == generation, ClaimRow.coarse_key.in_(chunk))
-            .distinct()
+    keys_of: dict[str, set[str]] = {}
+    for coarse_key in sorted(coarse):
+        # one past the cap is enough to know a block is over it: a generic head word
+        # ("period": a tenth of the store) is not walked whole (issue 33, session 18). The
+        # DISTINCT is over an expression: over the bare column SQLite walks the
+        # (generation, claim_key) index, every claim of the generation, for its order.
+        keys_of[coarse_key] = set(
+            session.scalars(
+                select(ClaimRow.claim_key.concat(literal_column("''")))
+                .where(ClaimRow.generation == generation, ClaimRow.coarse_key == coarse_key)
+                .distinct()
+                .limit(MAX_NEAR_MISS_KEYS + 1)
+            )
         )
-        for coarse_key, claim_key in rows:
-            if coarse_key:
-                keys_of[coarse_key].add(claim_key)
     kept: set[str] = set()
     over_cap: set[str] = set()
     for coarse_key, block_keys in keys_of.items():
@@ -340,8 +308,14 @@ def recompute_edges(
     materiality: MaterialitySettings | None = None,
     judges: EdgeJudges | None = None,
     namesake_sources: Collection[str] | None = None,
+    changed_versions: Mapping[str, set[str] | None] | None = None,
 ) -> EdgeReport:
     """Re-evaluate the edges of ``claim_keys`` (None: every key) and store the result.
+
+    ``changed_versions``: for each key, the source versions whose claims changed there
+    (None for a key that changed whole; the change feed's ``Pending.versions``): a large
+    key is then evaluated from those claims and its groups' first claims
+    (``claims.edge_delta``), with the same stored rows.
 
     ``namesake_sources``: the sources read as reference pages (``build_edges``; None: the
     store's sources whose profile lends a namesake judge).
@@ -358,7 +332,15 @@ def recompute_edges(
         judges = judges_for(profiles_in_use(session))
     if namesake_sources is None:
         namesake_sources = sources_judged_as_pages(session) if judges else ()
-    return recompute_scope(session, generation, claim_keys, materiality, judges, namesake_sources)
+    return recompute_scope(
+        session,
+        generation,
+        claim_keys,
+        materiality,
+        judges,
+        namesake_sources,
+        changed_versions=changed_versions,
+    )
 
 
 def recompute_scope(
@@ -369,10 +351,26 @@ def recompute_scope(
     judges: EdgeJudges,
     namesake_sources: Collection[str],
     index: SupersessionIndex | None = None,
+    changed_versions: Mapping[str, set[str] | None] | None = None,
 ) -> EdgeReport:
     """``recompute_edges`` of ``claim_keys`` (None: every key) in one pass; ``index``: the
     version supersessions already synced for the whole store (a batched full recompute)."""
-    facts, keys, coarse, over_cap = _load(session, generation, claim_keys, judges)
+    around: _Coarse | None = None
+    deltas: list[EdgeReport] = []
+    if claim_keys is not None and changed_versions is not None:
+        around = _coarse_scope(session, generation, claim_keys)
+        near = {k for k, found in around.of_key.items() if found & around.kept}
+        candidates = delta_keys(set(claim_keys) - near, changed_versions, namesake_sources)
+        deltas, _whole = evaluate_deltas(
+            session,
+            generation,
+            candidates,
+            materiality,
+            sync_version_supersessions,
+            _claims_where,
+        )
+    skipped = {key for d in deltas for key in d.touched_keys or ()}
+    facts, keys, coarse, over_cap = _load(session, generation, claim_keys, judges, around, skipped)
     source_ids = sorted({f.source_id for f in facts})
     if index is None:
         index = sync_version_supersessions(session, None if claim_keys is None else source_ids)
@@ -413,7 +411,7 @@ def recompute_scope(
         slots=build.slots,
     )
     by_kind = Counter(e.kind for e in build.edges)
-    return EdgeReport(
+    report = EdgeReport(
         generation=generation,
         full=claim_keys is None,
         keys=len(keys) if keys is not None else len({f.claim_key for f in facts}),
@@ -439,6 +437,9 @@ def recompute_scope(
         live_edges={kind: count for kind, count in sorted(live.items()) if count},
         synced_blocks=scope,
     )
+    for delta in deltas:
+        report.add(delta, in_part=True)
+    return report
 
 
 def _keys_of_live_edges(session: Session, generation: str, edge_keys: set[str]) -> set[str]:

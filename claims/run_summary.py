@@ -57,16 +57,17 @@ def edge_counts(session: Session, generation: str) -> dict[str, int]:
     return {kind: count for kind, count in rows}
 
 
-def claims_preview(claims: Sequence[Claim], limit: int = 8) -> str:
-    """A small markdown table of claims for the asset's metadata."""
+def preview_cells(claim: Claim) -> list[str]:
+    """A claim's cells in ``preview_table`` (plain strings: they travel as JSON metadata)."""
+    quote = claim.quote.replace("|", "/").replace("\n", " ")
+    quote = quote if len(quote) <= 80 else quote[:77] + "..."
+    return [str(claim.source_id), claim.claim_key, str(claim.value), claim.unit or "", quote]
+
+
+def preview_table(rows: Sequence[Sequence[str]]) -> str:
+    """The markdown table of ``preview_cells`` rows."""
     lines = ["| source | key | value | unit | quote |", "|---|---|---|---|---|"]
-    for claim in claims[:limit]:
-        quote = claim.quote.replace("|", "/").replace("\n", " ")
-        quote = quote if len(quote) <= 80 else quote[:77] + "..."
-        lines.append(
-            f"| {claim.source_id} | {claim.claim_key} | {claim.value} | "
-            f"{claim.unit or ''} | {quote} |"
-        )
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import dagster as dg
@@ -41,15 +42,24 @@ def recompute(
     generation: str,
     claim_keys: set[str] | None,
     materiality: MaterialitySettings | None,
+    changed_versions: Mapping[str, set[str] | None] | None = None,
 ) -> EdgeReport:
     """Recompute the edges of ``claim_keys`` (every key when None) in ``generation``; a
-    full recompute goes a batch of coarse-key blocks at a time (``claims.edge_batches``)."""
+    full recompute goes a batch of coarse-key blocks at a time (``claims.edge_batches``).
+    ``changed_versions``: the change feed's versions per key (a large key is then evaluated
+    from the claims that changed, ``claims.edge_delta``)."""
     from claims.edge_batches import recompute_in_batches
     from claims.edge_refresh import recompute_edges
 
     if claim_keys is None:
         return recompute_in_batches(session, generation, materiality=materiality)
-    return recompute_edges(session, generation, claim_keys, materiality=materiality)
+    return recompute_edges(
+        session,
+        generation,
+        claim_keys,
+        materiality=materiality,
+        changed_versions=changed_versions,
+    )
 
 
 def materiality_fingerprint(materiality: MaterialitySettings | None) -> str:

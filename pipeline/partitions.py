@@ -81,3 +81,23 @@ def run_shards(tags: dict[str, str]) -> list[str] | None:
     if start not in SHARDS or end not in SHARDS:
         return []
     return SHARDS[SHARDS.index(start) : SHARDS.index(end) + 1]
+
+
+def extraction_part_of(source_id: str, parts: int) -> int:
+    """Which of a run's ``parts`` extraction steps extracts ``source_id``'s versions (0 ..
+    parts - 1): sha256 of a salted id, so the same in every step and on every machine
+    whatever the other steps have written already, every version of a source in one part,
+    and the parts of a range of shards about equal in size."""
+    if parts <= 1:
+        return 0
+    digest = hashlib.sha256(b"extraction-part:" + source_id.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") % parts
+
+
+# The ops of the ``claims`` graph asset that extract (``claims.extract_part_<n>`` steps).
+EXTRACTION_PART_OP_PREFIX = "extract_part_"
+
+
+def is_extraction_part(step_key: str) -> bool:
+    """Whether ``step_key`` is one of the ``claims`` asset's extraction steps."""
+    return step_key.rpartition(".")[2].startswith(EXTRACTION_PART_OP_PREFIX)

@@ -10,7 +10,9 @@ A run holds the store's run lock (``claims.store.locks``) while it uses the stor
 on the same store, and the other way round. ``claims run`` takes the lock itself before it
 starts its runs and tags them (``RUN_LOCK_TAG``), so they do not wait for their own
 launcher. With the in-process executor the lock is held from the run's first step to its
-last; with a process per step (multiprocess, Celery), each step holds it while it works.
+last; with a process per step (multiprocess, Celery), each step holds it while it works,
+the ``claims`` asset's extraction steps shared (they work side by side; every other step and
+``claims run`` exclude them and each other).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from claims.models import Claim
 from claims.store import make_engine, transaction
 from claims.store.locks import run_lock
 from claims.store.migrate import upgrade
+from pipeline.partitions import is_extraction_part
 
 Extractor = Callable[..., list[Claim]]
 
@@ -58,8 +61,14 @@ class ClaimStore(dg.ConfigurableResource):
         if run is not None and run.tags.get(RUN_LOCK_TAG) != LAUNCHER_HOLDS_LOCK:
             log = context.log
             stack = ExitStack()
+            step = str((log.metadata.get("step_key") if log is not None else None) or "")
             stack.enter_context(
-                run_lock(self.database_url, on_wait=log.info if log is not None else None)
+                run_lock(
+                    self.database_url,
+                    on_wait=log.info if log is not None else None,
+                    # None with the in-process executor: the resource serves the whole run
+                    shared=is_extraction_part(step),
+                )
             )
             self._lock = stack
         self.prepare()

@@ -49,9 +49,24 @@ class PipelineSettings(BaseSettings):
     schedule_running: bool = Field(
         True, description="Start the nightly reconciliation switched on."
     )
+    extract_steps: int = Field(
+        0,
+        ge=0,
+        description="Steps the extraction of one run is split into (each extracts and writes "
+        "the versions of the sources that hash to it, then one step records the claims "
+        "asset): 0 = 4 with the celery executor, so several workers share one run's "
+        "extraction, and 1 with every other executor.",
+    )
     batch_size: int = Field(
         1000, description="Most source versions one run processes (bulk loads are batched)."
     )
+
+
+def extraction_steps(settings: PipelineSettings) -> int:
+    """How many steps the ``claims`` asset's extraction is split into (``extract_steps``)."""
+    if settings.extract_steps > 0:
+        return settings.extract_steps
+    return 4 if settings.executor == "celery" else 1
 
 
 @lru_cache(maxsize=1)

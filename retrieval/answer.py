@@ -26,6 +26,7 @@ from claims.edges.compare import multi_valued_predicates
 from claims.errors import InputError
 from claims.models import ConflictStatus, EntityRef, Requester
 from claims.profiles import name_forms_for
+from claims.store.search import searches_remembered
 from claims.store.sources import profiles_in_use
 from retrieval.answer_type import AnswerType, expected_answer_type
 from retrieval.answering import answering_attributes, counted_by, entity_references
@@ -51,6 +52,7 @@ from retrieval.finding import (
 from retrieval.listed import Statement, list_sides, statements
 from retrieval.name_forms import names_read_as
 from retrieval.namesakes import told_apart
+from retrieval.sentence_figures import paired_by_respectively
 from retrieval.signals import Decision, decision, with_signals
 from retrieval.status import sides_of, value_key
 from retrieval.subjects import entities_about
@@ -144,7 +146,8 @@ def answer_frame(
             )
     frame = with_taught_synonyms(store, frame)  # the words reviewers taught (issue 32.4)
     profiles = {profile} if profile else profiles_in_use(store)
-    with names_read_as(name_forms_for(profiles)):
+    # one answer's readers search the quotes for the same words: each search is made once
+    with names_read_as(name_forms_for(profiles)), searches_remembered():
         return _answer_frame(store, frame, requester, question=question, as_of=as_of)
 
 
@@ -326,6 +329,12 @@ def _decided(
     remaining_claims, remaining = answering.claims, answering.remaining
     deciding = result.deciding
     listed = statements(conn, remaining_claims)
+    if listed is not None and paired_by_respectively(remaining_claims):
+        return result(
+            AnswerStatus.NOT_FOUND,
+            f"the sentence pairs its figures for {key!r} with as many things (respectively); "
+            "the question does not say which",
+        )
     if listed is not None:
         apart = (
             told_apart(

@@ -30,7 +30,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
-from sqlalchemy import Connection, TextClause, text
+from sqlalchemy import Connection, TextClause
 
 from claims.edges.similarity import DIFFERENT, SAME, match_attributes
 from claims.extraction.identity import GENERIC_ACRONYMS, is_dictionary_word, model_name
@@ -38,7 +38,7 @@ from claims.extraction.question_frames import honorifics, kind_words, name_suffi
 from claims.models import EntityRef
 from claims.store.batches import batches
 from claims.store.claims import entity_ref_of
-from claims.store.search import search_quotes, visible_claims_condition
+from claims.store.search import search_quotes, statement_text, visible_claims_condition
 from claims.units.counted import singular
 from claims.units.lexicon import lookup as unit_lookup
 from retrieval.answer_type import AnswerType, value_fits
@@ -403,7 +403,9 @@ def candidate_keys(
         for found_by, condition in stage:
             if found_by == "attribute" and not _any_claim(conn, condition, params):
                 continue  # nothing holds it, visible or not: no ordered read of the store
-            _read_rows(conn, text(select + condition + _ROW_ORDER), params, found_by, rows, refs)
+            _read_rows(
+                conn, statement_text(select + condition + _ROW_ORDER), params, found_by, rows, refs
+            )
         ranked = rank(rows)
         if ranked:
             return ranked
@@ -528,7 +530,7 @@ def _by_quote_search(
         _ROW_COLUMNS + f"WHERE c.generation = :generation AND {visible} "
         f"AND c.claim_key IN ({marks})" + _ROW_ORDER
     )
-    _read_rows(conn, text(sql), params, "quote search", rows, refs)
+    _read_rows(conn, statement_text(sql), params, "quote search", rows, refs)
 
 
 def _any_claim(conn: Connection, condition: str, params: dict[str, object]) -> bool:
@@ -537,7 +539,7 @@ def _any_claim(conn: Connection, condition: str, params: dict[str, object]) -> b
     make by claim key over the whole store, when every claim shares one attribute). Hidden
     claims only spare a read that would find nothing visible, so no answer depends on them."""
     sql = f"SELECT 1 FROM claims c WHERE c.generation = :generation AND {condition} LIMIT 1"
-    return conn.execute(text(sql), params).first() is not None
+    return conn.execute(statement_text(sql), params).first() is not None
 
 
 def _rank(
@@ -654,7 +656,7 @@ def visible_keys(
             "SELECT DISTINCT c.claim_key FROM claims c JOIN sources s ON s.id = c.source_id "
             f"WHERE c.generation = :generation AND c.claim_key IN ({marks}) AND {visible}"
         )
-        found.update(row[0] for row in conn.execute(text(sql), params))
+        found.update(row[0] for row in conn.execute(statement_text(sql), params))
     return found
 
 

@@ -16,9 +16,11 @@ from sqlalchemy import Connection, select
 from claims.models import EntityRef
 from claims.store.batches import batches
 from claims.tables import SourceVersionRow
+from retrieval.answer_type import dimension_of_unit
 from retrieval.candidates import entity_fit, name_words
 from retrieval.evidence import ClaimFact, EvidenceGroup
 from retrieval.finding import Ask, fitting
+from retrieval.status import value_key
 from retrieval.subjects import (
     claim_attributes,
     claim_entities,
@@ -51,6 +53,21 @@ def edge_held(
             joined.setdefault(edge.right, set()).add(edge.left)
         elif edge.right in ids and edge.left not in ids:
             joined.setdefault(edge.left, set()).add(edge.right)
+    # a disagreement inside one key's value groups is read from the groups, not the edges;
+    # between documents that do not each state both values (a page stating "a median age of
+    # 42.7" and "65 years of age or older" says two things, and so does its copy)
+    stated_values = {(c.source_id, c.claim_key, value_key(c)) for c in group.claims.values()}
+    for claim in chosen:
+        verdict = verdicts.get(claim.id)
+        for other in (verdict.contested_with | verdict.ambiguous_with) if verdict else ():
+            held = group.claims.get(other)
+            if (
+                other not in ids
+                and held is not None
+                and (held.source_id, claim.claim_key, value_key(claim)) not in stated_values
+                and (claim.source_id, held.claim_key, value_key(held)) not in stated_values
+            ):
+                joined.setdefault(other, set()).add(claim.id)
     others = [
         group.claims[i]
         for i in sorted(joined)
@@ -85,8 +102,17 @@ def edge_held(
     )
     if not asked_names:
         # with no name asked or answered ("What was the Q1 dividend?"), a claim naming a
-        # company is about a narrower thing than the answer, and none is added
-        return []
+        # company is about a narrower thing than the answer; one naming nothing either, at
+        # the key of the claim it disputes, in another document, of its currency or
+        # dimension, states the same slot (an email's "the Pro plan costs $35 per month"
+        # beside the price list's cell; a figure in pounds is another body's accounts)
+        by_id = {c.id: c for c in chosen}
+        return [
+            c
+            for c in others
+            if not names_something(stated.get(c.id))
+            and any(_same_slot_elsewhere(by_id[j], c) for j in joined[c.id] if j in by_id)
+        ]
 
     def fit(name: EntityRef | None) -> float:
         return max(entity_fit(n, name) for n in asked_names) if name else 0.0
@@ -108,6 +134,21 @@ def edge_held(
         for c in others
         if (c.id in copied) or (about[c.id] and floor > 0.0 and fit(about[c.id]) >= floor)
     ]
+
+
+def _same_slot_elsewhere(chosen: ClaimFact, other: ClaimFact) -> bool:
+    """``other`` states ``chosen``'s slot in another document: the same key, and the same
+    currency or dimension ("$35 per month" beside a "$29" cell; not "£1.2bn" beside USD)."""
+
+    def base(claim: ClaimFact) -> str | None:
+        dimension = dimension_of_unit(claim.canonical_unit)
+        return dimension.split("/")[0] if dimension else None
+
+    return (
+        chosen.claim_key == other.claim_key
+        and chosen.source_id != other.source_id
+        and base(chosen) == base(other)
+    )
 
 
 MIN_SHARED_SENTENCES = 2  # sentences two pages must share word for word to be copies

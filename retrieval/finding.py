@@ -188,15 +188,31 @@ def wider_keys(
 ) -> list[str]:
     """Longer keys that name one of the question's qualifier words: "What is Acme's notice
     period?" (key ``notice period``, qualifier ``acme``) is about claims keyed ``acme notice
-    period``. Found in the key's coarse block (one indexed read of keys), never by a scan."""
+    period``. Found in the key's coarse block (a bounded indexed read of keys), never by a
+    scan; the keys a qualifier word or two put before the key (``acme notice period``,
+    ``acme uk notice period``) by an index seek each, so that they are found however many
+    claims share the block (the block's read stops at ``MAX_BLOCK_ROWS``)."""
     if not asked_words:
         return []
     words = set(key.split())
-    return [
-        k
-        for k in loader.keys_with_coarse_key(key.split()[-1])
-        if words < set(k.split()) and set(k.split()) - words & asked_words
-    ]
+    block = set(loader.keys_with_coarse_key(key.split()[-1]))
+    block.update(loader.keys_present(_qualified_keys(key, asked_words)))
+    return sorted(
+        k for k in block if words < set(k.split()) and set(k.split()) - words & asked_words
+    )
+
+
+# qualifier words of a question put before its key one by one, and two by two when there
+# are this many or fewer (in either order): a bounded number of index seeks
+MAX_WORDS_FOR_PAIRS = 3
+
+
+def _qualified_keys(key: str, asked_words: set[str] | frozenset[str]) -> set[str]:
+    asked = sorted(asked_words - set(key.split()))
+    keys = {f"{w} {key}" for w in asked}
+    if len(asked) <= MAX_WORDS_FOR_PAIRS:
+        keys |= {f"{a} {b} {key}" for a in asked for b in asked if a != b}
+    return keys
 
 
 def naming_most(

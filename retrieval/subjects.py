@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, select, text
 
 from claims.models import EntityRef
 from claims.store.batches import batches
@@ -19,7 +19,7 @@ from claims.store.claims import entity_ref_of
 from claims.tables import ClaimRow
 from retrieval.answering import entity_references
 from retrieval.candidates import entity_fit
-from retrieval.evidence import MAX_BLOCK_KEYS, ClaimFact
+from retrieval.evidence import MAX_BLOCK_ROWS, ClaimFact
 
 Named = dict[str, EntityRef | None]  # claim id -> the entity it is about
 
@@ -29,6 +29,7 @@ _REF_COLUMNS = (
     ClaimRow.entity_qualifier,
     ClaimRow.entity_local_to,
 )
+_REF_NAMES = ", ".join(column.key for column in _REF_COLUMNS)
 
 
 def is_local(ref: EntityRef | None) -> bool:
@@ -186,22 +187,23 @@ def local_subjects(
     conn: Connection, generation: str | None, coarse_key: str, attribute: str
 ) -> dict[str, EntityRef]:
     """Claim keys of ``attribute`` (in its ``coarse_key`` block) whose claims are about a
-    subject stored as local to one source, each with that subject (one indexed read of the
-    block, at most ``MAX_BLOCK_KEYS`` rows, as the block's keys are read; keys and
-    references only, so nothing about who may see their claims)."""
+    subject stored as local to one source, each with that subject. Read from the block's
+    first ``MAX_BLOCK_ROWS`` claims, as the block's keys are (one bounded indexed read:
+    filtering by attribute in the statement let the database walk a whole block of a million
+    claims when none matched); keys and references only, so nothing about who may see their
+    claims."""
     if generation is None:
         return {}
-    rows = conn.execute(
-        select(ClaimRow.claim_key, *_REF_COLUMNS)
-        .where(ClaimRow.generation == generation)
-        .where(ClaimRow.coarse_key == coarse_key)
-        .where(ClaimRow.attribute == attribute)
-        .where(ClaimRow.entity_local_to.is_not(None))
-        .distinct()
-        .order_by(ClaimRow.claim_key, ClaimRow.entity)
-        .limit(MAX_BLOCK_KEYS)
-    )
+    indexed = " INDEXED BY ix_claims_generation_coarse_key" if conn.dialect.name == "sqlite" else ""
+    block = text(
+        f"SELECT claim_key, attribute, {_REF_NAMES} FROM claims{indexed} "
+        f"WHERE generation = :g AND coarse_key = :c LIMIT {MAX_BLOCK_ROWS}"
+    ).bindparams(g=generation, c=coarse_key)
     found: dict[str, EntityRef] = {}
+    rows = sorted(
+        (row for row in conn.execute(block) if row.attribute == attribute and row.entity_local_to),
+        key=lambda row: (row.claim_key, row.entity or ""),
+    )
     for row in rows:
         ref = entity_ref_of(row)
         if ref is not None:

@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from claims.store.search import search_quotes
-from retrieval.answer_type import dimension_of_unit
+from retrieval.answer_type import AnswerType, dimension_of_unit, value_fits
 from retrieval.evidence import ClaimFact
 from retrieval.evidence_rank import _locators
 from retrieval.finding import Ask, Found, best_named
@@ -293,12 +293,62 @@ def named_cells(ask: Ask) -> CellReading:
             [], keys, "the named cells state several values the question does not tell apart"
         )
     where = _locators(ask.conn, [chosen[0].claim.id]).get(chosen[0].claim.id, {})
+    rivals = _prose_rivals(claims, locators, chosen, asked, expanded)
+    if rivals:
+        return CellReading(
+            [*(c.claim for c in chosen), *rivals],
+            keys,
+            "a sentence of the report carries every asked word with another figure: both are sides",
+        )
     return CellReading(
         [c.claim for c in chosen],
         keys,
         f"row {where.get('row_header')!r}, column {where.get('column_header')!r}: "
         f"{len(chosen)} cell(s) of one value",
     )
+
+
+def _same_kind(one: str | None, other: str | None) -> bool:
+    """Two figures of one kind: one dimension, or a bare number and a count ("1,240" in a
+    row of stores, "310 stores" in a sentence)."""
+    if one == other:
+        return True
+    if one is not None and other is not None:
+        return False
+    return value_fits(AnswerType.COUNT, kind="quantity", dimension=one or other)
+
+
+def _prose_rivals(
+    claims: list[ClaimFact],
+    locators: dict[str, dict[str, Any]],
+    chosen: list[Cell],
+    asked: set[str],
+    expanded: dict[str, str],
+) -> list[ClaimFact]:
+    """Sentences of the cells' document that carry every asked word, which the cells do
+    not, with a figure of the cells' kind and another value: the question may ask the
+    sentence's figure ("the number of stores in the region" of a paragraph beside a table of
+    all stores), so the answer names both instead of the cell alone."""
+    cell_words = {expanded[w] for c in chosen for w in c.carried if w in expanded}
+    if asked <= cell_words:
+        return []
+    versions = {c.claim.version_id for c in chosen}
+    values = {_value(c.claim) for c in chosen}
+    dimensions = {dimension_of_unit(c.claim.canonical_unit) for c in chosen}
+    rivals = []
+    for claim in claims:
+        if (
+            claim.version_id not in versions
+            or claim.kind != "quantity"
+            or locators.get(claim.id, {}).get("table") is not None
+            or not any(_same_kind(dimension_of_unit(claim.canonical_unit), d) for d in dimensions)
+            or _value(claim) in values
+        ):
+            continue
+        said = {expanded[w] for w in words(f"{claim.quote} {claim.claim_key}") if w in expanded}
+        if asked <= said:
+            rivals.append(claim)
+    return rivals
 
 
 def _one_value_per_time(cells: list[Cell], ask: Ask) -> bool:

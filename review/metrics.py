@@ -19,17 +19,16 @@ import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from claims.models import ResolutionMethod, ReviewState
-from claims.tables import ReviewItemRow
+from claims.tables import ResolutionRow, ReviewItemRow
+from review.conflict_edges import count_live_conflict_edges
 from review.items import UNRESOLVED_STATES, as_utc
 from review.policy import AuthorityPolicy
-from review.resolutions import current_resolutions
-from review.routing import count_live_conflict_edges
 
 
 @dataclass
@@ -53,63 +52,88 @@ class ReviewMetrics:
         return asdict(self)
 
 
-class _ItemFigures(NamedTuple):
-    state: ReviewState
-    opened_at: datetime | None
-    high_risk: bool
-    claim_key: str
-
-
 def review_metrics(
     session: Session, policy: AuthorityPolicy | None, *, now: datetime | None = None
 ) -> ReviewMetrics:
-    """Current figures; ``policy`` groups high-risk items by pattern (None: by claim key)."""
+    """Current figures; ``policy`` groups high-risk items by pattern (None: by claim key).
+
+    Counted by the database (items by state, standing resolutions by method and outcome),
+    the median age read from the one or two middle items by opening time, and only the
+    unresolved high-risk items' keys read: the figures hold nothing in proportion to the
+    store (a store has as many items as conflict sets; issue 33)."""
     now = now or datetime.now(UTC)
-    # the columns the figures need, not whole items with their claim lists (metrics run
-    # after every routing pass; a store has as many items as conflict sets)
-    items = [
-        _ItemFigures(ReviewState(state), as_utc(opened_at), bool(high_risk), claim_key)
-        for state, opened_at, high_risk, claim_key in session.execute(
-            select(
-                ReviewItemRow.state,
-                ReviewItemRow.opened_at,
-                ReviewItemRow.high_risk,
-                ReviewItemRow.claim_key,
+    states: Counter[str] = Counter(
+        {
+            str(state): int(count)
+            for state, count in session.execute(
+                select(ReviewItemRow.state, func.count()).group_by(ReviewItemRow.state)
             )
-        )
-    ]
-    states = Counter(i.state.value for i in items)
-    resolutions = current_resolutions(session)
-    reviewer = [r for r in resolutions if r.method is ResolutionMethod.REVIEWER]
-    confirmed = sum(r.outcome in (ReviewState.RESOLVED, ReviewState.AMBIGUOUS) for r in reviewer)
-    dismissed = sum(r.outcome is ReviewState.DISMISSED for r in reviewer)
-    auto = sum(r.method is ResolutionMethod.RULE for r in resolutions)
-    unresolved = [i for i in items if i.state in UNRESOLVED_STATES]
-    ages = sorted(
-        (now - i.opened_at).total_seconds() / 3600.0 for i in unresolved if i.opened_at is not None
+        }
     )
+    decisions: Counter[tuple[str, str]] = Counter(
+        {
+            (str(method), str(outcome)): int(count)
+            for method, outcome, count in session.execute(
+                select(ResolutionRow.method, ResolutionRow.outcome, func.count())
+                .where(ResolutionRow.superseded_at.is_(None))
+                .group_by(ResolutionRow.method, ResolutionRow.outcome)
+            )
+        }
+    )
+    reviewer = {o: n for (m, o), n in decisions.items() if m == ResolutionMethod.REVIEWER.value}
+    confirmed = sum(reviewer.get(s.value, 0) for s in (ReviewState.RESOLVED, ReviewState.AMBIGUOUS))
+    dismissed = reviewer.get(ReviewState.DISMISSED.value, 0)
+    reviewed = sum(reviewer.values())
+    auto = sum(n for (m, _), n in decisions.items() if m == ResolutionMethod.RULE.value)
+    unresolved = sum(states[s.value] for s in UNRESOLVED_STATES)
+    median_age, max_age = _unresolved_ages(session, now)
     by_predicate: Counter[str] = Counter()
-    for item in unresolved:
-        if not item.high_risk:
-            continue
-        pattern = policy.high_risk_pattern(item.claim_key) if policy else None
-        by_predicate[pattern or item.claim_key] += 1
-    decided = auto + len(reviewer)
+    high_risk_keys = select(ReviewItemRow.claim_key).where(
+        ReviewItemRow.state.in_([s.value for s in UNRESOLVED_STATES]),
+        ReviewItemRow.high_risk.is_(True),
+    )
+    for claim_key in session.scalars(high_risk_keys):
+        pattern = policy.high_risk_pattern(claim_key) if policy else None
+        by_predicate[pattern or claim_key] += 1
+    decided = auto + reviewed
     return ReviewMetrics(
         conflict_candidates=count_live_conflict_edges(session),
-        conflict_sets=len(items),
+        conflict_sets=sum(states.values()),
         items_by_state={s.value: states.get(s.value, 0) for s in ReviewState},
         confirmed=confirmed,
         dismissed=dismissed,
         confirmed_precision=(
             round(confirmed / (confirmed + dismissed), 4) if confirmed + dismissed else None
         ),
-        unresolved=len(unresolved),
-        unresolved_age_median_hours=round(statistics.median(ages), 2) if ages else None,
-        unresolved_age_max_hours=round(ages[-1], 2) if ages else None,
+        unresolved=unresolved,
+        unresolved_age_median_hours=median_age,
+        unresolved_age_max_hours=max_age,
         open_high_risk_by_predicate=dict(sorted(by_predicate.items())),
         auto_resolved=auto,
-        reviewed=len(reviewer),
+        reviewed=reviewed,
         share_auto_resolved=round(auto / decided, 4) if decided else None,
-        share_reviewed=round(len(reviewer) / decided, 4) if decided else None,
+        share_reviewed=round(reviewed / decided, 4) if decided else None,
     )
+
+
+def _unresolved_ages(session: Session, now: datetime) -> tuple[float | None, float | None]:
+    """(median, max) hours since the unresolved items opened (None, None: there are none),
+    from the one or two middle items by opening time and the oldest one."""
+    dated = (
+        ReviewItemRow.state.in_([s.value for s in UNRESOLVED_STATES]),
+        ReviewItemRow.opened_at.is_not(None),
+    )
+    count = int(session.scalar(select(func.count()).select_from(ReviewItemRow).where(*dated)) or 0)
+    if not count:
+        return None, None
+    by_opening = select(ReviewItemRow.opened_at).where(*dated).order_by(ReviewItemRow.opened_at)
+
+    def age(offset: int) -> float:
+        opened = as_utc(session.scalar(by_opening.offset(offset).limit(1)))
+        assert opened is not None
+        return (now - opened).total_seconds() / 3600.0
+
+    middle = [age(count // 2)] if count % 2 else [age(count // 2 - 1), age(count // 2)]
+    # statistics.median of the ages, youngest first: the same one or two middle values
+    median = statistics.median(sorted(middle))
+    return round(median, 2), round(age(0), 2)

@@ -20,12 +20,11 @@ differently.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
 
-from sqlalchemy import and_, func, not_, or_, select
+from sqlalchemy import not_, or_, select
 from sqlalchemy.orm import Session
 
 from claims import audit_log
@@ -36,11 +35,15 @@ from claims.store.changes import record_review_changes
 from claims.tables import (
     AuditEventRow,
     ClaimRow,
-    EdgeRow,
-    ExtractorGenerationRow,
     ReviewItemRow,
     SourceRow,
     SourceVersionRow,
+)
+from review.conflict_edges import (
+    ConflictEdge,
+    conflict_key_batches,
+    items_without_live_conflicts,
+    live_conflict_edges,
 )
 from review.items import CLOSED_STATES, ReviewItemRepository, as_utc, snapshot
 from review.policy import AuthorityPolicy, RuleKind
@@ -53,17 +56,6 @@ ROUTER_ACTOR = "router"
 # authority of the policy and the tiers, shown beside it, not a doubt of the rule's.
 RULE_CONFIDENCE = 1.0
 _CLOSED = tuple(s.value for s in CLOSED_STATES)
-
-
-class ConflictEdge(Protocol):
-    """The columns of a live conflict edge that routing reads."""
-
-    id: str
-    claim_key: str
-    left_claim_id: str
-    right_claim_id: str
-    material: bool | None
-    materiality: float | None
 
 
 @dataclass(frozen=True)
@@ -124,54 +116,6 @@ class RoutingReport:
 
 
 # --------------------------------------------------------------------------- conflict sets
-
-
-_EDGES = EdgeRow.__table__.c
-_LIVE_EDGE_COLUMNS = (
-    _EDGES.id,
-    _EDGES.claim_key,
-    _EDGES.left_claim_id,
-    _EDGES.right_claim_id,
-    _EDGES.material,
-    _EDGES.materiality,
-)
-
-
-def _live_conflicts(claim_keys: Sequence[str] | None = None) -> Any:
-    active = select(ExtractorGenerationRow.id).where(ExtractorGenerationRow.status == "active")
-    condition = and_(
-        _EDGES.kind == "conflicts",
-        _EDGES.retired_at.is_(None),
-        _EDGES.generation.in_(active),
-    )
-    if claim_keys is not None:
-        condition = and_(condition, _EDGES.claim_key.in_(claim_keys))
-    return condition
-
-
-def live_conflict_edges(
-    session: Session, claim_keys: Collection[str] | None = None
-) -> list[ConflictEdge]:
-    """Live conflict edges of the active generation (only at ``claim_keys`` when given).
-
-    Plain rows with the columns routing reads (attribute access like ``EdgeRow``): at a
-    million edges, building tracked ORM instances cost more than routing itself.
-    """
-    if claim_keys is None:
-        stmt = select(*_LIVE_EDGE_COLUMNS).where(_live_conflicts())
-        return list(session.execute(stmt.order_by(_EDGES.claim_key, _EDGES.id)))  # type: ignore[arg-type]
-    keys = sorted(set(claim_keys))
-    edges: list[ConflictEdge] = []
-    for start in range(0, len(keys), 500):
-        chunk = keys[start : start + 500]
-        stmt = select(*_LIVE_EDGE_COLUMNS).where(_live_conflicts(chunk))
-        edges += session.execute(stmt.order_by(_EDGES.claim_key, _EDGES.id))  # type: ignore[arg-type]
-    return edges
-
-
-def count_live_conflict_edges(session: Session) -> int:
-    stmt = select(func.count()).select_from(EdgeRow).where(_live_conflicts())
-    return int(session.scalar(stmt) or 0)
 
 
 def conflict_sets(edges: Iterable[ConflictEdge]) -> list[ConflictSet]:
@@ -308,6 +252,12 @@ def _higher_tier_wins(
 # --------------------------------------------------------------------------- routing
 
 
+# A full pass routes the keys with live conflict edges a batch at a time, each batch's keys
+# holding about this many edges (a key is never split): its memory follows the batch, not
+# the store (issue 33). The order of the work is the one pass's (keys in order).
+ROUTE_BATCH_EDGES = 20_000
+
+
 def route(
     session: Session,
     policy: AuthorityPolicy,
@@ -315,25 +265,69 @@ def route(
     now: datetime | None = None,
     claim_keys: Collection[str] | None = None,
     max_items_per_source: int | None = None,
+    batch_edges: int = ROUTE_BATCH_EDGES,
 ) -> RoutingReport:
     """Bring review items in line with the live conflict edges and ``policy`` (idempotent).
 
     ``policy`` must already be applied (its version is a foreign key of every resolution).
     Routing acts as ``router``; an item a reviewer has acted on is never decided by rule.
     ``claim_keys`` limits the pass to those keys (the pipeline passes the keys whose edges
-    changed since it last routed); ``None`` routes every key. Due deferrals are released
-    either way. ``max_items_per_source`` bounds the new items one source opens in a pass
-    (issue 31.11: one pasted export opened 840); the sets over it are held back
-    (``RoutingReport.held_back``) for the next pass.
+    changed since it last routed); ``None`` routes every key, in batches of keys holding
+    about ``batch_edges`` live conflict edges (``conflict_key_batches``), with the result
+    of one batch. Due deferrals are released either way. ``max_items_per_source`` bounds
+    the new items one source opens in a pass (issue 31.11: one pasted export opened 840);
+    the sets over it are held back (``RoutingReport.held_back``) for the next pass.
     """
-    actor = ROUTER_ACTOR
     now = now or datetime.now(UTC)
     report = RoutingReport(policy_version=policy.stamp)
     report.released_deferrals = release_due_deferrals(session, now=now)
-    edges = live_conflict_edges(session, claim_keys)
-    report.conflict_edges = len(edges)
-    sets = conflict_sets(edges)
-    report.conflict_sets = len(sets)
+    pass_ = _Pass(policy, now, max_items_per_source, report)
+    if claim_keys is not None:
+        pass_.route_keys(session, claim_keys)
+        orphaned = _orphaned(session, pass_.live, claim_keys, pass_.opened_now)
+    else:
+        for keys in conflict_key_batches(session, batch_edges):
+            pass_.route_keys(session, keys)
+            orphaned_here = _orphaned(session, pass_.live, keys, pass_.opened_now)
+            pass_.orphaned.update(orphaned_here)
+            pass_.live.clear()  # the next batch's keys hold other claims
+        orphaned = sorted(pass_.orphaned | set(items_without_live_conflicts(session)))
+    # closed after every set is routed, in item order, as one pass over every key does
+    report.orphaned = orphaned
+    for item_id in report.orphaned:
+        close_without_conflict(session, item_id, policy, now, actor=ROUTER_ACTOR)
+    return report
+
+
+@dataclass
+class _Pass:
+    """One routing pass over batches of claim keys: what carries from batch to batch."""
+
+    policy: AuthorityPolicy
+    now: datetime
+    max_items_per_source: int | None
+    report: RoutingReport
+    opened_now: set[str] = field(default_factory=set)
+    opened_by_source: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    live: set[str] = field(default_factory=set)  # the claims of the last batch's sets
+    orphaned: set[str] = field(default_factory=set)
+
+    def route_keys(self, session: Session, claim_keys: Collection[str]) -> None:
+        edges = live_conflict_edges(session, claim_keys)
+        self.report.conflict_edges += len(edges)
+        sets = conflict_sets(edges)
+        del edges
+        self.report.conflict_sets += len(sets)
+        self.live = {c for s in sets for c in s.claim_ids}
+        _route_sets(session, sets, self)
+
+
+def _route_sets(session: Session, sets: list[ConflictSet], pass_: _Pass) -> None:
+    """Route ``sets`` (the sets of some claim keys, in key order)."""
+    actor = ROUTER_ACTOR
+    policy, now, report = pass_.policy, pass_.now, pass_.report
+    max_items_per_source, opened_by_source = pass_.max_items_per_source, pass_.opened_by_source
+    opened_now, live = pass_.opened_now, pass_.live
     repo = ReviewItemRepository(session)
     existing_rows = repo.rows_for_keys([s.claim_key for s in sets])
     members = repo.claim_ids_for([r.id for r in existing_rows])
@@ -341,11 +335,8 @@ def route(
     for row in existing_rows:
         by_key[row.claim_key].append(row)
     tiers = _tiers_of(session, (c for s in sets for c in s.claim_ids))
-    live = {c for s in sets for c in s.claim_ids}
-    opened_now: set[str] = set()
     opening = _Opening()
     sources_of = sources_of_claims(session, live) if max_items_per_source is not None else {}
-    opened_by_source: dict[str, int] = defaultdict(int)
     # only the router writes during the pass, and its events are a machine's: read up front
     touched = _touched_by_people(session, [row.id for row in existing_rows])
 
@@ -413,10 +404,6 @@ def route(
                 _auto_resolve(session, row, decision, policy, now)
                 report.auto_resolved.append(row.id)
     opening.write(session)
-    report.orphaned = _orphaned(session, sets, claim_keys, opened_now)
-    for item_id in report.orphaned:
-        close_without_conflict(session, item_id, policy, now, actor=ROUTER_ACTOR)
-    return report
 
 
 @dataclass
@@ -573,21 +560,22 @@ touched_by_a_person = _touched_by_a_person  # review.explain says why rules stop
 
 def _orphaned(
     session: Session,
-    sets: list[ConflictSet],
-    claim_keys: Collection[str] | None,
+    live: set[str],
+    claim_keys: Collection[str],
     opened_now: Collection[str] = (),
 ) -> list[str]:
-    live = {c for s in sets for c in s.claim_ids}
+    """Unresolved items at ``claim_keys`` none of whose claims is in ``live`` (the claims of
+    the pass's conflict sets at those keys)."""
     unresolved = [s.value for s in (ReviewState.OPEN, ReviewState.CLAIMED, ReviewState.DEFERRED)]
-    stmt = select(ReviewItemRow.id, ReviewItemRow.claim_key).where(
-        ReviewItemRow.state.in_(unresolved)
-    )
-    # an item this pass opened holds the claims of a live set: not orphaned, not read back
-    candidates = [
-        item_id
-        for item_id, key in session.execute(stmt)
-        if (claim_keys is None or key in claim_keys) and item_id not in opened_now
-    ]
+    keys = sorted(set(claim_keys))
+    candidates: list[str] = []
+    for start in range(0, len(keys), 500):
+        stmt = select(ReviewItemRow.id).where(
+            ReviewItemRow.state.in_(unresolved),
+            ReviewItemRow.claim_key.in_(keys[start : start + 500]),
+        )
+        # an item this pass opened holds the claims of a live set: not orphaned, not read back
+        candidates += [i for i in session.scalars(stmt) if i not in opened_now]
     members = ReviewItemRepository(session).claim_ids_for(candidates)
     return sorted(i for i in candidates if not live.intersection(members.get(i, [])))
 

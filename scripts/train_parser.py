@@ -13,8 +13,8 @@ Steps, each deterministic for a given treebank and seed:
    parser learns sentence boundaries) into ``.spacy`` files under the work directory;
 4. train ``scripts/model/parser.cfg`` (tok2vec CNN + morphologizer + parser) with a step cap;
 5. evaluate the best model on the held-out part, on raw text (spaCy's tokenizer, what callers
-   get) and on gold tokens, and ship it: ``nlp.to_disk`` to ``claims/extraction/model/pipeline``
-   and the figures to ``claims/extraction/model/accuracy.json``.
+   get) and on gold tokens, and ship it: ``nlp.to_disk`` to ``claims/parser/model/pipeline``
+   and the figures to ``claims/parser/model/accuracy.json``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "scripts" / "model" / "parser.cfg"
-MODEL_DIR = REPO / "claims" / "extraction" / "model"
+MODEL_DIR = REPO / "claims" / "parser" / "model"
 TREEBANK_PARTS = ("gum", "ewt")
 HELD_OUT, DEV = 0, 1  # position % 10 of a document in sha256 order
 SENTS_PER_DOC = 10
@@ -116,7 +116,7 @@ def convert(docs: list[TreebankDoc], target: Path) -> int:
 
 def _gold_tokens(nlp, reference, *, sentences: bool = False):
     """The reference's words; with ``sentences`` also its sentence starts, preset as
-    claims.extraction.syntax presets them (one sentence per parse)."""
+    claims.parser.syntax presets them (one sentence per parse)."""
     from spacy.tokens import Doc
 
     words = [t.text for t in reference]

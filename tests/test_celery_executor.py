@@ -1,7 +1,8 @@
 """Scale-out (issue 15.3): a pipeline run with CLAIMS_EXECUTOR=celery spreads its steps over
 two Celery workers (concurrency 1 each) started from deploy/celery.yaml, with a throwaway
 Redis as the broker, PostgreSQL for the claim store and for Dagster's storage
-(deploy/dagster.yaml)."""
+(deploy/dagster.yaml). The extraction of the one run is itself several steps (issue 33), which
+both workers take, and the rows they store are those of an in-process run."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
 import pytest
@@ -37,6 +39,8 @@ from tests.conftest import (
     create_postgres_database,
     drop_postgres_database,
 )
+from tests.pipeline_support import table_rows
+from tests.store_ledger import ledger
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures" / "celery"
@@ -230,7 +234,9 @@ def test_a_run_spreads_its_steps_over_two_celery_workers(
             assert run is not None and run.execution_plan_snapshot_id is not None
             plan = instance.get_execution_plan_snapshot(run.execution_plan_snapshot_id)
             planned = set(plan.step_keys_to_execute)
-            assert {"source_versions", "claims", "claim_edges", "conflict_status"} <= planned
+            parts = {f"claims.extract_part_{part}" for part in range(4)}  # the celery default
+            assert {"source_versions", "claims.record_claims", "claim_edges"} <= planned
+            assert parts | {"conflict_status"} <= planned
             # every step of the job ran, each in a worker process, not in this one
             assert set(step_pids) == planned and set(hostnames) == planned
             assert os.getpid() not in step_pids.values()
@@ -242,13 +248,67 @@ def test_a_run_spreads_its_steps_over_two_celery_workers(
             assert all(by_worker.values()), by_worker  # and each worker ran some of them
             assert {str(h).split("@")[0] for h in hostnames.values()} == set(WORKERS)
             assert len(set(step_pids.values())) >= 2
+            # the extraction of this one run: its steps went to both workers, and together
+            # they extracted every version, each once
+            extracting = {
+                worker: steps & parts for worker, steps in by_worker.items() if steps & parts
+            }
+            assert len(extracting) == 2, by_worker
+            written = _versions_written_by_step(instance, result.run_id)
+            assert sorted(k for keys in written.values() for k in keys) == sorted(keys)
+            assert sum(1 for keys in written.values() if keys) >= 2, written
             assert instance.get_materialized_partitions(dg.AssetKey("claims")) == set(SHARDS)
         finally:
             get_pipeline_settings.cache_clear()
             for worker in workers:
                 _stop(worker)
 
-    _assert_store_holds_the_corpus(ClaimStore(database_url=postgres_url), len(keys))
+    celery_store = ClaimStore(database_url=postgres_url)
+    _assert_store_holds_the_corpus(celery_store, len(keys))
+    assert _content(celery_store) == _in_process_content(monkeypatch)
+
+
+def _versions_written_by_step(instance: dg.DagsterInstance, run_id: str) -> dict[str, list[str]]:
+    """The version keys each extraction step of the run reported writing."""
+    written: dict[str, list[str]] = {}
+    for entry in instance.all_logs(run_id, of_type=dg.DagsterEventType.STEP_OUTPUT):
+        event = entry.dagster_event
+        if event is None or ".extract_part_" not in str(event.step_key):
+            continue
+        by_shard = event.event_specific_data.metadata["written"].value
+        written[str(event.step_key)] = [key for entries in by_shard.values() for key, _ in entries]
+    return written
+
+
+def _content(store: ClaimStore) -> dict[str, list[tuple[Any, ...]]]:
+    """``ledger`` with each claim's quote by its text (``quote_id`` numbers quotes in the
+    order the steps wrote their versions)."""
+    found = ledger(store)
+    found["claims"] = table_rows(store, ClaimRow, skip=("created_at", "quote_id"))
+    return found
+
+
+def _in_process_content(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[tuple[Any, ...]]]:
+    """The same corpus through the same job with the in_process executor (one extraction
+    step) into a claim store of its own, on an ephemeral Dagster instance."""
+    admin = _postgres_admin_url()
+    url = create_postgres_database(admin)
+    try:
+        upgrade(url)
+        monkeypatch.setenv("CLAIMS_EXECUTOR", "in_process")
+        monkeypatch.setenv("CLAIMS_DATABASE_URL", url)
+        get_pipeline_settings.cache_clear()
+        try:
+            job = resolved_claims_pipeline()
+        finally:
+            get_pipeline_settings.cache_clear()
+        result = job.execute_in_process(
+            instance=dg.DagsterInstance.ephemeral(), tags=all_shards_tags()
+        )
+        assert result.success
+        return _content(ClaimStore(database_url=url))
+    finally:
+        drop_postgres_database(admin, url)
 
 
 def _failure_text(instance: dg.DagsterInstance, run_id: str) -> str:

@@ -11,8 +11,8 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("claims", "retrieval", "review", "pipeline", "claimledger")
 MAX_MODULE_LINES = 800
 MAX_FUNCTION_LINES = 120
-# Still over the limit on this branch, owned by another change: shrink, never add.
-PENDING = {"pipeline/assets/claims.py:claims"}  # the claims asset (Celery fan-out work)
+# Functions still over the limit, each owned by a change in progress: shrink, never add.
+PENDING: set[str] = set()
 
 
 def _modules() -> list[Path]:

@@ -7,6 +7,8 @@ contradicting ten facts, a boilerplate sentence in most notes, near-miss keys sh
 head word) is stored twice; one copy is refreshed in one pass, the other in batches of a
 few dozen claims, and every stored row must be the same: edges (live and retired), value
 groups, relations and slots, claim statuses and the review items routing opens from them.
+A full routing pass goes a batch of keys at a time too (``review.routing``: a few conflict
+edges per batch here), with the items, resolutions and audit actions of one pass.
 """
 
 from __future__ import annotations
@@ -28,8 +30,12 @@ from claims.store import (
     transaction,
 )
 from retrieval.read_model import build_claim_status
+from review.conflict_edges import conflict_key_batches
 from review.policy import policy_for_routing
-from review.routing import route
+from review.routing import RoutingReport, route
+
+ONE_PASS = 10**9  # edges per routing batch: every key in one
+ROUTE_BATCH = 6  # a few conflict edges per routing batch
 
 FACTS = [
     ("The {s} deployment freeze lasts {n} days.", (3, 5, 7)),
@@ -83,16 +89,26 @@ def _load(engine: Engine, notes: dict[str, str]) -> str:
     return generation
 
 
-def _refresh(engine: Engine, generation: str, batch_claims: int | None) -> None:
+def _refresh(
+    engine: Engine, generation: str, batch_claims: int | None, per_source: int = 100
+) -> RoutingReport:
     with transaction(engine) as session:
         if batch_claims is None:
             recompute_edges(session, generation)
         else:
             recompute_in_batches(session, generation, batch_claims)
         policy = policy_for_routing(session, None, actor="pipeline")
-        route(session, policy, claim_keys=None, max_items_per_source=100)
+        batch_edges = ONE_PASS if batch_claims is None else ROUTE_BATCH
+        report = route(
+            session,
+            policy,
+            claim_keys=None,
+            max_items_per_source=per_source,
+            batch_edges=batch_edges,
+        )
     with engine.begin() as conn:
         build_claim_status(conn, None)
+    return report
 
 
 ROWS = {
@@ -107,6 +123,9 @@ ROWS = {
     "superseded_by_version_id, policy_version FROM claim_status",
     "review_items": "SELECT ri.id, ri.claim_key, ri.state, ric.claim_id FROM review_items ri "
     "JOIN review_item_claims ric ON ric.review_item_id = ri.id",
+    "resolutions": "SELECT review_item_id, method, outcome, dismiss_reason, rationale, "
+    "decided_by FROM resolutions",
+    "audit_actions": "SELECT entity_id, actor, action FROM audit_events",
 }
 
 
@@ -128,10 +147,26 @@ def test_a_full_refresh_in_batches_stores_the_rows_of_one_pass(tmp_path: Path) -
     assert len(batches) > 5  # the corpus really is split
     _refresh(one_pass, generation, None)
     _refresh(batched, generation, 40)
+    with transaction(batched) as session:
+        assert len(list(conflict_key_batches(session, ROUTE_BATCH))) > 5  # routing is split
     expected = _rows(one_pass)
     assert expected["edges"] and expected["claim_status"] and expected["review_items"]
     assert any(row[1] == "conflicts" for row in expected["edges"])
     assert _rows(batched) == expected
+
+
+def test_routing_in_batches_holds_back_what_one_pass_holds_back(tmp_path: Path) -> None:
+    """The bound on the items one source opens is per pass, not per batch of keys."""
+    notes = _corpus(40, seed=3)
+    one_pass, batched = _fresh(tmp_path, "one"), _fresh(tmp_path, "batched")
+    generation = _load(one_pass, notes)
+    _load(batched, notes)
+    expected = _refresh(one_pass, generation, None, per_source=1)
+    found = _refresh(batched, generation, 30, per_source=1)
+    assert expected.held_back and expected.held_back_keys
+    assert (found.held_back, found.held_back_keys) == (expected.held_back, expected.held_back_keys)
+    assert (found.opened, found.conflict_edges) == (expected.opened, expected.conflict_edges)
+    assert _rows(batched) == _rows(one_pass)
 
 
 def test_keys_sharing_a_head_word_land_in_one_batch(tmp_path: Path) -> None:
@@ -171,3 +206,44 @@ def test_a_batched_refresh_retires_what_one_pass_retires_after_an_edit(tmp_path:
     expected = _rows(one_pass)
     assert any(row[-1] == "0" for row in expected["edges"])  # something was retired
     assert _rows(batched) == expected
+
+
+def _route_again(engine: Engine, batch_edges: int) -> RoutingReport:
+    with transaction(engine) as session:
+        policy = policy_for_routing(session, None, actor="pipeline")
+        return route(session, policy, claim_keys=None, batch_edges=batch_edges)
+
+
+def test_a_batched_pass_closes_the_items_whose_conflicts_went_as_one_pass_does(
+    tmp_path: Path,
+) -> None:
+    """Items at keys left without a live conflict edge (none of them in any batch) and at
+    keys still in conflict are closed alike."""
+    notes = _corpus(40, seed=4)
+    one_pass, batched = _fresh(tmp_path, "one"), _fresh(tmp_path, "batched")
+    generation = _load(one_pass, notes)
+    _load(batched, notes)
+    _refresh(one_pass, generation, None)
+    _refresh(batched, generation, 30)
+    with one_pass.connect() as conn:
+        keys = sorted(
+            k for (k,) in conn.execute(text("SELECT DISTINCT claim_key FROM review_items"))
+        )
+    gone = keys[::3]  # their conflicts go: a corrected document, say
+    assert gone
+    for engine in (one_pass, batched):
+        with engine.begin() as conn:
+            for key in gone:
+                conn.execute(
+                    text(
+                        "UPDATE edges SET retired_at = CURRENT_TIMESTAMP "
+                        "WHERE kind = 'conflicts' AND claim_key = :k"
+                    ),
+                    {"k": key},
+                )
+    expected = _route_again(one_pass, ONE_PASS)
+    found = _route_again(batched, ROUTE_BATCH)
+    assert expected.orphaned and found.orphaned == expected.orphaned
+    rows = _rows(one_pass)
+    assert {row[1] for row in rows["review_items"] if row[2] == "dismissed"} == set(gone)
+    assert _rows(batched) == rows

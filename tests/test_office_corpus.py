@@ -88,6 +88,11 @@ ANSWERED_RIGHT_NOW = {
     "meal-allowance-editions",  # a label line carrying every word of a question with no cue
     "sla-priorities",  # a numbered row ("Priority 2") and its column
     "plan-prices",  # "per month" meets the "Monthly price" column
+    # session 18 (issue 32): a conflict cites both sides the ledger holds in dispute
+    "p200-price-sales-wording",  # the disagreement read from the key's value groups
+    "pro-plan-price-table",  # a table cell and an email naming nothing, one key
+    "leeds-remote-days",  # a label line and an email sentence, one key
+    "priority-1-response",  # an SLA table's row and an email sentence, one key
 }
 
 

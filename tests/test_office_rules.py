@@ -128,6 +128,15 @@ def test_a_bracket_that_tells_two_things_apart_still_does() -> None:
     assert {c.entity for c in claims} == {"harbour mill (1904 building)"}
 
 
+@pytest.mark.parametrize("span", ["1861\u20131930", "1861 \u2013 1930", "1861-1930"])
+def test_a_span_of_two_years_in_a_title_tells_two_people_apart(span: str) -> None:
+    # a life (or a term) is no edition: two pages of one name are two people
+    text = f"Edwin Larsen Holm ({span}) Edwin Larsen Holm was a Danish harbour engineer."
+    claims = extract(text, profile="reference")
+    (entity,) = {c.entity for c in claims}
+    assert entity.startswith("edwin larsen holm (1861") and entity.endswith("1930)"), entity
+
+
 # -- person names are never lemmatised ----------------------------------------------------
 
 # given names the lookup table or the suffix rules would fold into other words
@@ -149,6 +158,16 @@ def test_a_person_name_keys_alike_in_a_question_and_a_document() -> None:
     asked = parse_question("When did James Hughes join the company?")
     assert "james hughes" in (asked.entity or asked.claim_key)
     assert any(e and "james hughes" in e for e in stated), stated
+
+
+def test_a_person_name_with_initials_keys_its_surname_as_written() -> None:
+    from claims.extraction import parse_question
+
+    # the initials stand between given name and surname: the surname is still a name
+    assert parse_question("What is the job of Lucas H. Banks?").entity == "lucas h banks"
+    assert parse_question("Where was Agnes J. K. Hughes born?").entity == "agnes j k hughes"
+    stated = {c.entity for c in extract("Thomas R. Matthews joined the firm in 2011.")}
+    assert "thomas r. matthews" in stated, stated  # the entity keeps its full stop
 
 
 def test_words_that_are_no_names_still_fold() -> None:

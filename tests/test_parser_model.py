@@ -4,14 +4,18 @@ figures (written by `make model`) meet the floor, so a worse retrained model fai
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 
 from claims.errors import InputError
-from claims.extraction import syntax
+from claims.parser import syntax
 
-MODEL = files("claims.extraction") / "model"
+MODEL = files("claims.parser") / "model"
+REPO = Path(__file__).resolve().parents[1]
 
 # Floors on the held-out treebank documents (never used for training or model selection).
 # "gold_sentences" is how the extractor parses (one known sentence at a time); "raw_text" also
@@ -76,3 +80,32 @@ def test_missing_model_is_an_input_error_saying_make_model(tmp_path, monkeypatch
             syntax.load_parser()
     finally:
         syntax.load_parser.cache_clear()
+
+
+_EXTRACT_BOTH_PROFILES = """
+import json, sys
+from claims.extraction import extract, parse_question
+text = sys.stdin.read()
+counts = [len(extract(text, profile=name)) for name in ("office", "reference")]
+parse_question("How long is the notice period?")
+parser = sorted(m for m in sys.modules if m.startswith("claims.parser"))
+print(json.dumps({"counts": counts, "parser": parser}))
+"""
+
+
+def test_extraction_under_either_profile_loads_no_parser():
+    # no extraction path runs the parser (docs/MODEL.md, "Rules vs parse"): it lives in
+    # claims/parser, and reading a document or a question must not import it
+    note = "# Leave\n\nThe notice period is 30 days. Staff get 25 days of annual leave.\n"
+    done = subprocess.run(
+        [sys.executable, "-c", _EXTRACT_BOTH_PROFILES],
+        input=note,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+        timeout=300,
+    )
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert all(count >= 2 for count in seen["counts"])
+    assert seen["parser"] == []

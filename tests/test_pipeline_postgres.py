@@ -59,7 +59,8 @@ def test_multiprocess_run_on_postgres_for_store_and_dagster(
     try:
         with dg.DagsterInstance.from_config(str(home)) as instance:
             assert "Postgres" in type(instance.run_storage).__name__
-            # Three asset steps, each in its own process (checks left out to keep it quick).
+            # Three assets, each step in its own process (checks left out to keep it quick):
+            # claims is two steps, its extraction and the record of it.
             job = dg.reconstructable(resolved_claims_pipeline).get_subset(
                 asset_selection={
                     dg.AssetKey("source_versions"),
@@ -82,7 +83,7 @@ def test_multiprocess_run_on_postgres_for_store_and_dagster(
                 for event in instance.all_logs(result.run_id)
                 if event.dagster_event is not None and event.dagster_event.is_step_start
             }
-            assert len(step_pids) == 3  # each step really ran in a process of its own
+            assert len(step_pids) == 4  # each step really ran in a process of its own
             materialized = instance.get_materialized_partitions(dg.AssetKey("claims"))
             assert materialized == set(SHARDS)  # one run over every shard
     finally:

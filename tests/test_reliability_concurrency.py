@@ -133,3 +133,35 @@ def test_a_waiting_run_goes_ahead_once_the_holder_is_killed(tmp_path: Path) -> N
         holder.wait()
     assert waiter.returncode == 0, out + err
     assert "versions processed now\t6" in out
+
+
+def _steps_of_one_run_share_the_lock(database_url: str) -> None:
+    """The extraction steps of one run hold the lock shared: they admit each other, and
+    neither another run (exclusive) gets in while they work nor they while it does."""
+    with run_lock(database_url, shared=True):
+        with run_lock(database_url, shared=True, wait=False):
+            pass  # a second extraction step of the same run
+        with (
+            pytest.raises(ConcurrencyError, match="another `claims run`"),
+            run_lock(database_url, wait=False),
+        ):
+            pass
+    with (
+        run_lock(database_url, wait=False),
+        pytest.raises(ConcurrencyError, match="another `claims run`"),
+        run_lock(database_url, shared=True, wait=False),
+    ):
+        pass
+    with run_lock(database_url, wait=False):  # every holder let go
+        pass
+
+
+def test_steps_of_one_run_share_the_sqlite_lock_and_keep_other_runs_out(tmp_path: Path) -> None:
+    _steps_of_one_run_share_the_lock(f"sqlite:///{tmp_path / 'claims.db'}")
+
+
+@pytest.mark.postgres
+def test_steps_of_one_run_share_the_postgresql_lock_and_keep_other_runs_out(
+    postgres_url: str,
+) -> None:
+    _steps_of_one_run_share_the_lock(postgres_url)

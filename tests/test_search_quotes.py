@@ -4,8 +4,6 @@ quoting it is still found, and the entry leaves with the last claim that quotes 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from sqlalchemy import Engine, delete, func, select, text, update
 
@@ -13,7 +11,6 @@ from claims.store.engine import make_engine, transaction
 from claims.store.search import rebuild_search_index, search_quotes
 from claims.tables import ClaimQuoteRow, ClaimRow
 from tests.retrieval_corpus import GENERATION, Corpus
-from tests.store_template import upgrade
 
 TABLE = (
     "Branch opening hours per week: Harbour 42, Old Town 38, Riverside 45, Station 50, "
@@ -190,10 +187,11 @@ def test_claims_stored_by_the_pipeline_arrive_linked_to_their_quote(migrated_url
 
 
 def test_a_word_in_too_many_quotes_is_left_out_of_the_search(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    migrated_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A word most quotes hold ranks nothing and made ranking every quote cost seconds at
-    a million claims: past the bound it is left out, and the rarer words still find."""
+    a million claims: past the bound it is left out, and the rarer words still find (the
+    same words on both backends)."""
     import claims.store.search as search
 
     corpus = Corpus()
@@ -203,9 +201,7 @@ def test_a_word_in_too_many_quotes_is_left_out_of_the_search(
     for n, site in enumerate(("harbour", "station", "hilltop", "riverside")):
         quote = f"The {site} depot allowance is {n + 10} pallets."
         ids[site] = corpus.claim(version, f"{site} depot allowance", n + 10, "pallet", quote=quote)
-    url = f"sqlite:///{tmp_path / 'claims.db'}"
-    upgrade(url)
-    engine = make_engine(url)
+    engine = make_engine(migrated_url)
     try:
         corpus.write(engine)
         monkeypatch.setattr(search, "COMMON_WORD_QUOTES", 3)

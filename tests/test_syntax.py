@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.extraction import syntax
+from claims.parser import syntax
 
 
 def parse(text: str):

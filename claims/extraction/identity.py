@@ -356,20 +356,6 @@ def model_name(words: Sequence[str]) -> int:
     return len(words)
 
 
-@dataclass(frozen=True)
-class TitledModel:
-    """A model a title names, and the words of what kind of thing it is ("p-300",
-    ("centrifugal", "pump")): a sentence naming it with those words names the model."""
-
-    name: str
-    kind: tuple[str, ...]
-
-    def named(self, entity_words: Sequence[str]) -> bool:
-        """Whether ``entity_words`` (key form) are the model's name and its kind words."""
-        n = len(self.name.split(" "))
-        return " ".join(entity_words[:n]) == self.name and tuple(entity_words[n:]) == self.kind
-
-
 def is_name(word: str) -> bool:
     """Whether a word as written names one thing: an identifier with digits ("P-9",
     "X200"), a capitalised word no dictionary knows ("Lakeview", "Acme"), an acronym."""
@@ -429,12 +415,18 @@ _EDITION_WORDS = frozenset(
      "release", "draft", "amended", "amendment", "final", "new", "current", "of", "the", "as"}
 )  # fmt: skip
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$")
+# a span of two years and nothing else: a life or a term ("1848\u20131912"), which tells
+# two people of one name apart; an edition is dated once ("2024", "2023\u201324 edition")
+_YEAR_SPAN = re.compile(r"^\s*(?:19|20|1[0-8])\d\d\s*[-\u2013\u2014]\s*(?:19|20|1[0-8])\d\d\s*$")
 
 
 def is_edition(aside: str) -> bool:
     """Whether a title's bracketed aside dates or numbers an edition of one document ("2023",
     "2024 edition", "rev. 3", "March 2024 update", "v2.1") rather than telling two things of
-    one name apart ("1941 film"): an edition is the same thing again, never a second entity."""
+    one name apart ("1941 film", a life's "1848-1912"): an edition is the same thing again,
+    never a second entity."""
+    if _YEAR_SPAN.match(clean(aside)):
+        return False
     words = [w.strip(".").lower() for w in _TITLE_WORD.findall(clean(aside))]
     dated = [w for w in words if _YEARISH.match(w) or _ORDINAL.match(w)]
     return bool(dated) and all(w in _EDITION_WORDS or w in dated for w in words)
@@ -478,13 +470,3 @@ def title_entity_words(title: str | None, stopwords: frozenset[str]) -> list[str
     if not kept or not named or attribute_lexicon().known_suffix(kept) == len(kept):
         return None
     return kept
-
-
-def titled_model(title: str | None, stopwords: frozenset[str]) -> TitledModel | None:
-    """The model a title names with its kind words ("P-9 Router User Guide" -> "p-9",
-    ("router",)), or None when it names no model code followed by kind words."""
-    name = title_entity(title, stopwords)
-    whole = title_entity_words(title, stopwords)
-    if name is None or whole is None or whole == name.split(" "):
-        return None
-    return TitledModel(name, tuple(whole[len(name.split(" ")) :]))

@@ -8,10 +8,11 @@ them as written, lowercased.
 
 A person name is a capitalised given name (the ``nicknames`` package's table of English
 given names, Apache-2.0) or a courtesy title ("Ms", "Dr"), with the capitalised words that
-follow it (the surname and middle names). A given name alone at the start of a sentence is
-taken too: the words the rule protects ("thomas", "charles") are no English words a
-sentence would open with, and a given name that is also a word ("Will", "May") folds to
-itself either way.
+follow it (the surname and middle names, initials between them: "John H. Williams" keys
+``john h williams``, as "John Hartley Williams" keys ``john hartley williams``). A given
+name alone at the start of a sentence is taken too: the words the rule protects ("thomas",
+"charles") are no English words a sentence would open with, and a given name that is also
+a word ("Will", "May") folds to itself either way.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ _WORDS: ContextVar[frozenset[str]] = ContextVar("person_name_words", default=fro
 
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?:['\u2019-][A-Za-z]+)?\b(?:['\u2019]s)?")
 _TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "sir", "dame"})
+# what may stand between two words of one name: a space, a title's full stop, initials
+# ("John H. Williams", "Ada J. K. Obi")
+_BETWEEN = re.compile(r"\.? (?:[A-Z]\. )*")
 
 
 @lru_cache(maxsize=1)
@@ -55,7 +59,7 @@ def person_words(text: str) -> frozenset[str]:
     in_name = False
     for match in _CAPITALISED.finditer(text):
         word = _bare(match.group())
-        follows = text[previous_end : match.start()] in (" ", ". ")
+        follows = _BETWEEN.fullmatch(text[previous_end : match.start()]) is not None
         if word in names or word in _TITLES:
             in_name = True
             if word in names:

@@ -60,6 +60,23 @@ class Pending:
     changes: int = 0
     state: dict[str, Any] | None = None  # what the consumer recorded last time (None: never)
     full_because: str = ""
+    # key -> the source versions whose claims changed there (``record_version_changes``);
+    # None for a key some change concerned whole (a register entry, an erasure, edges...)
+    versions: dict[str, set[str] | None] = field(default_factory=dict)
+
+    def changed_versions(self, key: str) -> set[str] | None:
+        """The versions whose claims changed at ``key`` (None: the key changed whole)."""
+        return self.versions.get(key)
+
+    def _note(self, key: str, version_id: str | None) -> None:
+        if version_id is None:
+            self.versions[key] = None
+        elif key not in self.versions:
+            self.versions[key] = {version_id}
+        else:
+            known = self.versions[key]
+            if known is not None:
+                known.add(version_id)
 
     @property
     def nothing(self) -> bool:
@@ -140,13 +157,16 @@ def pending(
     after, state = cursor
     found.state = dict(state or {})
     query = select(
-        ClaimKeyChangeRow.claim_key, ClaimKeyChangeRow.kind, ClaimKeyChangeRow.generation
+        ClaimKeyChangeRow.claim_key,
+        ClaimKeyChangeRow.kind,
+        ClaimKeyChangeRow.generation,
+        ClaimKeyChangeRow.source_version_id,
     ).where(
         ClaimKeyChangeRow.id > after,
         ClaimKeyChangeRow.id <= found.upto,
         ClaimKeyChangeRow.kind.in_(sorted(kinds)),
     )
-    for key, kind, key_generation in executor.execute(query):
+    for key, kind, key_generation, version_id in executor.execute(query):
         # the generation is compared here, not in SQL: one index on the id is enough
         if generation is not None and key_generation not in (None, generation):
             continue
@@ -154,6 +174,7 @@ def pending(
         if key == ALL_KEYS:
             found.everything(_EVERYTHING_BECAUSE.get(kind, "every key changed since the last run"))
         found.add([key])
+        found._note(key, version_id)
     return found
 
 
@@ -275,16 +296,33 @@ def record_version_changes(
                 )
             )
             related.update(vid for vid, _ in siblings)
-    keys: set[str] = set()
+    # one row per key and version: the edge step re-evaluates a large key from the claims
+    # of these versions and the first claims of its groups (claims/edge_delta.py)
+    pairs: set[tuple[str, str]] = set()
     related_list = sorted(related)
     for start in range(0, len(related_list), _CHUNK):
-        rows = executor.execute(
-            select(ClaimRow.claim_key, ClaimRow.generation)
+        stated = executor.execute(
+            select(ClaimRow.claim_key, ClaimRow.source_version_id, ClaimRow.generation)
             .where(ClaimRow.source_version_id.in_(related_list[start : start + _CHUNK]))
             .distinct()
         )
-        keys.update(key for key, key_generation in rows if key_generation == generation)
-    return record_changes(executor, keys, CLAIMS, generation)
+        for key, vid, key_generation in stated:
+            if key_generation == generation:
+                pairs.add((key, vid))
+    now = datetime.now(UTC)
+    records = [
+        {
+            "claim_key": key,
+            "kind": CLAIMS,
+            "generation": generation,
+            "created_at": now,
+            "source_version_id": vid,
+        }
+        for key, vid in sorted(pairs)
+    ]
+    if records:
+        insert_rows(executor, ClaimKeyChangeRow.__table__, records)  # type: ignore[arg-type]
+    return len({key for key, _ in pairs})
 
 
 # --------------------------------------------------------------------------- extraction

@@ -217,7 +217,38 @@ class EdgeRepository:
         self.session.flush()
         return counts
 
-    def _forget_rewired(self, retired: Sequence[str], live: Sequence[EdgeRecord]) -> int:
+    def forget_rewired_in_key(self, retired: Sequence[str], generation: str, key: str) -> int:
+        """``_forget_rewired`` after a sync of part of one key done by the caller
+        (``claims.edge_delta``): whether a claim still has a live edge of a kind is asked
+        of the stored edges of the key (the sync is written), one indexed lookup each, so a
+        group's first claim met by every member is not read whole."""
+        e = EdgeRow.__table__.c
+
+        def standing(claim_id: str, kind: str) -> bool:
+            for side in (e.left_claim_id, e.right_claim_id):
+                found = self.session.execute(
+                    select(e.id)
+                    .where(
+                        side == claim_id,
+                        e.kind == kind,
+                        e.retired_at.is_(None),
+                        e.claim_key == key,
+                        e.generation == generation,
+                    )
+                    .limit(1)
+                ).first()
+                if found is not None:
+                    return True
+            return False
+
+        return self._forget_rewired(retired, (), standing)
+
+    def _forget_rewired(
+        self,
+        retired: Sequence[str],
+        live: Sequence[EdgeRecord],
+        standing: Callable[[str, str], bool] | None = None,
+    ) -> int:
         """Delete the just-retired edges that were only rewired (issue 31.2).
 
         An edge inside one claim key (not a ``~`` near miss, not a supersession) whose two
@@ -231,8 +262,10 @@ class EdgeRepository:
         """
         if not retired:
             return 0
-        standing = {(e.left_claim_id, e.kind) for e in live}
-        standing.update((e.right_claim_id, e.kind) for e in live)
+        if standing is None:
+            ends = {(e.left_claim_id, e.kind) for e in live}
+            ends.update((e.right_claim_id, e.kind) for e in live)
+            standing = lambda claim_id, kind: (claim_id, kind) in ends  # noqa: E731
         doomed: list[str] = []
         for chunk in batches(list(retired)):
             rows = self.session.execute(
@@ -247,7 +280,7 @@ class EdgeRepository:
             doomed += [
                 edge_id
                 for edge_id, kind, left, right in rows
-                if (left, kind) in standing and (right, kind) in standing
+                if standing(left, kind) and standing(right, kind)
             ]
         for chunk in batches(doomed):
             self.session.execute(
@@ -350,6 +383,45 @@ class ValueGroupRepository:
             for chunk in batches(sorted(claim_keys)):
                 rows = self.session.execute(base.where(table.c.claim_key.in_(chunk)))
                 stored.update((r[0], r[1]) for r in rows)
+        report = self._sync_members(generation, wanted, stored)
+        report.relations = self._sync_relations(generation, relations, claim_keys, now)
+        report.slots_written, report.slots_removed = self._sync_slots(generation, slots, claim_keys)
+        self.session.flush()
+        return report
+
+    def sync_part(
+        self,
+        generation: str,
+        members: Iterable[GroupMember],
+        relations: Iterable[GroupRelation],
+        slots: Iterable[SlotGroup],
+        claim_key: str,
+        claim_ids: Collection[str],
+        now: datetime,
+    ) -> GroupSync:
+        """``sync`` of one key evaluated from part of its claims (``claims.edge_delta``): the
+        memberships of ``claim_ids`` only (the others' did not move), the key's relations
+        and slot rows whole (the build gives them all: they are per value group)."""
+        wanted = {m.claim_id: m for m in members}
+        table = ValueGroupClaimRow.__table__
+        stored: dict[str, str] = {}
+        for chunk in batches(sorted(claim_ids)):
+            rows = self.session.execute(
+                select(table.c.claim_id, table.c.value_group_id).where(table.c.claim_id.in_(chunk))
+            )
+            stored.update((r[0], r[1]) for r in rows)
+        report = self._sync_members(generation, wanted, stored)
+        report.relations = self._sync_relations(generation, relations, [claim_key], now)
+        report.slots_written, report.slots_removed = self._sync_slots(
+            generation, slots, [claim_key]
+        )
+        self.session.flush()
+        return report
+
+    def _sync_members(
+        self, generation: str, wanted: Mapping[str, GroupMember], stored: Mapping[str, str]
+    ) -> GroupSync:
+        """Rewrite the memberships that differ: ``stored`` (claim id -> group) to ``wanted``."""
         stale = sorted(
             cid
             for cid, group in stored.items()
@@ -360,12 +432,8 @@ class ValueGroupRepository:
                 delete(ValueGroupClaimRow).where(ValueGroupClaimRow.claim_id.in_(chunk))
             )
         fresh = [m for cid, m in sorted(wanted.items()) if stored.get(cid) != m.value_group_id]
-        _insert_fresh(self.session, table, fresh, {"generation": generation})
-        report = GroupSync(members_written=len(fresh), members_removed=len(stale))
-        report.relations = self._sync_relations(generation, relations, claim_keys, now)
-        report.slots_written, report.slots_removed = self._sync_slots(generation, slots, claim_keys)
-        self.session.flush()
-        return report
+        _insert_fresh(self.session, ValueGroupClaimRow.__table__, fresh, {"generation": generation})
+        return GroupSync(members_written=len(fresh), members_removed=len(stale))
 
     def _sync_slots(
         self, generation: str, slots: Iterable[SlotGroup], claim_keys: Collection[str] | None

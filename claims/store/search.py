@@ -16,10 +16,14 @@ ranking and the limit, so what a requester cannot see never takes a rank, a scor
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, TextClause, text
 from sqlalchemy.orm import Session
 
 FTS_TABLE = "claim_quotes_fts"
@@ -30,6 +34,14 @@ QUOTE_KEY_INDEX = "uq_claim_quotes_version_quote"
 # the largest number of candidates one search returns
 MAX_CANDIDATES = 200
 _WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@lru_cache(maxsize=1024)
+def statement_text(sql: str) -> TextClause:
+    """``text(sql)``, made once per distinct SQL: building a text statement parses its bind
+    parameters, which cost a question at 1M claims more than the reads it made (the SQL of
+    a search varies only with the number of words and groups, so few are made)."""
+    return text(sql)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +98,26 @@ def visible_claims_condition(groups: Collection[str], params: dict[str, object])
     )
 
 
+# Searches made in the current ``searches_remembered`` scope: (words, generation, groups,
+# limit) -> matches, and word -> whether it is selective. One answer searches the quotes
+# from several readers (candidate keys, table cells, the evidence ranking), often for the
+# same words; the store does not change under one read.
+_REMEMBERED: ContextVar[dict[tuple[object, ...], Any] | None] = ContextVar(
+    "searches_remembered", default=None
+)
+
+
+@contextmanager
+def searches_remembered() -> Iterator[None]:
+    """Within this scope a search (or a word's count) asked again is answered from the
+    first one: for one answer's reads, never across them (the store changes between)."""
+    token = _REMEMBERED.set({})
+    try:
+        yield
+    finally:
+        _REMEMBERED.reset(token)
+
+
 def search_quotes(
     session: Session | Connection,
     words: Sequence[str],
@@ -102,9 +134,30 @@ def search_quotes(
     if not terms:
         return []
     limit = max(1, min(limit, MAX_CANDIDATES))
+    remembered = _REMEMBERED.get()
+    asked = ("search", tuple(terms), generation, tuple(sorted(set(groups))), limit)
+    if remembered is not None and asked in remembered:
+        return list(remembered[asked])
+    found = _search(session, terms, generation=generation, groups=groups, limit=limit)
+    if remembered is not None:
+        remembered[asked] = tuple(found)
+    return found
+
+
+def _search(
+    session: Session | Connection,
+    terms: list[str],
+    *,
+    generation: str,
+    groups: Collection[str],
+    limit: int,
+) -> list[QuoteMatch]:
     params: dict[str, object] = {"generation": generation, "limit": limit}
     visible = visible_claims_condition(groups, params)
     if _dialect(session) == "postgresql":
+        terms = _selective_terms(session, terms, _COUNT_QUOTES_PG)
+        if not terms:
+            return []
         query_parts = []
         for i, term in enumerate(terms):
             params[f"t{i}"] = term
@@ -118,7 +171,7 @@ def search_quotes(
             f"AND c.generation = :generation AND {visible} ORDER BY score DESC, c.id LIMIT :limit"
         )
     else:
-        terms = _selective_terms(session, terms)
+        terms = _selective_terms(session, terms, _COUNT_QUOTES)
         if not terms:
             return []
         params["match"] = " OR ".join(f'"{term}"' for term in terms)
@@ -129,7 +182,7 @@ def search_quotes(
             f"WHERE {FTS_TABLE} MATCH :match AND c.generation = :generation "
             f"AND {visible} ORDER BY score DESC, c.id LIMIT :limit"
         )
-    rows = session.execute(text(sql), params)
+    rows = session.execute(statement_text(sql), params)
     return [QuoteMatch(row[0], row[1], round(float(row[2]), 6)) for row in rows]
 
 
@@ -140,16 +193,33 @@ def search_quotes(
 COMMON_WORD_QUOTES = 5000
 
 
-def _selective_terms(session: Session | Connection, terms: list[str]) -> list[str]:
-    count = text(
-        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :m LIMIT :bound)"
-    )
-    return [
-        term
-        for term in terms
-        if session.execute(count, {"m": f'"{term}"', "bound": COMMON_WORD_QUOTES + 1}).scalar_one()
-        <= COMMON_WORD_QUOTES
-    ]
+# (both backends leave the same words out, so a question answers alike on either)
+_COUNT_QUOTES = text(
+    f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :m LIMIT :bound)"
+)
+_COUNT_QUOTES_PG = text(
+    "SELECT count(*) FROM (SELECT 1 FROM claim_quotes WHERE to_tsvector('english', quote) "
+    "@@ plainto_tsquery('english', :m) LIMIT :bound) AS holding"
+)
+
+
+def _selective_terms(
+    session: Session | Connection, terms: list[str], count: TextClause
+) -> list[str]:
+    remembered = _REMEMBERED.get()
+    if remembered is None:
+        remembered = {}
+    kept = []
+    for term in terms:
+        asked = ("selective", term)
+        if asked not in remembered:
+            word = f'"{term}"' if count is _COUNT_QUOTES else term
+            params = {"m": word, "bound": COMMON_WORD_QUOTES + 1}
+            quotes = session.execute(count, params).scalar_one()
+            remembered[asked] = quotes <= COMMON_WORD_QUOTES
+        if remembered[asked]:
+            kept.append(term)
+    return kept
 
 
 def sqlite_search_ddl() -> list[str]:

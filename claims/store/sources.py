@@ -6,7 +6,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from claims.ids import sha256_hex, stable_id
@@ -430,9 +430,23 @@ def record_profiles(session: Session, profiles: Mapping[str, str]) -> int:
     return changed
 
 
+# The distinct profiles by a loose scan of ix_sources_profile: each step seeks the next
+# profile after the last one, so the read costs one index seek per profile in use, whatever
+# the number of sources (a DISTINCT walked every source: 22 ms at 200,000 on SQLite). The
+# same SQL on PostgreSQL, whose min() over an indexed column is an index seek too.
+_PROFILES_IN_USE = text(
+    "WITH RECURSIVE used(profile) AS ("
+    " SELECT min(profile) FROM sources"
+    " UNION ALL"
+    " SELECT (SELECT min(s.profile) FROM sources s WHERE s.profile > used.profile)"
+    " FROM used WHERE used.profile IS NOT NULL"
+    ") SELECT profile FROM used WHERE profile IS NOT NULL"
+)
+
+
 def profiles_in_use(executor: Session | Connection) -> set[str]:
-    """The profiles the store's sources are read with."""
-    return set(executor.execute(select(SourceRow.profile).distinct()).scalars())
+    """The profiles the store's sources are read with (one index seek per profile)."""
+    return set(executor.execute(_PROFILES_IN_USE).scalars())
 
 
 def sources_judged_as_pages(session: Session) -> set[str]:

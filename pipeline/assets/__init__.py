@@ -29,13 +29,21 @@ __all__ = [
 
 def all_assets() -> list[Any]:
     """Every asset and asset check defined in ``ASSET_MODULES``, found by Dagster's own
-    loaders (``load_assets_from_modules`` / ``load_asset_checks_from_modules``)."""
+    loaders (``load_assets_from_modules`` / ``load_asset_checks_from_modules``); the
+    ``claims`` asset with as many extraction steps as the settings ask for
+    (``CLAIMS_EXTRACT_STEPS``, read when the code location loads)."""
     import dagster as dg
 
-    return [
-        *dg.load_assets_from_modules(ASSET_MODULES),
-        *dg.load_asset_checks_from_modules(ASSET_MODULES),
+    from pipeline.settings import extraction_steps, get_pipeline_settings
+
+    parts = extraction_steps(get_pipeline_settings())
+    assets = [
+        claims.claims_asset(parts)
+        if parts > 1 and isinstance(value, dg.AssetsDefinition) and value.key == claims.claims.key
+        else value
+        for value in dg.load_assets_from_modules(ASSET_MODULES)
     ]
+    return [*assets, *dg.load_asset_checks_from_modules(ASSET_MODULES)]
 
 
 def graph_asset_keys() -> list[Any]:

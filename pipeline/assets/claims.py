@@ -1,4 +1,11 @@
-"""``claims``: extraction and unit normalisation; each version's claims land whole or not at all."""
+"""``claims``: extraction and unit normalisation; each version's claims land whole or not at all.
+
+The asset is a graph: ``extract_part_0`` .. ``extract_part_{N-1}`` each extract and write the
+run's versions whose source hashes to them (``pipeline.partitions.extraction_part_of``), and
+``record_claims`` emits the asset's materializations from what they report. N is
+``CLAIMS_EXTRACT_STEPS`` (``pipeline.settings.extraction_steps``): with the celery executor
+several workers share one run's extraction (docs/PIPELINE.md, "Session 18: Celery").
+"""
 
 import inspect
 from collections import Counter
@@ -8,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import dagster as dg
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from claims.document_bounds import MAX_CLAIMS_PER_LONG_LINE, bound_claims
@@ -23,7 +31,7 @@ from claims.models import Claim
 from claims.planning import compare
 from claims.profiles import DEFAULT_PROFILE
 from claims.register import register_as_on_disk
-from claims.run_summary import claims_preview, count_table
+from claims.run_summary import count_table, preview_cells, preview_table
 from claims.store import ClaimRepository, GenerationRepository
 from claims.store.bulk_load import indexes_deferred, load_pays
 from claims.store.changes import mark_extracted, record_version_changes
@@ -31,40 +39,232 @@ from claims.store.claims import CLAIM_COLUMNS, claim_from_row, row_kind
 from claims.store.sources import record_profiles, register_dates, register_titles
 from pipeline import corpus
 from pipeline.assets.ownership import OWNERS
-from pipeline.assets.sources import source_versions
 from pipeline.collector import with_fewer_collections
-from pipeline.partitions import shard_of, source_shards, version_key
+from pipeline.partitions import (
+    EXTRACTION_PART_OP_PREFIX,
+    extraction_part_of,
+    is_extraction_part,
+    shard_of,
+    source_shards,
+    version_key,
+)
 from pipeline.resources import ClaimStore, ExtractorResource
 
-
-@dg.asset(
-    partitions_def=source_shards,
-    backfill_policy=dg.BackfillPolicy.single_run(),
-    deps=[source_versions],
-    group_name="claims",
-    kinds={"spacy", "pint", "sql"},
-    owners=OWNERS,
-    description="Atomic claims of the source versions of each shard that the store has not "
-    "extracted in the configured generation yet (subject, predicate, value, unit and "
-    "canonical value, scope, effective time, evidence span and quote), tagged with the "
-    "extractor generation that produced them. A new generation is written beside the active "
-    "one and stays invisible to readers until the conflict regression check promotes it.",
+DESCRIPTION = (
+    "Atomic claims of the source versions of each shard that the store has not extracted in "
+    "the configured generation yet (subject, predicate, value, unit and canonical value, "
+    "scope, effective time, evidence span and quote), tagged with the extractor generation "
+    "that produced them. A new generation is written beside the active one and stays "
+    "invisible to readers until the conflict regression check promotes it. The extraction "
+    "runs in CLAIMS_EXTRACT_STEPS steps (each the sources that hash to it, written in its "
+    "own transactions); the last step records the asset."
 )
-@with_fewer_collections
-def claims(
-    context: dg.AssetExecutionContext, store: ClaimStore, extractor: ExtractorResource
-) -> dg.MaterializeResult:
+
+
+def claims_asset(parts: int = 1) -> dg.AssetsDefinition:
+    """The ``claims`` asset: ``parts`` extraction steps side by side (an executor that runs
+    steps in several processes or on several Celery workers spreads them), then
+    ``record_claims``, which emits the one materialization per shard partition."""
+    if parts < 1:
+        raise ValueError(f"the claims asset needs at least one extraction step, not {parts}")
+    extract_ops = [_part_op(part, parts) for part in range(parts)]
+    record = _record_op(parts)
+
+    @dg.graph_asset(
+        name="claims",
+        partitions_def=source_shards,
+        backfill_policy=dg.BackfillPolicy.single_run(),
+        ins={"source_versions": dg.AssetIn(dagster_type=dg.Nothing)},
+        group_name="claims",
+        kinds={"spacy", "pint", "sql"},
+        owners=OWNERS,
+        description=DESCRIPTION,
+    )
+    def claims_graph(source_versions: Any) -> Any:
+        done = {f"part_{part}": op(source_versions) for part, op in enumerate(extract_ops)}
+        return record(**done)
+
+    return claims_graph
+
+
+def _part_op(part: int, parts: int) -> dg.OpDefinition:
+    @dg.op(
+        name=f"{EXTRACTION_PART_OP_PREFIX}{part}",
+        ins={"source_versions": dg.In(dg.Nothing)},
+        out=dg.Out(dg.Nothing),
+        description=f"Extract and store the claims of the run's versions whose source "
+        f"hashes to part {part} of {parts}.",
+    )
+    @with_fewer_collections
+    def extract_part(
+        context: dg.OpExecutionContext, store: ClaimStore, extractor: ExtractorResource
+    ) -> None:
+        report = extract_and_write(context, store, extractor, part, parts)
+        context.add_output_metadata(report.metadata())
+
+    return extract_part
+
+
+def _record_op(parts: int) -> dg.OpDefinition:
+    @dg.op(
+        name="record_claims",
+        ins={f"part_{part}": dg.In(dg.Nothing) for part in range(parts)},
+        out=dg.Out(dg.Nothing),
+        description="The run's claims asset materialization: what the extraction steps wrote, "
+        "per shard partition (the checks read each partition's version keys).",
+    )
+    def record_claims(context: dg.AssetExecutionContext) -> None:
+        report = PartReport.joined(_part_reports(context))
+        generation = report.generation
+        done = sum(len(entries) for entries in report.by_shard.values())
+        claims_in_run = sum(report.kinds.values())
+        context.log.info(f"{claims_in_run} claims from {done} versions ({generation})")
+        for shard in context.partition_keys:  # what each shard's partition did, for the UI
+            entries = report.by_shard.get(shard, [])
+            context.add_asset_metadata(
+                {
+                    "versions": len(entries),
+                    "claims": sum(count for _, count in entries),
+                    # the checks of this run read these to know which versions it wrote
+                    "version_keys": dg.MetadataValue.json([key for key, _ in entries]),
+                },
+                partition_key=shard,
+            )
+        context.add_output_metadata(
+            {
+                # One id per generation, and no status: the regression check promotes the
+                # generation after this partition is written, and its result carries it.
+                "generation": generation,
+                "versions_in_run": done,
+                "claims_in_run": claims_in_run,
+                "new_claims": report.new_claims,
+                "bulk_load": report.bulk,
+                "supersession_candidates": report.candidates,
+                "extraction_steps": parts,
+                "claims_by_kind": dg.MetadataValue.md(count_table(dict(report.kinds))),
+                "preview": dg.MetadataValue.md(preview_table(report.preview)),
+                # documents whose claims claims.document_bounds bounded (the run summary warns)
+                "bounded_documents": dg.MetadataValue.json(report.bounded),
+            }
+        )
+
+    return record_claims
+
+
+def _part_reports(context: dg.AssetExecutionContext) -> "list[PartReport]":
+    """What each extraction step of this run reported (its output's metadata, from the run's
+    event log: the steps may have run in other processes or on other machines)."""
+    reports: dict[int, PartReport] = {}
+    for entry in context.instance.all_logs(
+        context.run.run_id, of_type=dg.DagsterEventType.STEP_OUTPUT
+    ):
+        event = entry.dagster_event
+        step = str(event.step_key or "") if event else ""
+        if event is None or not is_extraction_part(step):
+            continue
+        output = event.step_output_data.metadata or {}
+        metadata = {name: value.value for name, value in output.items()}
+        part = int(step.rpartition(".")[2].removeprefix(EXTRACTION_PART_OP_PREFIX))
+        reports[part] = PartReport.from_metadata(metadata)
+    return [reports[part] for part in sorted(reports)]
+
+
+@dataclass
+class PartReport:
+    """What one extraction step wrote (its output metadata, read back by ``record_claims``)."""
+
+    generation: str
+    by_shard: dict[str, list[tuple[str, int]]]  # shard -> (version key, claims) written
+    kinds: Counter[str]
+    new_claims: int
+    candidates: int
+    bulk: bool
+    bounded: dict[str, str]  # version key -> what the document bounds left out
+    preview: list[list[str]]  # preview_cells of its first claims
+
+    def metadata(self) -> dict[str, Any]:
+        return {
+            "generation": self.generation,
+            "versions": sum(len(entries) for entries in self.by_shard.values()),
+            "claims": sum(self.kinds.values()),
+            "new_claims": self.new_claims,
+            "supersession_candidates": self.candidates,
+            "bulk_load": self.bulk,
+            "written": dg.MetadataValue.json(
+                {
+                    shard: [list(entry) for entry in entries]
+                    for shard, entries in self.by_shard.items()
+                }
+            ),
+            "claims_by_kind": dg.MetadataValue.json(dict(self.kinds)),
+            "bounded_documents": dg.MetadataValue.json(self.bounded),
+            "preview_cells": dg.MetadataValue.json(self.preview),
+        }
+
+    @classmethod
+    def from_metadata(cls, values: dict[str, Any]) -> "PartReport":
+        written = values.get("written") or {}
+        return cls(
+            generation=str(values["generation"]),
+            by_shard={
+                str(shard): [(str(key), int(count)) for key, count in entries]
+                for shard, entries in written.items()
+            },
+            kinds=Counter(
+                {str(k): int(v) for k, v in (values.get("claims_by_kind") or {}).items()}
+            ),
+            new_claims=int(values.get("new_claims", 0)),
+            candidates=int(values.get("supersession_candidates", 0)),
+            bulk=bool(values.get("bulk_load", False)),
+            bounded={str(k): str(v) for k, v in (values.get("bounded_documents") or {}).items()},
+            preview=[[str(cell) for cell in row] for row in values.get("preview_cells") or []],
+        )
+
+    @classmethod
+    def joined(cls, reports: "list[PartReport]") -> "PartReport":
+        if not reports:
+            raise dg.Failure("no extraction step of this run reported what it wrote")
+        joined = cls(reports[0].generation, {}, Counter(), 0, 0, False, {}, [])
+        for report in reports:
+            for shard, entries in report.by_shard.items():
+                joined.by_shard.setdefault(shard, []).extend(entries)
+            joined.kinds.update(report.kinds)
+            joined.new_claims += report.new_claims
+            joined.candidates += report.candidates
+            joined.bulk = joined.bulk or report.bulk
+            joined.bounded.update(report.bounded)
+            joined.preview.extend(report.preview[: PREVIEW_CLAIMS - len(joined.preview)])
+        for entries in joined.by_shard.values():
+            entries.sort()  # version order, whichever step wrote them
+        return joined
+
+
+PREVIEW_CLAIMS = 8
+
+
+def extract_and_write(
+    context: dg.OpExecutionContext,
+    store: ClaimStore,
+    extractor: ExtractorResource,
+    part: int = 0,
+    parts: int = 1,
+) -> PartReport:
+    """Extract and store the versions of the run's shards that the store has not extracted
+    in the configured generation and whose source is in ``part`` of ``parts``; a version's
+    claims land whole or not at all. Raises ``dg.Failure`` naming the versions that failed,
+    after the others are written."""
     shards = set(context.partition_keys)
     generation, label = extractor.generation()
     extract = extractor.extract_function()
+    _ensure_generation(store, generation, label)
     with store.transaction() as session:
-        GenerationRepository(session).ensure(generation, label)
-        # What the store has not extracted in this generation, in the run's shards: the
-        # store is the record of progress, so a re-run does only what is left.
+        # What the store has not extracted in this generation, in the run's shards and this
+        # step's part: the store is the record of progress, so a re-run does only what is
+        # left, and what another step of the run wrote meanwhile is never this step's.
         pending = [
             version_key(r.source_id, r.sha256)
             for r in compare(session, [], generation).to_extract
-            if shard_of(r.source_id) in shards
+            if shard_of(r.source_id) in shards and extraction_part_of(r.source_id, parts) == part
         ]
         versions = corpus.versions_for_keys(session, pending)
         titles = register_titles(session, {v.source_id for v in versions.values()})
@@ -80,13 +280,10 @@ def claims(
     takes_profile = _accepts(extract, "profile")
     takes_generation = _accepts(extract, "generation")
     own_generation = extractor.generation_of_code()
-    kinds: Counter[str] = Counter()
+    report = PartReport(generation, {}, Counter(), 0, 0, bulk, {}, [])
     written = _Written()
-    preview: list[Claim] = []
     pending_writes: list[_Extracted] = []
     failed: dict[str, str] = {}
-    bounded_notes: dict[str, str] = {}  # version key -> what the document bounds left out
-    by_shard: dict[str, list[tuple[str, int]]] = {shard: [] for shard in context.partition_keys}
     # the register title is what "it", "we", "the company" in the text refer to
     todo = [
         VersionText(
@@ -127,15 +324,16 @@ def claims(
                 note = bounded.note(f"{result.key} ({version.origin_path})")
                 if note is not None:
                     rows = bounded.kept  # type: ignore[assignment]
-                    bounded_notes[result.key] = note
+                    report.bounded[result.key] = note
                     context.log.warning(note)
             pending_writes.append(_Extracted(version.id, rows, result.mentions))
             if not bulk and len(pending_writes) >= VERSIONS_PER_TRANSACTION:
                 _write(store, pending_writes, written, generation)
-            by_shard[shard_of(version.source_id)].append((result.key, len(rows)))
-            kinds.update(row_kind(row) for row in rows)
-            if len(preview) < 8:
-                preview.extend(claim_from_row(row) for row in rows[: 8 - len(preview)])
+            shard = shard_of(version.source_id)
+            report.by_shard.setdefault(shard, []).append((result.key, len(rows)))
+            report.kinds.update(row_kind(row) for row in rows)
+            for row in rows[: PREVIEW_CLAIMS - len(report.preview)]:
+                report.preview.append(preview_cells(claim_from_row(row)))
     except ExtractionPoolBroken as error:  # keep what arrived, then stop the run, clearly
         _write_all(store, pending_writes, written, generation, bulk)
         raise dg.Failure(str(error)) from error
@@ -150,35 +348,22 @@ def claims(
             + "; ".join(list(failed.values())[:5])
             + (f" and {len(failed) - 5} more" if len(failed) > 5 else "")
         )
-    new_claims, candidates = written.claims, written.candidates
-    done = sum(len(entries) for entries in by_shard.values())
-    context.log.info(f"{sum(kinds.values())} claims from {done} versions ({generation})")
-    for shard, entries in by_shard.items():  # what each shard's partition did, for the UI
-        context.add_asset_metadata(
-            {
-                "versions": len(entries),
-                "claims": sum(count for _, count in entries),
-                # the checks of this run read these to know which versions it wrote
-                "version_keys": dg.MetadataValue.json([key for key, _ in entries]),
-            },
-            partition_key=shard,
-        )
-    return dg.MaterializeResult(
-        metadata={
-            # One id per generation, and no status: the regression check promotes the
-            # generation after this partition is written, and its result carries the status.
-            "generation": generation,
-            "versions_in_run": done,
-            "claims_in_run": sum(kinds.values()),
-            "new_claims": new_claims,
-            "bulk_load": bulk,
-            "supersession_candidates": candidates,
-            "claims_by_kind": dg.MetadataValue.md(count_table(dict(kinds))),
-            "preview": dg.MetadataValue.md(claims_preview(preview)),
-            # documents whose claims claims.document_bounds bounded (the run summary warns)
-            "bounded_documents": dg.MetadataValue.json(bounded_notes),
-        }
-    )
+    report.new_claims, report.candidates = written.claims, written.candidates
+    return report
+
+
+claims = claims_asset()
+
+
+def _ensure_generation(store: ClaimStore, generation: str, label: str) -> None:
+    """The generation's row, in a transaction of its own: the run's extraction steps may
+    start together, and the one that loses the race to create it finds it made."""
+    try:
+        with store.transaction() as session:
+            GenerationRepository(session).ensure(generation, label)
+    except IntegrityError:
+        with store.transaction() as session:
+            GenerationRepository(session).ensure(generation, label)
 
 
 _SPAN_START = CLAIM_COLUMNS.index("span_start")

@@ -97,7 +97,9 @@ def claim_edges(
         if todo.nothing:  # the change feed says nothing changed: nothing is read
             report = EdgeReport(generation, full=False, touched_keys=set())
         else:
-            report = graph.recompute(session, generation, claim_keys, materiality)
+            report = graph.recompute(
+                session, generation, claim_keys, materiality, changed_versions=todo.versions
+            )
         touched = report.touched_keys
         if touched is None or touched:
             changes.record_changes(
@@ -136,6 +138,7 @@ def claim_edges(
             "mode": mode,
             "full_because": full_because if mode == "full" else "-",
             "claim_keys_evaluated": report.keys,
+            "claim_keys_evaluated_in_part": report.keys_in_part,
             "claims_compared": report.claims,
             "comparisons": report.comparisons,
             "changes_since_last_run": todo.changes,

@@ -12,20 +12,17 @@ how the claims of each part of a document are read.
 Public surface: ``read_blocks`` (every claim of a document, with its locator), ``prose_text``
 (the text the sentence reader reads: other readers' blocks blanked), ``ReadContext``;
 ``read_table(document, block, ...) -> list[TableClaim]`` (a claim and its ``Locator`` per
-figure cell), ``table_document(text)`` and ``blank_tables`` (pipe tables found in plain text).
+figure cell).
 """
 
 from claims.extraction.readers.context import ReadContext
 from claims.extraction.readers.dispatch import prose_text, read_blocks
-from claims.extraction.readers.table_text import blank_tables, table_document
 from claims.extraction.readers.tables import TableClaim, read_table
 
 __all__ = [
     "ReadContext",
     "TableClaim",
-    "blank_tables",
     "prose_text",
     "read_blocks",
     "read_table",
-    "table_document",
 ]

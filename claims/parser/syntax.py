@@ -32,6 +32,7 @@ from claims.errors import InputError
 from claims.extraction.resources import read_yaml
 
 MODEL_PATH = Path(__file__).parent / "model" / "pipeline"
+DATA_DIR = Path(__file__).parent / "data"
 
 SUBJECT_DEPS = frozenset({"nsubj", "nsubj:pass", "csubj", "csubj:pass", "nsubjpass", "csubjpass"})
 CORE_ARGS = SUBJECT_DEPS | {"obj", "iobj", "dobj", "expl", "attr"}
@@ -203,7 +204,7 @@ class _Words:
 
 @lru_cache(maxsize=1)
 def _words() -> _Words:
-    data = read_yaml("syntax.yaml")
+    data = read_yaml("syntax.yaml", DATA_DIR)
 
     def words(*keys: str) -> frozenset[str]:
         node = data

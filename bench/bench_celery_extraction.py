@@ -1,0 +1,322 @@
+"""The extraction of one pipeline run on one Celery worker against two (issue 33).
+
+Usage: scripts/with-postgres.sh .venv/bin/python bench/bench_celery_extraction.py [--steps K] [N]
+       (default: N 2000 generated notes, K 4 extraction steps: CLAIMS_EXTRACT_STEPS)
+
+Writes N notes with bench_pipeline's generator, starts a Redis of its own on a free loopback
+port, and then, for one worker and then for two (``dagster-celery worker start -y
+deploy/celery.yaml -- --concurrency 1`` each, as docs/PIPELINE.md deploys them, with
+``CLAIMS_EXTRACT_WORKERS=1`` so each step extracts in its worker's own process), runs the
+``claims_pipeline`` job over every shard with ``CLAIMS_EXECUTOR=celery`` up to the ``claims``
+asset (``source_register``, ``source_versions``, ``claims`` and its checks), each time into
+a new, empty claim store database; Dagster's storage is one PostgreSQL database
+(deploy/dagster.yaml). The workers are started (and answer a ping) before the clock starts.
+
+Prints, for each, the extraction (from the first ``extract_part`` step's start to the last
+one's end, read from the run's events), the ``claims`` asset (to ``record_claims``'s end)
+and the run, the workers that ran the extraction steps, the load average, and the ratio of
+one worker's extraction to two workers'. The target (issue 33): at least 1.6x on 2 cores.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+warnings.filterwarnings("ignore")
+
+import dagster as dg  # noqa: E402
+from bench_pipeline import generate  # noqa: E402
+from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
+
+from claims.store.migrate import upgrade  # noqa: E402
+from pipeline.partitions import all_shards_tags  # noqa: E402
+
+PART_STEP = ".extract_part_"
+RECORD_STEP = "claims.record_claims"
+SELECTION = [dg.AssetKey("source_register"), dg.AssetKey("source_versions"), dg.AssetKey("claims")]
+
+
+@dataclass
+class Trial:
+    workers: int
+    extraction: float  # first extract_part start -> last extract_part end
+    claims_asset: float  # first extract_part start -> record_claims end
+    run: float  # execute_job, wall clock
+    versions: int
+    steps_by_worker: dict[str, int]
+    part_steps: list[tuple[str, str, float, float]]  # step, worker, start, end (from the first)
+    load: tuple[float, float, float]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End the process group this bench started (the process was made its leader)."""
+    for sig, seconds in ((signal.SIGTERM, 30), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(process.pid, sig)
+            process.wait(timeout=seconds)
+            return
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+@contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    server = shutil.which("redis-server")
+    if server is None:
+        raise SystemExit("no redis-server: apt-get install redis-server")
+    port = _free_port()
+    process = subprocess.Popen(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
+         "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        import redis
+
+        client = redis.Redis(host="127.0.0.1", port=port)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("redis-server did not start") from None
+                time.sleep(0.1)
+        client.close()
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        _stop(process)
+
+
+@contextmanager
+def database(admin_url: str, prefix: str, driver: str | None = None) -> Iterator[str]:
+    """A new database on the server of ``admin_url``, dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(admin_url).set(database=name)
+    if driver:
+        url = url.set(drivername=driver)
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def start_workers(count: int, logs: Path) -> list[subprocess.Popen[bytes]]:
+    bin_dir = Path(sys.executable).parent  # dagster-celery runs `celery` from PATH
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    processes = []
+    for index in range(count):
+        log = (logs / f"worker-{count}-{index}.log").open("wb")
+        processes.append(
+            subprocess.Popen(
+                [
+                    str(bin_dir / "dagster-celery"),
+                    "worker",
+                    "start",
+                    "-A",
+                    "dagster_celery.app",
+                    "-y",
+                    str(ROOT / "deploy" / "celery.yaml"),
+                    "-n",
+                    f"bench-{count}-{index}",
+                    "--loglevel",
+                    "WARNING",
+                    "--",
+                    "--concurrency",
+                    "1",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        )
+    return processes
+
+
+def wait_for_workers(broker: str, count: int, processes: list[subprocess.Popen[bytes]]) -> None:
+    from celery import Celery
+
+    app = Celery(broker=broker, backend=broker)
+    deadline = time.monotonic() + 300
+    try:
+        while time.monotonic() < deadline:
+            if len(app.control.ping(timeout=1.0)) >= count:
+                return
+            if any(p.poll() is not None for p in processes):
+                break
+    finally:
+        app.close()
+    raise SystemExit("the Celery workers did not come up (see their logs)")
+
+
+def trial(workers: int, broker: str, admin_url: str, home: Path) -> Trial:
+    """One worker count: a new claim store, the workers started, one run timed."""
+    from pipeline.definitions import resolved_claims_pipeline
+    from pipeline.settings import get_pipeline_settings
+
+    logs = home / "logs"
+    logs.mkdir(exist_ok=True)
+    with database(admin_url, "bench_claims") as claims_url:
+        upgrade(claims_url)
+        os.environ["CLAIMS_DATABASE_URL"] = claims_url
+        get_pipeline_settings.cache_clear()
+        processes = start_workers(workers, logs)
+        try:
+            wait_for_workers(broker, workers, processes)
+            with dg.DagsterInstance.from_config(str(home)) as instance:
+                started = time.perf_counter()
+                result = dg.execute_job(
+                    dg.reconstructable(resolved_claims_pipeline),
+                    instance=instance,
+                    tags=all_shards_tags(),
+                    asset_selection=SELECTION,
+                    run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}},
+                )
+                run = time.perf_counter() - started
+                if not result.success:
+                    raise SystemExit(f"the run failed ({workers} worker(s)); see {logs}")
+                return _timed(instance, result.run_id, workers, run)
+        finally:
+            for process in processes:
+                _stop(process)
+
+
+def _timed(instance: dg.DagsterInstance, run_id: str, workers: int, run: float) -> Trial:
+    starts: dict[str, float] = {}
+    ends: dict[str, float] = {}
+    hosts: dict[str, str] = {}
+    versions = 0
+    for entry in instance.all_logs(run_id):
+        event = entry.dagster_event
+        if event is None or not event.step_key:
+            continue
+        step = str(event.step_key)
+        if event.is_step_start:
+            starts[step] = entry.timestamp
+        elif event.is_step_success:
+            ends[step] = entry.timestamp
+        elif event.is_engine_event and "Celery worker" in (event.engine_event_data.metadata or {}):
+            hosts[step] = str(event.engine_event_data.metadata["Celery worker"].value)
+        elif event.event_type == dg.DagsterEventType.STEP_OUTPUT and PART_STEP in step:
+            versions += int(event.event_specific_data.metadata["versions"].value)
+    parts = [step for step in starts if PART_STEP in step]
+    first = min(starts[step] for step in parts)
+    by_worker: dict[str, int] = {}
+    for step in parts:
+        name = hosts.get(step, "?").split("@")[0]
+        by_worker[name] = by_worker.get(name, 0) + 1
+    return Trial(
+        workers=workers,
+        extraction=max(ends[step] for step in parts) - first,
+        claims_asset=ends[RECORD_STEP] - first,
+        run=run,
+        versions=versions,
+        steps_by_worker=by_worker,
+        part_steps=[
+            (step, hosts.get(step, "?").split("@")[0], starts[step] - first, ends[step] - first)
+            for step in sorted(parts)
+        ],
+        load=os.getloadavg(),
+    )
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    steps = 4
+    if args[:1] == ["--steps"]:
+        steps, args = int(args[1]), args[2:]
+    count = int(args[0]) if args else 2000
+    admin_url = os.environ.get("CLAIMS_TEST_POSTGRES_URL")
+    if not admin_url:
+        raise SystemExit(
+            "needs PostgreSQL: scripts/with-postgres.sh .venv/bin/python "
+            "bench/bench_celery_extraction.py N"
+        )
+    with tempfile.TemporaryDirectory(prefix="bench-celery-") as tmp:
+        root = Path(tmp)
+        corpus = root / "corpus"
+        tokens = generate(corpus, count, subjects=max(40, count // 25))
+        register = root / "register.yaml"
+        register.write_text("tiers: [official]\nsources: {}\n", encoding="utf-8")
+        home = root / "dagster"
+        home.mkdir()
+        shutil.copy(ROOT / "deploy" / "dagster.yaml", home / "dagster.yaml")
+        redis_folder = root / "redis"
+        redis_folder.mkdir()
+        print(
+            f"== {count} notes, {tokens:,} tokens, {steps} extraction steps; load average "
+            f"at the start {', '.join(f'{x:.1f}' for x in os.getloadavg())}",
+            flush=True,
+        )
+        with (
+            redis_server(redis_folder) as broker,
+            database(admin_url, "bench_dagster", "postgresql+psycopg2") as dagster_url,
+        ):
+            os.environ.update(
+                {
+                    "DAGSTER_HOME": str(home),
+                    "DAGSTER_POSTGRES_URL": dagster_url,
+                    "CLAIMS_EXECUTOR": "celery",
+                    "CLAIMS_CELERY_BROKER_URL": broker,
+                    "CLAIMS_EXTRACT_STEPS": str(steps),
+                    "CLAIMS_EXTRACT_WORKERS": "1",
+                    "CLAIMS_SOURCES_DIR": str(corpus),
+                    "CLAIMS_REGISTER_FILE": str(register),
+                }
+            )
+            trials = []
+            for workers in (1, 2):
+                found = trial(workers, broker, admin_url, home)
+                trials.append(found)
+                print(
+                    f"  {workers} worker(s): extraction {found.extraction:6.1f} s, claims asset "
+                    f"{found.claims_asset:6.1f} s, run {found.run:6.1f} s; {found.versions} "
+                    f"versions; extraction steps per worker {found.steps_by_worker}; load "
+                    f"average {', '.join(f'{x:.1f}' for x in found.load)}",
+                    flush=True,
+                )
+                for step, worker, start, end in found.part_steps:
+                    print(f"    {step} on {worker}: {start:6.1f} s -> {end:6.1f} s")
+        one, two = trials
+        print(
+            f"  two workers against one: extraction {one.extraction / two.extraction:.2f}x, "
+            f"claims asset {one.claims_asset / two.claims_asset:.2f}x, "
+            f"run {one.run / two.run:.2f}x (target: extraction >= 1.6x)"
+        )
+
+
+if __name__ == "__main__":
+    main()
