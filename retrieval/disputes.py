@@ -19,6 +19,7 @@ from claims.tables import SourceVersionRow
 from retrieval.answer_type import dimension_of_unit
 from retrieval.candidates import entity_fit, name_words
 from retrieval.evidence import ClaimFact, EvidenceGroup
+from retrieval.evidence_facts import EdgeFact
 from retrieval.finding import Ask, fitting
 from retrieval.status import value_key
 from retrieval.subjects import (
@@ -46,13 +47,16 @@ def edge_held(
     claims are read (``group`` is narrowed), so a hidden claim never adds a side."""
     ids = {c.id for c in chosen}
     joined: dict[str, set[str]] = {}
+    conflicting: set[str] = set()  # joined by a conflict, not only by an ambiguous relation
     for edge in group.edges:
         if edge.kind not in DISPUTES:
             continue
         if edge.left in ids and edge.right not in ids:
             joined.setdefault(edge.right, set()).add(edge.left)
+            conflicting.update([edge.right] if _conflicting(edge) else [])
         elif edge.right in ids and edge.left not in ids:
             joined.setdefault(edge.left, set()).add(edge.right)
+            conflicting.update([edge.left] if _conflicting(edge) else [])
     # a disagreement inside one key's value groups is read from the groups, not the edges;
     # between documents that do not each state both values (a page stating "a median age of
     # 42.7" and "65 years of age or older" says two things, and so does its copy)
@@ -61,6 +65,8 @@ def edge_held(
         verdict = verdicts.get(claim.id)
         for other in (verdict.contested_with | verdict.ambiguous_with) if verdict else ():
             held = group.claims.get(other)
+            if verdict is not None and other in verdict.contested_with:
+                conflicting.add(other)
             if (
                 other not in ids
                 and held is not None
@@ -105,12 +111,16 @@ def edge_held(
         # company is about a narrower thing than the answer; one naming nothing either, at
         # the key of the claim it disputes, in another document, of its currency or
         # dimension, states the same slot (an email's "the Pro plan costs $35 per month"
-        # beside the price list's cell; a figure in pounds is another body's accounts)
+        # beside the price list's cell; a figure in pounds is another body's accounts). Only
+        # a conflict counts, or an ambiguous relation not by scope: a scope one side states
+        # is another case ("Q2" beside an unscoped figure; the assistant's limit beside the
+        # search's)
         by_id = {c.id: c for c in chosen}
         return [
             c
             for c in others
-            if not names_something(stated.get(c.id))
+            if c.id in conflicting
+            and not names_something(stated.get(c.id))
             and any(_same_slot_elsewhere(by_id[j], c) for j in joined[c.id] if j in by_id)
         ]
 
@@ -134,6 +144,12 @@ def edge_held(
         for c in others
         if (c.id in copied) or (about[c.id] and floor > 0.0 and fit(about[c.id]) >= floor)
     ]
+
+
+def _conflicting(edge: EdgeFact) -> bool:
+    """A conflict, or an ambiguous relation for another reason than a scope one side states
+    and the other does not (a "Q2" figure beside an unscoped one is another case)."""
+    return edge.kind == "conflicts" or edge.rule != "scope"
 
 
 def _same_slot_elsewhere(chosen: ClaimFact, other: ClaimFact) -> bool:

@@ -53,27 +53,6 @@ def test_a_label_line_and_a_sales_email_on_one_products_price_are_a_conflict(
     assert sides == [("590", ("memo",)), ("640", ("brochure",))]
 
 
-def test_a_table_cell_and_an_email_naming_nothing_on_one_slot_are_a_conflict(
-    engine: Engine,
-) -> None:
-    _load(
-        engine,
-        tariff=(
-            "# Telemetry plans 2026\n\n| Plan | Monthly price | Annual price |\n|---|---|---|\n"
-            "| Standard | $12 | $120 |\n| Premium | $30 | $300 |\n"
-        ),
-        note=(
-            "Subject: renewals\n\nHello team, a reminder: the Premium plan costs $34 per "
-            "month per account, and the Standard plan is unchanged.\n"
-        ),
-    )
-    status, _, sides = _ask(engine, "How much is the Premium plan per month?")
-    assert status == "conflict"
-    assert sides == [("30", ("tariff",)), ("34", ("note",))]
-    # the plan the email does not price differently stays one answer
-    assert _ask(engine, "How much is the Standard plan per month?")[:2] == ("answered", 12)
-
-
 def test_a_figure_in_another_currency_is_not_a_side(engine: Engine) -> None:
     _load(
         engine,
