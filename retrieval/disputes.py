@@ -49,14 +49,12 @@ def edge_held(
     joined: dict[str, set[str]] = {}
     conflicting: set[str] = set()  # joined by a conflict, not only by an ambiguous relation
     for edge in group.edges:
-        if edge.kind not in DISPUTES:
+        if edge.kind not in DISPUTES or (edge.left in ids) == (edge.right in ids):
             continue
-        if edge.left in ids and edge.right not in ids:
-            joined.setdefault(edge.right, set()).add(edge.left)
-            conflicting.update([edge.right] if _conflicting(edge) else [])
-        elif edge.right in ids and edge.left not in ids:
-            joined.setdefault(edge.left, set()).add(edge.right)
-            conflicting.update([edge.left] if _conflicting(edge) else [])
+        answering, other = (edge.left, edge.right) if edge.left in ids else (edge.right, edge.left)
+        joined.setdefault(other, set()).add(answering)
+        if _conflicting(edge):
+            conflicting.add(other)
     # a disagreement inside one key's value groups is read from the groups, not the edges;
     # between documents that do not each state both values (a page stating "a median age of
     # 42.7" and "65 years of age or older" says two things, and so does its copy)
@@ -65,8 +63,6 @@ def edge_held(
         verdict = verdicts.get(claim.id)
         for other in (verdict.contested_with | verdict.ambiguous_with) if verdict else ():
             held = group.claims.get(other)
-            if verdict is not None and other in verdict.contested_with:
-                conflicting.add(other)
             if (
                 other not in ids
                 and held is not None
@@ -74,6 +70,8 @@ def edge_held(
                 and (claim.source_id, held.claim_key, value_key(held)) not in stated_values
             ):
                 joined.setdefault(other, set()).add(claim.id)
+                if other in verdict.contested_with:  # a value group in dispute
+                    conflicting.add(other)
     others = [
         group.claims[i]
         for i in sorted(joined)
