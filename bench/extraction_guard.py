@@ -105,7 +105,7 @@ def compare(before: Path, after: Path) -> int:
     for left, right in zip(old, new, strict=True):
         if left != right:
             differ += 1
-            a, b = json.loads(left), json.loads(right)
+            a = json.loads(left)
             print(f"--- {a.get('text', a.get('question'))} ({a.get('profile', 'question')})")
             print(f"  before: {left[:2000]}")
             print(f"  after:  {right[:2000]}")
