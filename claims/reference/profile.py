@@ -13,6 +13,7 @@ from claims.reference.captions import caption_spans
 from claims.reference.given_names import is_given_name, name_forms, same_given_name
 from claims.reference.name_spellings import spelling_keys
 from claims.reference.pages import PageEvidence, evidence_pages
+from claims.reference.section_headings import section_starts
 from claims.reference.stance import StanceWords
 
 
@@ -33,5 +34,5 @@ REFERENCE = PlainProfile(
         name_forms=name_forms,
         spelling_keys=spelling_keys,
     ),
-    seams=(caption_seams,),
+    seams=(caption_seams, section_starts),
 )
