@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 from store_template import upgrade
 from test_full_refresh_in_batches import _fresh, _load, _refresh, _rows
 
@@ -186,6 +186,29 @@ def test_named_edits_store_the_rows_of_a_full_refresh(stores, parts: list[str]) 
     )
     # a group's first claim comes back in force (the first note restates the boilerplate)
     _step(stores, {"qa/memo-000": _note(rng, 0)})
+    # a conflict appears in a boilerplate key (a note states the opposite) and goes again:
+    # every member's edge to the other side moves, so the key's edges and statuses go whole
+    part = stores[0]
+    report = _step(stores, {"qa/memo-902": "Quality memo 902\n\n" + OPPOSITE + "\n"})
+    (key,) = _keys_with_live_relations(part) & set(report.touched_keys or ())
+    assert _contested(part, key)
+    _step(stores, {"qa/memo-902": "Quality memo 902\n\n" + BOILERPLATE[1] + "\n"})
+    assert not _contested(part, key)
+
+
+OPPOSITE = "Printed copies of this memo are controlled."  # against BOILERPLATE[0]
+
+
+def _keys_with_live_relations(engine: Engine) -> set[str]:
+    with engine.connect() as conn:
+        sql = "SELECT claim_key FROM value_group_relations WHERE retired_at IS NULL"
+        return set(conn.execute(text(sql)).scalars())
+
+
+def _contested(engine: Engine, key: str) -> int:
+    with engine.connect() as conn:
+        sql = "SELECT count(*) FROM claim_status WHERE claim_key = :k AND status = 'contested'"
+        return int(conn.execute(text(sql), {"k": key}).scalar() or 0)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
