@@ -1,16 +1,17 @@
 """One edit in a store whose boilerplate keys hold N claims each (issue 33: an incremental run
 costs what it changes, at 100,000 files as at 10,000).
 
-Usage: python bench/bench_big_key_edit.py [--profile] [--store PATH] [N]   (default N 100000)
+Usage: python bench/bench_big_key_edit.py [--profile] [--store PATH] [N]   (default N 75000)
 
 At 100,000 files the bench's boilerplate sentences make keys of about 75,000 claims each;
 extracting 100,000 notes to get them takes most of an hour. Here a SQLite store gets them
 cheaply: 300 notes about a few subjects (facts restated, some contradicted: keys with value
 groups in conflict, review items) are extracted for real, then N *clone* notes each restate
-the same two boilerplate sentences. One template note is extracted; each clone's claims are
+the same three boilerplate sentences. One template note is extracted; each clone's claims are
 its claims with the clone's source, version and claim ids, written through the store's
-batch writers (``SourceRepository.add_versions``, ``ClaimRepository.add_all``): two keys of
-N claims, one value group each. The store is refreshed in full (the edge step's batched
+batch writers (``SourceRepository.add_versions``, ``ClaimRepository.add_all``): three keys
+of N claims, one value group each (N = 75,000: the bench's three boilerplate keys at 100,000
+files). The store is refreshed in full (the edge step's batched
 recompute, a full routing pass, the full status build) and kept (``--store PATH`` reuses
 it: built once, then copied for each measure).
 
@@ -68,9 +69,10 @@ from retrieval.read_model import build_claim_status  # noqa: E402
 from review.policy import policy_for_routing  # noqa: E402
 from review.routing import route  # noqa: E402
 
-BOILERPLATE = (
+BOILERPLATE = (  # each makes one claim, of its own key
     "Drafts of this note are kept by the office of the registrar.",
-    "Readers report broken links to the web team.",
+    "This note was reviewed by the records office.",
+    "Old copies of this note are destroyed.",
 )
 FACTS = (
     ("The {s} ticket queue is emptied every {n} days.", (2, 3, 5)),
@@ -266,12 +268,12 @@ def main(argv: list[str]) -> None:
         at = args.index("--store")
         kept = Path(args[at + 1])
         del args[at : at + 2]
-    clones = int(args[0]) if args else 100_000
+    clones = int(args[0]) if args else 75_000
     folder = Path(tempfile.mkdtemp(prefix="bench-big-key-"))
     try:
         base = kept or folder / "base.db"
         print(
-            f"== {clones} clone notes (two keys of {clones} claims), load {os.getloadavg()[0]:.1f}"
+            f"== {clones} clone notes (three keys of {clones} claims), load {os.getloadavg()[0]:.1f}"
         )
         if not base.exists():
             build(base, clones)
