@@ -273,7 +273,8 @@ def main(argv: list[str]) -> None:
     try:
         base = kept or folder / "base.db"
         print(
-            f"== {clones} clone notes (three keys of {clones} claims), load {os.getloadavg()[0]:.1f}"
+            f"== {clones} clone notes (three keys of {clones} claims), "
+            f"load {os.getloadavg()[0]:.1f}"
         )
         if not base.exists():
             build(base, clones)
