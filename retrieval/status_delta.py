@@ -11,7 +11,7 @@ only these claims are evaluated:
 - the claims of the changed versions at the key (new claims; claims whose version a new
   one replaces: their supersession moved);
 - both ends of every live edge in the key's block of a kind value groups do not say
-  (``supersedes``, and the others the evidence loader reads from a grouped key's block):
+  (``supersedes``: what the evidence loader reads from a grouped key's block):
   only such an edge, or a relation between value groups, can give a claim another status
   than "none" or "superseded by its version's replacement";
 - the claims whose stored status came from an edge or a relation (contested, under review,
@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from claims.edges.builder import NEAR_MISS_PREFIX
 from claims.edges.value_groups import is_unknown_key
+from claims.models import EdgeKind
 from claims.store.batches import batches
 from retrieval.evidence import EdgeFact, EvidenceGroup, EvidenceLoader, statement
 
@@ -63,9 +64,12 @@ _CLAIMS_OF_VERSIONS = statement(
     "SELECT id, claim_key, generation FROM claims WHERE source_version_id IN :v"
 )
 _EDGE_COLUMNS = "SELECT id, kind, left_claim_id, right_claim_id, rule, '' AS reason, material"
+# the other kinds, listed (today only ``supersedes``): the (generation, claim_key, kind)
+# index then seeks them, where ``NOT IN`` walked every edge of the key in the index
+_OTHER_KINDS = ", ".join(f"'{k.value}'" for k in EdgeKind if k.value not in _GROUP_KINDS)
 _KEY_BLOCK = statement(
     f"{_EDGE_COLUMNS} FROM edges WHERE generation = :g AND claim_key = :k "
-    f"AND kind NOT IN {_GROUP_KINDS!r} AND retired_at IS NULL"
+    f"AND kind IN ({_OTHER_KINDS}) AND retired_at IS NULL"
 )
 _NEAR_BLOCKS = statement(
     f"{_EDGE_COLUMNS} FROM edges WHERE generation = :g AND claim_key IN :blocks "
