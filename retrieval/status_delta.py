@@ -10,10 +10,12 @@ only these claims are evaluated:
 
 - the claims of the changed versions at the key (new claims; claims whose version a new
   one replaces: their supersession moved);
-- both ends of every live edge in the key's block of a kind value groups do not say
-  (``supersedes``: what the evidence loader reads from a grouped key's block):
-  only such an edge, or a relation between value groups, can give a claim another status
-  than "none" or "superseded by its version's replacement";
+- both ends of the live edges in the key's block of a kind value groups do not say
+  (``supersedes``: what the evidence loader reads from a grouped key's block) that touch
+  those claims: only such an edge, or a relation between value groups, can give a claim
+  another status than "none" or "superseded by its version's replacement", and a
+  supersedes edge joins a newer claim to an older one whose version is replaced already
+  (so it says the same), unless it came or went with the change;
 - the claims whose stored status came from an edge or a relation (contested, under review,
   ambiguous, resolved: a conflict that has just gone is undone claim by claim), and those
   stored as superseded by one of the changed versions.
@@ -89,8 +91,9 @@ _STORED_MOVED = statement(
 
 @dataclass
 class KeyPart:
-    """The claims of one key whose status may have moved, and the key's block of edges of
-    the kinds that give a status (read once, for choosing the part and for its group)."""
+    """The claims of one key whose status may have moved, and the edges of the key's block
+    of the kinds that give a status touching them (read once, for choosing the part and
+    for its group)."""
 
     claim_key: str
     claim_ids: set[str]
@@ -115,7 +118,13 @@ def part_of_key(loader: EvidenceLoader, key: str, versions: Collection[str]) -> 
         for claim_id, claim_key, claim_generation in loader.run(_CLAIMS_OF_VERSIONS, v=chunk):
             if claim_key == key and claim_generation == generation:
                 found.add(claim_id)
-    block = [_edge(row) for row in loader.run(_KEY_BLOCK, g=generation, k=key)]
+    # a supersedes edge only ever says what its older claim's version replacement says
+    # already, unless it is new or gone with this change: those touch the changed claims
+    block = [
+        edge
+        for row in loader.run(_KEY_BLOCK, g=generation, k=key)
+        if (edge := _edge(row)).left in found or edge.right in found
+    ]
     for edge in block:
         found.update((edge.left, edge.right))
     for chunk in batches(listed):
