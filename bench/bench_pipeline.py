@@ -1,6 +1,6 @@
 """The whole pipeline (register, source versions, claims, edges, checks) over generated corpora.
 
-Usage: python bench/bench_pipeline.py [--version-floor]
+Usage: python bench/bench_pipeline.py [--version-floor] [--no-baseline]
                                       [--instance sqlite|memory|postgres|postgres-stock]
                                       [--store sqlite|postgres|both]
                                       [--subjects K] [--tables-share S] [N ...]
@@ -49,7 +49,9 @@ fresh SQLite file, ``postgres`` a fresh database on the server of ``CLAIMS_TEST_
 throwaway server), ``both`` the two back to back on the same generated corpus in one process,
 then the ratio PostgreSQL / SQLite of each figure (full run, each step, incremental, nothing
 changed) and whether the two rows digests are equal. The machine is shared: ratios measured in
-one run are what can be read. Extraction alone (no store) is timed once per size.
+one run are what can be read. Extraction alone (no store) is timed once per size;
+``--no-baseline`` skips it (two stores benched by two processes side by side, each under the
+other's load, need it once at most).
 """
 
 from __future__ import annotations
@@ -300,6 +302,7 @@ def dagster_floor_per_version(count: int, batch_size: int) -> float:
 
 INSTANCES = ("sqlite", "memory", "postgres", "postgres-stock")
 VERSION_FLOOR = False  # --version-floor: also time the per-version floor of session 7
+NOT_TIMED = (float("nan"), 0)  # --no-baseline: extraction alone is not timed
 # dagster-postgres's own storage, the baseline the pooled event log is measured against
 STOCK_POSTGRES_YAML = """\
 storage:
@@ -618,6 +621,9 @@ def main() -> None:
     if "--version-floor" in args:
         VERSION_FLOOR = True
         args.remove("--version-floor")
+    skip_baseline = "--no-baseline" in args
+    if skip_baseline:
+        args.remove("--no-baseline")
     tables_share = 0.0
     store_kind = "sqlite"
     while args[:1] in (["--instance"], ["--store"], ["--subjects"], ["--tables-share"]):
@@ -640,6 +646,7 @@ def main() -> None:
         results: dict[str, dict[str, Any]] = {}
         for kind in kinds:
             baseline = next(iter(results.values()))["baseline"] if results else None
+            baseline = NOT_TIMED if skip_baseline else baseline
             with dagster_database(instance_kind):
                 results[kind] = bench(count, instance_kind, subjects, tables_share, kind, baseline)
         if len(results) == 2:
