@@ -56,6 +56,8 @@ other's load, need it once at most).
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import os
 import random
 import resource
@@ -388,20 +390,57 @@ def _cell(value: object) -> str:
 
 
 def rows_digest(url: str) -> str:
-    """sha256 over the sorted rows of ``STORED_ROWS`` (12 hex), with each part's count."""
+    """sha256 over the sorted rows of ``STORED_ROWS`` (12 hex), with each part's count.
+
+    The rows are streamed from the database and sorted in runs of ``DIGEST_RUN`` written to
+    files, then merged: the same digest as one sort in memory, with memory flat in the
+    store's size (at 100,000 files 3.4 million edges, which the process held whole, driver
+    buffer and sorted copy, when the peak memory figure is taken)."""
     import hashlib
 
     engine = create_engine(url)
     parts = []
-    with engine.connect() as conn:
+    with engine.connect() as conn, tempfile.TemporaryDirectory(prefix="digest-") as folder:
         for name, sql in STORED_ROWS.items():
             digest = hashlib.sha256()
-            rows = sorted("\t".join(map(_cell, row)) for row in conn.execute(text(sql)))
-            for row in rows:
-                digest.update(row.encode() + b"\n")
-            parts.append(f"{name} {len(rows):,} {digest.hexdigest()[:12]}")
+            rows = conn.execution_options(yield_per=DIGEST_RUN).execute(text(sql))
+            count = 0
+            for line in _sorted_lines(("\t".join(map(_cell, row)) for row in rows), Path(folder)):
+                digest.update(line.encode() + b"\n")
+                count += 1
+            parts.append(f"{name} {count:,} {digest.hexdigest()[:12]}")
     engine.dispose()
     return "; ".join(parts)
+
+
+DIGEST_RUN = 200_000  # rows the digest sorts in memory at a time
+
+
+def _sorted_lines(lines: Iterator[str], folder: Path) -> Iterator[str]:
+    """``lines`` in sorted order: runs of ``DIGEST_RUN`` sorted and spilled to files in
+    ``folder`` (a line each, escaped to ASCII), then merged."""
+    runs: list[Path] = []
+    while chunk := sorted(itertools.islice(lines, DIGEST_RUN)):
+        if len(chunk) < DIGEST_RUN and not runs:
+            yield from chunk  # small: no file at all
+            return
+        path = folder / f"run-{len(runs)}"
+        with path.open("w", encoding="ascii") as out:
+            out.writelines(line.encode("unicode_escape").decode("ascii") + "\n" for line in chunk)
+        runs.append(path)
+    files = [path.open(encoding="ascii") for path in runs]
+    try:
+        yield from heapq.merge(*(map(_unescaped, f) for f in files))
+    finally:
+        for f in files:
+            f.close()
+        for path in runs:
+            path.unlink()
+
+
+def _unescaped(line: str) -> str:
+    """A spilled line back as it was (``_sorted_lines``)."""
+    return line[:-1].encode("ascii").decode("unicode_escape")
 
 
 STORES = ("sqlite", "postgres", "both")
