@@ -17,6 +17,7 @@ such rows is a group row (``Current liabilities``). Anything less regular stays 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -164,6 +165,10 @@ class _Char:
     right: float
     top: float
 
+    @property
+    def width(self) -> float:
+        return self.right - self.left
+
 
 def _page_chars(textpage: Any) -> list[_Char] | None:
     """The page's characters with their boxes, in PDFium's order (None when its text and
@@ -189,34 +194,19 @@ def _cell_text(textpage: Any, chars: list[_Char] | None, box: tuple[float, ...])
     )
     if chars is None:
         return bounded
-    lines: list[list[_Char]] = []
-    spaced: set[int] = set()  # ids of characters a space stands before
-    space = False
-    for ch in chars:
-        if ch.text.isspace():
-            space = bool(lines)
-            continue
-        x, y = (ch.left + ch.right) / 2, (ch.bottom + ch.top) / 2
-        if not (left < x < right and bottom < y < top):
-            continue
-        if not lines or ch.top < min(c.bottom for c in lines[-1]):  # wholly below: next line
-            lines.append([])
-        elif space:
-            spaced.add(id(ch))
-        lines[-1].append(ch)
-        space = False
+    lines, spaced, ends = _cell_lines(chars, box)
     if len(lines) < 2:
         return bounded
     text = _line_text(lines[0], spaced)
     padding = min(line[0].left for line in lines) - left  # the cell's inner margin
-    for before, line in zip(lines, lines[1:], strict=False):
+    for k, (before, line) in enumerate(zip(lines, lines[1:], strict=False)):
         joined, word = text, _line_text(line, spaced)
-        room = right - padding - before[-1].right  # what the line left free
+        room = right - padding - ends.get(k, before[-1].right)  # what the line left free
         if joined.endswith(_HYPHEN_AT_END):
             text = joined[:-1] + "-" + word
         elif (
             not any(id(ch) in spaced for ch in before)
-            and room < line[0].right - line[0].left + 0.5  # not even its next letter fitted
+            and room < _advance(line)  # not even its next letter fitted
             and _word_rest(word, joined)
         ):
             text = joined + word
@@ -230,6 +220,47 @@ def _cell_text(textpage: Any, chars: list[_Char] | None, box: tuple[float, ...])
     return " ".join(text.split())
 
 
+def _cell_lines(
+    chars: list[_Char], box: tuple[float, ...]
+) -> tuple[list[list[_Char]], set[int], dict[int, float]]:
+    """The characters inside ``box`` by line; the ids of those a space stands before; and
+    where each line's last character ends by its advance (the space or line end PDFium
+    reads after it stands there), not by its ink, which a glyph's side bearing narrows."""
+    left, bottom, right, top = box
+    lines: list[list[_Char]] = []
+    spaced: set[int] = set()
+    ends: dict[int, float] = {}
+    space = False
+    previous: _Char | None = None  # the character before in PDFium's order
+    for ch in chars:
+        if ch.text.isspace():
+            last = lines[-1][-1] if lines else None
+            if last is not None and previous is last and 0 <= ch.left - last.right < last.width:
+                ends[len(lines) - 1] = ch.left
+            space, previous = bool(lines), ch
+            continue
+        previous = ch
+        x, y = (ch.left + ch.right) / 2, (ch.bottom + ch.top) / 2
+        if not (left < x < right and bottom < y < top):
+            continue
+        if not lines or ch.top < min(c.bottom for c in lines[-1]):  # wholly below: next line
+            lines.append([])
+        elif space:
+            spaced.add(id(ch))
+        lines[-1].append(ch)
+        space = False
+    return lines, spaced, ends
+
+
+def _advance(line: list[_Char]) -> float:
+    """The width a line's first character takes, up to the next character's start (its ink
+    and side bearings), or its ink and a half point when it stands alone."""
+    first = line[0]
+    if len(line) > 1 and first.left < line[1].left < first.right + first.width:
+        return line[1].left - first.left
+    return first.width + 0.5
+
+
 # short words a cell's line may open with after a wrap at a space ("Depreciation" / "and
 # amortization"): never the rest of a broken word
 _SHORT_WORDS = frozenset(
@@ -241,17 +272,31 @@ _SHORT_WORDS = frozenset(
 def _word_rest(word: str, before: str) -> bool:
     """Whether a cell line opening with ``word`` can go on with the word the line before
     broke: up to six lowercase letters (``g``, ``zed``, ``verage``) that are no short word of
-    their own, or digits after digits."""
+    their own, or ``on`` after ``ti``/``si`` (``Transportati`` / ``on``: the ``-tion`` and
+    ``-sion`` words that a narrow column breaks before their last two letters); digits after
+    a figure's digits, its decimal point or comma, or its sign (``$1,496.`` / ``5``); a
+    closing bracket or a percent sign after a figure (``(1,204`` / ``)``)."""
     first = word.split(" ", 1)[0]
     if first[:1].isdigit():
+        return bool(_FIGURE_OPEN.search(before))
+    if first[:1] in ")%":
+        return before[-1:].isdigit() or before[-1:] == "."
+    if first[:1] in ",." and first[1:2].isdigit():  # "1,200" / ",181"
         return before[-1:].isdigit()
-    letters = first.rstrip(",.;:)")
+    letters = re.split(r"[-,.;:)'\u2019]", first, maxsplit=1)[0]
+    if letters == "on" and before.endswith(("ti", "si")) and before[-3:-2].isalpha():
+        return True
     return (
         letters.isalpha()
         and letters.islower()
         and len(letters) <= 6
         and (letters not in _SHORT_WORDS)
     )
+
+
+# a figure a cell's line ends inside: digits, or a decimal point or comma after a digit, or
+# a sign or bracket opening it
+_FIGURE_OPEN = re.compile(r"(?:\d[.,]?|[$€£(\-\u2212])$")
 
 
 def _line_text(line: list[_Char], spaced: set[int]) -> str:
