@@ -461,7 +461,7 @@ class _Paragraphs:
                 and line.text[:1].islower()
             )
             if line.after_page_break:  # the form feed stays inside: page numbers count it
-                text = text.removesuffix(_SOFT_HYPHEN) + " " + PAGE_BREAK + line.text
+                text = text.removesuffix(_SOFT_HYPHEN) + PAGE_BREAK + line.text
             elif wrapped and text.endswith(_SOFT_HYPHEN):
                 text = text[:-1] + line.text
             else:
@@ -493,7 +493,7 @@ class _Paragraphs:
         elif line.after_page_break and self.kind == "paragraph":
             self.lines.append(line)
         elif line.after_page_break and self.kind == "item":
-            self.text = self.text.removesuffix(_SOFT_HYPHEN) + " " + PAGE_BREAK + line.text
+            self.text = self.text.removesuffix(_SOFT_HYPHEN) + PAGE_BREAK + line.text
         elif self.kind is not None and not self._opens_note(line) and self._continues(line):
             if self.kind == "item":
                 hyphen = self.text.endswith(_SOFT_HYPHEN)

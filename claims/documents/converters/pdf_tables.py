@@ -201,12 +201,17 @@ def _cell_text(textpage: Any, chars: list[_Char] | None, box: tuple[float, ...])
     padding = min(line[0].left for line in lines) - left  # the cell's inner margin
     for k, (before, line) in enumerate(zip(lines, lines[1:], strict=False)):
         joined, word = text, _line_text(line, spaced)
-        room = right - padding - ends.get(k, before[-1].right)  # what the line left free
+        # what the line left free, by the advance of its last character (where side
+        # bearings count), against the advance its next line's first character needs. A
+        # word that fills its line by chance before a wrap at a space is joined too
+        # ("Expected" / "return on ..."): far fewer than the words broken inside
+        room = right - padding - ends.get(k, before[-1].right)
+        need = _advance(line)
         if joined.endswith(_HYPHEN_AT_END):
             text = joined[:-1] + "-" + word
         elif (
             not any(id(ch) in spaced for ch in before)
-            and room < _advance(line)  # not even its next letter fitted
+            and room < need  # not even its next character fitted
             and _word_rest(word, joined)
         ):
             text = joined + word
