@@ -30,7 +30,7 @@ from claims.documents.converters.raised_text import raised_reads_as
 from claims.errors import InputError
 
 NAME = "pdf"
-VERSION = "3"
+VERSION = "4"
 LIBRARY = "pypdfium2"
 
 # bullets as PDFs draw them: round, square, Symbol/Wingdings private-use glyphs, dashes

@@ -55,8 +55,16 @@ def find_tables(page: Any, textpage: Any, path_type: int) -> list[RuledTable]:
         return []
     chars = _page_chars(textpage)
     tables = [_table(group, textpage, chars) for group in _clusters(rules)]
-    found = [t for t in tables if t is not None]
+    found = [t for t in tables if t is not None and (len(t.rows) > 1 or _opens(t, chars))]
     return sorted(found, key=lambda t: -t.top)
+
+
+def _opens(table: RuledTable, chars: list[_Char] | None) -> bool:
+    """Whether a one-row grid opens its page (no text above it): the last row of a table
+    that the page before could not hold. A one-row grid elsewhere is no table."""
+    return chars is not None and not any(
+        c.bottom > table.top for c in chars if not c.text.isspace()
+    )
 
 
 def _rules(page: Any, path_type: int) -> list[_Rule]:
@@ -121,7 +129,7 @@ def _positions(values: list[float]) -> list[float]:
 def _table(rules: list[_Rule], textpage: Any, chars: list[_Char] | None) -> RuledTable | None:
     xs = _positions([r.at for r in rules if not r.horizontal])
     ys = _positions([r.at for r in rules if r.horizontal])[::-1]  # top first
-    if not 3 <= len(xs) <= _MAX_GRID or not 3 <= len(ys) <= _MAX_GRID:
+    if not 3 <= len(xs) <= _MAX_GRID or not 2 <= len(ys) <= _MAX_GRID:
         return None
     verticals = [r for r in rules if not r.horizontal]
     rows: list[list[str]] = []
