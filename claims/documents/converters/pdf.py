@@ -561,7 +561,7 @@ class _Paragraphs:
         with a plain line in lower case ("... with the following" / "assumptions: ..."), or
         the last line stops mid-clause ("... as of December 31," / "2019 ..."), or (``full``:
         that line stands at the foot of a page the text filled) the next page opens at the
-        text column's left edge ("... of each tranche of these" / "Units were ...")."""
+        text column's left edge ("... the rent for these" / "Depots was ...")."""
         last = self.lines[-1] if self.kind == "paragraph" and self.lines else self.last
         if self.kind is None or not isinstance(first, _Line) or last is None:
             return False

@@ -212,7 +212,7 @@ def _cell_text(textpage: Any, chars: list[_Char] | None, box: tuple[float, ...])
         # what the line left free, by the advance of its last character (where side
         # bearings count), against the advance its next line's first character needs. A
         # word that fills its line by chance before a wrap at a space is joined too
-        # ("Expected" / "return on ..."): far fewer than the words broken inside
+        # ("Opening" / "balance of ..."): far fewer than the words broken inside
         room = right - padding - ends.get(k, before[-1].right)
         need = _advance(line)
         if joined.endswith(_HYPHEN_AT_END):
@@ -285,16 +285,16 @@ _SHORT_WORDS = frozenset(
 def _word_rest(word: str, before: str) -> bool:
     """Whether a cell line opening with ``word`` can go on with the word the line before
     broke: up to six lowercase letters (``g``, ``zed``, ``verage``) that are no short word of
-    their own, or ``on`` after ``ti``/``si`` (``Transportati`` / ``on``: the ``-tion`` and
+    their own, or ``on`` after ``ti``/``si`` (``Installati`` / ``on``: the ``-tion`` and
     ``-sion`` words that a narrow column breaks before their last two letters); digits after
-    a figure's digits, its decimal point or comma, or its sign (``$1,496.`` / ``5``); a
+    a figure's digits, its decimal point or comma, or its sign (``$2,381.`` / ``7``); a
     closing bracket or a percent sign after a figure (``(1,204`` / ``)``)."""
     first = word.split(" ", 1)[0]
     if first[:1].isdigit():
         return bool(_FIGURE_OPEN.search(before))
     if first[:1] in ")%":
         return before[-1:].isdigit() or before[-1:] == "."
-    if first[:1] in ",." and first[1:2].isdigit():  # "1,200" / ",181"
+    if first[:1] in ",." and first[1:2].isdigit():  # "4,300" / ",512"
         return before[-1:].isdigit()
     letters = re.split(r"[-,.;:)'\u2019]", first, maxsplit=1)[0]
     if letters == "on" and before.endswith(("ti", "si")) and before[-3:-2].isalpha():
