@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -15,7 +14,6 @@ from typer.testing import CliRunner
 from claimledger.cli import app
 from claims.ingest import ingest, read_source_file, stat_path
 from claims.store.sources import file_stats
-from tests.pipeline_support import FIXTURES
 from tests.test_pipeline_stat_scan import NOTES, Desk
 from tests.test_source_stat_scan import settle
 
@@ -134,15 +132,12 @@ def test_rescan_reads_every_file_whatever_the_stamp_says(tmp_path: Path) -> None
 def test_claims_run_says_the_sources_are_unchanged_and_rescan_reads_them(
     cli_env: Path, tmp_path: Path
 ) -> None:
-    corpus = tmp_path / "corpus"
-    shutil.copytree(FIXTURES / "corpus", corpus)
-    register = FIXTURES / "register.yaml"
-    runner = CliRunner()
+    desk = Desk(tmp_path)  # its notes and register; the command keeps its own store
     settle()
-    command = ["run", str(corpus), "--register", str(register), "--json"]
+    command = ["run", str(desk.corpus), "--register", str(desk.register), "--json"]
     unchanged = []
     for extra in ([], [], ["--rescan"]):
-        result = runner.invoke(app, [*command, *extra])
+        result = CliRunner().invoke(app, [*command, *extra])
         assert result.exit_code == 0, result.output
         summary = json.loads(result.stdout[result.stdout.index("{") :])  # after the progress
         unchanged.append(summary["sources_unchanged"])
