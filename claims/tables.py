@@ -139,6 +139,21 @@ class SourceFileStatRow(Base):
     recorded_ns: Mapped[int] = mapped_column(BigInteger)  # wall clock when stat was taken
 
 
+class RunStampRow(Base):
+    """What the last clean ``claims run`` over one set of paths left: the status digest of
+    every file it covered (``claims.source_walk``), the files changed too recently for their
+    status to vouch for their bytes (with their sha256), and the store's counts. The next run
+    over the same paths, with the same digest and counts, has nothing to read or plan
+    (``claims.run_stamp``; docs/PIPELINE.md, "Session 19: nothing changed")."""
+
+    __tablename__ = "run_stamps"
+
+    scope: Mapped[str] = mapped_column(ID, primary_key=True)  # sha256 of paths and settings
+    digest: Mapped[str] = mapped_column(String(64))
+    state: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    recorded_at: Mapped[datetime] = mapped_column(TS)
+
+
 class VersionSupersessionRow(Base):
     __tablename__ = "version_supersessions"
     __table_args__ = (UniqueConstraint("newer_version_id", "older_version_id"),)
