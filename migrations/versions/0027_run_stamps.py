@@ -6,8 +6,8 @@ their sha256), and the store's counts of versions and extractions. The next run 
 same paths stats every file, and when the digest and the counts are the same and the recent
 files still hash as kept, it has nothing to read or plan (claims/run_stamp.py).
 
-Revision ID: 0026
-Revises: 0025
+Revision ID: 0027
+Revises: 0026
 Create Date: 2026-12-08
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0026"
-down_revision: str | None = "0025"
+revision: str = "0027"
+down_revision: str | None = "0026"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
