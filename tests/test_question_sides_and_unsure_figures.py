@@ -4,9 +4,10 @@ no answer). Reports and messages written here, through real extraction, edges an
 
 - Two documents stating one slot with values the ledger holds in dispute: the answer cites
   both, whether the disagreement is stored as an edge or read from the key's value groups,
-  and when neither document names an entity, only if the ledger holds them in conflict (the
-  bundled known-conflict probes, run by tests/test_pipeline_cli.py, hold that a figure of
-  another period joined by an ambiguous relation by scope is not a side).
+  and when neither document names an entity, only if the ledger holds them in conflict or
+  ambiguous by a scope that does not set them apart on what is asked (the bundled
+  known-conflict probes, run by tests/test_pipeline_cli.py, hold that a figure of another
+  period is not a side; tests/test_sides_joined_by_scope.py the class).
 - A figure in another currency is another body's accounts: not a side.
 - A sentence pairing figures with things "respectively" gives no list answer.
 - A sentence of the report saying every asked word that the named table row lacks, with
