@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from retrieval_cases import load_case
+from retrieval_cases import answer_sides, load_documents
 from sqlalchemy import Engine
 
 from claims.models import Requester
@@ -28,16 +28,11 @@ ANYONE = Requester(principal="anyone", groups=[])
 
 
 def _load(engine: Engine, **documents: str) -> None:
-    load_case(
-        engine,
-        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
-    )
+    load_documents(engine, documents)
 
 
 def _ask(engine: Engine, question: str) -> tuple[Any, ...]:
-    result = answer(engine, question, ANYONE)
-    sides = sorted((str(s.value), tuple(sorted(s.source_ids))) for s in result.sides)
-    return result.status.value, result.value, sides
+    return answer_sides(engine, question, ANYONE)
 
 
 def test_a_label_line_and_a_sales_email_on_one_products_price_are_a_conflict(
