@@ -123,21 +123,13 @@ def edge_held(
         # not set the two apart on what is asked (``scope_apart``): "Q2" beside an unscoped
         # figure is another case, and so is the assistant's limit beside the search's
         by_id = {c.id: c for c in chosen}
-        pages = PageScopes(ask.conn)
-        return [
+        same_slot = [
             c
             for c in others
             if not names_something(stated.get(c.id))
             and any(_same_slot_elsewhere(by_id[j], c) for j in joined[c.id] if j in by_id)
-            and (
-                c.id in conflicting
-                or any(
-                    not scope_apart(ask, by_id[j], c, pages)
-                    for j in by_scope.get(c.id, ())
-                    if j in by_id
-                )
-            )
         ]
+        return _disputing(ask, by_id, same_slot, conflicting, by_scope)
 
     def fit(name: EntityRef | None) -> float:
         return max(entity_fit(n, name) for n in asked_names) if name else 0.0
@@ -165,6 +157,27 @@ def _conflicting(kind: str, rule: str) -> bool:
     """A conflict, or an ambiguous relation for another reason than a scope one side states
     and the other does not (a "Q2" figure beside an unscoped one may be another case)."""
     return kind == "conflicts" or rule != "scope"
+
+
+def _disputing(
+    ask: Ask,
+    chosen: dict[str, ClaimFact],
+    others: list[ClaimFact],
+    conflicting: set[str],
+    by_scope: dict[str, set[str]],
+) -> list[ClaimFact]:
+    """``others`` the ledger holds in conflict with an answering claim, or ambiguous by a
+    scope that does not set them apart on what is asked (``scope_apart``; each page read
+    once)."""
+    pages = PageScopes(ask.conn)
+    return [
+        c
+        for c in others
+        if c.id in conflicting
+        or any(
+            not scope_apart(ask, chosen[j], c, pages) for j in by_scope.get(c.id, ()) if j in chosen
+        )
+    ]
 
 
 def _relation_rules(group: EvidenceGroup) -> dict[frozenset[str | None], str]:
