@@ -204,6 +204,9 @@ class ClaimRow(Base):
         Index("ix_claims_generation_key_id", "generation", "claim_key", "id"),
         Index("ix_claims_generation_key_source", "generation", "claim_key", "source_id"),
         Index("ix_claims_generation_coarse_key", "generation", "coarse_key"),
+        # a key's distinct coarse keys by seeks (claims/edge_refresh.py, migration 0026); the
+        # cells' order index is SQLite-only DDL (claims/store/search.py CELL_ORDER_INDEX)
+        Index("ix_claims_generation_key_coarse", "generation", "claim_key", "coarse_key"),
         Index("ix_claims_generation_entity", "generation", "entity"),
         Index("ix_claims_generation_attribute", "generation", "attribute"),
     )
@@ -300,7 +303,15 @@ class ValueGroupClaimRow(Base):
     """
 
     __tablename__ = "value_group_claims"
-    __table_args__ = (Index("ix_value_group_claims_generation_key", "generation", "claim_key"),)
+    # a key's members, and its distinct value groups by seeks (migration 0026)
+    __table_args__ = (
+        Index(
+            "ix_value_group_claims_generation_key_group",
+            "generation",
+            "claim_key",
+            "value_group_id",
+        ),
+    )
 
     claim_id: Mapped[str] = mapped_column(ID, ForeignKey("claims.id"), primary_key=True)
     value_group_id: Mapped[str] = mapped_column(ID, index=True)
