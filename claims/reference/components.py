@@ -17,6 +17,7 @@ from spacy.tokens import Doc
 from claims.extraction.mentions import Mentions
 from claims.extraction.pipeline import ClaimContext, claim_context, sentence_offsets
 from claims.extraction.roles import SUBJECT_KEY
+from claims.reference.page_attributes import page_attributes
 from claims.ids import stable_id_maker
 from claims.models import Claim
 from claims.reference.became import became_claims
@@ -90,6 +91,8 @@ class OpeningReader:
         )  # fmt: skip
         if page is not None:
             claims = titled_scope(described_claims(claims, page), page)
+            if page.opening is not None:
+                claims = page_attributes(claims, page.opening)
         doc._.claims = claims
         return doc
 

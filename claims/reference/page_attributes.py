@@ -1,0 +1,96 @@
+"""What a page's figure measures, when the sentence reader keyed it by the subject's name.
+
+Under a page title the subject of a claim is known (``page_title.py``); two classes of
+wording still give two sentences about one figure of it two claim keys:
+
+* **a word of the subject's name read as the attribute**: "The Quiet Harbour grossed
+  $3 million" keys the money as ``quiet harbour (2009 film) harbour`` (the title's last
+  word), the verb left among the qualifiers; "Under 40 critics reviewed The Quiet Harbour"
+  as ``... review harbour``. The name's words (and the nouns of the page's kind, "film")
+  measure nothing: they are dropped from the attribute. An attribute left empty is, for an
+  amount of money, what the money is (``gross``, the verb of earning dropped from the
+  qualifiers), for a count, the noun it counts ("22 reviews": ``review``); otherwise the
+  claim stays as read.
+* **a verb of earning for money**: a work "made", "earned", "took" or "collected" an
+  amount where the other sentence says it "grossed" it (``data/counterparts.yaml``,
+  ``earning_verbs``): a quantity of money keyed by one of these verbs is keyed by the
+  attribute they share (``gross``). Only money: "made 14 points" stays its own attribute.
+
+Both only reword the key of a claim about the page's subject; its qualifiers (where, when,
+"worldwide") stay and still tell two figures apart by the edge rules.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from claims.models import Claim, ValueKind
+from claims.reference.opening_words import Opening
+from claims.reference.resources import read_yaml
+
+
+@lru_cache(maxsize=1)
+def _earning() -> tuple[frozenset[str], str]:
+    data = read_yaml("counterparts.yaml").get("earning_verbs") or {}
+    words = frozenset(str(w).casefold() for w in data.get("verbs") or [])
+    return words, str(data.get("attribute") or "gross")
+
+
+def _money(claim: Claim) -> bool:
+    """A quantity in a currency (its dimension is the currency's code: "USD")."""
+    dimension = claim.dimension or ""
+    return (
+        claim.kind is ValueKind.QUANTITY
+        and len(dimension) == 3
+        and dimension.isalpha()
+        and dimension.isupper()
+    )
+
+
+def _counted(claim: Claim) -> str:
+    """The noun a count counts ("count:review" -> "review"), or ""."""
+    dimension = claim.dimension or ""
+    if claim.kind is not ValueKind.QUANTITY or not dimension.startswith("count:"):
+        return ""
+    return dimension.split(":", 1)[1]
+
+
+def page_attributes(claims: list[Claim], opening: Opening) -> list[Claim]:
+    """``claims`` about the page's subject with their attribute read as described above."""
+    names = {w for alias in (opening.entity, *opening.aliases) for w in _name_words(alias)}
+    names |= opening.kinds  # "the film": a noun of the page's kind names the subject
+    return [_reread(claim, opening, names) for claim in claims]
+
+
+def _name_words(alias: str) -> list[str]:
+    name = alias.split("(", 1)[0]
+    return [w for w in name.replace(",", " ").split() if w]
+
+
+def _reread(claim: Claim, opening: Opening, names: set[str]) -> Claim:
+    if claim.entity != opening.entity or not claim.attribute:
+        return claim
+    words = claim.attribute.split()
+    kept = [w for w in words if w not in names]
+    residual = list(claim.scope_residual)
+    verbs, gross = _earning()
+    if not kept and _money(claim):
+        kept = [gross]  # "The Quiet Harbour grossed $3 million": what the money is
+        residual = [w for w in residual if w not in verbs]
+    elif not kept and _counted(claim):
+        kept = [_counted(claim)]  # "... has 22 reviews": what the count counts
+    elif not kept:
+        return claim
+    if len(kept) == 1 and kept[0] in verbs and _money(claim):
+        kept = [gross]
+    if kept == words:
+        return claim
+    attribute = " ".join(kept)
+    return claim.model_copy(
+        update={
+            "attribute": attribute,
+            "claim_key": f"{opening.entity} {attribute}",
+            "coarse_key": kept[-1],
+            "scope_residual": residual,
+        }
+    )
