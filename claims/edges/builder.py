@@ -659,8 +659,9 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
                     # "long-term deferred commissions") means two things, not a near miss
                     continue
                 rep, other = group_a[0][0], group_b[0][0]
-                if why is not None and _counterparts(rep, other, emit):
-                    verdict = compare_as_one_key(rep, other, why)
+                one = _counterparts(rep, other, emit) if why is not None else None
+                if one is not None:
+                    verdict = compare_as_one_key(rep, other, one)
                 elif (key_a, key_b) in similar:
                     verdict = compare_facts(rep, other)
                 else:
@@ -673,7 +674,7 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
                     emit.pair(rep, other, verdict, claim_key)
 
 
-# Most claim keys of one entity and one kind of value (dimension) in a near-miss block that
+# Most claim keys of one entity and one kind of value in a near-miss block that
 # the profile's counterpart judge compares pairwise; a larger sub-block is not judged (its
 # pairs grow with the square of its keys), so the work stays linear in the claims.
 MAX_COUNTERPART_KEYS = 16
@@ -684,14 +685,14 @@ def _counterpart_pairs(
 ) -> dict[tuple[str, str], str]:
     """Pairs of claim keys (a < b) of a near-miss block that the profile's judge holds to
     state one attribute, with why: judged only among the keys of one entity and one kind
-    and dimension of value (claims of the sources read with the profile), at most
+    of value (claims of the sources read with the profile), at most
     ``MAX_COUNTERPART_KEYS`` keys per such sub-block."""
     assert emit.counterparts is not None
-    blocks: dict[tuple[str, str, str], dict[str, ClaimFacts]] = defaultdict(dict)
+    blocks: dict[tuple[str, str], dict[str, ClaimFacts]] = defaultdict(dict)
     for key, claims in by_key.items():
         for facts in claims:
             if facts.entity and facts.source_id in emit.judged:
-                blocks[(facts.entity, facts.kind, facts.dimension)].setdefault(key, facts)
+                blocks[(facts.entity, facts.kind)].setdefault(key, facts)
     found: dict[tuple[str, str], str] = {}
     for reps in blocks.values():
         if not 2 <= len(reps) <= MAX_COUNTERPART_KEYS:
@@ -703,13 +704,13 @@ def _counterpart_pairs(
     return found
 
 
-def _counterparts(x: ClaimFacts, y: ClaimFacts, emit: _Emitter) -> bool:
-    """Whether two groups' first claims are of the sub-block their keys were judged in."""
-    return (
-        x.source_id in emit.judged
-        and y.source_id in emit.judged
-        and (x.entity, x.kind, x.dimension) == (y.entity, y.kind, y.dimension)
-    )
+def _counterparts(x: ClaimFacts, y: ClaimFacts, emit: _Emitter) -> str | None:
+    """Why the judge holds two groups' first claims for one attribute too, or None (a key's
+    claims may state values of another kind or dimension than the claim it was judged by)."""
+    assert emit.counterparts is not None
+    if x.source_id not in emit.judged or y.source_id not in emit.judged:
+        return None
+    return emit.counterparts(x, y)
 
 
 def _one_version(*groups: list[list[ClaimFacts]]) -> bool:

@@ -104,6 +104,10 @@ def compare_as_one_key(a: ClaimFacts, b: ClaimFacts, why: str) -> PairVerdict:
     (``EdgeJudges.counterparts``), compared as values of one key: every rule of one key
     still applies (reported speech, time, scope, units, bounds); the reason names why."""
     a, b = ordered(a, b)
+    if not a.dimension and b.dimension.startswith("count:"):
+        a = replace(a, dimension=b.dimension)  # the judge found the bare number counts it
+    elif not b.dimension and a.dimension.startswith("count:"):
+        b = replace(b, dimension=a.dimension)
     inner = _same_key(a, b)
     return PairVerdict(
         inner.relation,

@@ -8,7 +8,8 @@ encyclopedia pages the reference profile lends the edge builder this judge, whic
 two such keys are **one attribute**, so the builder compares them as values of one key:
 
 - both claims name one entity (the page's subject, or one name both sentences state) and
-  state one kind of value (a quantity of one dimension, or a date);
+  state one kind of value (a quantity of one dimension, or a date; a bare number is of the
+  dimension of a count of its head noun: "8,995" tests conducted / "8,996 tests");
 - their attributes share the head noun (the last word, inflections aside: "rating" /
   "ratings"), which is the builder's near-miss block (the coarse key), and
 - the modifiers before it are the same but for words on **one side only** ("summit", a
@@ -43,15 +44,28 @@ def other_measures() -> frozenset[str]:
     return frozenset(str(w).casefold() for w in words)
 
 
+def counted_alike(x: ClaimFacts, y: ClaimFacts) -> bool:
+    """A bare number against a count of the noun the bare number's attribute names ("the
+    tests conducted: 8,995" / "8,996 tests"): one dimension."""
+    for bare, counted in ((x, y), (y, x)):
+        if not bare.dimension and counted.dimension.startswith("count:"):
+            noun = counted.dimension.split(":", 1)[1]
+            if inflections(noun, bare.attribute.split()[-1]):
+                return True
+    return False
+
+
 def one_attribute(x: ClaimFacts, y: ClaimFacts) -> str | None:
     """Why the claim keys of ``x`` and ``y`` state one attribute of one entity (see
     module), or None."""
     if not x.entity or x.entity != y.entity or x.claim_key == y.claim_key:
         return None
-    if x.kind != y.kind or x.kind not in KINDS or x.dimension != y.dimension:
+    if x.kind != y.kind or x.kind not in KINDS:
         return None
     a, b = x.attribute.split(), y.attribute.split()
     if not a or not b or not inflections(a[-1], b[-1]):
+        return None
+    if x.dimension != y.dimension and not counted_alike(x, y):
         return None
     mods_a, mods_b = set(a[:-1]), set(b[:-1])
     if mods_a - mods_b and mods_b - mods_a:

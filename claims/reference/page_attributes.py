@@ -16,7 +16,10 @@ wording still give two sentences about one figure of it two claim keys:
   ``earning_verbs``): a quantity of money keyed by one of these verbs is keyed by the
   attribute they share (``gross``). Only money: "made 14 points" stays its own attribute.
 
-Both only reword the key of a claim about the page's subject; its qualifiers (where, when,
+A noun of a kind of work among the qualifiers ("the movie X grossed ...": "movie") names the
+subject too and is dropped (the media nouns of ``claims/edges/predicates.yaml``).
+
+These only reword the key of a claim about the page's subject; its qualifiers (where, when,
 "worldwide") stay and still tell two figures apart by the edge rules.
 """
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from claims.edges.compare import medium_words
 from claims.models import Claim, ValueKind
 from claims.reference.opening_words import Opening
 from claims.reference.resources import read_yaml
@@ -72,7 +76,9 @@ def _reread(claim: Claim, opening: Opening, names: set[str]) -> Claim:
         return claim
     words = claim.attribute.split()
     kept = [w for w in words if w not in names]
-    residual = list(claim.scope_residual)
+    # "the movie Collateral Beauty grossed ...": a noun of a kind of work beside the
+    # subject's name names the subject, it qualifies nothing
+    residual = [w for w in claim.scope_residual if w not in medium_words()]
     verbs, gross = _earning()
     if not kept and _money(claim):
         kept = [gross]  # "The Quiet Harbour grossed $3 million": what the money is
@@ -83,7 +89,7 @@ def _reread(claim: Claim, opening: Opening, names: set[str]) -> Claim:
         return claim
     if len(kept) == 1 and kept[0] in verbs and _money(claim):
         kept = [gross]
-    if kept == words:
+    if kept == words and residual == list(claim.scope_residual):
         return claim
     attribute = " ".join(kept)
     return claim.model_copy(
