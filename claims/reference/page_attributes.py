@@ -9,8 +9,9 @@ wording still give two sentences about one figure of it two claim keys:
   as ``... review harbour``. The name's words (and the nouns of the page's kind, "film")
   measure nothing: they are dropped from the attribute. An attribute left empty is, for an
   amount of money, what the money is (``gross``, the verb of earning dropped from the
-  qualifiers), for a count, the noun it counts ("22 reviews": ``review``); otherwise the
-  claim stays as read.
+  qualifiers), for a count, the noun it counts ("22 reviews": ``review``), for a length
+  stated by a verb of height, the elevation ("The ridge rises to 2,100 m",
+  ``height_verbs``); otherwise the claim stays as read.
 * **a verb of earning for money**: a work "made", "earned", "took" or "collected" an
   amount where the other sentence says it "grossed" it (``data/counterparts.yaml``,
   ``earning_verbs``): a quantity of money keyed by one of these verbs is keyed by the
@@ -28,16 +29,28 @@ from __future__ import annotations
 from functools import lru_cache
 
 from claims.edges.compare import medium_words
+from claims.extraction.identity import lemma
 from claims.models import Claim, ValueKind
 from claims.reference.opening_words import Opening
 from claims.reference.resources import read_yaml
 
 
-@lru_cache(maxsize=1)
-def _earning() -> tuple[frozenset[str], str]:
-    data = read_yaml("counterparts.yaml").get("earning_verbs") or {}
+@lru_cache(maxsize=4)
+def _verbs(name: str) -> tuple[frozenset[str], str]:
+    """A class of verbs of ``data/counterparts.yaml`` and the attribute they state."""
+    data = read_yaml("counterparts.yaml").get(name) or {}
     words = frozenset(str(w).casefold() for w in data.get("verbs") or [])
-    return words, str(data.get("attribute") or "gross")
+    return words, str(data.get("attribute") or "")
+
+
+def _earning() -> tuple[frozenset[str], str]:
+    return _verbs("earning_verbs")
+
+
+def _verb(claim: Claim) -> str:
+    """The key form of the claim's verb ("rises" -> "rise"), or ""."""
+    words = (claim.predicate or "").split()
+    return lemma(words[-1]) if words else ""
 
 
 def _money(claim: Claim) -> bool:
@@ -85,6 +98,8 @@ def _reread(claim: Claim, opening: Opening, names: set[str]) -> Claim:
         residual = [w for w in residual if w not in verbs]
     elif not kept and _counted(claim):
         kept = [_counted(claim)]  # "... has 22 reviews": what the count counts
+    elif not kept and claim.dimension == "length" and _verb(claim) in _verbs("height_verbs")[0]:
+        kept = [_verbs("height_verbs")[1]]  # "The ridge rises to 2,100 m": its elevation
     elif not kept:
         return claim
     if len(kept) == 1 and kept[0] in verbs and _money(claim):
