@@ -90,9 +90,7 @@ class OpeningReader:
             page.opening if page is not None else None,
         )  # fmt: skip
         if page is not None:
-            claims = titled_scope(described_claims(claims, page), page)
-            if page.opening is not None:
-                claims = page_attributes(claims, page.opening)
+            claims = page_attributes(titled_scope(described_claims(claims, page), page), page)
         doc._.claims = claims
         return doc
 

@@ -31,7 +31,7 @@ from functools import lru_cache
 from claims.edges.compare import medium_words
 from claims.extraction.identity import lemma
 from claims.models import Claim, ValueKind
-from claims.reference.opening_words import Opening
+from claims.reference.page_title import PageTitle
 from claims.reference.resources import read_yaml
 
 
@@ -72,11 +72,21 @@ def _counted(claim: Claim) -> str:
     return dimension.split(":", 1)[1]
 
 
-def page_attributes(claims: list[Claim], opening: Opening) -> list[Claim]:
-    """``claims`` about the page's subject with their attribute read as described above."""
-    names = {w for alias in (opening.entity, *opening.aliases) for w in _name_words(alias)}
-    names |= opening.kinds  # "the film": a noun of the page's kind names the subject
-    return [_reread(claim, opening, names) for claim in claims]
+def page_attributes(claims: list[Claim], page: PageTitle) -> list[Claim]:
+    """``claims`` about the page's subject with their attribute read as described above:
+    the subject an opening names, or a topic page's place (or no entity, when its place is
+    a known region)."""
+    opening = page.opening
+    if opening is not None:
+        subject: str | None = opening.entity
+        names = {w for alias in (opening.entity, *opening.aliases) for w in _name_words(alias)}
+        names |= opening.kinds  # "the film": a noun of the page's kind names the subject
+    else:
+        subject = page.place
+        names = set(page.words) | set(_name_words(page.place or ""))
+    if not names:
+        return claims
+    return [_reread(claim, subject, names) for claim in claims]
 
 
 def _name_words(alias: str) -> list[str]:
@@ -84,8 +94,14 @@ def _name_words(alias: str) -> list[str]:
     return [w for w in name.replace(",", " ").split() if w]
 
 
-def _reread(claim: Claim, opening: Opening, names: set[str]) -> Claim:
-    if claim.entity != opening.entity or not claim.attribute:
+@lru_cache(maxsize=1)
+def _extent_words() -> dict[str, str]:
+    data = read_yaml("counterparts.yaml").get("extent_words") or {}
+    return {str(w).casefold(): str(fold) for fold, words in data.items() for w in words or []}
+
+
+def _reread(claim: Claim, subject: str | None, names: set[str]) -> Claim:
+    if claim.entity != subject or not claim.attribute or claim.kind is not ValueKind.QUANTITY:
         return claim
     words = claim.attribute.split()
     kept = [w for w in words if w not in names]
@@ -93,6 +109,12 @@ def _reread(claim: Claim, opening: Opening, names: set[str]) -> Claim:
     # subject's name names the subject, it qualifies nothing
     residual = [w for w in claim.scope_residual if w not in medium_words()]
     verbs, gross = _earning()
+    if _money(claim):
+        # "grossed $40 million worldwide": where the money was taken qualifies the gross
+        extent = _extent_words()
+        residual += [extent[w] for w in kept if w in extent and extent[w] not in residual]
+        residual = [extent.get(w, w) for w in residual]
+        kept = [w for w in kept if w not in extent]
     if not kept and _money(claim):
         kept = [gross]  # "The Quiet Harbour grossed $3 million": what the money is
         residual = [w for w in residual if w not in verbs]
@@ -110,7 +132,7 @@ def _reread(claim: Claim, opening: Opening, names: set[str]) -> Claim:
     return claim.model_copy(
         update={
             "attribute": attribute,
-            "claim_key": f"{opening.entity} {attribute}",
+            "claim_key": f"{subject} {attribute}" if subject else attribute,
             "coarse_key": kept[-1],
             "scope_residual": residual,
         }
