@@ -9,13 +9,18 @@ wording still give two sentences about one figure of it two claim keys:
   as ``... review harbour``. The name's words (and the nouns of the page's kind, "film")
   measure nothing: they are dropped from the attribute. An attribute left empty is, for an
   amount of money, what the money is (``gross``, the verb of earning dropped from the
-  qualifiers), for a count, the noun it counts ("22 reviews": ``review``), for a length
+  qualifiers), for a count, the noun it counts ("22 reviews": ``review``; also when only a
+  measure head is left, "the number of deaths": ``died`` by attributes.yaml), for a length
   stated by a verb of height, the elevation ("The ridge rises to 2,100 m",
   ``height_verbs``); otherwise the claim stays as read.
 * **a verb of earning for money**: a work "made", "earned", "took" or "collected" an
   amount where the other sentence says it "grossed" it (``data/counterparts.yaml``,
   ``earning_verbs``): a quantity of money keyed by one of these verbs is keyed by the
   attribute they share (``gross``). Only money: "made 14 points" stays its own attribute.
+
+A count keyed by its verb alone ("confirmed 88 cases": ``confirm``) is keyed by the verb and
+the noun it counts (``confirm case``), so it meets the plain count ("88 cases") as a
+modifier added on one side (``counterparts.py``).
 
 A noun of a kind of work among the qualifiers ("the movie X grossed ...": "movie") names the
 subject too and is dropped (the media nouns of ``claims/edges/predicates.yaml``).
@@ -29,7 +34,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from claims.edges.compare import medium_words
-from claims.extraction.identity import lemma
+from claims.extraction.identity import attribute_lexicon, lemma
 from claims.models import Claim, ValueKind
 from claims.reference.page_title import PageTitle
 from claims.reference.resources import read_yaml
@@ -70,6 +75,13 @@ def _counted(claim: Claim) -> str:
     if claim.kind is not ValueKind.QUANTITY or not dimension.startswith("count:"):
         return ""
     return dimension.split(":", 1)[1]
+
+
+def _counted_attribute(claim: Claim) -> str:
+    """The attribute the noun a count counts names ("count:death" -> "died",
+    attributes.yaml), or the noun itself."""
+    noun = _counted(claim)
+    return attribute_lexicon().phrases.get((noun,), noun)
 
 
 def page_attributes(claims: list[Claim], page: PageTitle) -> list[Claim]:
@@ -118,8 +130,10 @@ def _reread(claim: Claim, subject: str | None, names: set[str]) -> Claim:
     if not kept and _money(claim):
         kept = [gross]  # "The Quiet Harbour grossed $3 million": what the money is
         residual = [w for w in residual if w not in verbs]
-    elif not kept and _counted(claim):
-        kept = [_counted(claim)]  # "... has 22 reviews": what the count counts
+    elif _counted(claim) and all(w in attribute_lexicon().measure_heads for w in kept):
+        kept = [_counted_attribute(claim)]  # "... has 22 reviews": what the count counts
+    elif _counted(claim) and kept == [_verb(claim)] and _counted_attribute(claim) not in kept:
+        kept = [kept[0], _counted_attribute(claim)]  # "confirmed 88 cases": confirm case
     elif not kept and claim.dimension == "length" and _verb(claim) in _verbs("height_verbs")[0]:
         kept = [_verbs("height_verbs")[1]]  # "The ridge rises to 2,100 m": its elevation
     elif not kept:
