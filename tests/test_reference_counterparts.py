@@ -70,7 +70,10 @@ def test_the_office_profile_lends_no_counterpart_judge() -> None:
         # a modifier on each side: two attributes
         ("The approval rating of Mount Arven is 71%.", "The safety rating of Mount Arven is 64%."),
         # a modifier that makes another measure of the head noun
-        ("The average elevation of Mount Arven is 1,900 m.", "Mount Arven has an elevation of 3,020 m."),
+        (
+            "The average elevation of Mount Arven is 1,900 m.",
+            "Mount Arven has an elevation of 3,020 m.",
+        ),
         # two head nouns of one unit
         ("Mount Arven has an elevation of 3,020 m.", "The ascent of Mount Arven is 1,400 m long."),
     ],

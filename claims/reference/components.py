@@ -17,11 +17,11 @@ from spacy.tokens import Doc
 from claims.extraction.mentions import Mentions
 from claims.extraction.pipeline import ClaimContext, claim_context, sentence_offsets
 from claims.extraction.roles import SUBJECT_KEY
-from claims.reference.page_attributes import page_attributes
 from claims.ids import stable_id_maker
 from claims.models import Claim
 from claims.reference.became import became_claims
 from claims.reference.opening import opening_claims
+from claims.reference.page_attributes import page_attributes
 from claims.reference.page_title import described_claims, page_title, titled_scope
 from claims.reference.prose_relations import relation_claims, with_relations
 from claims.reference.records import record_claims, with_records
