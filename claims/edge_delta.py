@@ -133,6 +133,7 @@ def evaluate_deltas(
         if delta is None:
             whole.add(key)
         else:
+            delta.in_part = {key: set(keys[key])}
             done.append(delta)
     return done, whole
 

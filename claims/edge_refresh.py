@@ -437,8 +437,11 @@ def recompute_scope(
         live_edges={kind: count for kind, count in sorted(live.items()) if count},
         synced_blocks=scope,
     )
+    evaluated_whole = set(report.touched_keys or ())
     for delta in deltas:
         report.add(delta, in_part=True)
+    for key in evaluated_whole & report.in_part.keys():
+        del report.in_part[key]  # also in a block evaluated whole: not confined to the part
     return report
 
 

@@ -102,10 +102,10 @@ def claim_edges(
             )
         touched = report.touched_keys
         if touched is None or touched:
-            changes.record_changes(
+            changes.record_edge_changes(
                 session,
                 [changes.ALL_KEYS] if touched is None else touched,
-                changes.EDGES,
+                report.in_part,
                 generation,
             )
         summary = _live_edges(session, generation, todo, report)

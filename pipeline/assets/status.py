@@ -42,7 +42,8 @@ def conflict_status(
 ) -> dg.MaterializeResult:
     with store.engine.begin() as conn:
         changes = changes_since(conn, CONSUMER, full=config.full, kinds=STATUS_KINDS)
-        counts = build_claim_status(conn, changes.keys)
+        # a key whose edges were evaluated from its changed versions' claims goes in part
+        counts = build_claim_status(conn, changes.keys, changed_versions=changes.todo.versions)
         changes.acknowledge(conn)  # with the rows it rewrote, in one transaction
         # the last consumer of a run: what every consumer has processed can go
         prune(conn, (EDGES_CONSUMER, REVIEW_CONSUMER, CONSUMER))
