@@ -22,7 +22,7 @@ A count keyed by its verb alone ("confirmed 88 cases": ``confirm``) is keyed by 
 the noun it counts (``confirm case``), so it meets the plain count ("88 cases") as a
 modifier added on one side (``counterparts.py``).
 
-A noun of a kind of work among the qualifiers ("the movie X grossed ...": "movie") names the
+A noun of a kind of work among the qualifiers ("the movie The Quiet Harbour grossed ...": "movie") names the
 subject too and is dropped (the media nouns of ``claims/edges/predicates.yaml``).
 
 These only reword the key of a claim about the page's subject; its qualifiers (where, when,
@@ -117,7 +117,7 @@ def _reread(claim: Claim, subject: str | None, names: set[str]) -> Claim:
         return claim
     words = claim.attribute.split()
     kept = [w for w in words if w not in names]
-    # "the movie Collateral Beauty grossed ...": a noun of a kind of work beside the
+    # "the movie The Quiet Harbour grossed ...": a noun of a kind of work beside the
     # subject's name names the subject, it qualifies nothing
     residual = [w for w in claim.scope_residual if w not in medium_words()]
     verbs, gross = _earning()
