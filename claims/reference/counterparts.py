@@ -9,7 +9,7 @@ two such keys are **one attribute**, so the builder compares them as values of o
 
 - both claims name one entity (the page's subject, or one name both sentences state) and
   state one kind of value (a quantity of one dimension, or a date; a bare number is of the
-  dimension of a count of its head noun: "8,995" tests conducted / "8,996 tests");
+  dimension of a count of its head noun: "4,120" tests conducted / "4,121 tests");
 - their attributes share the head noun (the last word, inflections aside: "rating" /
   "ratings"), which is the builder's near-miss block (the coarse key), and
 - the modifiers before it are the same but for words on **one side only** ("summit", a
@@ -46,7 +46,7 @@ def other_measures() -> frozenset[str]:
 
 def counted_alike(x: ClaimFacts, y: ClaimFacts) -> bool:
     """A bare number against a count of the noun the bare number's attribute names ("the
-    tests conducted: 8,995" / "8,996 tests"): one dimension."""
+    tests conducted: 4,120" / "4,121 tests"): one dimension."""
     for bare, counted in ((x, y), (y, x)):
         if not bare.dimension and counted.dimension.startswith("count:"):
             noun = counted.dimension.split(":", 1)[1]

@@ -9,7 +9,7 @@ wording still give two sentences about one figure of it two claim keys:
   as ``... review harbour``. The name's words (and the nouns of the page's kind, "film")
   measure nothing: they are dropped from the attribute. An attribute left empty is, for an
   amount of money, what the money is (``gross``, the verb of earning dropped from the
-  qualifiers), for a count, the noun it counts ("22 reviews": ``review``; also when only a
+  qualifiers), for a count, the noun it counts ("37 reviews": ``review``; also when only a
   measure head is left, "the number of deaths": ``died`` by attributes.yaml), for a length
   stated by a verb of height, the elevation ("The ridge rises to 2,100 m",
   ``height_verbs``); otherwise the claim stays as read.
@@ -18,12 +18,13 @@ wording still give two sentences about one figure of it two claim keys:
   ``earning_verbs``): a quantity of money keyed by one of these verbs is keyed by the
   attribute they share (``gross``). Only money: "made 14 points" stays its own attribute.
 
-A count keyed by its verb alone ("confirmed 88 cases": ``confirm``) is keyed by the verb and
-the noun it counts (``confirm case``), so it meets the plain count ("88 cases") as a
+A count keyed by its verb alone ("confirmed 61 cases": ``confirm``) is keyed by the verb and
+the noun it counts (``confirm case``), so it meets the plain count ("61 cases") as a
 modifier added on one side (``counterparts.py``).
 
-A noun of a kind of work among the qualifiers ("the movie The Quiet Harbour grossed ...": "movie") names the
-subject too and is dropped (the media nouns of ``claims/edges/predicates.yaml``).
+A noun of a kind of work among the qualifiers ("the movie The Quiet Harbour grossed ...":
+"movie") names the subject too and is dropped (the media nouns of
+``claims/edges/predicates.yaml``).
 
 These only reword the key of a claim about the page's subject; its qualifiers (where, when,
 "worldwide") stay and still tell two figures apart by the edge rules.
@@ -122,7 +123,7 @@ def _reread(claim: Claim, subject: str | None, names: set[str]) -> Claim:
     residual = [w for w in claim.scope_residual if w not in medium_words()]
     verbs, gross = _earning()
     if _money(claim):
-        # "grossed $40 million worldwide": where the money was taken qualifies the gross
+        # "grossed $52 million worldwide": where the money was taken qualifies the gross
         extent = _extent_words()
         residual += [extent[w] for w in kept if w in extent and extent[w] not in residual]
         residual = [extent.get(w, w) for w in residual]
@@ -131,9 +132,9 @@ def _reread(claim: Claim, subject: str | None, names: set[str]) -> Claim:
         kept = [gross]  # "The Quiet Harbour grossed $3 million": what the money is
         residual = [w for w in residual if w not in verbs]
     elif _counted(claim) and all(w in attribute_lexicon().measure_heads for w in kept):
-        kept = [_counted_attribute(claim)]  # "... has 22 reviews": what the count counts
+        kept = [_counted_attribute(claim)]  # "... has 37 reviews": what the count counts
     elif _counted(claim) and kept == [_verb(claim)] and _counted_attribute(claim) not in kept:
-        kept = [kept[0], _counted_attribute(claim)]  # "confirmed 88 cases": confirm case
+        kept = [kept[0], _counted_attribute(claim)]  # "confirmed 61 cases": confirm case
     elif not kept and claim.dimension == "length" and _verb(claim) in _verbs("height_verbs")[0]:
         kept = [_verbs("height_verbs")[1]]  # "The ridge rises to 2,100 m": its elevation
     elif not kept:
