@@ -11,7 +11,7 @@ from pipeline.assets.ownership import OWNERS
 from pipeline.assets.review import CONSUMER as REVIEW_CONSUMER
 from pipeline.assets.review import review_queue
 from pipeline.changes import STATUS_KINDS, changes_since
-from pipeline.collector import with_fewer_collections
+from pipeline.collector import with_collector_paused
 from pipeline.resources import ClaimStore
 from retrieval.probes import BUNDLED_PROBES, load_probes, run_probes
 from retrieval.read_model import build_claim_status
@@ -36,7 +36,7 @@ CONSUMER = "conflict_status"  # its cursor row in the store's change feed
     "review items changed since the last build are rewritten. Per-requester answers narrow "
     "the same evidence at query time.",
 )
-@with_fewer_collections
+@with_collector_paused
 def conflict_status(
     context: dg.AssetExecutionContext, config: ConflictStatusConfig, store: ClaimStore
 ) -> dg.MaterializeResult:
