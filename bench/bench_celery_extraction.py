@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -46,6 +44,7 @@ from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
 from claims.store.migrate import upgrade  # noqa: E402
+from pipeline import celery_local  # noqa: E402
 from pipeline.partitions import all_shards_tags  # noqa: E402
 
 PART_STEP = ".extract_part_"
@@ -63,55 +62,6 @@ class Trial:
     steps_by_worker: dict[str, int]
     part_steps: list[tuple[str, str, float, float]]  # step, worker, start, end (from the first)
     load: tuple[float, float, float]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """End the process group this bench started (the process was made its leader)."""
-    for sig, seconds in ((signal.SIGTERM, 30), (signal.SIGKILL, 10)):
-        try:
-            os.killpg(process.pid, sig)
-            process.wait(timeout=seconds)
-            return
-        except ProcessLookupError:
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
-@contextmanager
-def redis_server(folder: Path) -> Iterator[str]:
-    server = shutil.which("redis-server")
-    if server is None:
-        raise SystemExit("no redis-server: apt-get install redis-server")
-    port = _free_port()
-    process = subprocess.Popen(
-        [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
-         "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
-    try:
-        import redis
-
-        client = redis.Redis(host="127.0.0.1", port=port)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("redis-server did not start") from None
-                time.sleep(0.1)
-        client.close()
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        _stop(process)
 
 
 @contextmanager
@@ -132,54 +82,9 @@ def database(admin_url: str, prefix: str, driver: str | None = None) -> Iterator
         admin.dispose()
 
 
-def start_workers(count: int, logs: Path) -> list[subprocess.Popen[bytes]]:
-    bin_dir = Path(sys.executable).parent  # dagster-celery runs `celery` from PATH
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
-    processes = []
-    for index in range(count):
-        log = (logs / f"worker-{count}-{index}.log").open("wb")
-        processes.append(
-            subprocess.Popen(
-                [
-                    str(bin_dir / "dagster-celery"),
-                    "worker",
-                    "start",
-                    "-A",
-                    "dagster_celery.app",
-                    "-y",
-                    str(ROOT / "deploy" / "celery.yaml"),
-                    "-n",
-                    f"bench-{count}-{index}",
-                    "--loglevel",
-                    "WARNING",
-                    "--",
-                    "--concurrency",
-                    "1",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-        )
-    return processes
-
-
-def wait_for_workers(broker: str, count: int, processes: list[subprocess.Popen[bytes]]) -> None:
-    from celery import Celery
-
-    app = Celery(broker=broker, backend=broker)
-    deadline = time.monotonic() + 300
-    try:
-        while time.monotonic() < deadline:
-            if len(app.control.ping(timeout=1.0)) >= count:
-                return
-            if any(p.poll() is not None for p in processes):
-                break
-    finally:
-        app.close()
-    raise SystemExit("the Celery workers did not come up (see their logs)")
+def start_workers(count: int, logs: Path) -> tuple[list[str], list[subprocess.Popen[bytes]]]:
+    names = [f"bench-{count}-{index}" for index in range(count)]
+    return names, [celery_local.start_worker(name, logs) for name in names]
 
 
 def trial(workers: int, broker: str, admin_url: str, home: Path) -> Trial:
@@ -193,9 +98,12 @@ def trial(workers: int, broker: str, admin_url: str, home: Path) -> Trial:
         upgrade(claims_url)
         os.environ["CLAIMS_DATABASE_URL"] = claims_url
         get_pipeline_settings.cache_clear()
-        processes = start_workers(workers, logs)
+        names, processes = start_workers(workers, logs)
         try:
-            wait_for_workers(broker, workers, processes)
+            try:
+                celery_local.wait_for_workers(broker, names, processes, logs)
+            except RuntimeError as error:
+                raise SystemExit(str(error)) from None
             with dg.DagsterInstance.from_config(str(home)) as instance:
                 started = time.perf_counter()
                 result = dg.execute_job(
@@ -211,7 +119,7 @@ def trial(workers: int, broker: str, admin_url: str, home: Path) -> Trial:
                 return _timed(instance, result.run_id, workers, run)
         finally:
             for process in processes:
-                _stop(process)
+                celery_local.stop(process)
 
 
 def _timed(instance: dg.DagsterInstance, run_id: str, workers: int, run: float) -> Trial:
@@ -281,8 +189,10 @@ def main() -> None:
             f"at the start {', '.join(f'{x:.1f}' for x in os.getloadavg())}",
             flush=True,
         )
+        if not celery_local.redis_available():
+            raise SystemExit(celery_local.NO_REDIS)
         with (
-            redis_server(redis_folder) as broker,
+            celery_local.redis_server(redis_folder) as broker,
             database(admin_url, "bench_dagster", "postgresql+psycopg2") as dagster_url,
         ):
             os.environ.update(

@@ -3,6 +3,7 @@
     python bench/eval_format_invariance.py [--show]
     python bench/eval_format_invariance.py --tatqa [TATQA_JSON] [--part tuning|check|both]
                                            [--limit N] [--show] [--json OUT]
+                                           [--formats pdf] [--layout NAME|all] [--dump DIR]
 
 Writes a handful of office documents of our own (a handbook with bulleted entitlements, a
 price list with a table and a sales paragraph, a datasheet with label lines under product
@@ -22,6 +23,15 @@ format gives, it counts the conflict or ambiguous edges the store's builder draw
 the Markdown report and the same report in each other format (``claims.check``; the target
 is none). The PDF is written with a TrueType font when one is installed (DejaVu Sans), since
 the reports hold curly quotes, dashes and currency signs the PDF's core fonts lack.
+
+``--layout NAME|all``: the PDF set in another page, font and table layout
+(``tests/document_writers.py``, ``PDF_LAYOUTS``: narrower and wider pages, landscape,
+smaller and larger fonts, a table breaking across pages with or without its header row
+drawn again, a narrow or a wide first column, figures that wrap in narrow columns, figures
+set flush right at the cells' top, tables without column rules, a footnote set small under
+the table), or ``two-tables`` (each table split in two on one page, in every format). The
+default is the layout of the earlier figures. Without ``--tatqa`` the office documents'
+PDF is written in each named layout besides the default one.
 """
 
 from __future__ import annotations
@@ -163,8 +173,6 @@ def tatqa_main(args: argparse.Namespace) -> int:
     import dev_eval_common as common
     from eval_tatqa import part_of
 
-    from claims.check import text_version_id
-
     common.quiet_warnings()
     contexts = json.loads(common.require(args.data).read_text(encoding="utf-8"))
     parts = ("tuning", "check") if args.part == "both" else (args.part,)
@@ -174,78 +182,112 @@ def tatqa_main(args: argparse.Namespace) -> int:
     print(f"pdf font: {font or 'core Helvetica (text folded to Latin-1)'}")
     started = time.perf_counter()
     figures: dict[str, Any] = {}
+    summary: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for part in parts:
-            chosen = [c for c in contexts if part_of(c["table"]["uid"]) == part][: args.limit]
-            shared: Counter[str] = Counter()
-            total: Counter[str] = Counter()
-            extra: Counter[str] = Counter()
-            edges: Counter[str] = Counter()
-            failed: Counter[str] = Counter()
-            for number, context in enumerate(chosen, start=1):
-                report = tatqa_report(context)
-                uid = context["table"]["uid"][:8]
-                files = _files(report, font, args.formats)
-                claims: dict[str, list[Any]] = {}
-                for suffix, data in files.items():
-                    try:
-                        text = convert(data, Path(tmp, "report" + suffix)).text
-                    except Exception as error:  # noqa: BLE001 - a bench names what failed
-                        failed[suffix] += 1
-                        print(f"  {uid}{suffix}: not converted: {error}")
-                        continue
-                    source = suffix.strip(".")
-                    if args.dump is not None:
-                        args.dump.mkdir(parents=True, exist_ok=True)
-                        Path(args.dump, f"{part}-{uid}{suffix}.txt").write_text(text)
-                    claims[suffix] = extract(
-                        text,
-                        source_id=source,
-                        source_version_id=text_version_id(source, text),
-                        media_type=_READ_AS[suffix],
+        for layout in args.layouts:
+            for part in parts:
+                chosen = [c for c in contexts if part_of(c["table"]["uid"]) == part][: args.limit]
+                found = _measure_part(chosen, part, layout, args, Path(tmp), font)
+                figures[part if layout == "default" else f"{part}/{layout}"] = found
+                print(f"\n-- {part} part ({len(chosen)} reports), pdf layout {layout}")
+                print("| format | same as .md | share | extra claims | conflict/ambiguous edges |")
+                print("|---|---|---|---|---|")
+                for suffix, got in found.items():
+                    share = got["same"] / got["total"] if got["total"] else 1.0
+                    row = (
+                        f"| {suffix} | {got['same']}/{got['total']} | {share:.3f} | "
+                        f"{got['extra']} | {got['edges']} |"
                     )
-                base_claims = claims[".md"]
-                base = _as_tuples(base_claims)
-                for suffix in list(files)[1:]:
-                    if suffix not in claims:
-                        continue
-                    got = _as_tuples(claims[suffix])
-                    same = base & got
-                    shared[suffix] += sum(same.values())
-                    total[suffix] += sum(base.values())
-                    extra[suffix] += sum((got - base).values())
-                    pairs = _disagreements(base_claims, claims[suffix])
-                    edges[suffix] += len(pairs)
-                    if args.show and (base - same or got - base or pairs):
-                        print(f"{uid}{suffix}: missing {sorted((base - same).elements())}")
-                        print(f"{uid}{suffix}: extra   {sorted((got - base).elements())}")
-                        for p in pairs:
-                            print(f"{uid}{suffix}: {p.relation.value} {p.reason[:160]}")
-                common.progress(number, len(chosen), 10, part)
-            print(f"\n-- {part} part ({len(chosen)} reports); .md claims: {max(total.values())}")
-            print("| format | same as .md | share | extra claims | conflict/ambiguous edges |")
-            print("|---|---|---|---|---|")
-            figures[part] = {}
-            for suffix in list(total):
-                share = shared[suffix] / total[suffix] if total[suffix] else 1.0
-                print(
-                    f"| {suffix} | {shared[suffix]}/{total[suffix]} | {share:.3f} | "
-                    f"{extra[suffix]} | {edges[suffix]} |"
-                )
-                figures[part][suffix] = {
-                    "same": shared[suffix],
-                    "total": total[suffix],
-                    "extra": extra[suffix],
-                    "edges": edges[suffix],
-                    "not_converted": failed[suffix],
-                }
+                    print(row)
+                    summary.append(f"| {layout} | {part} {row[2:]}")
+    if len(args.layouts) > 1:
+        print("\n| pdf layout | part | format | same as .md | share | extra | edges |")
+        print("|---|---|---|---|---|---|---|")
+        print("\n".join(summary))
     print(f"\ntime: {time.perf_counter() - started:.1f} s")
     common.write_json(args.json_out, {**code, **figures})
     return 0
 
 
+def _measure_part(
+    chosen: list[dict[str, Any]],
+    part: str,
+    layout: str,
+    args: argparse.Namespace,
+    tmp: Path,
+    font: str | None,
+) -> dict[str, dict[str, int]]:
+    """Per format: the Markdown claims it gives too, the claims it adds, the conflict or
+    ambiguous edges with the Markdown report, and the reports it could not convert."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import dev_eval_common as common
+
+    from claims.check import text_version_id
+
+    shared: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    extra: Counter[str] = Counter()
+    edges: Counter[str] = Counter()
+    failed: Counter[str] = Counter()
+    for number, context in enumerate(chosen, start=1):
+        report = tatqa_report(context)
+        if layout == "two-tables":
+            report = write.two_tables(report)
+        uid = context["table"]["uid"][:8]
+        files = _files(report, font, args.formats, write.PDF_LAYOUTS.get(layout))
+        claims: dict[str, list[Any]] = {}
+        for suffix, data in files.items():
+            try:
+                text = convert(data, Path(tmp, "report" + suffix)).text
+            except Exception as error:  # noqa: BLE001 - a bench names what failed
+                failed[suffix] += 1
+                print(f"  {uid}{suffix}: not converted: {error}")
+                continue
+            source = suffix.strip(".")
+            if args.dump is not None:
+                args.dump.mkdir(parents=True, exist_ok=True)
+                Path(args.dump, f"{part}-{layout}-{uid}{suffix}.txt").write_text(text)
+            claims[suffix] = extract(
+                text,
+                source_id=source,
+                source_version_id=text_version_id(source, text),
+                media_type=_READ_AS[suffix],
+            )
+        base_claims = claims[".md"]
+        base = _as_tuples(base_claims)
+        for suffix in list(files)[1:]:
+            if suffix not in claims:
+                continue
+            got = _as_tuples(claims[suffix])
+            same = base & got
+            shared[suffix] += sum(same.values())
+            total[suffix] += sum(base.values())
+            extra[suffix] += sum((got - base).values())
+            pairs = _disagreements(base_claims, claims[suffix])
+            edges[suffix] += len(pairs)
+            if args.show and (base - same or got - base or pairs):
+                print(f"{uid}{suffix}: missing {sorted((base - same).elements())}")
+                print(f"{uid}{suffix}: extra   {sorted((got - base).elements())}")
+                for p in pairs:
+                    print(f"{uid}{suffix}: {p.relation.value} {p.reason[:160]}")
+        common.progress(number, len(chosen), 10, f"{part} {layout}")
+    return {
+        suffix: {
+            "same": shared[suffix],
+            "total": total[suffix],
+            "extra": extra[suffix],
+            "edges": edges[suffix],
+            "not_converted": failed[suffix],
+        }
+        for suffix in total
+    }
+
+
 def _files(
-    report: Report, font: str | None = None, formats: tuple[str, ...] = ("html", "docx", "pdf")
+    report: Report,
+    font: str | None = None,
+    formats: tuple[str, ...] = ("html", "docx", "pdf"),
+    layout: write.PdfLayout | None = None,
 ) -> dict[str, bytes]:
     files = {".md": write.markdown(report).encode()}
     if "html" in formats:
@@ -253,7 +295,7 @@ def _files(
     if "docx" in formats:
         files[".docx"] = write.docx_bytes(report)
     if "pdf" in formats:
-        files[".pdf"] = write.pdf_bytes(report, font=font)
+        files[".pdf"] = write.pdf_bytes(report, font=font, layout=layout)
     return files
 
 
@@ -281,7 +323,21 @@ def main() -> int:
     parser.add_argument(
         "--dump", type=Path, default=None, help="--tatqa: write each converted text to this folder"
     )
+    parser.add_argument(
+        "--layout",
+        default="default",
+        help="the PDF's page, font and table layout: a name of "
+        f"{', '.join([*write.PDF_LAYOUTS, 'two-tables'])}, or all (default: default, "
+        "the layout of the earlier figures)",
+    )
     args = parser.parse_args()
+    args.layouts = [*write.PDF_LAYOUTS, "two-tables"] if args.layout == "all" else [args.layout]
+    unknown = [name for name in args.layouts if name not in (*write.PDF_LAYOUTS, "two-tables")]
+    if unknown:
+        parser.error(
+            f"--layout: unknown layout {unknown[0]!r}; use one of "
+            f"{', '.join([*write.PDF_LAYOUTS, 'two-tables'])} or all"
+        )
     if args.data is not None:
         return tatqa_main(args)
     shared: Counter[str] = Counter()
@@ -296,6 +352,10 @@ def main() -> int:
                 ".pdf": write.pdf_bytes(report),
                 ".pdf (tables without rules)": write.pdf_bytes(report, table_rules="NONE"),
             }
+            for layout in args.layouts:  # other page layouts of the same report
+                if layout in write.PDF_LAYOUTS and layout != "default":
+                    pdf_layout = write.PDF_LAYOUTS[layout]
+                    files[f".pdf ({layout})"] = write.pdf_bytes(report, layout=pdf_layout)
             claims = {
                 suffix: claim_tuples(convert(data, Path(tmp, name + suffix.split()[0])).text)
                 for suffix, data in files.items()

@@ -1,7 +1,7 @@
 """VitaminC real dev pairs through ``claims check``: conflict rates and why pairs are missed.
 
     python bench/eval_vitaminc.py [DATA.jsonl] [--limit N] [--json OUT] [--examples K]
-                                  [--misses OUT.jsonl] [--no-page]
+                                  [--misses OUT.jsonl] [--no-page] [--part tuning|check]
 
 Every row's (claim, evidence) goes through ``claims.check.check_texts``, the code path
 of ``claims check``. Figures (issue 12 targets):
@@ -21,7 +21,9 @@ a side, keys differ, same key but not a conflict by <rule>) and tagged with cont
 that may overlap (negation, numeric wording, years, no number at all), each with its rate.
 ``--misses OUT.jsonl`` writes every revision pair not in one slot, one JSON object a line
 (both texts, the alignment ratio, the changed spans, the verdict and each claim pair), to read
-the misses by class.
+the misses by class. ``--part tuning`` reads only the tuning half's rows (and its revision
+pairs), so ``--examples`` and ``--misses`` show no case of the check half: read examples only
+that way, and judge a rule by both halves of a whole run.
 """
 
 from __future__ import annotations
@@ -309,10 +311,18 @@ def main() -> None:
         action="store_true",
         help="do not give the page's title as the texts' subject (the reading before session 17)",
     )
+    cli.add_argument(
+        "--part",
+        choices=PARTS[1:],
+        default=None,
+        help="only the rows of one half (read examples and misses of the tuning half only)",
+    )
     common.profile_option(cli, "reference")
     args = cli.parse_args()
     common.quiet_warnings()
     rows = common.read_jsonl(args.data, args.limit)
+    if args.part:
+        rows = [row for row in rows if part_of(row["case_id"]) == args.part]
     code = common.describe_code()
     from claims import check
 

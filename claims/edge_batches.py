@@ -9,6 +9,13 @@ keys does (``edge_refresh.recompute_scope``, tested equal to a full pass). The v
 supersessions are synced once for the whole store first. Blocks that hold stored edges or
 value groups but whose claims are all gone belong to no batch: they are synced to none at
 the end, as a full pass retires them.
+
+A coarse key shared by more claim keys than ``MAX_NEAR_MISS_KEYS`` joins nothing: its block
+is never searched for near misses (a recompute of any of its keys leaves it out and syncs
+its near-miss edges to none, ``edge_refresh._narrow_coarse_keys``), so its keys need not
+share a batch. Joined through it, a generic head word made one batch of a tenth of the
+store ("period": every subject's notice and retention periods, 360,000 claims at 100,000
+bench files), whatever ``batch_claims`` said (issue 33, session 19).
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from claims.edge_refresh import EdgeReport, recompute_scope, sync_version_supersessions
 from claims.edge_report import SUMMED_COUNTS
-from claims.edges.builder import NEAR_MISS_PREFIX
+from claims.edges.builder import MAX_NEAR_MISS_KEYS, NEAR_MISS_PREFIX
 from claims.edges.materiality import MaterialitySettings
 from claims.edges.value_groups import UNKNOWN_KEY_PREFIX
 from claims.profiles import EdgeJudges, judges_for
@@ -43,14 +50,18 @@ _SUMMED = ("keys", "coarse_keys", *SUMMED_COUNTS)
 
 
 def key_batches(session: Session, generation: str, batch_claims: int) -> Iterator[set[str]]:
-    """The linked claim keys of ``generation`` in batches of whole coarse-key blocks, about
-    ``batch_claims`` claims each (a block larger than that is a batch of its own)."""
+    """The linked claim keys of ``generation`` in batches of whole coarse-key blocks (those
+    small enough to be searched for near misses), about ``batch_claims`` claims each (a
+    block larger than that is a batch of its own)."""
     c = ClaimRow.__table__.c
     rows = session.execute(
         select(c.claim_key, c.coarse_key, func.count())
         .where(c.generation == generation, c.claim_key.not_like(UNKNOWN_KEY_PREFIX + "%"))
         .group_by(c.claim_key, c.coarse_key)
-    )
+    ).all()
+    # distinct claim keys per coarse key: a block over the near-miss cap joins nothing
+    # (unknown keys are not counted: fewer keys can only keep a block under the cap)
+    spread: Counter[str] = Counter(coarse_key for _, coarse_key, _ in rows if coarse_key)
     parent: dict[str, str] = {}  # union-find over keys and "~coarse" nodes
 
     def find(node: str) -> str:
@@ -65,7 +76,7 @@ def key_batches(session: Session, generation: str, batch_claims: int) -> Iterato
     for claim_key, coarse_key, count in rows:
         sizes[claim_key] += int(count)
         left = find(claim_key)
-        if coarse_key:
+        if coarse_key and spread[coarse_key] <= MAX_NEAR_MISS_KEYS:
             right = find(NEAR_MISS_PREFIX + coarse_key)
             if left != right:
                 parent[max(left, right)] = min(left, right)

@@ -28,8 +28,9 @@ the key is re-evaluated whole instead (``recompute_scope``), before anything is 
 The rows synced are those between read claims: edges with both ends among them, their
 value-group memberships, and the key's relations and slot rows (one per pair of disagreeing
 value groups and one per slot group: in number of groups, never of claims). The cells'
-first claims come from one windowed query over the key's memberships, answered in the
-database from its indexes; no claim beyond those listed is loaded.
+first claims come from index seeks per cell on SQLite (``_cell_firsts``; a key of a few
+cells reads a few index entries per cell), else from one windowed query over the key's
+memberships; no claim beyond those listed is loaded.
 
 Not used (the key is re-evaluated whole) for keys under ``DELTA_MIN_MEMBERS`` stored
 members, when more than ``DELTA_MAX_VERSIONS`` versions changed in the run (a load, not an
@@ -133,6 +134,7 @@ def evaluate_deltas(
         if delta is None:
             whole.add(key)
         else:
+            delta.in_part = {key: set(keys[key])}
             done.append(delta)
     return done, whole
 
@@ -172,9 +174,10 @@ def _read_part(
         .select_from(ValueGroupClaimRow.__table__)
         .where(v.generation == generation, v.claim_key == key)
     ).scalar()
-    if int(members or 0) < DELTA_MIN_MEMBERS:
+    members = int(members or 0)
+    if members < DELTA_MIN_MEMBERS:
         return None  # (counted from the index alone: a small key costs nothing here)
-    firsts, witnesses, members = _cell_firsts(session, generation, key, changed_ids)
+    firsts, witnesses = _cell_firsts(session, generation, key, changed_ids)
     wanted = firsts | witnesses | changed_ids
     facts = _facts(session, generation, wanted, read)
     # the other claims of their versions at this key: sentence mates, stated values
@@ -206,47 +209,42 @@ def _facts(
     return out
 
 
+# over this many cells (value groups x quotes) the firsts come from one windowed query
+CELL_SEEKS_MAX = 64
+
+
 def _cell_firsts(
     session: Session, generation: str, key: str, skipped: set[str]
-) -> tuple[set[str], set[str], int]:
-    """(first claims, second claims, members) of the key's cells: its stored members by
-    value group and quote, in the builder's order (source, version, claim id), leaving out
-    ``skipped`` (the changed claims and those of versions in supersessions: read anyway,
-    and out of order, as claims no longer in force sort last)."""
-    v = ValueGroupClaimRow.__table__.c
-    c = ClaimRow.__table__.c
-    order: list[Any] = [c.source_id, c.source_version_id, c.id]
-    if session.get_bind().dialect.name == "postgresql":
-        order = [column.collate("C") for column in order]  # Python's order: code points
-    ranked = (
-        select(
-            c.id.label("id"),
-            v.value_group_id.label("cell_group"),
-            c.quote.label("cell_quote"),
-            func.row_number()
-            .over(partition_by=[v.value_group_id, c.quote], order_by=order)
-            .label("rank"),
-            func.count().over().label("members"),
-        )
-        .select_from(ValueGroupClaimRow.__table__.join(ClaimRow.__table__, c.id == v.claim_id))
-        .where(v.generation == generation, v.claim_key == key)
-        .subquery()
-    )
-    # the skipped claims are left out here rather than in SQL (a long NOT IN compared for
-    # every member): each cell's first two others are among its first 2 + len(skipped)
-    rows = session.execute(
-        select(
-            ranked.c.id, ranked.c.cell_group, ranked.c.cell_quote, ranked.c.rank, ranked.c.members
-        )
-        .where(ranked.c.rank <= 2 + len(skipped))
-        .order_by(ranked.c.cell_group, ranked.c.cell_quote, ranked.c.rank)
-    )
+) -> tuple[set[str], set[str]]:
+    """(first claims, second claims) of the key's cells: its stored members by value group
+    and quote, in the builder's order (source, version, claim id), leaving out ``skipped``
+    (the changed claims and those of versions in supersessions: read anyway, and out of
+    order, as claims no longer in force sort last).
+
+    On SQLite the key's value groups and quotes are found by index seeks and, with at most
+    ``CELL_SEEKS_MAX`` cells, each cell's first ``2 + len(skipped)`` members are a LIMIT
+    walk of the cell order index (``claims.store.search.CELL_ORDER_INDEX``): a key of one
+    group and one quote costs its cells, not its claims. Otherwise (PostgreSQL, many cells)
+    one windowed query over the key's members."""
+    take = 2 + len(skipped)
+    groups: list[str] = []
+    quotes: list[str] = []
+    if session.get_bind().dialect.name == "sqlite":  # (the cell order index is SQLite's)
+        groups = _distinct(session, ValueGroupClaimRow, "value_group_id", generation, key)
+        quotes = _distinct(session, ClaimRow, "quote", generation, key)
+    if not groups or not quotes or len(groups) * len(quotes) > CELL_SEEKS_MAX:
+        rows = _ranked_cells(session, generation, key, take)
+    else:
+        rows = [
+            (claim_id, group, quote)
+            for group in groups
+            for quote in quotes
+            for claim_id in _cell_head(session, generation, key, group, quote, take)
+        ]
     firsts: set[str] = set()
     seconds: set[str] = set()
-    members = 0
     taken: Counter[tuple[str, str]] = Counter()
-    for claim_id, group, quote, _rank, count in rows:
-        members = int(count)
+    for claim_id, group, quote in rows:
         if claim_id in skipped:
             continue
         cell = (group, quote)
@@ -255,7 +253,78 @@ def _cell_firsts(
             firsts.add(claim_id)
         elif taken[cell] == 2:
             seconds.add(claim_id)
-    return firsts, seconds, members
+    return firsts, seconds
+
+
+def _builder_order(session: Session) -> list[Any]:
+    c = ClaimRow.__table__.c
+    order: list[Any] = [c.source_id, c.source_version_id, c.id]
+    if session.get_bind().dialect.name == "postgresql":
+        order = [column.collate("C") for column in order]  # Python's order: code points
+    return order
+
+
+def _distinct(session: Session, table: Any, column: str, generation: str, key: str) -> list[str]:
+    """The distinct non-null values of ``column`` among the key's rows of ``table``, one
+    index seek each (a (generation, claim_key, column) index; a skip scan), or [] when
+    there are more than ``CELL_SEEKS_MAX``."""
+    t = table.__table__.c
+    found: list[str] = []
+    while len(found) <= CELL_SEEKS_MAX:
+        query = select(func.min(t[column])).where(t.generation == generation, t.claim_key == key)
+        if found:
+            query = query.where(t[column] > found[-1])
+        value = session.execute(query).scalar()
+        if value is None:
+            return found
+        found.append(value)
+    return []
+
+
+def _cell_head(
+    session: Session, generation: str, key: str, group: str, quote: str, take: int
+) -> list[str]:
+    """The first ``take`` members of one cell in the builder's order."""
+    v = ValueGroupClaimRow.__table__.c
+    c = ClaimRow.__table__.c
+    query = (
+        select(c.id)
+        .select_from(ClaimRow.__table__.join(ValueGroupClaimRow.__table__, c.id == v.claim_id))
+        .where(c.generation == generation, c.claim_key == key, c.quote == quote)
+        .where(v.value_group_id == group)
+        .order_by(*_builder_order(session))
+        .limit(take)
+    )
+    return list(session.execute(query).scalars())
+
+
+def _ranked_cells(
+    session: Session, generation: str, key: str, take: int
+) -> list[tuple[str, str, str]]:
+    """Every cell's first ``take`` members, by one windowed query over the key's members."""
+    v = ValueGroupClaimRow.__table__.c
+    c = ClaimRow.__table__.c
+    ranked = (
+        select(
+            c.id.label("id"),
+            v.value_group_id.label("cell_group"),
+            c.quote.label("cell_quote"),
+            func.row_number()
+            .over(partition_by=[v.value_group_id, c.quote], order_by=_builder_order(session))
+            .label("rank"),
+        )
+        .select_from(ValueGroupClaimRow.__table__.join(ClaimRow.__table__, c.id == v.claim_id))
+        .where(v.generation == generation, v.claim_key == key)
+        .subquery()
+    )
+    # the skipped claims are left out in Python rather than in SQL (a long NOT IN compared
+    # for every member): each cell's first two others are among its first 2 + len(skipped)
+    rows = session.execute(
+        select(ranked.c.id, ranked.c.cell_group, ranked.c.cell_quote)
+        .where(ranked.c.rank <= take)
+        .order_by(ranked.c.cell_group, ranked.c.cell_quote, ranked.c.rank)
+    )
+    return [(claim_id, group, quote) for claim_id, group, quote in rows]
 
 
 def _tiers(session: Session, source_ids: Iterable[str]) -> dict[str, str | None]:

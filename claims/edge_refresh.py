@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
-from sqlalchemy import Text, literal_column, null, or_, select, type_coerce
+from sqlalchemy import Text, func, literal_column, null, or_, select, type_coerce
 from sqlalchemy.orm import Session
 
 from claims.edge_delta import delta_keys, evaluate_deltas
@@ -175,8 +175,43 @@ class _Coarse(NamedTuple):
     of_key: dict[str, set[str]]
 
 
+# up to this many keys the coarse keys are found by a skip scan per key, else grouped
+_COARSE_SEEK_KEYS = 64
+
+
 def _coarse_scope(session: Session, generation: str, claim_keys: Collection[str]) -> _Coarse:
     keys = sorted(set(claim_keys))
+    of_key: dict[str, set[str]]
+    if len(keys) <= _COARSE_SEEK_KEYS:
+        of_key = {
+            key: found for key in keys if (found := _coarse_keys_of(session, generation, key))
+        }
+    else:
+        of_key = _coarse_keys_grouped(session, generation, keys)
+    coarse = set().union(*of_key.values()) if of_key else set()
+    kept, over_cap = _narrow_coarse_keys(session, generation, coarse, set(keys))
+    return _Coarse(kept, over_cap, dict(of_key))
+
+
+def _coarse_keys_of(session: Session, generation: str, key: str) -> set[str]:
+    """The key's coarse keys by a skip scan of the (generation, claim_key, coarse_key) index:
+    one seek per coarse key, not a read of the key's every claim (issue 33)."""
+    c = ClaimRow.__table__.c
+    found: set[str] = set()
+    last: str | None = None
+    while True:
+        query = select(func.min(c.coarse_key)).where(c.generation == generation, c.claim_key == key)
+        if last is not None:
+            query = query.where(c.coarse_key > last)
+        last = session.execute(query).scalar()
+        if last is None:
+            return found
+        if last:
+            found.add(last)
+
+
+def _coarse_keys_grouped(session: Session, generation: str, keys: list[str]) -> dict[str, set[str]]:
+    """The coarse keys of many keys, grouped (index-only on the same index)."""
     of_key: dict[str, set[str]] = defaultdict(set)
     for start in range(0, len(keys), _CHUNK):
         chunk = keys[start : start + _CHUNK]
@@ -190,9 +225,7 @@ def _coarse_scope(session: Session, generation: str, claim_keys: Collection[str]
         for key, coarse_key in rows:
             if coarse_key:
                 of_key[key].add(coarse_key)
-    coarse = set().union(*of_key.values()) if of_key else set()
-    kept, over_cap = _narrow_coarse_keys(session, generation, coarse, set(keys))
-    return _Coarse(kept, over_cap, dict(of_key))
+    return of_key
 
 
 def _load(
@@ -437,8 +470,11 @@ def recompute_scope(
         live_edges={kind: count for kind, count in sorted(live.items()) if count},
         synced_blocks=scope,
     )
+    evaluated_whole = set(report.touched_keys or ())
     for delta in deltas:
         report.add(delta, in_part=True)
+    for key in evaluated_whole & report.in_part.keys():
+        del report.in_part[key]  # also in a block evaluated whole: not confined to the part
     return report
 
 

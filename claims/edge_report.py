@@ -51,6 +51,10 @@ class EdgeReport:
     # of ``keys``, those evaluated from their changed claims and their groups' first claims
     # (``claims.edge_delta``), not whole
     keys_in_part: int = 0
+    # those keys with the source versions whose claims changed there: what changed in them
+    # is confined to those versions' claims and the claims read with them, which lets the
+    # status read model re-evaluate part of the key too (``retrieval.status_delta``)
+    in_part: dict[str, set[str]] = field(default_factory=dict)
     # Claim keys of the blocks the recompute evaluated (the touched keys and the keys of the
     # near-miss blocks around them): whatever is derived from edges may have changed there,
     # nowhere else. Claims loaded only as evidence (a namesake's other claims, a page's
@@ -93,6 +97,8 @@ class EdgeReport:
         and its keys among those touched."""
         self.keys += part.keys
         self.keys_in_part += part.keys if in_part else part.keys_in_part
+        for key, versions in part.in_part.items():
+            self.in_part.setdefault(key, set()).update(versions)
         for name in SUMMED_COUNTS:
             setattr(self, name, getattr(self, name) + getattr(part, name))
         self.by_kind = dict(sorted((Counter(self.by_kind) + Counter(part.by_kind)).items()))

@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -39,6 +39,8 @@ from claims.ids import sha256_hex
 from claims.register import Register, apply_default_groups, apply_register, source_id_problem
 from claims.retention import erased_pairs, skip_message
 from claims.source_bounds import SourceBounds
+from claims.source_walk import INODE_BITS, RACY_NS, walk
+from claims.source_walk import stat_path as stat_path  # re-exported: the records' path
 from claims.store.sources import FileStat, NewVersion, SourceRepository
 
 _VISIBLE_CONTROLS = {
@@ -47,12 +49,6 @@ _VISIBLE_CONTROLS = {
     ord("\r"): "\\r",
     ord("\t"): "\\t",
 }
-# A record taken this soon after the file's last change is not trusted: a second change in
-# the same tick of the file system's clock would leave the same times (git's "racy" index
-# entries). Two seconds covers the coarsest common granularity (FAT) and a file server
-# whose clock is a little off; such a file is read again until a later record settles it.
-RACY_NS = 2_000_000_000
-_INODE_BITS = 0x7FFF_FFFF_FFFF_FFFF  # inodes are unsigned 64-bit; the store keeps signed
 
 
 @dataclass(frozen=True)
@@ -259,9 +255,11 @@ def scan_sources(
     for given in paths:
         given = Path(given)
         folder = str(real_path(given)) if given.is_dir() else None
-        for file, root, resolved, recorded_as in _candidates(given, scan):
+        missing: list[Path] = []
+        for walked, root, resolved, recorded_as in walk(given, scan.not_read, missing):
             if resolved in seen:
                 continue
+            file = Path(walked)
             taken_ns = time.time_ns()
             status = _regular_status(file)  # not a regular file: reading it says what it is
             problem = bounds.problem(file, folder, resolved) if status is not None else None
@@ -285,6 +283,7 @@ def scan_sources(
                 stat_now = _file_stat(recorded_as, source.sha256, status, taken_ns)
                 source = replace(source, stat=stat_now)
             scan.files.append(source)
+        scan.rejected += [RejectedFile(path, "no such file or directory") for path in missing]
     _reject_duplicate_ids(scan)
     return scan
 
@@ -320,11 +319,6 @@ def _source_file(
     )
 
 
-def stat_path(path: Path) -> str:
-    """The path a file's status is recorded under: absolute, links not resolved."""
-    return str(path.absolute())
-
-
 def _regular_status(path: Path) -> os.stat_result | None:
     try:
         status = os.stat(path)  # follows links: a link's record is its target's status
@@ -340,7 +334,7 @@ def _file_stat(path: str, sha256: str, status: os.stat_result, taken_ns: int) ->
         size=status.st_size,
         mtime_ns=status.st_mtime_ns,
         ctime_ns=status.st_ctime_ns,
-        inode=status.st_ino & _INODE_BITS,
+        inode=status.st_ino & INODE_BITS,
         recorded_ns=taken_ns,
     )
 
@@ -357,7 +351,7 @@ def _unchanged_file(
     if (
         record is None
         or (record.size, record.mtime_ns, record.ctime_ns, record.inode)
-        != (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino & _INODE_BITS)
+        != (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino & INODE_BITS)
         or max(record.mtime_ns, record.ctime_ns) + RACY_NS >= record.recorded_ns
         or not 0 < status.st_size <= limit  # the limit may have been lowered since
     ):
@@ -398,46 +392,6 @@ def read_source_file(
     converted = _bounded(convert(data, path), limit, path)
     source_id = _source_id(path, root, register)
     return _source_file(source_id, path, data, converted, None)
-
-
-class _Candidate(NamedTuple):
-    file: Path
-    root: Path | None  # the folder its id is relative to (None: named directly)
-    resolved: str  # the file with links resolved: a file reached twice is read once
-    recorded_as: str  # ``stat_path(file)``: the key of its status record
-
-
-def _candidates(given: Path, scan: SourceScan) -> Iterable[_Candidate]:
-    """Every file to scan under ``given``.
-
-    Links and the absolute path are worked out once per folder (``real_path`` walks every
-    part of a path), links again only for a file that is a link itself: at 10k files that
-    is most of what an unchanged file costs besides its stat.
-    """
-    if given.is_dir():
-        for directory, subdirs, names in os.walk(given):
-            # Sorted for a stable order; hidden entries (.git, .claims, editor files) skipped.
-            subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
-            real_folder = absolute_folder = ""
-            folder = Path(directory)  # each file's path is a child of it: one parse a folder
-            for name in sorted(names):
-                if name.startswith("."):
-                    continue
-                if os.path.splitext(name)[1].lower() not in MEDIA_TYPES:
-                    scan.not_read.append(folder / name)  # named in the summary
-                    continue
-                file = folder / name
-                absolute_folder = absolute_folder or stat_path(folder)
-                recorded_as = os.path.join(absolute_folder, name)
-                if os.path.islink(file):  # Path.resolve raises on a loop; real_path does not
-                    yield _Candidate(file, given, str(real_path(file)), recorded_as)
-                    continue
-                real_folder = real_folder or str(real_path(folder))
-                yield _Candidate(file, given, os.path.join(real_folder, name), recorded_as)
-    elif given.exists() or given.is_symlink():  # a dangling link or a loop: read says which
-        yield _Candidate(given, None, str(real_path(given)), stat_path(given))
-    else:
-        scan.rejected.append(RejectedFile(given, "no such file or directory"))
 
 
 def _source_id(path: Path, root: Path | None, register: Register | None) -> str:

@@ -4,13 +4,20 @@ Each case is two short texts. Both go through the extractor under test and every
 pair across the two sides goes through the edge builder's decision (``compare_facts``, then
 ``refine``). A case passes when "some pair conflicts" matches the case's ``conflict`` flag.
 A generation is promoted only when every case passes.
+
+The outcome depends on the extractor generation, the cases, the rules the pairs go through
+(the ``claims`` package's code and data) and the spaCy model: ``regression_fingerprint``
+digests them, and the pipeline's check runs the cases again only when it changed
+(docs/PIPELINE.md, "Session 19: nothing changed").
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from importlib import resources
+from functools import lru_cache
+from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +28,7 @@ from claims.models import Claim, Relation
 
 Extractor = Callable[..., list[Claim]]
 DEFAULT_CASES = "conflict_regression.yaml"
+FINGERPRINT = "fingerprint"  # the key of the report that names what the outcome depended on
 
 
 @dataclass(frozen=True)
@@ -56,13 +64,18 @@ class RegressionReport:
     def failures(self) -> list[CaseOutcome]:
         return [o for o in self.outcomes if not o.passed]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, fingerprint: str | None = None) -> dict[str, Any]:
+        """What the generation row keeps (with ``fingerprint``: what the outcome depended
+        on, so an unchanged check need not run again)."""
+        found: dict[str, Any] = {
             "generation": self.generation,
             "passed": self.passed,
             "cases": len(self.outcomes),
             "failed": [asdict(o) for o in self.failures],
         }
+        if fingerprint is not None:
+            found[FINGERPRINT] = fingerprint
+        return found
 
     def markdown(self) -> str:
         lines = ["| case | expected | got | rule | reason |", "|---|---|---|---|---|"]
@@ -99,6 +112,57 @@ def load_cases(path: Path | None = None) -> list[RegressionCase]:
     if not cases:
         raise InputError("no regression cases found", location=where)
     return cases
+
+
+def regression_fingerprint(generation: str, cases: Sequence[RegressionCase]) -> str:
+    """A digest of what the regression's outcome depends on: the generation, the cases, the
+    code and data of the ``claims`` package (the extractor's, the units' and the edge
+    builder's rules: the edge rules can change without a new generation), and the spaCy
+    model (its name and installed version) with spaCy's and pint's versions."""
+    from claims.settings import get_settings
+
+    digest = hashlib.sha256()
+    model = get_settings().spacy_model or ""
+    parts = [
+        generation,
+        code_digest(),
+        model,
+        *(_installed(name) for name in (model, "spacy", "pint") if name),
+    ]
+    for case in cases:
+        parts += [case.id, case.left, case.right, str(case.conflict)]
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    return digest.hexdigest()
+
+
+_CLAIMS = Path(__file__).parent
+_CODE_SUFFIXES = frozenset({".py", ".yaml", ".yml", ".json", ".jsonl", ".txt", ".cfg"})
+_NOT_RULES = ("parser/model",)  # the shipped parser's weights: no extraction path loads them
+
+
+@lru_cache(maxsize=4)
+def code_digest(root: Path = _CLAIMS) -> str:
+    """The sha256 of the ``claims`` package's code and data files, each named by its path in
+    the package (the folder of a checkout changes nothing); read once per process."""
+    digest = hashlib.sha256()
+    files = sorted(
+        (path.relative_to(root).as_posix(), path)
+        for path in root.rglob("*")
+        if path.suffix in _CODE_SUFFIXES and "__pycache__" not in path.parts
+    )
+    for name, path in files:
+        if name.startswith(_NOT_RULES) or not path.is_file():
+            continue
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _installed(distribution: str) -> str:
+    try:
+        return f"{distribution}=={metadata.version(distribution)}"
+    except metadata.PackageNotFoundError:
+        return f"{distribution} (not installed)"
 
 
 def run_regression(

@@ -139,6 +139,21 @@ class SourceFileStatRow(Base):
     recorded_ns: Mapped[int] = mapped_column(BigInteger)  # wall clock when stat was taken
 
 
+class RunStampRow(Base):
+    """What the last clean ``claims run`` over one set of paths left: the status digest of
+    every file it covered (``claims.source_walk``), the files changed too recently for their
+    status to vouch for their bytes (with their sha256), and the store's counts. The next run
+    over the same paths, with the same digest and counts, has nothing to read or plan
+    (``claims.run_stamp``; docs/PIPELINE.md, "Session 19: nothing changed")."""
+
+    __tablename__ = "run_stamps"
+
+    scope: Mapped[str] = mapped_column(ID, primary_key=True)  # sha256 of paths and settings
+    digest: Mapped[str] = mapped_column(String(64))
+    state: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    recorded_at: Mapped[datetime] = mapped_column(TS)
+
+
 class VersionSupersessionRow(Base):
     __tablename__ = "version_supersessions"
     __table_args__ = (UniqueConstraint("newer_version_id", "older_version_id"),)
@@ -204,6 +219,9 @@ class ClaimRow(Base):
         Index("ix_claims_generation_key_id", "generation", "claim_key", "id"),
         Index("ix_claims_generation_key_source", "generation", "claim_key", "source_id"),
         Index("ix_claims_generation_coarse_key", "generation", "coarse_key"),
+        # a key's distinct coarse keys by seeks (claims/edge_refresh.py, migration 0026); the
+        # cells' order index is SQLite-only DDL (claims/store/search.py CELL_ORDER_INDEX)
+        Index("ix_claims_generation_key_coarse", "generation", "claim_key", "coarse_key"),
         Index("ix_claims_generation_entity", "generation", "entity"),
         Index("ix_claims_generation_attribute", "generation", "attribute"),
     )
@@ -300,7 +318,15 @@ class ValueGroupClaimRow(Base):
     """
 
     __tablename__ = "value_group_claims"
-    __table_args__ = (Index("ix_value_group_claims_generation_key", "generation", "claim_key"),)
+    # a key's members, and its distinct value groups by seeks (migration 0026)
+    __table_args__ = (
+        Index(
+            "ix_value_group_claims_generation_key_group",
+            "generation",
+            "claim_key",
+            "value_group_id",
+        ),
+    )
 
     claim_id: Mapped[str] = mapped_column(ID, ForeignKey("claims.id"), primary_key=True)
     value_group_id: Mapped[str] = mapped_column(ID, index=True)

@@ -14,7 +14,14 @@ from sqlalchemy.orm import Session
 
 from claims import integrity
 from claims.models import GenerationStatus
-from claims.regression_gate import load_cases, run_regression
+from claims.regression_gate import (
+    FINGERPRINT,
+    CaseOutcome,
+    RegressionReport,
+    load_cases,
+    regression_fingerprint,
+    run_regression,
+)
 from claims.store import GenerationRepository
 from pipeline import corpus, graph
 from pipeline.assets.claims import claims
@@ -137,44 +144,79 @@ def edges_point_to_existing_claims(
     blocking=True,
     description="Known conflicts and known non-conflicts (claims/data/conflict_regression.yaml)"
     " through the configured extractor and the edge rules. Promotes a candidate extractor "
-    "generation that passes; marks one that fails as failed, so readers never see it.",
+    "generation that passes; marks one that fails as failed, so readers never see it. Runs "
+    "again only when the generation, the cases, the claims package's code or data, or the "
+    "spaCy model changed since its outcome was kept.",
 )
 def conflict_regression(
     context: dg.AssetCheckExecutionContext, store: ClaimStore, extractor: ExtractorResource
 ) -> dg.AssetCheckResult:
     generation, label = extractor.generation()
-    report = run_regression(extractor.extract_function(), generation, load_cases())
+    cases = load_cases()
+    # what the outcome depends on (generation, cases, the claims package's rules, the
+    # model): when the generation's stored outcome was taken under the same, it stands
+    fingerprint = regression_fingerprint(generation, cases)
+    with store.transaction() as session:
+        known = GenerationRepository(session).ensure(generation, label)
+    kept = known.regression_report
+    if known.status in _DECIDED and kept.get(FINGERPRINT) == fingerprint:
+        return _regression_result(context, generation, known.status.value, kept)
+    report = run_regression(extractor.extract_function(), generation, cases)
+    outcome = report.to_dict(fingerprint)
     with store.transaction() as session:
         generations = GenerationRepository(session)
         before = generations.ensure(generation, label).status
-        if report.passed and before != GenerationStatus.ACTIVE:
-            generations.promote(generation, report.to_dict())
-        elif not report.passed and before != GenerationStatus.ACTIVE:
-            generations.fail(generation, report.to_dict())
+        if before == GenerationStatus.ACTIVE:
+            if report.passed:  # an active generation that fails stays active, checked again
+                generations.record_regression(generation, outcome)
+        elif report.passed:
+            generations.promote(generation, outcome)
+        else:
+            generations.fail(generation, outcome)
         after = generations.get(generation)
     status = after.status.value if after else "unknown"
-    if report.passed:
-        context.log.info(f"generation {generation} passed; status {status}")
+    return _regression_result(context, generation, status, outcome, report)
+
+
+# a generation whose outcome stands while what it depended on is unchanged
+_DECIDED = (GenerationStatus.ACTIVE, GenerationStatus.FAILED)
+
+
+def _regression_result(
+    context: dg.AssetCheckExecutionContext,
+    generation: str,
+    status: str,
+    outcome: dict[str, Any],
+    report: RegressionReport | None = None,
+) -> dg.AssetCheckResult:
+    """The check's result from a regression outcome (``RegressionReport.to_dict``): of the
+    ``report`` run now, or kept by the generation from a run under the same fingerprint."""
+    failures = [CaseOutcome(**case) for case in outcome.get("failed") or []]
+    passed, cases = bool(outcome.get("passed")), int(outcome.get("cases", 0))
+    how = "ran" if report is not None else "unchanged since the last run: outcome kept"
+    table = (report or RegressionReport(generation, failures)).markdown()
+    if passed:
+        context.log.info(f"generation {generation} passed ({how}); status {status}")
     else:
         context.log.error(
-            f"generation {generation} failed {len(report.failures)} of "
-            f"{len(report.outcomes)} regression cases; status {status}: "
-            + ", ".join(o.id for o in report.failures)
+            f"generation {generation} failed {len(failures)} of {cases} regression cases "
+            f"({how}); status {status}: " + ", ".join(o.id for o in failures)
         )
     return dg.AssetCheckResult(
-        passed=report.passed,
+        passed=passed,
         severity=ERROR,
         description=(
             f"generation {generation}: {status}"
-            if report.passed
-            else f"generation {generation} failed {len(report.failures)} case(s) and is {status}"
+            if passed
+            else f"generation {generation} failed {len(failures)} case(s) and is {status}"
         ),
         metadata={
             "generation": generation,  # one id per generation (the label is kept in the store)
             "generation_status": status,
-            "cases": len(report.outcomes),
-            "failed_cases": len(report.failures),
-            "cases_table": dg.MetadataValue.md(report.markdown()),
+            "cases": cases,
+            "failed_cases": len(failures),
+            "regression": how,
+            "cases_table": dg.MetadataValue.md(table),
         },
     )
 

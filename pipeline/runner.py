@@ -6,20 +6,29 @@ on the first and the graph-level assets on the last, so an incremental run is on
 
 The caller holds the store's run lock (``claims run`` takes it before calling
 ``run_pipeline``); the runs are tagged so that their steps do not wait for it again.
+
+Every file is stat'ed first (``claims.source_walk``); when that status and the store's counts
+are what the last clean run over the same paths kept (``claims.run_stamp``), nothing is read
+or planned and one run refreshes the graph from the change feed (docs/PIPELINE.md,
+"Session 19: nothing changed").
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 import dagster as dg
 
+from claims import run_stamp
+from claims.ingest import stat_path
 from claims.planning import VersionRef
 from claims.retention import skip_message
+from claims.run_stamp import RunStamp
+from claims.source_walk import SourceStatus, source_status
 from pipeline import corpus
 from pipeline.assets import graph_asset_keys
 from pipeline.assets.review import MAX_ITEMS_PER_SOURCE
@@ -69,6 +78,10 @@ class PipelineRun:
     bounded: list[str] = field(default_factory=list)
     files_found: int = 0  # files of a type claims reads, good or bad
     not_read: list[str] = field(default_factory=list)  # files of other types, by path
+    # every file's status and the store's counts were as the last clean run left them:
+    # nothing was read or planned (claims.run_stamp)
+    sources_unchanged: bool = False
+    dagster_run: str = ""  # the id of the last Dagster run
 
     def record(self, result: dg.ExecuteInProcessResult) -> None:
         for event in result.all_events:
@@ -89,11 +102,14 @@ def run_pipeline(
     progress: Progress | None = None,
     full_graph: bool = False,
     log_level: str = "INFO",
+    rescan: bool = False,
 ) -> PipelineRun:
     """Materialize everything the sources directory needs, in-process, and report.
 
     ``log_level`` is the level of Dagster's console logger in these runs (``claims run``
-    shows its own progress and summary instead, so it passes CRITICAL).
+    shows its own progress and summary instead, so it passes CRITICAL). ``rescan`` (and
+    ``full_graph``) read and hash every file, trusting neither the stamp of the last run nor
+    the per-file records.
     """
     from pipeline.definitions import build_definitions
 
@@ -114,7 +130,13 @@ def run_pipeline(
     partitioned = [k for k in all_keys if k not in set(graph_keys)]
     register_key = dg.AssetKey("source_register")
 
-    scan, outcome = _planned(instance, store, sources, extractor, batch_size, full_graph)
+    stamping = _Stamping.of(sources, extractor)
+    outcome = None if full_graph or rescan else stamping.unchanged(instance, store)
+    scan = None
+    if outcome is None:
+        scan, outcome = _planned(
+            instance, store, sources, extractor, batch_size, full_graph or rescan, stamping.scope
+        )
     plan = outcome.plan
     total = plan.versions
     notify = progress or (lambda done, of, label: None)
@@ -128,14 +150,14 @@ def run_pipeline(
     notify(0, total, "planned")
     for index, batch in enumerate(batches):
         selection = list(partitioned) if batch is not None else []
-        if index == 0:
+        if index == 0 and scan is not None:  # unchanged sources: the register is unchanged
             selection.append(register_key)
         last = index == len(batches) - 1
         if last:
             selection += graph
         with (
             asset_events_in_batches(batch_size),
-            corpus.pinned(scan, sources.sources_paths(), sources.register_path()),
+            _pinned(scan, sources),
             fewer_collections(),  # Dagster's own bookkeeping allocates as much as the assets
         ):
             result = job.execute_in_process(
@@ -149,8 +171,106 @@ def run_pipeline(
             )
         _record_run(outcome, result, batch, graph_names)
         notify(outcome.versions_processed, total, batch.reason if batch else "graph")
+    if scan is not None:
+        stamping.keep_if_clean(store, outcome, scan)
     notify(total, total, "graph refreshed")
     return outcome
+
+
+def _pinned(
+    scan: corpus.CorpusScan | None, sources: SourcesResource
+) -> AbstractContextManager[None]:
+    if scan is None:  # nothing was scanned: the assets have nothing to read
+        return nullcontext()
+    return corpus.pinned(scan, sources.sources_paths(), sources.register_path())
+
+
+@dataclass
+class _Stamping:
+    """The status of every file of a run's paths, and the stamp of the last clean run over
+    them (``claims.run_stamp``)."""
+
+    scope: str
+    environment: str
+    generation: str
+    status: SourceStatus | None  # None: a path is missing or a file is no regular file
+    # the register's recorded path and, when it changed too recently for its status to vouch
+    # for it, its sha256 now (before the scan reads it: a later change is then seen)
+    register: dict[str, str]
+
+    @classmethod
+    def of(cls, sources: SourcesResource, extractor: ExtractorResource) -> _Stamping:
+        paths, register = sources.sources_paths(), sources.register_path()
+        generation, _ = extractor.generation()
+        status = source_status(paths, [register] if register is not None else [])
+        recent_register: dict[str, str] = {}
+        if register is not None and status is not None and stat_path(register) in status.racy:
+            recent_register[stat_path(register)] = corpus.file_sha256(register)
+        return cls(
+            scope=run_stamp.scope_of(paths, register, sources.follow_outside_links),
+            environment=run_stamp.environment_of(generation, sources.follow_outside_links),
+            generation=generation,
+            status=status,
+            register=recent_register,
+        )
+
+    def now(self, session: Any) -> RunStamp | None:
+        if self.status is None:
+            return None
+        return run_stamp.stamp_now(session, self.status, self.environment, self.generation)
+
+    def unchanged(self, instance: dg.DagsterInstance, store: ClaimStore) -> PipelineRun | None:
+        """The outcome of a run that has nothing to read or plan, when the stamp holds."""
+        if self.status is None:
+            return None
+        with store.transaction() as session:
+            kept = run_stamp.kept(session, self.scope)
+            now = self.now(session) if kept is not None else None
+        if kept is None or now is None:
+            return None
+        if not kept.dagster_run or not instance.has_run(kept.dagster_run):
+            return None  # Dagster's history lost: the old way reflects the store's shards
+        if not kept.holds(now):
+            return None
+        return PipelineRun(
+            plan=RunPlan(),
+            files_found=self.status.files,
+            not_read=[str(path) for path in self.status.not_read],
+            sources_unchanged=True,
+        )
+
+    def keep_if_clean(
+        self, store: ClaimStore, outcome: PipelineRun, scan: corpus.CorpusScan
+    ) -> None:
+        """Keep a stamp after a run that read and planned the ordinary way and left the store
+        holding every file: nothing failed, no file was bad, skipped or missing."""
+        if self.status is None or not outcome.dagster_run or _unclean(outcome, scan):
+            return
+        checksums = {f.recorded_as: f.sha256 for f in scan.good}
+        checksums.update(self.register)
+        if any(path not in checksums for path in self.status.racy):
+            return
+        recent = {path: checksums[path] for path in self.status.racy}
+        with store.transaction() as session:
+            now = self.now(session)
+            if now is not None:
+                stamp = RunStamp(
+                    now.digest, now.environment, now.counts, recent, outcome.dagster_run
+                )
+                run_stamp.keep(session, self.scope, stamp)
+
+
+def _unclean(outcome: PipelineRun, scan: corpus.CorpusScan) -> bool:
+    plan = outcome.plan
+    return bool(
+        outcome.failures
+        or outcome.check_failures
+        or plan.bad
+        or plan.unkeyed
+        or scan.bad
+        or scan.unkeyed
+        or outcome.store_gap
+    )
 
 
 def _planned(
@@ -159,14 +279,17 @@ def _planned(
     sources: SourcesResource,
     extractor: ExtractorResource,
     batch_size: int,
-    full_graph: bool,
+    read_all: bool,
+    scope: str,
 ) -> tuple[corpus.CorpusScan, PipelineRun]:
     """The scan of the sources and the run's outcome so far: its plan of batches, the gap
     between the store and Dagster's history, and the files found."""
-    # Only files whose status changed since the store recorded it are read; --full
-    # (full_graph) reads and hashes every file again, and records what it found.
+    # Only files whose status changed since the store recorded it are read; --full and
+    # --rescan (read_all) read and hash every file again, and record what they found. The
+    # stamp of the last clean run is forgotten: only this run ending clean keeps a new one.
     with store.transaction() as session:
-        records = {} if full_graph else corpus.recorded_stats(session)
+        run_stamp.forget(session, scope)
+        records = {} if read_all else corpus.recorded_stats(session)
     scan = corpus.scan(
         sources.sources_paths(),
         sources.register_path(),
@@ -215,6 +338,7 @@ def _record_run(
     batch or document), failed checks, the bounds its assets said they kept, and the
     graph's metadata."""
     outcome.runs += 1
+    outcome.dagster_run = result.run_id
     outcome.record(result)
     if batch is not None:
         outcome.versions_processed += len(batch.versions)  # bad files named included

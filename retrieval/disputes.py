@@ -19,8 +19,8 @@ from claims.tables import SourceVersionRow
 from retrieval.answer_type import dimension_of_unit
 from retrieval.candidates import entity_fit, name_words
 from retrieval.evidence import ClaimFact, EvidenceGroup
-from retrieval.evidence_facts import EdgeFact
 from retrieval.finding import Ask, fitting
+from retrieval.scope_sides import PageScopes, scope_apart
 from retrieval.status import value_key
 from retrieval.subjects import (
     claim_attributes,
@@ -48,17 +48,21 @@ def edge_held(
     ids = {c.id for c in chosen}
     joined: dict[str, set[str]] = {}
     conflicting: set[str] = set()  # joined by a conflict, not only by an ambiguous relation
+    by_scope: dict[str, set[str]] = {}  # joined by an ambiguous relation by scope: to whom
     for edge in group.edges:
         if edge.kind not in DISPUTES or (edge.left in ids) == (edge.right in ids):
             continue
         answering, other = (edge.left, edge.right) if edge.left in ids else (edge.right, edge.left)
         joined.setdefault(other, set()).add(answering)
-        if _conflicting(edge):
+        if _conflicting(edge.kind, edge.rule):
             conflicting.add(other)
+        else:
+            by_scope.setdefault(other, set()).add(answering)
     # a disagreement inside one key's value groups is read from the groups, not the edges;
     # between documents that do not each state both values (a page stating "a median age of
     # 42.7" and "65 years of age or older" says two things, and so does its copy)
     stated_values = {(c.source_id, c.claim_key, value_key(c)) for c in group.claims.values()}
+    rules = _relation_rules(group)
     for claim in chosen:
         verdict = verdicts.get(claim.id)
         for other in (verdict.contested_with | verdict.ambiguous_with) if verdict else ():
@@ -70,8 +74,13 @@ def edge_held(
                 and (claim.source_id, held.claim_key, value_key(held)) not in stated_values
             ):
                 joined.setdefault(other, set()).add(claim.id)
+                pair = frozenset((group.value_groups.get(claim.id), group.value_groups.get(other)))
                 if other in verdict.contested_with:  # a value group in dispute
                     conflicting.add(other)
+                elif _conflicting("ambiguous", rules.get(pair, "scope")):
+                    conflicting.add(other)  # "$35 per month" beside a "Monthly price" cell
+                else:
+                    by_scope.setdefault(other, set()).add(claim.id)
     others = [
         group.claims[i]
         for i in sorted(joined)
@@ -110,17 +119,17 @@ def edge_held(
         # the key of the claim it disputes, in another document, of its currency or
         # dimension, states the same slot (an email's "the Pro plan costs $35 per month"
         # beside the price list's cell; a figure in pounds is another body's accounts). Only
-        # a conflict counts, or an ambiguous relation not by scope: a scope one side states
-        # is another case ("Q2" beside an unscoped figure; the assistant's limit beside the
-        # search's)
+        # a conflict counts, an ambiguous relation not by scope, or one by a scope that does
+        # not set the two apart on what is asked (``scope_apart``): "Q2" beside an unscoped
+        # figure is another case, and so is the assistant's limit beside the search's
         by_id = {c.id: c for c in chosen}
-        return [
+        same_slot = [
             c
             for c in others
-            if c.id in conflicting
-            and not names_something(stated.get(c.id))
+            if not names_something(stated.get(c.id))
             and any(_same_slot_elsewhere(by_id[j], c) for j in joined[c.id] if j in by_id)
         ]
+        return _disputing(ask, by_id, same_slot, conflicting, by_scope)
 
     def fit(name: EntityRef | None) -> float:
         return max(entity_fit(n, name) for n in asked_names) if name else 0.0
@@ -144,10 +153,36 @@ def edge_held(
     ]
 
 
-def _conflicting(edge: EdgeFact) -> bool:
+def _conflicting(kind: str, rule: str) -> bool:
     """A conflict, or an ambiguous relation for another reason than a scope one side states
-    and the other does not (a "Q2" figure beside an unscoped one is another case)."""
-    return edge.kind == "conflicts" or edge.rule != "scope"
+    and the other does not (a "Q2" figure beside an unscoped one may be another case)."""
+    return kind == "conflicts" or rule != "scope"
+
+
+def _disputing(
+    ask: Ask,
+    chosen: dict[str, ClaimFact],
+    others: list[ClaimFact],
+    conflicting: set[str],
+    by_scope: dict[str, set[str]],
+) -> list[ClaimFact]:
+    """``others`` the ledger holds in conflict with an answering claim, or ambiguous by a
+    scope that does not set them apart on what is asked (``scope_apart``; each page read
+    once)."""
+    pages = PageScopes(ask.conn)
+    return [
+        c
+        for c in others
+        if c.id in conflicting
+        or any(
+            not scope_apart(ask, chosen[j], c, pages) for j in by_scope.get(c.id, ()) if j in chosen
+        )
+    ]
+
+
+def _relation_rules(group: EvidenceGroup) -> dict[frozenset[str | None], str]:
+    """The rule of each disagreement between two value groups, by the pair of groups."""
+    return {frozenset((r.left_group, r.right_group)): r.rule for r in group.relations}
 
 
 def _same_slot_elsewhere(chosen: ClaimFact, other: ClaimFact) -> bool:

@@ -555,15 +555,20 @@ class EvidenceLoader:
                 for row in self._run(self._claims_by_ids, g=gen, ids=chunk)
             )
         group.claims = claims
+        self.finish(group)
+        return group
+
+    def finish(self, group: EvidenceGroup) -> None:
+        """Read what bears on a group's claims and edges: review items (only ever of
+        conflicts and ambiguities), version supersessions and sources (``group_for_keys``,
+        and ``retrieval.status_delta``, which gathers part of a key itself)."""
         if (
             group.relations
             or group.slots
             or any(e.kind in ("conflicts", "ambiguous") for e in group.edges)
         ):
-            # Review items and resolutions only ever qualify conflict and ambiguous edges.
-            group.reviews = self._reviews(sorted({c.claim_key for c in claims.values()}))
-        self._complete(group, {c.version_id for c in claims.values()})
-        return group
+            group.reviews = self._reviews(sorted({c.claim_key for c in group.claims.values()}))
+        self._complete(group, {c.version_id for c in group.claims.values()})
 
     def claims_for_keys(self, claim_keys: Sequence[str]) -> EvidenceGroup:
         """The claims at these keys with their sources and versions' supersessions only (no

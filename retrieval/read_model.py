@@ -10,7 +10,7 @@ base rows, in the same way (``retrieval.verdicts``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -22,7 +22,8 @@ from claims.store.bulk import insert_records
 from claims.store.deferred_indexes import first_build, table_is_empty
 from claims.tables import ClaimRow, ClaimStatusRow, SourceGrantRow
 from retrieval.evidence import EvidenceLoader
-from retrieval.verdicts import evaluate
+from retrieval.status_delta import group_of_part, part_of_key
+from retrieval.verdicts import Verdict, evaluate
 
 _C = ClaimRow.__table__.c
 _CS: Any = ClaimStatusRow.__table__
@@ -36,15 +37,22 @@ def everyone(conn: Connection) -> Requester:
 
 
 def build_claim_status(
-    conn: Connection, claim_keys: Iterable[str] | None = None, *, now: datetime | None = None
+    conn: Connection,
+    claim_keys: Iterable[str] | None = None,
+    *,
+    now: datetime | None = None,
+    changed_versions: Mapping[str, Collection[str] | None] | None = None,
 ) -> dict[str, int]:
     """Bring the rows of ``claim_keys`` (None: the whole table) up to date; returns the
-    statuses of those keys' claims by count.
+    statuses of the claims evaluated, by count.
 
     Only rows whose status (or item, resolution, replacing version, policy version)
     changed are rewritten, stamped ``now``; the others keep their row and ``computed_at``,
     so an incremental run over a key of thousands of claims writes the few that moved.
-    Idempotent: the same store gives the same rows.
+    ``changed_versions``: key -> the source versions whose claims alone changed there (the
+    change feed's ``Pending.versions``; None for a key that changed whole): such a key is
+    evaluated in part where that is exact (``retrieval.status_delta``), with the rows a
+    whole evaluation writes. Idempotent: the same store gives the same rows.
     """
     now = now or datetime.now(UTC)
     # the read model stores no reasons, and a status reads no quote, scope or time
@@ -73,6 +81,9 @@ def build_claim_status(
     else:
         keys = sorted(set(claim_keys))
     counts: Counter[str] = Counter()
+    if not full and changed_versions:
+        done = _write_parts(conn, loader, reader, keys, changed_versions, counts, now)
+        keys = [k for k in keys if k not in done]
     # a first full build into an empty table builds its index after the rows
     with first_build(conn, _CS.name, claims):
         for start in range(0, len(keys), KEYS_PER_BATCH):
@@ -98,8 +109,6 @@ def _write_batch(
     """Evaluate the claims of one batch of keys and write the rows that changed; each
     claim's stored row is taken out of ``stored`` (what is left there matches no claim)."""
     wanted = set(chunk)
-    rows: list[_StatusRow] = []
-    replaced: list[str] = []
     # keys with no subject are never linked: only supersession can give them a status,
     # and their quotes and facts need not be read (20,000 bare numbers in one file)
     linked = [k for k in chunk if not is_unknown_key(k)]
@@ -107,10 +116,49 @@ def _write_batch(
     groups = [loader.group_for_keys(linked)] if linked else []
     groups += [loader.group_for_unlinked_keys(unlinked)] if unlinked else []
     verdicts = [v for group in groups for v in evaluate(group.narrow(reader)).values()]
+    # those reached through an edge are written by their own key's batch
+    _write_verdicts(conn, [v for v in verdicts if v.claim.claim_key in wanted], stored, counts, now)
+
+
+def _write_parts(
+    conn: Connection,
+    loader: EvidenceLoader,
+    reader: Requester,
+    keys: list[str],
+    changed_versions: Mapping[str, Collection[str] | None],
+    counts: Counter[str],
+    now: datetime,
+) -> set[str]:
+    """Evaluate the keys that can go in part (``retrieval.status_delta``) and write their
+    rows that changed; returns those keys (the others are left for a whole evaluation)."""
+    done: set[str] = set()
+    for key in keys:
+        part = part_of_key(loader, key, changed_versions.get(key) or ())
+        if part is None:
+            continue
+        group = group_of_part(loader, part)
+        verdicts = evaluate(group.narrow(reader))
+        mine = [v for c, v in verdicts.items() if c in part.claim_ids and v.claim.claim_key == key]
+        stored = _stored_rows_of_claims(conn, key, sorted(part.claim_ids))
+        _write_verdicts(conn, mine, stored, counts, now)
+        _delete(conn, list(stored))  # rows of the part's claims no longer at this key
+        done.add(key)
+    return done
+
+
+def _write_verdicts(
+    conn: Connection,
+    verdicts: list[Verdict],
+    stored: dict[str, tuple[object, ...]],
+    counts: Counter[str],
+    now: datetime,
+) -> None:
+    """Write the rows of ``verdicts`` that differ from ``stored`` (claim id -> its values;
+    each claim's row is taken out of it, what is left matches no verdict)."""
+    rows: list[_StatusRow] = []
+    replaced: list[str] = []
     for verdict in verdicts:
         claim = verdict.claim
-        if claim.claim_key not in wanted:
-            continue  # reached through an edge; its own key batch writes it
         resolution = verdict.resolution
         counts[verdict.status.value] += 1
         values = (
@@ -154,6 +202,21 @@ def _stored_rows(conn: Connection, claim_keys: list[str] | None) -> dict[str, tu
         return {r[0]: tuple(r[1:]) for r in conn.execute(stmt)}
     stmt = stmt.where(_CS.c.claim_key.in_(bindparam("keys", expanding=True)))
     return {r[0]: tuple(r[1:]) for r in conn.execute(stmt, {"keys": claim_keys})}
+
+
+def _stored_rows_of_claims(
+    conn: Connection, claim_key: str, claim_ids: list[str]
+) -> dict[str, tuple[object, ...]]:
+    """``_stored_rows`` of ``claim_ids`` at ``claim_key`` (by the primary key)."""
+    stmt = select(_CS.c.claim_id, _CS.c.claim_key, *(_CS.c[name] for name in _COMPARED))
+    stmt = stmt.where(_CS.c.claim_id.in_(bindparam("ids", expanding=True)))
+    found: dict[str, tuple[object, ...]] = {}
+    for start in range(0, len(claim_ids), KEYS_PER_BATCH):
+        chunk = claim_ids[start : start + KEYS_PER_BATCH]
+        for row in conn.execute(stmt, {"ids": chunk}):
+            if row[1] == claim_key:
+                found[row[0]] = tuple(row[2:])
+    return found
 
 
 def _delete(conn: Connection, claim_ids: list[str]) -> None:

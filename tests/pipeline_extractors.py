@@ -6,6 +6,9 @@ and failure handling with real extraction underneath.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from claims.extraction import extract as real_extract
 from claims.ids import stable_id
 from claims.models import Claim
@@ -56,7 +59,41 @@ def fail_halfway(text: str, **kwargs: object) -> list[Claim]:
     return claims
 
 
+# Where ``counted`` and ``counted_again`` note each text they are given, by source id.
+EXTRACT_LOG = "CLAIMS_TEST_EXTRACT_LOG"
+# While the file this names exists, ``fails_while_flagged`` cannot read a text naming "flaky".
+FAIL_FLAG = "CLAIMS_TEST_FAIL_FLAG"
+
+
+def _noted(generation: str, text: str, kwargs: dict[str, object]) -> list[Claim]:
+    with Path(os.environ[EXTRACT_LOG]).open("a", encoding="utf-8") as log:
+        log.write(f"{kwargs.get('source_id')}\n")
+    return _restamp(real_extract(text, **kwargs), generation)  # type: ignore[arg-type]
+
+
+def counted(text: str, **kwargs: object) -> list[Claim]:
+    """The real extractor, noting the source id of each text in the log ``EXTRACT_LOG``."""
+    return _noted("gen_test_counted", text, kwargs)
+
+
+def counted_again(text: str, **kwargs: object) -> list[Claim]:
+    """``counted`` under another generation id."""
+    return _noted("gen_test_counted_again", text, kwargs)
+
+
+def fails_while_flagged(text: str, **kwargs: object) -> list[Claim]:
+    """The real extractor, but a text naming "flaky" fails while the ``FAIL_FLAG`` file is
+    there (a document that cannot be read until something outside is fixed)."""
+    flag = os.environ.get(FAIL_FLAG)
+    if flag and "flaky" in text and Path(flag).exists():
+        raise RuntimeError("the flaky document cannot be read until its flag is gone")
+    return _restamp(real_extract(text, **kwargs), "gen_test_flaky")  # type: ignore[arg-type]
+
+
 # The pipeline reads a plugged extractor's generation from this attribute.
 drop_values.generation = ("gen_test_drop_values", "test: drops values")  # type: ignore[attr-defined]
 relabelled.generation = ("gen_test_relabelled", "test: relabelled")  # type: ignore[attr-defined]
 fail_halfway.generation = ("gen_test_fail_halfway", "test: fails halfway")  # type: ignore[attr-defined]
+counted.generation = ("gen_test_counted", "test: counted")  # type: ignore[attr-defined]
+counted_again.generation = ("gen_test_counted_again", "test: counted again")  # type: ignore[attr-defined]
+fails_while_flagged.generation = ("gen_test_flaky", "test: fails while flagged")  # type: ignore[attr-defined]

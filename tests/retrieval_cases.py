@@ -11,7 +11,7 @@ from sqlalchemy import Engine
 
 from claims.edge_refresh import recompute_edges
 from claims.extraction import current_generation, extract
-from claims.models import Source, SupersedesRef
+from claims.models import Requester, Source, SupersedesRef
 from claims.store import ClaimRepository, GenerationRepository, SourceRepository, transaction
 from claims.store.sources import record_profiles
 from review.policy import DEFAULT_POLICY_FILE, apply_policy, load_policy
@@ -74,6 +74,15 @@ def load_documents(
         {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
         profile=profile,
     )
+
+
+def answer_sides(engine: Engine, question: str, requester: Requester) -> tuple[Any, ...]:
+    """The status, value and sides of the answer: each side as (value, its source ids)."""
+    from retrieval.answer import answer
+
+    result = answer(engine, question, requester)
+    sides = sorted((str(s.value), tuple(sorted(s.source_ids))) for s in result.sides)
+    return result.status.value, result.value, sides
 
 
 def check_response(case: dict[str, Any], response: dict[str, Any]) -> list[str]:

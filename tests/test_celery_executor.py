@@ -8,19 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import dagster as dg
 import pytest
-import redis
-from celery import Celery
 from dagster_celery.cli import get_validated_config
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
@@ -28,7 +22,7 @@ from sqlalchemy.orm import aliased
 
 from claims.store.migrate import upgrade
 from claims.tables import ClaimRow, EdgeRow, SourceVersionRow
-from pipeline import corpus
+from pipeline import celery_local, corpus
 from pipeline.definitions import build_definitions, resolved_claims_pipeline
 from pipeline.partitions import SHARDS, all_shards_tags
 from pipeline.resources import ClaimStore
@@ -47,59 +41,17 @@ FIXTURES = Path(__file__).parent / "fixtures" / "celery"
 WORKERS = ("claims-1", "claims-2")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """End the process group this test started (the process was made its leader)."""
-    for sig, seconds in ((signal.SIGTERM, 20), (signal.SIGKILL, 10)):
-        try:
-            os.killpg(process.pid, sig)
-            process.wait(timeout=seconds)
-            return
-        except ProcessLookupError:
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
     """A Redis of this test alone: a free loopback port, its own folder, nothing persisted."""
-    server = shutil.which("redis-server")
-    if server is None:
-        message = "no redis-server: apt-get install redis-server (.ci/run does)"
+    if not celery_local.redis_available():
         if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
+            pytest.fail(celery_local.NO_REDIS)
+        pytest.skip(celery_local.NO_REDIS)
     folder = tmp_path / "redis"
     folder.mkdir()
-    port = _free_port()
-    log = (folder / "server.log").open("wb")
-    process = subprocess.Popen(
-        [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
-         "--save", "", "--appendonly", "no"],
-        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    client = redis.Redis(host="127.0.0.1", port=port)
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError((folder / "server.log").read_text()) from None
-                time.sleep(0.1)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        client.close()
-        _stop(process)
-        log.close()
+    with celery_local.redis_server(folder) as url:
+        yield url
 
 
 @pytest.fixture
@@ -132,27 +84,6 @@ def test_the_setting_and_the_workers_file_name_one_redis(monkeypatch: pytest.Mon
     assert workers["config_source"]["task_acks_late"] is True
 
 
-def _wait_for_workers(broker: str, processes: list[subprocess.Popen[bytes]], logs: Path) -> None:
-    """Until both workers answer a ping through the broker (they are then taking tasks).
-    Each imports Dagster and the code location first: 40 s on a busy 2-core machine."""
-    app = Celery(broker=broker, backend=broker)
-    deadline = time.monotonic() + 180
-    try:
-        while time.monotonic() < deadline:
-            replies = app.control.ping(timeout=1.0)
-            names = {name.split("@")[0] for reply in replies for name in reply}
-            if names >= set(WORKERS):
-                return
-            if any(p.poll() is not None for p in processes):
-                break
-    finally:
-        app.close()
-    raise AssertionError(
-        "Celery workers did not come up:\n"
-        + "\n".join(path.read_text()[-3000:] for path in sorted(logs.glob("*.log")))
-    )
-
-
 def _ancestors(pid: int) -> set[int]:
     """The process ids above ``pid`` (Linux /proc), to tell which worker ran a step."""
     found: set[int] = set()
@@ -161,20 +92,6 @@ def _ancestors(pid: int) -> set[int]:
         pid = int(stat.rsplit(")", 1)[1].split()[1])  # the field after the state: ppid
         found.add(pid)
     return found
-
-
-def _start_worker(name: str, logs: Path) -> subprocess.Popen[bytes]:
-    """``dagster-celery worker start`` as deploy/celery.yaml documents it, one process."""
-    bin_dir = Path(sys.executable).parent  # dagster-celery runs `celery` from PATH
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
-    with (logs / f"{name}.log").open("wb") as log:
-        return subprocess.Popen(
-            [str(bin_dir / "dagster-celery"), "worker", "start", "-A", "dagster_celery.app",
-             "-y", str(ROOT / "deploy" / "celery.yaml"), "-n", name, "--loglevel", "WARNING",
-             "--", "--concurrency", "1"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, ended as a whole by _stop
-        )  # fmt: skip
 
 
 @pytest.mark.postgres
@@ -215,10 +132,10 @@ def test_a_run_spreads_its_steps_over_two_celery_workers(
     # Opening the instance first creates Dagster's tables, before the workers connect.
     with dg.DagsterInstance.from_config(str(home)) as instance:
         try:
-            workers += [_start_worker(name, logs) for name in WORKERS]
+            workers += [celery_local.start_worker(name, logs) for name in WORKERS]
             upgrade(postgres_url)  # while the workers start
             keys = list(corpus.scan([sources], register).files)
-            _wait_for_workers(redis_url, workers, logs)
+            celery_local.wait_for_workers(redis_url, WORKERS, workers, logs, timeout=180)
 
             job = dg.reconstructable(resolved_claims_pipeline)
             result = dg.execute_job(job, instance=instance, tags=all_shards_tags())
@@ -261,7 +178,7 @@ def test_a_run_spreads_its_steps_over_two_celery_workers(
         finally:
             get_pipeline_settings.cache_clear()
             for worker in workers:
-                _stop(worker)
+                celery_local.stop(worker)
 
     celery_store = ClaimStore(database_url=postgres_url)
     _assert_store_holds_the_corpus(celery_store, len(keys))

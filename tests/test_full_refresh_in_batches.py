@@ -21,6 +21,7 @@ from store_template import upgrade
 
 from claims.edge_batches import key_batches, recompute_in_batches
 from claims.edge_refresh import recompute_edges
+from claims.edges.builder import MAX_NEAR_MISS_KEYS
 from claims.extraction import current_generation, extract
 from claims.store import (
     ClaimRepository,
@@ -247,3 +248,53 @@ def test_a_batched_pass_closes_the_items_whose_conflicts_went_as_one_pass_does(
     rows = _rows(one_pass)
     assert {row[1] for row in rows["review_items"] if row[2] == "dismissed"} == set(gone)
     assert _rows(batched) == rows
+
+
+def _crowded_head_word(count: int, seed: int = 8) -> dict[str, str]:
+    """Notes about more subjects than the near-miss cap, each stating its tool-room quota and
+    its parking quota (keys "<subject> ... quota": one head word, over the cap), beside
+    the usual facts of a few subjects."""
+    rng = random.Random(seed)
+    syllables = ["ka", "lo", "mi", "ran", "tu", "vel", "zo", "per", "dal", "gin"]
+    names: set[str] = set()
+    while len(names) < MAX_NEAR_MISS_KEYS:
+        names.add("".join(rng.choice(syllables) for _ in range(3)).capitalize())
+    crowd = sorted(names)
+    notes = _corpus(count, seed=seed)
+    for index, name in enumerate(crowd):
+        tools, parking = rng.choice((20, 40)), rng.choice((3, 5))
+        notes[f"crowd/note-{index:03d}"] = (
+            f"Crowd note {index}\n\nThe {name} tool room quota is {tools} items. "
+            f"The {name} parking quota is {parking} spaces.\n"
+        )
+        if index % 3 == 0:  # a second note that disagrees on one of them
+            notes[f"crowd/again-{index:03d}"] = (
+                f"Crowd again {index}\n\nThe {name} tool room quota is {tools + 5} items.\n"
+            )
+    return notes
+
+
+def test_a_head_word_over_the_near_miss_cap_joins_no_batch(tmp_path: Path) -> None:
+    """Keys whose only shared block is too large to be searched for near misses may go to
+    different batches (one generic head word made a batch of a tenth of the store), and the
+    rows are still those of one pass."""
+    notes = _crowded_head_word(30)
+    one_pass, batched = _fresh(tmp_path, "one"), _fresh(tmp_path, "batched")
+    generation = _load(one_pass, notes)
+    _load(batched, notes)
+    with transaction(batched) as session:
+        keys_of_quota = set(
+            session.scalars(
+                text("SELECT DISTINCT claim_key FROM claims WHERE coarse_key = 'quota'")
+            )
+        )
+        batches = list(key_batches(session, generation, 40))
+    assert len(keys_of_quota) > MAX_NEAR_MISS_KEYS  # the block is over the cap
+    holding = [batch for batch in batches if batch & keys_of_quota]
+    assert len(holding) > 1  # its keys are not held in one batch
+    assert max(len(batch) for batch in batches) < len(keys_of_quota)
+    _refresh(one_pass, generation, None)
+    _refresh(batched, generation, 40)
+    expected = _rows(one_pass)
+    assert any(row[1] == "conflicts" and "quota" in row[4] for row in expected["edges"])
+    assert _rows(batched) == expected

@@ -90,11 +90,11 @@ ANSWERED_RIGHT_NOW = {
     "plan-prices",  # "per month" meets the "Monthly price" column
     # session 18 (issue 32): a conflict cites both sides the ledger holds in dispute
     "p200-price-sales-wording",  # the disagreement read from the key's value groups
-    # Not yet: "pro-plan-price-table", "leeds-remote-days", "priority-1-response" (a table
-    # or label line beside an email naming nothing, joined only by an ambiguous relation by
-    # scope). A side added on that relation also made the unscoped dividend a conflict with
-    # the Q2 figure and the interactive search limit one with the assistant's (the bundled
-    # known-conflict probes), so it is not added.
+    # session 19: a side joined by an ambiguous relation counts unless its scope sets it
+    # apart on what is asked (retrieval/scope_sides.py)
+    "pro-plan-price-table",  # "$35 per month" beside a "Monthly price" cell (by unit)
+    "leeds-remote-days",  # a condition clause only the email adds, not asked
+    "priority-1-response",  # asked words, and a party the table's page states
 }
 
 

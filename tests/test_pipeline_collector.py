@@ -8,7 +8,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from pipeline.collector import OLD, YOUNG, fewer_collections, with_fewer_collections
+from pipeline.collector import (
+    OLD,
+    YOUNG,
+    collector_paused,
+    fewer_collections,
+    with_collector_paused,
+    with_fewer_collections,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -53,3 +60,39 @@ def test_the_decorated_asset_keeps_its_signature_and_runs_inside() -> None:
     assert step(None, store="db") == "db"
     assert seen == [(YOUNG, 50, OLD)]
     assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_the_collector_is_off_inside_a_paused_block_and_on_after_even_on_error() -> None:
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collector_paused():
+        assert not gc.isenabled()
+        raise RuntimeError("a failing graph step")
+    assert gc.isenabled()
+
+
+def test_a_collector_already_off_stays_off_after_a_paused_block() -> None:
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_the_graph_steps_of_a_full_run_run_with_the_collector_paused() -> None:
+    from pipeline.assets.edges import claim_edges
+    from pipeline.assets.review import review_queue
+    from pipeline.assets.status import conflict_status
+
+    seen: list[bool] = []
+
+    @with_collector_paused
+    def probe() -> None:
+        seen.append(gc.isenabled())
+
+    probe()
+    assert seen == [False] and gc.isenabled()
+    for asset in (claim_edges, review_queue, conflict_status):
+        step = asset.op.compute_fn.decorated_fn  # type: ignore[union-attr]
+        assert step.__code__ is probe.__code__, asset.key  # the same wrapper

@@ -50,8 +50,9 @@ class Desk:
         home.mkdir()
         self.instance = dg.DagsterInstance.local_temp(str(home))
 
-    def run(self, *, full: bool = False) -> tuple[PipelineRun, set[str]]:
-        """One ``claims run`` (``--full`` with ``full``), and the source files it opened."""
+    def run(self, *, full: bool = False, rescan: bool = False) -> tuple[PipelineRun, set[str]]:
+        """One ``claims run`` (``--full`` with ``full``, ``--rescan`` with ``rescan``), and
+        the source files it opened."""
         upgrade(f"sqlite:///{self.database}")
         sources = SourcesResource(sources_dir=str(self.corpus), register_file=str(self.register))
         with opened() as paths:
@@ -61,6 +62,7 @@ class Desk:
                 sources=sources,
                 full_graph=full,
                 log_level="ERROR",
+                rescan=rescan,
             )
         assert not outcome.failures, outcome.failures
         return outcome, opened_under(paths, self.corpus)

@@ -4,9 +4,10 @@ no answer). Reports and messages written here, through real extraction, edges an
 
 - Two documents stating one slot with values the ledger holds in dispute: the answer cites
   both, whether the disagreement is stored as an edge or read from the key's value groups,
-  and when neither document names an entity, only if the ledger holds them in conflict (the
-  bundled known-conflict probes, run by tests/test_pipeline_cli.py, hold that a figure of
-  another period joined by an ambiguous relation by scope is not a side).
+  and when neither document names an entity, only if the ledger holds them in conflict or
+  ambiguous by a scope that does not set them apart on what is asked (the bundled
+  known-conflict probes, run by tests/test_pipeline_cli.py, hold that a figure of another
+  period is not a side; tests/test_sides_joined_by_scope.py the class).
 - A figure in another currency is another body's accounts: not a side.
 - A sentence pairing figures with things "respectively" gives no list answer.
 - A sentence of the report saying every asked word that the named table row lacks, with
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from retrieval_cases import load_case
+from retrieval_cases import answer_sides, load_documents
 from sqlalchemy import Engine
 
 from claims.models import Requester
@@ -27,16 +28,11 @@ ANYONE = Requester(principal="anyone", groups=[])
 
 
 def _load(engine: Engine, **documents: str) -> None:
-    load_case(
-        engine,
-        {"documents": [{"id": k, "text": v} for k, v in documents.items()], "supersedes": {}},
-    )
+    load_documents(engine, documents)
 
 
 def _ask(engine: Engine, question: str) -> tuple[Any, ...]:
-    result = answer(engine, question, ANYONE)
-    sides = sorted((str(s.value), tuple(sorted(s.source_ids))) for s in result.sides)
-    return result.status.value, result.value, sides
+    return answer_sides(engine, question, ANYONE)
 
 
 def test_a_label_line_and_a_sales_email_on_one_products_price_are_a_conflict(

@@ -198,6 +198,8 @@ def test_a_page_title_changes_nothing_when_no_title_is_given() -> None:
             FILM,
         ),
         ("Portugal has more than 150 confirmed cases.", "There are 88 confirmed cases.", OUTBREAK),
+        # counterparts (one attribute, a modifier on one side only): the builder's judge
+        ("The ridge rises to 2,100 m.", "Its summit elevation is 2,350 m.", "Kestrel Ridge"),
     ],
 )
 def test_check_with_a_subject_reports_what_claims_run_stores_with_a_register_title(

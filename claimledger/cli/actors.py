@@ -1,15 +1,33 @@
 """Who may change what every reviewer works under (the authority policy, taught synonyms):
-a reviewer of the reviewers file, or the operator at this terminal."""
+a reviewer of the reviewers file, or the operator at this terminal; and the one transaction
+such a change is applied in (or rolled back whole, for a dry run)."""
 
 from __future__ import annotations
 
 import getpass
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from claimledger.cli.app import settings
+import typer
+
+from claimledger.cli.app import engine, settings
 from claims.errors import InputError
+from claims.store.engine import session_factory
 from review.reviewers import load_reviewers
 
 ADMIN = "admin"
+T = TypeVar("T")
+
+
+def as_option(who: str) -> Any:
+    """The ``--as`` option of a command that changes what every reviewer works under;
+    ``who`` says what the named person does ("Who teaches", "Who applies it")."""
+    return typer.Option(
+        None,
+        "--as",
+        help=f"{who}: a reviewer of the reviewers file, or `admin` (the operator at this "
+        "terminal, recorded with the OS account). Default CLAIMS_REVIEWER, then admin.",
+    )
 
 
 def policy_actor(name: str | None) -> str:
@@ -29,3 +47,23 @@ def policy_actor(name: str | None) -> str:
             f"{ADMIN!r}; name one of them, or add {name!r} to the reviewers file"
         )
     return directory.get(name).name
+
+
+def in_one_transaction(run: Callable[[Any], T], dry_run: bool) -> T:
+    """``run(session)`` committed at once (the change, every re-routed item and the audit
+    rows together), or rolled back whole for a dry run: nothing of it is kept."""
+    store = engine()
+    session = session_factory(store)()
+    try:
+        result = run(session)
+        if dry_run:
+            session.rollback()
+        else:
+            session.commit()
+        return result
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()
+        store.dispose()

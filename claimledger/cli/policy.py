@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from claimledger.cli.actors import as_option, in_one_transaction
 from claimledger.cli.actors import policy_actor as _actor
 from claimledger.cli.app import app, console, empty_store_note, engine
 from claims.errors import InputError, NotFoundError
 from claims.store import transaction
-from claims.store.engine import session_factory
 from claims.tables import AuthorityPolicyRow
 from review.policy import (
     active_policy_row,
@@ -31,12 +31,7 @@ policy_app = typer.Typer(
 )
 app.add_typer(policy_app, name="policy")
 
-AS_OPTION = typer.Option(
-    None,
-    "--as",
-    help="Who applies it: a reviewer of the reviewers file, or `admin` (the operator at this "
-    "terminal, recorded with the OS account). Default CLAIMS_REVIEWER, then admin.",
-)
+AS_OPTION = as_option("Who applies it")
 
 
 @policy_app.command("validate")
@@ -75,20 +70,12 @@ def apply(
         verb = "applied" if changed else "already active:"
         console.print(f"{verb} policy {version.policy_id} version {version.version} (not routed)")
         return
-    store = engine()
-    session = session_factory(store)()
-    try:
-        _, impact, _ = apply_with_impact(session, policy, actor=actor, record=not dry_run)
-        if dry_run:
-            session.rollback()  # nothing of the dry run is kept, not even the audit rows
-        else:
-            session.commit()  # the policy, every re-routed item and the diff, at once
-    except BaseException:
-        session.rollback()
-        raise
-    finally:
-        session.close()
-        store.dispose()
+
+    def run(session: Any) -> PolicyImpact:
+        return apply_with_impact(session, policy, actor=actor, record=not dry_run)[1]
+
+    # the policy, every re-routed item and the diff at once; nothing of a dry run is kept
+    impact = in_one_transaction(run, dry_run)
     if as_json:
         print(json.dumps(impact.as_dict(), indent=2, default=str))
         return

@@ -75,6 +75,13 @@ def run(
         help="Re-read and hash every source file (not only those whose size or times "
         "changed) and re-evaluate every claim key's edges.",
     ),
+    rescan: bool = typer.Option(
+        False,
+        "--rescan",
+        help="Read and hash every source file, trusting neither the status each file had "
+        "when it was last read nor the last run's stamp (after restoring the sources from a "
+        "backup, or on a file system whose times cannot be trusted).",
+    ),
     no_wait: bool = typer.Option(
         False,
         "--no-wait",
@@ -107,6 +114,7 @@ def run(
             sources_paths,
             register_path,
             full=full,
+            rescan=rescan,
             no_wait=no_wait,
             as_json=as_json,
             follow_outside_links=follow_outside_links,
@@ -143,6 +151,7 @@ def _run(
     no_wait: bool,
     as_json: bool,
     follow_outside_links: bool = False,
+    rescan: bool = False,
 ) -> None:
     from claimledger.cli.startup import loading
 
@@ -195,6 +204,7 @@ def _run(
             progress=advance,
             full_graph=full,
             log_level="CRITICAL",
+            rescan=rescan,
         )
         # The summary is read under the lock too, so it is this run's, not a half of the next.
         progress.stop()
@@ -244,6 +254,7 @@ def _summary_json(summary, outcome, generation: str, status: str) -> dict[str, o
         "edges_by_kind": dict(sorted(summary.edges_by_kind.items())),
         "extractor_generation": {"id": generation, "status": status},
         "dagster_runs": outcome.runs,
+        "sources_unchanged": outcome.sources_unchanged,
         "failures": [{"what": f.what, "message": f.message} for f in outcome.failures],
         "check_failures": list(outcome.check_failures),
         "bounded": list(outcome.bounded),
@@ -264,6 +275,8 @@ def _print_summary(summary, outcome, generation: str, status: str) -> None:  # t
     for kind, count in sorted(summary.edges_by_kind.items()):
         if kind not in ("conflicts", "ambiguous", "corroborates", "supersedes", "compatible"):
             rows.append([f"edges: {kind}", str(count)])
+    if outcome.sources_unchanged:
+        rows.append(["scan", f"{outcome.files_found} files unchanged since the last run"])
     rows.append(["extractor generation", f"{generation} ({status})"])
     rows.append(["dagster runs", str(outcome.runs)])
     if outcome.not_read:

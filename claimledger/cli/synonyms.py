@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from claimledger.cli.actors import policy_actor
+from claimledger.cli.actors import as_option, in_one_transaction, policy_actor
 from claimledger.cli.app import console, engine
 from claimledger.cli.review import review_app
 from claims.store import transaction
-from claims.store.engine import session_factory
 
 if TYPE_CHECKING:
     from review.synonyms import SynonymImpact
@@ -27,12 +26,7 @@ synonyms_app = typer.Typer(
 )
 review_app.add_typer(synonyms_app, name="synonyms")
 
-AS_OPTION = typer.Option(
-    None,
-    "--as",
-    help="Who teaches: a reviewer of the reviewers file, or `admin` (the operator at this "
-    "terminal). Default CLAIMS_REVIEWER, then admin.",
-)
+AS_OPTION = as_option("Who teaches")
 REASON_OPTION = typer.Option(..., "--reason", help="Why (kept with it and in the audit log).")
 DRY_RUN_OPTION = typer.Option(False, "--dry-run", help="Show what it would change; write nothing.")
 JSON_OPTION = typer.Option(False, "--json", help="Print JSON.")
@@ -98,7 +92,7 @@ def add(
         )
         return f"#{row.id} {describe(row)}", impact
 
-    said, impact = _in_one_transaction(run, dry_run)
+    said, impact = in_one_transaction(run, dry_run)
     _report("would teach" if dry_run else "taught", said, impact, as_json)
 
 
@@ -121,27 +115,8 @@ def withdraw_command(
         row, impact = withdraw(session, synonym_id, reason=reason, actor=actor, record=not dry_run)
         return f"#{row.id} {describe(row)}", impact
 
-    said, impact = _in_one_transaction(run, dry_run)
+    said, impact = in_one_transaction(run, dry_run)
     _report("would withdraw" if dry_run else "withdrew", said, impact, as_json)
-
-
-def _in_one_transaction(run: Any, dry_run: bool) -> tuple[str, SynonymImpact]:
-    """``run(session)`` committed at once, or rolled back whole for a dry run."""
-    store = engine()
-    session = session_factory(store)()
-    try:
-        result = run(session)
-        if dry_run:
-            session.rollback()
-        else:
-            session.commit()
-        return result
-    except BaseException:
-        session.rollback()
-        raise
-    finally:
-        session.close()
-        store.dispose()
 
 
 def _report(head: str, said: str, impact: SynonymImpact, as_json: bool) -> None:

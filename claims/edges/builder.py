@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from claims.edges.compare import compare_facts, listed_values, ordered
+from claims.edges.compare import compare_as_one_key, compare_facts, listed_values, ordered
 from claims.edges.entities import EntityLinks, link_entities
 from claims.edges.facts import ClaimFacts
 from claims.edges.materiality import MaterialitySettings, assess
@@ -272,8 +272,14 @@ class _Emitter:
         tiers: Mapping[str, str | None],
         build: EdgeBuild,
         pages: NamesakeJudge | None = None,
+        counterparts: Callable[[ClaimFacts, ClaimFacts], str | None] | None = None,
+        judged: Collection[str] = (),
     ) -> None:
         self.generation = generation
+        # the profile's judge of two keys of one attribute class naming one attribute, for
+        # claims of the sources read with the profile (``judged``)
+        self.counterparts = counterparts
+        self.judged = judged
         # what each page states, to tell namesake pages of one template apart (the
         # profile's judge: claims/reference/pages.py)
         self.pages = pages
@@ -638,12 +644,14 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
         by_key[facts.claim_key].append(facts)
     # an index over attribute words, not all pairs of keys; other entities never pair
     identity = {key: (facts[0].entity, facts[0].attribute) for key, facts in by_key.items()}
-    pairs = similar_key_pairs(identity)
-    if not pairs:
+    similar = {(a, b) for a, b, _match in similar_key_pairs(identity)}
+    one_attribute = _counterpart_pairs(by_key, emit) if emit.counterparts else {}
+    if not similar and not one_attribute:
         return
     emit.start_block(members)
     groups = {key: _groups(claims) for key, claims in by_key.items()}
-    for key_a, key_b, _match in pairs:
+    for key_a, key_b in sorted(similar | one_attribute.keys()):
+        why = one_attribute.get((key_a, key_b))
         for group_a in groups[key_a]:
             for group_b in groups[key_b]:
                 if _one_version(group_a, group_b):
@@ -651,13 +659,58 @@ def _near_miss_block(members: list[ClaimFacts], emit: _Emitter, build: EdgeBuild
                     # "long-term deferred commissions") means two things, not a near miss
                     continue
                 rep, other = group_a[0][0], group_b[0][0]
+                one = _counterparts(rep, other, emit) if why is not None else None
+                if one is not None:
+                    verdict = compare_as_one_key(rep, other, one)
+                elif (key_a, key_b) in similar:
+                    verdict = compare_facts(rep, other)
+                else:
+                    continue
                 build.comparisons += 1
-                verdict = compare_facts(rep, other)
                 # only the matches worth a look are kept: disagreements and agreements
                 if verdict.relation in _KEPT_ACROSS_KEYS or (
                     verdict.relation is Relation.COMPATIBLE and verdict.rule == Rule.KEY
                 ):
                     emit.pair(rep, other, verdict, claim_key)
+
+
+# Most claim keys of one entity and one kind of value in a near-miss block that
+# the profile's counterpart judge compares pairwise; a larger sub-block is not judged (its
+# pairs grow with the square of its keys), so the work stays linear in the claims.
+MAX_COUNTERPART_KEYS = 16
+
+
+def _counterpart_pairs(
+    by_key: Mapping[str, list[ClaimFacts]], emit: _Emitter
+) -> dict[tuple[str, str], str]:
+    """Pairs of claim keys (a < b) of a near-miss block that the profile's judge holds to
+    state one attribute, with why: judged only among the keys of one entity and one kind
+    of value (claims of the sources read with the profile), at most
+    ``MAX_COUNTERPART_KEYS`` keys per such sub-block."""
+    assert emit.counterparts is not None
+    blocks: dict[tuple[str, str], dict[str, ClaimFacts]] = defaultdict(dict)
+    for key, claims in by_key.items():
+        for facts in claims:
+            if facts.entity and facts.source_id in emit.judged:
+                blocks[(facts.entity, facts.kind)].setdefault(key, facts)
+    found: dict[tuple[str, str], str] = {}
+    for reps in blocks.values():
+        if not 2 <= len(reps) <= MAX_COUNTERPART_KEYS:
+            continue
+        for a, b in combinations(sorted(reps), 2):
+            why = emit.counterparts(reps[a], reps[b])
+            if why is not None:
+                found[(a, b)] = why
+    return found
+
+
+def _counterparts(x: ClaimFacts, y: ClaimFacts, emit: _Emitter) -> str | None:
+    """Why the judge holds two groups' first claims for one attribute too, or None (a key's
+    claims may state values of another kind or dimension than the claim it was judged by)."""
+    assert emit.counterparts is not None
+    if x.source_id not in emit.judged or y.source_id not in emit.judged:
+        return None
+    return emit.counterparts(x, y)
 
 
 def _one_version(*groups: list[list[ClaimFacts]]) -> bool:
@@ -743,6 +796,8 @@ def build_edges(
         tiers or {},
         build,
         pages,
+        judges.counterparts if named else None,
+        named,
     )
     blocks: dict[str, list[ClaimFacts]] = defaultdict(list)
     coarse: dict[str, list[ClaimFacts]] = defaultdict(list)

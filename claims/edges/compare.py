@@ -99,6 +99,23 @@ def _across_keys(a: ClaimFacts, b: ClaimFacts) -> PairVerdict:
     return _near_miss(inner, a, b, match)
 
 
+def compare_as_one_key(a: ClaimFacts, b: ClaimFacts, why: str) -> PairVerdict:
+    """Two claim keys a profile's judge holds to name one attribute of one entity
+    (``EdgeJudges.counterparts``), compared as values of one key: every rule of one key
+    still applies (reported speech, time, scope, units, bounds); the reason names why."""
+    a, b = ordered(a, b)
+    if not a.dimension and b.dimension.startswith("count:"):
+        a = replace(a, dimension=b.dimension)  # the judge found the bare number counts it
+    elif not b.dimension and a.dimension.startswith("count:"):
+        b = replace(b, dimension=a.dimension)
+    inner = _same_key(a, b)
+    return PairVerdict(
+        inner.relation,
+        inner.rule,
+        f"counterparts {a.claim_key!r} and {b.claim_key!r}: {why}; {inner.reason}",
+    )
+
+
 def ordered(a: ClaimFacts, b: ClaimFacts) -> tuple[ClaimFacts, ClaimFacts]:
     """The two sides in their fixed order (source id, version id, claim id)."""
     if a.order_key < b.order_key:

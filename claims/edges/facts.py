@@ -379,7 +379,10 @@ def facts_from_claim(claim: Claim) -> ClaimFacts:
         t_start=_ordinal(claim.time.start, -INF),
         t_end=_ordinal(claim.time.end, INF),
         time_known=claim.time.is_known,
-        time_text=claim.time.text or _time_words(claim.time.start, claim.time.end),
+        # a line or page break inside the time's words (a PDF paragraph over two pages) is a space
+        time_text=" ".join(
+            (claim.time.text or _time_words(claim.time.start, claim.time.end)).split()
+        ),
         reported=claim.reported_speech,
         quote_norm=normalise_quote(claim.quote),
         entity=normalise_label(getattr(claim, "entity", None) or ""),

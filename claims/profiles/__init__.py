@@ -81,13 +81,17 @@ class EdgeJudges:
     """What a profile lends the edge builder. ``namesake_pages(claims, name_of, judged)``
     builds the judge of one edge build (``judged``: whether a source is a page it may
     judge); ``evidence_pages(claims)`` names the sources whose other claims an incremental
-    rebuild must read for it."""
+    rebuild must read for it; ``counterparts`` judges two claim keys of one attribute class
+    (the builder's near-miss blocks) for claims of the sources read with the profile."""
 
     namesake_pages: (
         Callable[[list[ClaimFacts], Callable[[str], str], Callable[[str], bool]], NamesakeJudge]
         | None
     ) = None
     evidence_pages: Callable[[Iterable[ClaimFacts]], set[str]] | None = None
+    # ``counterparts(x, y)``: why two claims of one entity under two claim keys of one
+    # attribute class state one attribute (compared as one key), or None
+    counterparts: Callable[[ClaimFacts, ClaimFacts], str | None] | None = None
 
     def __bool__(self) -> bool:
         return self.namesake_pages is not None

@@ -21,6 +21,7 @@ from claims.ids import stable_id_maker
 from claims.models import Claim
 from claims.reference.became import became_claims
 from claims.reference.opening import opening_claims
+from claims.reference.page_attributes import page_attributes
 from claims.reference.page_title import described_claims, page_title, titled_scope
 from claims.reference.prose_relations import relation_claims, with_relations
 from claims.reference.records import record_claims, with_records
@@ -89,7 +90,7 @@ class OpeningReader:
             page.opening if page is not None else None,
         )  # fmt: skip
         if page is not None:
-            claims = titled_scope(described_claims(claims, page), page)
+            claims = page_attributes(titled_scope(described_claims(claims, page), page), page)
         doc._.claims = claims
         return doc
 

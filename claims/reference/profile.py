@@ -10,6 +10,7 @@ from __future__ import annotations
 from claims.profiles import EdgeJudges, NameForms, PlainProfile
 from claims.reference import components  # noqa: F401  (registers the spaCy factories)
 from claims.reference.captions import caption_spans
+from claims.reference.counterparts import one_attribute
 from claims.reference.given_names import is_given_name, name_forms, same_given_name
 from claims.reference.name_spellings import spelling_keys
 from claims.reference.pages import PageEvidence, evidence_pages
@@ -27,7 +28,9 @@ REFERENCE = PlainProfile(
     claim_components=("reference_relations", "reference_records", "reference_became"),
     page_components=("reference_opening",),
     stance=StanceWords(),
-    edge_judges=EdgeJudges(namesake_pages=PageEvidence, evidence_pages=evidence_pages),
+    edge_judges=EdgeJudges(
+        namesake_pages=PageEvidence, evidence_pages=evidence_pages, counterparts=one_attribute
+    ),
     name_forms=NameForms(
         is_given_name=is_given_name,
         same_given_name=same_given_name,

@@ -8,7 +8,8 @@ serialised, dates and timestamps as its text forms), so the stored values are th
 ORM writes and reads back (tests/test_store_records.py). The generic type's processor is not
 enough: it leaves timestamps to the driver, which stores "...+00:00" where the ORM stores the
 text without an offset, and an as-of comparison in SQL then misses a row written at exactly
-the bound time. Other backends use SQLAlchemy's insert unchanged.
+the bound time. PostgreSQL gets one ``COPY`` per call, its planner statistics kept up with
+the rows (``claims.store.statistics``); other backends use SQLAlchemy's insert unchanged.
 
 Three shapes of rows, one writer: dicts (``insert_rows``), tuples in column order
 (``insert_tuples``, the claim writer's) and named tuples plus values shared by every row
@@ -23,6 +24,8 @@ from weakref import WeakKeyDictionary
 
 from sqlalchemy import JSON, Boolean, Connection, DateTime, Float, Table, insert
 from sqlalchemy.orm import Session
+
+from claims.store.statistics import note_written
 
 CHUNK = 5000
 
@@ -103,17 +106,21 @@ def _copy_tuples(
     statement the server parses, plans and executes): 37,565 edges cost 4.6 s of server
     time at 1,000 bench files. COPY streams them as one statement. Values go through the
     bind processor of the column type's PostgreSQL implementation, as an INSERT's would
-    (JSON wrapped for psycopg), so the stored values are the same."""
+    (JSON wrapped for psycopg), so the stored values are the same. The table's planner
+    statistics are then kept up with what the transaction wrote
+    (``claims.store.statistics``)."""
     converters = _converters(table, tuple(columns), dialect)
     connection = _connection(session)
     names = ", ".join(f'"{name}"' for name in columns)
-    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    driver = connection.connection.driver_connection
+    cursor = driver.cursor()  # type: ignore[union-attr]
     try:
         with cursor.copy(f'COPY "{table.name}" ({names}) FROM STDIN') as copy:
             for row in _converted(rows, converters):
                 copy.write_row(row)
     finally:
         cursor.close()
+    note_written(driver, table.name, len(rows))
 
 
 def _converted(rows: Sequence[Sequence[Any]], converters: _Converters) -> Iterator[Sequence[Any]]:

@@ -116,6 +116,37 @@ def record_changes(
     return len(rows)
 
 
+def record_edge_changes(
+    executor: Executor,
+    keys: Iterable[str],
+    in_part: Mapping[str, Collection[str]],
+    generation: str | None,
+) -> int:
+    """The edges of ``keys`` were re-evaluated (``[ALL_KEYS]``: all of them). A key evaluated
+    in part (``in_part``: key -> the versions whose claims changed there, from
+    ``claims.edge_delta``) is recorded once per version, as ``record_version_changes``
+    records claims: what changed there is confined to those versions' claims, so the
+    statuses can follow from them (``retrieval.status_delta``). Every other key is recorded
+    whole."""
+    now = datetime.now(UTC)
+    rows: list[dict[str, Any]] = []
+    for key in sorted(set(keys)):
+        versions: list[str | None] = [*sorted(in_part.get(key) or ())] if key != ALL_KEYS else []
+        for version_id in versions or [None]:
+            rows.append(
+                {
+                    "claim_key": key,
+                    "kind": EDGES,
+                    "generation": generation,
+                    "created_at": now,
+                    "source_version_id": version_id,
+                }
+            )
+    if rows:
+        insert_rows(executor, ClaimKeyChangeRow.__table__, rows)  # type: ignore[arg-type]
+    return len({row["claim_key"] for row in rows})
+
+
 _EVERYTHING_BECAUSE = {
     EDGES: "a full edge evaluation since the last run",
     POLICY: "an authority policy was applied",

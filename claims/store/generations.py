@@ -70,6 +70,15 @@ class GenerationRepository:
         row.promoted_at = datetime.now(UTC)
         self.session.flush()
 
+    def record_regression(self, generation_id: str, report: dict[str, Any]) -> None:
+        """Keep ``report`` as the generation's regression outcome, its status unchanged (an
+        active generation checked again under changed rules)."""
+        row = self.session.get(ExtractorGenerationRow, generation_id)
+        if row is None:
+            raise KeyError(generation_id)
+        row.regression_report = report
+        self.session.flush()
+
     def fail(self, generation_id: str, report: dict[str, Any]) -> None:
         row = self.session.get(ExtractorGenerationRow, generation_id)
         if row is None:

@@ -31,6 +31,14 @@ SEARCH_INDEX = "ix_claim_quotes_fts"
 # the unique key of claim_quotes: (version, quote) on SQLite, (version, md5(quote)) on
 # PostgreSQL, whose btree entries cannot hold a long quote; made by hand, like the index
 QUOTE_KEY_INDEX = "uq_claim_quotes_version_quote"
+# a claim key's cells (value group, quote) in the edge builder's order, for the edge step's
+# cell firsts (claims/edge_delta.py); SQLite only (a long quote could pass PostgreSQL's
+# b-tree row limit), made by hand like the search index (migration 0026)
+CELL_ORDER_INDEX = "ix_claims_key_cell_order"
+CELL_ORDER_DDL = (
+    f"CREATE INDEX {CELL_ORDER_INDEX} ON claims "
+    "(generation, claim_key, quote, source_id, source_version_id, id)"
+)
 # the largest number of candidates one search returns
 MAX_CANDIDATES = 200
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -64,7 +72,7 @@ def include_in_autogenerate(
     """Alembic ``include_object`` hook: the search index is made by hand-written DDL."""
     if type_ == "table" and name and is_search_table(name):
         return False
-    return not (type_ == "index" and name in (SEARCH_INDEX, QUOTE_KEY_INDEX))
+    return not (type_ == "index" and name in (SEARCH_INDEX, QUOTE_KEY_INDEX, CELL_ORDER_INDEX))
 
 
 def search_words(question: str) -> list[str]:
@@ -228,6 +236,7 @@ def sqlite_search_ddl() -> list[str]:
     fts = FTS_TABLE
     return [
         f"CREATE UNIQUE INDEX {QUOTE_KEY_INDEX} ON claim_quotes (source_version_id, quote)",
+        CELL_ORDER_DDL,
         f"CREATE VIRTUAL TABLE {fts} USING fts5(quote, content='claim_quotes', "
         "content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')",
         # no insert trigger on claim_quotes: the writer indexes a version's new quote rows

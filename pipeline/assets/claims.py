@@ -9,7 +9,7 @@ several workers share one run's extraction (docs/PIPELINE.md, "Session 18: Celer
 
 import inspect
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,9 +105,12 @@ def _part_op(part: int, parts: int) -> dg.OpDefinition:
     return extract_part
 
 
+RECORD_OP = "record_claims"
+
+
 def _record_op(parts: int) -> dg.OpDefinition:
     @dg.op(
-        name="record_claims",
+        name=RECORD_OP,
         ins={f"part_{part}": dg.In(dg.Nothing) for part in range(parts)},
         out=dg.Out(dg.Nothing),
         description="The run's claims asset materialization: what the extraction steps wrote, "
@@ -152,21 +155,45 @@ def _record_op(parts: int) -> dg.OpDefinition:
 
 
 def _part_reports(context: dg.AssetExecutionContext) -> "list[PartReport]":
-    """What each extraction step of this run reported (its output's metadata, from the run's
-    event log: the steps may have run in other processes or on other machines)."""
-    reports: dict[int, PartReport] = {}
-    for entry in context.instance.all_logs(
-        context.run.run_id, of_type=dg.DagsterEventType.STEP_OUTPUT
-    ):
-        event = entry.dagster_event
-        step = str(event.step_key or "") if event else ""
-        if event is None or not is_extraction_part(step):
-            continue
-        output = event.step_output_data.metadata or {}
-        metadata = {name: value.value for name, value in output.items()}
-        part = int(step.rpartition(".")[2].removeprefix(EXTRACTION_PART_OP_PREFIX))
-        reports[part] = PartReport.from_metadata(metadata)
-    return [reports[part] for part in sorted(reports)]
+    """What the extraction steps reported (each step's output metadata, read from the event
+    log: the steps may have run in other processes or on other machines).
+
+    A run re-executed from failure (Dagster's "re-execute") runs only the failed steps and
+    those after them: what the other steps wrote is in the runs it re-executes. So the runs
+    are read back along the re-execution's ancestry until one whose ``record_claims``
+    succeeded (it recorded what came before it): the output of every step that ran in them,
+    and what a failed step wrote before it failed (its failure's metadata)."""
+    reports: list[PartReport] = []
+    run: dg.DagsterRun | None = context.run
+    while run is not None:
+        recorded = False
+        for entry in context.instance.all_logs(run.run_id, of_type=_REPORTING):
+            event = entry.dagster_event
+            step = str(event.step_key or "") if event else ""
+            if event is None:
+                continue
+            if step.rpartition(".")[2] == RECORD_OP and event.is_step_success:
+                recorded = run.run_id != context.run.run_id
+            elif is_extraction_part(step) and event.is_successful_output:
+                reports.append(_report(event.step_output_data.metadata))
+            elif is_extraction_part(step) and event.is_step_failure:
+                failure = event.step_failure_data.user_failure_data
+                if failure is not None and failure.metadata.get("written") is not None:
+                    reports.append(_report(failure.metadata))
+        parent = run.parent_run_id
+        run = None if recorded or parent is None else context.instance.get_run_by_id(parent)
+    return reports
+
+
+_REPORTING = {
+    dg.DagsterEventType.STEP_OUTPUT,
+    dg.DagsterEventType.STEP_FAILURE,
+    dg.DagsterEventType.STEP_SUCCESS,
+}
+
+
+def _report(metadata: Mapping[str, Any]) -> "PartReport":
+    return PartReport.from_metadata({name: value.value for name, value in metadata.items()})
 
 
 @dataclass
@@ -234,8 +261,8 @@ class PartReport:
             joined.bulk = joined.bulk or report.bulk
             joined.bounded.update(report.bounded)
             joined.preview.extend(report.preview[: PREVIEW_CLAIMS - len(joined.preview)])
-        for entries in joined.by_shard.values():
-            entries.sort()  # version order, whichever step wrote them
+        for shard, entries in joined.by_shard.items():  # version order, whichever step
+            joined.by_shard[shard] = sorted(set(entries))  # wrote them, each version once
         return joined
 
 
@@ -336,19 +363,23 @@ def extract_and_write(
                 report.preview.append(preview_cells(claim_from_row(row)))
     except ExtractionPoolBroken as error:  # keep what arrived, then stop the run, clearly
         _write_all(store, pending_writes, written, generation, bulk)
-        raise dg.Failure(str(error)) from error
+        report.new_claims, report.candidates = written.claims, written.candidates
+        # what was written: a re-execution's record_claims reads it (``_part_reports``)
+        raise dg.Failure(str(error), metadata=report.metadata()) from error
     finally:  # a write that raised stops the workers now, not when the generator is collected
         results.close()
     _write_all(store, pending_writes, written, generation, bulk)
     if bulk:
         context.log.info(f"loaded {len(versions)} versions, the claims indexes built after")
+    report.new_claims, report.candidates = written.claims, written.candidates
     if failed:  # after the others are written; the store still lacks these, so runs retry
         raise dg.Failure(
             f"extraction failed for {len(failed)} source version(s): "
             + "; ".join(list(failed.values())[:5])
-            + (f" and {len(failed) - 5} more" if len(failed) > 5 else "")
+            + (f" and {len(failed) - 5} more" if len(failed) > 5 else ""),
+            # what was written: a re-execution's record_claims reads it (``_part_reports``)
+            metadata=report.metadata(),
         )
-    report.new_claims, report.candidates = written.claims, written.candidates
     return report
 
 

@@ -11,7 +11,7 @@ from pipeline.assets.claims import claims
 from pipeline.assets.ownership import OWNERS
 from pipeline.assets.sources import source_register
 from pipeline.changes import touched_keys_metadata
-from pipeline.collector import with_fewer_collections
+from pipeline.collector import with_collector_paused
 from pipeline.resources import ClaimStore, ExtractorResource, configured_policy_file
 from review.policy import policy_for_routing
 
@@ -64,7 +64,7 @@ def _live_edges(
     "register changes, are recomputed; a new extractor generation or new materiality "
     "settings are computed in full.",
 )
-@with_fewer_collections
+@with_collector_paused
 def claim_edges(
     context: dg.AssetExecutionContext,
     config: ClaimEdgesConfig,
@@ -102,10 +102,10 @@ def claim_edges(
             )
         touched = report.touched_keys
         if touched is None or touched:
-            changes.record_changes(
+            changes.record_edge_changes(
                 session,
                 [changes.ALL_KEYS] if touched is None else touched,
-                changes.EDGES,
+                report.in_part,
                 generation,
             )
         summary = _live_edges(session, generation, todo, report)

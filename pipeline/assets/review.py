@@ -8,7 +8,7 @@ from claims.store.changes import EDGES, REVIEW, changed_after, newest_change_id,
 from pipeline.assets.edges import claim_edges
 from pipeline.assets.ownership import OWNERS
 from pipeline.changes import ROUTING_KINDS, changes_since
-from pipeline.collector import with_fewer_collections
+from pipeline.collector import with_collector_paused
 from pipeline.resources import ClaimStore, configured_policy_file
 from review import audit_checkpoints
 from review.metrics import review_metrics
@@ -46,7 +46,7 @@ MAX_ITEMS_PER_SOURCE = 100
     "evaluation or a policy change). Metadata carries the review metrics and the audit chain's "
     "head (a checkpoint is stored too).",
 )
-@with_fewer_collections
+@with_collector_paused
 def review_queue(
     context: dg.AssetExecutionContext, config: ReviewQueueConfig, store: ClaimStore
 ) -> dg.MaterializeResult:

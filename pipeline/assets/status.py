@@ -11,7 +11,7 @@ from pipeline.assets.ownership import OWNERS
 from pipeline.assets.review import CONSUMER as REVIEW_CONSUMER
 from pipeline.assets.review import review_queue
 from pipeline.changes import STATUS_KINDS, changes_since
-from pipeline.collector import with_fewer_collections
+from pipeline.collector import with_collector_paused
 from pipeline.resources import ClaimStore
 from retrieval.probes import BUNDLED_PROBES, load_probes, run_probes
 from retrieval.read_model import build_claim_status
@@ -36,13 +36,14 @@ CONSUMER = "conflict_status"  # its cursor row in the store's change feed
     "review items changed since the last build are rewritten. Per-requester answers narrow "
     "the same evidence at query time.",
 )
-@with_fewer_collections
+@with_collector_paused
 def conflict_status(
     context: dg.AssetExecutionContext, config: ConflictStatusConfig, store: ClaimStore
 ) -> dg.MaterializeResult:
     with store.engine.begin() as conn:
         changes = changes_since(conn, CONSUMER, full=config.full, kinds=STATUS_KINDS)
-        counts = build_claim_status(conn, changes.keys)
+        # a key whose edges were evaluated from its changed versions' claims goes in part
+        counts = build_claim_status(conn, changes.keys, changed_versions=changes.todo.versions)
         changes.acknowledge(conn)  # with the rows it rewrote, in one transaction
         # the last consumer of a run: what every consumer has processed can go
         prune(conn, (EDGES_CONSUMER, REVIEW_CONSUMER, CONSUMER))

@@ -9,8 +9,9 @@ impact shown is the one recorded in the audit log (``synonym.teach`` / ``synonym
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict, dataclass
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
@@ -28,6 +29,23 @@ from review.web.session import CsrfError
 NOTICES = {"taught": "Taught. The keys, edges and review items below changed at once.",
            "withdrawn": "Withdrawn. The claims are back under their earlier keys."}  # fmt: skip
 RECENT = 20  # impacts shown
+
+
+@dataclass(frozen=True)
+class SynonymForm:
+    """The teach form's fields, as posted to teach a synonym or to preview the teaching."""
+
+    left: str
+    right: str
+    relation: str
+    reason: str
+
+
+def synonym_form(
+    left: str = Form(""), right: str = Form(""), relation: str = Form(SAME), reason: str = Form("")
+) -> SynonymForm:
+    """The teach form read from the request: one dependency for teach and preview."""
+    return SynonymForm(left=left, right=right, relation=relation, reason=reason)
 
 
 def synonym_router(pages: ReviewPages) -> APIRouter:
@@ -54,16 +72,22 @@ def synonym_router(pages: ReviewPages) -> APIRouter:
             **context,
         )
 
-    def acting(
-        request: Request, csrf_token: str, done: str, action: Callable[[Session, str], object]
-    ) -> Response:
+    def checked(request: Request, csrf_token: str) -> Reviewer | Response:
+        """The logged-in reviewer of a form posted with a valid CSRF token, else the
+        response to give (forbidden, or the way to the login page)."""
         try:
             pages.signer.check_csrf(request, csrf_token)
         except CsrfError:
             return pages.forbidden(request)
         reviewer = pages.current(request)
-        if reviewer is None:
-            return pages.to_login(request)
+        return pages.to_login(request) if reviewer is None else reviewer
+
+    def acting(
+        request: Request, csrf_token: str, done: str, action: Callable[[Session, str], object]
+    ) -> Response:
+        reviewer = checked(request, csrf_token)
+        if isinstance(reviewer, Response):
+            return reviewer
         try:
             with transaction(pages.engine()) as session:
                 action(session, reviewer.name)
@@ -80,41 +104,29 @@ def synonym_router(pages: ReviewPages) -> APIRouter:
 
     @router.post("/synonyms")
     def teach_synonym(
-        request: Request,
-        csrf_token: str = Form(""),
-        left: str = Form(""),
-        right: str = Form(""),
-        relation: str = Form(SAME),
-        reason: str = Form(""),
+        request: Request, csrf_token: str = Form(""), form: SynonymForm = Depends(synonym_form)
     ) -> Response:
         def run(session: Session, actor: str) -> object:
-            return teach(session, left, right, relation=relation, reason=reason, actor=actor)
+            return teach(
+                session, form.left, form.right, relation=form.relation, reason=form.reason,
+                actor=actor,
+            )  # fmt: skip
 
         return acting(request, csrf_token, "taught", run)
 
     @router.post("/synonyms/preview")
     def preview_synonym(
-        request: Request,
-        csrf_token: str = Form(""),
-        left: str = Form(""),
-        right: str = Form(""),
-        relation: str = Form(SAME),
-        reason: str = Form(""),
+        request: Request, csrf_token: str = Form(""), form: SynonymForm = Depends(synonym_form)
     ) -> Response:
         """What teaching it would change, computed in a transaction rolled back."""
-        try:
-            pages.signer.check_csrf(request, csrf_token)
-        except CsrfError:
-            return pages.forbidden(request)
-        reviewer = pages.current(request)
-        if reviewer is None:
-            return pages.to_login(request)
-        form = {"left": left, "right": right, "relation": relation, "reason": reason}
+        reviewer = checked(request, csrf_token)
+        if isinstance(reviewer, Response):
+            return reviewer
         session = session_factory(pages.engine())()
         try:
             row, impact = teach(
-                session, left, right, relation=relation, reason=reason or "(preview)",
-                actor=reviewer.name, record=False,
+                session, form.left, form.right, relation=form.relation,
+                reason=form.reason or "(preview)", actor=reviewer.name, record=False,
             )  # fmt: skip
             said = describe(row)
         except ClaimLedgerError as problem:
@@ -123,7 +135,7 @@ def synonym_router(pages: ReviewPages) -> APIRouter:
             session.rollback()  # a preview writes nothing
             session.close()
         preview = {**impact.as_dict(), "said": said}
-        return page(request, reviewer, preview=preview, form=form)
+        return page(request, reviewer, preview=preview, form=asdict(form))
 
     @router.post("/synonyms/{synonym_id}/withdraw")
     def withdraw_synonym(

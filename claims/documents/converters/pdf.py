@@ -30,7 +30,7 @@ from claims.documents.converters.raised_text import raised_reads_as
 from claims.errors import InputError
 
 NAME = "pdf"
-VERSION = "3"
+VERSION = "4"
 LIBRARY = "pypdfium2"
 
 # bullets as PDFs draw them: round, square, Symbol/Wingdings private-use glyphs, dashes
@@ -461,7 +461,7 @@ class _Paragraphs:
                 and line.text[:1].islower()
             )
             if line.after_page_break:  # the form feed stays inside: page numbers count it
-                text = text.removesuffix(_SOFT_HYPHEN) + " " + PAGE_BREAK + line.text
+                text = text.removesuffix(_SOFT_HYPHEN) + PAGE_BREAK + line.text
             elif wrapped and text.endswith(_SOFT_HYPHEN):
                 text = text[:-1] + line.text
             else:
@@ -493,7 +493,7 @@ class _Paragraphs:
         elif line.after_page_break and self.kind == "paragraph":
             self.lines.append(line)
         elif line.after_page_break and self.kind == "item":
-            self.text = self.text.removesuffix(_SOFT_HYPHEN) + " " + PAGE_BREAK + line.text
+            self.text = self.text.removesuffix(_SOFT_HYPHEN) + PAGE_BREAK + line.text
         elif self.kind is not None and not self._opens_note(line) and self._continues(line):
             if self.kind == "item":
                 hyphen = self.text.endswith(_SOFT_HYPHEN)
@@ -555,17 +555,24 @@ class _Paragraphs:
             return False
         return self.last is None or not _open_at_margin(self.last, self.layout)
 
-    def runs_on(self, first: _Line | RuledTable | None) -> bool:
+    def runs_on(self, first: _Line | RuledTable | None, full: bool = False) -> bool:
         """Whether the open paragraph goes on at the top of the next page (``first``): its
         last line runs to the right margin with no end of sentence, and the next page opens
         with a plain line in lower case ("... with the following" / "assumptions: ..."), or
-        the last line stops mid-clause ("... as of December 31," / "2019 ...")."""
+        the last line stops mid-clause ("... as of December 31," / "2019 ..."), or (``full``:
+        that line stands at the foot of a page the text filled) the next page opens at the
+        text column's left edge ("... the rent for these" / "Depots was ...")."""
         last = self.lines[-1] if self.kind == "paragraph" and self.lines else self.last
         if self.kind is None or not isinstance(first, _Line) or last is None:
             return False
+        at_edge = full and abs(first.left - self.layout.left) < first.height
         return (
             self._wraps_on(last, first)
-            and (first.text[:1].islower() or bool(_OPEN_END.search(last.text.rstrip())))
+            and (
+                first.text[:1].islower()
+                or bool(_OPEN_END.search(last.text.rstrip()))
+                or (at_edge and not last.text.rstrip().endswith(_SENTENCE_END))
+            )
             and self.layout.heading_level(first) is None
             and not (_BULLET.match(first.text) or _NUMBERED.match(first.text))
         )
@@ -591,7 +598,7 @@ def _render(pages: list[_Page], layout: _Layout) -> str:
     for number, page in enumerate(pages):
         items = page.items
         first = items[0] if items else None
-        if number and isinstance(first, _Line) and gather.runs_on(first):
+        if number and isinstance(first, _Line) and gather.runs_on(first, _full(pages[number - 1])):
             first.after_page_break = True  # one paragraph over two pages stays one
         elif number and _repeats_header(last_table, first):
             assert isinstance(first, RuledTable)
@@ -620,6 +627,16 @@ def _render(pages: list[_Page], layout: _Layout) -> str:
         last_table = ends if isinstance(ends, RuledTable) else None
     gather.end_list()
     return writer.text()
+
+
+def _full(page: _Page) -> bool:
+    """Whether the page's text runs down to its foot (the page ended because it was full):
+    its last line stands in the bottom fifth of the page."""
+    last = page.items[-1] if page.items else None
+    return isinstance(last, _Line) and last.bottom < _FOOT * page.height
+
+
+_FOOT = 0.2  # of the page height: a page whose last line stands this low was full
 
 
 def _same_columns(before: RuledTable | None, first: object) -> bool:

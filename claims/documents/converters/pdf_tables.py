@@ -17,6 +17,7 @@ such rows is a group row (``Current liabilities``). Anything less regular stays 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,8 +55,16 @@ def find_tables(page: Any, textpage: Any, path_type: int) -> list[RuledTable]:
         return []
     chars = _page_chars(textpage)
     tables = [_table(group, textpage, chars) for group in _clusters(rules)]
-    found = [t for t in tables if t is not None]
+    found = [t for t in tables if t is not None and (len(t.rows) > 1 or _opens(t, chars))]
     return sorted(found, key=lambda t: -t.top)
+
+
+def _opens(table: RuledTable, chars: list[_Char] | None) -> bool:
+    """Whether a one-row grid opens its page (no text above it): the last row of a table
+    that the page before could not hold. A one-row grid elsewhere is no table."""
+    return chars is not None and not any(
+        c.bottom > table.top for c in chars if not c.text.isspace()
+    )
 
 
 def _rules(page: Any, path_type: int) -> list[_Rule]:
@@ -120,7 +129,7 @@ def _positions(values: list[float]) -> list[float]:
 def _table(rules: list[_Rule], textpage: Any, chars: list[_Char] | None) -> RuledTable | None:
     xs = _positions([r.at for r in rules if not r.horizontal])
     ys = _positions([r.at for r in rules if r.horizontal])[::-1]  # top first
-    if not 3 <= len(xs) <= _MAX_GRID or not 3 <= len(ys) <= _MAX_GRID:
+    if not 3 <= len(xs) <= _MAX_GRID or not 2 <= len(ys) <= _MAX_GRID:
         return None
     verticals = [r for r in rules if not r.horizontal]
     rows: list[list[str]] = []
@@ -164,6 +173,10 @@ class _Char:
     right: float
     top: float
 
+    @property
+    def width(self) -> float:
+        return self.right - self.left
+
 
 def _page_chars(textpage: Any) -> list[_Char] | None:
     """The page's characters with their boxes, in PDFium's order (None when its text and
@@ -189,34 +202,24 @@ def _cell_text(textpage: Any, chars: list[_Char] | None, box: tuple[float, ...])
     )
     if chars is None:
         return bounded
-    lines: list[list[_Char]] = []
-    spaced: set[int] = set()  # ids of characters a space stands before
-    space = False
-    for ch in chars:
-        if ch.text.isspace():
-            space = bool(lines)
-            continue
-        x, y = (ch.left + ch.right) / 2, (ch.bottom + ch.top) / 2
-        if not (left < x < right and bottom < y < top):
-            continue
-        if not lines or ch.top < min(c.bottom for c in lines[-1]):  # wholly below: next line
-            lines.append([])
-        elif space:
-            spaced.add(id(ch))
-        lines[-1].append(ch)
-        space = False
+    lines, spaced, ends = _cell_lines(chars, box)
     if len(lines) < 2:
         return bounded
     text = _line_text(lines[0], spaced)
     padding = min(line[0].left for line in lines) - left  # the cell's inner margin
-    for before, line in zip(lines, lines[1:], strict=False):
+    for k, (before, line) in enumerate(zip(lines, lines[1:], strict=False)):
         joined, word = text, _line_text(line, spaced)
-        room = right - padding - before[-1].right  # what the line left free
+        # what the line left free, by the advance of its last character (where side
+        # bearings count), against the advance its next line's first character needs. A
+        # word that fills its line by chance before a wrap at a space is joined too
+        # ("Opening" / "balance of ..."): far fewer than the words broken inside
+        room = right - padding - ends.get(k, before[-1].right)
+        need = _advance(line)
         if joined.endswith(_HYPHEN_AT_END):
             text = joined[:-1] + "-" + word
         elif (
             not any(id(ch) in spaced for ch in before)
-            and room < line[0].right - line[0].left + 0.5  # not even its next letter fitted
+            and room < need  # not even its next character fitted
             and _word_rest(word, joined)
         ):
             text = joined + word
@@ -230,6 +233,47 @@ def _cell_text(textpage: Any, chars: list[_Char] | None, box: tuple[float, ...])
     return " ".join(text.split())
 
 
+def _cell_lines(
+    chars: list[_Char], box: tuple[float, ...]
+) -> tuple[list[list[_Char]], set[int], dict[int, float]]:
+    """The characters inside ``box`` by line; the ids of those a space stands before; and
+    where each line's last character ends by its advance (the space or line end PDFium
+    reads after it stands there), not by its ink, which a glyph's side bearing narrows."""
+    left, bottom, right, top = box
+    lines: list[list[_Char]] = []
+    spaced: set[int] = set()
+    ends: dict[int, float] = {}
+    space = False
+    previous: _Char | None = None  # the character before in PDFium's order
+    for ch in chars:
+        if ch.text.isspace():
+            last = lines[-1][-1] if lines else None
+            if last is not None and previous is last and 0 <= ch.left - last.right < last.width:
+                ends[len(lines) - 1] = ch.left
+            space, previous = bool(lines), ch
+            continue
+        previous = ch
+        x, y = (ch.left + ch.right) / 2, (ch.bottom + ch.top) / 2
+        if not (left < x < right and bottom < y < top):
+            continue
+        if not lines or ch.top < min(c.bottom for c in lines[-1]):  # wholly below: next line
+            lines.append([])
+        elif space:
+            spaced.add(id(ch))
+        lines[-1].append(ch)
+        space = False
+    return lines, spaced, ends
+
+
+def _advance(line: list[_Char]) -> float:
+    """The width a line's first character takes, up to the next character's start (its ink
+    and side bearings), or its ink and a half point when it stands alone."""
+    first = line[0]
+    if len(line) > 1 and first.left < line[1].left < first.right + first.width:
+        return line[1].left - first.left
+    return first.width + 0.5
+
+
 # short words a cell's line may open with after a wrap at a space ("Depreciation" / "and
 # amortization"): never the rest of a broken word
 _SHORT_WORDS = frozenset(
@@ -241,17 +285,31 @@ _SHORT_WORDS = frozenset(
 def _word_rest(word: str, before: str) -> bool:
     """Whether a cell line opening with ``word`` can go on with the word the line before
     broke: up to six lowercase letters (``g``, ``zed``, ``verage``) that are no short word of
-    their own, or digits after digits."""
+    their own, or ``on`` after ``ti``/``si`` (``Installati`` / ``on``: the ``-tion`` and
+    ``-sion`` words that a narrow column breaks before their last two letters); digits after
+    a figure's digits, its decimal point or comma, or its sign (``$2,381.`` / ``7``); a
+    closing bracket or a percent sign after a figure (``(1,204`` / ``)``)."""
     first = word.split(" ", 1)[0]
     if first[:1].isdigit():
+        return bool(_FIGURE_OPEN.search(before))
+    if first[:1] in ")%":
+        return before[-1:].isdigit() or before[-1:] == "."
+    if first[:1] in ",." and first[1:2].isdigit():  # "4,300" / ",512"
         return before[-1:].isdigit()
-    letters = first.rstrip(",.;:)")
+    letters = re.split(r"[-,.;:)'\u2019]", first, maxsplit=1)[0]
+    if letters == "on" and before.endswith(("ti", "si")) and before[-3:-2].isalpha():
+        return True
     return (
         letters.isalpha()
         and letters.islower()
         and len(letters) <= 6
         and (letters not in _SHORT_WORDS)
     )
+
+
+# a figure a cell's line ends inside: digits, or a decimal point or comma after a digit, or
+# a sign or bracket opening it
+_FIGURE_OPEN = re.compile(r"(?:\d[.,]?|[$€£(\-\u2212])$")
 
 
 def _line_text(line: list[_Char], spaced: set[int]) -> str:
