@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -25,14 +24,6 @@ from claims.extraction.resources import read_yaml
 from claims.models import Claim, EffectiveTime, TimeGranularity
 
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d|21\d\d)\b")
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-_MONTHS["sept"] = 9
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_MONTH_DAY = re.compile(
-    rf"\b(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{_MONTH})\.?|(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?)\b",
-    re.IGNORECASE,
-)
 _PARTIAL_DATE = re.compile(r"^--(\d\d)-(\d\d)$")
 _WORD = re.compile(r"[a-z][a-z-]*")
 
@@ -44,13 +35,24 @@ class _Words:
     generic: frozenset[str]
     stops: frozenset[str]
     date_labels: frozenset[str]
+    months: dict[str, int]  # the mention scanner's month names (data/time.yaml)
+    month_day: re.Pattern[str]  # "31 March", "March 31st", "4th of May"
 
 
 @lru_cache(maxsize=1)
 def _words() -> _Words:
     data = read_yaml("office_prose.yaml")
     phrases = "|".join(f"(?:{p})" for p in data["sales_phrases"])
+    months = {str(name): int(number) for name, number in read_yaml("time.yaml")["months"].items()}
+    month = "|".join(sorted(months, key=len, reverse=True))
+    th = "(?:st|nd|rd|th)?"
     return _Words(
+        months=months,
+        month_day=re.compile(
+            rf"\b(?:(?P<d1>\d{{1,2}}){th}\s+(?:of\s+)?(?P<m1>{month})\.?"
+            rf"|(?P<m2>{month})\.?\s+(?P<d2>\d{{1,2}}){th})\b",
+            re.IGNORECASE,
+        ),
         sales=re.compile(rf"\b(?:{phrases})\s+(?:just\s+|only\s+|around\s+|about\s+)?$"),
         sales_words=frozenset(str(w) for w in data["sales_words"]),
         generic=frozenset(str(w) for w in data["generic_verbs"]),
@@ -94,7 +96,7 @@ def office_claims(
         _sales_price(claim, document.text, words, update)
         _generic_verb(claim, words, update)
         if year is not None:
-            _year_inferred(claim, year, update)
+            _year_inferred(claim, year, words, update)
         if "attribute" in update or "entity" in update:
             entity = update.get("entity", claim.entity)
             attribute = str(update.get("attribute", claim.attribute))
@@ -141,23 +143,23 @@ def _generic_verb(claim: Claim, words: _Words, update: dict[str, object]) -> Non
             return
 
 
-def _year_inferred(claim: Claim, year: int, update: dict[str, object]) -> None:
+def _year_inferred(claim: Claim, year: int, words: _Words, update: dict[str, object]) -> None:
     when = claim.time
     if when.is_known:
         return
     month_day: tuple[int, int] | None = None
-    words = when.text
+    stated_words = when.text
     partial = _PARTIAL_DATE.match(str(claim.value)) if isinstance(claim.value, str) else None
     if partial:
         month_day = int(partial.group(1)), int(partial.group(2))
-        stated = _MONTH_DAY.search(claim.quote)
-        words = stated.group(0) if stated else words
+        stated = words.month_day.search(claim.quote)
+        stated_words = stated.group(0) if stated else stated_words
     elif when.text:
-        found = _MONTH_DAY.search(when.text)
+        found = words.month_day.search(when.text)
         if found and not _YEAR.search(when.text):
             month = found.group("m1") or found.group("m2")
             day = found.group("d1") or found.group("d2")
-            month_day = _MONTHS[month.lower().rstrip(".")], int(day)
+            month_day = words.months[month.lower().rstrip(".")], int(day)
     if month_day is None:
         return
     try:
@@ -168,6 +170,6 @@ def _year_inferred(claim: Claim, year: int, update: dict[str, object]) -> None:
         start=day_date,
         end=day_date,
         granularity=TimeGranularity.DAY,
-        text=words,
+        text=stated_words,
         year_inferred=True,
     )

@@ -126,11 +126,6 @@ class SentenceComponent:
         self.bullets = frozenset(str(w) for w in data["bullets"])
         self.stops = frozenset(c for c in PUNCT_CHARS if not c.isspace())
         self.glue = re.compile(glued_opener_pattern())
-        marks = "|".join(
-            r"\s+".join(re.escape(w) for w in str(m).split()) for m in data["section_marks"]
-        )
-        # the word after a section heading's "[edit]" (zero-width: where it starts)
-        self.section = re.compile(rf"\[\s*(?:{marks})\s*\]\s*(?=\w)", re.IGNORECASE)
         self._ids: numpy.ndarray | None = None
         self._vocab: object = None
 
@@ -244,7 +239,6 @@ class SentenceComponent:
         found.update(self._glued_starts(doc))
         found.update(_tokens_starting_at(doc, list(doc.user_data.get(BLOCK_STARTS) or ())))
         found.update(self._unit_stop_starts(doc))
-        found.update(self._section_starts(doc))
         found.update(self._profile_starts(doc))
         return sorted(found)
 
@@ -260,7 +254,8 @@ class SentenceComponent:
         return _tokens_starting_at(doc, seams)
 
     def _profile_starts(self, doc: Doc) -> list[int]:
-        """The sentence starts the profile knows (the reference profile's captions)."""
+        """The sentence starts the profile knows (the reference profile's captions and
+        section headings)."""
         return _tokens_starting_at(doc, self.profile.sentence_seams(doc.text))
 
     def _glued_starts(self, doc: Doc) -> list[int]:
@@ -268,15 +263,6 @@ class SentenceComponent:
         moved", "7340-4In 2015"): page text that lost its full stop and space. The
         tokenizer splits at the same seam, so each match starts a token."""
         return _tokens_starting_at(doc, [m.start() for m in self.glue.finditer(doc.text)])
-
-    def _section_starts(self, doc: Doc) -> list[int]:
-        """Tokens that open a sentence after a section heading's edit link ("Early life
-        [edit] Ritchie was born ..."): the heading is a sentence of its own, its words are
-        no part of the subject after it. A substring test first: most texts have none."""
-        text = doc.text
-        if "[" not in text or "edit" not in text.lower():
-            return []
-        return _tokens_starting_at(doc, [m.end() for m in self.section.finditer(text)])
 
     def _marker_end(self, doc: Doc, i: int) -> int:
         """The token after a list marker starting at ``i`` ("-", "•", "1." or "2)"), or ``i``

@@ -106,13 +106,10 @@ class Resources:
     unit_insensitive: UnitMatcher
     unit_sensitive: UnitMatcher
     currency_prefix: re.Pattern[str]
-    bound_before: re.Pattern[str]
     bound_after: re.Pattern[str]
     magnitude_word: re.Pattern[str]
     number_words: re.Pattern[str]
-    label_before: re.Pattern[str]
     connective_before: re.Pattern[str]
-    deictic_re: re.Pattern[str]
     deictic_ending: re.Pattern[str]  # same phrases, ending at the end of the searched window
     number_first_words: frozenset[str]
     stopwords: frozenset[str]
@@ -249,8 +246,7 @@ def resources() -> Resources:
     scope = read_yaml("scope.yaml")
 
     vocab = _number_vocabulary(numbers)
-    bounds_before, bounds_after = vocab.bounds_before, vocab.bounds_after
-    approximations = vocab.approximations
+    bounds_after = vocab.bounds_after
     connectives = {str(p).lower(): role for role, ps in time["connectives"].items() for p in ps}
     unit_insensitive, unit_sensitive = _unit_patterns()
     prefixes = list(lexicon().currency_prefixes)
@@ -258,10 +254,6 @@ def resources() -> Resources:
     symbol_prefixes = [p for p in prefixes if not p[0].isalpha()]
     currency_prefix = re.compile(
         rf"(?:(?<![A-Za-z])(?:{_alternation(word_prefixes)})\s?|(?:{_alternation(symbol_prefixes)})\s?)$"
-    )
-    cue_words = list(bounds_before) + list(approximations)
-    bound_before = re.compile(
-        rf"(?:^|(?<=[^A-Za-z]))({_alternation(cue_words)})\s*$", re.IGNORECASE
     )
     bound_after = re.compile(rf"\s+({_alternation(list(bounds_after))})(?![A-Za-z])", re.IGNORECASE)
     magnitude_word = re.compile(
@@ -273,16 +265,10 @@ def resources() -> Resources:
         rf"(?<![A-Za-z])(?:{_alternation(list(vocab.dozen_words))}|(?:{nw})(?:(?:\s+and\s+|[\s-]+)(?:{nw}))*)(?![A-Za-z])",
         re.IGNORECASE,
     )
-    label_before = re.compile(
-        rf"(?:^|(?<=[^A-Za-z]))({_alternation(sorted(vocab.label_words))})\s*$", re.IGNORECASE
-    )
     connective_before = re.compile(
         rf"(?:^|(?<=[^A-Za-z]))({_alternation(list(connectives))})\s+(?:the\s+)?$", re.IGNORECASE
     )
     deictic = tuple(str(d).lower() for d in time["deictic"])
-    deictic_re = re.compile(
-        rf"(?<![A-Za-z])(?:{_alternation(list(deictic))})(?![A-Za-z])", re.IGNORECASE
-    )
     non_latin_scope = tuple(
         (str(phrase), str(dim), str(value))
         for dim, values in (scope.get("non_latin") or {}).items()
@@ -319,13 +305,10 @@ def resources() -> Resources:
         unit_insensitive=unit_insensitive,
         unit_sensitive=unit_sensitive,
         currency_prefix=currency_prefix,
-        bound_before=bound_before,
         bound_after=bound_after,
         magnitude_word=magnitude_word,
         number_words=number_words,
-        label_before=label_before,
         connective_before=connective_before,
-        deictic_re=deictic_re,
         deictic_ending=re.compile(
             rf"(?<![A-Za-z])(?:{_alternation(list(deictic))})$", re.IGNORECASE
         ),

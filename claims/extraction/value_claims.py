@@ -4,7 +4,7 @@ by 3%"), and the value of a counted thing (read for ``DocAssembly``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from claims.extraction.claim_shapes import _COPULAS, _claim, _copy_time, _counts_things
 from claims.extraction.frames import Frame, _head, _joined, fallback_attribute, read_frame
@@ -216,7 +216,7 @@ def value_claim(
     key_words = entity + [w for w in attribute if w not in entity]
     key = " ".join(key_words)
     claim_id = asm._claim_id(span.start, span.end, asm._roles.idx[clause.a], None, kind.value, key)
-    fields: dict[str, Any] = dict(
+    return _claim(
         id=claim_id,
         source_version_id=clause.source_version_id,
         source_id=clause.source_id,
@@ -225,6 +225,8 @@ def value_claim(
         predicate=predicate,
         claim_key=key,
         coarse_key=key_words[-1],
+        entity=" ".join(entity) or None,
+        attribute=" ".join(attribute),
         kind=kind,
         value=value,
         **NO_QUANTITY,
@@ -239,7 +241,3 @@ def value_claim(
         confidence=confidence,
         created_at=None,
     )
-    if "entity" in Claim.model_fields:  # claim identity (entity, attribute) when present
-        fields["entity"] = " ".join(entity) or None
-        fields["attribute"] = " ".join(attribute)
-    return _claim(**fields)

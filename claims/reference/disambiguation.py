@@ -17,11 +17,32 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from claims.extraction.identity import lemma
+from claims.extraction.identity import _TITLE_WORD, _YEARISH, clean, lemma
 from claims.reference.resources import read_yaml
 
 MAX_NAME_WORDS = 6
 _WORD = re.compile(r"[\w'’.&-]+")
+
+_EDITION_WORDS = frozenset(
+    {"edition", "ed", "version", "revision", "rev", "revised", "update", "updated", "issue",
+     "release", "draft", "amended", "amendment", "final", "new", "current", "of", "the", "as"}
+)  # fmt: skip
+_ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$")
+# a span of two years and nothing else: a life or a term ("1848\u20131912"), which tells
+# two people of one name apart; an edition is dated once ("2024", "2023\u201324 edition")
+_YEAR_SPAN = re.compile(r"^\s*(?:19|20|1[0-8])\d\d\s*[-\u2013\u2014]\s*(?:19|20|1[0-8])\d\d\s*$")
+
+
+def is_edition(aside: str) -> bool:
+    """Whether a title's bracketed aside dates or numbers an edition of one document ("2023",
+    "2024 edition", "rev. 3", "March 2024 update", "v2.1") rather than telling two things of
+    one name apart ("1941 film", a life's "1848-1912"): an edition is the same thing again,
+    never a second entity."""
+    if _YEAR_SPAN.match(clean(aside)):
+        return False
+    words = [w.strip(".").lower() for w in _TITLE_WORD.findall(clean(aside))]
+    dated = [w for w in words if _YEARISH.match(w) or _ORDINAL.match(w)]
+    return bool(dated) and all(w in _EDITION_WORDS or w in dated for w in words)
 
 
 @dataclass(frozen=True)

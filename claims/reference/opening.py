@@ -30,7 +30,7 @@ from typing import Any
 from spacy.tokens import Doc, Span
 
 from claims.extraction.entity_refs import qualified
-from claims.extraction.identity import fold_name, is_edition, is_name, lemma, name_tokens
+from claims.extraction.identity import fold_name, is_name, lemma, name_tokens
 from claims.extraction.mentions import Mentions
 from claims.extraction.resources import resources
 from claims.extraction.value_kinds import NO_QUANTITY, plain_statement
@@ -45,7 +45,7 @@ from claims.models import (
     Span as CharSpan,
 )
 from claims.reference.affiliation import party_mentions
-from claims.reference.disambiguation import entry_labels
+from claims.reference.disambiguation import entry_labels, is_edition
 from claims.reference.infobox import (
     Field,
     furniture,

@@ -14,6 +14,7 @@ from claims.reference.counterparts import one_attribute
 from claims.reference.given_names import is_given_name, name_forms, same_given_name
 from claims.reference.name_spellings import spelling_keys
 from claims.reference.pages import PageEvidence, evidence_pages
+from claims.reference.section_headings import section_starts
 from claims.reference.stance import StanceWords
 
 
@@ -36,5 +37,5 @@ REFERENCE = PlainProfile(
         name_forms=name_forms,
         spelling_keys=spelling_keys,
     ),
-    seams=(caption_seams,),
+    seams=(caption_seams, section_starts),
 )
