@@ -111,7 +111,7 @@ def test_a_first_run_loads_in_bulk_and_stores_what_the_ordinary_path_stores(
     assert bulk == ordinary
     indexes = _claims_indexes(worlds["bulk"].database_url)
     assert indexes == _claims_indexes(worlds["ordinary"].database_url)
-    assert len(indexes) == 9  # the primary key's and 8 more
+    assert len(indexes) == 11  # the primary key's and 10 more (0026 added the key/coarse and cell-order ones)
 
     # one note edited: the incremental run takes the ordinary path, and stores the same
     for world in worlds.values():
@@ -178,7 +178,7 @@ def test_a_load_that_raises_leaves_the_indexes_and_no_claims(tmp_path: Path) -> 
         assert sorted(inside) == ["ix_claims_source_version_id", "sqlite_autoindex_claims_1"]
         raise RuntimeError("disk gave up")
     assert _claims_indexes(store.database_url) == before
-    assert len(before) == 9
+    assert len(before) == 11
     with store.transaction() as session:
         assert session.execute(text("SELECT count(*) FROM claims")).scalar() == 0
 
