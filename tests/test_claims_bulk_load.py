@@ -111,7 +111,8 @@ def test_a_first_run_loads_in_bulk_and_stores_what_the_ordinary_path_stores(
     assert bulk == ordinary
     indexes = _claims_indexes(worlds["bulk"].database_url)
     assert indexes == _claims_indexes(worlds["ordinary"].database_url)
-    assert len(indexes) == 11  # the primary key's and 10 more (0026 added the key/coarse and cell-order ones)
+    # the primary key's and 10 more (migration 0026 added two)
+    assert len(indexes) == 11
 
     # one note edited: the incremental run takes the ordinary path, and stores the same
     for world in worlds.values():
