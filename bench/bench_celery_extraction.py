@@ -26,10 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,9 +36,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 warnings.filterwarnings("ignore")
 
 import dagster as dg  # noqa: E402
-from bench_pipeline import generate  # noqa: E402
-from sqlalchemy import create_engine, text  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
+from bench_pipeline import generate, new_database  # noqa: E402
 
 from claims.store.migrate import upgrade  # noqa: E402
 from pipeline import celery_local  # noqa: E402
@@ -64,24 +59,6 @@ class Trial:
     load: tuple[float, float, float]
 
 
-@contextmanager
-def database(admin_url: str, prefix: str, driver: str | None = None) -> Iterator[str]:
-    """A new database on the server of ``admin_url``, dropped afterwards."""
-    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(admin_url).set(database=name)
-    if driver:
-        url = url.set(drivername=driver)
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 def start_workers(count: int, logs: Path) -> tuple[list[str], list[subprocess.Popen[bytes]]]:
     names = [f"bench-{count}-{index}" for index in range(count)]
     return names, [celery_local.start_worker(name, logs) for name in names]
@@ -94,7 +71,7 @@ def trial(workers: int, broker: str, admin_url: str, home: Path) -> Trial:
 
     logs = home / "logs"
     logs.mkdir(exist_ok=True)
-    with database(admin_url, "bench_claims") as claims_url:
+    with new_database(admin_url, "bench_claims") as claims_url:
         upgrade(claims_url)
         os.environ["CLAIMS_DATABASE_URL"] = claims_url
         get_pipeline_settings.cache_clear()
@@ -193,7 +170,7 @@ def main() -> None:
             raise SystemExit(celery_local.NO_REDIS)
         with (
             celery_local.redis_server(redis_folder) as broker,
-            database(admin_url, "bench_dagster", "postgresql+psycopg2") as dagster_url,
+            new_database(admin_url, "bench_dagster", "postgresql+psycopg2") as dagster_url,
         ):
             os.environ.update(
                 {

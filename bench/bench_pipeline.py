@@ -354,13 +354,16 @@ def dagster_database(kind: str) -> Iterator[None]:
 
 
 @contextmanager
-def new_database(admin_url: str, prefix: str, driver: str) -> Iterator[str]:
-    """A new database on the server of ``admin_url``, its URL with ``driver``; dropped after."""
+def new_database(admin_url: str, prefix: str, driver: str | None = None) -> Iterator[str]:
+    """A new database on the server of ``admin_url``, its URL with ``driver`` (else the
+    admin URL's); dropped after."""
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(admin_url).set(drivername=driver, database=name)
+    url = make_url(admin_url).set(database=name)
+    if driver:
+        url = url.set(drivername=driver)
     try:
         yield url.render_as_string(hide_password=False)
     finally:
