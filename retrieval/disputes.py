@@ -169,7 +169,7 @@ def _disputing(
     """``others`` the ledger holds in conflict with an answering claim, or ambiguous by a
     scope that does not set them apart on what is asked (``scope_apart``; each page read
     once)."""
-    pages = PageScopes(ask.conn)
+    pages = PageScopes(ask.conn, ask.loader.generation())
     return [
         c
         for c in others

@@ -33,10 +33,12 @@ class PageScopes:
     """The scopes a page (source version) states of all it holds: the scopes of its claims
     that state no figure (a title, "These times apply to clients on a maintenance plan.").
     A scope a page states with a figure ("The Q2 revenue was ...") is that figure's own.
-    Read once per page, for the pages of the claims asked about only (by version: indexed)."""
+    Read once per page, of the generation readers see, for the pages of the claims asked
+    about only (by version: indexed)."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, generation: str | None) -> None:
         self._conn = conn
+        self._generation = generation
         self._read: dict[str, frozenset[Qualifier]] = {}
 
     def stated(self, version_id: str) -> frozenset[Qualifier]:
@@ -44,6 +46,7 @@ class PageScopes:
             rows = self._conn.execute(
                 select(ClaimRow.scope)
                 .where(ClaimRow.source_version_id == version_id)
+                .where(ClaimRow.generation == self._generation)
                 .where(ClaimRow.value_number.is_(None))
             ).scalars()
             self._read[version_id] = frozenset(
